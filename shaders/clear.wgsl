@@ -1,0 +1,13 @@
+// Stage `clear`: zero the cell counters (cell_count + 1 entries; the last is the scan's total).
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> cells: array<u32>;
+
+@compute @workgroup_size(256)
+fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let i = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
+    if (i <= params.cell_count) {
+        cells[i] = 0u;
+    }
+}

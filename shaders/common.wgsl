@@ -1,0 +1,64 @@
+// Shared by every stage: the parameter block, the boid layout, and dispatch indexing.
+// Mirrors src/model/uniforms.rs (StepUniforms) and src/model/state.rs (Boid); tests/uniform_layout.rs
+// checks names and offsets with naga.
+
+struct Params {
+    world_width: f32,
+    world_height: f32,
+    inv_world_width: f32,
+    inv_world_height: f32,
+    x_max: f32,
+    y_max: f32,
+    dt: f32,
+    boundary: u32,
+    boid_count: u32,
+    step: u32,
+    seed: u32,
+    grid_cols: u32,
+    grid_rows: u32,
+    cell_count: u32,
+    inv_cell_x: f32,
+    inv_cell_y: f32,
+    perception_r2: f32,
+    separation_r2: f32,
+    alignment_r2: f32,
+    cohesion_r2: f32,
+    hue_r2: f32,
+    separation_weight: f32,
+    alignment_weight: f32,
+    cohesion_weight: f32,
+    min_speed: f32,
+    max_speed: f32,
+    max_force: f32,
+    max_neighbors: u32,
+    hue_cohesion_weight: f32,
+    hue_alignment_weight: f32,
+    max_hue_speed: f32,
+    wall_distance: f32,
+    wall_weight: f32,
+    noise: f32,
+    pointer_x: f32,
+    pointer_y: f32,
+    pointer_radius: f32,
+    pointer_weight: f32,
+    obstacle_count: u32,
+    obstacle_radius: f32,
+    obstacle_weight: f32,
+    obstacle_bounce_radius: f32,
+}
+
+struct Boid {
+    position: vec2<f32>,
+    velocity: vec2<f32>,
+    hue: vec2<f32>,
+    hue_velocity: vec2<f32>,
+    id: u32,
+    pad: u32,
+}
+
+const WORKGROUP_SIZE: u32 = 256u;
+
+// Linear workgroup index of a dispatch split over x and y (x ≤ 65535 groups per dimension).
+fn workgroup_linear(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return wid.x + wid.y * nwg.x;
+}

@@ -1,0 +1,3 @@
+//! Benchmark captures (SPEC §8).
+
+pub mod stats;

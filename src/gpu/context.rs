@@ -1,0 +1,205 @@
+//! Device creation: the adapter chosen by `WGPU_BACKEND` / `WGPU_ADAPTER_NAME` when set, else the
+//! default (high performance) adapter; a device with the adapter's own limits and, when offered,
+//! timestamp queries. wgpu errors are captured (never a panic) and reported by
+//! [`GpuContext::take_error`].
+
+use std::sync::{Arc, Mutex};
+
+use crate::gpu::GpuError;
+
+/// An adapter, its device and queue, and a sink for uncaptured wgpu errors.
+#[derive(Clone)]
+pub struct GpuContext {
+    /// The wgpu instance.
+    pub instance: wgpu::Instance,
+    /// The adapter in use.
+    pub adapter: wgpu::Adapter,
+    /// The device (limits = the adapter's own).
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The adapter's description.
+    pub info: wgpu::AdapterInfo,
+    errors: Arc<Mutex<Vec<String>>>,
+}
+
+/// A one-line description of an adapter: name, backend, device type, driver.
+pub fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!(
+        "{} ({:?}, {:?}, driver {} {})",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    )
+}
+
+fn instance_from_env() -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    if std::env::var_os("WGPU_BACKEND").is_none() {
+        desc.backends = wgpu::Backends::all();
+    }
+    wgpu::Instance::new(desc)
+}
+
+/// Picks the adapter: the first whose name contains `WGPU_ADAPTER_NAME` (case-insensitive) when that
+/// is set, else the default high-performance adapter (compatible with `surface` when given).
+///
+/// # Errors
+/// [`GpuError::NoAdapter`] when none matches.
+pub fn pick_adapter(
+    instance: &wgpu::Instance,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter, GpuError> {
+    if let Ok(want) = std::env::var("WGPU_ADAPTER_NAME") {
+        let want = want.to_lowercase();
+        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+        return adapters
+            .into_iter()
+            .find(|a| {
+                a.get_info().name.to_lowercase().contains(&want)
+                    && surface.is_none_or(|s| a.is_surface_supported(s))
+            })
+            .ok_or(GpuError::NoAdapter {
+                detail: format!(" matching WGPU_ADAPTER_NAME={want:?} (adapters: {names:?})"),
+            });
+    }
+    pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference:
+            wgpu::PowerPreference::from_env().unwrap_or(wgpu::PowerPreference::HighPerformance),
+        compatible_surface: surface,
+        force_fallback_adapter: false,
+        apply_limit_buckets: false,
+    }))
+    .map_err(|e| GpuError::NoAdapter {
+        detail: format!(" ({e})"),
+    })
+}
+
+impl GpuContext {
+    /// A headless context (no surface).
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`] or [`GpuError::Device`].
+    pub fn new() -> Result<GpuContext, GpuError> {
+        let instance = instance_from_env();
+        let adapter = pick_adapter(&instance, None)?;
+        Self::from_adapter(instance, adapter)
+    }
+
+    /// A context on a given adapter: requests the adapter's own limits (so large storage buffers
+    /// are usable) and timestamp queries when offered.
+    ///
+    /// # Errors
+    /// [`GpuError::Device`].
+    pub fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+    ) -> Result<GpuContext, GpuError> {
+        let info = adapter.get_info();
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("boids"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device {
+            adapter: info.name.clone(),
+            message: e.to_string(),
+        })?;
+        let errors: Arc<Mutex<Vec<String>>> = Arc::default();
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            if let Ok(mut v) = sink.lock() {
+                v.push(e.to_string());
+            }
+        }));
+        Ok(GpuContext {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+            errors,
+        })
+    }
+
+    /// The first wgpu error captured since the last call, if any (validation, out of memory).
+    ///
+    /// # Errors
+    /// [`GpuError::Wgpu`] with every captured message.
+    pub fn take_error(&self) -> Result<(), GpuError> {
+        let mut v = self
+            .errors
+            .lock()
+            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        if v.is_empty() {
+            Ok(())
+        } else {
+            let msg = v.join("\n");
+            v.clear();
+            Err(GpuError::Wgpu(msg))
+        }
+    }
+
+    /// Whether the device records timestamp queries (per-pass GPU times).
+    pub fn has_timestamps(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    /// One line describing the adapter.
+    pub fn describe(&self) -> String {
+        describe(&self.info)
+    }
+
+    /// Waits for all submitted work.
+    ///
+    /// # Errors
+    /// [`GpuError::Wgpu`] when the device is lost or a captured error is pending.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        self.take_error()
+    }
+}
+
+/// A report of every adapter (for `boids info`): backend, device type, driver and the limits that
+/// matter to the simulation.
+pub fn adapter_report() -> String {
+    let instance = instance_from_env();
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    if adapters.is_empty() {
+        return GpuError::NoAdapter {
+            detail: String::new(),
+        }
+        .to_string();
+    }
+    let mut out = String::new();
+    for (k, a) in adapters.iter().enumerate() {
+        let i = a.get_info();
+        let l = a.limits();
+        let per_boid = std::mem::size_of::<crate::model::Boid>() as u64;
+        out += &format!(
+            "adapter {k}: {}\n  backend {:?}, device type {:?}, vendor 0x{:04x}, device 0x{:04x}\n  \
+             driver: {} {}\n  max_storage_buffer_binding_size: {} bytes (≈ {} boids)\n  \
+             max_buffer_size: {} bytes\n  max_compute_workgroups_per_dimension: {}\n  \
+             max_compute_invocations_per_workgroup: {}\n  timestamp queries: {}\n",
+            i.name,
+            i.backend,
+            i.device_type,
+            i.vendor,
+            i.device,
+            i.driver,
+            i.driver_info,
+            l.max_storage_buffer_binding_size,
+            l.max_storage_buffer_binding_size as u64 / per_boid,
+            l.max_buffer_size,
+            l.max_compute_workgroups_per_dimension,
+            l.max_compute_invocations_per_workgroup,
+            a.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+        );
+    }
+    out
+}

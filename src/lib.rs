@@ -1,0 +1,19 @@
+//! # boids
+//!
+//! A 2D flocking simulator whose whole simulation runs in wgpu compute shaders, with a CPU
+//! reference backend computing the same model, and benchmark captures.
+//!
+//! - [`model`]: parameters, state, the uniform grid, the rules shared by every backend
+//!   (`shared/SPEC.md` §2–§5).
+//! - [`cpu`]: the CPU reference backend (counting-sort grid and brute force).
+//! - [`gpu`]: the GPU backend (SPEC §6).
+//! - [`backend`]: the [`backend::Simulation`] interface both implement.
+//! - [`headless`]: the `boids headless` run.
+
+pub mod backend;
+pub mod bench;
+pub mod cpu;
+pub mod gpu;
+pub mod headless;
+pub mod io;
+pub mod model;

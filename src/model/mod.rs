@@ -1,0 +1,21 @@
+//! The model shared by every backend: parameters, state, the uniform grid, the rules, the
+//! counter-based random numbers, the flock measures and scene files (SPEC §2–§5).
+
+pub mod error;
+pub mod grid;
+pub mod measures;
+pub mod params;
+pub mod rng;
+pub mod rules;
+pub mod scene;
+pub mod state;
+pub mod state_csv;
+pub mod uniforms;
+
+pub use error::{ParamError, SceneError};
+pub use grid::Grid;
+pub use measures::{flock_measures, FlockMeasures};
+pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
+pub use scene::Scene;
+pub use state::{initial_state, spawn_boid, spawn_boid_at, Boid};
+pub use uniforms::{Interaction, StepUniforms};

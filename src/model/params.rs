@@ -1,0 +1,231 @@
+//! Simulation parameters ([`SimParams`]) with units, defaults and validated ranges.
+//!
+//! Every field is documented with its unit: world units (wu), seconds (s), wu/s for speeds,
+//! wu/s² for accelerations. The rules that use them are described in `shared/SPEC.md` §3 and
+//! implemented once in [`crate::model::rules`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::error::ParamError;
+
+/// What happens at the edges of the world rectangle `[0, W) × [0, H)` (SPEC §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Boundary {
+    /// Torus: positions are taken modulo W and H; neighbour offsets are minimum-image offsets and the
+    /// uniform grid wraps too (seed 000 §7, seed 002 periodic boundaries).
+    #[default]
+    Wrap,
+    /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge
+    /// (seed 004), plus a hard clamp so that no boid ever ends outside the world.
+    Walls,
+    /// Reflect the velocity component and mirror the position back inside.
+    Bounce,
+}
+
+impl Boundary {
+    /// The code used in the GPU parameter block: wrap 0, walls 1, bounce 2.
+    pub fn code(self) -> u32 {
+        match self {
+            Boundary::Wrap => 0,
+            Boundary::Walls => 1,
+            Boundary::Bounce => 2,
+        }
+    }
+
+    /// Lower-case name, as written in scene files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Boundary::Wrap => "wrap",
+            Boundary::Walls => "walls",
+            Boundary::Bounce => "bounce",
+        }
+    }
+}
+
+/// Default number of boids per square world unit, used to size a world for a boid count
+/// (see [`SimParams::with_world_for`]). With the default radii this gives about 12 boids inside a
+/// perception disc before the flock forms.
+pub const DEFAULT_DENSITY: f32 = 0.01;
+
+/// Every parameter of one simulation step (SPEC §3 and §4).
+///
+/// Defaults are those of seed 000's interactive app adapted to SI-like units: a boid at the
+/// default `max_speed` crosses a perception radius in 0.2 s. Use [`SimParams::validate`] before
+/// handing the parameters to a backend; both backends refuse invalid parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SimParams {
+    /// World width W (wu). Range 1 ..= 1e6.
+    pub world_width: f32,
+    /// World height H (wu). Range 1 ..= 1e6.
+    pub world_height: f32,
+    /// Fixed simulation step (s). Range 1e-4 ..= 0.1.
+    pub dt: f32,
+    /// Edge behaviour.
+    pub boundary: Boundary,
+    /// Uniform-grid cell size and neighbour radius for the neighbour count and cap (wu).
+    /// Must be at least every rule radius. Range 0.01 ..= 1e5.
+    pub perception_radius: f32,
+    /// Radius of separation (wu). Range 0 ..= perception_radius.
+    pub separation_radius: f32,
+    /// Radius of alignment (wu). Range 0 ..= perception_radius.
+    pub alignment_radius: f32,
+    /// Radius of cohesion (wu). Range 0 ..= perception_radius.
+    pub cohesion_radius: f32,
+    /// Radius of the hue rules (wu). Range 0 ..= perception_radius.
+    pub hue_radius: f32,
+    /// Weight of the separation steering force (dimensionless). Range 0 ..= 100.
+    pub separation_weight: f32,
+    /// Weight of the alignment steering force (dimensionless). Range 0 ..= 100.
+    pub alignment_weight: f32,
+    /// Weight of the cohesion steering force (dimensionless). Range 0 ..= 100.
+    pub cohesion_weight: f32,
+    /// Lowest speed (wu/s). Range 0 ..= max_speed.
+    pub min_speed: f32,
+    /// Highest speed (wu/s). Range 0.001 ..= 1e5.
+    pub max_speed: f32,
+    /// Largest steering force per rule (wu/s²; Reynolds' max force, seed 001). Range 0 ..= 1e6.
+    pub max_force: f32,
+    /// Stop gathering neighbours after this many (0 = unlimited; seed 001). Range 0 ..= 65535.
+    pub max_neighbors: u32,
+    /// Weight of colour cohesion (1/s²). Range 0 ..= 100.
+    pub hue_cohesion_weight: f32,
+    /// Weight of colour alignment (1/s). Range 0 ..= 100.
+    pub hue_alignment_weight: f32,
+    /// Largest hue velocity |u| (1/s). Range 0 ..= 100.
+    pub max_hue_speed: f32,
+    /// Distance from an edge where wall repulsion starts (wu, `walls` mode). Range 0 ..= 1e5.
+    pub wall_distance: f32,
+    /// Wall repulsion at the edge itself (wu/s², `walls` mode). Range 0 ..= 1e6.
+    pub wall_weight: f32,
+    /// Velocity noise η (rad): each step the velocity turns by an angle uniform in [−η/2, η/2]
+    /// (seed 002 "Ruído"). Range 0 ..= 2π.
+    pub noise: f32,
+}
+
+impl Default for SimParams {
+    fn default() -> Self {
+        SimParams {
+            world_width: 1000.0,
+            world_height: 1000.0,
+            dt: 1.0 / 60.0,
+            boundary: Boundary::Wrap,
+            perception_radius: 20.0,
+            separation_radius: 8.0,
+            alignment_radius: 20.0,
+            cohesion_radius: 20.0,
+            hue_radius: 20.0,
+            separation_weight: 1.5,
+            alignment_weight: 1.0,
+            cohesion_weight: 1.0,
+            min_speed: 40.0,
+            max_speed: 100.0,
+            max_force: 150.0,
+            max_neighbors: 0,
+            hue_cohesion_weight: 1.0,
+            hue_alignment_weight: 1.0,
+            max_hue_speed: 0.5,
+            wall_distance: 20.0,
+            wall_weight: 300.0,
+            noise: 0.0,
+        }
+    }
+}
+
+impl SimParams {
+    /// These parameters with a square world sized so that `boids` boids fill it at `density`
+    /// boids/wu² (side = sqrt(boids / density), at least 3 perception radii).
+    pub fn with_world_for(mut self, boids: usize, density: f32) -> Self {
+        let side = ((boids.max(1) as f32) / density)
+            .sqrt()
+            .max(3.0 * self.perception_radius);
+        self.world_width = side;
+        self.world_height = side;
+        self
+    }
+
+    /// Checks every field against its documented range.
+    ///
+    /// # Errors
+    /// [`ParamError::OutOfRange`] naming the first offending field, its value and the allowed range
+    /// (NaN is always out of range), or [`ParamError::RadiusAbovePerception`] when a rule radius
+    /// exceeds `perception_radius`.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let p = self;
+        let checks: [(&'static str, f32, f32, f32); 21] = [
+            ("world_width", p.world_width, 1.0, 1.0e6),
+            ("world_height", p.world_height, 1.0, 1.0e6),
+            ("dt", p.dt, 1.0e-4, 0.1),
+            ("perception_radius", p.perception_radius, 0.01, 1.0e5),
+            ("separation_radius", p.separation_radius, 0.0, 1.0e5),
+            ("alignment_radius", p.alignment_radius, 0.0, 1.0e5),
+            ("cohesion_radius", p.cohesion_radius, 0.0, 1.0e5),
+            ("hue_radius", p.hue_radius, 0.0, 1.0e5),
+            ("separation_weight", p.separation_weight, 0.0, 100.0),
+            ("alignment_weight", p.alignment_weight, 0.0, 100.0),
+            ("cohesion_weight", p.cohesion_weight, 0.0, 100.0),
+            ("max_speed", p.max_speed, 0.001, 1.0e5),
+            ("min_speed", p.min_speed, 0.0, p.max_speed),
+            ("max_force", p.max_force, 0.0, 1.0e6),
+            ("hue_cohesion_weight", p.hue_cohesion_weight, 0.0, 100.0),
+            ("hue_alignment_weight", p.hue_alignment_weight, 0.0, 100.0),
+            ("max_hue_speed", p.max_hue_speed, 0.0, 100.0),
+            ("wall_distance", p.wall_distance, 0.0, 1.0e5),
+            ("wall_weight", p.wall_weight, 0.0, 1.0e6),
+            ("noise", p.noise, 0.0, std::f32::consts::TAU),
+            ("max_neighbors", p.max_neighbors as f32, 0.0, 65535.0),
+        ];
+        for (field, value, min, max) in checks {
+            // `!(a <= b)` is also true for NaN.
+            if !(value >= min && value <= max) {
+                return Err(ParamError::OutOfRange {
+                    field,
+                    value: value as f64,
+                    min: min as f64,
+                    max: max as f64,
+                });
+            }
+        }
+        for (field, r) in [
+            ("separation_radius", p.separation_radius),
+            ("alignment_radius", p.alignment_radius),
+            ("cohesion_radius", p.cohesion_radius),
+            ("hue_radius", p.hue_radius),
+        ] {
+            if r > p.perception_radius {
+                return Err(ParamError::RadiusAbovePerception {
+                    field,
+                    value: r as f64,
+                    perception_radius: p.perception_radius as f64,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The uniform grid laid over the world for these parameters.
+    pub fn grid(&self) -> crate::model::grid::Grid {
+        crate::model::grid::Grid::new(self)
+    }
+}
+
+/// Largest boid count any backend accepts (2^26 ≈ 67 M); the GPU backend may refuse fewer when the
+/// adapter's storage-buffer limit is lower.
+pub const MAX_BOIDS: usize = 1 << 26;
+
+/// Checks a boid count: 1 ..= [`MAX_BOIDS`].
+///
+/// # Errors
+/// [`ParamError::OutOfRange`] for field `boids`.
+pub fn validate_boid_count(n: usize) -> Result<(), ParamError> {
+    if n == 0 || n > MAX_BOIDS {
+        return Err(ParamError::OutOfRange {
+            field: "boids",
+            value: n as f64,
+            min: 1.0,
+            max: MAX_BOIDS as f64,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! Per-boid state (SPEC §2) and the seeded initial flock.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+
+use crate::model::params::SimParams;
+use crate::model::rng::{self, uniform01};
+
+/// One boid, laid out exactly as the WGSL `Boid` struct in `shaders/common.wgsl`
+/// (40 bytes: eight f32 then `id` and one padding word; every `vec2<f32>` at an 8-byte offset).
+///
+/// | field | offset | unit |
+/// |---|---|---|
+/// | `position` p | 0 | wu, inside `[0, W) × [0, H)` |
+/// | `velocity` v | 8 | wu/s |
+/// | `hue` h | 16 | unit vector; hue angle = atan2(h.y, h.x) |
+/// | `hue_velocity` u | 24 | 1/s |
+/// | `id` | 32 | stable across the per-step reordering |
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Boid {
+    /// Position p (wu).
+    pub position: [f32; 2],
+    /// Velocity v (wu/s).
+    pub velocity: [f32; 2],
+    /// Hue vector h on the unit circle.
+    pub hue: [f32; 2],
+    /// Hue velocity u (1/s).
+    pub hue_velocity: [f32; 2],
+    /// Stable identifier (used by the counter-based random numbers).
+    pub id: u32,
+    /// Padding to the WGSL struct size; always 0.
+    pub _pad: u32,
+}
+
+impl Boid {
+    /// Position as a vector (wu).
+    #[inline]
+    pub fn pos(&self) -> Vec2 {
+        Vec2::from(self.position)
+    }
+    /// Velocity as a vector (wu/s).
+    #[inline]
+    pub fn vel(&self) -> Vec2 {
+        Vec2::from(self.velocity)
+    }
+    /// Hue vector.
+    #[inline]
+    pub fn hue_vec(&self) -> Vec2 {
+        Vec2::from(self.hue)
+    }
+    /// Hue velocity (1/s).
+    #[inline]
+    pub fn hue_vel(&self) -> Vec2 {
+        Vec2::from(self.hue_velocity)
+    }
+    /// Hue angle in degrees, in [0, 360).
+    pub fn hue_degrees(&self) -> f32 {
+        self.hue[1]
+            .atan2(self.hue[0])
+            .to_degrees()
+            .rem_euclid(360.0)
+    }
+    /// Whether every float field is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position
+            .iter()
+            .chain(&self.velocity)
+            .chain(&self.hue)
+            .chain(&self.hue_velocity)
+            .all(|x| x.is_finite())
+    }
+}
+
+/// The boid with identifier `id` of the initial flock for `seed`: uniform position in the world,
+/// uniform heading, speed uniform in [min_speed, max_speed], uniform hue angle and a hue velocity
+/// of at most 20 % of `max_hue_speed` tangent to the hue circle. A pure function of
+/// (seed, id, params), so the same seed gives the same flock on every machine, and boids added
+/// later (ids n, n+1, …) extend it.
+pub fn spawn_boid(seed: u32, id: u32, params: &SimParams) -> Boid {
+    let u = |stream| uniform01(seed, id, 0, stream);
+    let x = u(rng::STREAM_POS_X) * params.world_width;
+    let y = u(rng::STREAM_POS_Y) * params.world_height;
+    spawn_boid_at(seed, id, Vec2::new(x, y), params)
+}
+
+/// Like [`spawn_boid`] but at a given position (the app's add-boids tool): random heading, speed,
+/// pastel hue and small hue velocity from (seed, id).
+pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> Boid {
+    let u = |stream| uniform01(seed, id, 0, stream);
+    let heading = u(rng::STREAM_HEADING) * std::f32::consts::TAU;
+    let speed = params.min_speed + u(rng::STREAM_SPEED) * (params.max_speed - params.min_speed);
+    let hue = u(rng::STREAM_HUE) * std::f32::consts::TAU;
+    let hue_speed = (u(rng::STREAM_HUE_VEL) * 2.0 - 1.0) * 0.2 * params.max_hue_speed;
+    let (hs, hc) = hue.sin_cos();
+    Boid {
+        position: [
+            position.x.clamp(0.0, params.world_width * (1.0 - 1e-6)),
+            position.y.clamp(0.0, params.world_height * (1.0 - 1e-6)),
+        ],
+        velocity: [heading.cos() * speed, heading.sin() * speed],
+        hue: [hc, hs],
+        hue_velocity: [-hs * hue_speed, hc * hue_speed],
+        id,
+        _pad: 0,
+    }
+}
+
+/// The initial flock of `n` boids for `seed` (ids 0..n).
+pub fn initial_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+    (0..n as u32)
+        .map(|id| spawn_boid(seed, id, params))
+        .collect()
+}

@@ -1,0 +1,253 @@
+//! [`StepUniforms`]: the parameter block of one step, derived from [`SimParams`] once on the CPU and
+//! used unchanged by the CPU rules and (as a uniform buffer) by every WGSL stage.
+//!
+//! All fields are 4-byte scalars, so the `#[repr(C)]` layout equals the WGSL uniform layout of the
+//! `Params` struct in `shaders/common.wgsl`; `tests/uniform_layout.rs` checks every name and offset
+//! against naga's reflection of that file.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::model::grid::Grid;
+use crate::model::params::SimParams;
+
+/// Derived per-step constants (squared radii, grid, bounds). Units as in [`SimParams`]; squared
+/// radii in wu².
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct StepUniforms {
+    /// World width W (wu).
+    pub world_width: f32,
+    /// World height H (wu).
+    pub world_height: f32,
+    /// 1 / W (1/wu).
+    pub inv_world_width: f32,
+    /// 1 / H (1/wu).
+    pub inv_world_height: f32,
+    /// Largest x a boid may have in the non-wrapping modes: W·(1 − 1e-6) (wu).
+    pub x_max: f32,
+    /// Largest y a boid may have in the non-wrapping modes (wu).
+    pub y_max: f32,
+    /// Step (s).
+    pub dt: f32,
+    /// Boundary code ([`crate::model::Boundary::code`]).
+    pub boundary: u32,
+    /// Number of boids.
+    pub boid_count: u32,
+    /// Step counter (for the counter-based noise).
+    pub step: u32,
+    /// Random seed (low 32 bits).
+    pub seed: u32,
+    /// Grid columns.
+    pub grid_cols: u32,
+    /// Grid rows.
+    pub grid_rows: u32,
+    /// Number of cells (`grid_cols · grid_rows`).
+    pub cell_count: u32,
+    /// Columns per wu.
+    pub inv_cell_x: f32,
+    /// Rows per wu.
+    pub inv_cell_y: f32,
+    /// perception_radius² (wu²).
+    pub perception_r2: f32,
+    /// separation_radius² (wu²).
+    pub separation_r2: f32,
+    /// alignment_radius² (wu²).
+    pub alignment_r2: f32,
+    /// cohesion_radius² (wu²).
+    pub cohesion_r2: f32,
+    /// hue_radius² (wu²).
+    pub hue_r2: f32,
+    /// Separation weight.
+    pub separation_weight: f32,
+    /// Alignment weight.
+    pub alignment_weight: f32,
+    /// Cohesion weight.
+    pub cohesion_weight: f32,
+    /// Lowest speed (wu/s).
+    pub min_speed: f32,
+    /// Highest speed (wu/s).
+    pub max_speed: f32,
+    /// Largest steering force (wu/s²).
+    pub max_force: f32,
+    /// Neighbour cap (0 = unlimited).
+    pub max_neighbors: u32,
+    /// Colour cohesion weight (1/s²).
+    pub hue_cohesion_weight: f32,
+    /// Colour alignment weight (1/s).
+    pub hue_alignment_weight: f32,
+    /// Largest hue speed (1/s).
+    pub max_hue_speed: f32,
+    /// Wall distance (wu).
+    pub wall_distance: f32,
+    /// Wall weight (wu/s²).
+    pub wall_weight: f32,
+    /// Noise η (rad).
+    pub noise: f32,
+    /// Pointer position x (wu), for the attract/repel tools.
+    pub pointer_x: f32,
+    /// Pointer position y (wu).
+    pub pointer_y: f32,
+    /// Pointer radius (wu); 0 = pointer inactive.
+    pub pointer_radius: f32,
+    /// Pointer weight: > 0 attracts (seek), < 0 repels (flee).
+    pub pointer_weight: f32,
+    /// Number of obstacle points in the obstacle buffer.
+    pub obstacle_count: u32,
+    /// Obstacle repulsion radius (wu).
+    pub obstacle_radius: f32,
+    /// Obstacle repulsion weight.
+    pub obstacle_weight: f32,
+    /// Obstacle bounce radius (wu).
+    pub obstacle_bounce_radius: f32,
+}
+
+/// The live interaction state that is not a simulation parameter: pointer tool and obstacles.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Interaction {
+    /// Pointer position (wu).
+    pub pointer: [f32; 2],
+    /// Pointer radius (wu); 0 disables it.
+    pub pointer_radius: f32,
+    /// > 0 attract, < 0 repel.
+    pub pointer_weight: f32,
+    /// Obstacle repulsion radius (wu).
+    pub obstacle_radius: f32,
+    /// Obstacle repulsion weight.
+    pub obstacle_weight: f32,
+    /// Obstacle bounce radius (wu).
+    pub obstacle_bounce_radius: f32,
+}
+
+impl Interaction {
+    /// Obstacle defaults (seed 004 "trees"): push within 30 wu, bounce within 6 wu.
+    pub fn with_obstacle_defaults() -> Self {
+        Interaction {
+            obstacle_radius: 30.0,
+            obstacle_weight: 3.0,
+            obstacle_bounce_radius: 6.0,
+            ..Default::default()
+        }
+    }
+}
+
+impl StepUniforms {
+    /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`,
+    /// with `obstacle_count` obstacle points and the pointer/obstacle settings of `ia`.
+    pub fn new(
+        params: &SimParams,
+        boid_count: u32,
+        step: u32,
+        seed: u32,
+        obstacle_count: u32,
+        ia: &Interaction,
+    ) -> Self {
+        let grid = Grid::new(params);
+        let sq = |r: f32| r * r;
+        StepUniforms {
+            world_width: params.world_width,
+            world_height: params.world_height,
+            inv_world_width: 1.0 / params.world_width,
+            inv_world_height: 1.0 / params.world_height,
+            x_max: params.world_width * (1.0 - 1e-6),
+            y_max: params.world_height * (1.0 - 1e-6),
+            dt: params.dt,
+            boundary: params.boundary.code(),
+            boid_count,
+            step,
+            seed,
+            grid_cols: grid.cols,
+            grid_rows: grid.rows,
+            cell_count: grid.cells(),
+            inv_cell_x: grid.inv_cell_x,
+            inv_cell_y: grid.inv_cell_y,
+            perception_r2: sq(params.perception_radius),
+            separation_r2: sq(params.separation_radius),
+            alignment_r2: sq(params.alignment_radius),
+            cohesion_r2: sq(params.cohesion_radius),
+            hue_r2: sq(params.hue_radius),
+            separation_weight: params.separation_weight,
+            alignment_weight: params.alignment_weight,
+            cohesion_weight: params.cohesion_weight,
+            min_speed: params.min_speed,
+            max_speed: params.max_speed,
+            max_force: params.max_force,
+            max_neighbors: params.max_neighbors,
+            hue_cohesion_weight: params.hue_cohesion_weight,
+            hue_alignment_weight: params.hue_alignment_weight,
+            max_hue_speed: params.max_hue_speed,
+            wall_distance: params.wall_distance,
+            wall_weight: params.wall_weight,
+            noise: params.noise,
+            pointer_x: ia.pointer[0],
+            pointer_y: ia.pointer[1],
+            pointer_radius: ia.pointer_radius,
+            pointer_weight: ia.pointer_weight,
+            obstacle_count,
+            obstacle_radius: ia.obstacle_radius,
+            obstacle_weight: ia.obstacle_weight,
+            obstacle_bounce_radius: ia.obstacle_bounce_radius,
+        }
+    }
+
+    /// The grid these uniforms describe.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            cols: self.grid_cols,
+            rows: self.grid_rows,
+            inv_cell_x: self.inv_cell_x,
+            inv_cell_y: self.inv_cell_y,
+            wrap: self.boundary == 0,
+        }
+    }
+
+    /// Field names and byte offsets, in declaration order (for the layout test against WGSL).
+    pub fn field_offsets() -> Vec<(&'static str, usize)> {
+        macro_rules! offsets {
+            ($($f:ident),*) => { vec![$((stringify!($f), std::mem::offset_of!(StepUniforms, $f))),*] };
+        }
+        offsets!(
+            world_width,
+            world_height,
+            inv_world_width,
+            inv_world_height,
+            x_max,
+            y_max,
+            dt,
+            boundary,
+            boid_count,
+            step,
+            seed,
+            grid_cols,
+            grid_rows,
+            cell_count,
+            inv_cell_x,
+            inv_cell_y,
+            perception_r2,
+            separation_r2,
+            alignment_r2,
+            cohesion_r2,
+            hue_r2,
+            separation_weight,
+            alignment_weight,
+            cohesion_weight,
+            min_speed,
+            max_speed,
+            max_force,
+            max_neighbors,
+            hue_cohesion_weight,
+            hue_alignment_weight,
+            max_hue_speed,
+            wall_distance,
+            wall_weight,
+            noise,
+            pointer_x,
+            pointer_y,
+            pointer_radius,
+            pointer_weight,
+            obstacle_count,
+            obstacle_radius,
+            obstacle_weight,
+            obstacle_bounce_radius
+        )
+    }
+}
