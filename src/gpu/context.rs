@@ -31,10 +31,11 @@ pub fn describe(info: &wgpu::AdapterInfo) -> String {
     )
 }
 
-fn instance_from_env() -> wgpu::Instance {
+/// An instance for the backends named by `WGPU_BACKEND`, else `fallback`.
+pub fn instance_from_env(fallback: wgpu::Backends) -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     if std::env::var_os("WGPU_BACKEND").is_none() {
-        desc.backends = wgpu::Backends::all();
+        desc.backends = fallback;
     }
     wgpu::Instance::new(desc)
 }
@@ -80,9 +81,16 @@ impl GpuContext {
     /// # Errors
     /// [`GpuError::NoAdapter`] or [`GpuError::Device`].
     pub fn new() -> Result<GpuContext, GpuError> {
-        let instance = instance_from_env();
-        let adapter = pick_adapter(&instance, None)?;
-        Self::from_adapter(instance, adapter)
+        // The primary backends (Vulkan, Metal, DX12) first; OpenGL only when they offer nothing.
+        let instance = instance_from_env(wgpu::Backends::PRIMARY);
+        match pick_adapter(&instance, None) {
+            Ok(adapter) => Self::from_adapter(instance, adapter),
+            Err(_) => {
+                let instance = instance_from_env(wgpu::Backends::all());
+                let adapter = pick_adapter(&instance, None)?;
+                Self::from_adapter(instance, adapter)
+            }
+        }
     }
 
     /// A context on a given adapter: requests the adapter's own limits (so large storage buffers
@@ -168,7 +176,7 @@ impl GpuContext {
 /// A report of every adapter (for `boids info`): backend, device type, driver and the limits that
 /// matter to the simulation.
 pub fn adapter_report() -> String {
-    let instance = instance_from_env();
+    let instance = instance_from_env(wgpu::Backends::all());
     let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
     if adapters.is_empty() {
         return GpuError::NoAdapter {

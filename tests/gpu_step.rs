@@ -1,0 +1,249 @@
+//! Whole GPU steps against the CPU reference: every boundary mode, awkward sizes, split
+//! dispatches, runtime growth and shrinkage. Tolerance: `common::ONE_STEP` (1e-5 relative: the GPU
+//! sums neighbours in atomicAdd order and its sqrt/division are not correctly rounded).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use boids::backend::{BackendKind, Simulation};
+use boids::cpu::CpuBackend;
+use boids::gpu::GpuBackend;
+use boids::model::{Boid, Boundary, SimParams};
+
+fn cpu_step(p: &SimParams, boids: &[Boid], seed: u32) -> Vec<Boid> {
+    let mut c = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), seed).unwrap();
+    c.step().unwrap();
+    c.read_state().unwrap()
+}
+
+#[test]
+fn one_step_equals_cpu_in_every_boundary_mode() {
+    let Some(ctx) = common::gpu() else { return };
+    for (k, boundary) in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce]
+        .into_iter()
+        .enumerate()
+    {
+        let p = SimParams {
+            boundary,
+            noise: 0.3,
+            ..SimParams::default()
+        }
+        .with_world_for(3000, 0.02);
+        let boids = common::test_state(k as u32 + 1, 3000, &p, true);
+        let g = common::checked(&ctx, || {
+            let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 9).unwrap();
+            gpu.step().unwrap();
+            gpu.read_state().unwrap()
+        });
+        let c = cpu_step(&p, &boids, 9);
+        common::compare_states(&g, &c, &p, common::ONE_STEP)
+            .unwrap_or_else(|e| panic!("{boundary:?}: {e}"));
+        // The planted special boids (seam, corners, coincident, zero velocity) are finite.
+        assert!(g.iter().all(Boid::is_finite));
+    }
+}
+
+#[test]
+fn comparator_rejects_a_planted_one_boid_difference() {
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams::default().with_world_for(2000, 0.02);
+    let boids = common::test_state(3, 2000, &p, true);
+    let mut g = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+        gpu.step().unwrap();
+        gpu.read_state().unwrap()
+    });
+    let c = cpu_step(&p, &boids, 1);
+    common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap();
+    let i = g.iter().position(|b| b.id == 1234).unwrap();
+    g[i].velocity[1] += 0.002 * p.max_speed;
+    let e = common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap_err();
+    assert!(e.contains("boid 1234"), "{e}");
+}
+
+#[test]
+fn awkward_counts_and_split_dispatch() {
+    let Some(ctx) = common::gpu() else { return };
+    for (n, max_dim) in [
+        (1usize, 65535u32),
+        (7, 65535),
+        (257, 65535),
+        (1000, 65535),
+        (5000, 2),
+        (4099, 3),
+    ] {
+        let p = SimParams::default().with_world_for(n, 0.02);
+        let boids = common::test_state(n as u32, n, &p, n >= 16);
+        let g = common::checked(&ctx, || {
+            let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 2).unwrap();
+            gpu.set_max_workgroups_per_dim(max_dim);
+            gpu.step().unwrap();
+            gpu.read_state().unwrap()
+        });
+        let c = cpu_step(&p, &boids, 2);
+        common::compare_states(&g, &c, &p, common::ONE_STEP)
+            .unwrap_or_else(|e| panic!("n={n}, max_dim={max_dim}: {e}"));
+    }
+}
+
+#[test]
+fn grid_larger_than_one_dispatch_dimension() {
+    // 4096 × 4096 = 2^24 cells: clearing and scanning the cell counters takes 65 537 workgroups,
+    // over the 65 535 per dimension, so the real device limit splits the dispatch.
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams {
+        world_width: 81_920.0,
+        world_height: 81_920.0,
+        ..SimParams::default()
+    };
+    assert_eq!(p.grid().cells(), 1 << 24);
+    let boids = common::test_state(77, 2000, &p, true);
+    let g = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 4).unwrap();
+        assert_eq!(
+            gpu.max_workgroups_per_dim(),
+            ctx.device.limits().max_compute_workgroups_per_dimension
+        );
+        gpu.step().unwrap();
+        gpu.step().unwrap();
+        gpu.read_state().unwrap()
+    });
+    let mut c = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 4).unwrap();
+    c.step().unwrap();
+    c.step().unwrap();
+    let two_steps = common::Tolerance {
+        position_rel_world: 1e-5,
+        velocity_rel: 1e-4,
+        hue_abs: 1e-4,
+    };
+    common::compare_states(&g, c.boids(), &p, two_steps).unwrap();
+}
+
+#[test]
+fn too_many_boids_are_refused_naming_the_limit() {
+    let Some(ctx) = common::gpu() else { return };
+    let max = boids::gpu::buffers::max_boids(&ctx);
+    let e = boids::gpu::buffers::check_boids(&ctx, max + 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("max_storage_buffer_binding_size") || e.contains("max_buffer_size"),
+        "{e}"
+    );
+    assert!(e.contains(&format!("at most {max} boids")), "{e}");
+    boids::gpu::buffers::check_boids(&ctx, max).unwrap();
+}
+
+#[test]
+fn add_and_remove_boids_at_runtime() {
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams::default().with_world_for(1000, 0.02);
+    let first = common::test_state(5, 1000, &p, false);
+    common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &first, 6).unwrap();
+        gpu.step().unwrap();
+        let capacity = gpu.buffers().boid_capacity;
+        // Grow past the capacity: the buffers double and the existing boids are kept.
+        let extra: Vec<Boid> = (1000..1700)
+            .map(|id| boids::model::spawn_boid(99, id, &p))
+            .collect();
+        let before = gpu.read_state().unwrap();
+        gpu.add_boids(&extra).unwrap();
+        assert!(gpu.buffers().boid_capacity > capacity);
+        assert_eq!(gpu.len(), 1700);
+        let mut all = before.clone();
+        all.extend_from_slice(&extra);
+        gpu.step().unwrap();
+        let after = gpu.read_state().unwrap();
+        let ids: BTreeSet<u32> = after.iter().map(|b| b.id).collect();
+        assert_eq!(ids.len(), 1700, "every boid present exactly once");
+        assert_eq!(ids, (0..1700).collect());
+        // Each boid stepped exactly once: equal to one CPU step of the combined state (a boid
+        // stepped twice or not at all would be off by v·dt).
+        // (noise is 0 here, so the CPU's step counter starting at 0 does not matter)
+        let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, all, 6).unwrap();
+        cpu.step().unwrap();
+        common::compare_states(&after, cpu.boids(), &p, common::ONE_STEP).unwrap();
+
+        // Remove 300: the last 300 in buffer order go; the rest step on.
+        let kept: Vec<Boid> = after[..1400].to_vec();
+        gpu.remove_boids(300);
+        assert_eq!(gpu.len(), 1400);
+        gpu.step().unwrap();
+        let after2 = gpu.read_state().unwrap();
+        let ids2: BTreeSet<u32> = after2.iter().map(|b| b.id).collect();
+        assert_eq!(ids2, kept.iter().map(|b| b.id).collect());
+        let mut cpu2 = CpuBackend::from_state(BackendKind::Cpu, &p, kept, 6).unwrap();
+        cpu2.step().unwrap();
+        common::compare_states(&after2, cpu2.boids(), &p, common::ONE_STEP).unwrap();
+    });
+}
+
+#[test]
+fn many_steps_stay_finite_and_inside() {
+    let Some(ctx) = common::gpu() else { return };
+    for boundary in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce] {
+        let p = SimParams {
+            boundary,
+            noise: 0.2,
+            ..SimParams::default()
+        }
+        .with_world_for(4000, 0.02);
+        let boids = common::test_state(8, 4000, &p, true);
+        let s = common::checked(&ctx, || {
+            let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 3).unwrap();
+            for _ in 0..60 {
+                gpu.step().unwrap();
+            }
+            let m = gpu.measures().unwrap();
+            assert!(
+                m.polarization.is_finite() && m.mean_speed >= p.min_speed * 0.99,
+                "{m:?}"
+            );
+            gpu.read_state().unwrap()
+        });
+        for b in &s {
+            assert!(b.is_finite(), "{boundary:?}: {b:?}");
+            assert!(
+                b.position[0] >= 0.0 && b.position[0] < p.world_width,
+                "{boundary:?}: {b:?}"
+            );
+            assert!(
+                b.position[1] >= 0.0 && b.position[1] < p.world_height,
+                "{boundary:?}: {b:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn live_parameter_change_regrows_the_grid() {
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams::default().with_world_for(3000, 0.02);
+    let boids = common::test_state(12, 3000, &p, false);
+    let q = SimParams {
+        perception_radius: 35.0,
+        cohesion_radius: 35.0,
+        ..p.clone()
+    };
+    assert_ne!(p.grid().cells(), q.grid().cells());
+    let g = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+        gpu.set_params(&q).unwrap();
+        gpu.step().unwrap();
+        gpu.read_state().unwrap()
+    });
+    common::compare_states(&g, &cpu_step(&q, &boids, 1), &q, common::ONE_STEP).unwrap();
+    // An invalid change is refused and the old parameters stay.
+    let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+    let e = gpu
+        .set_params(&SimParams {
+            dt: -1.0,
+            ..p.clone()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("dt"), "{e}");
+    assert_eq!(gpu.params(), &p);
+}
