@@ -13,7 +13,15 @@ fn headless_cpu_20k_prints_the_figures() {
     let stats = dir.join("stats.csv");
     let save = dir.join("state.csv");
     let out = boids()
-        .args(["headless", "--backend", "cpu", "--boids", "20000", "--steps", "200"])
+        .args([
+            "headless",
+            "--backend",
+            "cpu",
+            "--boids",
+            "20000",
+            "--steps",
+            "200",
+        ])
         .arg("--stats")
         .arg(&stats)
         .arg("--save")
@@ -21,8 +29,19 @@ fn headless_cpu_20k_prints_the_figures() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    for k in ["step time:", "median", "p95", "polarization:", "mean speed:", "mean neighbors:"] {
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for k in [
+        "step time:",
+        "median",
+        "p95",
+        "polarization:",
+        "mean speed:",
+        "mean neighbors:",
+    ] {
         assert!(text.contains(k), "missing {k:?} in:\n{text}");
     }
     let rows = std::fs::read_to_string(&stats).unwrap();
@@ -34,17 +53,31 @@ fn headless_cpu_20k_prints_the_figures() {
 
     // --init continues from the saved state: same count.
     let out = boids()
-        .args(["headless", "--backend", "cpu-naive", "--steps", "1", "--init"])
+        .args([
+            "headless",
+            "--backend",
+            "cpu-naive",
+            "--steps",
+            "1",
+            "--init",
+        ])
         .arg(&save)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("boids:          20000"));
 }
 
 #[test]
 fn bad_flag_value_exits_non_zero_with_the_message() {
-    let out = boids().args(["headless", "--boids", "many"]).output().unwrap();
+    let out = boids()
+        .args(["headless", "--boids", "many"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--boids") && err.contains("many"), "{err}");
@@ -52,9 +85,15 @@ fn bad_flag_value_exits_non_zero_with_the_message() {
     let out = boids().args(["headless", "--boids", "0"]).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("boids = 0") && err.contains("allowed"), "{err}");
+    assert!(
+        err.contains("boids = 0") && err.contains("allowed"),
+        "{err}"
+    );
 
-    let out = boids().args(["headless", "--backend", "quantum"]).output().unwrap();
+    let out = boids()
+        .args(["headless", "--backend", "quantum"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("quantum"));
 }
@@ -65,9 +104,16 @@ fn bad_scene_file_exits_with_file_and_line() {
     std::fs::create_dir_all(&dir).unwrap();
     let scene = dir.join("bad.toml");
     std::fs::write(&scene, "[params]\nmax_speed = 10.0\nwobble = 1\n").unwrap();
-    let out = boids().args(["headless", "--steps", "1", "--scene"]).arg(&scene).output().unwrap();
+    let out = boids()
+        .args(["headless", "--steps", "1", "--scene"])
+        .arg(&scene)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.toml") && err.contains("line 3") && err.contains("wobble"), "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("line 3") && err.contains("wobble"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 }

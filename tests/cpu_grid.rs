@@ -37,7 +37,11 @@ fn grid_neighbors(boids: &[Boid], u: &StepUniforms) -> Vec<(u32, BTreeSet<u32>)>
         let mut near = BTreeSet::new();
         grid.for_each_block_range(cx, cy, |first, last| {
             for j in starts[first as usize]..starts[last as usize + 1] {
-                assert!(seen.insert(j), "candidate {j} visited twice for boid {}", me.id);
+                assert!(
+                    seen.insert(j),
+                    "candidate {j} visited twice for boid {}",
+                    me.id
+                );
                 let other = &sorted[j as usize];
                 let d = min_image(other.pos() - me.pos(), u);
                 if j as usize != i && d.dot(d) < u.perception_r2 {
@@ -118,7 +122,10 @@ fn wrap_seam_and_corners() {
             0 => [t[0] % 6.0, t[1]],
             1 => [p.world_width - 1e-3 - (t[0] % 6.0), t[1]],
             2 => [t[0], t[1] % 6.0],
-            _ => [t[0] % 6.0 + if k % 8 == 3 { 194.0 } else { 0.0 }, p.world_height - 1e-3 - (t[1] % 6.0)],
+            _ => [
+                t[0] % 6.0 + if k % 8 == 3 { 194.0 } else { 0.0 },
+                p.world_height - 1e-3 - (t[1] % 6.0),
+            ],
         };
     }
     check(&boids, &p, "seam");

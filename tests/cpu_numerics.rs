@@ -36,11 +36,21 @@ fn assert_finite(s: &[Boid]) {
 #[test]
 fn coincident_boids_with_zero_velocity() {
     let p = SimParams::default();
-    let s = run(&p, vec![boid(0, [50.0, 50.0], [0.0, 0.0], 0.0), boid(1, [50.0, 50.0], [0.0, 0.0], 90.0)], 10);
+    let s = run(
+        &p,
+        vec![
+            boid(0, [50.0, 50.0], [0.0, 0.0], 0.0),
+            boid(1, [50.0, 50.0], [0.0, 0.0], 90.0),
+        ],
+        10,
+    );
     assert_finite(&s);
     for b in &s {
         let speed = (b.velocity[0].powi(2) + b.velocity[1].powi(2)).sqrt();
-        assert!(speed >= p.min_speed * 0.999, "a stopped boid gets min_speed along a fixed heading");
+        assert!(
+            speed >= p.min_speed * 0.999,
+            "a stopped boid gets min_speed along a fixed heading"
+        );
     }
 }
 
@@ -100,7 +110,10 @@ fn hue_takes_the_short_way_across_zero() {
     s = run(&p, s, 30);
     let end = s[0].hue_degrees();
     let dist0 = |d: f32| d.min(360.0 - d);
-    assert!(dist0(end) < dist0(start), "hue moved from {start}° to {end}°, away from 0°");
+    assert!(
+        dist0(end) < dist0(start),
+        "hue moved from {start}° to {end}°, away from 0°"
+    );
     assert!(dist0(end) < 90.0);
 }
 
@@ -115,9 +128,24 @@ fn wrap_cohesion_pulls_the_short_way() {
         ..SimParams::default()
     };
     let w = p.world_width;
-    let s = run(&p, vec![boid(0, [2.0, 500.0], [0.0, 10.0], 0.0), boid(1, [w - 2.0, 500.0], [0.0, 10.0], 0.0)], 1);
-    assert!(s[0].velocity[0] < 0.0, "boid at x=2 should head to −x (towards x=W−2 across the seam): {:?}", s[0]);
-    assert!(s[1].velocity[0] > 0.0, "boid at x=W−2 should head to +x: {:?}", s[1]);
+    let s = run(
+        &p,
+        vec![
+            boid(0, [2.0, 500.0], [0.0, 10.0], 0.0),
+            boid(1, [w - 2.0, 500.0], [0.0, 10.0], 0.0),
+        ],
+        1,
+    );
+    assert!(
+        s[0].velocity[0] < 0.0,
+        "boid at x=2 should head to −x (towards x=W−2 across the seam): {:?}",
+        s[0]
+    );
+    assert!(
+        s[1].velocity[0] > 0.0,
+        "boid at x=W−2 should head to +x: {:?}",
+        s[1]
+    );
 }
 
 #[test]
@@ -125,10 +153,22 @@ fn wrap_brings_a_boid_back_inside() {
     let p = SimParams::default();
     let (w, h) = (p.world_width, p.world_height);
     let e = 1e-3;
-    let s = run(&p, vec![boid(0, [w - e, h - e], [p.max_speed * 0.7, p.max_speed * 0.7], 0.0)], 1);
+    let s = run(
+        &p,
+        vec![boid(
+            0,
+            [w - e, h - e],
+            [p.max_speed * 0.7, p.max_speed * 0.7],
+            0.0,
+        )],
+        1,
+    );
     let b = s[0].position;
     assert!(b[0] >= 0.0 && b[0] < w && b[1] >= 0.0 && b[1] < h, "{b:?}");
-    assert!(b[0] < 10.0 && b[1] < 10.0, "it wraps to the opposite corner: {b:?}");
+    assert!(
+        b[0] < 10.0 && b[1] < 10.0,
+        "it wraps to the opposite corner: {b:?}"
+    );
 }
 
 #[test]

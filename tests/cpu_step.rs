@@ -7,7 +7,11 @@ use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::model::{Boundary, SimParams};
 
-fn step_once(kind: BackendKind, p: &SimParams, boids: &[boids::model::Boid]) -> Vec<boids::model::Boid> {
+fn step_once(
+    kind: BackendKind,
+    p: &SimParams,
+    boids: &[boids::model::Boid],
+) -> Vec<boids::model::Boid> {
     let mut sim = CpuBackend::from_state(kind, p, boids.to_vec(), 7).unwrap();
     sim.step().unwrap();
     sim.read_state().unwrap()
@@ -78,14 +82,20 @@ fn same_seed_same_initial_state_and_different_seed_differs() {
     assert_ne!(a, c);
     for x in &a {
         let speed = (x.velocity[0].powi(2) + x.velocity[1].powi(2)).sqrt();
-        assert!(speed >= p.min_speed * 0.999 && speed <= p.max_speed * 1.001, "speed {speed}");
+        assert!(
+            speed >= p.min_speed * 0.999 && speed <= p.max_speed * 1.001,
+            "speed {speed}"
+        );
         let hl = (x.hue[0].powi(2) + x.hue[1].powi(2)).sqrt();
         assert!((hl - 1.0).abs() < 1e-5);
         assert!(x.position[0] >= 0.0 && x.position[0] < p.world_width);
     }
     // A fixed sample so that any platform or refactoring change to the generator shows up.
     assert_eq!(boids::model::rng::pcg_hash(0), 129708002);
-    assert_eq!(boids::model::rng::hash4(1, 2, 3, 4), boids::model::rng::hash4(1, 2, 3, 4));
+    assert_eq!(
+        boids::model::rng::hash4(1, 2, 3, 4),
+        boids::model::rng::hash4(1, 2, 3, 4)
+    );
 }
 
 #[test]
@@ -99,7 +109,19 @@ fn neighbor_cap_limits_the_count() {
     let mut sim = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 1).unwrap();
     sim.step().unwrap();
     assert!(sim.neighbor_counts().iter().all(|&k| k <= 4));
-    let mut free = CpuBackend::from_state(BackendKind::Cpu, &SimParams { max_neighbors: 0, ..p.clone() }, boids, 1).unwrap();
+    let mut free = CpuBackend::from_state(
+        BackendKind::Cpu,
+        &SimParams {
+            max_neighbors: 0,
+            ..p.clone()
+        },
+        boids,
+        1,
+    )
+    .unwrap();
     free.step().unwrap();
-    assert!(free.neighbor_counts().iter().any(|&k| k > 4), "the cap test needs denser boids");
+    assert!(
+        free.neighbor_counts().iter().any(|&k| k > 4),
+        "the cap test needs denser boids"
+    );
 }

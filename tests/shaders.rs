@@ -51,10 +51,19 @@ fn boid_layout_matches_rust() {
     let module = shaders::validate("rules", shaders::RULES).unwrap();
     let (members, span) = struct_members(&module, "Boid");
     let rust = vec![
-        ("position".to_string(), std::mem::offset_of!(Boid, position) as u32),
-        ("velocity".to_string(), std::mem::offset_of!(Boid, velocity) as u32),
+        (
+            "position".to_string(),
+            std::mem::offset_of!(Boid, position) as u32,
+        ),
+        (
+            "velocity".to_string(),
+            std::mem::offset_of!(Boid, velocity) as u32,
+        ),
         ("hue".to_string(), std::mem::offset_of!(Boid, hue) as u32),
-        ("hue_velocity".to_string(), std::mem::offset_of!(Boid, hue_velocity) as u32),
+        (
+            "hue_velocity".to_string(),
+            std::mem::offset_of!(Boid, hue_velocity) as u32,
+        ),
         ("id".to_string(), std::mem::offset_of!(Boid, id) as u32),
         ("pad".to_string(), std::mem::offset_of!(Boid, _pad) as u32),
     ];

@@ -13,37 +13,69 @@ fn err_of(p: SimParams) -> String {
 
 #[test]
 fn out_of_range_names_field_value_and_range() {
-    let e = err_of(SimParams { max_speed: -1.0, ..SimParams::default() });
-    assert!(e.contains("max_speed") && e.contains("-1") && e.contains("..="), "{e}");
-    let e = err_of(SimParams { dt: 5.0, ..SimParams::default() });
+    let e = err_of(SimParams {
+        max_speed: -1.0,
+        ..SimParams::default()
+    });
+    assert!(
+        e.contains("max_speed") && e.contains("-1") && e.contains("..="),
+        "{e}"
+    );
+    let e = err_of(SimParams {
+        dt: 5.0,
+        ..SimParams::default()
+    });
     assert!(e.contains("dt = 5") && e.contains("0.1"), "{e}");
-    let e = err_of(SimParams { noise: 100.0, ..SimParams::default() });
+    let e = err_of(SimParams {
+        noise: 100.0,
+        ..SimParams::default()
+    });
     assert!(e.contains("noise"), "{e}");
 }
 
 #[test]
 fn nan_is_rejected() {
-    let e = err_of(SimParams { cohesion_weight: f32::NAN, ..SimParams::default() });
+    let e = err_of(SimParams {
+        cohesion_weight: f32::NAN,
+        ..SimParams::default()
+    });
     assert!(e.contains("cohesion_weight") && e.contains("NaN"), "{e}");
 }
 
 #[test]
 fn rule_radius_above_perception_is_rejected() {
-    let e = err_of(SimParams { alignment_radius: 50.0, perception_radius: 20.0, ..SimParams::default() });
-    assert!(e.contains("alignment_radius") && e.contains("perception_radius") && e.contains("50"), "{e}");
+    let e = err_of(SimParams {
+        alignment_radius: 50.0,
+        perception_radius: 20.0,
+        ..SimParams::default()
+    });
+    assert!(
+        e.contains("alignment_radius") && e.contains("perception_radius") && e.contains("50"),
+        "{e}"
+    );
 }
 
 #[test]
 fn zero_and_absurd_world_size() {
-    let e = err_of(SimParams { world_width: 0.0, ..SimParams::default() });
+    let e = err_of(SimParams {
+        world_width: 0.0,
+        ..SimParams::default()
+    });
     assert!(e.contains("world_width = 0"), "{e}");
-    let e = err_of(SimParams { world_height: 1e9, ..SimParams::default() });
+    let e = err_of(SimParams {
+        world_height: 1e9,
+        ..SimParams::default()
+    });
     assert!(e.contains("world_height"), "{e}");
 }
 
 #[test]
 fn min_speed_above_max_speed() {
-    let e = err_of(SimParams { min_speed: 200.0, max_speed: 100.0, ..SimParams::default() });
+    let e = err_of(SimParams {
+        min_speed: 200.0,
+        max_speed: 100.0,
+        ..SimParams::default()
+    });
     assert!(e.contains("min_speed") && e.contains("100"), "{e}");
 }
 
@@ -51,45 +83,74 @@ fn min_speed_above_max_speed() {
 fn zero_boids() {
     let e = validate_boid_count(0).unwrap_err().to_string();
     assert!(e.contains("boids = 0"), "{e}");
-    let e = CpuBackend::new(BackendKind::Cpu, &SimParams::default(), 0, 1).err().unwrap().to_string();
+    let e = CpuBackend::new(BackendKind::Cpu, &SimParams::default(), 0, 1)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("boids"), "{e}");
 }
 
 #[test]
 fn backends_refuse_invalid_params() {
-    let bad = SimParams { separation_weight: -3.0, ..SimParams::default() };
-    let e = CpuBackend::new(BackendKind::Cpu, &bad, 10, 1).err().unwrap().to_string();
+    let bad = SimParams {
+        separation_weight: -3.0,
+        ..SimParams::default()
+    };
+    let e = CpuBackend::new(BackendKind::Cpu, &bad, 10, 1)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("separation_weight"), "{e}");
 }
 
 #[test]
 fn scene_unknown_key_names_file_line_and_key() {
     let text = "boids = 10\n[params]\nmax_speed = 50.0\nmax_sped = 3.0\n";
-    let e = Scene::parse(text, Path::new("flock.toml")).unwrap_err().to_string();
-    assert!(e.contains("flock.toml") && e.contains("line 4") && e.contains("max_sped"), "{e}");
+    let e = Scene::parse(text, Path::new("flock.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("flock.toml") && e.contains("line 4") && e.contains("max_sped"),
+        "{e}"
+    );
 }
 
 #[test]
 fn scene_bad_type_and_bad_toml() {
-    let e = Scene::parse("[params]\ndt = \"fast\"\n", Path::new("a.toml")).unwrap_err().to_string();
+    let e = Scene::parse("[params]\ndt = \"fast\"\n", Path::new("a.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("a.toml") && e.contains("line 2"), "{e}");
-    let e = Scene::parse("boids = = 3\n", Path::new("b.toml")).unwrap_err().to_string();
+    let e = Scene::parse("boids = = 3\n", Path::new("b.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("b.toml") && e.contains("line 1"), "{e}");
-    let e = Scene::parse("[params]\nboundary = \"donut\"\n", Path::new("c.toml")).unwrap_err().to_string();
-    assert!(e.contains("c.toml") && e.contains("line 2") && e.contains("donut"), "{e}");
+    let e = Scene::parse("[params]\nboundary = \"donut\"\n", Path::new("c.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("c.toml") && e.contains("line 2") && e.contains("donut"),
+        "{e}"
+    );
 }
 
 #[test]
 fn scene_value_out_of_range_names_file_and_field() {
-    let e = Scene::parse("[params]\ncohesion_radius = 500.0\n", Path::new("d.toml")).unwrap_err().to_string();
+    let e = Scene::parse("[params]\ncohesion_radius = 500.0\n", Path::new("d.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("d.toml") && e.contains("cohesion_radius"), "{e}");
-    let e = Scene::parse("boids = 0\n", Path::new("e.toml")).unwrap_err().to_string();
+    let e = Scene::parse("boids = 0\n", Path::new("e.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("e.toml") && e.contains("boids"), "{e}");
 }
 
 #[test]
 fn missing_scene_file_is_named() {
-    let e = Scene::load(Path::new("/nonexistent/scene.toml")).unwrap_err().to_string();
+    let e = Scene::load(Path::new("/nonexistent/scene.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("/nonexistent/scene.toml"), "{e}");
 }
 
@@ -120,6 +181,11 @@ fn state_csv_round_trip_and_bad_row() {
     let text = std::fs::read_to_string(&path).unwrap();
     let broken = text.replacen('\n', "\n1,2,oops,4,5,6,7,8,9\n", 1);
     std::fs::write(&path, broken).unwrap();
-    let e = boids::model::state_csv::load_state(&path).unwrap_err().to_string();
-    assert!(e.contains("state.csv") && e.contains("line 2") && e.contains("oops"), "{e}");
+    let e = boids::model::state_csv::load_state(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("state.csv") && e.contains("line 2") && e.contains("oops"),
+        "{e}"
+    );
 }

@@ -61,7 +61,12 @@ pub const ONE_STEP: Tolerance = Tolerance {
 };
 
 /// Compares two states boid by boid (matched by id). Errors name the first offending boid.
-pub fn compare_states(a: &[Boid], b: &[Boid], params: &SimParams, tol: Tolerance) -> Result<(), String> {
+pub fn compare_states(
+    a: &[Boid],
+    b: &[Boid],
+    params: &SimParams,
+    tol: Tolerance,
+) -> Result<(), String> {
     if a.len() != b.len() {
         return Err(format!("boid counts differ: {} vs {}", a.len(), b.len()));
     }
@@ -87,9 +92,15 @@ pub fn compare_states(a: &[Boid], b: &[Boid], params: &SimParams, tol: Tolerance
             dy = dy.min(h - dy);
         }
         let dp = (dx * dx + dy * dy).sqrt();
-        let dv = ((x.velocity[0] - y.velocity[0]).powi(2) + (x.velocity[1] - y.velocity[1]).powi(2)).sqrt();
+        let dv = ((x.velocity[0] - y.velocity[0]).powi(2)
+            + (x.velocity[1] - y.velocity[1]).powi(2))
+        .sqrt();
         let dh = (0..2)
-            .map(|k| (x.hue[k] - y.hue[k]).abs().max((x.hue_velocity[k] - y.hue_velocity[k]).abs()))
+            .map(|k| {
+                (x.hue[k] - y.hue[k])
+                    .abs()
+                    .max((x.hue_velocity[k] - y.hue_velocity[k]).abs())
+            })
             .fold(0.0f32, f32::max);
         if dp > pos_tol || dv > vel_tol || dh > tol.hue_abs {
             return Err(format!(
