@@ -1,2 +1,168 @@
-// Stage `render`: instanced spearheads (issue 4). Placeholder vertex/fragment entry points are
-// defined when the renderer lands.
+// Stage `render` (SPEC §6 step 6, issue 4): instanced spearheads read straight from the boid state
+// buffer, obstacle discs, and the world rectangle. Composed after common.wgsl (struct Boid).
+// Mirrors src/app/render.rs (ViewUniforms): keep field order and types in step.
+
+struct View {
+    // Background inside the world, in the target's encoding (premultiplied, alpha 1).
+    world_color: vec4<f32>,
+    // Obstacle disc colour, in the target's encoding.
+    obstacle_color: vec4<f32>,
+    // World point at the viewport centre (wu).
+    center: vec2<f32>,
+    // Clip units per wu: (2·zoom / width_px, −2·zoom / height_px).
+    scale: vec2<f32>,
+    // Clip units per px: (2 / width_px, −2 / height_px).
+    px_to_clip: vec2<f32>,
+    // World size W, H (wu).
+    world: vec2<f32>,
+    // Boid length tip to tail (wu).
+    boid_length: f32,
+    // Smallest on-screen boid length (px).
+    min_length_px: f32,
+    // px per wu.
+    zoom: f32,
+    // Boid opacity.
+    alpha: f32,
+    // OKLab lightness of the tip and of the tail.
+    tip_lightness: f32,
+    tail_lightness: f32,
+    // OKLCh chroma of both colours.
+    chroma: f32,
+    // Hue offset of the tail colour from the tip colour (rad).
+    tail_hue_shift: f32,
+    // Obstacle disc radius (wu) and its smallest on-screen radius (px).
+    obstacle_radius: f32,
+    obstacle_min_px: f32,
+    // 1 when the target is an sRGB format (write linear colour), 0 when it stores sRGB-encoded bytes.
+    srgb_target: u32,
+    pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> view: View;
+@group(0) @binding(1) var<storage, read> boids: array<Boid>;
+@group(0) @binding(2) var<storage, read> obstacle_points: array<vec2<f32>>;
+
+fn to_clip(p: vec2<f32>) -> vec2<f32> {
+    return (p - view.center) * view.scale;
+}
+
+// OKLCh (Björn Ottosson, "A perceptual color space for image processing", 2020) to linear sRGB.
+fn oklch_to_linear(l: f32, c: f32, h: f32) -> vec3<f32> {
+    let a = c * cos(h);
+    let b = c * sin(h);
+    let l_ = l + 0.3963377774 * a + 0.2158037573 * b;
+    let m_ = l - 0.1055613458 * a - 0.0638541728 * b;
+    let s_ = l - 0.0894841775 * a - 1.2914855480 * b;
+    let l3 = l_ * l_ * l_;
+    let m3 = m_ * m_ * m_;
+    let s3 = s_ * s_ * s_;
+    let rgb = vec3<f32>(
+        4.0767416621 * l3 - 3.3077115913 * m3 + 0.2309699292 * s3,
+        -1.2684380046 * l3 + 2.6097574011 * m3 - 0.3413193965 * s3,
+        -0.0041960863 * l3 - 0.7034186147 * m3 + 1.7076147010 * s3,
+    );
+    return clamp(rgb, vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+fn encode(linear: vec3<f32>) -> vec3<f32> {
+    if (view.srgb_target == 1u) {
+        return linear;
+    }
+    let lo = linear * 12.92;
+    let hi = 1.055 * pow(linear, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(hi, lo, linear <= vec3<f32>(0.0031308));
+}
+
+struct BoidOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) color: vec4<f32>,
+}
+
+// A concave spearhead in boid space (x forward, unit = boid length), drawn as a 4-vertex
+// triangle strip: left wing, tip, notch, right wing → triangles (wing, tip, notch), (tip, notch, wing).
+@vertex
+fn vs_boid(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
+    var shape = array<vec2<f32>, 4>(
+        vec2<f32>(-0.45, 0.34),
+        vec2<f32>(0.55, 0.0),
+        vec2<f32>(-0.2, 0.0),
+        vec2<f32>(-0.45, -0.34),
+    );
+    let b = boids[ii];
+    let v2 = dot(b.velocity, b.velocity);
+    var dir = vec2<f32>(1.0, 0.0);
+    if (v2 > 1e-12) {
+        dir = b.velocity * inverseSqrt(v2);
+    }
+    let length_px = max(view.boid_length * view.zoom, view.min_length_px);
+    let local = shape[vi] * length_px;
+    let offset_px = vec2<f32>(local.x * dir.x - local.y * dir.y, local.x * dir.y + local.y * dir.x);
+    var out: BoidOut;
+    out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
+
+    // Two-colour pastel gradient from the hue vector: tip colour at the tip, tail colour behind.
+    let hue = atan2(b.hue.y, b.hue.x);
+    var rgb: vec3<f32>;
+    if (vi == 1u) {
+        rgb = oklch_to_linear(view.tip_lightness, view.chroma, hue);
+    } else {
+        rgb = oklch_to_linear(view.tail_lightness, view.chroma, hue + view.tail_hue_shift);
+    }
+    out.color = vec4<f32>(encode(rgb) * view.alpha, view.alpha);
+    return out;
+}
+
+@fragment
+fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
+    return in.color;
+}
+
+struct DiscOut {
+    @builtin(position) position: vec4<f32>,
+    // Position inside the disc's square, −1..1.
+    @location(0) local: vec2<f32>,
+    // Edge softness in disc units (one pixel).
+    @location(1) feather: f32,
+}
+
+fn corner(vi: u32) -> vec2<f32> {
+    return vec2<f32>(f32(vi & 1u) * 2.0 - 1.0, f32(vi >> 1u) * 2.0 - 1.0);
+}
+
+// One obstacle point as a disc of `obstacle_radius` wu (at least `obstacle_min_px` px).
+@vertex
+fn vs_obstacle(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> DiscOut {
+    let c = corner(vi);
+    let r_px = max(view.obstacle_radius * view.zoom, view.obstacle_min_px);
+    var out: DiscOut;
+    out.position = vec4<f32>(
+        to_clip(obstacle_points[ii]) + c * (r_px + 1.0) * view.px_to_clip,
+        0.0,
+        1.0,
+    );
+    out.local = c * (r_px + 1.0) / r_px;
+    out.feather = 1.0 / r_px;
+    return out;
+}
+
+@fragment
+fn fs_obstacle(in: DiscOut) -> @location(0) vec4<f32> {
+    let d = length(in.local);
+    let a = clamp((1.0 - d) / in.feather + 0.5, 0.0, 1.0);
+    if (a <= 0.0) {
+        discard;
+    }
+    return view.obstacle_color * a;
+}
+
+// The world rectangle [0, W) × [0, H) in the world background colour.
+@vertex
+fn vs_world(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
+    let c = corner(vi) * 0.5 + 0.5;
+    return vec4<f32>(to_clip(c * view.world), 0.0, 1.0);
+}
+
+@fragment
+fn fs_world() -> @location(0) vec4<f32> {
+    return view.world_color;
+}

@@ -9,7 +9,9 @@
 //! - [`gpu`]: the GPU backend (SPEC §6).
 //! - [`backend`]: the [`backend::Simulation`] interface both implement.
 //! - [`headless`]: the `boids headless` run.
+//! - [`app`]: the interactive app (winit + egui) and `boids snapshot`.
 
+pub mod app;
 pub mod backend;
 pub mod bench;
 pub mod cpu;

@@ -51,6 +51,8 @@ enum Command {
     },
     /// List GPU adapters with backend, device type, driver and limits.
     Info,
+    /// Render the app's picture offscreen after some steps and write a PNG (no window needed).
+    Snapshot(boids::app::snapshot::SnapshotArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
             print!("{}", boids::gpu::adapter_report());
             Ok(())
         }
+        Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
         None => Err("the interactive app is not built yet; try `boids headless`".to_string()),
     };
     match result {

@@ -1,0 +1,358 @@
+//! [`Sim`]: the running simulation of the app and of snapshots, on the GPU backend or the CPU
+//! reference backend, switchable live without losing the flock, with the boid state always
+//! available as a GPU storage buffer for the renderer (the GPU backend's own state buffer; for the
+//! CPU backend a mirror uploaded once per frame).
+
+use std::time::Instant;
+
+use glam::Vec2;
+
+use crate::backend::{BackendKind, SimError, Simulation};
+use crate::cpu::CpuBackend;
+use crate::gpu::{GpuBackend, GpuContext};
+use crate::model::{rng, spawn_boid, spawn_boid_at, Boid, Interaction, SimParams};
+
+/// The backend behind a [`Sim`].
+enum Engine {
+    Gpu(Box<GpuBackend>),
+    Cpu(Box<CpuBackend>),
+}
+
+/// A simulation plus what the app needs around it: obstacles, pointer interaction, next boid id,
+/// last step times per backend, and the GPU mirror of the CPU state.
+pub struct Sim {
+    ctx: GpuContext,
+    engine: Engine,
+    seed: u32,
+    next_id: u32,
+    obstacles: Vec<[f32; 2]>,
+    interaction: Interaction,
+    mirror: Option<wgpu::Buffer>,
+    mirror_dirty: bool,
+    step_ms_gpu: Option<f64>,
+    step_ms_cpu: Option<f64>,
+    steps: u64,
+}
+
+fn make_engine(
+    ctx: &GpuContext,
+    kind: BackendKind,
+    params: &SimParams,
+    boids: &[Boid],
+    seed: u32,
+) -> Result<Engine, SimError> {
+    Ok(match kind {
+        BackendKind::Gpu => {
+            Engine::Gpu(Box::new(GpuBackend::from_state(ctx, params, boids, seed)?))
+        }
+        _ => Engine::Cpu(Box::new(CpuBackend::from_state(
+            BackendKind::Cpu,
+            params,
+            boids.to_vec(),
+            seed,
+        )?)),
+    })
+}
+
+impl Sim {
+    /// A simulation of `boids` on backend `kind` (`CpuNaive` is treated as `Cpu`), drawing on `ctx`.
+    ///
+    /// # Errors
+    /// [`SimError`] for invalid parameters or a count over the adapter's limits.
+    pub fn new(
+        ctx: &GpuContext,
+        kind: BackendKind,
+        params: &SimParams,
+        boids: &[Boid],
+        seed: u32,
+    ) -> Result<Sim, SimError> {
+        let engine = make_engine(ctx, kind, params, boids, seed)?;
+        Ok(Sim {
+            ctx: ctx.clone(),
+            engine,
+            seed,
+            next_id: boids.iter().map(|b| b.id + 1).max().unwrap_or(0),
+            obstacles: Vec::new(),
+            interaction: Interaction::with_obstacle_defaults(),
+            mirror: None,
+            mirror_dirty: true,
+            step_ms_gpu: None,
+            step_ms_cpu: None,
+            steps: 0,
+        })
+    }
+
+    fn sim(&self) -> &dyn Simulation {
+        match &self.engine {
+            Engine::Gpu(g) => g.as_ref(),
+            Engine::Cpu(c) => c.as_ref(),
+        }
+    }
+
+    fn sim_mut(&mut self) -> &mut dyn Simulation {
+        match &mut self.engine {
+            Engine::Gpu(g) => g.as_mut(),
+            Engine::Cpu(c) => c.as_mut(),
+        }
+    }
+
+    /// The GPU context used for drawing (and by the GPU backend).
+    pub fn context(&self) -> &GpuContext {
+        &self.ctx
+    }
+
+    /// The running backend (`Gpu` or `Cpu`).
+    pub fn kind(&self) -> BackendKind {
+        self.sim().kind()
+    }
+
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.sim().len()
+    }
+
+    /// Whether there are no boids (never, for a valid simulation).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Steps taken by this `Sim` (across backend switches).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &SimParams {
+        self.sim().params()
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u32 {
+        self.seed
+    }
+
+    /// The obstacle points (wu).
+    pub fn obstacles(&self) -> &[[f32; 2]] {
+        &self.obstacles
+    }
+
+    /// The pointer and obstacle settings.
+    pub fn interaction(&self) -> &Interaction {
+        &self.interaction
+    }
+
+    /// Last step time of the GPU backend (ms, sum of the per-pass timestamps; None before the first
+    /// measured GPU step or without timestamp queries).
+    pub fn step_ms_gpu(&self) -> Option<f64> {
+        self.step_ms_gpu
+    }
+
+    /// Last step time of the CPU backend (ms, wall time).
+    pub fn step_ms_cpu(&self) -> Option<f64> {
+        self.step_ms_cpu
+    }
+
+    /// Last step time of the running backend (ms).
+    pub fn step_ms(&self) -> Option<f64> {
+        match self.kind() {
+            BackendKind::Gpu => self.step_ms_gpu,
+            _ => self.step_ms_cpu,
+        }
+    }
+
+    /// Advances one step (the GPU backend only submits it).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    pub fn step(&mut self) -> Result<(), SimError> {
+        let t = Instant::now();
+        self.sim_mut().step()?;
+        self.steps += 1;
+        match &mut self.engine {
+            Engine::Gpu(g) => {
+                let times = g.stage_times();
+                if !times.is_empty() {
+                    self.step_ms_gpu = Some(times.iter().map(|(_, ms)| ms).sum());
+                }
+            }
+            Engine::Cpu(_) => {
+                self.step_ms_cpu = Some(t.elapsed().as_secs_f64() * 1e3);
+                self.mirror_dirty = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// The boid state as a GPU storage buffer holding [`Sim::len`] boids: the GPU backend's own
+    /// `state` buffer, or (CPU backend) a mirror refreshed here when the state changed.
+    pub fn state_buffer(&mut self) -> &wgpu::Buffer {
+        match &self.engine {
+            Engine::Gpu(g) => &g.buffers().state,
+            Engine::Cpu(c) => {
+                let bytes: &[u8] = bytemuck::cast_slice(c.boids());
+                let need = (bytes.len() as u64).max(16);
+                if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
+                    self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("cpu state mirror"),
+                        size: need.next_power_of_two(),
+                        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    }));
+                    self.mirror_dirty = true;
+                }
+                let mirror = self.mirror.as_ref().expect("mirror");
+                if self.mirror_dirty {
+                    self.ctx.queue.write_buffer(mirror, 0, bytes);
+                    self.mirror_dirty = false;
+                }
+                mirror
+            }
+        }
+    }
+
+    /// Switches to backend `kind`, carrying the whole flock (state read back from the old one),
+    /// the obstacles and the pointer settings. No-op when already there.
+    ///
+    /// # Errors
+    /// [`SimError`] when the new backend cannot hold the flock; the old one keeps running.
+    pub fn switch(&mut self, kind: BackendKind) -> Result<(), SimError> {
+        let kind = if kind == BackendKind::CpuNaive {
+            BackendKind::Cpu
+        } else {
+            kind
+        };
+        if kind == self.kind() {
+            return Ok(());
+        }
+        let state = self.sim_mut().read_state()?;
+        let params = self.params().clone();
+        let mut engine = make_engine(&self.ctx, kind, &params, &state, self.seed)?;
+        {
+            let s: &mut dyn Simulation = match &mut engine {
+                Engine::Gpu(g) => g.as_mut(),
+                Engine::Cpu(c) => c.as_mut(),
+            };
+            s.set_interaction(&self.interaction);
+            s.set_obstacles(&self.obstacles)?;
+        }
+        self.engine = engine;
+        self.mirror_dirty = true;
+        Ok(())
+    }
+
+    /// Replaces the parameters (live).
+    ///
+    /// # Errors
+    /// [`SimError::Param`] when invalid; the old parameters stay.
+    pub fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
+        self.sim_mut().set_params(params)
+    }
+
+    /// Sets the pointer tool (attract/repel) and obstacle settings.
+    pub fn set_interaction(&mut self, ia: &Interaction) {
+        self.interaction = *ia;
+        let ia = self.interaction;
+        self.sim_mut().set_interaction(&ia);
+    }
+
+    /// Replaces the obstacle points (wu); they act from the next step.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] when the GPU cannot hold them.
+    pub fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
+        self.sim_mut().set_obstacles(points)?;
+        self.obstacles = points.to_vec();
+        Ok(())
+    }
+
+    fn append(&mut self, new: Vec<Boid>) -> Result<(), SimError> {
+        if new.is_empty() {
+            return Ok(());
+        }
+        match &mut self.engine {
+            Engine::Gpu(g) => g.add_boids(&new)?,
+            Engine::Cpu(c) => {
+                let mut all = c.boids().to_vec();
+                all.extend_from_slice(&new);
+                c.set_state(&all)?;
+                self.mirror_dirty = true;
+            }
+        }
+        self.next_id += new.len() as u32;
+        Ok(())
+    }
+
+    /// Adds `count` boids around `center` (wu), uniformly in a disc of radius `spread` (wu), each
+    /// with a random heading and pastel hue (the add-boids tool).
+    ///
+    /// # Errors
+    /// [`SimError`] when the new count does not fit.
+    pub fn spawn_at(&mut self, center: Vec2, count: usize, spread: f32) -> Result<(), SimError> {
+        let params = self.params().clone();
+        let world = Vec2::new(params.world_width, params.world_height);
+        let new: Vec<Boid> = (0..count as u32)
+            .map(|k| {
+                let id = self.next_id + k;
+                let r = spread * rng::uniform01(self.seed, id, 1, 100).sqrt();
+                let a = rng::uniform01(self.seed, id, 1, 101) * std::f32::consts::TAU;
+                let p = (center + Vec2::new(a.cos(), a.sin()) * r).clamp(Vec2::ZERO, world);
+                spawn_boid_at(self.seed, id, p, &params)
+            })
+            .collect();
+        self.append(new)
+    }
+
+    /// Sets the boid count: adds boids at uniform random positions, or removes boids (the last in
+    /// buffer order, which after a step is spread over the world). At least one boid stays.
+    ///
+    /// # Errors
+    /// [`SimError`] when the new count does not fit.
+    pub fn set_count(&mut self, n: usize) -> Result<(), SimError> {
+        let n = n.max(1);
+        let len = self.len();
+        if n > len {
+            let params = self.params().clone();
+            let new = (0..(n - len) as u32)
+                .map(|k| spawn_boid(self.seed, self.next_id + k, &params))
+                .collect();
+            self.append(new)?;
+        } else if n < len {
+            match &mut self.engine {
+                Engine::Gpu(g) => g.remove_boids(len - n),
+                Engine::Cpu(c) => {
+                    let keep = c.boids()[..n].to_vec();
+                    c.set_state(&keep)?;
+                    self.mirror_dirty = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the whole flock (the reset entry of the pause menu).
+    ///
+    /// # Errors
+    /// [`SimError`] when it does not fit.
+    pub fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        self.sim_mut().set_state(boids)?;
+        self.next_id = boids.iter().map(|b| b.id + 1).max().unwrap_or(0);
+        self.mirror_dirty = true;
+        Ok(())
+    }
+
+    /// Copies the state out (GPU: a readback; only on request, never per frame).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on readback failure.
+    pub fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
+        self.sim_mut().read_state()
+    }
+
+    /// Waits for every submitted step.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    pub fn finish(&mut self) -> Result<(), SimError> {
+        self.sim_mut().finish()
+    }
+}
