@@ -53,6 +53,8 @@ enum Command {
     Info,
     /// Render the app's picture offscreen after some steps and write a PNG (no window needed).
     Snapshot(boids::app::snapshot::SnapshotArgs),
+    /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
+    Bench(boids::bench::cli::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
+        Some(Command::Bench(args)) => boids::bench::cli::run(&args),
         None => Err("the interactive app is not built yet; try `boids headless`".to_string()),
     };
     match result {

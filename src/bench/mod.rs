@@ -1,3 +1,33 @@
-//! Benchmark captures (SPEC §8).
+//! Benchmark captures (SPEC §8, issue 5).
+//!
+//! `boids bench` ([`cli`]) runs a [`sweep`] of boid counts × backends from one seed and writes a
+//! capture folder through a [`capture::CaptureRecorder`]: `frames.csv` (per-frame wall and
+//! per-pass times), `summary.json` ([`summary::Summary`]: machine, adapter, parameters, per-run
+//! statistics from [`stats`], skipped runs with reasons), `trace.json` ([`trace`], Chrome trace of
+//! the GPU passes), and the [`plot`]s `scaling.svg`/`.png` and `frametimes.svg`.
+//! `boids bench --compare A B` prints two captures side by side ([`compare`]).
+//!
+//! The app records a live session with the same [`capture::CaptureRecorder`]: build a
+//! [`capture::CaptureMeta`] with [`capture::CaptureMeta::collect`] (source `live`, the window's
+//! present mode), push one [`capture::FrameRow`] per frame, optionally
+//! [`capture::CaptureRecorder::push_trace`] the GPU timer scopes, then
+//! [`capture::CaptureRecorder::write`] into a folder checked with [`outdir::prepare_out_dir`].
 
+pub mod capture;
+pub mod chart;
+pub mod cli;
+pub mod compare;
+pub mod error;
+pub mod outdir;
+pub mod plot;
+pub mod png;
+pub mod render;
 pub mod stats;
+pub mod summary;
+pub mod sweep;
+pub mod sysinfo;
+pub mod trace;
+
+pub use capture::{CaptureMeta, CaptureRecorder, FrameRow};
+pub use error::BenchError;
+pub use sweep::{run_sweep, BenchConfig};

@@ -1,6 +1,6 @@
 //! Summary statistics of frame times (ms): mean, median, percentiles, max, fps and 1 % low.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Percentile `q` ∈ [0, 100] of `sorted` (ascending) by linear interpolation between closest ranks
 /// (the "C = 1" definition used by numpy's default). NaN for an empty slice.
@@ -14,29 +14,50 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
+/// Rounds a duration in milliseconds to whole nanoseconds (6 decimals). Captures store and
+/// summarise rounded values, so statistics recomputed from `frames.csv` equal the summary's.
+pub fn round_ms(ms: f64) -> f64 {
+    (ms * 1e6).round() / 1e6
+}
+
+/// Reads a number that `serde_json` may have written as `null` (it writes NaN so) back as NaN.
+pub(crate) fn nan_if_null<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
 /// Summary of a series of step (or frame) times in milliseconds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+///
+/// In JSON the fields are written flat with these names; NaN (no samples) is written as `null`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimeStats {
     /// Number of samples.
     pub samples: usize,
     /// Arithmetic mean (ms).
+    #[serde(deserialize_with = "nan_if_null")]
     pub mean_ms: f64,
-    /// Median (ms).
+    /// Median (ms): [`percentile`] 50.
+    #[serde(deserialize_with = "nan_if_null")]
     pub median_ms: f64,
-    /// 95th percentile (ms).
+    /// 95th percentile (ms), by [`percentile`].
+    #[serde(deserialize_with = "nan_if_null")]
     pub p95_ms: f64,
-    /// 99th percentile (ms).
+    /// 99th percentile (ms), by [`percentile`].
+    #[serde(deserialize_with = "nan_if_null")]
     pub p99_ms: f64,
     /// Largest (ms).
+    #[serde(deserialize_with = "nan_if_null")]
     pub max_ms: f64,
     /// Frames per second from the mean: 1000 / mean_ms.
+    #[serde(deserialize_with = "nan_if_null")]
     pub fps: f64,
-    /// 1 % low fps: 1000 / (mean of the slowest 1 % of samples, at least one sample).
+    /// 1 % low fps: 1000 / (mean of the slowest 1 % of samples, rounded up, at least one sample).
+    #[serde(deserialize_with = "nan_if_null")]
     pub low_1pct_fps: f64,
 }
 
 impl TimeStats {
-    /// Statistics of `ms` (any order). All fields NaN (samples 0) when empty.
+    /// Statistics of `ms` (any order; non-finite values are ignored). All fields NaN (samples 0)
+    /// when empty.
     pub fn from_ms(ms: &[f64]) -> TimeStats {
         let mut v: Vec<f64> = ms.iter().copied().filter(|x| x.is_finite()).collect();
         v.sort_by(|a, b| a.total_cmp(b));
@@ -66,5 +87,10 @@ impl TimeStats {
             fps: 1000.0 / mean,
             low_1pct_fps: 1000.0 / worst_mean,
         }
+    }
+
+    /// Boid-steps per second for `boids` boids: `boids × 1000 / mean_ms`.
+    pub fn boid_steps_per_s(&self, boids: usize) -> f64 {
+        boids as f64 * 1000.0 / self.mean_ms
     }
 }

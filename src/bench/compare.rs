@@ -1,0 +1,200 @@
+//! Text tables of captures: the scaling table of one summary (median ms per backend per count,
+//! with the gpu/cpu ratio) and `boids bench --compare A B` (two captures side by side with ratios).
+
+use std::path::{Path, PathBuf};
+
+use crate::bench::error::BenchError;
+use crate::bench::summary::{Summary, SCHEMA};
+
+/// Reads a `summary.json` (or the `summary.json` inside a capture folder).
+///
+/// # Errors
+/// [`BenchError::File`] when it cannot be read, is not JSON of this layout, or has another
+/// `schema` than [`SCHEMA`].
+pub fn load_summary(path: &Path) -> Result<Summary, BenchError> {
+    let path: PathBuf = if path.is_dir() {
+        path.join("summary.json")
+    } else {
+        path.to_path_buf()
+    };
+    let err = |message: String| BenchError::File {
+        path: path.clone(),
+        message,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| err(e.to_string()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| err(format!("not JSON: {e}")))?;
+    let schema = v.get("schema").and_then(|s| s.as_str()).unwrap_or("none");
+    if schema != SCHEMA {
+        return Err(err(format!(
+            "schema {schema:?}, this version reads {SCHEMA:?}"
+        )));
+    }
+    serde_json::from_value(v).map_err(|e| err(format!("not a capture summary: {e}")))
+}
+
+fn ms(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.3}"),
+        _ => "—".into(),
+    }
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if a.is_finite() && b.is_finite() && a > 0.0 => format!("{:.2}", b / a),
+        _ => "—".into(),
+    }
+}
+
+fn backends_of(s: &Summary) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for r in &s.runs {
+        if !v.contains(&r.backend) {
+            v.push(r.backend.clone());
+        }
+    }
+    v
+}
+
+fn counts_of<'a>(summaries: impl Iterator<Item = &'a Summary>) -> Vec<usize> {
+    let mut v: Vec<usize> = summaries
+        .flat_map(|s| s.runs.iter().map(|r| r.boids))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Renders rows as a text table with aligned columns (first column left, others right).
+fn table(rows: &[Vec<String>]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let pad = widths[i].saturating_sub(s.chars().count());
+                if i == 0 {
+                    format!("{s}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{s}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
+}
+
+/// The scaling table of a summary: one row per count, the median step ms of each backend, and
+/// `gpu/cpu` (median gpu ÷ median cpu; below 1 means the GPU is faster) when both ran.
+pub fn scaling_table(s: &Summary) -> String {
+    let backends = backends_of(s);
+    let mut head = vec!["boids".to_string()];
+    head.extend(backends.iter().map(|b| format!("{b} ms")));
+    let has_ratio = backends.iter().any(|b| b == "gpu") && backends.iter().any(|b| b == "cpu");
+    if has_ratio {
+        head.push("gpu/cpu".into());
+    }
+    let mut rows = vec![head];
+    for n in counts_of(std::iter::once(s)) {
+        let med = |b: &str| s.run(b, n).map(|r| r.stats.median_ms);
+        let mut row = vec![n.to_string()];
+        row.extend(backends.iter().map(|b| ms(med(b))));
+        if has_ratio {
+            row.push(ratio(med("cpu"), med("gpu")));
+        }
+        rows.push(row);
+    }
+    table(&rows)
+}
+
+fn identity(tag: &str, path: &Path, s: &Summary) -> String {
+    let adapter = s.adapter.as_ref().map_or("no GPU".to_string(), |a| {
+        format!("{} ({}, {})", a.name, a.backend, a.driver)
+    });
+    format!(
+        "{tag}: {}\n   {} · {} · cpu {} · boids {} {} · steps {} · {}\n",
+        path.display(),
+        s.created_utc,
+        adapter,
+        s.system.cpu_model.as_deref().unwrap_or("?"),
+        s.tool.version,
+        s.tool
+            .git_commit
+            .as_deref()
+            .map_or("(no commit)", |c| &c[..c.len().min(10)]),
+        s.parameters
+            .get("steps")
+            .map_or("?".into(), |v| v.to_string()),
+        match s.status {
+            crate::bench::summary::CaptureStatus::Complete => "complete",
+            crate::bench::summary::CaptureStatus::InProgress => "in progress",
+            crate::bench::summary::CaptureStatus::Interrupted => "interrupted",
+        }
+    )
+}
+
+/// The `--compare` report of captures `a` and `b`: their identities, then one row per (backend,
+/// count) found in either: median, p95 and fps of each, and `B/A` = median B ÷ median A (above 1:
+/// B is slower). Runs missing from one side show `—`; skipped runs are listed after.
+pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> String {
+    let mut out = identity("A", a_path, a);
+    out += &identity("B", b_path, b);
+    out.push('\n');
+    let mut backends = backends_of(a);
+    for x in backends_of(b) {
+        if !backends.contains(&x) {
+            backends.push(x);
+        }
+    }
+    let mut rows = vec![[
+        "backend", "boids", "A median", "B median", "B/A", "A p95", "B p95", "A fps", "B fps",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect::<Vec<_>>()];
+    for be in &backends {
+        for n in counts_of([a, b].into_iter()) {
+            let (ra, rb) = (a.run(be, n), b.run(be, n));
+            if ra.is_none() && rb.is_none() {
+                continue;
+            }
+            let f = |r: Option<&crate::bench::summary::RunSummary>,
+                     g: fn(&crate::bench::stats::TimeStats) -> f64| {
+                r.map(|r| g(&r.stats))
+            };
+            rows.push(vec![
+                be.clone(),
+                n.to_string(),
+                ms(f(ra, |t| t.median_ms)),
+                ms(f(rb, |t| t.median_ms)),
+                ratio(f(ra, |t| t.median_ms), f(rb, |t| t.median_ms)),
+                ms(f(ra, |t| t.p95_ms)),
+                ms(f(rb, |t| t.p95_ms)),
+                f(ra, |t| t.fps).map_or("—".into(), |v| format!("{v:.1}")),
+                f(rb, |t| t.fps).map_or("—".into(), |v| format!("{v:.1}")),
+            ]);
+        }
+    }
+    out += "step time (ms); B/A = median B / median A (above 1: B slower)\n";
+    out += &table(&rows);
+    for (tag, s) in [("A", a), ("B", b)] {
+        for k in &s.skipped {
+            out += &format!("{tag} skipped {} {}: {}\n", k.backend, k.boids, k.reason);
+        }
+    }
+    out
+}

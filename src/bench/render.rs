@@ -1,0 +1,114 @@
+//! `--render WxH`: one offscreen frame per measured step, drawn by the app's instanced renderer
+//! ([`crate::app::render::Renderer`]) into an [`Offscreen`] target (no surface, so no present mode
+//! and no vsync), showing the whole world.
+//!
+//! The render is submitted after the step has finished and waited for; its time (the `render_ms`
+//! column) is CPU-side wall time from recording to completion, because the renderer's pass has no
+//! timestamp scope. For the CPU backends it includes uploading the state to a GPU buffer, as the
+//! app must do.
+
+use std::time::Instant;
+
+use glam::Vec2;
+
+use crate::app::camera::Camera;
+use crate::app::render::{supported_samples, Offscreen, RenderStyle, Renderer};
+use crate::gpu::{GpuContext, GpuError};
+use crate::model::{Boid, SimParams};
+
+/// An offscreen renderer of a fixed size for one run.
+pub struct RenderBench {
+    ctx: GpuContext,
+    renderer: Renderer,
+    target: Offscreen,
+    camera: Camera,
+    style: RenderStyle,
+    mirror: Option<wgpu::Buffer>,
+}
+
+/// What a frame draws from: the GPU backend's state buffer, or CPU-side boids to upload first.
+pub enum RenderSource<'a> {
+    /// A storage buffer holding the boids (the GPU backend's `state`).
+    Buffer(&'a wgpu::Buffer),
+    /// Boids in CPU memory (CPU backends).
+    Cpu(&'a [Boid]),
+}
+
+impl RenderBench {
+    /// A `width` × `height` target on `ctx` showing the world of `params`, with up to `msaa`
+    /// samples per pixel (clamped to what the adapter offers; see [`RenderBench::samples`]).
+    pub fn new(
+        ctx: &GpuContext,
+        params: &SimParams,
+        width: u32,
+        height: u32,
+        msaa: u32,
+        obstacles: &[[f32; 2]],
+    ) -> RenderBench {
+        let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, msaa);
+        let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
+        renderer.set_obstacles(&ctx.queue, obstacles);
+        let target = Offscreen::new(&ctx.device, width, height);
+        let camera = Camera::fit(
+            Vec2::new(params.world_width, params.world_height),
+            target.viewport(),
+        );
+        RenderBench {
+            ctx: ctx.clone(),
+            renderer,
+            target,
+            camera,
+            style: RenderStyle::default(),
+            mirror: None,
+        }
+    }
+
+    /// Samples per pixel in use.
+    pub fn samples(&self) -> u32 {
+        self.renderer.samples()
+    }
+
+    /// Draws `count` boids from `src`, waits for the GPU, and returns the wall time (ms).
+    ///
+    /// # Errors
+    /// [`GpuError::Wgpu`] on a device error.
+    pub fn frame(&mut self, src: RenderSource<'_>, count: u32) -> Result<f64, GpuError> {
+        let t = Instant::now();
+        let state = match src {
+            RenderSource::Buffer(b) => b.clone(),
+            RenderSource::Cpu(boids) => {
+                let bytes: &[u8] = bytemuck::cast_slice(boids);
+                let need = (bytes.len() as u64).max(16);
+                if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
+                    self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("bench cpu state mirror"),
+                        size: need,
+                        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    }));
+                }
+                let mirror = self.mirror.clone().expect("mirror just made");
+                self.ctx.queue.write_buffer(&mirror, 0, bytes);
+                mirror
+            }
+        };
+        let mut enc = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("bench render"),
+            });
+        self.renderer.record(
+            &mut enc,
+            self.target.view(),
+            &self.ctx.queue,
+            &state,
+            count,
+            &self.camera,
+            &self.style,
+        );
+        self.ctx.queue.submit([enc.finish()]);
+        self.ctx.wait()?;
+        Ok(t.elapsed().as_secs_f64() * 1e3)
+    }
+}

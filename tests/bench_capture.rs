@@ -1,0 +1,259 @@
+//! A tiny sweep (500 and 2000 boids × gpu, cpu × 20 steps) and every file of its capture:
+//! CSV columns and rows, summary fields and statistics against the CSV, trace events, SVG
+//! structure (one line per backend), the PNG, reading the summary back and `--compare`.
+
+mod bench_util;
+mod common;
+
+use std::sync::atomic::AtomicBool;
+
+use bench_util::*;
+use boids::backend::BackendKind;
+use boids::bench::capture::{CSV_HEADER, FILES, TRACE_FRAMES_PER_RUN};
+use boids::bench::compare::{compare_table, load_summary, scaling_table};
+use boids::bench::plot::{backend_color, backend_color_hex, PLOT_SIZE};
+use boids::bench::sweep::{run_sweep, BenchConfig, SweepEvent};
+
+const STEPS: u32 = 20;
+const WARMUP: u32 = 2;
+const COUNTS: [usize; 2] = [500, 2000];
+
+#[test]
+fn tiny_sweep_writes_a_complete_capture() {
+    let Some(ctx) = common::gpu() else { return };
+    let dir = fresh_dir("tiny");
+    let mut cfg = BenchConfig::new(dir.clone());
+    cfg.backends = vec![BackendKind::Gpu, BackendKind::Cpu];
+    cfg.boids = COUNTS.to_vec();
+    cfg.steps = STEPS;
+    cfg.warmup = WARMUP;
+    let (mut measured, mut started, mut planned) = (0, 0, 0);
+    let outcome = run_sweep(
+        &cfg,
+        Some(&ctx),
+        &AtomicBool::new(false),
+        &mut |ev| match ev {
+            SweepEvent::Planned { runs, total_steps } => {
+                planned = runs.len();
+                assert_eq!(total_steps, 4 * u64::from(STEPS + WARMUP));
+            }
+            SweepEvent::RunStarted(_) => started += 1,
+            SweepEvent::Step { warmup: false, .. } => measured += 1,
+            SweepEvent::Skipped(s) => panic!("unexpected skip: {s:?}"),
+            _ => {}
+        },
+    )
+    .expect("sweep");
+    assert_eq!((planned, started, measured), (4, 4, 4 * STEPS));
+    for f in FILES {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    assert_eq!(outcome.files.len(), FILES.len());
+    let timestamps = ctx.has_timestamps();
+
+    // frames.csv: the columns, one row per measured step, steps counted on after the warm-up.
+    let (header, rows) = read_csv(&dir.join("frames.csv"));
+    assert_eq!(header, CSV_HEADER);
+    assert_eq!(rows.len(), 2 * 2 * STEPS as usize);
+    let by_run = wall_by_run(&rows);
+    assert_eq!(by_run.len(), 4);
+    for (key, wall) in &by_run {
+        assert_eq!(wall.len(), STEPS as usize, "{key:?}");
+        assert!(wall.iter().all(|w| *w > 0.0), "{key:?}: {wall:?}");
+    }
+    for r in &rows {
+        let filled = |col: &str| !r[CSV_HEADER.iter().position(|c| *c == col).unwrap()].is_empty();
+        let passes = [
+            "clear_ms",
+            "count_ms",
+            "scan_ms",
+            "scatter_ms",
+            "rules_ms",
+            "measures_ms",
+        ];
+        let want = r[0] == "cpu" || timestamps;
+        for p in passes {
+            assert_eq!(filled(p), want, "{p} in {r:?}");
+        }
+        assert!(!filled("render_ms"), "no --render, yet render_ms in {r:?}");
+        let step: u32 = r[2].parse().unwrap();
+        assert!((WARMUP + 1..=WARMUP + STEPS).contains(&step), "step {step}");
+    }
+
+    // summary.json, read as plain JSON: identity fields, parameters, statistics = CSV's.
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let s: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(s["schema"], "boids-bench-capture/1");
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["present_mode"], "offscreen");
+    assert_eq!(
+        s["gpu_timing"],
+        if timestamps {
+            "timestamp-queries"
+        } else {
+            "cpu-side-only"
+        }
+    );
+    assert_eq!(s["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(s["tool"].get("git_commit").is_some());
+    for k in ["os", "cpu_model", "arch", "logical_cpus"] {
+        assert!(s["system"].get(k).is_some(), "system.{k}");
+    }
+    assert_eq!(s["adapter"]["name"], ctx.info.name.as_str());
+    for k in ["backend", "device_type", "driver", "driver_info"] {
+        assert!(s["adapter"][k].is_string(), "adapter.{k}");
+    }
+    let p = &s["parameters"];
+    assert_eq!(p["steps"], STEPS);
+    assert_eq!(p["warmup"], WARMUP);
+    assert_eq!(p["seed"], 1);
+    assert_eq!(p["boids"], serde_json::json!(COUNTS));
+    assert_eq!(p["backends"], serde_json::json!(["gpu", "cpu"]));
+    assert_eq!(s["skipped"], serde_json::json!([]));
+    let runs = s["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    for run in runs {
+        let key = (
+            run["backend"].as_str().unwrap().to_string(),
+            run["boids"].as_u64().unwrap() as usize,
+        );
+        assert_run_matches(run, &by_run[&key]);
+        assert_eq!(run["complete"], true);
+        assert!(run["params"]["world_width"].as_f64().unwrap() > 0.0);
+        assert!(run["final_measures"]["polarization"].is_number());
+        let stage_keys: Vec<&str> = run["stage_median_ms"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        if key.0 == "cpu" || timestamps {
+            assert_eq!(
+                stage_keys,
+                ["clear", "count", "measures", "rules", "scan", "scatter"]
+            );
+        } else {
+            assert!(stage_keys.is_empty());
+        }
+    }
+
+    // trace.json: one process per GPU run, the passes of the last few frames.
+    let trace: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("trace.json")).unwrap()).unwrap();
+    let events = trace["traceEvents"].as_array().unwrap();
+    if timestamps {
+        let names: Vec<&str> = events
+            .iter()
+            .filter(|e| e["ph"] == "M")
+            .map(|e| e["args"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["gpu · 500 boids", "gpu · 2000 boids"]);
+        for pid in [1, 2] {
+            for pass in ["clear", "count", "scan", "scatter", "rules", "measures"] {
+                let n = events
+                    .iter()
+                    .filter(|e| e["ph"] == "X" && e["pid"] == pid && e["name"] == pass)
+                    .inspect(|e| assert!(e["dur"].as_f64().unwrap() >= 0.0))
+                    .count();
+                assert_eq!(n, TRACE_FRAMES_PER_RUN, "{pass} events of run {pid}");
+            }
+        }
+    } else {
+        assert!(events.iter().all(|e| e["ph"] == "M"));
+    }
+
+    // scaling.svg: well formed, exactly one line per backend with one point per count.
+    let svg = std::fs::read_to_string(dir.join("scaling.svg")).unwrap();
+    assert_xml_well_formed(&svg);
+    let lines = polylines(&svg);
+    for b in ["gpu", "cpu"] {
+        let mine: Vec<_> = lines
+            .iter()
+            .filter(|l| l.0 == backend_color_hex(b))
+            .collect();
+        assert_eq!(mine.len(), 1, "{b} lines in scaling.svg");
+        assert_eq!(mine[0].1, COUNTS.len(), "{b} points");
+        assert!(svg.contains(&format!(">{b}</text>")), "legend entry {b}");
+    }
+    assert!(!lines.iter().any(|l| l.0 == backend_color_hex("cpu-naive")));
+    assert!(svg.contains(">boids</text>") && svg.contains(">step time (ms)</text>"));
+
+    // frametimes.svg: one line per run, one point per measured step.
+    let svg = std::fs::read_to_string(dir.join("frametimes.svg")).unwrap();
+    assert_xml_well_formed(&svg);
+    let lines = polylines(&svg);
+    for b in ["gpu", "cpu"] {
+        let mine: Vec<_> = lines
+            .iter()
+            .filter(|l| l.0 == backend_color_hex(b))
+            .collect();
+        assert_eq!(mine.len(), 2, "{b} runs in frametimes.svg");
+        assert!(mine.iter().all(|l| l.1 == STEPS as usize));
+    }
+
+    // scaling.png: the right size, both backend colours drawn, and dark text pixels.
+    let img = image::open(dir.join("scaling.png")).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), PLOT_SIZE);
+    for b in ["gpu", "cpu"] {
+        let (r, g, bl) = backend_color(b);
+        let n = img.pixels().filter(|p| p.0 == [r, g, bl]).count();
+        assert!(n > 200, "{b}: {n} pixels of its colour");
+    }
+    assert!(img.pixels().filter(|p| p.0.iter().all(|c| *c < 80)).count() > 1000);
+
+    // The summary reads back equal, and compares to itself with ratios of 1.
+    let back = load_summary(&dir).unwrap();
+    assert_json_close(
+        &serde_json::to_value(&back).unwrap(),
+        &serde_json::to_value(&outcome.summary).unwrap(),
+        "summary",
+    );
+    let table = compare_table(&dir, &back, &dir, &back);
+    let data_rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("gpu ") || l.starts_with("cpu "))
+        .collect();
+    assert_eq!(data_rows.len(), 4, "{table}");
+    assert!(
+        data_rows
+            .iter()
+            .all(|l| l.split_whitespace().nth(4) == Some("1.00")),
+        "{table}"
+    );
+    let scaling = scaling_table(&back);
+    assert_eq!(scaling.lines().count(), 1 + COUNTS.len(), "{scaling}");
+    assert!(scaling.lines().next().unwrap().ends_with("gpu/cpu"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Equal JSON, numbers within 1e-12 relative (serde_json's float parsing may differ from the
+/// written value in the last bit).
+fn assert_json_close(a: &serde_json::Value, b: &serde_json::Value, at: &str) {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            assert!(
+                (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+                "{at}: {x} vs {y}"
+            );
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            assert_eq!(x.len(), y.len(), "{at}");
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                assert_json_close(p, q, &format!("{at}[{i}]"));
+            }
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            assert_eq!(
+                x.keys().collect::<Vec<_>>(),
+                y.keys().collect::<Vec<_>>(),
+                "{at}"
+            );
+            for (k, p) in x {
+                assert_json_close(p, &y[k], &format!("{at}.{k}"));
+            }
+        }
+        _ => assert_eq!(a, b, "{at}"),
+    }
+}
