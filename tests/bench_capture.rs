@@ -226,6 +226,36 @@ fn tiny_sweep_writes_a_complete_capture() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn render_option_times_an_offscreen_frame_per_step() {
+    let Some(ctx) = common::gpu() else { return };
+    let dir = fresh_dir("render");
+    let mut cfg = BenchConfig::new(dir.clone());
+    cfg.backends = vec![BackendKind::Gpu, BackendKind::Cpu];
+    cfg.boids = vec![300];
+    cfg.steps = 4;
+    cfg.warmup = 1;
+    cfg.render = Some((96, 64));
+    run_sweep(&cfg, Some(&ctx), &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let (header, rows) = read_csv(&dir.join("frames.csv"));
+    let render = header.iter().position(|c| c == "render_ms").unwrap();
+    assert_eq!(rows.len(), 8);
+    for r in &rows {
+        let wall: f64 = r[3].parse().unwrap();
+        let ms: f64 = r[render].parse().expect("render_ms filled");
+        assert!(
+            ms > 0.0 && ms <= wall,
+            "render {ms} ms within the frame's {wall} ms"
+        );
+    }
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["parameters"]["render"], "96x64");
+    assert_eq!(s["present_mode"], "offscreen");
+    assert!(s["runs"][0]["stage_median_ms"]["render"].as_f64().unwrap() > 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Equal JSON, numbers within 1e-12 relative (serde_json's float parsing may differ from the
 /// written value in the last bit).
 fn assert_json_close(a: &serde_json::Value, b: &serde_json::Value, at: &str) {

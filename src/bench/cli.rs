@@ -123,7 +123,8 @@ impl BenchArgs {
 
 /// Runs `boids bench` (or `--compare`): prints the plan, a progress bar on stderr, one line per
 /// finished run, then the scaling table and the capture folder. The first Ctrl-C stops after the
-/// current step and still writes the capture; a second one quits at once.
+/// current step and still writes the capture, then exits with status 130 (so scripts can tell a
+/// partial sweep); a second one quits at once without writing.
 ///
 /// # Errors
 /// A message naming the option, file or limit at fault.
@@ -201,10 +202,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let outcome = outcome.map_err(|e| e.to_string())?;
     println!("median step time (ms):");
     print!("{}", scaling_table(&outcome.summary));
+    println!("capture: {}", outcome.dir.display());
     if outcome.summary.status == CaptureStatus::Interrupted {
         println!("interrupted: the capture holds the runs that finished");
+        // The capture is valid, but scripts must be able to tell a partial sweep: 128 + SIGINT.
+        std::process::exit(130);
     }
-    println!("capture: {}", outcome.dir.display());
     Ok(())
 }
 
