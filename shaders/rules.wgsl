@@ -14,11 +14,12 @@ fn scan_range(s: ptr<function, NeighborSums>, i: u32, p: vec2<f32>, first: u32, 
     let a = cells[first];
     let b = cells[last + 1u];
     for (var j = a; j < b; j++) {
-        if (j == i) {
+        // Position first: the whole boid is loaded only for a neighbour.
+        let d = min_image(sorted[j].position - p);
+        if (dot(d, d) >= params.perception_r2 || j == i) {
             continue;
         }
-        let other = sorted[j];
-        if (!accumulate(s, min_image(other.position - p), other)) {
+        if (!accumulate(s, d, sorted[j])) {
             return false;
         }
     }

@@ -111,10 +111,11 @@ pub fn gather(
     let mut s = NeighborSums::default();
     for &(a, b) in &ranges[..k] {
         for (j, other) in sorted[a as usize..b as usize].iter().enumerate() {
-            if j + a as usize == i {
+            let d = min_image(other.pos() - p, u);
+            if d.dot(d) >= u.perception_r2 || j + a as usize == i {
                 continue;
             }
-            if !accumulate(&mut s, min_image(other.pos() - p, u), other, u) {
+            if !accumulate(&mut s, d, other, u) {
                 return s;
             }
         }

@@ -1,0 +1,96 @@
+//! GPU backend step time per stage and per whole step at 10k, 100k and 1M boids (issue 3), with
+//! the CPU backend at the same sizes in the same run for the ratio. Wall time of submit + wait.
+//! Needs an adapter (lavapipe on a machine without a GPU). Run: `cargo bench --bench gpu_step`.
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+use boids::backend::{BackendKind, Simulation};
+use boids::cpu::CpuBackend;
+use boids::gpu::{GpuBackend, GpuContext};
+use boids::model::{SimParams, DEFAULT_DENSITY};
+
+const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+fn params(n: usize) -> SimParams {
+    SimParams::default().with_world_for(n, DEFAULT_DENSITY)
+}
+
+/// Times `iters` runs of one stage (or the whole step when `stage` is "step").
+fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        gpu.write_uniforms();
+        let t = Instant::now();
+        if stage == "step" {
+            gpu.step().unwrap();
+        } else {
+            let mut enc = ctx.device.create_command_encoder(&Default::default());
+            {
+                let mut p = enc.begin_compute_pass(&Default::default());
+                let (b, s, md) = (gpu.buffers(), gpu.stages(), gpu.max_workgroups_per_dim());
+                let n = gpu.len() as u32;
+                let cells = gpu.uniforms().cell_count;
+                match stage {
+                    "clear" => s.clear.record(&mut p, &b.bind_clear, cells, md),
+                    "count" => s.count.record(&mut p, &b.bind_count, n, md),
+                    "scan" => s.scan.record(&mut p, &b.scan, md),
+                    "scatter" => s.scatter.record(&mut p, &b.bind_scatter, n, md),
+                    "rules" => s.rules.record(&mut p, &b.bind_rules, n, md),
+                    "measures" => s.measures.record(&mut p, &b.bind_measures, n, md),
+                    _ => unreachable!(),
+                }
+            }
+            ctx.queue.submit([enc.finish()]);
+        }
+        ctx.wait().unwrap();
+        total += t.elapsed();
+    }
+    total
+}
+
+fn gpu_stages(c: &mut Criterion) {
+    let ctx = match GpuContext::new() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gpu_step bench: {e}");
+            return;
+        }
+    };
+    eprintln!("adapter: {}", ctx.describe());
+    let mut g = c.benchmark_group("gpu");
+    g.sample_size(10);
+    for n in SIZES {
+        let p = params(n);
+        let mut gpu = GpuBackend::new(&ctx, &p, n, 1).unwrap();
+        gpu.set_profiling(false);
+        // One full step so that cells, sorted state and neighbours hold real data.
+        gpu.step().unwrap();
+        gpu.finish().unwrap();
+        for stage in [
+            "clear", "count", "scan", "scatter", "rules", "measures", "step",
+        ] {
+            g.bench_with_input(BenchmarkId::new(stage, n), &n, |b, _| {
+                b.iter_custom(|iters| time_stage(&mut gpu, &ctx, stage, iters))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn cpu_same_sizes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cpu");
+    g.sample_size(10);
+    for n in SIZES {
+        let mut sim = CpuBackend::new(BackendKind::Cpu, &params(n), n, 1).unwrap();
+        sim.step().unwrap();
+        g.bench_with_input(BenchmarkId::new("step", n), &n, |b, _| {
+            b.iter(|| sim.step().unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, gpu_stages, cpu_same_sizes);
+criterion_main!(benches);
