@@ -57,7 +57,7 @@ pub trait Simulation {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Steps taken since the state was set.
+    /// Steps taken so far (the counter of the counter-based noise; kept across `set_state`).
     fn step_index(&self) -> u32;
     /// The parameters in use.
     fn params(&self) -> &SimParams;

@@ -13,7 +13,9 @@
 //! Capacities grow by doubling; existing boids are kept by a GPU copy.
 
 use crate::gpu::context::GpuContext;
-use crate::gpu::stages::{Clear, Count, Measures, Rules, Scan, ScanBuffers, Scatter};
+use crate::gpu::stages::{
+    Clear, Count, Measures, Rules, Scan, ScanBuffers, Scatter, MEASURES_ROW_BYTES,
+};
 use crate::gpu::{dispatch, GpuError};
 use crate::model::{Boid, StepUniforms};
 
@@ -103,12 +105,12 @@ pub fn check_fits(
     hint: String,
 ) -> Result<(), GpuError> {
     let l = ctx.device.limits();
-    if bytes > l.max_storage_buffer_binding_size as u64 {
+    if bytes > l.max_storage_buffer_binding_size {
         return Err(GpuError::Limit {
             what,
             needed: bytes,
             limit: "max_storage_buffer_binding_size",
-            max: l.max_storage_buffer_binding_size as u64,
+            max: l.max_storage_buffer_binding_size,
             hint,
         });
     }
@@ -127,7 +129,7 @@ pub fn check_fits(
 /// Largest boid count the device can hold.
 pub fn max_boids(ctx: &GpuContext) -> u64 {
     let l = ctx.device.limits();
-    (l.max_storage_buffer_binding_size as u64).min(l.max_buffer_size) / BOID_BYTES
+    l.max_storage_buffer_binding_size.min(l.max_buffer_size) / BOID_BYTES
 }
 
 /// Checks a boid count against the device limits.
@@ -206,8 +208,13 @@ impl SimBuffers {
             wgpu::BufferUsages::empty(),
         );
         let groups = dispatch::groups_for(cap as u32) as u64;
-        let partials = storage(d, "partials", groups * 32, wgpu::BufferUsages::empty());
-        let result = storage(d, "result", 32, wgpu::BufferUsages::empty());
+        let partials = storage(
+            d,
+            "partials",
+            groups * MEASURES_ROW_BYTES,
+            wgpu::BufferUsages::empty(),
+        );
+        let result = storage(d, "result", MEASURES_ROW_BYTES, wgpu::BufferUsages::empty());
         let scan = stages.scan.buffers(d, &cells, cell_capacity + 1);
         let bind_clear = stages.clear.0.bind(d, &[&params, &cells]);
         let bind_count = stages

@@ -202,7 +202,7 @@ pub fn adapter_report() -> String {
             i.driver,
             i.driver_info,
             l.max_storage_buffer_binding_size,
-            l.max_storage_buffer_binding_size as u64 / per_boid,
+            l.max_storage_buffer_binding_size / per_boid,
             l.max_buffer_size,
             l.max_compute_workgroups_per_dimension,
             l.max_compute_invocations_per_workgroup,

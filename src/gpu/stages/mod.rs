@@ -10,7 +10,7 @@ mod scatter;
 
 pub use clear::Clear;
 pub use count::Count;
-pub use measures::Measures;
+pub use measures::{Measures, MEASURES_ROW_BYTES};
 pub use rules::Rules;
 pub use scan::{Scan, ScanBuffers};
 pub use scatter::Scatter;
