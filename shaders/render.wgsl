@@ -78,10 +78,14 @@ struct BoidOut {
     @location(0) color: vec4<f32>,
 }
 
-// A concave spearhead in boid space (x forward, unit = boid length), drawn as a 4-vertex
-// triangle strip: left wing, tip, notch, right wing → triangles (wing, tip, notch), (tip, notch, wing).
+// A concave spearhead in boid space (x forward, unit = boid length) with 4 vertices: left wing,
+// tip, notch, right wing; the index buffer makes two triangles of them, (wing, tip, notch) and
+// (tip, notch, wing). Vertex 4·i + k is corner k of boid i: one non-instanced indexed draw (a
+// software rasteriser shades long vertex batches much faster than 4-vertex instances).
 @vertex
-fn vs_boid(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
+fn vs_boid(@builtin(vertex_index) index: u32) -> BoidOut {
+    let ii = index >> 2u;
+    let vi = index & 3u;
     var shape = array<vec2<f32>, 4>(
         vec2<f32>(-0.45, 0.34),
         vec2<f32>(0.55, 0.0),

@@ -53,6 +53,8 @@ enum Command {
     Info,
     /// Render the app's picture offscreen after some steps and write a PNG (no window needed).
     Snapshot(boids::app::snapshot::SnapshotArgs),
+    /// Open the interactive app (the default when no subcommand is given).
+    Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
 }
@@ -85,7 +87,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
         Some(Command::Bench(args)) => boids::bench::cli::run(&args),
-        None => Err("the interactive app is not built yet; try `boids headless`".to_string()),
+        Some(Command::Run(args)) => boids::app::run(args),
+        None => boids::app::run(boids::app::RunArgs::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,8 +11,8 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::app::camera::Camera;
+pub use crate::app::offscreen::{read_texture, Offscreen};
 use crate::gpu::shaders;
-use crate::gpu::GpuError;
 
 /// Colour theme of the app and of snapshots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
@@ -86,8 +86,8 @@ impl Default for RenderStyle {
     fn default() -> Self {
         RenderStyle {
             theme: Theme::Dark,
-            boid_length: 7.0,
-            min_length_px: 5.0,
+            boid_length: 8.0,
+            min_length_px: 6.0,
             alpha: 0.92,
             tail_hue_shift_deg: 42.0,
             obstacle_radius: 3.0,
@@ -193,6 +193,10 @@ pub struct Renderer {
     uniforms: wgpu::Buffer,
     obstacle_buffer: wgpu::Buffer,
     obstacle_count: u32,
+    /// Two triangles (6 indices) over the 4 vertices of each boid.
+    indices: wgpu::Buffer,
+    /// Boids `indices` covers.
+    index_capacity: u32,
     /// (state buffer, obstacle buffer, bind group): rebuilt when either buffer changes.
     bind: Option<(wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
@@ -206,6 +210,7 @@ fn pipeline(
     name: &str,
     format: wgpu::TextureFormat,
     samples: u32,
+    topology: wgpu::PrimitiveTopology,
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(name),
@@ -217,7 +222,7 @@ fn pipeline(
             buffers: &[],
         },
         primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleStrip,
+            topology,
             cull_mode: None,
             ..Default::default()
         },
@@ -288,9 +293,11 @@ impl Renderer {
             mapped_at_creation: false,
         });
         Renderer {
-            world: pipeline(device, &layout, &module, "world", format, samples),
-            boids: pipeline(device, &layout, &module, "boid", format, samples),
-            obstacles: pipeline(device, &layout, &module, "obstacle", format, samples),
+            world: pipeline(device, &layout, &module, "world", format, samples, STRIP),
+            boids: pipeline(device, &layout, &module, "boid", format, samples, LIST),
+            obstacles: pipeline(device, &layout, &module, "obstacle", format, samples, STRIP),
+            indices: boid_indices(device, 1024),
+            index_capacity: 1024,
             obstacle_buffer: obstacle_buffer(device, 64),
             obstacle_count: 0,
             device: device.clone(),
@@ -341,6 +348,11 @@ impl Renderer {
         camera: &Camera,
         style: &RenderStyle,
     ) {
+        let boid_count = boid_count.min(u32::MAX / 6);
+        if boid_count > self.index_capacity {
+            self.index_capacity = boid_count.next_power_of_two().min(u32::MAX / 6);
+            self.indices = boid_indices(&self.device, self.index_capacity);
+        }
         let u = ViewUniforms::new(camera, style, self.format);
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let stale = match &self.bind {
@@ -434,9 +446,29 @@ impl Renderer {
         }
         if boid_count > 0 {
             pass.set_pipeline(&self.boids);
-            pass.draw(0..4, 0..boid_count);
+            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..6 * boid_count, 0, 0..1);
         }
     }
+}
+
+const STRIP: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleStrip;
+const LIST: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleList;
+
+/// Indices 4i + [0, 1, 2, 1, 2, 3] for boids i < `boids`: corners (left wing, tip, notch) and
+/// (tip, notch, right wing).
+fn boid_indices(device: &wgpu::Device, boids: u32) -> wgpu::Buffer {
+    let data: Vec<u32> = (0..boids)
+        .flat_map(|i| [0, 1, 2, 1, 2, 3].map(|k| 4 * i + k))
+        .collect();
+    wgpu::util::DeviceExt::create_buffer_init(
+        device,
+        &wgpu::util::BufferInitDescriptor {
+            label: Some("boid indices"),
+            contents: bytemuck::cast_slice(&data),
+            usage: wgpu::BufferUsages::INDEX,
+        },
+    )
 }
 
 fn obstacle_buffer(device: &wgpu::Device, points: u64) -> wgpu::Buffer {
@@ -446,123 +478,4 @@ fn obstacle_buffer(device: &wgpu::Device, points: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
-}
-
-/// An offscreen colour target of [`Offscreen::FORMAT`] that can be read back as an image: the
-/// target of `boids snapshot`, of frame captures and of render benchmarks.
-pub struct Offscreen {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    width: u32,
-    height: u32,
-}
-
-impl Offscreen {
-    /// The format (8-bit RGBA holding sRGB-encoded values, like a PNG).
-    pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-
-    /// A `width` × `height` px target (each side at least 1).
-    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
-        let (width, height) = (width.max(1), height.max(1));
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("offscreen"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: Self::FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&Default::default());
-        Offscreen {
-            texture,
-            view,
-            width,
-            height,
-        }
-    }
-
-    /// The view to render into.
-    pub fn view(&self) -> &wgpu::TextureView {
-        &self.view
-    }
-
-    /// Width (px).
-    pub fn width(&self) -> u32 {
-        self.width
-    }
-
-    /// Height (px).
-    pub fn height(&self) -> u32 {
-        self.height
-    }
-
-    /// The size as a camera viewport (px).
-    pub fn viewport(&self) -> glam::Vec2 {
-        glam::Vec2::new(self.width as f32, self.height as f32)
-    }
-
-    /// Copies the target back (waits for the GPU) as an RGBA image.
-    ///
-    /// # Errors
-    /// [`GpuError::Readback`] when mapping fails, [`GpuError::Wgpu`] on a device error.
-    pub fn read(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-    ) -> Result<image::RgbaImage, GpuError> {
-        let row = self.width * 4;
-        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("offscreen readback"),
-            size: padded as u64 * self.height as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("offscreen readback"),
-        });
-        enc.copy_texture_to_buffer(
-            self.texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(self.height),
-                },
-            },
-            self.texture.size(),
-        );
-        queue.submit([enc.finish()]);
-        let slice = staging.slice(..);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| GpuError::Readback(e.to_string()))?
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        let mut pixels = Vec::with_capacity((row * self.height) as usize);
-        {
-            let data = slice
-                .get_mapped_range()
-                .map_err(|e| GpuError::Readback(e.to_string()))?;
-            for y in 0..self.height as usize {
-                let start = y * padded as usize;
-                pixels.extend_from_slice(&data[start..start + row as usize]);
-            }
-        }
-        staging.unmap();
-        image::RgbaImage::from_raw(self.width, self.height, pixels)
-            .ok_or_else(|| GpuError::Readback("image size mismatch".into()))
-    }
 }

@@ -141,8 +141,7 @@ impl Sim {
         &self.interaction
     }
 
-    /// Last step time of the GPU backend (ms, sum of the per-pass timestamps; None before the first
-    /// measured GPU step or without timestamp queries).
+    /// Last measured step time of the GPU backend (ms, wall clock; see [`Sim::step_timed`]).
     pub fn step_ms_gpu(&self) -> Option<f64> {
         self.step_ms_gpu
     }
@@ -165,20 +164,32 @@ impl Sim {
     /// # Errors
     /// [`SimError::Gpu`] on a device error.
     pub fn step(&mut self) -> Result<(), SimError> {
+        self.step_timed(false)
+    }
+
+    /// Advances one step; with `measure`, also times it by the wall clock: the CPU step as it runs,
+    /// the GPU step between two waits (queue drained first, so earlier frames are not counted).
+    /// GPU timestamp queries are not used for this: on software adapters they do not reflect the
+    /// pass durations while work is pipelined.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    pub fn step_timed(&mut self, measure: bool) -> Result<(), SimError> {
+        let gpu = matches!(self.engine, Engine::Gpu(_));
+        if measure && gpu {
+            self.sim_mut().finish()?;
+        }
         let t = Instant::now();
         self.sim_mut().step()?;
         self.steps += 1;
-        match &mut self.engine {
-            Engine::Gpu(g) => {
-                let times = g.stage_times();
-                if !times.is_empty() {
-                    self.step_ms_gpu = Some(times.iter().map(|(_, ms)| ms).sum());
-                }
+        if gpu {
+            if measure {
+                self.sim_mut().finish()?;
+                self.step_ms_gpu = Some(t.elapsed().as_secs_f64() * 1e3);
             }
-            Engine::Cpu(_) => {
-                self.step_ms_cpu = Some(t.elapsed().as_secs_f64() * 1e3);
-                self.mirror_dirty = true;
-            }
+        } else {
+            self.step_ms_cpu = Some(t.elapsed().as_secs_f64() * 1e3);
+            self.mirror_dirty = true;
         }
         Ok(())
     }

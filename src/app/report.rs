@@ -1,0 +1,139 @@
+//! The machine-readable report of a window run (`boids run`): printed at exit as one line
+//! `boids-report: {json}` and written with `--report FILE`, so tests and captures can check what
+//! happened (frames, boid count, zoom, finite state, surface events, average fps).
+
+use serde::Serialize;
+
+use crate::app::frame::WARMUP_FRAMES;
+use crate::app::window::Gfx;
+
+/// What a window run did, read at exit.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Frame ticks (drawn or not).
+    pub frames: u64,
+    /// Frames presented.
+    pub presented: u64,
+    /// Ticks skipped for a zero-size surface (minimised).
+    pub skipped_zero_size: u64,
+    /// Ticks whose surface texture could not be acquired.
+    pub skipped_acquire: u64,
+    /// Surface configurations (first one included).
+    pub surface_configures: u32,
+    /// Lost surfaces recreated.
+    pub surfaces_recreated: u32,
+    /// Average frames per second (simulate + render + present) after the first
+    /// [`WARMUP_FRAMES`] presented frames; None for shorter runs.
+    pub avg_fps: Option<f64>,
+    /// Surface size at exit (physical px).
+    pub surface: [u32; 2],
+    /// Simulation steps taken.
+    pub steps: u64,
+    /// Boids at exit.
+    pub boids: usize,
+    /// Backend at exit.
+    pub backend: String,
+    /// Backend switches.
+    pub backend_switches: u32,
+    /// Whether every boid's position, velocity and hue are finite (state read back once at exit).
+    pub finite: bool,
+    /// Whether every boid lies inside the world rectangle.
+    pub inside_world: bool,
+    /// Obstacle points.
+    pub obstacles: usize,
+    /// Camera zoom (px per wu) and the zoom that fits the world.
+    pub zoom: f32,
+    /// The zoom showing the whole world.
+    pub fit_zoom: f32,
+    /// Camera centre (wu).
+    pub center: [f32; 2],
+    /// World size (wu).
+    pub world: [f32; 2],
+    /// Selected tool.
+    pub tool: String,
+    /// Theme.
+    pub theme: String,
+    /// Panel shown.
+    pub panel_open: bool,
+    /// Immersion on.
+    pub immersive: bool,
+    /// Paused.
+    pub paused: bool,
+    /// Adapter.
+    pub adapter: String,
+    /// Whether it is a software adapter.
+    pub software: bool,
+    /// Present mode.
+    pub present_mode: String,
+    /// Samples per pixel.
+    pub msaa: u32,
+    /// Last GPU step time (ms, timestamps).
+    pub step_ms_gpu: Option<f64>,
+    /// Last CPU step time (ms).
+    pub step_ms_cpu: Option<f64>,
+}
+
+impl RunReport {
+    /// Reads the report from a finished run (one state readback).
+    ///
+    /// # Errors
+    /// When the state cannot be read back.
+    pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, String> {
+        let st = &mut g.st;
+        let boids = st.sim.read_state().map_err(|e| e.to_string())?;
+        let w = st.camera.world;
+        Ok(RunReport {
+            frames: g.frame.ticks,
+            presented: g.frame.presented,
+            skipped_zero_size: g.frame.skipped_zero_size,
+            skipped_acquire: g.frame.skipped_acquire,
+            surface_configures: g.frame.surface_configures,
+            surfaces_recreated: g.frame.surfaces_recreated,
+            avg_fps: g.frame.average_fps(),
+            surface: [g.config.width, g.config.height],
+            steps: st.sim.steps(),
+            boids: st.sim.len(),
+            backend: st.sim.kind().name().to_string(),
+            backend_switches: st.backend_switches,
+            finite: boids.iter().all(|b| b.is_finite()),
+            inside_world: boids.iter().all(|b| {
+                (0.0..=w.x).contains(&b.position[0]) && (0.0..=w.y).contains(&b.position[1])
+            }),
+            obstacles: st.sim.obstacles().len(),
+            zoom: st.camera.zoom,
+            fit_zoom: st.camera.fit_zoom(),
+            center: st.camera.center.into(),
+            world: w.into(),
+            tool: st.tool.name().to_string(),
+            theme: st.style.theme.name().to_string(),
+            panel_open: st.panel_open,
+            immersive: st.immersive,
+            paused: st.paused,
+            adapter: g.ctx.describe(),
+            software: g.software,
+            present_mode: format!("{:?}", g.frame.present_mode),
+            msaa: g.frame.samples,
+            step_ms_gpu: st.sim.step_ms_gpu(),
+            step_ms_cpu: st.sim.step_ms_cpu(),
+        })
+    }
+
+    /// One human line: frames and average fps.
+    pub fn summary(&self) -> String {
+        let fps = self
+            .avg_fps
+            .map_or("n/a (run too short)".to_string(), |f| format!("{f:.1} fps"));
+        format!(
+            "{} frames ({} presented) at {}×{} px, {} boids on {}: average {} \
+             (simulate + render, after {} warm-up frames)",
+            self.frames,
+            self.presented,
+            self.surface[0],
+            self.surface[1],
+            self.boids,
+            self.backend,
+            fps,
+            WARMUP_FRAMES
+        )
+    }
+}

@@ -1,0 +1,387 @@
+//! [`AppState`]: everything the interactive app knows apart from the window and the GPU surface —
+//! the simulation, camera, style, tool, menus — and the two handlers every change goes through:
+//! [`AppState::input`] for pointer/key events (real or scripted) and [`AppState::apply`] for
+//! [`Action`]s (from the egui panel, the pause menu, keys or a script).
+
+use std::time::Instant;
+
+use glam::Vec2;
+
+use crate::app::camera::Camera;
+use crate::app::render::{RenderStyle, Theme};
+use crate::app::sim::Sim;
+use crate::app::tools::{erase_points, resample_stroke, AppKey, Button, InputEvent, Tool};
+use crate::app::ViewSetup;
+use crate::backend::BackendKind;
+use crate::model::{initial_state, Interaction, SimParams};
+
+/// A change requested by the UI, a key or a script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Selects the pointer tool.
+    SetTool(Tool),
+    /// Switches the backend live, keeping the flock.
+    SetBackend(BackendKind),
+    /// Dark or light theme.
+    SetTheme(Theme),
+    /// Shows or hides the control panel.
+    SetPanel(bool),
+    /// Opens or closes the pause menu (opening pauses).
+    SetMenu(bool),
+    /// Pauses or resumes the simulation.
+    SetPaused(bool),
+    /// Enters or leaves fullscreen immersion (hides HUD and panel).
+    SetImmersive(bool),
+    /// Shows the whole world again.
+    ResetView,
+    /// Restarts the flock from its initial state (count, seed, obstacles of the start).
+    ResetFlock,
+    /// Leaves the app.
+    Quit,
+    /// Sets the boid count.
+    SetBoidCount(usize),
+    /// Replaces the simulation parameters.
+    SetParams(Box<SimParams>),
+    /// Replaces the pointer/obstacle settings (the pointer position itself is the app's).
+    SetInteraction(Interaction),
+    /// Sets the boid length (wu).
+    SetBoidSize(f32),
+    /// Sets how many boids the add tool adds per frame.
+    SetAddRate(usize),
+    /// Removes every obstacle.
+    ClearObstacles,
+}
+
+/// Defaults of the pointer tools.
+pub mod defaults {
+    /// Attract/repel radius (wu).
+    pub const POINTER_RADIUS: f32 = 150.0;
+    /// Attract/repel weight (steering weight, like the rule weights).
+    pub const POINTER_WEIGHT: f32 = 3.0;
+    /// Largest distance between consecutive points of a drawn obstacle (wu).
+    pub const OBSTACLE_SPACING: f32 = 4.0;
+    /// Eraser radius (physical px at scale factor 1).
+    pub const ERASER_PX: f32 = 18.0;
+    /// Boids added per frame while the add tool is held.
+    pub const ADD_RATE: usize = 12;
+    /// Radius of the disc new boids appear in (wu).
+    pub const ADD_SPREAD: f32 = 15.0;
+}
+
+/// The app's state apart from window and surface.
+pub struct AppState {
+    /// The running simulation.
+    pub sim: Sim,
+    /// The view.
+    pub camera: Camera,
+    /// How boids look (min sizes already multiplied by the scale factor).
+    pub style: RenderStyle,
+    /// Window scale factor (physical px per logical px).
+    pub scale_factor: f32,
+    /// Selected tool.
+    pub tool: Tool,
+    /// Control panel shown.
+    pub panel_open: bool,
+    /// Pause menu shown.
+    pub menu_open: bool,
+    /// Simulation paused.
+    pub paused: bool,
+    /// Fullscreen immersion (HUD and panel hidden).
+    pub immersive: bool,
+    /// Quit requested.
+    pub quit: bool,
+    /// Pointer position (physical px), when inside the window.
+    pub pointer: Option<Vec2>,
+    /// Boids added per frame while the add tool is held.
+    pub add_rate: usize,
+    /// Largest boid count the add tool and the count slider go to.
+    pub max_boids: usize,
+    /// Attract/repel radius (wu) and weight (> 0).
+    pub pointer_radius: f32,
+    /// Attract/repel weight (> 0; the sign comes from the tool).
+    pub pointer_weight: f32,
+    /// Largest spacing of drawn obstacle points (wu).
+    pub obstacle_spacing: f32,
+    /// Bumped whenever the obstacle points change (the renderer re-uploads them).
+    pub obstacles_version: u64,
+    /// Times the backend was switched.
+    pub backend_switches: u32,
+    /// What the run started from (for the reset entry).
+    pub initial: ViewSetup,
+    /// A note shown on the HUD (e.g. fewer boids on a software adapter).
+    pub note: Option<String>,
+    /// The last message for the user (errors of live changes), with when it was set.
+    pub message: Option<(String, Instant)>,
+    left_down: bool,
+    pan_down: bool,
+    stroke_last: Option<Vec2>,
+}
+
+impl AppState {
+    /// A state around `sim` with `camera`, selecting the defaults above.
+    pub fn new(sim: Sim, camera: Camera, initial: ViewSetup, max_boids: usize) -> Self {
+        AppState {
+            sim,
+            camera,
+            style: RenderStyle::default(),
+            scale_factor: 1.0,
+            tool: Tool::Add,
+            panel_open: false,
+            menu_open: false,
+            paused: false,
+            immersive: false,
+            quit: false,
+            pointer: None,
+            add_rate: defaults::ADD_RATE,
+            max_boids,
+            pointer_radius: defaults::POINTER_RADIUS,
+            pointer_weight: defaults::POINTER_WEIGHT,
+            obstacle_spacing: defaults::OBSTACLE_SPACING,
+            obstacles_version: 0,
+            backend_switches: 0,
+            initial,
+            note: None,
+            message: None,
+            left_down: false,
+            pan_down: false,
+            stroke_last: None,
+        }
+    }
+
+    /// Sets the scale factor (HiDPI): on-screen minimum sizes follow it.
+    pub fn set_scale_factor(&mut self, scale: f32) {
+        let scale = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let base = RenderStyle::default();
+        self.scale_factor = scale;
+        self.style.min_length_px = base.min_length_px * scale;
+        self.style.obstacle_min_px = base.obstacle_min_px * scale;
+    }
+
+    fn say(&mut self, msg: impl Into<String>) {
+        let msg = msg.into();
+        eprintln!("boids: {msg}");
+        self.message = Some((msg, Instant::now()));
+    }
+
+    /// The world point under the pointer (wu), clamped to the world.
+    pub fn pointer_world(&self) -> Option<Vec2> {
+        self.pointer.map(|p| {
+            self.camera
+                .screen_to_world(p)
+                .clamp(Vec2::ZERO, self.camera.world)
+        })
+    }
+
+    /// Whether the left button is held (the tool is in use).
+    pub fn tool_active(&self) -> bool {
+        self.left_down && self.pointer.is_some()
+    }
+
+    /// Eraser radius (wu) at the current zoom.
+    pub fn eraser_radius(&self) -> f32 {
+        defaults::ERASER_PX * self.scale_factor / self.camera.zoom
+    }
+
+    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
+        match self.sim.set_obstacles(&points) {
+            Ok(()) => self.obstacles_version += 1,
+            Err(e) => self.say(format!("obstacles: {e}")),
+        }
+    }
+
+    fn draw_to(&mut self, to: Vec2) {
+        let mut pts = self.sim.obstacles().to_vec();
+        match self.stroke_last {
+            None => pts.push(to.into()),
+            Some(last) => {
+                let new = resample_stroke(last, to, self.obstacle_spacing);
+                if new.is_empty() {
+                    return;
+                }
+                pts.extend(new.iter().map(|p| <[f32; 2]>::from(*p)));
+            }
+        }
+        self.stroke_last = Some(Vec2::from(*pts.last().expect("a point")));
+        self.set_obstacles(pts);
+    }
+
+    fn erase_at(&mut self, at: Vec2) {
+        let mut pts = self.sim.obstacles().to_vec();
+        if erase_points(&mut pts, at, self.eraser_radius()) > 0 {
+            self.set_obstacles(pts);
+        }
+    }
+
+    /// Handles one input event (from the window or a script).
+    pub fn input(&mut self, ev: InputEvent) {
+        match ev {
+            InputEvent::PointerMoved(p) => {
+                if let (Some(last), true) = (self.pointer, self.pan_down) {
+                    self.camera.pan_px(p - last);
+                }
+                self.pointer = Some(p);
+                if self.left_down {
+                    let w = self.pointer_world().expect("pointer");
+                    match self.tool {
+                        Tool::Draw => self.draw_to(w),
+                        Tool::Erase => self.erase_at(w),
+                        _ => {}
+                    }
+                }
+            }
+            InputEvent::PointerLeft => {
+                self.pointer = None;
+                self.left_down = false;
+                self.pan_down = false;
+                self.stroke_last = None;
+            }
+            InputEvent::Button { button, pressed } => match button {
+                Button::Middle | Button::Right => self.pan_down = pressed,
+                Button::Left => {
+                    self.left_down = pressed;
+                    self.stroke_last = None;
+                    if pressed {
+                        if let Some(w) = self.pointer_world() {
+                            match self.tool {
+                                Tool::Draw => self.draw_to(w),
+                                Tool::Erase => self.erase_at(w),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            },
+            InputEvent::Wheel(lines) => {
+                let at = self.pointer.unwrap_or(self.camera.viewport * 0.5);
+                self.camera.wheel(at, lines);
+            }
+            InputEvent::Key(k) => match k {
+                AppKey::Escape => {
+                    if self.immersive {
+                        self.apply(Action::SetImmersive(false));
+                    } else {
+                        let open = !self.menu_open;
+                        self.apply(Action::SetMenu(open));
+                    }
+                }
+                AppKey::F11 => self.apply(Action::SetImmersive(!self.immersive)),
+                AppKey::TogglePanel => self.apply(Action::SetPanel(!self.panel_open)),
+                AppKey::ResetView => self.apply(Action::ResetView),
+                AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
+                AppKey::Tool(t) => self.apply(Action::SetTool(t)),
+                AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
+            },
+        }
+    }
+
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::SetTool(t) => {
+                self.tool = t;
+                self.stroke_last = None;
+            }
+            Action::SetBackend(kind) => {
+                if kind != self.sim.kind() {
+                    match self.sim.switch(kind) {
+                        Ok(()) => self.backend_switches += 1,
+                        Err(e) => self.say(format!("cannot switch to {}: {e}", kind.name())),
+                    }
+                }
+            }
+            Action::SetTheme(t) => self.style.theme = t,
+            Action::SetPanel(open) => self.panel_open = open,
+            Action::SetMenu(open) => {
+                self.menu_open = open;
+                self.paused = open;
+            }
+            Action::SetPaused(p) => self.paused = p,
+            Action::SetImmersive(on) => {
+                self.immersive = on;
+                if on {
+                    self.menu_open = false;
+                    self.paused = false;
+                }
+            }
+            Action::ResetView => self.camera.reset(),
+            Action::ResetFlock => {
+                let params = self.sim.params().clone();
+                let boids = initial_state(self.initial.seed, self.initial.boids, &params);
+                if let Err(e) = self.sim.set_state(&boids) {
+                    self.say(format!("reset: {e}"));
+                }
+                let obstacles = self.initial.obstacles.clone();
+                self.set_obstacles(obstacles);
+                self.menu_open = false;
+                self.paused = false;
+            }
+            Action::Quit => self.quit = true,
+            Action::SetBoidCount(n) => {
+                let n = n.clamp(1, self.max_boids.max(1));
+                if let Err(e) = self.sim.set_count(n) {
+                    self.say(format!("boid count {n}: {e}"));
+                }
+            }
+            Action::SetParams(p) => {
+                if let Err(e) = self.sim.set_params(&p) {
+                    self.say(format!("parameters: {e}"));
+                } else {
+                    self.camera
+                        .set_world(Vec2::new(p.world_width, p.world_height));
+                }
+            }
+            Action::SetInteraction(ia) => {
+                let mut ia = ia;
+                let cur = self.sim.interaction();
+                ia.pointer = cur.pointer;
+                ia.pointer_radius = cur.pointer_radius;
+                ia.pointer_weight = cur.pointer_weight;
+                self.sim.set_interaction(&ia);
+            }
+            Action::SetBoidSize(s) => self.style.boid_length = s.clamp(0.1, 1000.0),
+            Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
+            Action::ClearObstacles => self.set_obstacles(Vec::new()),
+        }
+    }
+
+    /// Per-frame tool work before the step: the add tool adds boids while held; attract and
+    /// repel set the pointer force (off when the button is up).
+    pub fn update_tools(&mut self) {
+        let active = self.tool_active() && !self.menu_open;
+        let mut ia = *self.sim.interaction();
+        let (radius, weight) = match (active, self.tool) {
+            (true, Tool::Attract) => (self.pointer_radius, self.pointer_weight),
+            (true, Tool::Repel) => (self.pointer_radius, -self.pointer_weight),
+            _ => (0.0, 0.0),
+        };
+        let pointer: [f32; 2] = self.pointer_world().unwrap_or_default().into();
+        if ia.pointer_radius != radius || ia.pointer_weight != weight || ia.pointer != pointer {
+            ia.pointer = pointer;
+            ia.pointer_radius = radius;
+            ia.pointer_weight = weight;
+            self.sim.set_interaction(&ia);
+        }
+        if active && self.tool == Tool::Add {
+            let room = self.max_boids.saturating_sub(self.sim.len());
+            let k = self.add_rate.min(room);
+            if k > 0 {
+                let at = self.pointer_world().expect("pointer");
+                if let Err(e) = self.sim.spawn_at(at, k, defaults::ADD_SPREAD) {
+                    self.say(format!("add boids: {e}"));
+                }
+            }
+        }
+    }
+
+    /// The message to show, if set in the last 6 s.
+    pub fn recent_message(&self) -> Option<&str> {
+        self.message
+            .as_ref()
+            .filter(|(_, t)| t.elapsed().as_secs_f32() < 6.0)
+            .map(|(m, _)| m.as_str())
+    }
+}

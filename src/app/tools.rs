@@ -1,0 +1,206 @@
+//! Pointer tools (seed 000 §2.2.3, SPEC §4): add boids while the button is held, draw obstacles,
+//! erase obstacles, attract, repel; and the app-level input events that real window events and
+//! scripted test input are both turned into.
+
+use glam::Vec2;
+
+/// The tool of the left mouse button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tool {
+    /// Holding the button keeps adding boids at the pointer (random heading, pastel hue).
+    #[default]
+    Add,
+    /// Dragging draws an obstacle stroke.
+    Draw,
+    /// Dragging erases obstacle points under the pointer.
+    Erase,
+    /// Boids near the pointer seek it.
+    Attract,
+    /// Boids near the pointer flee it.
+    Repel,
+}
+
+impl Tool {
+    /// Every tool, in the order of their number keys 1–5.
+    pub const ALL: [Tool; 5] = [
+        Tool::Add,
+        Tool::Draw,
+        Tool::Erase,
+        Tool::Attract,
+        Tool::Repel,
+    ];
+
+    /// Name as shown and as written in scripts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Add => "add",
+            Tool::Draw => "draw",
+            Tool::Erase => "erase",
+            Tool::Attract => "attract",
+            Tool::Repel => "repel",
+        }
+    }
+
+    /// Human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Add => "Add boids",
+            Tool::Draw => "Draw obstacles",
+            Tool::Erase => "Erase obstacles",
+            Tool::Attract => "Attract",
+            Tool::Repel => "Repel",
+        }
+    }
+
+    /// Parses a script/CLI name.
+    pub fn parse(s: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+/// A mouse button the app uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// Uses the selected tool.
+    Left,
+    /// Pans the view.
+    Middle,
+    /// Pans the view.
+    Right,
+}
+
+impl Button {
+    /// Parses `left`, `middle` or `right`.
+    pub fn parse(s: &str) -> Option<Button> {
+        match s {
+            "left" => Some(Button::Left),
+            "middle" => Some(Button::Middle),
+            "right" => Some(Button::Right),
+            _ => None,
+        }
+    }
+}
+
+/// Keys with an app meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppKey {
+    /// Esc: leaves immersion, else opens/closes the pause menu.
+    Escape,
+    /// F11: toggles fullscreen immersion.
+    F11,
+    /// Tab: shows/hides the control panel.
+    TogglePanel,
+    /// Home or R: shows the whole world again.
+    ResetView,
+    /// Space: pauses/resumes the simulation.
+    Pause,
+    /// Digits 1–5: selects a tool.
+    Tool(Tool),
+    /// Delete: removes every obstacle.
+    ClearObstacles,
+}
+
+impl AppKey {
+    /// Parses a script key name (`escape`, `f11`, `tab`, `home`, `space`, `1`–`5`, `delete`).
+    pub fn parse(s: &str) -> Option<AppKey> {
+        Some(match s {
+            "escape" | "esc" => AppKey::Escape,
+            "f11" => AppKey::F11,
+            "tab" => AppKey::TogglePanel,
+            "home" | "r" => AppKey::ResetView,
+            "space" => AppKey::Pause,
+            "delete" => AppKey::ClearObstacles,
+            d if d.len() == 1 => {
+                let k = d.parse::<usize>().ok()?.checked_sub(1)?;
+                AppKey::Tool(*Tool::ALL.get(k)?)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// An input event as the app sees it. Real winit events and scripted events both become these and
+/// go through the same handler ([`crate::app::state::AppState::input`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InputEvent {
+    /// The pointer moved to this position (physical px from the window's top-left corner).
+    PointerMoved(Vec2),
+    /// The pointer left the window.
+    PointerLeft,
+    /// A button went down or up.
+    Button {
+        /// Which.
+        button: Button,
+        /// Down (true) or up.
+        pressed: bool,
+    },
+    /// Wheel notches at the pointer (positive zooms in).
+    Wheel(f32),
+    /// A key press.
+    Key(AppKey),
+}
+
+/// The points to append to a stroke whose last point is `last` when the pointer reaches `to`
+/// (wu): evenly spaced so that consecutive points are never farther apart than `spacing`, ending
+/// at `to`. Empty when `to` is closer than `spacing` to `last` (the stroke waits for the pointer).
+pub fn resample_stroke(last: Vec2, to: Vec2, spacing: f32) -> Vec<Vec2> {
+    let d = to - last;
+    let len = d.length();
+    if !(len.is_finite()) || spacing <= 0.0 || len < spacing {
+        return Vec::new();
+    }
+    let n = (len / spacing).ceil().min(100_000.0) as usize;
+    (1..=n).map(|k| last + d * (k as f32 / n as f32)).collect()
+}
+
+/// Removes the obstacle points within `radius` (wu) of `at`; returns how many were removed.
+pub fn erase_points(points: &mut Vec<[f32; 2]>, at: Vec2, radius: f32) -> usize {
+    let before = points.len();
+    let r2 = radius * radius;
+    points.retain(|p| Vec2::from(*p).distance_squared(at) > r2);
+    before - points.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stroke_points_are_never_farther_apart_than_the_spacing() {
+        let mut last = Vec2::new(0.0, 0.0);
+        let mut all = vec![last];
+        for to in [
+            Vec2::new(1.0, 0.0),
+            Vec2::new(37.5, 12.0),
+            Vec2::new(-100.0, 80.0),
+            Vec2::new(-100.5, 80.0),
+        ] {
+            let pts = resample_stroke(last, to, 4.0);
+            if let Some(p) = pts.last() {
+                assert!((*p - to).length() < 1e-3);
+                last = *p;
+            }
+            all.extend(pts);
+        }
+        for w in all.windows(2) {
+            assert!(w[0].distance(w[1]) <= 4.0 + 1e-3, "{:?}", w);
+        }
+        assert!(all.len() > 40);
+    }
+
+    #[test]
+    fn erase_removes_only_points_in_the_radius() {
+        let mut pts = vec![[0.0, 0.0], [5.0, 0.0], [20.0, 0.0]];
+        assert_eq!(erase_points(&mut pts, Vec2::new(1.0, 0.0), 6.0), 2);
+        assert_eq!(pts, vec![[20.0, 0.0]]);
+    }
+
+    #[test]
+    fn keys_parse() {
+        assert_eq!(AppKey::parse("3"), Some(AppKey::Tool(Tool::Erase)));
+        assert_eq!(AppKey::parse("6"), None);
+        assert_eq!(AppKey::parse("0"), None);
+        assert_eq!(AppKey::parse("f11"), Some(AppKey::F11));
+    }
+}

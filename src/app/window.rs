@@ -1,0 +1,471 @@
+//! The window: winit event loop, wgpu surface and the frame loop (script → UI → tools → step →
+//! render → present). Robustness: a zero-size surface pauses rendering and stepping, resize
+//! reconfigures, `Outdated`/`Lost`/`Timeout`/`Occluded` frames are skipped with the matching
+//! recovery, the present mode is picked from what the surface offers, and closing exits cleanly.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{Key, NamedKey};
+use winit::window::{Fullscreen, Window, WindowId};
+
+use crate::app::camera::Camera;
+use crate::app::frame::Frame;
+use crate::app::render::{supported_samples, Renderer};
+use crate::app::script::{Script, ScriptCmd};
+use crate::app::state::AppState;
+use crate::app::tools::{AppKey, Button, InputEvent};
+use crate::app::{report::RunReport, resolve_view_setup, RunArgs};
+use crate::gpu::context::pick_adapter;
+use crate::gpu::GpuContext;
+use crate::model::{initial_state, Scene};
+
+/// Boids of the default scene on a hardware GPU.
+pub const DEFAULT_BOIDS_GPU: usize = 100_000;
+/// Boids of the default scene on a software adapter (lavapipe, WARP…), so it stays fluid.
+pub const DEFAULT_BOIDS_SOFTWARE: usize = 20_000;
+
+/// Everything that exists once the window is open.
+pub(crate) struct Gfx {
+    pub window: Arc<Window>,
+    pub surface: wgpu::Surface<'static>,
+    pub config: wgpu::SurfaceConfiguration,
+    pub ctx: GpuContext,
+    pub renderer: Renderer,
+    pub egui_ctx: egui::Context,
+    pub egui_state: egui_winit::State,
+    pub egui_renderer: egui_wgpu::Renderer,
+    pub st: AppState,
+    pub frame: Frame,
+    pub software: bool,
+    pub zero_size: bool,
+    pub needs_configure: bool,
+    pub renderer_obstacles_version: u64,
+    fullscreen_applied: bool,
+    next_idle_tick: Instant,
+}
+
+struct App {
+    args: RunArgs,
+    scene: Option<Scene>,
+    script: Option<Script>,
+    gfx: Option<Gfx>,
+    error: Option<String>,
+}
+
+fn present_mode(caps: &wgpu::SurfaceCapabilities, vsync: bool) -> wgpu::PresentMode {
+    use wgpu::PresentMode as P;
+    let wanted: &[P] = if vsync {
+        &[P::Fifo, P::FifoRelaxed]
+    } else {
+        &[P::Mailbox, P::Immediate, P::FifoRelaxed, P::Fifo]
+    };
+    wanted
+        .iter()
+        .copied()
+        .find(|m| caps.present_modes.contains(m))
+        .or_else(|| caps.present_modes.first().copied())
+        .unwrap_or(P::Fifo)
+}
+
+fn surface_format(caps: &wgpu::SurfaceCapabilities) -> Option<wgpu::TextureFormat> {
+    // egui and the render shader write sRGB-encoded values: prefer a non-sRGB 8-bit format.
+    use wgpu::TextureFormat as F;
+    [F::Bgra8Unorm, F::Rgba8Unorm]
+        .into_iter()
+        .find(|f| caps.formats.contains(f))
+        .or_else(|| caps.formats.first().copied())
+}
+
+fn make_instance(el: &ActiveEventLoop) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+        el.owned_display_handle(),
+    ));
+    if std::env::var_os("WGPU_BACKEND").is_none() {
+        desc.backends = wgpu::Backends::all();
+    }
+    wgpu::Instance::new(desc)
+}
+
+impl Gfx {
+    fn open(el: &ActiveEventLoop, args: &RunArgs, scene: Option<&Scene>) -> Result<Gfx, String> {
+        let attrs = Window::default_attributes()
+            .with_title("boids")
+            .with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)));
+        let window = Arc::new(
+            el.create_window(attrs)
+                .map_err(|e| format!("cannot open a window: {e}"))?,
+        );
+        let instance = make_instance(el);
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| format!("cannot create a drawing surface: {e}"))?;
+        let adapter = pick_adapter(&instance, Some(&surface)).map_err(|e| e.to_string())?;
+        let ctx = GpuContext::from_adapter(instance, adapter).map_err(|e| e.to_string())?;
+        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let caps = surface.get_capabilities(&ctx.adapter);
+        let format = surface_format(&caps)
+            .ok_or_else(|| format!("the surface offers no format on {}", ctx.describe()))?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&ctx.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| format!("the window surface is not supported by {}", ctx.describe()))?;
+        config.format = format;
+        // Window screenshots (script `screenshot`) copy the surface texture when allowed.
+        if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
+            config.usage |= wgpu::TextureUsages::COPY_SRC;
+        }
+        config.view_formats = vec![];
+        config.present_mode = present_mode(&caps, !args.no_vsync);
+        config.desired_maximum_frame_latency = 2;
+        if let Some(m) = caps.alpha_modes.first() {
+            config.alpha_mode = *m;
+        }
+
+        let viewport = Vec2::new(size.width.max(1) as f32, size.height.max(1) as f32);
+        let default_boids = if software {
+            DEFAULT_BOIDS_SOFTWARE
+        } else {
+            DEFAULT_BOIDS_GPU
+        };
+        let setup = resolve_view_setup(
+            scene,
+            args.boids,
+            args.seed,
+            default_boids,
+            viewport.x / viewport.y,
+        );
+        setup.params.validate().map_err(|e| e.to_string())?;
+        crate::model::validate_boid_count(setup.boids).map_err(|e| e.to_string())?;
+        let boids = initial_state(setup.seed, setup.boids, &setup.params);
+        let mut sim =
+            crate::app::sim::Sim::new(&ctx, args.backend, &setup.params, &boids, setup.seed)
+                .map_err(|e| e.to_string())?;
+        sim.set_obstacles(&setup.obstacles)
+            .map_err(|e| e.to_string())?;
+        for _ in 0..args.warmup {
+            sim.step().map_err(|e| e.to_string())?;
+        }
+        sim.finish().map_err(|e| e.to_string())?;
+        let camera = Camera::fit(
+            Vec2::new(setup.params.world_width, setup.params.world_height),
+            viewport,
+        );
+        let cap = crate::gpu::buffers::max_boids(&ctx) as usize;
+        let max_boids = if software { 500_000 } else { 4_000_000 }
+            .min(cap)
+            .max(setup.boids);
+        let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
+        let mut st = AppState::new(sim, camera, setup, max_boids);
+        st.set_scale_factor(window.scale_factor() as f32);
+        st.style.theme = args.theme;
+        st.panel_open = args.panel;
+        if software && default_count {
+            st.note = Some(format!(
+                "software adapter: {DEFAULT_BOIDS_SOFTWARE} boids by default \
+                 ({DEFAULT_BOIDS_GPU} on a GPU)"
+            ));
+        }
+
+        let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
+        let samples = supported_samples(&ctx.adapter, format, wanted);
+        let mut renderer = Renderer::new(&ctx.device, format, samples);
+        renderer.set_obstacles(&ctx.queue, st.sim.obstacles());
+        let egui_ctx = egui::Context::default();
+        egui_ctx.set_visuals(crate::app::ui::visuals(args.theme));
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(ctx.device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer =
+            egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
+        let frame = Frame::new(&ctx, samples, config.present_mode, software);
+        let mut g = Gfx {
+            window,
+            surface,
+            config,
+            ctx,
+            renderer,
+            egui_ctx,
+            egui_state,
+            egui_renderer,
+            st,
+            frame,
+            software,
+            zero_size: false,
+            needs_configure: true,
+            renderer_obstacles_version: 0,
+            fullscreen_applied: false,
+            next_idle_tick: Instant::now(),
+        };
+        g.resize(size);
+        Ok(g)
+    }
+
+    /// The surface-size handler (window resizes, and the script's minimise/restore).
+    pub(crate) fn resize(&mut self, size: PhysicalSize<u32>) {
+        if size.width == 0 || size.height == 0 {
+            self.zero_size = true;
+            return;
+        }
+        self.zero_size = false;
+        self.config.width = size.width;
+        self.config.height = size.height;
+        self.needs_configure = true;
+        self.st
+            .camera
+            .set_viewport(Vec2::new(size.width as f32, size.height as f32));
+    }
+
+    pub(crate) fn configure(&mut self) {
+        self.surface.configure(&self.ctx.device, &self.config);
+        self.needs_configure = false;
+        self.frame.surface_configures += 1;
+    }
+
+    /// Replaces a lost surface with a new one on the same window.
+    pub(crate) fn recreate_surface(&mut self) -> Result<(), String> {
+        self.surface = self
+            .ctx
+            .instance
+            .create_surface(self.window.clone())
+            .map_err(|e| format!("cannot recreate the surface: {e}"))?;
+        self.configure();
+        Ok(())
+    }
+
+    fn apply_fullscreen(&mut self) {
+        if self.st.immersive != self.fullscreen_applied {
+            self.window
+                .set_fullscreen(self.st.immersive.then_some(Fullscreen::Borderless(None)));
+            self.fullscreen_applied = self.st.immersive;
+        }
+    }
+}
+
+fn key_of(key: &Key) -> Option<AppKey> {
+    match key {
+        Key::Named(NamedKey::Escape) => Some(AppKey::Escape),
+        Key::Named(NamedKey::F11) => Some(AppKey::F11),
+        Key::Named(NamedKey::Tab) => Some(AppKey::TogglePanel),
+        Key::Named(NamedKey::Home) => Some(AppKey::ResetView),
+        Key::Named(NamedKey::Space) => Some(AppKey::Pause),
+        Key::Named(NamedKey::Delete) => Some(AppKey::ClearObstacles),
+        Key::Character(c) => match c.as_str() {
+            "r" | "R" => Some(AppKey::ResetView),
+            d => AppKey::parse(d).filter(|k| matches!(k, AppKey::Tool(_))),
+        },
+        _ => None,
+    }
+}
+
+impl App {
+    fn fail(&mut self, el: &ActiveEventLoop, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(msg);
+        }
+        el.exit();
+    }
+
+    /// One frame tick: script commands, then (unless the surface has zero size) UI, tools, step,
+    /// render and present.
+    fn tick(&mut self, el: &ActiveEventLoop) {
+        let Some(g) = self.gfx.as_mut() else { return };
+        g.frame.ticks += 1;
+        let tick = g.frame.ticks;
+        let cmds = self
+            .script
+            .as_mut()
+            .map(|s| s.take_due(tick))
+            .unwrap_or_default();
+        for cmd in cmds {
+            match cmd {
+                ScriptCmd::Input(ev) => g.st.input(ev),
+                ScriptCmd::Action(a) => g.st.apply(a),
+                ScriptCmd::Minimize => g.resize(PhysicalSize::new(0, 0)),
+                ScriptCmd::Restore => {
+                    let s = g.window.inner_size();
+                    g.resize(s);
+                }
+                ScriptCmd::Resize(w, h) => {
+                    if let Some(s) = g.window.request_inner_size(PhysicalSize::new(w, h)) {
+                        g.resize(s);
+                    }
+                }
+                ScriptCmd::Capture(p) => g.frame.captures.push(p),
+                ScriptCmd::Screenshot(p) => g.frame.screenshots.push(p),
+            }
+        }
+        let result = if g.zero_size {
+            g.frame.skipped_zero_size += 1;
+            Ok(())
+        } else {
+            crate::app::frame::render_frame(g)
+        };
+        if let Err(e) = result {
+            return self.fail(el, e);
+        }
+        let g = self.gfx.as_mut().expect("gfx");
+        g.apply_fullscreen();
+        if let Err(e) = g.ctx.take_error() {
+            return self.fail(el, format!("GPU error: {e}"));
+        }
+        let frames_done = self.args.frames.is_some_and(|n| tick >= n);
+        if g.st.quit || frames_done {
+            el.exit();
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, el: &ActiveEventLoop) {
+        if self.gfx.is_some() || self.error.is_some() {
+            return;
+        }
+        match Gfx::open(el, &self.args, self.scene.as_ref()) {
+            Ok(g) => {
+                eprintln!(
+                    "boids: {} boids on {} ({}), drawing on {}",
+                    g.st.sim.len(),
+                    g.st.sim.kind().name(),
+                    g.config.present_mode_name(),
+                    g.ctx.describe()
+                );
+                self.gfx = Some(g);
+            }
+            Err(e) => self.fail(el, e),
+        }
+    }
+
+    fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(g) = self.gfx.as_mut() else { return };
+        let response = g.egui_state.on_window_event(&g.window, &event);
+        let egui_pointer = response.consumed || g.egui_ctx.egui_wants_pointer_input();
+        match event {
+            WindowEvent::CloseRequested | WindowEvent::Destroyed => el.exit(),
+            WindowEvent::Resized(size) => g.resize(size),
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                g.st.set_scale_factor(scale_factor as f32);
+            }
+            WindowEvent::CursorMoved { position, .. } => g.st.input(InputEvent::PointerMoved(
+                Vec2::new(position.x as f32, position.y as f32),
+            )),
+            WindowEvent::CursorLeft { .. } => g.st.input(InputEvent::PointerLeft),
+            WindowEvent::MouseInput { state, button, .. } => {
+                let button = match button {
+                    MouseButton::Left => Button::Left,
+                    MouseButton::Middle => Button::Middle,
+                    MouseButton::Right => Button::Right,
+                    _ => return,
+                };
+                let pressed = state == ElementState::Pressed;
+                // A press on the UI stays with the UI; releases always reach the app.
+                if !pressed || !egui_pointer {
+                    g.st.input(InputEvent::Button { button, pressed });
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !egui_pointer => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                g.st.input(InputEvent::Wheel(lines));
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                let typing = g.egui_ctx.egui_wants_keyboard_input();
+                if event.state == ElementState::Pressed && !event.repeat && !typing {
+                    if let Some(k) = key_of(&event.logical_key) {
+                        g.st.input(InputEvent::Key(k));
+                    }
+                }
+            }
+            WindowEvent::RedrawRequested => self.tick(el),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        let Some(g) = self.gfx.as_mut() else { return };
+        if g.zero_size {
+            // Minimised: nothing is drawn or stepped; ticks continue slowly so scripts and
+            // `--frames` still advance, without spinning the CPU.
+            let now = Instant::now();
+            if now >= g.next_idle_tick {
+                g.next_idle_tick = now + Duration::from_millis(16);
+                self.tick(el);
+            }
+            if let Some(g) = self.gfx.as_ref() {
+                el.set_control_flow(ControlFlow::WaitUntil(g.next_idle_tick));
+            }
+        } else {
+            el.set_control_flow(ControlFlow::Poll);
+            g.window.request_redraw();
+        }
+    }
+}
+
+trait PresentModeName {
+    fn present_mode_name(&self) -> String;
+}
+
+impl PresentModeName for wgpu::SurfaceConfiguration {
+    fn present_mode_name(&self) -> String {
+        format!("{:?}", self.present_mode)
+    }
+}
+
+/// Opens the app and runs it until the window closes, Quit, or `--frames`; prints (and with
+/// `--report` writes) the run report.
+///
+/// # Errors
+/// A message for the user: no display (suggesting `boids headless` / `boids bench`), no adapter,
+/// a bad scene or script, or a GPU error.
+pub fn run(args: RunArgs) -> Result<RunReport, String> {
+    let scene = match &args.scene {
+        Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let script = match &args.script {
+        Some(p) => Some(Script::load(p)?),
+        None => None,
+    };
+    let event_loop = EventLoop::new().map_err(|e| {
+        format!(
+            "cannot open a window: {e}\nThe interactive app needs a display (X11 or Wayland). \
+             Without one, use `boids headless` (simulation only), `boids bench` (benchmark \
+             captures) or `boids snapshot --out FILE.png` (an offscreen picture)."
+        )
+    })?;
+    let mut app = App {
+        args,
+        scene,
+        script,
+        gfx: None,
+        error: None,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| format!("event loop: {e}"))?;
+    if let Some(e) = app.error.take() {
+        return Err(e);
+    }
+    let g = app
+        .gfx
+        .as_mut()
+        .ok_or("the window never opened (no display event received)")?;
+    let report = RunReport::collect(g)?;
+    if let Some(path) = &app.args.report {
+        let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
+        crate::io::write_atomic(path, &json).map_err(|e| e.to_string())?;
+    }
+    Ok(report)
+}
