@@ -118,6 +118,15 @@ impl RunReport {
         })
     }
 
+    /// Writes the report as pretty JSON, whole.
+    ///
+    /// # Errors
+    /// The write error, with the path.
+    pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
+        let json = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
+        crate::io::write_atomic(path, &json).map_err(|e| e.to_string())
+    }
+
     /// One human line: frames and average fps.
     pub fn summary(&self) -> String {
         let fps = self

@@ -18,6 +18,7 @@
 //! | `resize W H` | asks the window for an inner size of W×H px |
 //! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG |
 //! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG |
+//! | `report FILE.json` | writes the run report as it stands now |
 //! | `quit` | leaves the app |
 //!
 //! ```text
@@ -55,6 +56,8 @@ pub enum ScriptCmd {
     Capture(PathBuf),
     /// Saves the next presented frame (UI included) to a PNG.
     Screenshot(PathBuf),
+    /// Writes the run report (JSON) as it stands.
+    Report(PathBuf),
 }
 
 /// A parsed script: commands sorted by frame.
@@ -147,6 +150,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         }
         "capture" => ScriptCmd::Capture(PathBuf::from(word(0)?)),
         "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0)?)),
+        "report" => ScriptCmd::Report(PathBuf::from(word(0)?)),
         "quit" => ScriptCmd::Action(Action::Quit),
         other => return Err(format!("unknown command `{other}`")),
     })

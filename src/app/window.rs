@@ -303,6 +303,11 @@ impl App {
                 }
                 ScriptCmd::Capture(p) => g.frame.captures.push(p),
                 ScriptCmd::Screenshot(p) => g.frame.screenshots.push(p),
+                ScriptCmd::Report(p) => {
+                    if let Err(e) = RunReport::collect(g).and_then(|r| r.write(&p)) {
+                        return self.fail(el, e);
+                    }
+                }
             }
         }
         let result = if g.zero_size {
@@ -464,8 +469,7 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         .ok_or("the window never opened (no display event received)")?;
     let report = RunReport::collect(g)?;
     if let Some(path) = &app.args.report {
-        let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
-        crate::io::write_atomic(path, &json).map_err(|e| e.to_string())?;
+        report.write(path)?;
     }
     Ok(report)
 }

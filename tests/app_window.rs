@@ -1,0 +1,352 @@
+//! The real window (issue 4), driven by scripted input (`boids run --script`): winit cannot
+//! synthesise OS input, so the script feeds the same handlers as real events, and the app reports
+//! its state as JSON (`--report`, script `report`).
+//!
+//! These tests need a display: they skip (printing why) when DISPLAY / WAYLAND_DISPLAY are unset,
+//! unless BOIDS_REQUIRE_GPU=1 (CI, which starts `Xvfb :99`), where they fail instead. They run one
+//! at a time (a shared lock) so that several windows do not compete for a small machine.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+static ONE_WINDOW_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn have_display() -> bool {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    if set("DISPLAY") || set("WAYLAND_DISPLAY") {
+        return true;
+    }
+    if std::env::var("BOIDS_REQUIRE_GPU").as_deref() == Ok("1") {
+        panic!("BOIDS_REQUIRE_GPU=1 but no display: start `Xvfb :99` and export DISPLAY=:99");
+    }
+    eprintln!("skipping window test: DISPLAY and WAYLAND_DISPLAY are unset");
+    false
+}
+
+struct Run {
+    dir: PathBuf,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn report(&self, name: &str) -> Value {
+        let p = self.dir.join(name);
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}\nstdout:\n{}\nstderr:\n{}",
+                p.display(),
+                self.stdout,
+                self.stderr
+            )
+        });
+        serde_json::from_str(&text).unwrap()
+    }
+    fn image(&self, name: &str) -> image::RgbaImage {
+        image::open(self.dir.join(name)).unwrap().to_rgba8()
+    }
+    fn assert_ok(&self) {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+    }
+}
+
+/// Runs `boids run ARGS --report final.json` with `script` (FILE placeholders `@/name` are put in
+/// a fresh directory), killing it after 300 s.
+fn run_app(tag: &str, args: &[&str], script: Option<&str>) -> Run {
+    let dir = std::env::temp_dir().join(format!("boids-window-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
+    cmd.arg("run")
+        .args(args)
+        .arg("--report")
+        .arg(dir.join("final.json"));
+    if let Some(s) = script {
+        let text = s.replace("@/", &format!("{}/", dir.display()));
+        let path = dir.join("script.txt");
+        std::fs::write(&path, text).unwrap();
+        cmd.arg("--script").arg(path);
+    }
+    run_cmd(cmd, dir)
+}
+
+fn run_cmd(mut cmd: Command, dir: PathBuf) -> Run {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let xdg = std::env::temp_dir().join("boids-xdg");
+        let _ = std::fs::create_dir_all(&xdg);
+        cmd.env("XDG_RUNTIME_DIR", xdg);
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let err = child.stderr.take().unwrap();
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let (out, err) = (read(Box::new(out)), read(Box::new(err)));
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the app did not exit within 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Run {
+        dir,
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    ONE_WINDOW_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+fn fraction_differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let n = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count();
+    n as f64 / (a.width() * a.height()) as f64
+}
+
+#[test]
+fn run_120_frames_exits_zero() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let r = run_app("frames", &["--frames", "120", "--boids", "3000"], None);
+    r.assert_ok();
+    let rep = r.report("final.json");
+    assert_eq!(rep["frames"], 120);
+    assert!(rep["presented"].as_u64().unwrap() >= 110, "{rep}");
+    assert_eq!(rep["steps"], rep["presented"]);
+    assert_eq!(rep["boids"], 3000);
+    assert_eq!(rep["finite"], true);
+    assert_eq!(rep["inside_world"], true);
+    assert!(rep["avg_fps"].as_f64().unwrap() > 0.0);
+    assert!(r.stdout.contains("boids-report: {"), "{}", r.stdout);
+}
+
+/// Holding the add tool for 30 frames adds 30 × 12 boids; five wheel notches about a point zoom in
+/// by 1.15⁵ keeping that point still, and change the picture (while paused, so only the zoom can
+/// change it: a frame later without zoom is identical).
+#[test]
+fn add_tool_raises_the_count_and_zoom_changes_the_view() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        3: tool add\n\
+        3: move 400 300\n\
+        4: press\n\
+        34: release\n\
+        35: report @/added.json\n\
+        40: key space\n\
+        41: capture @/before.png\n\
+        42: move 300 200\n\
+        42: wheel 5\n\
+        43: capture @/zoomed.png\n\
+        45: capture @/zoomed_again.png\n\
+        46: report @/zoomed.json\n\
+        50: quit\n";
+    let r = run_app("tools", &["--boids", "2000"], Some(script));
+    r.assert_ok();
+    let added = r.report("added.json");
+    assert_eq!(added["boids"], 2000 + 30 * 12, "{added}");
+    assert_eq!(added["finite"], true);
+    let zoomed = r.report("zoomed.json");
+    let fit = zoomed["fit_zoom"].as_f64().unwrap();
+    let zoom = zoomed["zoom"].as_f64().unwrap();
+    assert!(
+        (zoom / fit - 1.15f64.powi(5)).abs() < 1e-3,
+        "zoom {zoom}, fit {fit}"
+    );
+    assert_eq!(zoomed["paused"], true);
+    let before = r.image("before.png");
+    let after = r.image("zoomed.png");
+    let again = r.image("zoomed_again.png");
+    assert_eq!(before.dimensions(), (1280, 720));
+    let changed = fraction_differing(&before, &after);
+    assert!(
+        changed > 0.05,
+        "zoom changed only {changed:.4} of the pixels"
+    );
+    assert_eq!(fraction_differing(&after, &again), 0.0);
+    let fin = r.report("final.json");
+    assert_eq!(fin["boids"], 2360);
+}
+
+/// A zero-size surface (minimised) skips frames without stepping, restore and resizes
+/// reconfigure, and two live backend switches keep every boid with finite state.
+#[test]
+fn minimise_resize_and_backend_switches_keep_the_flock() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        10: minimize\n\
+        40: restore\n\
+        45: resize 800 600\n\
+        55: capture @/small.png\n\
+        60: backend cpu\n\
+        70: report @/cpu.json\n\
+        75: resize 1280 720\n\
+        90: backend gpu\n\
+        120: quit\n";
+    let r = run_app("robust", &["--boids", "3000"], Some(script));
+    r.assert_ok();
+    let cpu = r.report("cpu.json");
+    assert_eq!(cpu["backend"], "cpu");
+    assert_eq!(cpu["boids"], 3000);
+    assert_eq!(cpu["finite"], true);
+    assert!(cpu["step_ms_cpu"].as_f64().is_some(), "{cpu}");
+    let rep = r.report("final.json");
+    assert_eq!(rep["boids"], 3000, "{rep}");
+    assert_eq!(rep["backend"], "gpu");
+    assert_eq!(rep["backend_switches"], 2);
+    assert_eq!(rep["finite"], true);
+    assert_eq!(rep["inside_world"], true);
+    assert_eq!(rep["skipped_zero_size"], 30);
+    assert_eq!(
+        rep["steps"].as_u64().unwrap(),
+        rep["frames"].as_u64().unwrap() - 30 - rep["skipped_acquire"].as_u64().unwrap()
+    );
+    assert!(rep["surface_configures"].as_u64().unwrap() >= 3, "{rep}");
+    assert_eq!(r.image("small.png").dimensions(), (800, 600));
+    assert_eq!(rep["surface"], serde_json::json!([1280, 720]));
+}
+
+/// Drawing a stroke makes obstacle points no farther apart than the spacing (4 wu); erasing
+/// removes the points under the eraser.
+#[test]
+fn draw_and_erase_obstacles() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        2: tool draw\n\
+        2: move 200 300\n\
+        3: press\n\
+        4: move 700 300\n\
+        5: move 700 500\n\
+        6: release\n\
+        7: report @/drawn.json\n\
+        8: key 3\n\
+        8: move 450 300\n\
+        9: press\n\
+        10: release\n\
+        11: report @/erased.json\n\
+        12: key delete\n\
+        13: report @/cleared.json\n\
+        14: quit\n";
+    let r = run_app("obstacles", &["--boids", "1000"], Some(script));
+    r.assert_ok();
+    let drawn = r.report("drawn.json");
+    let zoom = drawn["zoom"].as_f64().unwrap();
+    let length_wu = 700.0 / zoom;
+    let n = drawn["obstacles"].as_u64().unwrap() as f64;
+    // 1 start point, then ⌈segment / 4 wu⌉ points per segment.
+    let expected = 1.0 + (500.0 / zoom / 4.0).ceil() + (200.0 / zoom / 4.0).ceil();
+    assert_eq!(n, expected, "{length_wu} wu drawn");
+    let erased = r.report("erased.json")["obstacles"].as_u64().unwrap() as f64;
+    assert!(erased < n && erased > n / 2.0, "{erased} of {n} left");
+    assert_eq!(r.report("cleared.json")["obstacles"], 0);
+    assert_eq!(r.report("erased.json")["tool"], "erase");
+}
+
+/// Esc opens the pause menu (and pauses), F11 enters immersion, Esc leaves it, Tab shows the panel.
+#[test]
+fn keys_menu_immersion_and_panel() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        3: key escape\n\
+        4: report @/menu.json\n\
+        5: key escape\n\
+        6: key f11\n\
+        8: report @/immersive.json\n\
+        9: key escape\n\
+        10: key tab\n\
+        11: report @/panel.json\n\
+        12: quit\n";
+    let r = run_app("keys", &["--boids", "1000"], Some(script));
+    r.assert_ok();
+    let menu = r.report("menu.json");
+    assert_eq!(menu["paused"], true);
+    let imm = r.report("immersive.json");
+    assert_eq!(imm["immersive"], true);
+    assert_eq!(imm["paused"], false);
+    let panel = r.report("panel.json");
+    assert_eq!(panel["immersive"], false);
+    assert_eq!(panel["panel_open"], true);
+}
+
+/// Without a display the app exits non-zero with a message that points to the windowless
+/// commands, and no panic.
+#[test]
+fn no_display_is_a_clear_error() {
+    for args in [&["run", "--frames", "5"][..], &[][..]] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
+        cmd.args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET");
+        let dir = std::env::temp_dir().join("boids-no-display");
+        let r = run_cmd(cmd, dir);
+        assert_ne!(r.code, Some(0));
+        assert!(r.stderr.contains("boids headless"), "{}", r.stderr);
+        assert!(r.stderr.contains("boids bench"), "{}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    }
+}
+
+/// A malformed script is refused before any window opens, naming the line.
+#[test]
+fn bad_script_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("boids-bad-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.txt");
+    std::fs::write(&path, "1: tool add\n2: jump 3\n").unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
+    cmd.args(["run", "--script"]).arg(&path);
+    let r = run_cmd(cmd, dir);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("line 2"), "{}", r.stderr);
+    assert!(r.stderr.contains("jump"), "{}", r.stderr);
+}
