@@ -165,6 +165,13 @@ fn draw<DB: DrawingBackend>(
             y += 14;
         }
         placed.push((x, y));
+        // A light backing so the label stays readable where a line crosses it.
+        let w = png::text_width(&n.text, 12.0).ceil() as i32;
+        root.draw(&Rectangle::new(
+            [(x + 4, y - 21), (x + 8 + w, y - 5)],
+            WHITE.mix(0.8).filled(),
+        ))
+        .map_err(e)?;
         texts.push(TextItem {
             color: n.color,
             ..text(&n.text, x + 6, y - 6, 12.0, HAlign::Left, VAlign::Bottom)
