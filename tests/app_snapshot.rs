@@ -103,7 +103,11 @@ fn gpu_state_buffer_and_cpu_mirror_draw_the_same_picture() {
     let gpu = render_snapshot(&ctx, &scene_args(Theme::Dark, BackendKind::Gpu, 0)).unwrap();
     let cpu = render_snapshot(&ctx, &scene_args(Theme::Dark, BackendKind::Cpu, 0)).unwrap();
     let d = compare_images(&gpu, &cpu, &TOLERANCE).unwrap();
-    assert_eq!(d.differing, 0, "max channel difference {}", d.max_channel_diff);
+    assert_eq!(
+        d.differing, 0,
+        "max channel difference {}",
+        d.max_channel_diff
+    );
 }
 
 /// The comparator is not a rubber stamp: the reference passes against itself, a single changed
@@ -129,7 +133,11 @@ fn comparator_rejects_planted_changes() {
         }
     }
     let d = compare_images(&patch, &reference, &TOLERANCE).unwrap();
-    assert!(!d.passes(&TOLERANCE), "a 30×30 patch passed: {}", d.differing);
+    assert!(
+        !d.passes(&TOLERANCE),
+        "a 30×30 patch passed: {}",
+        d.differing
+    );
 
     let mut shifted = image::RgbaImage::from_pixel(320, 200, *reference.get_pixel(0, 0));
     for (x, y, p) in reference.enumerate_pixels() {
@@ -138,7 +146,11 @@ fn comparator_rejects_planted_changes() {
         }
     }
     let d = compare_images(&shifted, &reference, &TOLERANCE).unwrap();
-    assert!(!d.passes(&TOLERANCE), "a 2 px shift passed: {}", d.differing);
+    assert!(
+        !d.passes(&TOLERANCE),
+        "a 2 px shift passed: {}",
+        d.differing
+    );
 
     let mut hue = reference.clone();
     for p in hue.pixels_mut() {
@@ -146,7 +158,11 @@ fn comparator_rejects_planted_changes() {
         *p = image::Rgba([g, b, r, a]);
     }
     let d = compare_images(&hue, &reference, &TOLERANCE).unwrap();
-    assert!(!d.passes(&TOLERANCE), "a channel rotation passed: {}", d.differing);
+    assert!(
+        !d.passes(&TOLERANCE),
+        "a channel rotation passed: {}",
+        d.differing
+    );
 
     let small = image::RgbaImage::new(10, 10);
     assert!(compare_images(&small, &reference, &TOLERANCE).is_err());
@@ -160,7 +176,9 @@ fn snapshot_command_writes_a_png() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("snap.png");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(["snapshot", "--width", "200", "--height", "120", "--steps", "5"])
+        .args([
+            "snapshot", "--width", "200", "--height", "120", "--steps", "5",
+        ])
         .args(["--boids", "800", "--theme", "light", "--out"])
         .arg(&out)
         .status()
