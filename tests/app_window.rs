@@ -350,3 +350,95 @@ fn bad_script_is_a_clear_error() {
     assert!(r.stderr.contains("line 2"), "{}", r.stderr);
     assert!(r.stderr.contains("jump"), "{}", r.stderr);
 }
+
+fn boids_within(path: &std::path::Path, centre: [f64; 2], r: f64) -> usize {
+    let boids = boids::model::state_csv::load_state(path).unwrap();
+    boids
+        .iter()
+        .filter(|b| {
+            let dx = b.position[0] as f64 - centre[0];
+            let dy = b.position[1] as f64 - centre[1];
+            dx * dx + dy * dy < r * r
+        })
+        .count()
+}
+
+/// Holding attract gathers boids around the pointer; holding repel empties the area. Counts of
+/// boids within half the tool radius after 60 frames with the tool selected but the button up,
+/// then after 60 more frames holding it (one run per tool, same seed).
+#[test]
+fn attract_gathers_and_repel_scatters() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let mut counts = Vec::new();
+    for tool in ["attract", "repel"] {
+        let script = format!(
+            "2: tool {tool}\n\
+             2: move 640 360\n\
+             3: report @/start.json\n\
+             63: state @/idle.csv\n\
+             63: press\n\
+             123: state @/held.csv\n\
+             123: release\n\
+             124: quit\n"
+        );
+        let r = run_app(tool, &["--boids", "3000"], Some(&script));
+        r.assert_ok();
+        let start = r.report("start.json");
+        assert_eq!(start["tool"], tool);
+        let p = start["pointer_world"].as_array().unwrap();
+        let centre = [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()];
+        let world = start["world"].as_array().unwrap();
+        assert!((centre[0] - world[0].as_f64().unwrap() / 2.0).abs() < 1.0);
+        let half = start["pointer_radius"].as_f64().unwrap() / 2.0;
+        let idle = boids_within(&r.dir.join("idle.csv"), centre, half);
+        let held = boids_within(&r.dir.join("held.csv"), centre, half);
+        eprintln!("{tool}: within {half} wu: {idle} before, {held} after 60 frames held");
+        counts.push((idle, held));
+    }
+    let ((idle_a, attract), (idle_r, repel)) = (counts[0], counts[1]);
+    assert!(
+        attract > 2 * idle_a.max(10),
+        "attract {attract} vs {idle_a}"
+    );
+    assert!(repel * 4 < idle_r.max(10), "repel {repel} vs {idle_r}");
+}
+
+/// Under a scale factor of 2 (X11, `WINIT_X11_SCALE_FACTOR`), the app reads it and the pointer
+/// (physical px) still maps to the world through the camera: the window centre is the world centre.
+#[test]
+fn hidpi_scale_factor_is_applied() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let dir = std::env::temp_dir().join(format!("boids-window-hidpi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("script.txt"),
+        format!(
+            "2: move 640 360\n3: report {}/r.json\n4: quit\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
+    cmd.args(["run", "--boids", "1000", "--script"])
+        .arg(dir.join("script.txt"))
+        .env("WINIT_X11_SCALE_FACTOR", "2");
+    let r = run_cmd(cmd, dir);
+    r.assert_ok();
+    let rep = r.report("r.json");
+    if std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        assert_eq!(rep["scale_factor"], 2.0, "{rep}");
+    }
+    assert_eq!(rep["surface"], serde_json::json!([1280, 720]));
+    let p = rep["pointer_world"].as_array().unwrap();
+    let w = rep["world"].as_array().unwrap();
+    for k in 0..2 {
+        let (pk, wk) = (p[k].as_f64().unwrap(), w[k].as_f64().unwrap());
+        assert!((pk - wk / 2.0).abs() < 0.5, "{pk} vs {wk}/2");
+    }
+}

@@ -21,6 +21,8 @@ pub(crate) struct Frame {
     pub presented: u64,
     /// Ticks skipped because the surface had zero size.
     pub skipped_zero_size: u64,
+    /// Ticks skipped because the window was occluded.
+    pub skipped_occluded: u64,
     /// Ticks whose surface texture could not be acquired (timeout, occluded, outdated, lost).
     pub skipped_acquire: u64,
     /// Surface (re)configurations.
@@ -57,6 +59,7 @@ impl Frame {
             ticks: 0,
             presented: 0,
             skipped_zero_size: 0,
+            skipped_occluded: 0,
             skipped_acquire: 0,
             surface_configures: 0,
             surfaces_recreated: 0,

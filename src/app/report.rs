@@ -16,6 +16,8 @@ pub struct RunReport {
     pub presented: u64,
     /// Ticks skipped for a zero-size surface (minimised).
     pub skipped_zero_size: u64,
+    /// Ticks skipped while the window was occluded (fully hidden).
+    pub skipped_occluded: u64,
     /// Ticks whose surface texture could not be acquired.
     pub skipped_acquire: u64,
     /// Surface configurations (first one included).
@@ -49,6 +51,14 @@ pub struct RunReport {
     pub center: [f32; 2],
     /// World size (wu).
     pub world: [f32; 2],
+    /// World point under the pointer (wu), when the pointer is in the window.
+    pub pointer_world: Option<[f32; 2]>,
+    /// Window scale factor (physical px per logical px).
+    pub scale_factor: f32,
+    /// Attract/repel radius (wu) and weight.
+    pub pointer_radius: f32,
+    /// Attract/repel weight.
+    pub pointer_weight: f32,
     /// Selected tool.
     pub tool: String,
     /// Theme.
@@ -86,6 +96,7 @@ impl RunReport {
             frames: g.frame.ticks,
             presented: g.frame.presented,
             skipped_zero_size: g.frame.skipped_zero_size,
+            skipped_occluded: g.frame.skipped_occluded,
             skipped_acquire: g.frame.skipped_acquire,
             surface_configures: g.frame.surface_configures,
             surfaces_recreated: g.frame.surfaces_recreated,
@@ -104,6 +115,10 @@ impl RunReport {
             fit_zoom: st.camera.fit_zoom(),
             center: st.camera.center.into(),
             world: w.into(),
+            pointer_world: st.pointer_world().map(Into::into),
+            scale_factor: st.scale_factor,
+            pointer_radius: st.pointer_radius,
+            pointer_weight: st.pointer_weight,
             tool: st.tool.name().to_string(),
             theme: st.style.theme.name().to_string(),
             panel_open: st.panel_open,

@@ -19,6 +19,7 @@
 //! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG |
 //! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG |
 //! | `report FILE.json` | writes the run report as it stands now |
+//! | `state FILE.csv` | writes the boid state (`boids headless --save` format; one readback) |
 //! | `quit` | leaves the app |
 //!
 //! ```text
@@ -58,6 +59,8 @@ pub enum ScriptCmd {
     Screenshot(PathBuf),
     /// Writes the run report (JSON) as it stands.
     Report(PathBuf),
+    /// Writes the boid state (CSV).
+    State(PathBuf),
 }
 
 /// A parsed script: commands sorted by frame.
@@ -151,6 +154,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "capture" => ScriptCmd::Capture(PathBuf::from(word(0)?)),
         "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0)?)),
         "report" => ScriptCmd::Report(PathBuf::from(word(0)?)),
+        "state" => ScriptCmd::State(PathBuf::from(word(0)?)),
         "quit" => ScriptCmd::Action(Action::Quit),
         other => return Err(format!("unknown command `{other}`")),
     })

@@ -48,6 +48,13 @@ pub enum Action {
     SetBoidSize(f32),
     /// Sets how many boids the add tool adds per frame.
     SetAddRate(usize),
+    /// Sets the attract/repel radius (wu) and weight (> 0).
+    SetPointer {
+        /// Radius (wu).
+        radius: f32,
+        /// Weight.
+        weight: f32,
+    },
     /// Removes every obstacle.
     ClearObstacles,
 }
@@ -61,7 +68,7 @@ pub mod defaults {
     /// Largest distance between consecutive points of a drawn obstacle (wu).
     pub const OBSTACLE_SPACING: f32 = 4.0;
     /// Eraser radius (physical px at scale factor 1).
-    pub const ERASER_PX: f32 = 18.0;
+    pub const ERASER_PX: f32 = 24.0;
     /// Boids added per frame while the add tool is held.
     pub const ADD_RATE: usize = 12;
     /// Radius of the disc new boids appear in (wu).
@@ -344,6 +351,10 @@ impl AppState {
             }
             Action::SetBoidSize(s) => self.style.boid_length = s.clamp(0.1, 1000.0),
             Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
+            Action::SetPointer { radius, weight } => {
+                self.pointer_radius = radius.clamp(0.0, 1.0e5);
+                self.pointer_weight = weight.clamp(0.0, 100.0);
+            }
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
         }
     }

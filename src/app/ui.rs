@@ -200,6 +200,12 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
             if rate.round() as usize != st.add_rate {
                 out.push(Action::SetAddRate(rate.round() as usize));
             }
+            let (mut radius, mut weight) = (st.pointer_radius, st.pointer_weight);
+            slider(ui, &mut radius, 10.0..=1000.0, "attract/repel radius (wu)");
+            slider(ui, &mut weight, 0.0..=20.0, "attract/repel weight");
+            if (radius, weight) != (st.pointer_radius, st.pointer_weight) {
+                out.push(Action::SetPointer { radius, weight });
+            }
             let mut ia = *st.sim.interaction();
             let ia_before = ia;
             slider(

@@ -44,6 +44,8 @@ pub(crate) struct Gfx {
     pub frame: Frame,
     pub software: bool,
     pub zero_size: bool,
+    /// The window reported itself fully hidden (`WindowEvent::Occluded(true)`).
+    pub occluded: bool,
     pub needs_configure: bool,
     pub renderer_obstacles_version: u64,
     fullscreen_applied: bool,
@@ -202,6 +204,7 @@ impl Gfx {
             frame,
             software,
             zero_size: false,
+            occluded: false,
             needs_configure: true,
             renderer_obstacles_version: 0,
             fullscreen_applied: false,
@@ -303,6 +306,19 @@ impl App {
                 }
                 ScriptCmd::Capture(p) => g.frame.captures.push(p),
                 ScriptCmd::Screenshot(p) => g.frame.screenshots.push(p),
+                ScriptCmd::State(p) => {
+                    let saved = g
+                        .st
+                        .sim
+                        .read_state()
+                        .map_err(|e| e.to_string())
+                        .and_then(|b| {
+                            crate::model::state_csv::save_state(&p, &b).map_err(|e| e.to_string())
+                        });
+                    if let Err(e) = saved {
+                        return self.fail(el, format!("{}: {e}", p.display()));
+                    }
+                }
                 ScriptCmd::Report(p) => {
                     if let Err(e) = RunReport::collect(g).and_then(|r| r.write(&p)) {
                         return self.fail(el, e);
@@ -312,6 +328,9 @@ impl App {
         }
         let result = if g.zero_size {
             g.frame.skipped_zero_size += 1;
+            Ok(())
+        } else if g.occluded {
+            g.frame.skipped_occluded += 1;
             Ok(())
         } else {
             crate::app::frame::render_frame(g)
@@ -358,6 +377,7 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested | WindowEvent::Destroyed => el.exit(),
             WindowEvent::Resized(size) => g.resize(size),
+            WindowEvent::Occluded(hidden) => g.occluded = hidden,
             WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
                 g.st.set_scale_factor(scale_factor as f32);
             }
@@ -400,8 +420,8 @@ impl ApplicationHandler for App {
 
     fn about_to_wait(&mut self, el: &ActiveEventLoop) {
         let Some(g) = self.gfx.as_mut() else { return };
-        if g.zero_size {
-            // Minimised: nothing is drawn or stepped; ticks continue slowly so scripts and
+        if g.zero_size || g.occluded {
+            // Minimised or hidden: nothing is drawn or stepped; ticks continue slowly so scripts and
             // `--frames` still advance, without spinning the CPU.
             let now = Instant::now();
             if now >= g.next_idle_tick {
