@@ -58,7 +58,7 @@ impl Theme {
     fn palette(self) -> (f32, f32, f32) {
         match self {
             Theme::Dark => (0.90, 0.74, 0.115),
-            Theme::Light => (0.66, 0.52, 0.15),
+            Theme::Light => (0.76, 0.62, 0.14),
         }
     }
 }

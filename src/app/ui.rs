@@ -335,14 +335,15 @@ pub fn draw(ctx: &egui::Context, st: &AppState, info: &Hud) -> Vec<Action> {
                 }
             });
         if st.panel_open {
+            let h = (ctx.content_rect().height() - 100.0).max(120.0);
             egui::Window::new("Controls")
                 .anchor(Align2::RIGHT_TOP, [-10.0, 44.0])
                 .collapsible(false)
                 .resizable(false)
-                .default_width(330.0)
+                .fixed_size([330.0, h - 40.0])
                 .show(ctx, |ui| {
                     egui::ScrollArea::vertical()
-                        .max_height(ctx.content_rect().height() - 110.0)
+                        .max_height(h - 40.0)
                         .show(ui, |ui| panel_contents(ui, st, &mut out));
                 });
         }
