@@ -82,6 +82,13 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
             args.width, args.height
         ));
     }
+    let max = ctx.device.limits().max_texture_dimension_2d;
+    if args.width > max || args.height > max {
+        return Err(format!(
+            "{}×{} px exceeds this adapter's max_texture_dimension_2d ({max} px)",
+            args.width, args.height
+        ));
+    }
     let scene = match &args.scene {
         Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
         None => None,

@@ -263,6 +263,12 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
 }
 
 fn pause_menu(ctx: &egui::Context, out: &mut Vec<Action>) {
+    // Dim the paused flock behind the menu.
+    ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::unique("pause dim"),
+    ))
+    .rect_filled(ctx.content_rect(), 0.0, Color32::from_black_alpha(110));
     egui::Window::new("Paused")
         .collapsible(false)
         .resizable(false)

@@ -221,12 +221,15 @@ impl Gfx {
             return;
         }
         self.zero_size = false;
-        self.config.width = size.width;
-        self.config.height = size.height;
+        // A surface larger than the largest texture cannot be configured: draw at the limit.
+        let max = self.ctx.device.limits().max_texture_dimension_2d;
+        self.config.width = size.width.min(max);
+        self.config.height = size.height.min(max);
         self.needs_configure = true;
-        self.st
-            .camera
-            .set_viewport(Vec2::new(size.width as f32, size.height as f32));
+        self.st.camera.set_viewport(Vec2::new(
+            self.config.width as f32,
+            self.config.height as f32,
+        ));
     }
 
     pub(crate) fn configure(&mut self) {
