@@ -25,7 +25,7 @@ pub struct RunReport {
     /// Lost surfaces recreated.
     pub surfaces_recreated: u32,
     /// Average frames per second (simulate + render + present) after the first
-    /// [`WARMUP_FRAMES`] presented frames; None for shorter runs.
+    /// 10 presented frames (start-up, shader compilation); None for shorter runs.
     pub avg_fps: Option<f64>,
     /// Surface size at exit (physical px).
     pub surface: [u32; 2],
