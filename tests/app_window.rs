@@ -442,3 +442,34 @@ fn hidpi_scale_factor_is_applied() {
         assert!((pk - wk / 2.0).abs() < 0.5, "{pk} vs {wk}/2");
     }
 }
+
+/// Showing the panel (with the theme switched to light by the script) leaves every parameter of a
+/// scene as written, including a perception radius above the rule radii.
+#[test]
+fn open_panel_changes_no_parameter() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let dir = std::env::temp_dir().join(format!("boids-panel-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nnoise = 0.1\n",
+    )
+    .unwrap();
+    let script = "2: report @/before.json\n3: theme light\n20: report @/after.json\n21: quit\n";
+    let r = run_app(
+        "panel",
+        &["--panel", "--scene", scene.to_str().unwrap()],
+        Some(script),
+    );
+    r.assert_ok();
+    let (before, after) = (r.report("before.json"), r.report("after.json"));
+    assert_eq!(before["params"]["perception_radius"], 30.0);
+    assert_eq!(before["params"], after["params"]);
+    assert_eq!(after["panel_open"], true);
+    assert_eq!(after["theme"], "light");
+    assert_eq!(after["boids"], 1500);
+}

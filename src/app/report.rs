@@ -51,6 +51,8 @@ pub struct RunReport {
     pub center: [f32; 2],
     /// World size (wu).
     pub world: [f32; 2],
+    /// The simulation parameters in use.
+    pub params: crate::model::SimParams,
     /// World point under the pointer (wu), when the pointer is in the window.
     pub pointer_world: Option<[f32; 2]>,
     /// Window scale factor (physical px per logical px).
@@ -115,6 +117,7 @@ impl RunReport {
             fit_zoom: st.camera.fit_zoom(),
             center: st.camera.center.into(),
             world: w.into(),
+            params: st.sim.params().clone(),
             pointer_world: st.pointer_world().map(Into::into),
             scale_factor: st.scale_factor,
             pointer_radius: st.pointer_radius,

@@ -171,12 +171,18 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
             slider(ui, &mut p.max_force, 0.0..=2000.0, "max force (wu/s²)");
             slider(ui, &mut p.max_hue_speed, 0.0..=5.0, "max hue speed (1/s)");
         });
-    // The grid cell (perception radius) follows the largest rule radius.
-    p.perception_radius = p
-        .separation_radius
-        .max(p.alignment_radius)
-        .max(p.cohesion_radius)
-        .max(p.hue_radius);
+    // When a rule radius moves, the grid cell (perception radius) follows the largest one.
+    let radii = |q: &SimParams| {
+        [
+            q.separation_radius,
+            q.alignment_radius,
+            q.cohesion_radius,
+            q.hue_radius,
+        ]
+    };
+    if radii(&p) != radii(&before) {
+        p.perception_radius = radii(&p).into_iter().fold(0.01, f32::max);
+    }
     p.min_speed = p.min_speed.min(p.max_speed);
     if p != before {
         out.push(Action::SetParams(Box::new(p)));
