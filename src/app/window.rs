@@ -30,8 +30,9 @@ pub const DEFAULT_BOIDS_GPU: usize = 100_000;
 /// Boids of the default scene on a software adapter (lavapipe, WARP…), so it stays fluid.
 pub const DEFAULT_BOIDS_SOFTWARE: usize = 20_000;
 
-/// Everything that exists once the window is open.
+/// Everything that exists once the window is open (fields shared with `frame` and `report`).
 pub(crate) struct Gfx {
+    /// The window.
     pub window: Arc<Window>,
     pub surface: wgpu::Surface<'static>,
     pub config: wgpu::SurfaceConfiguration,
@@ -43,10 +44,13 @@ pub(crate) struct Gfx {
     pub st: AppState,
     pub frame: Frame,
     pub software: bool,
+    /// The last size seen was 0 in a dimension (minimised): nothing is drawn or stepped.
     pub zero_size: bool,
     /// The window reported itself fully hidden (`WindowEvent::Occluded(true)`).
     pub occluded: bool,
+    /// The surface must be configured before the next frame (resize, suboptimal).
     pub needs_configure: bool,
+    /// The obstacle version the renderer last uploaded.
     pub renderer_obstacles_version: u64,
     fullscreen_applied: bool,
     next_idle_tick: Instant,
@@ -361,11 +365,12 @@ impl ApplicationHandler for App {
         match Gfx::open(el, &self.args, self.scene.as_ref()) {
             Ok(g) => {
                 eprintln!(
-                    "boids: {} boids on {} ({}), drawing on {}",
+                    "boids: {} boids on {}, drawing on {} ({:?}, {} sample(s) per pixel)",
                     g.st.sim.len(),
                     g.st.sim.kind().name(),
-                    g.config.present_mode_name(),
-                    g.ctx.describe()
+                    g.ctx.describe(),
+                    g.config.present_mode,
+                    g.frame.samples
                 );
                 self.gfx = Some(g);
             }
@@ -438,16 +443,6 @@ impl ApplicationHandler for App {
             el.set_control_flow(ControlFlow::Poll);
             g.window.request_redraw();
         }
-    }
-}
-
-trait PresentModeName {
-    fn present_mode_name(&self) -> String;
-}
-
-impl PresentModeName for wgpu::SurfaceConfiguration {
-    fn present_mode_name(&self) -> String {
-        format!("{:?}", self.present_mode)
     }
 }
 
