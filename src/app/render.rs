@@ -96,6 +96,17 @@ impl Default for RenderStyle {
     }
 }
 
+/// The default boid length for a parameter set (wu): the separation radius, so neighbours at the
+/// separation distance just touch, whatever the scale of the scene (8 wu for the defaults, 2 wu in
+/// seed 002's 100 wu box); 0.4 × the perception radius when separation is off.
+pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
+    if params.separation_radius > 0.0 {
+        params.separation_radius
+    } else {
+        0.4 * params.perception_radius
+    }
+}
+
 /// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]

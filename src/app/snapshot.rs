@@ -44,9 +44,9 @@ pub struct SnapshotArgs {
     /// Colour theme.
     #[arg(long, value_enum, default_value = "dark")]
     pub theme: Theme,
-    /// Boid length (wu).
-    #[arg(long, default_value_t = RenderStyle::default().boid_length)]
-    pub boid_size: f32,
+    /// Boid length (wu; default: the separation radius, see [`crate::app::render::boid_length_for`]).
+    #[arg(long)]
+    pub boid_size: Option<f32>,
     /// Multisampling (1 = off; clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
@@ -65,7 +65,7 @@ impl SnapshotArgs {
             seed: None,
             backend: BackendKind::Gpu,
             theme: Theme::Dark,
-            boid_size: RenderStyle::default().boid_length,
+            boid_size: None,
             msaa: 4,
         }
     }
@@ -118,7 +118,9 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
     );
     let style = RenderStyle {
         theme: args.theme,
-        boid_length: args.boid_size,
+        boid_length: args
+            .boid_size
+            .unwrap_or_else(|| crate::app::render::boid_length_for(&setup.params)),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;

@@ -127,10 +127,14 @@ pub struct AppState {
 impl AppState {
     /// A state around `sim` with `camera`, selecting the defaults above.
     pub fn new(sim: Sim, camera: Camera, initial: ViewSetup, max_boids: usize) -> Self {
+        let style = RenderStyle {
+            boid_length: crate::app::render::boid_length_for(sim.params()),
+            ..RenderStyle::default()
+        };
         AppState {
             sim,
             camera,
-            style: RenderStyle::default(),
+            style,
             scale_factor: 1.0,
             tool: Tool::Add,
             panel_open: false,
