@@ -59,6 +59,8 @@ pub trait Simulation {
     }
     /// Steps taken so far (the counter of the counter-based noise; kept across `set_state`).
     fn step_index(&self) -> u32;
+    /// Sets the step counter (so a flock moved to another backend keeps drawing the same noise).
+    fn set_step_index(&mut self, step: u32);
     /// The parameters in use.
     fn params(&self) -> &SimParams;
     /// Replaces the parameters (live; the state is kept).

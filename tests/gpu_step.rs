@@ -247,3 +247,33 @@ fn live_parameter_change_regrows_the_grid() {
     assert!(e.contains("dt"), "{e}");
     assert_eq!(gpu.params(), &p);
 }
+
+#[test]
+fn a_flock_moved_between_backends_keeps_its_noise_stream() {
+    // With noise, the draws depend on the step counter: carrying it over makes a GPU step after
+    // three CPU steps equal the fourth CPU step (and without it, they differ).
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams {
+        noise: 1.0,
+        ..SimParams::default()
+    }
+    .with_world_for(2000, 0.02);
+    let boids = common::test_state(31, 2000, &p, false);
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 8).unwrap();
+    for _ in 0..3 {
+        cpu.step().unwrap();
+    }
+    let moved = cpu.read_state().unwrap();
+    cpu.step().unwrap();
+    let (carried, restarted) = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &moved, 8).unwrap();
+        gpu.set_step_index(cpu.step_index() - 1);
+        gpu.step().unwrap();
+        let carried = gpu.read_state().unwrap();
+        let mut fresh = GpuBackend::from_state(&ctx, &p, &moved, 8).unwrap();
+        fresh.step().unwrap();
+        (carried, fresh.read_state().unwrap())
+    });
+    common::compare_states(&carried, cpu.boids(), &p, common::ONE_STEP).unwrap();
+    assert!(common::compare_states(&restarted, cpu.boids(), &p, common::ONE_STEP).is_err());
+}

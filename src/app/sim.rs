@@ -236,6 +236,7 @@ impl Sim {
             return Ok(());
         }
         let state = self.sim_mut().read_state()?;
+        let step = self.sim_mut().step_index();
         let params = self.params().clone();
         let mut engine = make_engine(&self.ctx, kind, &params, &state, self.seed)?;
         {
@@ -243,6 +244,7 @@ impl Sim {
                 Engine::Gpu(g) => g.as_mut(),
                 Engine::Cpu(c) => c.as_mut(),
             };
+            s.set_step_index(step);
             s.set_interaction(&self.interaction);
             s.set_obstacles(&self.obstacles)?;
         }

@@ -137,6 +137,9 @@ impl Simulation for CpuBackend {
     fn step_index(&self) -> u32 {
         self.step
     }
+    fn set_step_index(&mut self, step: u32) {
+        self.step = step;
+    }
     fn params(&self) -> &SimParams {
         &self.params
     }

@@ -323,6 +323,9 @@ impl Simulation for GpuBackend {
     fn step_index(&self) -> u32 {
         self.step
     }
+    fn set_step_index(&mut self, step: u32) {
+        self.step = step;
+    }
     fn params(&self) -> &SimParams {
         &self.params
     }
