@@ -456,7 +456,8 @@ fn open_panel_changes_no_parameter() {
     let scene = dir.join("scene.toml");
     std::fs::write(
         &scene,
-        "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nnoise = 0.1\n",
+        "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nnoise = 0.1\n\
+         hue_cohesion_weight = 30.0\nseparation_weight = 7.5\n",
     )
     .unwrap();
     let script = "2: report @/before.json\n3: theme light\n20: report @/after.json\n21: quit\n";
@@ -469,6 +470,9 @@ fn open_panel_changes_no_parameter() {
     let (before, after) = (r.report("before.json"), r.report("after.json"));
     assert_eq!(before["params"]["perception_radius"], 30.0);
     assert_eq!(before["params"], after["params"]);
+    // Values beyond a slider's range (but valid) are kept as the scene set them, not clamped.
+    assert_eq!(after["params"]["hue_cohesion_weight"], 30.0);
+    assert_eq!(after["params"]["separation_weight"], 7.5);
     assert_eq!(after["panel_open"], true);
     assert_eq!(after["theme"], "light");
     assert_eq!(after["boids"], 1500);

@@ -87,8 +87,14 @@ fn hud(ctx: &egui::Context, st: &AppState, hud: &Hud) {
         });
 }
 
+/// A slider whose range bounds what the user can enter, while a value set outside it (by a scene
+/// or the command line, within `SimParams`' own ranges) is left as it is.
 fn slider(ui: &mut egui::Ui, v: &mut f32, range: std::ops::RangeInclusive<f32>, text: &str) {
-    ui.add(egui::Slider::new(v, range).text(text));
+    ui.add(
+        egui::Slider::new(v, range)
+            .clamping(egui::SliderClamping::Edits)
+            .text(text),
+    );
 }
 
 fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
@@ -137,11 +143,16 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
             slider(ui, &mut p.separation_weight, 0.0..=5.0, "separation");
             slider(ui, &mut p.alignment_weight, 0.0..=5.0, "alignment");
             slider(ui, &mut p.cohesion_weight, 0.0..=5.0, "cohesion");
-            slider(ui, &mut p.hue_cohesion_weight, 0.0..=5.0, "colour cohesion");
+            slider(
+                ui,
+                &mut p.hue_cohesion_weight,
+                0.0..=20.0,
+                "colour cohesion",
+            );
             slider(
                 ui,
                 &mut p.hue_alignment_weight,
-                0.0..=5.0,
+                0.0..=20.0,
                 "colour alignment",
             );
             slider(
