@@ -151,8 +151,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
         fps: g.frame.fps_smooth,
         adapter: g.frame.adapter.clone(),
     };
-    let theme_before = g.st.style.theme;
     let mut actions = Vec::new();
+    // Every frame: the theme can change from the panel, a key or a script, before or during the pass.
+    g.egui_ctx.set_theme(ui::egui_theme(g.st.style.theme));
     let out = g.egui_ctx.run_pass(raw, |ctx| {
         actions = ui::draw(ctx, &g.st, &hud);
     });
@@ -160,9 +161,6 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
         .handle_platform_output(&g.window, out.platform_output);
     for a in actions {
         g.st.apply(a);
-    }
-    if g.st.style.theme != theme_before {
-        g.egui_ctx.set_visuals(ui::visuals(g.st.style.theme));
     }
 
     g.st.update_tools();

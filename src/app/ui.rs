@@ -378,10 +378,11 @@ pub fn draw(ctx: &egui::Context, st: &AppState, info: &Hud) -> Vec<Action> {
     out
 }
 
-/// egui visuals for a theme.
-pub fn visuals(theme: Theme) -> egui::Visuals {
+/// The egui theme for an app theme. Set as egui's theme preference (not as visuals of the current
+/// theme, which egui-winit would swap back to the system's dark or light style).
+pub fn egui_theme(theme: Theme) -> egui::Theme {
     match theme {
-        Theme::Dark => egui::Visuals::dark(),
-        Theme::Light => egui::Visuals::light(),
+        Theme::Dark => egui::Theme::Dark,
+        Theme::Light => egui::Theme::Light,
     }
 }

@@ -183,7 +183,7 @@ impl Gfx {
         let mut renderer = Renderer::new(&ctx.device, format, samples);
         renderer.set_obstacles(&ctx.queue, st.sim.obstacles());
         let egui_ctx = egui::Context::default();
-        egui_ctx.set_visuals(crate::app::ui::visuals(args.theme));
+        egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
