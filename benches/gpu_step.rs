@@ -17,32 +17,52 @@ fn params(n: usize) -> SimParams {
     SimParams::default().with_world_for(n, DEFAULT_DENSITY)
 }
 
-/// Times `iters` runs of one stage (or the whole step when `stage` is "step").
+/// The stages of one step, in order.
+const ORDER: [&str; 5] = ["clear", "count", "scan", "scatter", "rules"];
+
+/// Records `stages` (by name) into one compute pass and submits it.
+fn submit(gpu: &GpuBackend, ctx: &GpuContext, stages: &[&str]) {
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut p = enc.begin_compute_pass(&Default::default());
+        let (b, s, md) = (gpu.buffers(), gpu.stages(), gpu.max_workgroups_per_dim());
+        let n = gpu.len() as u32;
+        let cells = gpu.uniforms().cell_count;
+        for stage in stages {
+            match *stage {
+                "clear" => s.clear.record(&mut p, &b.bind_clear, cells, md),
+                "count" => s.count.record(&mut p, &b.bind_count, n, md),
+                "scan" => s.scan.record(&mut p, &b.scan, md),
+                "scatter" => s.scatter.record(&mut p, &b.bind_scatter, n, md),
+                "rules" => s.rules.record(&mut p, &b.bind_rules, n, md),
+                "measures" => s.measures.record(&mut p, &b.bind_measures, n, md),
+                _ => unreachable!(),
+            }
+        }
+    }
+    ctx.queue.submit([enc.finish()]);
+}
+
+/// Times `iters` runs of one stage (or the whole step when `stage` is "step"). Before each timed
+/// run the stages it depends on run untimed (e.g. `scan` needs freshly cleared and counted cells),
+/// so every run sees the buffers a real step would give it.
 fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -> Duration {
+    let before: &[&str] = match ORDER.iter().position(|s| *s == stage) {
+        Some(k) => &ORDER[..k],
+        None => &[],
+    };
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         gpu.write_uniforms();
+        if !before.is_empty() {
+            submit(gpu, ctx, before);
+            ctx.wait().unwrap();
+        }
         let t = Instant::now();
         if stage == "step" {
             gpu.step().unwrap();
         } else {
-            let mut enc = ctx.device.create_command_encoder(&Default::default());
-            {
-                let mut p = enc.begin_compute_pass(&Default::default());
-                let (b, s, md) = (gpu.buffers(), gpu.stages(), gpu.max_workgroups_per_dim());
-                let n = gpu.len() as u32;
-                let cells = gpu.uniforms().cell_count;
-                match stage {
-                    "clear" => s.clear.record(&mut p, &b.bind_clear, cells, md),
-                    "count" => s.count.record(&mut p, &b.bind_count, n, md),
-                    "scan" => s.scan.record(&mut p, &b.scan, md),
-                    "scatter" => s.scatter.record(&mut p, &b.bind_scatter, n, md),
-                    "rules" => s.rules.record(&mut p, &b.bind_rules, n, md),
-                    "measures" => s.measures.record(&mut p, &b.bind_measures, n, md),
-                    _ => unreachable!(),
-                }
-            }
-            ctx.queue.submit([enc.finish()]);
+            submit(gpu, ctx, &[stage]);
         }
         ctx.wait().unwrap();
         total += t.elapsed();
