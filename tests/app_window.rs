@@ -477,3 +477,73 @@ fn open_panel_changes_no_parameter() {
     assert_eq!(after["theme"], "light");
     assert_eq!(after["boids"], 1500);
 }
+
+/// The capture folders written under `root`.
+fn capture_dirs(root: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn f9_records_a_live_capture() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    // F9 at frame 3 starts, a live backend switch at 30 gives a second run, F9 at 50 writes.
+    let script = "3: key f9\n30: backend cpu\n50: key f9\n52: quit\n";
+    let dir = std::env::temp_dir().join(format!("boids-live-cap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let caps = dir.join("caps");
+    let r = run_app(
+        "livecap",
+        &["--boids", "1500", "--capture-dir", caps.to_str().unwrap()],
+        Some(script),
+    );
+    r.assert_ok();
+    let dirs = capture_dirs(&caps);
+    assert_eq!(dirs.len(), 1, "one capture folder: {dirs:?}\n{}", r.stderr);
+    let d = &dirs[0];
+    for f in [
+        "frames.csv",
+        "summary.json",
+        "trace.json",
+        "scaling.svg",
+        "scaling.png",
+        "frametimes.svg",
+    ] {
+        assert!(d.join(f).is_file(), "{f} missing in {}", d.display());
+    }
+    let csv = std::fs::read_to_string(d.join("frames.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    // Frames 3..50 are recorded; the first presented frame only starts the clock.
+    assert!((40..=50).contains(&rows.len()), "{} rows", rows.len());
+    assert!(rows.iter().any(|l| l.starts_with("gpu,1500,")));
+    assert!(rows.iter().any(|l| l.starts_with("cpu,1500,")));
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["source"], "live");
+    assert_ne!(summary["present_mode"], "offscreen");
+    let backends: Vec<&str> = summary["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["backend"].as_str().unwrap())
+        .collect();
+    assert!(
+        backends.contains(&"gpu") && backends.contains(&"cpu"),
+        "{backends:?}"
+    );
+
+    // Quitting while recording still writes the capture.
+    let r = run_app(
+        "livecap2",
+        &["--boids", "800", "--capture-dir", caps.to_str().unwrap()],
+        Some("3: key f9\n25: quit\n"),
+    );
+    r.assert_ok();
+    assert_eq!(capture_dirs(&caps).len(), 2, "{}", r.stderr);
+}

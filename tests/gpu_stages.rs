@@ -32,10 +32,15 @@ fn pass(ctx: &GpuContext, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
     ctx.queue.submit([enc.finish()]);
 }
 
-fn cpu_bin(
-    boids: &[Boid],
-    u: &StepUniforms,
-) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<Boid>) {
+/// The CPU twins' binning of a state.
+struct CpuBinning {
+    counts: Vec<u32>,
+    starts: Vec<u32>,
+    cell: Vec<u32>,
+    sorted: Vec<Boid>,
+}
+
+fn cpu_bin(boids: &[Boid], u: &StepUniforms) -> CpuBinning {
     let grid = u.grid();
     let n = boids.len();
     let mut counts = vec![0u32; grid.cells() as usize + 1];
@@ -46,7 +51,12 @@ fn cpu_bin(
     cpu::scan(&mut starts);
     let mut sorted = vec![bytemuck::Zeroable::zeroed(); n];
     cpu::scatter(boids, &cell, &rank, &starts, &mut sorted);
-    (counts, starts, cell, rank, sorted)
+    CpuBinning {
+        counts,
+        starts,
+        cell,
+        sorted,
+    }
 }
 
 #[test]
@@ -66,7 +76,12 @@ fn clear_count_scan_scatter_match_their_cpu_twins() {
         common::checked(&ctx, || {
             let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
             let u = gpu.uniforms();
-            let (counts, starts, cell, rank, sorted) = cpu_bin(&boids, &u);
+            let CpuBinning {
+                counts,
+                starts,
+                cell,
+                sorted,
+            } = cpu_bin(&boids, &u);
             let b = gpu.buffers();
             let s = gpu.stages();
             let md = gpu.max_workgroups_per_dim();
@@ -101,7 +116,6 @@ fn clear_count_scan_scatter_match_their_cpu_twins() {
                     "count: ranks of cell {c}"
                 );
             }
-            let _ = rank;
             pass(&ctx, |p| s.scan.record(p, &b.scan, md));
             let g_starts: Vec<u32> = read_vec(&ctx, &b.cells, cells as usize + 1).unwrap();
             assert_eq!(g_starts, starts, "scan: cell starts (n={n})");
@@ -189,7 +203,7 @@ fn rules_match_the_cpu_twin() {
                 let obstacles = [[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]];
                 gpu.set_obstacles(&obstacles).unwrap();
                 let u = gpu.uniforms();
-                let (_, starts, _, _, sorted) = cpu_bin(&boids, &u);
+                let CpuBinning { starts, sorted, .. } = cpu_bin(&boids, &u);
                 let mut out = vec![bytemuck::Zeroable::zeroed(); n];
                 let mut neigh = vec![0u32; n];
                 cpu::rules(&u, &sorted, &starts, &obstacles, &mut out, &mut neigh);

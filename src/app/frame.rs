@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::app::record::LiveRecording;
 use crate::app::render::{read_texture, Offscreen, Renderer};
 use crate::app::snapshot::write_png;
 use crate::app::ui::{self, Hud};
@@ -162,6 +163,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     for a in actions {
         g.st.apply(a);
     }
+    if std::mem::take(&mut g.st.record_toggle) {
+        toggle_recording(g);
+    }
 
     g.st.update_tools();
     if !g.st.paused {
@@ -273,5 +277,37 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     g.window.pre_present_notify();
     queue.present(texture);
     g.frame.on_present();
+    if g.st.recording.is_some() {
+        let stages = g.st.sim.stage_times();
+        let (kind, n, step) = (g.st.sim.kind(), g.st.sim.len(), g.st.sim.steps());
+        let timestamps = g.st.sim.has_timestamps();
+        let params = g.st.sim.params().clone();
+        if let Some(rec) = g.st.recording.as_mut() {
+            rec.frame(kind, n, step, &stages, timestamps, &params);
+        }
+    }
     Ok(())
+}
+
+/// F9: starts a live capture, or stops it and writes its files under `capture_dir`.
+pub(crate) fn toggle_recording(g: &mut Gfx) {
+    match g.st.recording.take() {
+        Some(rec) => {
+            let frames = rec.frames();
+            let measures = g.st.sim.measures().ok();
+            match rec.finish(&g.capture_dir, measures) {
+                Ok(dir) => g.st.say(format!(
+                    "capture of {frames} frames written to {}",
+                    dir.display()
+                )),
+                Err(e) => g.st.say(format!("capture not written: {e}")),
+            }
+        }
+        None => {
+            let mode = format!("{:?}", g.frame.present_mode);
+            let rec = LiveRecording::start(&g.ctx, &mode, g.st.sim.params());
+            g.st.recording = Some(rec);
+            g.st.say("recording a live capture: F9 stops and writes it");
+        }
+    }
 }

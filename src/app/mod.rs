@@ -3,6 +3,7 @@
 //! - [`render`]: the instanced spearhead [`render::Renderer`] and the [`render::Offscreen`] target,
 //!   shared by the window, snapshots and benchmark captures.
 //! - [`camera`]: pan and zoom (world units ↔ physical pixels).
+//! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
 //! - [`state`], [`tools`], [`ui`], [`script`]: what the app does with input, its egui layer and
@@ -12,6 +13,7 @@
 pub mod camera;
 mod frame;
 pub mod offscreen;
+pub mod record;
 pub mod render;
 pub mod report;
 pub mod script;
@@ -73,6 +75,9 @@ pub struct RunArgs {
     /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events.
     #[arg(long)]
     pub script: Option<PathBuf>,
+    /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
+    #[arg(long, default_value = "captures")]
+    pub capture_dir: PathBuf,
     /// Write the exit report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
@@ -94,6 +99,7 @@ impl Default for RunArgs {
             panel: false,
             msaa: None,
             script: None,
+            capture_dir: PathBuf::from("captures"),
             report: None,
         }
     }

@@ -152,6 +152,28 @@ impl Sim {
     }
 
     /// Last step time of the running backend (ms).
+    /// Per-stage times of the last finished step of the running backend (GPU timestamps, or CPU
+    /// wall time per stage), `(stage, ms)`.
+    pub fn stage_times(&mut self) -> Vec<(String, f64)> {
+        self.sim_mut().stage_times()
+    }
+
+    /// Flock measures of the current state (one small readback on the GPU).
+    ///
+    /// # Errors
+    /// [`SimError`] on a readback failure.
+    pub fn measures(&mut self) -> Result<crate::model::FlockMeasures, SimError> {
+        self.sim_mut().measures()
+    }
+
+    /// Whether the running backend measures per-pass GPU times with timestamp queries.
+    pub fn has_timestamps(&self) -> bool {
+        match &self.engine {
+            Engine::Gpu(g) => g.has_timestamps(),
+            Engine::Cpu(_) => false,
+        }
+    }
+
     pub fn step_ms(&self) -> Option<f64> {
         match self.kind() {
             BackendKind::Gpu => self.step_ms_gpu,

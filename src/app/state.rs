@@ -119,6 +119,10 @@ pub struct AppState {
     pub note: Option<String>,
     /// The last message for the user (errors of live changes), with when it was set.
     pub message: Option<(String, Instant)>,
+    /// F9 was pressed: the frame loop starts or stops the live capture.
+    pub record_toggle: bool,
+    /// The live capture being recorded, if any.
+    pub recording: Option<crate::app::record::LiveRecording>,
     left_down: bool,
     pan_down: bool,
     stroke_last: Option<Vec2>,
@@ -153,6 +157,8 @@ impl AppState {
             initial,
             note: None,
             message: None,
+            record_toggle: false,
+            recording: None,
             left_down: false,
             pan_down: false,
             stroke_last: None,
@@ -172,7 +178,8 @@ impl AppState {
         self.style.obstacle_min_px = base.obstacle_min_px * scale;
     }
 
-    fn say(&mut self, msg: impl Into<String>) {
+    /// Shows `msg` to the user (and on stderr).
+    pub fn say(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         eprintln!("boids: {msg}");
         self.message = Some((msg, Instant::now()));
@@ -285,6 +292,7 @@ impl AppState {
                 AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
                 AppKey::Tool(t) => self.apply(Action::SetTool(t)),
                 AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
+                AppKey::Record => self.record_toggle = !self.record_toggle,
             },
         }
     }

@@ -99,6 +99,8 @@ pub enum AppKey {
     Tool(Tool),
     /// Delete: removes every obstacle.
     ClearObstacles,
+    /// F9: starts / stops recording a live capture.
+    Record,
 }
 
 impl AppKey {
@@ -111,6 +113,7 @@ impl AppKey {
             "home" | "r" => AppKey::ResetView,
             "space" => AppKey::Pause,
             "delete" => AppKey::ClearObstacles,
+            "f9" | "record" => AppKey::Record,
             d if d.len() == 1 => {
                 let k = d.parse::<usize>().ok()?.checked_sub(1)?;
                 AppKey::Tool(*Tool::ALL.get(k)?)

@@ -80,6 +80,13 @@ fn hud(ctx: &egui::Context, st: &AppState, hud: &Hud) {
                 if st.paused {
                     ui.label(RichText::new("paused (Space)").strong());
                 }
+                if let Some(rec) = &st.recording {
+                    ui.label(
+                        RichText::new(format!("● recording: {} frames (F9 stops)", rec.frames()))
+                            .color(Color32::from_rgb(220, 60, 60))
+                            .strong(),
+                    );
+                }
                 if let Some(m) = st.recent_message() {
                     ui.label(RichText::new(m).color(Color32::from_rgb(230, 120, 100)));
                 }

@@ -52,6 +52,8 @@ pub(crate) struct Gfx {
     pub needs_configure: bool,
     /// The obstacle version the renderer last uploaded.
     pub renderer_obstacles_version: u64,
+    /// Where F9 writes live captures.
+    pub capture_dir: std::path::PathBuf,
     fullscreen_applied: bool,
     next_idle_tick: Instant,
 }
@@ -211,6 +213,7 @@ impl Gfx {
             occluded: false,
             needs_configure: true,
             renderer_obstacles_version: 0,
+            capture_dir: args.capture_dir.clone(),
             fullscreen_applied: false,
             next_idle_tick: Instant::now(),
         };
@@ -270,6 +273,7 @@ fn key_of(key: &Key) -> Option<AppKey> {
         Key::Named(NamedKey::Home) => Some(AppKey::ResetView),
         Key::Named(NamedKey::Space) => Some(AppKey::Pause),
         Key::Named(NamedKey::Delete) => Some(AppKey::ClearObstacles),
+        Key::Named(NamedKey::F9) => Some(AppKey::Record),
         Key::Character(c) => match c.as_str() {
             "r" | "R" => Some(AppKey::ResetView),
             d => AppKey::parse(d).filter(|k| matches!(k, AppKey::Tool(_))),
@@ -485,6 +489,10 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         .gfx
         .as_mut()
         .ok_or("the window never opened (no display event received)")?;
+    if g.st.recording.is_some() {
+        // Leaving while recording keeps the capture: written as if F9 had been pressed.
+        crate::app::frame::toggle_recording(g);
+    }
     let report = RunReport::collect(g)?;
     if let Some(path) = &app.args.report {
         report.write(path)?;
