@@ -38,13 +38,15 @@ pub fn make_backend(
 }
 
 /// Resolves the parameters, boid count and seed of a run from an optional scene and command-line
-/// overrides: the world is sized to the boid count at the default density unless the scene fixes
-/// it.
+/// overrides (falling back to `default_boids` and seed 1): unless the scene fixes its size, the
+/// world gets aspect ratio `aspect` (width / height) and the boid count's area at the default
+/// density. Returns (parameters, boid count, seed, obstacle points).
 pub fn resolve_setup(
     scene: Option<&Scene>,
     boids: Option<usize>,
     seed: Option<u32>,
     default_boids: usize,
+    aspect: f32,
 ) -> (SimParams, usize, u32, Vec<[f32; 2]>) {
     let n = boids
         .or(scene.and_then(|s| s.boids))
@@ -55,7 +57,7 @@ pub fn resolve_setup(
         None => (SimParams::default(), false, Vec::new()),
     };
     if !fixed {
-        params = params.with_world_for(n, DEFAULT_DENSITY);
+        params = params.with_world_for_aspect(n, DEFAULT_DENSITY, aspect);
     }
     (params, n, seed, obstacles)
 }
@@ -114,6 +116,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         opts.boids.or(init.as_ref().map(|b| b.len())),
         opts.seed,
         20_000,
+        1.0,
     );
     params.validate().map_err(|e| e.to_string())?;
     crate::model::validate_boid_count(n).map_err(|e| e.to_string())?;

@@ -455,7 +455,8 @@ fn run_one(
     stop: &AtomicBool,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
 ) -> Result<bool, SimError> {
-    let (params, n, _, obstacles) = resolve_setup(scene, Some(run.boids), Some(seed), run.boids);
+    let (params, n, _, obstacles) =
+        resolve_setup(scene, Some(run.boids), Some(seed), run.boids, 1.0);
     let boids = initial_state(seed, n, &params);
     let name = run.backend.name();
     let mut engine = match (run.backend, ctx) {

@@ -138,12 +138,23 @@ impl Default for SimParams {
 impl SimParams {
     /// These parameters with a square world sized so that `boids` boids fill it at `density`
     /// boids/wu² (side = sqrt(boids / density), at least 3 perception radii).
-    pub fn with_world_for(mut self, boids: usize, density: f32) -> Self {
-        let side = ((boids.max(1) as f32) / density)
-            .sqrt()
-            .max(3.0 * self.perception_radius);
-        self.world_width = side;
-        self.world_height = side;
+    pub fn with_world_for(self, boids: usize, density: f32) -> Self {
+        self.with_world_for_aspect(boids, density, 1.0)
+    }
+
+    /// These parameters with a world of aspect ratio `aspect` (width / height, clamped to
+    /// 0.1 ..= 10; 1 when not finite) and area `boids / density` wu², each side at least 3
+    /// perception radii and at most 1e6 wu.
+    pub fn with_world_for_aspect(mut self, boids: usize, density: f32, aspect: f32) -> Self {
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect.clamp(0.1, 10.0)
+        } else {
+            1.0
+        };
+        let area = boids.max(1) as f32 / density;
+        let min_side = (3.0 * self.perception_radius).min(1.0e6);
+        self.world_width = (area * aspect).sqrt().clamp(min_side, 1.0e6);
+        self.world_height = (area / aspect).sqrt().clamp(min_side, 1.0e6);
         self
     }
 
