@@ -111,6 +111,15 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         Some(p) => Some(crate::model::state_csv::load_state(p).map_err(|e| e.to_string())?),
         None => None,
     };
+    if let (Some(n), Some(b), Some(p)) = (opts.boids, &init, &opts.init) {
+        if n != b.len() {
+            return Err(format!(
+                "--boids {n} disagrees with the {} boids of {}: leave out --boids to use the file's",
+                b.len(),
+                p.display()
+            ));
+        }
+    }
     let (params, n, seed, obstacles) = resolve_setup(
         scene.as_ref(),
         opts.boids.or(init.as_ref().map(|b| b.len())),

@@ -30,8 +30,8 @@ enum Command {
         /// Number of boids (default: the scene's, else 20000).
         #[arg(long)]
         boids: Option<usize>,
-        /// Steps to run.
-        #[arg(long, default_value_t = 100)]
+        /// Steps to run (at least 1).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         steps: u32,
         /// Random seed (default: the scene's, else 1).
         #[arg(long)]

@@ -547,3 +547,25 @@ fn f9_records_a_live_capture() {
     r.assert_ok();
     assert_eq!(capture_dirs(&caps).len(), 2, "{}", r.stderr);
 }
+
+#[test]
+fn raising_the_count_grows_the_world_to_the_default_density() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let r = run_app(
+        "grow",
+        &["--boids", "300"],
+        Some("3: boids 6000\n8: report @/after.json\n9: quit\n"),
+    );
+    r.assert_ok();
+    let after = r.report("after.json");
+    assert_eq!(after["boids"], 6000);
+    let w = after["world"][0].as_f64().unwrap();
+    let h = after["world"][1].as_f64().unwrap();
+    // 6000 boids at 0.01 boids/wu² need 600 000 wu²; the 300-boid world had 30 000.
+    assert!(w * h >= 6000.0 / 0.01 * 0.999, "world {w} × {h}");
+    assert_eq!(after["finite"], true);
+    assert_eq!(after["inside_world"], true);
+}

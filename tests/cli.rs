@@ -117,3 +117,31 @@ fn bad_scene_file_exits_with_file_and_line() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn zero_steps_and_a_count_that_contradicts_the_initial_state_are_refused() {
+    let out = boids().args(["headless", "--steps", "0"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--steps"));
+
+    let dir = std::env::temp_dir().join(format!("boids-cli-init-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("s.csv");
+    let ok = boids()
+        .args(["headless", "--boids", "40", "--steps", "1", "--save"])
+        .arg(&save)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let out = boids()
+        .args(["headless", "--boids", "60", "--steps", "1", "--init"])
+        .arg(&save)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--boids 60") && err.contains("40 boids"),
+        "{err}"
+    );
+}

@@ -189,3 +189,59 @@ fn state_csv_round_trip_and_bad_row() {
         "{e}"
     );
 }
+
+#[test]
+fn a_world_size_written_in_a_scene_is_kept_even_at_the_default_value() {
+    let s = Scene::parse(
+        "[params]\nworld_width = 1000.0\nworld_height = 1000.0\n",
+        Path::new("w.toml"),
+    )
+    .unwrap();
+    assert!(s.world_is_fixed());
+    let s = Scene::parse("[params]\nmax_speed = 90.0\n", Path::new("w.toml")).unwrap();
+    assert!(!s.world_is_fixed());
+}
+
+#[test]
+fn scene_range_error_names_the_line_and_plain_decimals() {
+    let e = Scene::parse("boids = 5\n\n[params]\ndt = 0.2\n", Path::new("dt.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 4") && e.contains("dt = 0.2 ") && e.contains("0.0001 ..= 0.1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn non_finite_obstacles_are_rejected() {
+    let e = Scene::parse(
+        "obstacles = [[1.0, 2.0], [nan, 1.0]]\n",
+        Path::new("o.toml"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("o.toml") && e.contains("line 1") && e.contains("obstacle point 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn duplicate_ids_in_a_state_file_are_rejected() {
+    let dir = std::env::temp_dir().join(format!("boids-dup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dup.csv");
+    std::fs::write(
+        &path,
+        "id,x,y,vx,vy,hx,hy,hvx,hvy\n1,1,1,1,0,1,0,0,0\n1,2,2,1,0,1,0,0,0\n",
+    )
+    .unwrap();
+    let e = boids::model::state_csv::load_state(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 3") && e.contains("id 1 appears twice"),
+        "{e}"
+    );
+}

@@ -111,6 +111,13 @@ impl Default for RunArgs {
 /// # Errors
 /// A message for the user (no display, no adapter, bad scene or script, GPU error).
 pub fn run(args: RunArgs) -> Result<(), String> {
+    if args.backend == BackendKind::CpuNaive {
+        return Err(
+            "the app runs the gpu or cpu backend; cpu-naive (brute force) is for \
+             `boids headless` and `boids bench`"
+                .into(),
+        );
+    }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));
     let report = match outcome {
         Ok(r) => r?,

@@ -126,7 +126,9 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "backend" => {
             let b = word(0)?;
             ScriptCmd::Action(Action::SetBackend(
-                BackendKind::parse(b).ok_or_else(|| format!("unknown backend `{b}`"))?,
+                BackendKind::parse(b)
+                    .filter(|k| *k != BackendKind::CpuNaive)
+                    .ok_or_else(|| format!("unknown backend `{b}` (the app runs gpu or cpu)"))?,
             ))
         }
         "theme" => ScriptCmd::Action(Action::SetTheme(match word(0)? {

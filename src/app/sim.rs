@@ -337,7 +337,8 @@ impl Sim {
         self.append(new)
     }
 
-    /// Sets the boid count: adds boids at uniform random positions, or removes boids (the last in
+    /// Sets the boid count: adds boids at uniform random positions (growing the world to keep at
+    /// most the default density), or removes boids (the last in
     /// buffer order, which after a step is spread over the world). At least one boid stays.
     ///
     /// # Errors
@@ -346,7 +347,18 @@ impl Sim {
         let n = n.max(1);
         let len = self.len();
         if n > len {
-            let params = self.params().clone();
+            // Never crowd more boids into the world than the default density allows: the world
+            // grows (same aspect ratio; boids already there stay put), so the step's cost grows
+            // with the count and not with its square.
+            let mut params = self.params().clone();
+            let area = params.world_width * params.world_height;
+            let need = n as f32 / crate::model::DEFAULT_DENSITY;
+            if need > area {
+                let k = (need / area).sqrt();
+                params.world_width = (params.world_width * k).min(1.0e6);
+                params.world_height = (params.world_height * k).min(1.0e6);
+                self.set_params(&params)?;
+            }
             let new = (0..(n - len) as u32)
                 .map(|k| spawn_boid(self.seed, self.next_id + k, &params))
                 .collect();

@@ -344,6 +344,10 @@ impl AppState {
                 if let Err(e) = self.sim.set_count(n) {
                     self.say(format!("boid count {n}: {e}"));
                 }
+                // The world may have grown to hold them at the default density.
+                let p = self.sim.params();
+                self.camera
+                    .set_world(Vec2::new(p.world_width, p.world_height));
             }
             Action::SetParams(p) => {
                 if let Err(e) = self.sim.set_params(&p) {

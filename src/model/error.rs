@@ -57,10 +57,12 @@ pub enum SceneError {
         message: String,
     },
     /// The file parsed but a value is out of range.
-    #[error("scene file {path}: {source}")]
+    #[error("scene file {path}, line {line}: {source}")]
     Invalid {
         /// The file.
         path: PathBuf,
+        /// 1-based line of the offending key.
+        line: usize,
         /// The range error.
         source: ParamError,
     },

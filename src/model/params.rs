@@ -194,9 +194,9 @@ impl SimParams {
             if !(value >= min && value <= max) {
                 return Err(ParamError::OutOfRange {
                     field,
-                    value: value as f64,
-                    min: min as f64,
-                    max: max as f64,
+                    value: decimal(value),
+                    min: decimal(min),
+                    max: decimal(max),
                 });
             }
         }
@@ -209,8 +209,8 @@ impl SimParams {
             if r > p.perception_radius {
                 return Err(ParamError::RadiusAbovePerception {
                     field,
-                    value: r as f64,
-                    perception_radius: p.perception_radius as f64,
+                    value: decimal(r),
+                    perception_radius: decimal(p.perception_radius),
                 });
             }
         }
@@ -221,6 +221,11 @@ impl SimParams {
     pub fn grid(&self) -> crate::model::grid::Grid {
         crate::model::grid::Grid::new(self)
     }
+}
+
+/// `x` as the f64 of its shortest decimal form, so messages say `0.1`, not `0.10000000149011612`.
+fn decimal(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(x as f64)
 }
 
 /// Largest boid count any backend accepts (2^26 ≈ 67 M); the GPU backend may refuse fewer when the

@@ -37,6 +37,9 @@ pub struct Scene {
     /// Simulation parameters; missing fields take their defaults.
     #[serde(default)]
     pub params: SimParams,
+    /// Whether the file wrote `world_width` or `world_height` (set by [`Scene::parse`]).
+    #[serde(skip)]
+    pub world_given: bool,
 }
 
 impl Scene {
@@ -55,18 +58,39 @@ impl Scene {
                 message: e.message().to_string(),
             }
         })?;
-        scene
-            .params
-            .validate()
-            .map_err(|source| SceneError::Invalid {
+        let mut scene = scene;
+        let table: toml::Table = toml::from_str(text).unwrap_or_default();
+        scene.world_given = table
+            .get("params")
+            .and_then(|p| p.as_table())
+            .is_some_and(|p| p.contains_key("world_width") || p.contains_key("world_height"));
+        scene.params.validate().map_err(|source| {
+            let field = match &source {
+                crate::model::ParamError::OutOfRange { field, .. }
+                | crate::model::ParamError::RadiusAbovePerception { field, .. } => *field,
+            };
+            SceneError::Invalid {
                 path: path.to_path_buf(),
+                line: key_line(text, field),
                 source,
-            })?;
+            }
+        })?;
         if let Some(n) = scene.boids {
             crate::model::params::validate_boid_count(n).map_err(|source| SceneError::Invalid {
                 path: path.to_path_buf(),
+                line: key_line(text, "boids"),
                 source,
             })?;
+        }
+        for (k, o) in scene.obstacles.iter().enumerate() {
+            if !(o[0].is_finite() && o[1].is_finite()) {
+                return Err(SceneError::Parse {
+                    path: path.to_path_buf(),
+                    line: key_line(text, "obstacles"),
+                    column: 1,
+                    message: format!("obstacle point {k} ({}, {}) is not finite", o[0], o[1]),
+                });
+            }
         }
         Ok(scene)
     }
@@ -83,14 +107,22 @@ impl Scene {
         Scene::parse(&text, path)
     }
 
-    /// Whether the world size is kept as written: `fixed_world` when set, else true when the
-    /// scene's text set a world size different from the default.
+    /// Whether the world size is kept as written: `fixed_world` when set, else whether the file
+    /// wrote `world_width` or `world_height`.
     pub fn world_is_fixed(&self) -> bool {
-        self.fixed_world.unwrap_or_else(|| {
-            let d = SimParams::default();
-            self.params.world_width != d.world_width || self.params.world_height != d.world_height
-        })
+        self.fixed_world.unwrap_or(self.world_given)
     }
+}
+
+/// 1-based line where `key = …` is written in `text` (1 when not found).
+fn key_line(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map_or(1, |i| i + 1)
 }
 
 /// 1-based line and column of byte offset `at` in `text`.

@@ -79,6 +79,7 @@ pub fn load_state(path: &Path) -> Result<Vec<Boid>, StateFileError> {
         });
     }
     let mut out = Vec::new();
+    let mut ids = std::collections::HashSet::new();
     for rec in r.records() {
         let rec = rec.map_err(|e| StateFileError::Row {
             path: p.clone(),
@@ -95,6 +96,11 @@ pub fn load_state(path: &Path) -> Result<Vec<Boid>, StateFileError> {
             .trim()
             .parse()
             .map_err(|e| bad(format!("id {:?}: {e}", &rec[0])))?;
+        if !ids.insert(id) {
+            return Err(bad(format!(
+                "id {id} appears twice (ids must be unique: they seed the random numbers)"
+            )));
+        }
         let mut f = [0f32; 8];
         for (k, slot) in f.iter_mut().enumerate() {
             let s = rec[k + 1].trim();
