@@ -44,7 +44,7 @@ pub struct SnapshotArgs {
     /// Colour theme.
     #[arg(long, value_enum, default_value = "dark")]
     pub theme: Theme,
-    /// Boid length (wu; default: the separation radius, see [`crate::app::render::boid_length_for`]).
+    /// Boid length (wu, 0.01 ..= 10000; default: the scene's separation radius).
     #[arg(long)]
     pub boid_size: Option<f32>,
     /// Multisampling (1 = off; clamped to what the adapter offers).
@@ -81,6 +81,13 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
             "--width and --height must be 1..=16384 px (got {}×{})",
             args.width, args.height
         ));
+    }
+    if let Some(s) = args.boid_size {
+        if !(0.01..=10_000.0).contains(&s) {
+            return Err(format!(
+                "--boid-size = {s} is out of range: allowed 0.01 ..= 10000 (wu)"
+            ));
+        }
     }
     let max = ctx.device.limits().max_texture_dimension_2d;
     if args.width > max || args.height > max {

@@ -327,7 +327,8 @@ impl App {
                             crate::model::state_csv::save_state(&p, &b).map_err(|e| e.to_string())
                         });
                     if let Err(e) = saved {
-                        return self.fail(el, format!("{}: {e}", p.display()));
+                        // save_state's error already names the file.
+                        return self.fail(el, format!("script `state`: {e}"));
                     }
                 }
                 ScriptCmd::Report(p) => {

@@ -167,6 +167,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             pb.suspend(|| eprintln!("{s}"));
         }
     };
+    // Skipped runs are reported even with --quiet (it only hides progress): they change the table.
+    let warn = |pb: &ProgressBar, s: String| pb.suspend(|| eprintln!("{s}"));
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| match ev {
         SweepEvent::Planned { runs, total_steps } => {
             say(
@@ -180,7 +182,9 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             );
             pb.set_length(total_steps);
         }
-        SweepEvent::Skipped(s) => say(&pb, format!("skip {} {}: {}", s.backend, s.boids, s.reason)),
+        SweepEvent::Skipped(s) => {
+            warn(&pb, format!("skip {} {}: {}", s.backend, s.boids, s.reason))
+        }
         SweepEvent::RunStarted(r) => {
             pb.set_message(format!("{} {} boids", r.backend.name(), r.boids))
         }
