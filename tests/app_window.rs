@@ -333,6 +333,7 @@ fn no_display_is_a_clear_error() {
         assert!(r.stderr.contains("boids headless"), "{}", r.stderr);
         assert!(r.stderr.contains("boids bench"), "{}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        assert!(!r.stderr.contains(".cargo/registry"), "{}", r.stderr);
     }
 }
 

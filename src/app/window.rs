@@ -105,10 +105,12 @@ impl Gfx {
         let attrs = Window::default_attributes()
             .with_title("boids")
             .with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)));
-        let window = Arc::new(
-            el.create_window(attrs)
-                .map_err(|e| format!("cannot open a window: {e}"))?,
-        );
+        let window = Arc::new(el.create_window(attrs).map_err(|e| {
+            format!(
+                "cannot open a window: {}",
+                without_source_location(&e.to_string())
+            )
+        })?);
         let instance = make_instance(el);
         let surface = instance
             .create_surface(window.clone())
@@ -468,9 +470,10 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
     };
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
-            "cannot open a window: {e}\nThe interactive app needs a display (X11 or Wayland). \
+            "cannot open a window: {}\nThe interactive app needs a display (X11 or Wayland). \
              Without one, use `boids headless` (simulation only), `boids bench` (benchmark \
-             captures) or `boids snapshot --out FILE.png` (an offscreen picture)."
+             captures) or `boids snapshot --out FILE.png` (an offscreen picture).",
+            without_source_location(&e.to_string())
         )
     })?;
     let mut app = App {
@@ -499,4 +502,11 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         report.write(path)?;
     }
     Ok(report)
+}
+
+/// winit's OS errors read `os error at <source file>:<line>: <message>`: the user needs the message.
+fn without_source_location(msg: &str) -> String {
+    msg.strip_prefix("os error at ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or_else(|| msg.to_string(), |(_, m)| m.to_string())
 }
