@@ -11,7 +11,6 @@ use crate::backend::{BackendKind, SimError, Simulation};
 use crate::gpu::buffers::{check_boids, SimBuffers, Stages, BOID_BYTES};
 use crate::gpu::context::GpuContext;
 use crate::gpu::readback::{read_bytes, read_vec};
-use crate::gpu::GpuError;
 use crate::model::{
     initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, SimParams, StepUniforms,
 };
@@ -32,7 +31,8 @@ pub struct GpuBackend {
     obstacle_count: u32,
     max_per_dim: u32,
     profiler: Option<GpuProfiler>,
-    stage_ms: Vec<(String, f64)>,
+    /// GPU time of each stage of the last finished step (static names).
+    stage_ms: Vec<(&'static str, f64)>,
     last_frame: Option<Vec<wgpu_profiler::GpuTimerQueryResult>>,
 }
 
@@ -89,7 +89,7 @@ impl GpuBackend {
             obstacle_count: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
-            stage_ms: Vec::new(),
+            stage_ms: Vec::with_capacity(GPU_STAGES.len()),
             last_frame: None,
         };
         ctx.take_error()?;
@@ -286,30 +286,18 @@ impl GpuBackend {
         };
         let period = self.ctx.queue.get_timestamp_period();
         while let Some(frame) = prof.process_finished_frame(period) {
-            let mut ms = Vec::new();
+            // Reuse the vector and the static stage names: nothing allocated per step here.
+            self.stage_ms.clear();
             for top in &frame {
                 for q in &top.nested_queries {
-                    if let Some(t) = &q.time {
-                        ms.push((q.label.clone(), (t.end - t.start) * 1e3));
+                    let name = GPU_STAGES.iter().find(|s| **s == q.label);
+                    if let (Some(name), Some(t)) = (name, &q.time) {
+                        self.stage_ms.push((name, (t.end - t.start) * 1e3));
                     }
                 }
             }
-            self.stage_ms = ms;
             self.last_frame = Some(frame);
         }
-    }
-
-    /// The id following the largest id among the current boids (reads the state back).
-    ///
-    /// # Errors
-    /// [`SimError::Gpu`] on readback failure.
-    pub fn next_id(&mut self) -> Result<u32, SimError> {
-        Ok(self
-            .read_state()?
-            .iter()
-            .map(|b| b.id + 1)
-            .max()
-            .unwrap_or(0))
     }
 }
 
@@ -459,16 +447,9 @@ impl Simulation for GpuBackend {
 
     fn stage_times(&mut self) -> Vec<(String, f64)> {
         self.collect_timings();
-        self.stage_ms.clone()
-    }
-}
-
-impl GpuBackend {
-    /// Reads the neighbour counts of the last step (aligned with the state buffer order).
-    ///
-    /// # Errors
-    /// [`GpuError::Readback`] on failure.
-    pub fn read_neighbors(&self) -> Result<Vec<u32>, GpuError> {
-        read_vec(&self.ctx, &self.buffers.neighbors, self.count as usize)
+        self.stage_ms
+            .iter()
+            .map(|(n, ms)| (n.to_string(), *ms))
+            .collect()
     }
 }
