@@ -1,6 +1,7 @@
-//! GPU backend step time per stage and per whole step at 10k, 100k and 1M boids (issue 3), with
-//! the CPU backend at the same sizes in the same run for the ratio. Wall time of submit + wait.
-//! Needs an adapter (lavapipe on a machine without a GPU). Run: `cargo bench --bench gpu_step`.
+//! GPU backend time per stage (every stage of `boids::stages::STAGES`) and per whole step at 10k,
+//! 100k and 1M boids, with the CPU backend (per stage and per step) at the same sizes in the same
+//! run for the ratio. Wall time of submit + wait. Needs an adapter (lavapipe on a machine without a
+//! GPU). Run: `cargo bench --bench gpu_step`.
 
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,8 @@ use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::gpu::{GpuBackend, GpuContext};
 use boids::model::{SimParams, DEFAULT_DENSITY};
+use boids::stages;
+use boids::stages::twins::CpuStep;
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 
@@ -17,29 +20,10 @@ fn params(n: usize) -> SimParams {
     SimParams::default().with_world_for(n, DEFAULT_DENSITY)
 }
 
-/// The stages of one step, in order.
-const ORDER: [&str; 5] = ["clear", "count", "scan", "scatter", "rules"];
-
-/// Records `stages` (by name) into one compute pass and submits it.
-fn submit(gpu: &GpuBackend, ctx: &GpuContext, stages: &[&str]) {
+/// Records the stages named `names` (each in its own pass) and submits them.
+fn submit(gpu: &GpuBackend, ctx: &GpuContext, names: &[&str]) {
     let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut p = enc.begin_compute_pass(&Default::default());
-        let (b, s, md) = (gpu.buffers(), gpu.stages(), gpu.max_workgroups_per_dim());
-        let n = gpu.len() as u32;
-        let cells = gpu.uniforms().cell_count;
-        for stage in stages {
-            match *stage {
-                "clear" => s.clear.record(&mut p, &b.bind_clear, cells, md),
-                "count" => s.count.record(&mut p, &b.bind_count, n, md),
-                "scan" => s.scan.record(&mut p, &b.scan, md),
-                "scatter" => s.scatter.record(&mut p, &b.bind_scatter, n, md),
-                "rules" => s.rules.record(&mut p, &b.bind_rules, n, md),
-                "measures" => s.measures.record(&mut p, &b.bind_measures, n, md),
-                _ => unreachable!(),
-            }
-        }
-    }
+    gpu.record_stages(&mut enc, names);
     ctx.queue.submit([enc.finish()]);
 }
 
@@ -47,8 +31,9 @@ fn submit(gpu: &GpuBackend, ctx: &GpuContext, stages: &[&str]) {
 /// run the stages it depends on run untimed (e.g. `scan` needs freshly cleared and counted cells),
 /// so every run sees the buffers a real step would give it.
 fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -> Duration {
-    let before: &[&str] = match ORDER.iter().position(|s| *s == stage) {
-        Some(k) => &ORDER[..k],
+    let order = stages::step_stage_names();
+    let before: &[&str] = match order.iter().position(|s| *s == stage) {
+        Some(k) => &order[..k],
         None => &[],
     };
     let mut total = Duration::ZERO;
@@ -88,9 +73,12 @@ fn gpu_stages(c: &mut Criterion) {
         // One full step so that cells, sorted state and neighbours hold real data.
         gpu.step().unwrap();
         gpu.finish().unwrap();
-        for stage in [
-            "clear", "count", "scan", "scatter", "rules", "measures", "step",
-        ] {
+        let names: Vec<&str> = stages::STAGES
+            .iter()
+            .map(|s| s.name)
+            .chain(["step"])
+            .collect();
+        for stage in names {
             g.bench_with_input(BenchmarkId::new(stage, n), &n, |b, _| {
                 b.iter_custom(|iters| time_stage(&mut gpu, &ctx, stage, iters))
             });
@@ -108,6 +96,25 @@ fn cpu_same_sizes(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("step", n), &n, |b, _| {
             b.iter(|| sim.step().unwrap())
         });
+        // Each stage's CPU twin, on the buffers of a real step (the stages before it run untimed).
+        for (k, stage) in stages::step_stages().enumerate() {
+            let mut buffers = CpuStep::new(sim.boids().to_vec(), sim.params());
+            buffers.params = sim.uniforms();
+            g.bench_with_input(BenchmarkId::new(stage.name, n), &n, |b, _| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        for before in stages::step_stages().take(k) {
+                            (before.twin)(&mut buffers);
+                        }
+                        let t = Instant::now();
+                        (stage.twin)(&mut buffers);
+                        total += t.elapsed();
+                    }
+                    total
+                })
+            });
+        }
     }
     g.finish();
 }

@@ -1,6 +1,6 @@
-// Stage `render` (SPEC §6 step 6, issue 4): instanced spearheads read straight from the boid state
-// buffer, obstacle discs, and the world rectangle. Composed after common.wgsl (struct Boid).
-// Mirrors src/app/render.rs (ViewUniforms): keep field order and types in step.
+// The render pass: instanced spearheads read straight from the boid state buffer, obstacle discs,
+// and the world rectangle. Composed after common.wgsl (uses: struct Boid). `View` is laid out by
+// encase from src/render/renderer.rs (ViewUniforms); tests/shaders.rs checks both agree.
 
 struct View {
     // Background inside the world, in the target's encoding (premultiplied, alpha 1).
@@ -35,7 +35,6 @@ struct View {
     obstacle_min_px: f32,
     // 1 when the target is an sRGB format (write linear colour), 0 when it stores sRGB-encoded bytes.
     srgb_target: u32,
-    pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -78,28 +77,20 @@ struct BoidOut {
     @location(0) color: vec4<f32>,
 }
 
-// A concave spearhead in boid space (x forward, unit = boid length) with 4 vertices: left wing,
-// tip, notch, right wing; the index buffer makes two triangles of them, (wing, tip, notch) and
-// (tip, notch, wing). Vertex 4·i + k is corner k of boid i: one non-instanced indexed draw (a
-// software rasteriser shades long vertex batches much faster than 4-vertex instances).
-@vertex
-fn vs_boid(@builtin(vertex_index) index: u32) -> BoidOut {
-    let ii = index >> 2u;
-    let vi = index & 3u;
-    var shape = array<vec2<f32>, 4>(
-        vec2<f32>(-0.45, 0.34),
-        vec2<f32>(0.55, 0.0),
-        vec2<f32>(-0.2, 0.0),
-        vec2<f32>(-0.45, -0.34),
-    );
-    let b = boids[ii];
+// Index of the spearhead's tip among its 4 corners (src/render/mesh.rs: left wing, tip, notch,
+// right wing).
+const TIP: u32 = 1u;
+
+// One corner of boid `b`'s spearhead: `corner` in boid space (x forward, unit = boid length),
+// turned along the velocity, with the tip colour at the tip and the tail colour elsewhere.
+fn boid_vertex(b: Boid, corner: vec2<f32>, is_tip: bool) -> BoidOut {
     let v2 = dot(b.velocity, b.velocity);
     var dir = vec2<f32>(1.0, 0.0);
     if (v2 > 1e-12) {
         dir = b.velocity * inverseSqrt(v2);
     }
     let length_px = max(view.boid_length * view.zoom, view.min_length_px);
-    let local = shape[vi] * length_px;
+    let local = corner * length_px;
     let offset_px = vec2<f32>(local.x * dir.x - local.y * dir.y, local.x * dir.y + local.y * dir.x);
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
@@ -107,13 +98,34 @@ fn vs_boid(@builtin(vertex_index) index: u32) -> BoidOut {
     // Two-colour pastel gradient from the hue vector: tip colour at the tip, tail colour behind.
     let hue = atan2(b.hue.y, b.hue.x);
     var rgb: vec3<f32>;
-    if (vi == 1u) {
+    if (is_tip) {
         rgb = oklch_to_linear(view.tip_lightness, view.chroma, hue);
     } else {
         rgb = oklch_to_linear(view.tail_lightness, view.chroma, hue + view.tail_hue_shift);
     }
     out.color = vec4<f32>(encode(rgb) * view.alpha, view.alpha);
     return out;
+}
+
+// The instanced draw: one instance per boid (read from the state buffer by instance index), the
+// spearhead's corner from the per-vertex buffer; the index buffer makes its two triangles.
+@vertex
+fn vs_boid(@location(0) corner: vec2<f32>, @builtin(vertex_index) vi: u32,
+           @builtin(instance_index) ii: u32) -> BoidOut {
+    return boid_vertex(boids[ii], corner, vi == TIP);
+}
+
+// The batched draw (one non-instanced draw of 4·N vertices): vertex 4·i + k is corner k of boid i.
+@vertex
+fn vs_boid_batched(@builtin(vertex_index) index: u32) -> BoidOut {
+    var corners = array<vec2<f32>, 4>(
+        vec2<f32>(-0.45, 0.34),
+        vec2<f32>(0.55, 0.0),
+        vec2<f32>(-0.2, 0.0),
+        vec2<f32>(-0.45, -0.34),
+    );
+    let k = index & 3u;
+    return boid_vertex(boids[index >> 2u], corners[k], k == TIP);
 }
 
 @fragment

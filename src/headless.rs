@@ -4,63 +4,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::backend::{BackendKind, SimError, Simulation};
+use crate::backend::{self, BackendKind};
 use crate::bench::stats::TimeStats;
-use crate::cpu::CpuBackend;
-use crate::gpu::{GpuBackend, GpuContext};
-use crate::model::{Boid, FlockMeasures, Scene, SimParams, DEFAULT_DENSITY};
-
-/// Creates a backend of `kind` holding `boids` (GPU: on a fresh default context).
-///
-/// # Errors
-/// [`SimError`] for invalid parameters, no adapter, or a count over the adapter's limits.
-pub fn make_backend(
-    kind: BackendKind,
-    params: &SimParams,
-    boids: &[Boid],
-    seed: u32,
-    gpu: Option<&GpuContext>,
-) -> Result<Box<dyn Simulation>, SimError> {
-    Ok(match kind {
-        BackendKind::Gpu => {
-            let owned;
-            let ctx = match gpu {
-                Some(c) => c,
-                None => {
-                    owned = GpuContext::new()?;
-                    &owned
-                }
-            };
-            Box::new(GpuBackend::from_state(ctx, params, boids, seed)?)
-        }
-        k => Box::new(CpuBackend::from_state(k, params, boids.to_vec(), seed)?),
-    })
-}
-
-/// Resolves the parameters, boid count and seed of a run from an optional scene and command-line
-/// overrides (falling back to `default_boids` and seed 1): unless the scene fixes its size, the
-/// world gets aspect ratio `aspect` (width / height) and the boid count's area at the default
-/// density. Returns (parameters, boid count, seed, obstacle points).
-pub fn resolve_setup(
-    scene: Option<&Scene>,
-    boids: Option<usize>,
-    seed: Option<u32>,
-    default_boids: usize,
-    aspect: f32,
-) -> (SimParams, usize, u32, Vec<[f32; 2]>) {
-    let n = boids
-        .or(scene.and_then(|s| s.boids))
-        .unwrap_or(default_boids);
-    let seed = seed.or(scene.and_then(|s| s.seed)).unwrap_or(1);
-    let (mut params, fixed, obstacles) = match scene {
-        Some(s) => (s.params.clone(), s.world_is_fixed(), s.obstacles.clone()),
-        None => (SimParams::default(), false, Vec::new()),
-    };
-    if !fixed {
-        params = params.with_world_for_aspect(n, DEFAULT_DENSITY, aspect);
-    }
-    (params, n, seed, obstacles)
-}
+use crate::gpu::GpuContext;
+use crate::model::{FlockMeasures, Scene, Setup};
 
 /// Options of `boids headless`.
 #[derive(Clone, Debug)]
@@ -120,30 +67,20 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             ));
         }
     }
-    let (params, n, seed, obstacles) = resolve_setup(
+    let setup = Setup::resolve(
         scene.as_ref(),
         opts.boids.or(init.as_ref().map(|b| b.len())),
         opts.seed,
         20_000,
         1.0,
-    );
-    params.validate().map_err(|e| e.to_string())?;
-    crate::model::validate_boid_count(n).map_err(|e| e.to_string())?;
-    if let Some(b) = &init {
-        for x in b {
-            let inside = x.position[0] >= 0.0
-                && x.position[0] < params.world_width
-                && x.position[1] >= 0.0
-                && x.position[1] < params.world_height;
-            if !inside {
-                return Err(format!(
-                    "initial state: boid {} at ({}, {}) is outside the world [0, {}) × [0, {})",
-                    x.id, x.position[0], x.position[1], params.world_width, params.world_height
-                ));
-            }
-        }
-    }
-    let boids = init.unwrap_or_else(|| crate::model::initial_state(seed, n, &params));
+    )
+    .map_err(|e| e.to_string())?;
+    let setup = match init {
+        Some(b) => setup
+            .with_boids(b)
+            .map_err(|e| format!("initial state: {e}"))?,
+        None => setup,
+    };
     let ctx = if opts.backend == BackendKind::Gpu {
         Some(GpuContext::new().map_err(|e| e.to_string())?)
     } else {
@@ -153,9 +90,8 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         Some(c) => c.describe(),
         None => format!("CPU, {} rayon threads", rayon::current_num_threads()),
     };
-    let mut sim = make_backend(opts.backend, &params, &boids, seed, ctx.as_ref())
-        .map_err(|e| e.to_string())?;
-    sim.set_obstacles(&obstacles).map_err(|e| e.to_string())?;
+    let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
+    drop(setup);
 
     let mut times = Vec::with_capacity(opts.steps as usize);
     let mut stage_samples: Vec<(String, Vec<f64>)> = Vec::new();

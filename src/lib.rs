@@ -3,13 +3,18 @@
 //! A 2D flocking simulator whose whole simulation runs in wgpu compute shaders, with a CPU
 //! reference backend computing the same model, and benchmark captures.
 //!
-//! - [`model`]: parameters, state, the uniform grid, the rules shared by every backend
-//!   (`shared/SPEC.md` §2–§5).
-//! - [`cpu`]: the CPU reference backend (counting-sort grid and brute force).
-//! - [`gpu`]: the GPU backend (SPEC §6).
-//! - [`backend`]: the [`backend::Simulation`] interface both implement.
-//! - [`headless`]: the `boids headless` run.
-//! - [`app`]: the interactive app (winit + egui) and `boids snapshot`.
+//! Layers, each using only those above it:
+//!
+//! - [`model`]: parameters, state, the uniform grid, the rules, the random numbers, the measures,
+//!   scenes and the [`model::Setup`] of a run (docs/model.md).
+//! - [`stages`]: the one table of compute stages and each stage's CPU twin.
+//! - [`simulation`]: the [`simulation::Simulation`] interface every backend implements.
+//! - [`cpu`], [`gpu`]: the CPU reference backend and the GPU backend.
+//! - [`backend`]: the one factory of backends.
+//! - [`render`]: the instanced spearhead renderer, offscreen targets and the camera.
+//! - [`app`] (the window and `boids snapshot`), [`mod@bench`] (benchmark captures), [`headless`].
+//!
+//! [`io`] (whole-file writes) serves every layer.
 
 pub mod app;
 pub mod backend;
@@ -19,3 +24,6 @@ pub mod gpu;
 pub mod headless;
 pub mod io;
 pub mod model;
+pub mod render;
+pub mod simulation;
+pub mod stages;

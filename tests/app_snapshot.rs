@@ -15,9 +15,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use boids::app::render::Theme;
 use boids::app::snapshot::{compare_images, render_snapshot, write_png, SnapshotArgs, Tolerance};
 use boids::backend::BackendKind;
+use boids::render::Theme;
 
 const TOLERANCE: Tolerance = Tolerance {
     channel: 24,

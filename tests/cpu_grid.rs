@@ -5,9 +5,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use boids::cpu::stages::{clear, count, scan, scatter};
 use boids::model::rules::min_image;
 use boids::model::{Boid, Boundary, SimParams, StepUniforms};
+use boids::stages::twins::{clear, count, scan, scatter};
 
 /// Sorts `boids` into cell order with the CPU stages; returns (sorted, cell starts).
 fn bin(boids: &[Boid], u: &StepUniforms) -> (Vec<Boid>, Vec<u32>) {
@@ -135,7 +135,7 @@ fn wrap_seam_and_corners() {
 fn radius_equal_to_the_cell() {
     // 300 / 30 = 10 cells exactly: the cell size equals the radius.
     let p = params(300.0, 300.0, 30.0, Boundary::Wrap);
-    assert_eq!(p.grid().cols, 10);
+    assert_eq!(boids::model::Grid::new(&p).cols, 10);
     let boids = boids::model::initial_state(5, 3000, &p);
     check(&boids, &p, "radius = cell");
 }

@@ -7,11 +7,12 @@ mod common;
 use std::collections::BTreeSet;
 
 use boids::backend::Simulation;
-use boids::cpu::stages as cpu;
+use boids::gpu::pipelines::StagePipelines;
 use boids::gpu::readback::read_vec;
-use boids::gpu::stages::Scan;
+use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
-use boids::model::{flock_measures, Boid, Boundary, SimParams, StepUniforms};
+use boids::model::{flock_measures, Actors, Boid, Boundary, SimParams, StepUniforms};
+use boids::stages::twins as cpu;
 use wgpu::util::DeviceExt;
 
 fn params(boundary: Boundary, n: usize) -> SimParams {
@@ -22,13 +23,11 @@ fn params(boundary: Boundary, n: usize) -> SimParams {
     .with_world_for(n, 0.02)
 }
 
-/// Runs `f` on a compute pass of a fresh encoder and submits it.
-fn pass(ctx: &GpuContext, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
+/// Records the stages named `names` of `gpu` (uniforms written first) and submits them.
+fn run(ctx: &GpuContext, gpu: &GpuBackend, names: &[&str]) {
+    gpu.write_uniforms();
     let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut p = enc.begin_compute_pass(&Default::default());
-        f(&mut p);
-    }
+    gpu.record_stages(&mut enc, names);
     ctx.queue.submit([enc.finish()]);
 }
 
@@ -83,23 +82,17 @@ fn clear_count_scan_scatter_match_their_cpu_twins() {
                 sorted,
             } = cpu_bin(&boids, &u);
             let b = gpu.buffers();
-            let s = gpu.stages();
-            let md = gpu.max_workgroups_per_dim();
             let cells = u.cell_count;
-            gpu.write_uniforms();
             // Dirty the counters first so that `clear` has something to do.
             ctx.queue.write_buffer(
-                &b.cells,
+                b.get("cells"),
                 0,
                 bytemuck::cast_slice(&vec![9u32; cells as usize + 1]),
             );
-            pass(&ctx, |p| {
-                s.clear.record(p, &b.bind_clear, cells, md);
-                s.count.record(p, &b.bind_count, n as u32, md);
-            });
-            let g_counts: Vec<u32> = read_vec(&ctx, &b.cells, cells as usize + 1).unwrap();
-            let g_cell: Vec<u32> = read_vec(&ctx, &b.boid_cell, n).unwrap();
-            let g_rank: Vec<u32> = read_vec(&ctx, &b.boid_rank, n).unwrap();
+            run(&ctx, &gpu, &["clear", "count"]);
+            let g_counts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells as usize + 1).unwrap();
+            let g_cell: Vec<u32> = read_vec(&ctx, b.get("boid_cell"), n).unwrap();
+            let g_rank: Vec<u32> = read_vec(&ctx, b.get("boid_rank"), n).unwrap();
             assert_eq!(g_counts, counts, "count: cell counts (n={n})");
             assert_eq!(g_cell, cell, "count: cell of each boid (n={n})");
             // Ranks come from atomicAdd, so their order within a cell is unspecified: each cell's
@@ -116,11 +109,11 @@ fn clear_count_scan_scatter_match_their_cpu_twins() {
                     "count: ranks of cell {c}"
                 );
             }
-            pass(&ctx, |p| s.scan.record(p, &b.scan, md));
-            let g_starts: Vec<u32> = read_vec(&ctx, &b.cells, cells as usize + 1).unwrap();
+            run(&ctx, &gpu, &["scan"]);
+            let g_starts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells as usize + 1).unwrap();
             assert_eq!(g_starts, starts, "scan: cell starts (n={n})");
-            pass(&ctx, |p| s.scatter.record(p, &b.bind_scatter, n as u32, md));
-            let g_sorted: Vec<Boid> = read_vec(&ctx, &b.sorted, n).unwrap();
+            run(&ctx, &gpu, &["scatter"]);
+            let g_sorted: Vec<Boid> = read_vec(&ctx, b.get("sorted"), n).unwrap();
             for c in 0..cells as usize {
                 let range = starts[c] as usize..starts[c + 1] as usize;
                 let a: BTreeSet<u32> = g_sorted[range.clone()].iter().map(|x| x.id).collect();
@@ -142,9 +135,14 @@ fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
             contents: bytemuck::cast_slice(data),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         });
-    let scan = Scan::new(&ctx.device);
-    let levels = scan.buffers(&ctx.device, &buf, data.len() as u32);
-    pass(ctx, |p| scan.record(p, &levels, max_dim));
+    let scan = StagePipelines::new(&ctx.device, boids::stages::stage("scan"));
+    let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut p = enc.begin_compute_pass(&Default::default());
+        levels.record(&scan, &mut p, max_dim);
+    }
+    ctx.queue.submit([enc.finish()]);
     read_vec(ctx, &buf, data.len()).unwrap()
 }
 
@@ -201,24 +199,23 @@ fn rules_match_the_cpu_twin() {
             common::checked(&ctx, || {
                 let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
                 let obstacles = [[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]];
-                gpu.set_obstacles(&obstacles).unwrap();
+                gpu.set_actors(&Actors {
+                    obstacles: obstacles.to_vec(),
+                })
+                .unwrap();
                 let u = gpu.uniforms();
                 let CpuBinning { starts, sorted, .. } = cpu_bin(&boids, &u);
                 let mut out = vec![bytemuck::Zeroable::zeroed(); n];
                 let mut neigh = vec![0u32; n];
                 cpu::rules(&u, &sorted, &starts, &obstacles, &mut out, &mut neigh);
                 let b = gpu.buffers();
-                gpu.write_uniforms();
                 ctx.queue
-                    .write_buffer(&b.sorted, 0, bytemuck::cast_slice(&sorted));
+                    .write_buffer(b.get("sorted"), 0, bytemuck::cast_slice(&sorted));
                 ctx.queue
-                    .write_buffer(&b.cells, 0, bytemuck::cast_slice(&starts));
-                let md = gpu.max_workgroups_per_dim();
-                pass(&ctx, |ps| {
-                    gpu.stages().rules.record(ps, &b.bind_rules, n as u32, md)
-                });
-                let g_out: Vec<Boid> = read_vec(&ctx, &b.state, n).unwrap();
-                let g_neigh: Vec<u32> = read_vec(&ctx, &b.neighbors, n).unwrap();
+                    .write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&starts));
+                run(&ctx, &gpu, &["rules"]);
+                let g_out: Vec<Boid> = read_vec(&ctx, b.get("state"), n).unwrap();
+                let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
                 assert_eq!(
                     g_neigh, neigh,
                     "rules: neighbour counts ({boundary:?}, noise {noise})"
@@ -249,8 +246,11 @@ fn measures_match_the_cpu_twin() {
         let neigh: Vec<u32> = (0..n as u32).map(|i| i % 13).collect();
         common::checked(&ctx, || {
             let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
-            ctx.queue
-                .write_buffer(&gpu.buffers().neighbors, 0, bytemuck::cast_slice(&neigh));
+            ctx.queue.write_buffer(
+                gpu.buffers().get("neighbors"),
+                0,
+                bytemuck::cast_slice(&neigh),
+            );
             let g = gpu.measures().unwrap();
             let c = flock_measures(&boids, &neigh);
             let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * a.abs().max(b.abs()).max(1e-2);

@@ -97,7 +97,7 @@ fn grid_larger_than_one_dispatch_dimension() {
         world_height: 81_920.0,
         ..SimParams::default()
     };
-    assert_eq!(p.grid().cells(), 1 << 24);
+    assert_eq!(boids::model::Grid::new(&p).cells(), 1 << 24);
     let boids = common::test_state(77, 2000, &p, true);
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 4).unwrap();
@@ -143,14 +143,14 @@ fn add_and_remove_boids_at_runtime() {
     common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &first, 6).unwrap();
         gpu.step().unwrap();
-        let capacity = gpu.buffers().boid_capacity;
+        let capacity = gpu.buffers().capacity.boids;
         // Grow past the capacity: the buffers double and the existing boids are kept.
         let extra: Vec<Boid> = (1000..1700)
             .map(|id| boids::model::spawn_boid(99, id, &p))
             .collect();
         let before = gpu.read_state().unwrap();
         gpu.add_boids(&extra).unwrap();
-        assert!(gpu.buffers().boid_capacity > capacity);
+        assert!(gpu.buffers().capacity.boids > capacity);
         assert_eq!(gpu.len(), 1700);
         let mut all = before.clone();
         all.extend_from_slice(&extra);
@@ -227,7 +227,10 @@ fn live_parameter_change_regrows_the_grid() {
         cohesion_radius: 35.0,
         ..p.clone()
     };
-    assert_ne!(p.grid().cells(), q.grid().cells());
+    assert_ne!(
+        boids::model::Grid::new(&p).cells(),
+        boids::model::Grid::new(&q).cells()
+    );
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
         gpu.set_params(&q).unwrap();

@@ -1,12 +1,21 @@
-//! Every WGSL shader parses and validates with naga (no GPU needed), and the uniform block and the
-//! boid struct have the same layout in Rust and WGSL.
+//! The WGSL side agrees with the Rust side, checked with naga (no GPU needed): every shader parses
+//! and validates; every stage of the stage table has the entry points and binding slots (names,
+//! order, access) that naga reflects from its WGSL; and every struct shared with WGSL — the uniform
+//! blocks `Params` (StepUniforms), `View` (ViewUniforms) and `ScanLevel`, and the storage struct
+//! `Boid` — has the same member names, offsets and types on both sides. Each check is also shown
+//! to fail on a planted difference.
 
+use boids::gpu::scan::ScanLevel;
 use boids::gpu::shaders;
 use boids::model::{Boid, StepUniforms};
+use boids::render::ViewUniforms;
+use boids::stages::{Access, Binding, Run, BUFFERS, STAGES};
+use encase::internal::WriteInto;
+use encase::ShaderType;
 
 #[test]
 fn every_shader_parses_and_validates() {
-    for (name, src) in shaders::ALL {
+    for (name, src) in shaders::all_sources() {
         shaders::validate(name, src).unwrap_or_else(|e| panic!("{e}"));
     }
 }
@@ -14,18 +23,113 @@ fn every_shader_parses_and_validates() {
 #[test]
 fn validation_rejects_a_broken_shader() {
     // The check above can fail: a type error is reported with the stage name.
-    let broken = format!("{}\nfn oops() -> u32 {{ return 1.0; }}\n", shaders::CLEAR);
+    let broken = format!(
+        "{}\nfn oops() -> u32 {{ return 1.0; }}\n",
+        STAGES[0].wgsl.source
+    );
     let err = shaders::validate("clear", &broken).unwrap_err();
     assert!(err.contains("clear"), "{err}");
 }
 
-fn struct_members(module: &naga::Module, name: &str) -> (Vec<(String, u32)>, u32) {
+fn module_of(name: &str) -> naga::Module {
+    let stage = boids::stages::stage(name);
+    shaders::validate(name, stage.wgsl.source).unwrap()
+}
+
+#[test]
+fn every_stage_matches_its_wgsl() {
+    for stage in &STAGES {
+        let module = module_of(stage.name);
+        shaders::check_bindings(stage.name, &module, stage.bindings)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for entry in stage.entry_points() {
+            let ep = module
+                .entry_points
+                .iter()
+                .find(|e| e.name == entry)
+                .unwrap_or_else(|| panic!("{}: no entry point {entry} in the WGSL", stage.name));
+            assert_eq!(
+                ep.stage,
+                naga::ShaderStage::Compute,
+                "{}::{entry}",
+                stage.name
+            );
+        }
+        // The stage's own file is named after it.
+        assert_eq!(
+            stage.wgsl.files.last(),
+            Some(&format!("{}.wgsl", stage.name).as_str()),
+            "{}: its own WGSL file comes last",
+            stage.name
+        );
+        // Every binding names a buffer of the buffer table (the scan binds its own levels).
+        if let Run::Dispatches(_) = stage.run {
+            for b in stage.bindings {
+                let buf = boids::stages::buffer(b.name)
+                    .unwrap_or_else(|| panic!("{}: no buffer named {}", stage.name, b.name));
+                assert_eq!(
+                    buf.uniform,
+                    b.access == Access::Uniform,
+                    "{}: {} uniform on one side only",
+                    stage.name,
+                    b.name
+                );
+            }
+        }
+    }
+    // Every buffer is bound by some stage.
+    for b in &BUFFERS {
+        assert!(
+            STAGES
+                .iter()
+                .any(|s| s.bindings.iter().any(|x| x.name == b.name)),
+            "buffer {} is bound by no stage",
+            b.name
+        );
+    }
+}
+
+#[test]
+fn the_binding_check_fails_on_a_planted_slot() {
+    let stage = boids::stages::stage("scatter");
+    let module = module_of("scatter");
+    // Two slots swapped.
+    let mut swapped: Vec<Binding> = stage.bindings.to_vec();
+    swapped.swap(1, 2);
+    let err = shaders::check_bindings("scatter", &module, &swapped).unwrap_err();
+    assert!(err.contains("binding 1"), "{err}");
+    // A wrong access.
+    let mut access: Vec<Binding> = stage.bindings.to_vec();
+    access[5].access = Access::Read;
+    let err = shaders::check_bindings("scatter", &module, &access).unwrap_err();
+    assert!(err.contains("sorted"), "{err}");
+    // A slot the WGSL does not declare.
+    let mut extra: Vec<Binding> = stage.bindings.to_vec();
+    extra.push(Binding {
+        name: "ghost",
+        access: Access::Read,
+    });
+    let err = shaders::check_bindings("scatter", &module, &extra).unwrap_err();
+    assert!(err.contains("ghost"), "{err}");
+}
+
+/// Member names, offsets and scalar components (u32 or f32) of WGSL struct `name`, and its size.
+fn struct_members(module: &naga::Module, name: &str) -> (Vec<(String, u32, Vec<bool>)>, u32) {
     for (_, ty) in module.types.iter() {
         if ty.name.as_deref() == Some(name) {
             if let naga::TypeInner::Struct { members, span } = &ty.inner {
                 let m = members
                     .iter()
-                    .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                    .map(|m| {
+                        let comps = match &module.types[m.ty].inner {
+                            naga::TypeInner::Scalar(s) => vec![s.kind == naga::ScalarKind::Float],
+                            naga::TypeInner::Vector { size, scalar } => {
+                                vec![scalar.kind == naga::ScalarKind::Float; *size as usize]
+                            }
+                            other => panic!("{name}.{:?}: unexpected type {other:?}", m.name),
+                        };
+                        (m.name.clone().unwrap_or_default(), m.offset, comps)
+                    })
                     .collect();
                 return (m, *span);
             }
@@ -34,22 +138,109 @@ fn struct_members(module: &naga::Module, name: &str) -> (Vec<(String, u32)>, u32
     panic!("struct {name} not found");
 }
 
+/// Checks that `T`, laid out by encase, agrees with WGSL struct `name` of `module`: `T` is
+/// built (through serde, field by field by name) with a distinct value in every scalar component,
+/// written with encase, and each WGSL member is read back at naga's offset.
+fn check_layout<T>(module: &naga::Module, name: &str) -> Result<(), String>
+where
+    T: ShaderType + WriteInto + serde::de::DeserializeOwned,
+{
+    let (members, span) = struct_members(module, name);
+    let value = |k: usize, c: usize| 1000 + 16 * k as u32 + c as u32;
+    let mut obj = serde_json::Map::new();
+    for (k, (m, _, comps)) in members.iter().enumerate() {
+        let v: Vec<serde_json::Value> = comps
+            .iter()
+            .enumerate()
+            .map(|(c, float)| {
+                if *float {
+                    serde_json::json!(value(k, c) as f32)
+                } else {
+                    serde_json::json!(value(k, c))
+                }
+            })
+            .collect();
+        let v = if v.len() == 1 {
+            v[0].clone()
+        } else {
+            serde_json::Value::Array(v)
+        };
+        obj.insert(m.clone(), v);
+    }
+    let t: T = serde_json::from_value(serde_json::Value::Object(obj))
+        .map_err(|e| format!("{name}: the Rust and WGSL member names differ: {e}"))?;
+    let mut buf = encase::StorageBuffer::new(Vec::new());
+    buf.write(&t).map_err(|e| e.to_string())?;
+    let bytes = buf.into_inner();
+    if bytes.len() != span as usize {
+        return Err(format!(
+            "{name}: encase writes {} bytes, the WGSL struct is {span}",
+            bytes.len()
+        ));
+    }
+    for (k, (m, offset, comps)) in members.iter().enumerate() {
+        for (c, float) in comps.iter().enumerate() {
+            let at = *offset as usize + 4 * c;
+            let word = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+            let expect = if *float {
+                (value(k, c) as f32).to_bits()
+            } else {
+                value(k, c)
+            };
+            if word != expect {
+                return Err(format!(
+                    "{name}.{m}[{c}]: at WGSL offset {at} encase wrote {word:#x}, expected {expect:#x}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[test]
-fn params_layout_matches_step_uniforms() {
-    let module = shaders::validate("rules", shaders::RULES).unwrap();
-    let (members, span) = struct_members(&module, "Params");
-    let rust: Vec<(String, u32)> = StepUniforms::field_offsets()
-        .into_iter()
-        .map(|(n, o)| (n.to_string(), o as u32))
-        .collect();
-    assert_eq!(members, rust, "WGSL Params and Rust StepUniforms differ");
-    assert_eq!(span as usize, std::mem::size_of::<StepUniforms>());
+fn uniform_blocks_match_their_wgsl_structs() {
+    check_layout::<StepUniforms>(&module_of("rules"), "Params").unwrap();
+    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    check_layout::<ViewUniforms>(&render, "View").unwrap();
+    check_layout::<ScanLevel>(&module_of("scan"), "ScanLevel").unwrap();
+}
+
+#[test]
+fn the_layout_check_fails_on_a_planted_difference() {
+    // The View struct alone, as written in the render shader, then with a planted change.
+    let src = shaders::RENDER.source;
+    let start = src.find("struct View {").unwrap();
+    let end = start + src[start..].find("\n}").unwrap() + 2;
+    let view = &src[start..end];
+    let parse = |text: &str| naga::front::wgsl::parse_str(text).unwrap();
+    check_layout::<ViewUniforms>(&parse(view), "View").unwrap();
+    // Two members swapped.
+    let swapped = view
+        .replacen("    center: vec2<f32>,\n", "    TEMP\n", 1)
+        .replacen("    scale: vec2<f32>,\n", "    center: vec2<f32>,\n", 1)
+        .replacen("    TEMP\n", "    scale: vec2<f32>,\n", 1);
+    assert_ne!(swapped, view, "the planted change must apply");
+    let err = check_layout::<ViewUniforms>(&parse(&swapped), "View").unwrap_err();
+    assert!(
+        err.contains("View.center") || err.contains("View.scale"),
+        "{err}"
+    );
+    // A member renamed.
+    let renamed = view.replacen("    zoom: f32,", "    zoom_px: f32,", 1);
+    assert_ne!(renamed, view, "the planted change must apply");
+    let err = check_layout::<ViewUniforms>(&parse(&renamed), "View").unwrap_err();
+    assert!(err.contains("names differ"), "{err}");
+    // A member's type changed (u32 where Rust has f32).
+    let retyped = view.replacen("    alpha: f32,", "    alpha: u32,", 1);
+    assert_ne!(retyped, view, "the planted change must apply");
+    assert!(check_layout::<ViewUniforms>(&parse(&retyped), "View").is_err());
 }
 
 #[test]
 fn boid_layout_matches_rust() {
-    let module = shaders::validate("rules", shaders::RULES).unwrap();
+    let module = module_of("rules");
     let (members, span) = struct_members(&module, "Boid");
+    let names: Vec<(String, u32)> = members.into_iter().map(|(n, o, _)| (n, o)).collect();
     let rust = vec![
         (
             "position".to_string(),
@@ -67,6 +258,6 @@ fn boid_layout_matches_rust() {
         ("id".to_string(), std::mem::offset_of!(Boid, id) as u32),
         ("pad".to_string(), std::mem::offset_of!(Boid, _pad) as u32),
     ];
-    assert_eq!(members, rust);
+    assert_eq!(names, rust);
     assert_eq!(span as usize, std::mem::size_of::<Boid>());
 }

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::app::record::LiveRecording;
-use crate::app::render::{read_texture, Offscreen, Renderer};
 use crate::app::snapshot::write_png;
 use crate::app::ui::{self, Hud};
 use crate::app::window::Gfx;
 use crate::gpu::GpuContext;
+use crate::render::{read_texture, Offscreen, Renderer};
 
 /// Presented frames ignored by the average fps (start-up, shader compilation).
 pub const WARMUP_FRAMES: u64 = 10;
@@ -113,11 +113,10 @@ impl Frame {
 /// Renders the current view offscreen with the same renderer code and writes it as a PNG.
 fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let samples = g.frame.samples;
-    let r = g
-        .frame
-        .capture_renderer
-        .get_or_insert_with(|| Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples));
-    r.set_obstacles(&g.ctx.queue, g.st.sim.obstacles());
+    let r = g.frame.capture_renderer.get_or_insert_with(|| {
+        Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples, g.renderer.draw())
+    });
+    r.set_actors(&g.ctx.queue, g.st.sim.actors());
     let vp = g.st.camera.viewport;
     let target = Offscreen::new(&g.ctx.device, vp.x as u32, vp.y as u32);
     let mut enc = g
@@ -175,9 +174,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
             .step_timed(measure)
             .map_err(|e| format!("simulation step: {e}"))?;
     }
-    if g.renderer_obstacles_version != g.st.obstacles_version {
-        g.renderer.set_obstacles(&g.ctx.queue, g.st.sim.obstacles());
-        g.renderer_obstacles_version = g.st.obstacles_version;
+    if g.renderer_actors_version != g.st.actors_version {
+        g.renderer.set_actors(&g.ctx.queue, g.st.sim.actors());
+        g.renderer_actors_version = g.st.actors_version;
     }
 
     let captures = std::mem::take(&mut g.frame.captures);

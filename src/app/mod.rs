@@ -1,8 +1,6 @@
-//! The interactive app (SPEC §7, issue 4) and its offscreen twin `boids snapshot`.
+//! The interactive app and its offscreen twin `boids snapshot`; both draw with
+//! [`crate::render`].
 //!
-//! - [`render`]: the instanced spearhead [`render::Renderer`] and the [`render::Offscreen`] target,
-//!   shared by the window, snapshots and benchmark captures.
-//! - [`camera`]: pan and zoom (world units ↔ physical pixels).
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
@@ -10,11 +8,8 @@
 //!   scripted input for tests; [`window`] and `frame`: the winit/wgpu frame loop;
 //!   [`report`]: what a run reports at exit.
 
-pub mod camera;
 mod frame;
-pub mod offscreen;
 pub mod record;
-pub mod render;
 pub mod report;
 pub mod script;
 pub mod sim;
@@ -26,9 +21,8 @@ pub mod window;
 
 use std::path::PathBuf;
 
-use crate::app::render::Theme;
 use crate::backend::BackendKind;
-use crate::model::{Scene, SimParams};
+use crate::render::{BoidDraw, Theme};
 
 /// Options of `boids run` (and of `boids` with no subcommand).
 #[derive(Clone, Debug, clap::Args)]
@@ -75,6 +69,9 @@ pub struct RunArgs {
     /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events.
     #[arg(long)]
     pub script: Option<PathBuf>,
+    /// How boids are drawn (default: instanced).
+    #[arg(long, value_enum)]
+    pub draw: Option<BoidDraw>,
     /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
     #[arg(long, default_value = "captures")]
     pub capture_dir: PathBuf,
@@ -99,6 +96,7 @@ impl Default for RunArgs {
             panel: false,
             msaa: None,
             script: None,
+            draw: None,
             capture_dir: PathBuf::from("captures"),
             report: None,
         }
@@ -136,37 +134,4 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         serde_json::to_string(&report).map_err(|e| e.to_string())?
     );
     Ok(())
-}
-
-/// What a run starts from: parameters, boid count, seed and obstacle points.
-#[derive(Clone, Debug)]
-pub struct ViewSetup {
-    /// Parameters (world sized to the view unless the scene fixes it).
-    pub params: SimParams,
-    /// Boid count.
-    pub boids: usize,
-    /// Seed.
-    pub seed: u32,
-    /// Obstacle points (wu).
-    pub obstacles: Vec<[f32; 2]>,
-}
-
-/// Resolves a run from an optional scene and command-line overrides (`boids`, `seed`, falling back
-/// to `default_boids` and seed 1): the world gets the view's aspect ratio at the default density
-/// unless the scene fixes its size (see [`crate::headless::resolve_setup`]).
-pub fn resolve_view_setup(
-    scene: Option<&Scene>,
-    boids: Option<usize>,
-    seed: Option<u32>,
-    default_boids: usize,
-    aspect: f32,
-) -> ViewSetup {
-    let (params, boids, seed, obstacles) =
-        crate::headless::resolve_setup(scene, boids, seed, default_boids, aspect);
-    ViewSetup {
-        params,
-        boids,
-        seed,
-        obstacles,
-    }
 }

@@ -112,7 +112,7 @@ impl RunReport {
             inside_world: boids.iter().all(|b| {
                 (0.0..=w.x).contains(&b.position[0]) && (0.0..=w.y).contains(&b.position[1])
             }),
-            obstacles: st.sim.obstacles().len(),
+            obstacles: st.sim.actors().obstacles.len(),
             zoom: st.camera.zoom,
             fit_zoom: st.camera.fit_zoom(),
             center: st.camera.center.into(),

@@ -34,10 +34,10 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
-use crate::app::render::Theme;
 use crate::app::state::Action;
 use crate::app::tools::{AppKey, Button, InputEvent, Tool};
 use crate::backend::BackendKind;
+use crate::render::Theme;
 
 /// One scripted command.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,25 +7,18 @@ use std::time::Instant;
 
 use glam::Vec2;
 
-use crate::backend::{BackendKind, SimError, Simulation};
-use crate::cpu::CpuBackend;
-use crate::gpu::{GpuBackend, GpuContext};
-use crate::model::{rng, spawn_boid, spawn_boid_at, Boid, Interaction, SimParams};
+use crate::backend::{self, BackendKind, SimError, Simulation};
+use crate::gpu::GpuContext;
+use crate::model::{rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Setup, SimParams};
 
-/// The backend behind a [`Sim`].
-enum Engine {
-    Gpu(Box<GpuBackend>),
-    Cpu(Box<CpuBackend>),
-}
-
-/// A simulation plus what the app needs around it: obstacles, pointer interaction, next boid id,
+/// A simulation plus what the app needs around it: the actors, pointer interaction, next boid id,
 /// last step times per backend, and the GPU mirror of the CPU state.
 pub struct Sim {
     ctx: GpuContext,
-    engine: Engine,
+    engine: Box<dyn Simulation>,
     seed: u32,
     next_id: u32,
-    obstacles: Vec<[f32; 2]>,
+    actors: Actors,
     interaction: Interaction,
     mirror: Option<wgpu::Buffer>,
     mirror_dirty: bool,
@@ -34,45 +27,25 @@ pub struct Sim {
     steps: u64,
 }
 
-fn make_engine(
-    ctx: &GpuContext,
-    kind: BackendKind,
-    params: &SimParams,
-    boids: &[Boid],
-    seed: u32,
-) -> Result<Engine, SimError> {
-    Ok(match kind {
-        BackendKind::Gpu => {
-            Engine::Gpu(Box::new(GpuBackend::from_state(ctx, params, boids, seed)?))
-        }
-        _ => Engine::Cpu(Box::new(CpuBackend::from_state(
-            BackendKind::Cpu,
-            params,
-            boids.to_vec(),
-            seed,
-        )?)),
-    })
-}
-
 impl Sim {
-    /// A simulation of `boids` on backend `kind` (`CpuNaive` is treated as `Cpu`), drawing on `ctx`.
+    /// The simulation of `setup` on backend `kind` (`CpuNaive` is treated as `Cpu`), drawing on
+    /// `ctx`.
     ///
     /// # Errors
     /// [`SimError`] for invalid parameters or a count over the adapter's limits.
-    pub fn new(
-        ctx: &GpuContext,
-        kind: BackendKind,
-        params: &SimParams,
-        boids: &[Boid],
-        seed: u32,
-    ) -> Result<Sim, SimError> {
-        let engine = make_engine(ctx, kind, params, boids, seed)?;
+    pub fn new(ctx: &GpuContext, kind: BackendKind, setup: &Setup) -> Result<Sim, SimError> {
+        let kind = if kind == BackendKind::CpuNaive {
+            BackendKind::Cpu
+        } else {
+            kind
+        };
+        let engine = backend::create(kind, setup, Some(ctx))?;
         Ok(Sim {
             ctx: ctx.clone(),
             engine,
-            seed,
-            next_id: boids.iter().map(|b| b.id + 1).max().unwrap_or(0),
-            obstacles: Vec::new(),
+            seed: setup.seed,
+            next_id: setup.boids.iter().map(|b| b.id + 1).max().unwrap_or(0),
+            actors: setup.actors.clone(),
             interaction: Interaction::with_obstacle_defaults(),
             mirror: None,
             mirror_dirty: true,
@@ -83,17 +56,11 @@ impl Sim {
     }
 
     fn sim(&self) -> &dyn Simulation {
-        match &self.engine {
-            Engine::Gpu(g) => g.as_ref(),
-            Engine::Cpu(c) => c.as_ref(),
-        }
+        self.engine.as_ref()
     }
 
     fn sim_mut(&mut self) -> &mut dyn Simulation {
-        match &mut self.engine {
-            Engine::Gpu(g) => g.as_mut(),
-            Engine::Cpu(c) => c.as_mut(),
-        }
+        self.engine.as_mut()
     }
 
     /// The GPU context used for drawing (and by the GPU backend).
@@ -131,9 +98,9 @@ impl Sim {
         self.seed
     }
 
-    /// The obstacle points (wu).
-    pub fn obstacles(&self) -> &[[f32; 2]] {
-        &self.obstacles
+    /// The actors (obstacle points).
+    pub fn actors(&self) -> &Actors {
+        &self.actors
     }
 
     /// The pointer and obstacle settings.
@@ -168,10 +135,7 @@ impl Sim {
 
     /// Whether the running backend measures per-pass GPU times with timestamp queries.
     pub fn has_timestamps(&self) -> bool {
-        match &self.engine {
-            Engine::Gpu(g) => g.has_timestamps(),
-            Engine::Cpu(_) => false,
-        }
+        self.sim().has_timestamps()
     }
 
     pub fn step_ms(&self) -> Option<f64> {
@@ -197,7 +161,7 @@ impl Sim {
     /// # Errors
     /// [`SimError::Gpu`] on a device error.
     pub fn step_timed(&mut self, measure: bool) -> Result<(), SimError> {
-        let gpu = matches!(self.engine, Engine::Gpu(_));
+        let gpu = self.sim().gpu_state_buffer().is_some();
         if measure && gpu {
             self.sim_mut().finish()?;
         }
@@ -219,32 +183,30 @@ impl Sim {
     /// The boid state as a GPU storage buffer holding [`Sim::len`] boids: the GPU backend's own
     /// `state` buffer, or (CPU backend) a mirror refreshed here when the state changed.
     pub fn state_buffer(&mut self) -> &wgpu::Buffer {
-        match &self.engine {
-            Engine::Gpu(g) => &g.buffers().state,
-            Engine::Cpu(c) => {
-                let bytes: &[u8] = bytemuck::cast_slice(c.boids());
-                let need = (bytes.len() as u64).max(16);
-                if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
-                    self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("cpu state mirror"),
-                        size: need.next_power_of_two(),
-                        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                        mapped_at_creation: false,
-                    }));
-                    self.mirror_dirty = true;
-                }
-                let mirror = self.mirror.as_ref().expect("mirror");
-                if self.mirror_dirty {
-                    self.ctx.queue.write_buffer(mirror, 0, bytes);
-                    self.mirror_dirty = false;
-                }
-                mirror
-            }
+        if self.engine.gpu_state_buffer().is_some() {
+            return self.engine.gpu_state_buffer().expect("checked");
         }
+        let bytes: &[u8] = bytemuck::cast_slice(self.engine.cpu_state().unwrap_or_default());
+        let need = (bytes.len() as u64).max(16);
+        if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
+            self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("cpu state mirror"),
+                size: need.next_power_of_two(),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+            self.mirror_dirty = true;
+        }
+        let mirror = self.mirror.as_ref().expect("mirror");
+        if self.mirror_dirty {
+            self.ctx.queue.write_buffer(mirror, 0, bytes);
+            self.mirror_dirty = false;
+        }
+        mirror
     }
 
     /// Switches to backend `kind`, carrying the whole flock (state read back from the old one),
-    /// the obstacles and the pointer settings. No-op when already there.
+    /// the step index, the actors and the pointer settings. No-op when already there.
     ///
     /// # Errors
     /// [`SimError`] when the new backend cannot hold the flock; the old one keeps running.
@@ -257,19 +219,15 @@ impl Sim {
         if kind == self.kind() {
             return Ok(());
         }
-        let state = self.sim_mut().read_state()?;
-        let step = self.sim_mut().step_index();
-        let params = self.params().clone();
-        let mut engine = make_engine(&self.ctx, kind, &params, &state, self.seed)?;
-        {
-            let s: &mut dyn Simulation = match &mut engine {
-                Engine::Gpu(g) => g.as_mut(),
-                Engine::Cpu(c) => c.as_mut(),
-            };
-            s.set_step_index(step);
-            s.set_interaction(&self.interaction);
-            s.set_obstacles(&self.obstacles)?;
-        }
+        let setup = Setup {
+            params: self.params().clone(),
+            seed: self.seed,
+            step: self.sim().step_index(),
+            boids: self.sim_mut().read_state()?,
+            actors: self.actors.clone(),
+        };
+        let mut engine = backend::create(kind, &setup, Some(&self.ctx))?;
+        engine.set_interaction(&self.interaction);
         self.engine = engine;
         self.mirror_dirty = true;
         Ok(())
@@ -290,13 +248,13 @@ impl Sim {
         self.sim_mut().set_interaction(&ia);
     }
 
-    /// Replaces the obstacle points (wu); they act from the next step.
+    /// Replaces the actors (obstacle points); they act from the next step.
     ///
     /// # Errors
     /// [`SimError::Gpu`] when the GPU cannot hold them.
-    pub fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
-        self.sim_mut().set_obstacles(points)?;
-        self.obstacles = points.to_vec();
+    pub fn set_actors(&mut self, actors: Actors) -> Result<(), SimError> {
+        self.sim_mut().set_actors(&actors)?;
+        self.actors = actors;
         Ok(())
     }
 
@@ -304,15 +262,8 @@ impl Sim {
         if new.is_empty() {
             return Ok(());
         }
-        match &mut self.engine {
-            Engine::Gpu(g) => g.add_boids(&new)?,
-            Engine::Cpu(c) => {
-                let mut all = c.boids().to_vec();
-                all.extend_from_slice(&new);
-                c.set_state(&all)?;
-                self.mirror_dirty = true;
-            }
-        }
+        self.sim_mut().add_boids(&new)?;
+        self.mirror_dirty = true;
         self.next_id += new.len() as u32;
         Ok(())
     }
@@ -328,8 +279,9 @@ impl Sim {
         let new: Vec<Boid> = (0..count as u32)
             .map(|k| {
                 let id = self.next_id + k;
-                let r = spread * rng::uniform01(self.seed, id, 1, 100).sqrt();
-                let a = rng::uniform01(self.seed, id, 1, 101) * std::f32::consts::TAU;
+                let r = spread * rng::uniform01(self.seed, id, 0, rng::STREAM_ADD_RADIUS).sqrt();
+                let a =
+                    rng::uniform01(self.seed, id, 0, rng::STREAM_ADD_ANGLE) * std::f32::consts::TAU;
                 let p = (center + Vec2::new(a.cos(), a.sin()) * r).clamp(Vec2::ZERO, world);
                 spawn_boid_at(self.seed, id, p, &params)
             })
@@ -338,8 +290,9 @@ impl Sim {
     }
 
     /// Sets the boid count: adds boids at uniform random positions (growing the world to keep at
-    /// most the default density), or removes boids (the last in
-    /// buffer order, which after a step is spread over the world). At least one boid stays.
+    /// most the default density), or removes a random sample of boids (each boid's chance to stay
+    /// is the same wherever it is, so the flock thins evenly; the sample is a pure function of the
+    /// seed, ids and step). At least one boid stays.
     ///
     /// # Errors
     /// [`SimError`] when the new count does not fit.
@@ -364,14 +317,14 @@ impl Sim {
                 .collect();
             self.append(new)?;
         } else if n < len {
-            match &mut self.engine {
-                Engine::Gpu(g) => g.remove_boids(len - n),
-                Engine::Cpu(c) => {
-                    let keep = c.boids()[..n].to_vec();
-                    c.set_state(&keep)?;
-                    self.mirror_dirty = true;
-                }
-            }
+            // Keep the n boids with the smallest hash of (seed, id, step): a uniform random sample.
+            let step = self.sim().step_index();
+            let mut state = self.sim_mut().read_state()?;
+            let key = |b: &Boid| rng::hash4(self.seed, b.id, step, rng::STREAM_REMOVE);
+            state.select_nth_unstable_by_key(n - 1, key);
+            state.truncate(n);
+            self.sim_mut().set_state(&state)?;
+            self.mirror_dirty = true;
         }
         Ok(())
     }

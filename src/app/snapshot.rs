@@ -6,12 +6,13 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
-use crate::app::camera::Camera;
-use crate::app::render::{supported_samples, Offscreen, RenderStyle, Renderer, Theme};
 use crate::app::sim::Sim;
 use crate::backend::BackendKind;
 use crate::gpu::GpuContext;
-use crate::model::{initial_state, Scene};
+use crate::model::{Scene, Setup};
+use crate::render::{
+    boid_length_for, supported_samples, BoidDraw, Camera, Offscreen, RenderStyle, Renderer, Theme,
+};
 
 /// Options of `boids snapshot`.
 #[derive(Clone, Debug, clap::Args)]
@@ -50,6 +51,9 @@ pub struct SnapshotArgs {
     /// Multisampling (1 = off; clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
+    /// How boids are drawn (default: instanced).
+    #[arg(long, value_enum)]
+    pub draw: Option<BoidDraw>,
 }
 
 impl SnapshotArgs {
@@ -67,6 +71,7 @@ impl SnapshotArgs {
             theme: Theme::Dark,
             boid_size: None,
             msaa: 4,
+            draw: None,
         }
     }
 }
@@ -101,23 +106,22 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         None => None,
     };
     let aspect = args.width as f32 / args.height as f32;
-    let setup =
-        crate::app::resolve_view_setup(scene.as_ref(), args.boids, args.seed, 20_000, aspect);
-    setup.params.validate().map_err(|e| e.to_string())?;
-    crate::model::validate_boid_count(setup.boids).map_err(|e| e.to_string())?;
-    let boids = initial_state(setup.seed, setup.boids, &setup.params);
-    let mut sim = Sim::new(ctx, args.backend, &setup.params, &boids, setup.seed)
+    let setup = Setup::resolve(scene.as_ref(), args.boids, args.seed, 20_000, aspect)
         .map_err(|e| e.to_string())?;
-    sim.set_obstacles(&setup.obstacles)
-        .map_err(|e| e.to_string())?;
+    let mut sim = Sim::new(ctx, args.backend, &setup).map_err(|e| e.to_string())?;
     for _ in 0..args.steps {
         sim.step().map_err(|e| e.to_string())?;
     }
     sim.finish().map_err(|e| e.to_string())?;
 
     let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
-    let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
-    renderer.set_obstacles(&ctx.queue, sim.obstacles());
+    let mut renderer = Renderer::new(
+        &ctx.device,
+        Offscreen::FORMAT,
+        samples,
+        args.draw.unwrap_or_default(),
+    );
+    renderer.set_actors(&ctx.queue, sim.actors());
     let target = Offscreen::new(&ctx.device, args.width, args.height);
     let camera = Camera::fit(
         Vec2::new(setup.params.world_width, setup.params.world_height),
@@ -127,7 +131,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         theme: args.theme,
         boid_length: args
             .boid_size
-            .unwrap_or_else(|| crate::app::render::boid_length_for(&setup.params)),
+            .unwrap_or_else(|| boid_length_for(&setup.params)),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;

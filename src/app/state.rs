@@ -7,13 +7,11 @@ use std::time::Instant;
 
 use glam::Vec2;
 
-use crate::app::camera::Camera;
-use crate::app::render::{RenderStyle, Theme};
 use crate::app::sim::Sim;
 use crate::app::tools::{erase_points, resample_stroke, AppKey, Button, InputEvent, Tool};
-use crate::app::ViewSetup;
 use crate::backend::BackendKind;
-use crate::model::{initial_state, Interaction, SimParams};
+use crate::model::{initial_state, Actors, Interaction, Setup, SimParams};
+use crate::render::{Camera, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,12 +107,12 @@ pub struct AppState {
     pub pointer_weight: f32,
     /// Largest spacing of drawn obstacle points (wu).
     pub obstacle_spacing: f32,
-    /// Bumped whenever the obstacle points change (the renderer re-uploads them).
-    pub obstacles_version: u64,
+    /// Bumped whenever the actors change (the renderer re-uploads them).
+    pub actors_version: u64,
     /// Times the backend was switched.
     pub backend_switches: u32,
     /// What the run started from (for the reset entry).
-    pub initial: ViewSetup,
+    pub initial: Setup,
     /// A note shown on the HUD (e.g. fewer boids on a software adapter).
     pub note: Option<String>,
     /// The last message for the user (errors of live changes), with when it was set.
@@ -130,9 +128,9 @@ pub struct AppState {
 
 impl AppState {
     /// A state around `sim` with `camera`, selecting the defaults above.
-    pub fn new(sim: Sim, camera: Camera, initial: ViewSetup, max_boids: usize) -> Self {
+    pub fn new(sim: Sim, camera: Camera, initial: Setup, max_boids: usize) -> Self {
         let style = RenderStyle {
-            boid_length: crate::app::render::boid_length_for(sim.params()),
+            boid_length: crate::render::boid_length_for(sim.params()),
             ..RenderStyle::default()
         };
         AppState {
@@ -152,7 +150,7 @@ impl AppState {
             pointer_radius: defaults::POINTER_RADIUS,
             pointer_weight: defaults::POINTER_WEIGHT,
             obstacle_spacing: defaults::OBSTACLE_SPACING,
-            obstacles_version: 0,
+            actors_version: 0,
             backend_switches: 0,
             initial,
             note: None,
@@ -204,15 +202,21 @@ impl AppState {
         defaults::ERASER_PX * self.scale_factor / self.camera.zoom
     }
 
-    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
-        match self.sim.set_obstacles(&points) {
-            Ok(()) => self.obstacles_version += 1,
+    fn set_actors(&mut self, actors: Actors) {
+        match self.sim.set_actors(actors) {
+            Ok(()) => self.actors_version += 1,
             Err(e) => self.say(format!("obstacles: {e}")),
         }
     }
 
+    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
+        let mut actors = self.sim.actors().clone();
+        actors.obstacles = points;
+        self.set_actors(actors);
+    }
+
     fn draw_to(&mut self, to: Vec2) {
-        let mut pts = self.sim.obstacles().to_vec();
+        let mut pts = self.sim.actors().obstacles.clone();
         match self.stroke_last {
             None => pts.push(to.into()),
             Some(last) => {
@@ -228,7 +232,7 @@ impl AppState {
     }
 
     fn erase_at(&mut self, at: Vec2) {
-        let mut pts = self.sim.obstacles().to_vec();
+        let mut pts = self.sim.actors().obstacles.clone();
         if erase_points(&mut pts, at, self.eraser_radius()) > 0 {
             self.set_obstacles(pts);
         }
@@ -328,13 +332,14 @@ impl AppState {
             }
             Action::ResetView => self.camera.reset(),
             Action::ResetFlock => {
+                // The initial flock, regenerated in the current world (which may have grown).
                 let params = self.sim.params().clone();
-                let boids = initial_state(self.initial.seed, self.initial.boids, &params);
+                let boids = initial_state(self.initial.seed, self.initial.boids.len(), &params);
                 if let Err(e) = self.sim.set_state(&boids) {
                     self.say(format!("reset: {e}"));
                 }
-                let obstacles = self.initial.obstacles.clone();
-                self.set_obstacles(obstacles);
+                let actors = self.initial.actors.clone();
+                self.set_actors(actors);
                 self.menu_open = false;
                 self.paused = false;
             }

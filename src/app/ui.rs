@@ -5,11 +5,11 @@
 
 use egui::{Align2, Color32, RichText};
 
-use crate::app::render::Theme;
 use crate::app::state::{Action, AppState};
 use crate::app::tools::Tool;
 use crate::backend::BackendKind;
 use crate::model::{Boundary, SimParams};
+use crate::render::Theme;
 
 /// Figures the HUD shows that the state does not hold.
 #[derive(Clone, Debug, Default)]
@@ -189,18 +189,7 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
             slider(ui, &mut p.max_force, 0.0..=2000.0, "max force (wu/s²)");
             slider(ui, &mut p.max_hue_speed, 0.0..=5.0, "max hue speed (1/s)");
         });
-    // When a rule radius moves, the grid cell (perception radius) follows the largest one.
-    let radii = |q: &SimParams| {
-        [
-            q.separation_radius,
-            q.alignment_radius,
-            q.cohesion_radius,
-            q.hue_radius,
-        ]
-    };
-    if radii(&p) != radii(&before) {
-        p.perception_radius = radii(&p).into_iter().fold(0.01, f32::max);
-    }
+    let mut p = p.with_perception_following(&before);
     p.min_speed = p.min_speed.min(p.max_speed);
     if p != before {
         out.push(Action::SetParams(Box::new(p)));
@@ -249,7 +238,10 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
                 out.push(Action::SetInteraction(ia));
             }
             ui.horizontal(|ui| {
-                ui.label(format!("{} obstacle points", st.sim.obstacles().len()));
+                ui.label(format!(
+                    "{} obstacle points",
+                    st.sim.actors().obstacles.len()
+                ));
                 if ui.button("Clear (Del)").clicked() {
                     out.push(Action::ClearObstacles);
                 }

@@ -14,16 +14,15 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
-use crate::app::camera::Camera;
 use crate::app::frame::Frame;
-use crate::app::render::{supported_samples, Renderer};
 use crate::app::script::{Script, ScriptCmd};
 use crate::app::state::AppState;
 use crate::app::tools::{AppKey, Button, InputEvent};
-use crate::app::{report::RunReport, resolve_view_setup, RunArgs};
+use crate::app::{report::RunReport, RunArgs};
 use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
-use crate::model::{initial_state, Scene};
+use crate::model::{Scene, Setup};
+use crate::render::{supported_samples, Camera, Renderer};
 
 /// Boids of the default scene on a hardware GPU.
 pub const DEFAULT_BOIDS_GPU: usize = 100_000;
@@ -50,8 +49,8 @@ pub(crate) struct Gfx {
     pub occluded: bool,
     /// The surface must be configured before the next frame (resize, suboptimal).
     pub needs_configure: bool,
-    /// The obstacle version the renderer last uploaded.
-    pub renderer_obstacles_version: u64,
+    /// The actors version the renderer last uploaded.
+    pub renderer_actors_version: u64,
     /// Where F9 writes live captures.
     pub capture_dir: std::path::PathBuf,
     fullscreen_applied: bool,
@@ -143,21 +142,16 @@ impl Gfx {
         } else {
             DEFAULT_BOIDS_GPU
         };
-        let setup = resolve_view_setup(
+        let setup = Setup::resolve(
             scene,
             args.boids,
             args.seed,
             default_boids,
             viewport.x / viewport.y,
-        );
-        setup.params.validate().map_err(|e| e.to_string())?;
-        crate::model::validate_boid_count(setup.boids).map_err(|e| e.to_string())?;
-        let boids = initial_state(setup.seed, setup.boids, &setup.params);
+        )
+        .map_err(|e| e.to_string())?;
         let mut sim =
-            crate::app::sim::Sim::new(&ctx, args.backend, &setup.params, &boids, setup.seed)
-                .map_err(|e| e.to_string())?;
-        sim.set_obstacles(&setup.obstacles)
-            .map_err(|e| e.to_string())?;
+            crate::app::sim::Sim::new(&ctx, args.backend, &setup).map_err(|e| e.to_string())?;
         for _ in 0..args.warmup {
             sim.step().map_err(|e| e.to_string())?;
         }
@@ -169,7 +163,7 @@ impl Gfx {
         let cap = crate::gpu::buffers::max_boids(&ctx) as usize;
         let max_boids = if software { 500_000 } else { 4_000_000 }
             .min(cap)
-            .max(setup.boids);
+            .max(setup.boids.len());
         let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
         let mut st = AppState::new(sim, camera, setup, max_boids);
         st.set_scale_factor(window.scale_factor() as f32);
@@ -184,8 +178,9 @@ impl Gfx {
 
         let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
         let samples = supported_samples(&ctx.adapter, format, wanted);
-        let mut renderer = Renderer::new(&ctx.device, format, samples);
-        renderer.set_obstacles(&ctx.queue, st.sim.obstacles());
+        let mut renderer =
+            Renderer::new(&ctx.device, format, samples, args.draw.unwrap_or_default());
+        renderer.set_actors(&ctx.queue, st.sim.actors());
         let egui_ctx = egui::Context::default();
         egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));
         let egui_state = egui_winit::State::new(
@@ -214,7 +209,7 @@ impl Gfx {
             zero_size: false,
             occluded: false,
             needs_configure: true,
-            renderer_obstacles_version: 0,
+            renderer_actors_version: 0,
             capture_dir: args.capture_dir.clone(),
             fullscreen_applied: false,
             next_idle_tick: Instant::now(),

@@ -1,5 +1,5 @@
 //! `--render WxH`: one offscreen frame per measured step, drawn by the app's instanced renderer
-//! ([`crate::app::render::Renderer`]) into an [`Offscreen`] target (no surface, so no present mode
+//! ([`crate::render::Renderer`]) into an [`Offscreen`] target (no surface, so no present mode
 //! and no vsync), showing the whole world.
 //!
 //! The render is submitted after the step has finished and waited for; its time (the `render_ms`
@@ -11,10 +11,10 @@ use std::time::Instant;
 
 use glam::Vec2;
 
-use crate::app::camera::Camera;
-use crate::app::render::{supported_samples, Offscreen, RenderStyle, Renderer};
 use crate::gpu::{GpuContext, GpuError};
-use crate::model::{Boid, SimParams};
+use crate::model::{Actors, SimParams};
+use crate::render::{supported_samples, BoidDraw, Camera, Offscreen, RenderStyle, Renderer};
+use crate::simulation::Simulation;
 
 /// An offscreen renderer of a fixed size for one run.
 pub struct RenderBench {
@@ -26,14 +26,6 @@ pub struct RenderBench {
     mirror: Option<wgpu::Buffer>,
 }
 
-/// What a frame draws from: the GPU backend's state buffer, or CPU-side boids to upload first.
-pub enum RenderSource<'a> {
-    /// A storage buffer holding the boids (the GPU backend's `state`).
-    Buffer(&'a wgpu::Buffer),
-    /// Boids in CPU memory (CPU backends).
-    Cpu(&'a [Boid]),
-}
-
 impl RenderBench {
     /// A `width` × `height` target on `ctx` showing the world of `params`, with up to `msaa`
     /// samples per pixel (clamped to what the adapter offers; see [`RenderBench::samples`]).
@@ -43,11 +35,32 @@ impl RenderBench {
         width: u32,
         height: u32,
         msaa: u32,
-        obstacles: &[[f32; 2]],
+        actors: &Actors,
+    ) -> RenderBench {
+        Self::with_draw(
+            ctx,
+            params,
+            width,
+            height,
+            msaa,
+            actors,
+            BoidDraw::default(),
+        )
+    }
+
+    /// As [`RenderBench::new`], drawing boids the `draw` way.
+    pub fn with_draw(
+        ctx: &GpuContext,
+        params: &SimParams,
+        width: u32,
+        height: u32,
+        msaa: u32,
+        actors: &Actors,
+        draw: BoidDraw,
     ) -> RenderBench {
         let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, msaa);
-        let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
-        renderer.set_obstacles(&ctx.queue, obstacles);
+        let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples, draw);
+        renderer.set_actors(&ctx.queue, actors);
         let target = Offscreen::new(&ctx.device, width, height);
         let camera = Camera::fit(
             Vec2::new(params.world_width, params.world_height),
@@ -68,15 +81,17 @@ impl RenderBench {
         self.renderer.samples()
     }
 
-    /// Draws `count` boids from `src`, waits for the GPU, and returns the wall time (ms).
+    /// Draws the `count` boids of `sim` (from its GPU state buffer, or uploaded from CPU memory
+    /// first), waits for the GPU, and returns the wall time (ms).
     ///
     /// # Errors
     /// [`GpuError::Wgpu`] on a device error.
-    pub fn frame(&mut self, src: RenderSource<'_>, count: u32) -> Result<f64, GpuError> {
+    pub fn frame(&mut self, sim: &dyn Simulation, count: u32) -> Result<f64, GpuError> {
         let t = Instant::now();
-        let state = match src {
-            RenderSource::Buffer(b) => b.clone(),
-            RenderSource::Cpu(boids) => {
+        let state = match (sim.gpu_state_buffer(), sim.cpu_state()) {
+            (Some(b), _) => b.clone(),
+            (None, boids) => {
+                let boids = boids.unwrap_or_default();
                 let bytes: &[u8] = bytemuck::cast_slice(boids);
                 let need = (bytes.len() as u64).max(16);
                 if self.mirror.as_ref().is_none_or(|m| m.size() < need) {

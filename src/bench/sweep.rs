@@ -27,21 +27,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde_json::json;
-use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
-use crate::backend::{BackendKind, SimError, Simulation};
+use crate::backend::{self, BackendKind, GpuError, SimError, Simulation};
 use crate::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
 use crate::bench::error::BenchError;
 use crate::bench::outdir::prepare_out_dir;
-use crate::bench::render::{RenderBench, RenderSource};
+use crate::bench::render::RenderBench;
 use crate::bench::summary::{
     CaptureStatus, RunSummary, SkipKind, SkippedRun, StageTiming, Summary,
 };
 use crate::bench::trace::TraceFrame;
-use crate::cpu::CpuBackend;
-use crate::gpu::{GpuBackend, GpuContext, GpuError};
-use crate::headless::resolve_setup;
-use crate::model::{initial_state, validate_boid_count, Scene, DEFAULT_DENSITY};
+use crate::gpu::GpuContext;
+use crate::model::{validate_boid_count, Scene, Setup, DEFAULT_DENSITY};
 
 /// Default limit of the brute-force backend's estimated pair checks per run.
 pub const DEFAULT_NAIVE_MAX_PAIRS: f64 = 5e10;
@@ -225,9 +222,9 @@ pub fn run_sweep(
         .or(scene.as_ref().and_then(|s| s.seed))
         .unwrap_or(1);
     let render_samples = match (cfg.render, ctx) {
-        (Some(_), Some(c)) => Some(crate::app::render::supported_samples(
+        (Some(_), Some(c)) => Some(crate::render::supported_samples(
             &c.adapter,
-            crate::app::render::Offscreen::FORMAT,
+            crate::render::Offscreen::FORMAT,
             cfg.msaa,
         )),
         _ => None,
@@ -370,78 +367,6 @@ pub fn run_sweep(
     })
 }
 
-/// The backend of a run: the GPU backend is kept concrete for its timer scopes.
-enum Engine {
-    Gpu(Box<GpuBackend>),
-    Cpu(Box<CpuBackend>),
-}
-
-impl Engine {
-    fn sim(&mut self) -> &mut dyn Simulation {
-        match self {
-            Engine::Gpu(g) => g.as_mut(),
-            Engine::Cpu(c) => c.as_mut(),
-        }
-    }
-}
-
-/// The flock-measures pass of the GPU backend inside a timestamp scope of `prof`: its time (ms)
-/// and the scope, when timestamps are on.
-fn gpu_measures(
-    g: &GpuBackend,
-    prof: Option<&mut GpuProfiler>,
-) -> Result<(Option<f64>, Vec<GpuTimerQueryResult>), SimError> {
-    let ctx = g.context();
-    g.write_uniforms();
-    let mut enc = ctx
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("bench measures"),
-        });
-    let n = g.len() as u32;
-    let md = g.max_workgroups_per_dim();
-    let Some(prof) = prof else {
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("measures"),
-                timestamp_writes: None,
-            });
-            g.stages()
-                .measures
-                .record(&mut pass, &g.buffers().bind_measures, n, md);
-        }
-        ctx.queue.submit([enc.finish()]);
-        ctx.wait()?;
-        return Ok((None, Vec::new()));
-    };
-    let query = prof.begin_pass_query("measures", &mut enc);
-    {
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("measures"),
-            timestamp_writes: query.compute_pass_timestamp_writes(),
-        });
-        g.stages()
-            .measures
-            .record(&mut pass, &g.buffers().bind_measures, n, md);
-    }
-    prof.end_query(&mut enc, query);
-    prof.resolve_queries(&mut enc);
-    ctx.queue.submit([enc.finish()]);
-    let _ = prof.end_frame();
-    ctx.wait()?;
-    let mut last = None;
-    while let Some(frame) = prof.process_finished_frame(ctx.queue.get_timestamp_period()) {
-        last = Some(frame);
-    }
-    let frame = last.unwrap_or_default();
-    let ms = frame
-        .iter()
-        .find(|q| q.label == "measures")
-        .and_then(|q| q.time.as_ref())
-        .map(|t| (t.end - t.start) * 1e3);
-    Ok((ms, frame))
-}
-
 /// Runs one (backend, count): warm-up, then measured frames into `rec`. Ok(false) when stopped
 /// before any frame was measured.
 #[allow(clippy::too_many_arguments)]
@@ -455,36 +380,29 @@ fn run_one(
     stop: &AtomicBool,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
 ) -> Result<bool, SimError> {
-    let (params, n, _, obstacles) =
-        resolve_setup(scene, Some(run.boids), Some(seed), run.boids, 1.0);
-    let boids = initial_state(seed, n, &params);
+    let setup = Setup::resolve(scene, Some(run.boids), Some(seed), run.boids, 1.0)?;
+    let n = setup.boids.len();
+    let params = setup.params.clone();
     let name = run.backend.name();
-    let mut engine = match (run.backend, ctx) {
-        (BackendKind::Gpu, Some(c)) => {
-            Engine::Gpu(Box::new(GpuBackend::from_state(c, &params, &boids, seed)?))
-        }
-        (BackendKind::Gpu, None) => {
-            return Err(SimError::Gpu(GpuError::NoAdapter {
-                detail: String::new(),
-            }))
-        }
-        (k, _) => Engine::Cpu(Box::new(CpuBackend::from_state(k, &params, boids, seed)?)),
-    };
-    engine.sim().set_obstacles(&obstacles)?;
+    if run.backend == BackendKind::Gpu && ctx.is_none() {
+        return Err(SimError::Gpu(GpuError::NoAdapter {
+            detail: String::new(),
+        }));
+    }
+    let mut sim = backend::create(run.backend, &setup, ctx)?;
     let mut render = match (cfg.render, ctx) {
-        (Some((w, h)), Some(c)) => Some(RenderBench::new(c, &params, w, h, cfg.msaa, &obstacles)),
-        _ => None,
-    };
-    let mut prof = match (&engine, ctx) {
-        (Engine::Gpu(g), Some(c)) if g.has_timestamps() => {
-            GpuProfiler::new(&c.device, GpuProfilerSettings::default()).ok()
+        (Some((w, h)), Some(c)) => {
+            Some(RenderBench::new(c, &params, w, h, cfg.msaa, &setup.actors))
         }
         _ => None,
     };
-    let stage_timing = match &engine {
-        Engine::Gpu(g) if g.has_timestamps() => StageTiming::GpuTimestamps,
-        Engine::Gpu(_) => StageTiming::None,
-        Engine::Cpu(_) => StageTiming::CpuWall,
+    drop(setup);
+    let stage_timing = if sim.has_timestamps() {
+        StageTiming::GpuTimestamps
+    } else if sim.kind() == BackendKind::Gpu {
+        StageTiming::None
+    } else {
+        StageTiming::CpuWall
     };
     let mut info = RunInfo {
         stage_timing,
@@ -494,21 +412,18 @@ fn run_one(
     };
     // Recorded now so a run that fails part-way is summarised as incomplete.
     rec.set_run_info(name, n, info.clone());
-    let mut frame = |engine: &mut Engine| -> Result<(f64, Option<f64>), SimError> {
+    let mut frame = |sim: &mut dyn Simulation| -> Result<(f64, Option<f64>), SimError> {
         let t = Instant::now();
-        engine.sim().step()?;
-        engine.sim().finish()?;
-        let render_ms = match (&mut render, &*engine) {
-            (Some(r), Engine::Gpu(g)) => {
-                Some(r.frame(RenderSource::Buffer(&g.buffers().state), n as u32)?)
-            }
-            (Some(r), Engine::Cpu(c)) => Some(r.frame(RenderSource::Cpu(c.boids()), n as u32)?),
-            (None, _) => None,
+        sim.step()?;
+        sim.finish()?;
+        let render_ms = match &mut render {
+            Some(r) => Some(r.frame(sim, n as u32)?),
+            None => None,
         };
         Ok((t.elapsed().as_secs_f64() * 1e3, render_ms))
     };
     for _ in 0..cfg.warmup {
-        let (ms, _) = frame(&mut engine)?;
+        let (ms, _) = frame(sim.as_mut())?;
         on_event(SweepEvent::Step {
             warmup: true,
             wall_ms: ms,
@@ -519,40 +434,27 @@ fn run_one(
     }
     let mut measured = 0;
     while measured < cfg.steps {
-        let (wall, render_ms) = frame(&mut engine)?;
-        let step = u64::from(engine.sim().step_index());
+        let (wall, render_ms) = frame(sim.as_mut())?;
+        let step = u64::from(sim.step_index());
+        // The flock measures run after the step, outside `wall_ms`; their time joins the stage
+        // times (GPU timestamp scope, or CPU wall time).
+        sim.measures()?;
+        sim.finish()?;
         let mut row = FrameRow::new(name, n, step, wall);
-        for (stage, ms) in engine.sim().stage_times() {
+        for (stage, ms) in sim.stage_times() {
             row.set_stage(&stage, ms);
         }
         if let Some(ms) = render_ms {
             row.set_stage("render", ms);
         }
-        match &mut engine {
-            Engine::Gpu(g) => {
-                let (ms, scopes) = gpu_measures(g, prof.as_mut())?;
-                if let Some(ms) = ms {
-                    row.set_stage("measures", ms);
-                }
-                let mut all: Vec<GpuTimerQueryResult> = g
-                    .last_timer_results()
-                    .map(<[_]>::to_vec)
-                    .unwrap_or_default();
-                all.extend(scopes);
-                if !all.is_empty() {
-                    rec.push_trace(TraceFrame {
-                        backend: name.into(),
-                        boids: n,
-                        step,
-                        scopes: all,
-                    });
-                }
-            }
-            Engine::Cpu(c) => {
-                let t = Instant::now();
-                c.measures()?;
-                row.set_stage("measures", t.elapsed().as_secs_f64() * 1e3);
-            }
+        let scopes = sim.take_timer_results();
+        if !scopes.is_empty() {
+            rec.push_trace(TraceFrame {
+                backend: name.into(),
+                boids: n,
+                step,
+                scopes,
+            });
         }
         rec.push(row);
         measured += 1;
@@ -565,7 +467,7 @@ fn run_one(
         }
     }
     info.complete = measured == cfg.steps;
-    info.final_measures = Some(engine.sim().measures()?);
+    info.final_measures = Some(sim.measures()?);
     rec.set_run_info(name, n, info);
     Ok(true)
 }

@@ -1,21 +1,19 @@
-//! The CPU reference backend (SPEC §1): the same stages as the GPU, in Rust, parallel with rayon.
+//! The CPU reference backend: the same stages as the GPU, in Rust, parallel with rayon.
 //!
-//! [`CpuBackend`] in grid mode bins boids into the uniform grid by counting sort (`clear`, `count`,
-//! `scan`, `scatter`) and runs `rules` over the 3×3 cell block; in naive mode it compares every pair
-//! (O(N²)). No allocation happens per step: every buffer lives in the backend and is resized only
-//! when the boid count or the grid changes.
-
-pub mod stages;
+//! [`CpuBackend`] in grid mode runs the CPU twin of every step stage of
+//! [`crate::stages::STAGES`], in the table's order, on a [`CpuStep`] (buffers named as the GPU's),
+//! timing each; in naive mode it compares every pair (O(N²)). No allocation happens per step:
+//! every buffer lives in the backend and is resized only when the boid count or the grid changes.
 
 use std::time::Instant;
 
-use crate::backend::{BackendKind, SimError, Simulation};
 use crate::model::{
-    initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, SimParams, StepUniforms,
+    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, SimParams,
+    StepUniforms,
 };
-
-/// Names of the CPU stages in step order (the GPU stages share them).
-pub const CPU_STAGES: [&str; 5] = ["clear", "count", "scan", "scatter", "rules"];
+use crate::simulation::{BackendKind, SimError, Simulation};
+use crate::stages::twins::{self, CpuStep};
+use crate::stages::{self, When};
 
 /// The CPU backend (grid or naive).
 pub struct CpuBackend {
@@ -24,16 +22,7 @@ pub struct CpuBackend {
     seed: u32,
     step: u32,
     interaction: Interaction,
-    obstacles: Vec<[f32; 2]>,
-    /// Current state (in cell order after a grid step).
-    boids: Vec<Boid>,
-    /// Scattered copy (the other half of the ping-pong pair).
-    sorted: Vec<Boid>,
-    /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
-    cells: Vec<u32>,
-    boid_cell: Vec<u32>,
-    boid_rank: Vec<u32>,
-    neighbors: Vec<u32>,
+    buffers: CpuStep,
     /// Wall time of each stage of the last step (static names: no allocation per step).
     stage_ms: Vec<(&'static str, f64)>,
 }
@@ -67,60 +56,37 @@ impl CpuBackend {
     ) -> Result<Self, SimError> {
         params.validate()?;
         validate_boid_count(boids.len())?;
-        let mut b = CpuBackend {
+        Ok(CpuBackend {
             naive: kind == BackendKind::CpuNaive,
             params: params.clone(),
             seed,
             step: 0,
             interaction: Interaction::with_obstacle_defaults(),
-            obstacles: Vec::new(),
-            boids: Vec::new(),
-            sorted: Vec::new(),
-            cells: Vec::new(),
-            boid_cell: Vec::new(),
-            boid_rank: Vec::new(),
-            neighbors: Vec::new(),
-            stage_ms: Vec::with_capacity(CPU_STAGES.len()),
-        };
-        b.install(boids);
-        Ok(b)
-    }
-
-    fn install(&mut self, boids: Vec<Boid>) {
-        let n = boids.len();
-        self.boids = boids;
-        self.sorted = vec![bytemuck::Zeroable::zeroed(); n];
-        self.boid_cell = vec![0; n];
-        self.boid_rank = vec![0; n];
-        self.neighbors = vec![0; n];
-        self.resize_cells();
-    }
-
-    fn resize_cells(&mut self) {
-        let cells = self.params.grid().cells() as usize + 1;
-        self.cells.resize(cells, 0);
+            buffers: CpuStep::new(boids, params),
+            stage_ms: Vec::with_capacity(stages::STAGES.len()),
+        })
     }
 
     /// The uniforms of the next step.
     pub fn uniforms(&self) -> StepUniforms {
         StepUniforms::new(
             &self.params,
-            self.boids.len() as u32,
+            self.buffers.state.len() as u32,
             self.step,
             self.seed,
-            self.obstacles.len() as u32,
+            self.buffers.obstacles.len() as u32,
             &self.interaction,
         )
     }
 
     /// The current state without copying (cell order after a grid step).
     pub fn boids(&self) -> &[Boid] {
-        &self.boids
+        &self.buffers.state
     }
 
     /// Neighbour counts of the last step, aligned with [`CpuBackend::boids`].
     pub fn neighbor_counts(&self) -> &[u32] {
-        &self.neighbors
+        &self.buffers.neighbors
     }
 }
 
@@ -133,7 +99,7 @@ impl Simulation for CpuBackend {
         }
     }
     fn len(&self) -> usize {
-        self.boids.len()
+        self.buffers.state.len()
     }
     fn step_index(&self) -> u32 {
         self.step
@@ -147,70 +113,41 @@ impl Simulation for CpuBackend {
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
         params.validate()?;
         self.params = params.clone();
-        self.resize_cells();
+        self.buffers.resize_cells(params);
         Ok(())
     }
     fn set_interaction(&mut self, ia: &Interaction) {
         self.interaction = *ia;
     }
-    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
-        self.obstacles.clear();
-        self.obstacles.extend_from_slice(points);
+    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
+        self.buffers.obstacles.clear();
+        self.buffers.obstacles.extend_from_slice(&actors.obstacles);
         Ok(())
     }
 
     fn step(&mut self) -> Result<(), SimError> {
-        let u = self.uniforms();
+        self.buffers.params = self.uniforms();
         self.stage_ms.clear();
+        let b = &mut self.buffers;
         if self.naive {
             let t = Instant::now();
-            stages::rules_naive(
-                &u,
-                &self.boids,
-                &self.obstacles,
-                &mut self.sorted,
-                &mut self.neighbors,
+            twins::rules_naive(
+                &b.params,
+                &b.state,
+                &b.obstacles,
+                &mut b.sorted,
+                &mut b.neighbors,
             );
-            std::mem::swap(&mut self.boids, &mut self.sorted);
+            std::mem::swap(&mut b.state, &mut b.sorted);
             self.stage_ms
                 .push(("rules", t.elapsed().as_secs_f64() * 1e3));
         } else {
-            let grid = u.grid();
-            let mut t = Instant::now();
-            let mut lap = |name: &'static str, ms: &mut Vec<(&'static str, f64)>| {
-                let now = Instant::now();
-                ms.push((name, (now - t).as_secs_f64() * 1e3));
-                t = now;
-            };
-            stages::clear(&mut self.cells);
-            lap("clear", &mut self.stage_ms);
-            stages::count(
-                &self.boids,
-                &grid,
-                &mut self.cells,
-                &mut self.boid_cell,
-                &mut self.boid_rank,
-            );
-            lap("count", &mut self.stage_ms);
-            stages::scan(&mut self.cells);
-            lap("scan", &mut self.stage_ms);
-            stages::scatter(
-                &self.boids,
-                &self.boid_cell,
-                &self.boid_rank,
-                &self.cells,
-                &mut self.sorted,
-            );
-            lap("scatter", &mut self.stage_ms);
-            stages::rules(
-                &u,
-                &self.sorted,
-                &self.cells,
-                &self.obstacles,
-                &mut self.boids,
-                &mut self.neighbors,
-            );
-            lap("rules", &mut self.stage_ms);
+            for stage in stages::step_stages() {
+                let t = Instant::now();
+                (stage.twin)(b);
+                self.stage_ms
+                    .push((stage.name, t.elapsed().as_secs_f64() * 1e3));
+            }
         }
         self.step = self.step.wrapping_add(1);
         Ok(())
@@ -220,21 +157,44 @@ impl Simulation for CpuBackend {
         Ok(())
     }
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
-        Ok(self.boids.clone())
+        Ok(self.buffers.state.clone())
     }
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
         validate_boid_count(boids.len())?;
-        self.install(boids.to_vec());
-        self.neighbors.fill(0);
+        self.buffers.set_state(boids.to_vec());
+        Ok(())
+    }
+    fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        if boids.is_empty() {
+            return Ok(());
+        }
+        validate_boid_count(self.len() + boids.len())?;
+        let mut all = std::mem::take(&mut self.buffers.state);
+        let mut neighbors = std::mem::take(&mut self.buffers.neighbors);
+        all.extend_from_slice(boids);
+        neighbors.resize(all.len(), 0);
+        self.buffers.set_state(all);
+        self.buffers.neighbors = neighbors;
         Ok(())
     }
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
-        Ok(stages::measures(&self.boids, &self.neighbors))
+        let t = Instant::now();
+        for stage in stages::STAGES.iter().filter(|s| s.when == When::OnRequest) {
+            (stage.twin)(&mut self.buffers);
+        }
+        // The measures' time joins the stage times of the last step, as on the GPU.
+        self.stage_ms.retain(|(n, _)| *n != "measures");
+        self.stage_ms
+            .push(("measures", t.elapsed().as_secs_f64() * 1e3));
+        Ok(self.buffers.measures)
     }
     fn stage_times(&mut self) -> Vec<(String, f64)> {
         self.stage_ms
             .iter()
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
+    }
+    fn cpu_state(&self) -> Option<&[Boid]> {
+        Some(&self.buffers.state)
     }
 }

@@ -1,27 +1,30 @@
 //! [`GpuBackend`]: the whole simulation step on the GPU.
 //!
-//! One step records one command buffer with one compute pass per stage
-//! (`clear`, `count`, `scan`, `scatter`, `rules`), each a timing scope of `wgpu-profiler` when the
-//! adapter has timestamp queries. The steady-state step writes the uniform block and submits; it
-//! allocates nothing and reads nothing back.
+//! One step writes the uniform block and records one command buffer: a `step` profiler scope with
+//! one compute pass per step stage of [`crate::stages::STAGES`], each its own scope named after the
+//! stage (`clear`, `count`, `scan`, `scatter`, `rules`). wgpu-profiler records a scope's timestamps
+//! only where the adapter offers timestamp queries (the outer `step` scope needs them inside
+//! encoders) and records nothing otherwise, so there is one code path. The steady-state step
+//! allocates no GPU resource and reads nothing back.
 
-use wgpu_profiler::{GpuProfiler, GpuProfilerSettings};
+use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
-use crate::backend::{BackendKind, SimError, Simulation};
-use crate::gpu::buffers::{check_boids, SimBuffers, Stages, BOID_BYTES};
+use crate::gpu::buffers::{check_boids, check_fits, max_boids, Capacity, SimBuffers};
 use crate::gpu::context::GpuContext;
+use crate::gpu::dispatch;
+use crate::gpu::pipelines::Pipelines;
 use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::{
-    initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, SimParams, StepUniforms,
+    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid, Interaction, SimParams,
+    StepUniforms,
 };
-
-/// Names of the GPU stages of one step, in order (also the timing scopes).
-pub const GPU_STAGES: [&str; 5] = ["clear", "count", "scan", "scatter", "rules"];
+use crate::simulation::{BackendKind, SimError, Simulation};
+use crate::stages::{Items, Run, When, BOID_BYTES, MEASURES_ROW_BYTES, STAGES};
 
 /// The GPU backend.
 pub struct GpuBackend {
     ctx: GpuContext,
-    stages: Stages,
+    pipelines: Pipelines,
     buffers: SimBuffers,
     params: SimParams,
     seed: u32,
@@ -30,11 +33,15 @@ pub struct GpuBackend {
     interaction: Interaction,
     obstacle_count: u32,
     max_per_dim: u32,
-    profiler: Option<GpuProfiler>,
-    /// GPU time of each stage of the last finished step (static names).
+    profiler: GpuProfiler,
+    /// GPU time of each stage of the last finished step (static names; reused).
     stage_ms: Vec<(&'static str, f64)>,
-    last_frame: Option<Vec<wgpu_profiler::GpuTimerQueryResult>>,
+    /// Timer scopes finished since the last [`Simulation::take_timer_results`] (bounded).
+    finished: std::collections::VecDeque<GpuTimerQueryResult>,
 }
+
+/// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
+const KEEP_SCOPES: usize = 16;
 
 impl GpuBackend {
     /// A backend on `ctx` holding the initial flock of `n` boids for `seed`.
@@ -67,19 +74,20 @@ impl GpuBackend {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
-        let stages = Stages::new(&ctx.device);
-        let cells = params.grid().cells();
-        let buffers = SimBuffers::new(ctx, &stages, boids.len() as u32, cells, 1)?;
-        ctx.queue
-            .write_buffer(&buffers.state, 0, bytemuck::cast_slice(boids));
-        let profiler = if ctx.has_timestamps() {
-            GpuProfiler::new(&ctx.device, GpuProfilerSettings::default()).ok()
-        } else {
-            None
+        let pipelines = Pipelines::new(&ctx.device);
+        let capacity = Capacity {
+            boids: boids.len() as u32,
+            cells: Grid::new(params).cells(),
+            obstacles: 1,
         };
+        let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
+        ctx.queue
+            .write_buffer(buffers.get("state"), 0, bytemuck::cast_slice(boids));
+        let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
+            .map_err(|e| crate::simulation::GpuError::Wgpu(e.to_string()))?;
         let b = GpuBackend {
             ctx: ctx.clone(),
-            stages,
+            pipelines,
             buffers,
             params: params.clone(),
             seed,
@@ -89,8 +97,8 @@ impl GpuBackend {
             obstacle_count: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
-            stage_ms: Vec::with_capacity(GPU_STAGES.len()),
-            last_frame: None,
+            stage_ms: Vec::with_capacity(STAGES.len()),
+            finished: std::collections::VecDeque::new(),
         };
         ctx.take_error()?;
         Ok(b)
@@ -101,14 +109,14 @@ impl GpuBackend {
         &self.ctx
     }
 
-    /// The buffers (the renderer binds `state` directly).
+    /// The buffers (the renderer binds `state` directly; tests drive single stages on them).
     pub fn buffers(&self) -> &SimBuffers {
         &self.buffers
     }
 
-    /// The pipelines of every stage (tests drive single stages with them).
-    pub fn stages(&self) -> &Stages {
-        &self.stages
+    /// The pipelines of every stage.
+    pub fn pipelines(&self) -> &Pipelines {
+        &self.pipelines
     }
 
     /// Lowers the per-dimension workgroup limit used to split dispatches (tests use a small value
@@ -130,22 +138,10 @@ impl GpuBackend {
 
     /// Enables or disables GPU timestamp scopes (no-op without timestamp support).
     pub fn set_profiling(&mut self, on: bool) {
-        if let Some(p) = &mut self.profiler {
-            let _ = p.change_settings(GpuProfilerSettings {
-                enable_timer_queries: on,
-                ..GpuProfilerSettings::default()
-            });
-        }
-    }
-
-    /// Whether per-pass GPU times are measured.
-    pub fn has_timestamps(&self) -> bool {
-        self.profiler.is_some()
-    }
-
-    /// The raw timer results of the last finished step (for Chrome traces).
-    pub fn last_timer_results(&self) -> Option<&[wgpu_profiler::GpuTimerQueryResult]> {
-        self.last_frame.as_deref()
+        let _ = self.profiler.change_settings(GpuProfilerSettings {
+            enable_timer_queries: on,
+            ..GpuProfilerSettings::default()
+        });
     }
 
     /// The uniform block of the next step.
@@ -160,36 +156,140 @@ impl GpuBackend {
         )
     }
 
-    /// Writes the uniform block for the next step.
+    /// Writes the uniform block for the next step (laid out by encase).
     pub fn write_uniforms(&self) {
-        self.ctx.queue.write_buffer(
-            &self.buffers.params,
-            0,
-            bytemuck::bytes_of(&self.uniforms()),
-        );
+        self.ctx
+            .queue
+            .write_buffer(self.buffers.get("params"), 0, &self.uniforms().to_bytes());
+    }
+
+    /// Invocations of a dispatch over `items` at the current sizes.
+    fn invocations(&self, items: Items) -> u32 {
+        match items {
+            Items::Boids => self.count,
+            Items::CellCounters => Grid::new(&self.params).cells() + 1,
+            Items::OneGroup => dispatch::WORKGROUP_SIZE,
+        }
+    }
+
+    /// Records the stage at position `k` of [`STAGES`] into `pass` (uniforms written first).
+    pub fn record_stage(&self, k: usize, pass: &mut wgpu::ComputePass<'_>) {
+        let sp = self.pipelines.at(k);
+        match sp.stage.run {
+            Run::Scan { .. } => self.buffers.scan.record(sp, pass, self.max_per_dim),
+            Run::Dispatches(list) => {
+                let bind = self
+                    .buffers
+                    .bind_group(k)
+                    .expect("a dispatch stage's bind group");
+                for (entry, items) in list {
+                    pass.set_pipeline(sp.pipeline(entry));
+                    pass.set_bind_group(0, bind, &[]);
+                    let groups = dispatch::groups_for(self.invocations(*items));
+                    dispatch::dispatch(pass, groups, self.max_per_dim);
+                }
+            }
+        }
+    }
+
+    /// Records the stages named `names` (in that order), each in its own compute pass, into `enc`
+    /// without profiler scopes (tests and benches drive single stages with it).
+    pub fn record_stages(&self, enc: &mut wgpu::CommandEncoder, names: &[&str]) {
+        for name in names {
+            let k = STAGES
+                .iter()
+                .position(|s| s.name == *name)
+                .unwrap_or_else(|| panic!("no stage named {name:?}"));
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(STAGES[k].name),
+                timestamp_writes: None,
+            });
+            self.record_stage(k, &mut pass);
+        }
+    }
+
+    /// Records the stages run `when` into `enc`, inside a profiler scope named `scope` with one
+    /// scoped compute pass per stage.
+    fn record_scoped(&self, enc: &mut wgpu::CommandEncoder, scope: &str, when: When) {
+        let mut outer = self.profiler.scope(scope, enc);
+        for (k, stage) in STAGES.iter().enumerate() {
+            if stage.when == when {
+                let mut pass = outer.scoped_compute_pass(stage.name);
+                self.record_stage(k, &mut pass);
+            }
+        }
+    }
+
+    /// Records one whole step into `enc` (uniforms must be written first).
+    pub fn record_step(&mut self, enc: &mut wgpu::CommandEncoder) {
+        self.record_scoped(enc, "step", When::Step);
+    }
+
+    /// Resolves the profiler's queries into `enc`, submits it and closes the profiler frame.
+    fn submit(&mut self, mut enc: wgpu::CommandEncoder) {
+        self.profiler.resolve_queries(&mut enc);
+        self.ctx.queue.submit([enc.finish()]);
+        // Frames dropped when too many are pending are not an error for the simulation.
+        let _ = self.profiler.end_frame();
+    }
+
+    /// Collects finished timer results into per-stage times (non-blocking). Stage scopes are found
+    /// at any depth (the `step` scope is absent where timestamps inside encoders are not offered).
+    fn collect_timings(&mut self) {
+        let period = self.ctx.queue.get_timestamp_period();
+        while let Some(frame) = self.profiler.process_finished_frame(period) {
+            fn walk(q: &GpuTimerQueryResult, out: &mut Vec<(&'static str, f64)>) {
+                if let (Some(stage), Some(t)) = (STAGES.iter().find(|s| s.name == q.label), &q.time)
+                {
+                    out.retain(|(n, _)| *n != stage.name);
+                    out.push((stage.name, (t.end - t.start) * 1e3));
+                }
+                for n in &q.nested_queries {
+                    walk(n, out);
+                }
+            }
+            // A step frame replaces the stage times; a measures frame adds to them.
+            if frame
+                .iter()
+                .any(|q| q.label == "step" || q.label == "clear")
+            {
+                self.stage_ms.clear();
+            }
+            for top in frame {
+                walk(&top, &mut self.stage_ms);
+                if self.finished.len() == KEEP_SCOPES {
+                    self.finished.pop_front();
+                }
+                self.finished.push_back(top);
+            }
+        }
     }
 
     /// Re-allocates the buffers with new capacities, keeping the first `self.count` boids and the
     /// obstacles (GPU copies; bind groups rebuilt).
-    fn reallocate(
-        &mut self,
-        boid_cap: u32,
-        cell_cap: u32,
-        obstacle_cap: u32,
-    ) -> Result<(), SimError> {
-        let new = SimBuffers::new(&self.ctx, &self.stages, boid_cap, cell_cap, obstacle_cap)?;
+    fn reallocate(&mut self, capacity: Capacity) -> Result<(), SimError> {
+        let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity)?;
         let mut enc = self
             .ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("grow"),
             });
-        let keep = self.count.min(boid_cap) as u64;
-        enc.copy_buffer_to_buffer(&self.buffers.state, 0, &new.state, 0, keep * BOID_BYTES);
-        enc.copy_buffer_to_buffer(&self.buffers.neighbors, 0, &new.neighbors, 0, keep * 4);
-        let obst = (self.obstacle_count.min(obstacle_cap) as u64) * 8;
+        let keep = self.count.min(capacity.boids) as u64;
+        for (name, bytes) in [("state", keep * BOID_BYTES), ("neighbors", keep * 4)] {
+            if bytes > 0 {
+                enc.copy_buffer_to_buffer(self.buffers.get(name), 0, new.get(name), 0, bytes);
+            }
+        }
+        let obst = (self.obstacle_count.min(capacity.obstacles) as u64) * 8;
         if obst > 0 {
-            enc.copy_buffer_to_buffer(&self.buffers.obstacles, 0, &new.obstacles, 0, obst);
+            enc.copy_buffer_to_buffer(
+                self.buffers.get("obstacles"),
+                0,
+                new.get("obstacles"),
+                0,
+                obst,
+            );
         }
         self.ctx.queue.submit([enc.finish()]);
         self.buffers = new;
@@ -197,107 +297,9 @@ impl GpuBackend {
         Ok(())
     }
 
-    /// Appends boids (ids should be unique). Buffers grow by doubling; existing boids are kept.
-    ///
-    /// # Errors
-    /// [`SimError::Param`] / [`SimError::Gpu`] when the new count does not fit.
-    pub fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
-        if boids.is_empty() {
-            return Ok(());
-        }
-        let n = self.count as usize + boids.len();
-        validate_boid_count(n)?;
-        check_boids(&self.ctx, n as u64)?;
-        if n > self.buffers.boid_capacity as usize {
-            let max = crate::gpu::buffers::max_boids(&self.ctx);
-            let cap = (self.buffers.boid_capacity as u64 * 2)
-                .max(n as u64)
-                .min(max) as u32;
-            self.reallocate(
-                cap,
-                self.buffers.cell_capacity,
-                self.buffers.obstacle_capacity,
-            )?;
-        }
-        self.ctx.queue.write_buffer(
-            &self.buffers.state,
-            self.count as u64 * BOID_BYTES,
-            bytemuck::cast_slice(boids),
-        );
-        self.count = n as u32;
-        Ok(())
-    }
-
-    /// Removes `k` boids (the last ones in buffer order, which after a step is cell order, i.e.
-    /// spread over the world), keeping at least one.
+    /// Removes `k` boids (the last ones in buffer order), keeping at least one.
     pub fn remove_boids(&mut self, k: usize) {
         self.count = (self.count as usize).saturating_sub(k).max(1) as u32;
-    }
-
-    /// Records one whole step into `enc` (uniforms must be written first).
-    pub fn record_step(&mut self, enc: &mut wgpu::CommandEncoder) {
-        let b = &self.buffers;
-        let s = &self.stages;
-        let n = self.count;
-        let cells = self.params.grid().cells();
-        let md = self.max_per_dim;
-        match &mut self.profiler {
-            Some(prof) => {
-                let mut scope = prof.scope("step", enc);
-                {
-                    let mut p = scope.scoped_compute_pass("clear");
-                    s.clear.record(&mut p, &b.bind_clear, cells, md);
-                }
-                {
-                    let mut p = scope.scoped_compute_pass("count");
-                    s.count.record(&mut p, &b.bind_count, n, md);
-                }
-                {
-                    let mut p = scope.scoped_compute_pass("scan");
-                    s.scan.record(&mut p, &b.scan, md);
-                }
-                {
-                    let mut p = scope.scoped_compute_pass("scatter");
-                    s.scatter.record(&mut p, &b.bind_scatter, n, md);
-                }
-                {
-                    let mut p = scope.scoped_compute_pass("rules");
-                    s.rules.record(&mut p, &b.bind_rules, n, md);
-                }
-            }
-            None => {
-                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("step"),
-                    timestamp_writes: None,
-                });
-                s.clear.record(&mut pass, &b.bind_clear, cells, md);
-                s.count.record(&mut pass, &b.bind_count, n, md);
-                s.scan.record(&mut pass, &b.scan, md);
-                s.scatter.record(&mut pass, &b.bind_scatter, n, md);
-                s.rules.record(&mut pass, &b.bind_rules, n, md);
-            }
-        }
-    }
-
-    /// Collects finished timer results into per-stage times (non-blocking).
-    fn collect_timings(&mut self) {
-        let Some(prof) = &mut self.profiler else {
-            return;
-        };
-        let period = self.ctx.queue.get_timestamp_period();
-        while let Some(frame) = prof.process_finished_frame(period) {
-            // Reuse the vector and the static stage names: nothing allocated per step here.
-            self.stage_ms.clear();
-            for top in &frame {
-                for q in &top.nested_queries {
-                    let name = GPU_STAGES.iter().find(|s| **s == q.label);
-                    if let (Some(name), Some(t)) = (name, &q.time) {
-                        self.stage_ms.push((name, (t.end - t.start) * 1e3));
-                    }
-                }
-            }
-            self.last_frame = Some(frame);
-        }
     }
 }
 
@@ -319,13 +321,12 @@ impl Simulation for GpuBackend {
     }
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
         params.validate()?;
-        let cells = params.grid().cells();
-        if cells != self.buffers.cell_capacity {
-            self.reallocate(
-                self.buffers.boid_capacity,
+        let cells = Grid::new(params).cells();
+        if cells != self.buffers.capacity.cells {
+            self.reallocate(Capacity {
                 cells,
-                self.buffers.obstacle_capacity,
-            )?;
+                ..self.buffers.capacity
+            })?;
         }
         self.params = params.clone();
         Ok(())
@@ -333,22 +334,27 @@ impl Simulation for GpuBackend {
     fn set_interaction(&mut self, ia: &Interaction) {
         self.interaction = *ia;
     }
-    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
+    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
+        let points = &actors.obstacles;
         let k = points.len() as u32;
-        if k > self.buffers.obstacle_capacity {
-            crate::gpu::buffers::check_fits(
+        if k > self.buffers.capacity.obstacles {
+            check_fits(
                 &self.ctx,
                 format!("{k} obstacle points"),
                 k as u64 * 8,
                 String::new(),
             )?;
-            let cap = k.next_power_of_two();
-            self.reallocate(self.buffers.boid_capacity, self.buffers.cell_capacity, cap)?;
+            self.reallocate(Capacity {
+                obstacles: k.next_power_of_two(),
+                ..self.buffers.capacity
+            })?;
         }
         if k > 0 {
-            self.ctx
-                .queue
-                .write_buffer(&self.buffers.obstacles, 0, bytemuck::cast_slice(points));
+            self.ctx.queue.write_buffer(
+                self.buffers.get("obstacles"),
+                0,
+                bytemuck::cast_slice(points),
+            );
         }
         self.obstacle_count = k;
         Ok(())
@@ -363,14 +369,7 @@ impl Simulation for GpuBackend {
                 label: Some("step"),
             });
         self.record_step(&mut enc);
-        if let Some(prof) = &mut self.profiler {
-            prof.resolve_queries(&mut enc);
-        }
-        self.ctx.queue.submit([enc.finish()]);
-        if let Some(prof) = &mut self.profiler {
-            // Frames dropped when too many are pending are not an error for the simulation.
-            let _ = prof.end_frame();
-        }
+        self.submit(enc);
         self.collect_timings();
         self.step = self.step.wrapping_add(1);
         self.ctx.take_error()?;
@@ -386,7 +385,7 @@ impl Simulation for GpuBackend {
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
         Ok(read_vec(
             &self.ctx,
-            &self.buffers.state,
+            self.buffers.get("state"),
             self.count as usize,
         )?)
     }
@@ -394,22 +393,54 @@ impl Simulation for GpuBackend {
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
-        if boids.len() > self.buffers.boid_capacity as usize {
+        if boids.len() > self.buffers.capacity.boids as usize {
             self.count = 0;
-            self.reallocate(
-                boids.len() as u32,
-                self.buffers.cell_capacity,
-                self.buffers.obstacle_capacity,
-            )?;
+            self.reallocate(Capacity {
+                boids: boids.len() as u32,
+                ..self.buffers.capacity
+            })?;
         }
         self.ctx
             .queue
-            .write_buffer(&self.buffers.state, 0, bytemuck::cast_slice(boids));
+            .write_buffer(self.buffers.get("state"), 0, bytemuck::cast_slice(boids));
         let zeros = vec![0u32; boids.len()];
-        self.ctx
-            .queue
-            .write_buffer(&self.buffers.neighbors, 0, bytemuck::cast_slice(&zeros));
+        self.ctx.queue.write_buffer(
+            self.buffers.get("neighbors"),
+            0,
+            bytemuck::cast_slice(&zeros),
+        );
         self.count = boids.len() as u32;
+        Ok(())
+    }
+
+    fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        if boids.is_empty() {
+            return Ok(());
+        }
+        let n = self.count as usize + boids.len();
+        validate_boid_count(n)?;
+        check_boids(&self.ctx, n as u64)?;
+        if n > self.buffers.capacity.boids as usize {
+            let cap = (self.buffers.capacity.boids as u64 * 2)
+                .max(n as u64)
+                .min(max_boids(&self.ctx)) as u32;
+            self.reallocate(Capacity {
+                boids: cap,
+                ..self.buffers.capacity
+            })?;
+        }
+        self.ctx.queue.write_buffer(
+            self.buffers.get("state"),
+            self.count as u64 * BOID_BYTES,
+            bytemuck::cast_slice(boids),
+        );
+        let zeros = vec![0u32; boids.len()];
+        self.ctx.queue.write_buffer(
+            self.buffers.get("neighbors"),
+            self.count as u64 * 4,
+            bytemuck::cast_slice(&zeros),
+        );
+        self.count = n as u32;
         Ok(())
     }
 
@@ -421,20 +452,10 @@ impl Simulation for GpuBackend {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("measures"),
             });
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("measures"),
-                timestamp_writes: None,
-            });
-            self.stages.measures.record(
-                &mut pass,
-                &self.buffers.bind_measures,
-                self.count,
-                self.max_per_dim,
-            );
-        }
-        self.ctx.queue.submit([enc.finish()]);
-        let bytes = read_bytes(&self.ctx, &self.buffers.result, 0, 32)?;
+        self.record_scoped(&mut enc, "on request", When::OnRequest);
+        self.submit(enc);
+        let bytes = read_bytes(&self.ctx, self.buffers.get("result"), 0, MEASURES_ROW_BYTES)?;
+        self.collect_timings();
         let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
         let n = self.count as f32;
         Ok(FlockMeasures {
@@ -451,5 +472,18 @@ impl Simulation for GpuBackend {
             .iter()
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
+    }
+
+    fn gpu_state_buffer(&self) -> Option<&wgpu::Buffer> {
+        Some(self.buffers.get("state"))
+    }
+
+    fn has_timestamps(&self) -> bool {
+        self.ctx.has_timestamps()
+    }
+
+    fn take_timer_results(&mut self) -> Vec<GpuTimerQueryResult> {
+        self.collect_timings();
+        self.finished.drain(..).collect()
     }
 }

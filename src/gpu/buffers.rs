@@ -1,97 +1,54 @@
-//! The storage buffers of the GPU backend and the bind groups that tie them to the stages.
-//!
-//! | buffer | element | entries |
-//! |---|---|---|
-//! | `state` | `Boid` (40 B) | boid capacity — current state; written by `rules` |
-//! | `sorted` | `Boid` | boid capacity — the scattered copy (the other half of the ping-pong pair) |
-//! | `boid_cell`, `boid_rank` | u32 | boid capacity |
-//! | `neighbors` | u32 | boid capacity — neighbour count from `rules`, aligned with `state` |
-//! | `cells` | u32 | cell capacity + 1 — counts after `count`, starts after `scan` |
-//! | `obstacles` | vec2<f32> | obstacle capacity |
-//! | `partials`, `result` | 32 B rows | one per workgroup / one |
-//!
-//! Capacities grow by doubling; existing boids are kept by a GPU copy.
+//! The GPU buffers of [`crate::stages::BUFFERS`] and the bind groups that tie them to the stages of
+//! [`crate::stages::STAGES`], for given capacities (boids, cells, obstacle points). Capacities
+//! grow by doubling; the backend keeps existing boids with a GPU copy.
 
 use crate::gpu::context::GpuContext;
-use crate::gpu::stages::{
-    Clear, Count, Measures, Rules, Scan, ScanBuffers, Scatter, MEASURES_ROW_BYTES,
-};
-use crate::gpu::{dispatch, GpuError};
-use crate::model::{Boid, StepUniforms};
+use crate::gpu::dispatch;
+use crate::gpu::pipelines::Pipelines;
+use crate::gpu::scan::ScanLevels;
+use crate::simulation::GpuError;
+use crate::stages::{BufferDesc, Len, Run, BUFFERS, STAGES};
 
-/// Bytes per boid in `state` / `sorted`.
-pub const BOID_BYTES: u64 = std::mem::size_of::<Boid>() as u64;
-
-/// Every pipeline of the simulation step.
-pub struct Stages {
-    /// `clear`.
-    pub clear: Clear,
-    /// `count`.
-    pub count: Count,
-    /// `scan`.
-    pub scan: Scan,
-    /// `scatter`.
-    pub scatter: Scatter,
-    /// `rules`.
-    pub rules: Rules,
-    /// `measures`.
-    pub measures: Measures,
+/// What the buffers can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    /// Boids.
+    pub boids: u32,
+    /// Cells (the `cells` buffer has one more entry).
+    pub cells: u32,
+    /// Obstacle points.
+    pub obstacles: u32,
 }
 
-impl Stages {
-    /// Compiles every stage.
-    pub fn new(device: &wgpu::Device) -> Self {
-        Stages {
-            clear: Clear::new(device),
-            count: Count::new(device),
-            scan: Scan::new(device),
-            scatter: Scatter::new(device),
-            rules: Rules::new(device),
-            measures: Measures::new(device),
-        }
+impl Capacity {
+    /// Elements of a buffer of length `len` (at least 1).
+    pub fn elements(&self, len: Len) -> u64 {
+        let n = match len {
+            Len::Boids => self.boids as u64,
+            Len::CellCounters => self.cells as u64 + 1,
+            Len::Obstacles => self.obstacles as u64,
+            Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
+            Len::One => 1,
+        };
+        n.max(1)
+    }
+
+    /// Bytes of buffer `b` at this capacity.
+    pub fn bytes(&self, b: &BufferDesc) -> u64 {
+        b.elem_bytes * self.elements(b.len)
     }
 }
 
-/// Buffers and bind groups for a boid capacity and a cell capacity.
+/// Every buffer of [`BUFFERS`] and the bind group of every stage.
 pub struct SimBuffers {
-    /// Boids the buffers can hold.
-    pub boid_capacity: u32,
-    /// Cells the `cells` buffer can hold (plus one).
-    pub cell_capacity: u32,
-    /// Obstacle points the `obstacles` buffer can hold.
-    pub obstacle_capacity: u32,
-    /// The uniform block ([`StepUniforms`]).
-    pub params: wgpu::Buffer,
-    /// Current state.
-    pub state: wgpu::Buffer,
-    /// Scattered copy.
-    pub sorted: wgpu::Buffer,
-    /// Cell of each boid.
-    pub boid_cell: wgpu::Buffer,
-    /// Rank of each boid in its cell.
-    pub boid_rank: wgpu::Buffer,
-    /// Neighbour counts.
-    pub neighbors: wgpu::Buffer,
-    /// Cell counts / starts.
-    pub cells: wgpu::Buffer,
-    /// Obstacle points.
-    pub obstacles: wgpu::Buffer,
-    /// Measures partial rows.
-    pub partials: wgpu::Buffer,
-    /// Measures result row.
-    pub result: wgpu::Buffer,
-    /// Scan levels for `cells`.
-    pub scan: ScanBuffers,
-    /// Bind group of `clear`.
-    pub bind_clear: wgpu::BindGroup,
-    /// Bind group of `count`.
-    pub bind_count: wgpu::BindGroup,
-    /// Bind group of `scatter`.
-    pub bind_scatter: wgpu::BindGroup,
-    /// Bind group of `rules`.
-    pub bind_rules: wgpu::BindGroup,
-    /// Bind group of `measures`.
-    pub bind_measures: wgpu::BindGroup,
+    /// What they can hold.
+    pub capacity: Capacity,
+    /// In the order of [`BUFFERS`].
+    buffers: Vec<wgpu::Buffer>,
+    /// In the order of [`STAGES`] (the scan's are in `scan`).
+    binds: Vec<Option<wgpu::BindGroup>>,
+    /// The levels of the `scan` stage over `cells`.
+    pub scan: ScanLevels,
 }
 
 /// Checks that `bytes` fit one storage buffer on this device.
@@ -105,31 +62,40 @@ pub fn check_fits(
     hint: String,
 ) -> Result<(), GpuError> {
     let l = ctx.device.limits();
-    if bytes > l.max_storage_buffer_binding_size {
-        return Err(GpuError::Limit {
-            what,
-            needed: bytes,
-            limit: "max_storage_buffer_binding_size",
-            max: l.max_storage_buffer_binding_size,
-            hint,
-        });
-    }
-    if bytes > l.max_buffer_size {
-        return Err(GpuError::Limit {
-            what,
-            needed: bytes,
-            limit: "max_buffer_size",
-            max: l.max_buffer_size,
-            hint,
-        });
+    for (limit, max) in [
+        (
+            "max_storage_buffer_binding_size",
+            l.max_storage_buffer_binding_size,
+        ),
+        ("max_buffer_size", l.max_buffer_size),
+    ] {
+        if bytes > max {
+            return Err(GpuError::Limit {
+                what,
+                needed: bytes,
+                limit,
+                max,
+                hint,
+            });
+        }
     }
     Ok(())
 }
 
-/// Largest boid count the device can hold.
+/// Bytes per boid of the largest per-boid buffer (the one that limits the count).
+fn largest_boid_element() -> u64 {
+    BUFFERS
+        .iter()
+        .filter(|b| b.len == Len::Boids)
+        .map(|b| b.elem_bytes)
+        .max()
+        .unwrap_or(1)
+}
+
+/// Largest boid count the device can hold (its largest per-boid buffer within the binding limit).
 pub fn max_boids(ctx: &GpuContext) -> u64 {
     let l = ctx.device.limits();
-    l.max_storage_buffer_binding_size.min(l.max_buffer_size) / BOID_BYTES
+    l.max_storage_buffer_binding_size.min(l.max_buffer_size) / largest_boid_element()
 }
 
 /// Checks a boid count against the device limits.
@@ -139,120 +105,109 @@ pub fn max_boids(ctx: &GpuContext) -> u64 {
 pub fn check_boids(ctx: &GpuContext, boids: u64) -> Result<(), GpuError> {
     check_fits(
         ctx,
-        format!("{boids} boids ({BOID_BYTES} bytes each)"),
-        boids * BOID_BYTES,
+        format!("{boids} boids ({} bytes each)", largest_boid_element()),
+        boids * largest_boid_element(),
         format!(": at most {} boids fit on this adapter", max_boids(ctx)),
     )
 }
 
-fn storage(
-    device: &wgpu::Device,
-    label: &str,
-    bytes: u64,
-    extra: wgpu::BufferUsages,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: bytes.max(16).next_multiple_of(4),
-        usage: wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST
-            | extra,
-        mapped_at_creation: false,
-    })
-}
-
 impl SimBuffers {
-    /// Allocates buffers for `boid_capacity` boids, `cell_capacity` cells and `obstacle_capacity`
-    /// obstacle points, and builds the bind groups.
+    /// Allocates every buffer at `capacity` and builds the bind groups.
     ///
     /// # Errors
     /// [`GpuError::Limit`] when a buffer would exceed the device limits.
     pub fn new(
         ctx: &GpuContext,
-        stages: &Stages,
-        boid_capacity: u32,
-        cell_capacity: u32,
-        obstacle_capacity: u32,
+        pipelines: &Pipelines,
+        capacity: Capacity,
     ) -> Result<Self, GpuError> {
-        check_boids(ctx, boid_capacity as u64)?;
+        check_boids(ctx, capacity.boids as u64)?;
         check_fits(
             ctx,
-            format!("a grid of {cell_capacity} cells"),
-            (cell_capacity as u64 + 1) * 4,
+            format!("a grid of {} cells", capacity.cells),
+            (capacity.cells as u64 + 1) * 4,
             ": raise perception_radius or shrink the world".into(),
         )?;
+        check_fits(
+            ctx,
+            format!("{} obstacle points", capacity.obstacles),
+            capacity.obstacles as u64 * 8,
+            String::new(),
+        )?;
         let d = &ctx.device;
-        let cap = boid_capacity.max(1) as u64;
-        let params = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("params"),
-            size: std::mem::size_of::<StepUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let state = storage(d, "state", cap * BOID_BYTES, wgpu::BufferUsages::empty());
-        let sorted = storage(d, "sorted", cap * BOID_BYTES, wgpu::BufferUsages::empty());
-        let boid_cell = storage(d, "boid_cell", cap * 4, wgpu::BufferUsages::empty());
-        let boid_rank = storage(d, "boid_rank", cap * 4, wgpu::BufferUsages::empty());
-        let neighbors = storage(d, "neighbors", cap * 4, wgpu::BufferUsages::empty());
-        let cells = storage(
-            d,
-            "cells",
-            (cell_capacity as u64 + 1) * 4,
-            wgpu::BufferUsages::empty(),
-        );
-        let obstacles = storage(
-            d,
-            "obstacles",
-            obstacle_capacity.max(1) as u64 * 8,
-            wgpu::BufferUsages::empty(),
-        );
-        let groups = dispatch::groups_for(cap as u32) as u64;
-        let partials = storage(
-            d,
-            "partials",
-            groups * MEASURES_ROW_BYTES,
-            wgpu::BufferUsages::empty(),
-        );
-        let result = storage(d, "result", MEASURES_ROW_BYTES, wgpu::BufferUsages::empty());
-        let scan = stages.scan.buffers(d, &cells, cell_capacity + 1);
-        let bind_clear = stages.clear.0.bind(d, &[&params, &cells]);
-        let bind_count = stages
-            .count
-            .0
-            .bind(d, &[&params, &state, &cells, &boid_cell, &boid_rank]);
-        let bind_scatter = stages.scatter.0.bind(
-            d,
-            &[&params, &state, &boid_cell, &boid_rank, &cells, &sorted],
-        );
-        let bind_rules = stages.rules.0.bind(
-            d,
-            &[&params, &sorted, &cells, &obstacles, &state, &neighbors],
-        );
-        let bind_measures = stages
-            .measures
-            .0
-            .bind(d, &[&params, &state, &neighbors, &partials, &result]);
+        let buffers: Vec<wgpu::Buffer> = BUFFERS
+            .iter()
+            .map(|b| {
+                let usage = if b.uniform {
+                    wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST
+                } else {
+                    wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_SRC
+                        | wgpu::BufferUsages::COPY_DST
+                };
+                d.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(b.name),
+                    size: capacity.bytes(b).max(16).next_multiple_of(4),
+                    usage,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        let get = |name: &str| {
+            let k = BUFFERS
+                .iter()
+                .position(|b| b.name == name)
+                .unwrap_or_else(|| panic!("no buffer named {name:?}"));
+            &buffers[k]
+        };
+        let mut scan = None;
+        let binds = STAGES
+            .iter()
+            .enumerate()
+            .map(|(k, stage)| match stage.run {
+                Run::Scan { data } => {
+                    scan = Some(ScanLevels::new(
+                        d,
+                        pipelines.at(k),
+                        get(data),
+                        capacity.cells + 1,
+                    ));
+                    None
+                }
+                Run::Dispatches(_) => {
+                    let bound: Vec<&wgpu::Buffer> =
+                        stage.bindings.iter().map(|b| get(b.name)).collect();
+                    Some(pipelines.at(k).bind(d, &bound))
+                }
+            })
+            .collect();
         Ok(SimBuffers {
-            boid_capacity,
-            cell_capacity,
-            obstacle_capacity: obstacle_capacity.max(1),
-            params,
-            state,
-            sorted,
-            boid_cell,
-            boid_rank,
-            neighbors,
-            cells,
-            obstacles,
-            partials,
-            result,
-            scan,
-            bind_clear,
-            bind_count,
-            bind_scatter,
-            bind_rules,
-            bind_measures,
+            capacity,
+            buffers,
+            binds,
+            scan: scan.expect("the stage table has a scan stage"),
         })
+    }
+
+    /// The buffer named `name` (one of [`BUFFERS`]).
+    ///
+    /// # Panics
+    /// When there is no such buffer.
+    pub fn get(&self, name: &str) -> &wgpu::Buffer {
+        let k = BUFFERS
+            .iter()
+            .position(|b| b.name == name)
+            .unwrap_or_else(|| panic!("no buffer named {name:?}"));
+        &self.buffers[k]
+    }
+
+    /// The bind group of the stage at position `k` of [`STAGES`] (None for the scan).
+    pub fn bind_group(&self, k: usize) -> Option<&wgpu::BindGroup> {
+        self.binds[k].as_ref()
+    }
+
+    /// Total bytes of every buffer at this capacity.
+    pub fn total_bytes(&self) -> u64 {
+        self.buffers.iter().map(|b| b.size()).sum()
     }
 }

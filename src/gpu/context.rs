@@ -94,7 +94,7 @@ impl GpuContext {
     }
 
     /// A context on a given adapter: requests the adapter's own limits (so large storage buffers
-    /// are usable) and timestamp queries when offered.
+    /// are usable) and the timestamp-query features it offers (per pass, inside encoders and passes).
     ///
     /// # Errors
     /// [`GpuError::Device`].
@@ -103,7 +103,7 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<GpuContext, GpuError> {
         let info = adapter.get_info();
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let features = adapter.features() & wgpu_profiler::GpuProfiler::ALL_WGPU_TIMER_FEATURES;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("boids"),
             required_features: features,

@@ -1,42 +1,19 @@
-//! WGSL sources of every stage, composed at compile time from the shared snippets in `shaders/`
-//! (`common.wgsl` for the parameter block and boid layout, `rng.wgsl`, `grid.wgsl`,
-//! `rules_common.wgsl`) and the stage's own file.
+//! Shader modules, bind group layouts and pipelines from the stage table, and naga validation of
+//! every WGSL source (no GPU needed).
 
-macro_rules! shader {
-    ($($file:literal),*) => { concat!($(include_str!(concat!("../../shaders/", $file)), "\n"),*) };
+use crate::stages::{Access, Binding, STAGES};
+
+/// The render source (instanced spearheads, obstacle discs, world rectangle).
+pub const RENDER: crate::stages::Wgsl = crate::wgsl!("common.wgsl", "render.wgsl");
+
+/// Every composed WGSL source with its name: each stage of [`STAGES`], then `render`.
+pub fn all_sources() -> Vec<(&'static str, &'static str)> {
+    STAGES
+        .iter()
+        .map(|s| (s.name, s.wgsl.source))
+        .chain([("render", RENDER.source)])
+        .collect()
 }
-
-/// `clear` stage source.
-pub const CLEAR: &str = shader!("common.wgsl", "clear.wgsl");
-/// `count` stage source.
-pub const COUNT: &str = shader!("common.wgsl", "grid.wgsl", "count.wgsl");
-/// `scan` stage source.
-pub const SCAN: &str = shader!("common.wgsl", "scan.wgsl");
-/// `scatter` stage source.
-pub const SCATTER: &str = shader!("common.wgsl", "scatter.wgsl");
-/// `rules` stage source.
-pub const RULES: &str = shader!(
-    "common.wgsl",
-    "rng.wgsl",
-    "grid.wgsl",
-    "rules.wgsl",
-    "rules_common.wgsl"
-);
-/// `measures` stage source.
-pub const MEASURES: &str = shader!("common.wgsl", "measures.wgsl");
-/// `render` (instanced spearheads) source.
-pub const RENDER: &str = shader!("common.wgsl", "render.wgsl");
-
-/// Every composed shader with its stage name (for validation tests).
-pub const ALL: [(&str, &str); 7] = [
-    ("clear", CLEAR),
-    ("count", COUNT),
-    ("scan", SCAN),
-    ("scatter", SCATTER),
-    ("rules", RULES),
-    ("measures", MEASURES),
-    ("render", RENDER),
-];
 
 /// Parses and validates a WGSL source with naga (no GPU needed).
 ///
@@ -54,6 +31,64 @@ pub fn validate(name: &str, source: &str) -> Result<naga::Module, String> {
     Ok(module)
 }
 
+/// Checks binding slots against naga's reflection of `module`: every global of group 0 with a
+/// binding must be slot `binding` of `slots` with the same name and access, and every slot must be
+/// declared.
+///
+/// # Errors
+/// The first mismatch, naming the stage, the slot and both sides.
+pub fn check_bindings(name: &str, module: &naga::Module, slots: &[Binding]) -> Result<(), String> {
+    let mut seen = vec![false; slots.len()];
+    for (_, var) in module.global_variables.iter() {
+        let Some(rb) = &var.binding else { continue };
+        let var_name = var.name.clone().unwrap_or_default();
+        if rb.group != 0 {
+            return Err(format!(
+                "{name}: `{var_name}` is in group {}, the table describes group 0 only",
+                rb.group
+            ));
+        }
+        let access = match var.space {
+            naga::AddressSpace::Uniform => Access::Uniform,
+            naga::AddressSpace::Storage { access } => {
+                if access.contains(naga::StorageAccess::STORE) {
+                    Access::ReadWrite
+                } else {
+                    Access::Read
+                }
+            }
+            other => {
+                return Err(format!(
+                    "{name}: `{var_name}` at binding {} is in address space {other:?}",
+                    rb.binding
+                ))
+            }
+        };
+        let Some(slot) = slots.get(rb.binding as usize) else {
+            return Err(format!(
+                "{name}: the WGSL declares `{var_name}` at binding {}, the table has {} slots",
+                rb.binding,
+                slots.len()
+            ));
+        };
+        if slot.name != var_name || slot.access != access {
+            return Err(format!(
+                "{name}: binding {} is `{var_name}` ({access:?}) in the WGSL but `{}` ({:?}) in \
+                 the table",
+                rb.binding, slot.name, slot.access
+            ));
+        }
+        seen[rb.binding as usize] = true;
+    }
+    if let Some(k) = seen.iter().position(|s| !s) {
+        return Err(format!(
+            "{name}: the table's slot {k} (`{}`) is not declared in the WGSL",
+            slots[k].name
+        ));
+    }
+    Ok(())
+}
+
 /// Creates a shader module from a composed source.
 pub fn module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -62,21 +97,10 @@ pub fn module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderM
     })
 }
 
-/// What one binding of a stage's bind group holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
-    /// `var<uniform>`.
-    Uniform,
-    /// `var<storage, read>`.
-    Read,
-    /// `var<storage, read_write>`.
-    ReadWrite,
-}
-
-/// An explicit bind group layout for group 0 with `slots` at bindings 0, 1, 2, … (visible to
-/// compute and vertex stages). Explicit, so every entry point of a stage shares one layout even
-/// when it uses only some of the bindings.
-pub fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
+/// An explicit bind group layout for group 0 with `slots` at bindings 0, 1, 2, … (visible to the
+/// compute stage). Explicit, so every entry point of a stage shares one layout even when it uses
+/// only some of the bindings.
+pub fn layout(device: &wgpu::Device, label: &str, slots: &[Binding]) -> wgpu::BindGroupLayout {
     let entries: Vec<wgpu::BindGroupLayoutEntry> = slots
         .iter()
         .enumerate()
@@ -84,10 +108,10 @@ pub fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindG
             binding: i as u32,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
-                ty: match s {
-                    Slot::Uniform => wgpu::BufferBindingType::Uniform,
-                    Slot::Read => wgpu::BufferBindingType::Storage { read_only: true },
-                    Slot::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                ty: match s.access {
+                    Access::Uniform => wgpu::BufferBindingType::Uniform,
+                    Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
                 },
                 has_dynamic_offset: false,
                 min_binding_size: None,

@@ -217,9 +217,34 @@ impl SimParams {
         Ok(())
     }
 
-    /// The uniform grid laid over the world for these parameters.
-    pub fn grid(&self) -> crate::model::grid::Grid {
-        crate::model::grid::Grid::new(self)
+    /// The largest of the rule radii (separation, alignment, cohesion, hue) (wu).
+    pub fn largest_rule_radius(&self) -> f32 {
+        [
+            self.separation_radius,
+            self.alignment_radius,
+            self.cohesion_radius,
+            self.hue_radius,
+        ]
+        .into_iter()
+        .fold(0.0, f32::max)
+    }
+
+    /// These parameters after a live edit from `before`: when a rule radius changed, the
+    /// perception radius (the uniform grid's cell size) follows the largest rule radius, so the
+    /// grid stays as fine as the rules allow (at least 0.01 wu, its smallest valid value).
+    pub fn with_perception_following(mut self, before: &SimParams) -> Self {
+        let radii = |q: &SimParams| {
+            [
+                q.separation_radius,
+                q.alignment_radius,
+                q.cohesion_radius,
+                q.hue_radius,
+            ]
+        };
+        if radii(&self) != radii(before) {
+            self.perception_radius = self.largest_rule_radius().max(0.01);
+        }
+        self
     }
 }
 

@@ -1,5 +1,5 @@
 //! Counter-based random numbers: a pure function of (seed, id, step, stream), so that the CPU and
-//! the GPU draw the same numbers without sharing generator state (SPEC §4 "Noise").
+//! the GPU draw the same numbers without sharing generator state (docs/model.md §10).
 //!
 //! The mixing function is the PCG hash recommended by Jarzynski & Olano, "Hash Functions for GPU
 //! Rendering", JCGT 9(3), 2020. Mirrored line for line in `shaders/rng.wgsl`.
@@ -18,6 +18,12 @@ pub const STREAM_HUE: u32 = 4;
 pub const STREAM_HUE_VEL: u32 = 5;
 /// Stream for the per-step velocity noise.
 pub const STREAM_NOISE: u32 = 6;
+/// Stream for the distance from the cursor of a boid added by the app's add tool.
+pub const STREAM_ADD_RADIUS: u32 = 100;
+/// Stream for the direction from the cursor of a boid added by the app's add tool.
+pub const STREAM_ADD_ANGLE: u32 = 101;
+/// Stream of the random sample kept when the app lowers the boid count.
+pub const STREAM_REMOVE: u32 = 102;
 
 /// One round of the PCG hash (Jarzynski & Olano 2020, §2 "pcg").
 #[inline]

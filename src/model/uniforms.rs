@@ -1,19 +1,20 @@
 //! [`StepUniforms`]: the parameter block of one step, derived from [`SimParams`] once on the CPU and
 //! used unchanged by the CPU rules and (as a uniform buffer) by every WGSL stage.
 //!
-//! All fields are 4-byte scalars, so the `#[repr(C)]` layout equals the WGSL uniform layout of the
-//! `Params` struct in `shaders/common.wgsl`; `tests/uniform_layout.rs` checks every name and offset
-//! against naga's reflection of that file.
+//! Its WGSL layout (the `Params` struct of `shaders/common.wgsl`) is computed by `encase`
+//! ([`encase::ShaderType`]), and the bytes uploaded come from [`StepUniforms::to_bytes`];
+//! `tests/shaders.rs` checks every member name, offset and type against naga's reflection of the
+//! WGSL.
 
-use bytemuck::{Pod, Zeroable};
+use encase::ShaderType;
 
 use crate::model::grid::Grid;
 use crate::model::params::SimParams;
 
 /// Derived per-step constants (squared radii, grid, bounds). Units as in [`SimParams`]; squared
 /// radii in wu².
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, ShaderType, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StepUniforms {
     /// World width W (wu).
     pub world_width: f32,
@@ -200,54 +201,14 @@ impl StepUniforms {
         }
     }
 
-    /// Field names and byte offsets, in declaration order (for the layout test against WGSL).
-    pub fn field_offsets() -> Vec<(&'static str, usize)> {
-        macro_rules! offsets {
-            ($($f:ident),*) => { vec![$((stringify!($f), std::mem::offset_of!(StepUniforms, $f))),*] };
-        }
-        offsets!(
-            world_width,
-            world_height,
-            inv_world_width,
-            inv_world_height,
-            x_max,
-            y_max,
-            dt,
-            boundary,
-            boid_count,
-            step,
-            seed,
-            grid_cols,
-            grid_rows,
-            cell_count,
-            inv_cell_x,
-            inv_cell_y,
-            perception_r2,
-            separation_r2,
-            alignment_r2,
-            cohesion_r2,
-            hue_r2,
-            separation_weight,
-            alignment_weight,
-            cohesion_weight,
-            min_speed,
-            max_speed,
-            max_force,
-            max_neighbors,
-            hue_cohesion_weight,
-            hue_alignment_weight,
-            max_hue_speed,
-            wall_distance,
-            wall_weight,
-            noise,
-            pointer_x,
-            pointer_y,
-            pointer_radius,
-            pointer_weight,
-            obstacle_count,
-            obstacle_radius,
-            obstacle_weight,
-            obstacle_bounce_radius
-        )
+    /// The block as the bytes of the WGSL uniform, laid out by encase (no allocation).
+    pub fn to_bytes(&self) -> [u8; STEP_UNIFORMS_BYTES as usize] {
+        let mut buf = encase::UniformBuffer::new([0u8; STEP_UNIFORMS_BYTES as usize]);
+        buf.write(self)
+            .expect("the array is exactly the block's size");
+        buf.into_inner()
     }
 }
+
+/// Bytes of the WGSL uniform block of [`StepUniforms`] (computed by encase).
+pub const STEP_UNIFORMS_BYTES: u64 = <StepUniforms as encase::ShaderSize>::SHADER_SIZE.get();

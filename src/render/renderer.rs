@@ -1,128 +1,41 @@
-//! The boid renderer (SPEC §6 step 6): one instanced draw of concave spearheads whose vertex
-//! shader reads the boid state storage buffer directly (4 vertices per boid, two triangles, tip
-//! along the velocity), obstacle discs, and the world rectangle. Used unchanged by the window, by
-//! `boids snapshot` and by benchmark captures, through [`Renderer::record`] and [`Offscreen`].
+//! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..6, 0, 0..N)`:
+//! the 4 corners of [`crate::render::mesh`] in a per-vertex buffer, one instance per boid) whose
+//! vertex shader reads each instance's boid from the state storage buffer by `instance_index`,
+//! oriented by its velocity; then obstacle discs (instanced quads) and the world rectangle. Used
+//! unchanged by the window, by `boids snapshot` and by benchmark captures, through
+//! [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
 //! Sizes: the boid length is in wu with a minimum on-screen length in px, so a zoomed-out flock
 //! stays visible. Colour: a two-colour pastel gradient (tip → tail) from the hue vector angle,
 //! computed in OKLCh so every hue has the same lightness; the theme picks lighter pastels on a
 //! dark background and deeper ones on a light background.
 
-use bytemuck::{Pod, Zeroable};
+use encase::ShaderType;
+use glam::{Vec2, Vec4};
 
-use crate::app::camera::Camera;
-pub use crate::app::offscreen::{read_texture, Offscreen};
 use crate::gpu::shaders;
+use crate::model::Actors;
+use crate::render::camera::Camera;
+use crate::render::mesh;
+use crate::render::style::RenderStyle;
 
-/// Colour theme of the app and of snapshots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Theme {
-    /// Night blue background, light pastel boids.
-    #[default]
-    Dark,
-    /// Paper white background, deeper pastel boids.
-    Light,
-}
-
-impl Theme {
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Theme::Dark => "dark",
-            Theme::Light => "light",
-        }
-    }
-    /// Background outside the world rectangle (sRGB, 0..1).
-    pub fn outside_color(self) -> [f32; 3] {
-        match self {
-            Theme::Dark => [0.027, 0.031, 0.051],
-            Theme::Light => [0.86, 0.855, 0.835],
-        }
-    }
-    /// Background inside the world rectangle (sRGB, 0..1).
-    pub fn world_color(self) -> [f32; 3] {
-        match self {
-            Theme::Dark => [0.055, 0.063, 0.098],
-            Theme::Light => [0.965, 0.957, 0.937],
-        }
-    }
-    /// Obstacle colour (sRGB, 0..1).
-    pub fn obstacle_color(self) -> [f32; 3] {
-        match self {
-            Theme::Dark => [0.62, 0.64, 0.70],
-            Theme::Light => [0.33, 0.34, 0.38],
-        }
-    }
-    /// (tip lightness, tail lightness, chroma) in OKLCh.
-    fn palette(self) -> (f32, f32, f32) {
-        match self {
-            Theme::Dark => (0.90, 0.74, 0.115),
-            Theme::Light => (0.76, 0.62, 0.14),
-        }
-    }
-}
-
-/// How boids and obstacles look.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RenderStyle {
-    /// Theme (backgrounds and palette).
-    pub theme: Theme,
-    /// Boid length tip to tail (wu).
-    pub boid_length: f32,
-    /// Smallest on-screen boid length (physical px; multiply by the scale factor for HiDPI).
-    pub min_length_px: f32,
-    /// Boid opacity, 0..1.
-    pub alpha: f32,
-    /// Hue offset of the tail colour from the tip colour (degrees).
-    pub tail_hue_shift_deg: f32,
-    /// Obstacle disc radius (wu).
-    pub obstacle_radius: f32,
-    /// Smallest on-screen obstacle radius (physical px).
-    pub obstacle_min_px: f32,
-}
-
-impl Default for RenderStyle {
-    fn default() -> Self {
-        RenderStyle {
-            theme: Theme::Dark,
-            boid_length: 8.0,
-            min_length_px: 6.0,
-            alpha: 0.92,
-            tail_hue_shift_deg: 42.0,
-            obstacle_radius: 3.0,
-            obstacle_min_px: 2.0,
-        }
-    }
-}
-
-/// The default boid length for a parameter set (wu): the separation radius, so neighbours at the
-/// separation distance just touch, whatever the scale of the scene (8 wu for the defaults, 2 wu in
-/// seed 002's 100 wu box); 0.4 × the perception radius when separation is off.
-pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
-    if params.separation_radius > 0.0 {
-        params.separation_radius
-    } else {
-        0.4 * params.perception_radius
-    }
-}
-
-/// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+/// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl` (layout
+/// computed by encase, checked against naga in `tests/shaders.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, ShaderType, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ViewUniforms {
     /// World background, in the target's encoding.
-    pub world_color: [f32; 4],
+    pub world_color: Vec4,
     /// Obstacle colour, in the target's encoding.
-    pub obstacle_color: [f32; 4],
+    pub obstacle_color: Vec4,
     /// World point at the viewport centre (wu).
-    pub center: [f32; 2],
+    pub center: Vec2,
     /// Clip units per wu.
-    pub scale: [f32; 2],
+    pub scale: Vec2,
     /// Clip units per px.
-    pub px_to_clip: [f32; 2],
+    pub px_to_clip: Vec2,
     /// World size (wu).
-    pub world: [f32; 2],
+    pub world: Vec2,
     /// Boid length (wu).
     pub boid_length: f32,
     /// Smallest boid length (px).
@@ -145,8 +58,6 @@ pub struct ViewUniforms {
     pub obstacle_min_px: f32,
     /// 1 for an sRGB target.
     pub srgb_target: u32,
-    /// Padding.
-    pub pad: u32,
 }
 
 /// sRGB-encoded component to linear.
@@ -158,9 +69,9 @@ pub fn srgb_to_linear(c: f32) -> f32 {
     }
 }
 
-fn encode(rgb: [f32; 3], srgb_target: bool) -> [f32; 4] {
+fn encode(rgb: [f32; 3], srgb_target: bool) -> Vec4 {
     let f = |c: f32| if srgb_target { srgb_to_linear(c) } else { c };
-    [f(rgb[0]), f(rgb[1]), f(rgb[2]), 1.0]
+    Vec4::new(f(rgb[0]), f(rgb[1]), f(rgb[2]), 1.0)
 }
 
 impl ViewUniforms {
@@ -168,14 +79,14 @@ impl ViewUniforms {
     pub fn new(camera: &Camera, style: &RenderStyle, format: wgpu::TextureFormat) -> Self {
         let srgb = format.is_srgb();
         let (tip, tail, chroma) = style.theme.palette();
-        let vp = camera.viewport.max(glam::Vec2::ONE);
+        let vp = camera.viewport.max(Vec2::ONE);
         ViewUniforms {
             world_color: encode(style.theme.world_color(), srgb),
             obstacle_color: encode(style.theme.obstacle_color(), srgb),
-            center: camera.center.into(),
-            scale: [2.0 * camera.zoom / vp.x, -2.0 * camera.zoom / vp.y],
-            px_to_clip: [2.0 / vp.x, -2.0 / vp.y],
-            world: camera.world.into(),
+            center: camera.center,
+            scale: Vec2::new(2.0 * camera.zoom / vp.x, -2.0 * camera.zoom / vp.y),
+            px_to_clip: Vec2::new(2.0 / vp.x, -2.0 / vp.y),
+            world: camera.world,
             boid_length: style.boid_length,
             min_length_px: style.min_length_px,
             zoom: camera.zoom,
@@ -187,9 +98,26 @@ impl ViewUniforms {
             obstacle_radius: style.obstacle_radius,
             obstacle_min_px: style.obstacle_min_px,
             srgb_target: srgb as u32,
-            pad: 0,
         }
     }
+
+    /// The block's bytes, laid out by encase.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut buf = encase::UniformBuffer::new(Vec::new());
+        buf.write(self).expect("a growable buffer");
+        buf.into_inner()
+    }
+}
+
+/// How the boids are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoidDraw {
+    /// One instanced draw: the spearhead's 4 corners per vertex, one instance per boid.
+    #[default]
+    Instanced,
+    /// One non-instanced draw of 4·N vertices (corner = vertex index mod 4).
+    Batched,
 }
 
 /// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target).
@@ -197,6 +125,7 @@ pub struct Renderer {
     device: wgpu::Device,
     format: wgpu::TextureFormat,
     samples: u32,
+    draw: BoidDraw,
     bgl: wgpu::BindGroupLayout,
     world: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
@@ -204,9 +133,11 @@ pub struct Renderer {
     uniforms: wgpu::Buffer,
     obstacle_buffer: wgpu::Buffer,
     obstacle_count: u32,
-    /// Two triangles (6 indices) over the 4 vertices of each boid.
+    /// The spearhead's corners (per-vertex buffer of the instanced draw).
+    corners: wgpu::Buffer,
+    /// The spearhead's two triangles (instanced draw), or 6 indices per boid (batched draw).
     indices: wgpu::Buffer,
-    /// Boids `indices` covers.
+    /// Boids the batched index buffer covers.
     index_capacity: u32,
     /// (state buffer, obstacle buffer, bind group): rebuilt when either buffer changes.
     bind: Option<(wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
@@ -214,11 +145,14 @@ pub struct Renderer {
     msaa: Option<(u32, u32, wgpu::TextureView)>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     name: &str,
+    vertex_entry: &str,
+    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
     format: wgpu::TextureFormat,
     samples: u32,
     topology: wgpu::PrimitiveTopology,
@@ -228,9 +162,9 @@ fn pipeline(
         layout: Some(layout),
         vertex: wgpu::VertexState {
             module,
-            entry_point: Some(&format!("vs_{name}")),
+            entry_point: Some(vertex_entry),
             compilation_options: Default::default(),
-            buffers: &[],
+            buffers,
         },
         primitive: wgpu::PrimitiveState {
             topology,
@@ -267,11 +201,24 @@ pub fn supported_samples(adapter: &wgpu::Adapter, format: wgpu::TextureFormat, w
         .unwrap_or(1)
 }
 
+const CORNER_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: 8,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+};
+
 impl Renderer {
     /// Compiles the render pipelines for targets of `format` with `samples` samples per pixel (1, or
-    /// a count from [`supported_samples`]; the renderer resolves into the single-sample target).
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> Self {
-        let module = shaders::module(device, "render", shaders::RENDER);
+    /// a count from [`supported_samples`]; the renderer resolves into the single-sample target),
+    /// drawing boids the `draw` way.
+    pub fn new(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        samples: u32,
+        draw: BoidDraw,
+    ) -> Self {
+        use wgpu::util::DeviceExt;
+        let module = shaders::module(device, "render", shaders::RENDER.source);
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
@@ -299,21 +246,84 @@ impl Renderer {
         let samples = samples.max(1);
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render view"),
-            size: std::mem::size_of::<ViewUniforms>() as u64,
+            size: ViewUniforms::min_size().get(),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let corners = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("spearhead corners"),
+            contents: bytemuck::cast_slice(&mesh::CORNERS),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let (boids, indices, index_capacity) = match draw {
+            BoidDraw::Instanced => (
+                pipeline(
+                    device,
+                    &layout,
+                    &module,
+                    "boid",
+                    "vs_boid",
+                    &[Some(CORNER_LAYOUT)],
+                    format,
+                    samples,
+                    LIST,
+                ),
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("spearhead triangles"),
+                    contents: bytemuck::cast_slice(&mesh::INDICES),
+                    usage: wgpu::BufferUsages::INDEX,
+                }),
+                0,
+            ),
+            BoidDraw::Batched => (
+                pipeline(
+                    device,
+                    &layout,
+                    &module,
+                    "boid",
+                    "vs_boid_batched",
+                    &[],
+                    format,
+                    samples,
+                    LIST,
+                ),
+                batched_indices(device, 1024),
+                1024,
+            ),
+        };
         Renderer {
-            world: pipeline(device, &layout, &module, "world", format, samples, STRIP),
-            boids: pipeline(device, &layout, &module, "boid", format, samples, LIST),
-            obstacles: pipeline(device, &layout, &module, "obstacle", format, samples, STRIP),
-            indices: boid_indices(device, 1024),
-            index_capacity: 1024,
+            world: pipeline(
+                device,
+                &layout,
+                &module,
+                "world",
+                "vs_world",
+                &[],
+                format,
+                samples,
+                STRIP,
+            ),
+            boids,
+            obstacles: pipeline(
+                device,
+                &layout,
+                &module,
+                "obstacle",
+                "vs_obstacle",
+                &[],
+                format,
+                samples,
+                STRIP,
+            ),
+            corners,
+            indices,
+            index_capacity,
             obstacle_buffer: obstacle_buffer(device, 64),
             obstacle_count: 0,
             device: device.clone(),
             format,
             samples,
+            draw,
             bgl,
             uniforms,
             bind: None,
@@ -331,8 +341,15 @@ impl Renderer {
         self.samples
     }
 
-    /// Replaces the obstacle points drawn (wu). Uploads only here, not per frame.
-    pub fn set_obstacles(&mut self, queue: &wgpu::Queue, points: &[[f32; 2]]) {
+    /// How boids are drawn.
+    pub fn draw(&self) -> BoidDraw {
+        self.draw
+    }
+
+    /// Replaces the actors drawn (obstacle discs). Uploads only here, when they change, never per
+    /// frame.
+    pub fn set_actors(&mut self, queue: &wgpu::Queue, actors: &Actors) {
+        let points = &actors.obstacles;
         let bytes = (points.len() as u64) * 8;
         if bytes > self.obstacle_buffer.size() {
             self.obstacle_buffer =
@@ -347,7 +364,8 @@ impl Renderer {
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
     /// format whose size is `camera.viewport`) to the theme's background, then draws the world
     /// rectangle, the obstacles and `boid_count` boids read from `state` (an array of
-    /// [`crate::model::Boid`], e.g. [`crate::gpu::GpuBackend::buffers`]`().state`).
+    /// [`crate::model::Boid`], e.g. a backend's
+    /// [`crate::simulation::Simulation::gpu_state_buffer`]).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -359,13 +377,16 @@ impl Renderer {
         camera: &Camera,
         style: &RenderStyle,
     ) {
-        let boid_count = boid_count.min(u32::MAX / 6);
-        if boid_count > self.index_capacity {
+        if self.draw == BoidDraw::Batched && boid_count > self.index_capacity {
             self.index_capacity = boid_count.next_power_of_two().min(u32::MAX / 6);
-            self.indices = boid_indices(&self.device, self.index_capacity);
+            self.indices = batched_indices(&self.device, self.index_capacity);
         }
+        let boid_count = match self.draw {
+            BoidDraw::Batched => boid_count.min(self.index_capacity),
+            BoidDraw::Instanced => boid_count,
+        };
         let u = ViewUniforms::new(camera, style, self.format);
-        queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+        queue.write_buffer(&self.uniforms, 0, &u.to_bytes());
         let stale = match &self.bind {
             Some((s, o, _)) => s != state || o != &self.obstacle_buffer,
             None => true,
@@ -431,9 +452,9 @@ impl Renderer {
                 depth_slice: None,
                 ops: wgpu::Operations {
                     load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: outside[0] as f64,
-                        g: outside[1] as f64,
-                        b: outside[2] as f64,
+                        r: outside.x as f64,
+                        g: outside.y as f64,
+                        b: outside.z as f64,
                         a: 1.0,
                     }),
                     store: if resolve_target.is_some() {
@@ -457,8 +478,17 @@ impl Renderer {
         }
         if boid_count > 0 {
             pass.set_pipeline(&self.boids);
-            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..6 * boid_count, 0, 0..1);
+            match self.draw {
+                BoidDraw::Instanced => {
+                    pass.set_vertex_buffer(0, self.corners.slice(..));
+                    pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
+                    pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
+                }
+                BoidDraw::Batched => {
+                    pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..6 * boid_count, 0, 0..1);
+                }
+            }
         }
     }
 }
@@ -466,11 +496,10 @@ impl Renderer {
 const STRIP: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleStrip;
 const LIST: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleList;
 
-/// Indices 4i + [0, 1, 2, 1, 2, 3] for boids i < `boids`: corners (left wing, tip, notch) and
-/// (tip, notch, right wing).
-fn boid_indices(device: &wgpu::Device, boids: u32) -> wgpu::Buffer {
+/// Indices 4i + [`mesh::INDICES`] for boids i < `boids` (the batched draw).
+fn batched_indices(device: &wgpu::Device, boids: u32) -> wgpu::Buffer {
     let data: Vec<u32> = (0..boids)
-        .flat_map(|i| [0, 1, 2, 1, 2, 3].map(|k| 4 * i + k))
+        .flat_map(|i| mesh::INDICES.map(|k| 4 * i + k as u32))
         .collect();
     wgpu::util::DeviceExt::create_buffer_init(
         device,

@@ -1,11 +1,13 @@
-//! The CPU twins of the GPU stages (SPEC §6), one function per stage with the stage's name:
-//! `clear` → `count` → `scan` → `scatter` → `rules`, and `measures`. The GPU stage of the same
-//! name (`shaders/<name>.wgsl`, pipeline label `<name>`, timing scope `<name>`) is tested against
-//! each of these.
+//! The CPU twins of the compute stages, one function per stage with the stage's name:
+//! `clear` → `count` → `scan` → `scatter` → `rules`, and `measures`. Each is the reference
+//! definition of its stage: the GPU stage of the same name (`shaders/<name>.wgsl`, described in
+//! [`crate::stages::STAGES`]) is tested against it on seeded random input, and the CPU backend runs
+//! them, through the `<name>_step` adapters on a [`CpuStep`], in the table's order.
 
 use rayon::prelude::*;
 
 use crate::model::grid::Grid;
+use crate::model::params::SimParams;
 use crate::model::rules::{accumulate, integrate, min_image, NeighborSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
@@ -41,7 +43,7 @@ pub fn count(
     }
 }
 
-/// `scan`: exclusive prefix sum in place: `data[i]` ← Σ_{k<i} data[k]. Returns the total.
+/// `scan`: exclusive prefix sum in place: `data[i]` ← Σ_{k<i} `data[k]`. Returns the total.
 /// With `data` = cell counts followed by one 0, the last entry becomes the number of boids, so
 /// `data[c] .. data[c + 1]` is the range of cell c.
 pub fn scan(data: &mut [u32]) -> u32 {
@@ -183,4 +185,112 @@ pub fn gather_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> NeighborSums 
         }
     }
     s
+}
+
+/// The CPU backend's buffers, named as the GPU buffers of [`crate::stages::BUFFERS`], plus the
+/// step's uniforms: what the `<stage>_step` adapters of [`crate::stages::STAGES`] run on.
+pub struct CpuStep {
+    /// The uniform block of the step being computed.
+    pub params: StepUniforms,
+    /// Obstacle points (wu).
+    pub obstacles: Vec<[f32; 2]>,
+    /// The boid state (in cell order after a step): `state → scatter → sorted → rules → state`.
+    pub state: Vec<Boid>,
+    /// The scattered copy (the other half of the ping-pong pair).
+    pub sorted: Vec<Boid>,
+    /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
+    pub cells: Vec<u32>,
+    /// Cell of each boid of `state`.
+    pub boid_cell: Vec<u32>,
+    /// Rank of each boid of `state` within its cell.
+    pub boid_rank: Vec<u32>,
+    /// Neighbour count of each boid after `rules` (aligned with `state`).
+    pub neighbors: Vec<u32>,
+    /// The result of `measures`.
+    pub measures: FlockMeasures,
+}
+
+impl CpuStep {
+    /// Buffers holding `boids`, sized for them and for the grid of `params`.
+    pub fn new(boids: Vec<Boid>, params: &SimParams) -> CpuStep {
+        let mut s = CpuStep {
+            params: StepUniforms::new(params, 0, 0, 0, 0, &Default::default()),
+            obstacles: Vec::new(),
+            state: Vec::new(),
+            sorted: Vec::new(),
+            cells: Vec::new(),
+            boid_cell: Vec::new(),
+            boid_rank: Vec::new(),
+            neighbors: Vec::new(),
+            measures: FlockMeasures::default(),
+        };
+        s.set_state(boids);
+        s.resize_cells(params);
+        s
+    }
+
+    /// Replaces the boids (count may change); neighbour counts restart at 0.
+    pub fn set_state(&mut self, boids: Vec<Boid>) {
+        let n = boids.len();
+        self.state = boids;
+        self.sorted = vec![bytemuck::Zeroable::zeroed(); n];
+        self.boid_cell = vec![0; n];
+        self.boid_rank = vec![0; n];
+        self.neighbors = vec![0; n];
+    }
+
+    /// Sizes the cell counters for the grid of `params`.
+    pub fn resize_cells(&mut self, params: &SimParams) {
+        self.cells.resize(Grid::new(params).cells() as usize + 1, 0);
+    }
+}
+
+/// `clear` on a [`CpuStep`].
+pub fn clear_step(s: &mut CpuStep) {
+    clear(&mut s.cells);
+}
+
+/// `count` on a [`CpuStep`].
+pub fn count_step(s: &mut CpuStep) {
+    let grid = s.params.grid();
+    count(
+        &s.state,
+        &grid,
+        &mut s.cells,
+        &mut s.boid_cell,
+        &mut s.boid_rank,
+    );
+}
+
+/// `scan` on a [`CpuStep`].
+pub fn scan_step(s: &mut CpuStep) {
+    scan(&mut s.cells);
+}
+
+/// `scatter` on a [`CpuStep`].
+pub fn scatter_step(s: &mut CpuStep) {
+    scatter(
+        &s.state,
+        &s.boid_cell,
+        &s.boid_rank,
+        &s.cells,
+        &mut s.sorted,
+    );
+}
+
+/// `rules` on a [`CpuStep`]: `sorted` → `state`.
+pub fn rules_step(s: &mut CpuStep) {
+    rules(
+        &s.params,
+        &s.sorted,
+        &s.cells,
+        &s.obstacles,
+        &mut s.state,
+        &mut s.neighbors,
+    );
+}
+
+/// `measures` on a [`CpuStep`].
+pub fn measures_step(s: &mut CpuStep) {
+    s.measures = measures(&s.state, &s.neighbors);
 }

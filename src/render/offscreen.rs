@@ -1,5 +1,5 @@
 //! Offscreen rendering targets and texture readback: [`Offscreen`] is what `boids snapshot`,
-//! scripted captures and render benchmarks draw into with the same [`crate::app::render::Renderer`]
+//! scripted captures and render benchmarks draw into with the same [`crate::render::Renderer`]
 //! as the window; [`read_texture`] also serves window screenshots.
 
 use crate::gpu::GpuError;

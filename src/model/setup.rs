@@ -1,0 +1,125 @@
+//! [`Setup`]: what a run starts from — parameters (world sized to the run), seed, step index,
+//! the initial boids and the [`Actors`] — resolved once from an optional scene and command-line
+//! overrides, for the window, snapshots, headless runs, benchmarks and sweeps alike.
+
+use crate::model::error::ParamError;
+use crate::model::params::{validate_boid_count, SimParams, DEFAULT_DENSITY};
+use crate::model::scene::Scene;
+use crate::model::state::{initial_state, Boid};
+
+/// Everything in the world that is not a boid: today the obstacle points. Backends and the
+/// renderer receive it whole, through one path, whenever it changes (never per frame).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Actors {
+    /// Obstacle points (wu). Boids within `obstacle_radius` are pushed away; within
+    /// `obstacle_bounce_radius` they bounce (docs/model.md).
+    pub obstacles: Vec<[f32; 2]>,
+}
+
+impl Actors {
+    /// Whether there is no actor at all.
+    pub fn is_empty(&self) -> bool {
+        self.obstacles.is_empty()
+    }
+}
+
+/// What a run starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// Parameters (validated).
+    pub params: SimParams,
+    /// Seed of the counter-based random numbers.
+    pub seed: u32,
+    /// Step index of the first step (0 for a new flock; a resumed run continues its count).
+    pub step: u32,
+    /// The initial boids (ids unique).
+    pub boids: Vec<Boid>,
+    /// Obstacles and other actors.
+    pub actors: Actors,
+}
+
+/// An initial state that does not fit the world of its run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SetupError {
+    /// A parameter or the boid count is out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// A boid of a given state lies outside the world.
+    #[error("boid {id} at ({x}, {y}) is outside the world [0, {width}) × [0, {height})")]
+    OutsideWorld {
+        /// The boid's id.
+        id: u32,
+        /// Its position (wu).
+        x: f32,
+        /// Its position (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+    },
+}
+
+impl Setup {
+    /// Resolves a run: the boid count is `boids`, else the scene's, else `default_boids`; the seed
+    /// `seed`, else the scene's, else 1. Unless the scene fixes the world size, the world gets
+    /// aspect ratio `aspect` (width / height) and the count's area at the default density
+    /// ([`DEFAULT_DENSITY`]). The boids are the seeded initial flock ([`initial_state`]).
+    ///
+    /// # Errors
+    /// [`ParamError`] for parameters or a count out of range.
+    pub fn resolve(
+        scene: Option<&Scene>,
+        boids: Option<usize>,
+        seed: Option<u32>,
+        default_boids: usize,
+        aspect: f32,
+    ) -> Result<Setup, ParamError> {
+        let n = boids
+            .or(scene.and_then(|s| s.boids))
+            .unwrap_or(default_boids);
+        let seed = seed.or(scene.and_then(|s| s.seed)).unwrap_or(1);
+        let (mut params, fixed, obstacles) = match scene {
+            Some(s) => (s.params.clone(), s.world_is_fixed(), s.obstacles.clone()),
+            None => (SimParams::default(), false, Vec::new()),
+        };
+        if !fixed {
+            params = params.with_world_for_aspect(n, DEFAULT_DENSITY, aspect);
+        }
+        params.validate()?;
+        validate_boid_count(n)?;
+        Ok(Setup {
+            boids: initial_state(seed, n, &params),
+            params,
+            seed,
+            step: 0,
+            actors: Actors { obstacles },
+        })
+    }
+
+    /// This setup starting from `boids` instead of the seeded flock.
+    ///
+    /// # Errors
+    /// [`SetupError::Param`] for a count out of range; [`SetupError::OutsideWorld`] for the first
+    /// boid outside the world.
+    pub fn with_boids(mut self, boids: Vec<Boid>) -> Result<Setup, SetupError> {
+        validate_boid_count(boids.len())?;
+        let (w, h) = (self.params.world_width, self.params.world_height);
+        if let Some(b) = boids.iter().find(|b| {
+            !(b.position[0] >= 0.0
+                && b.position[0] < w
+                && b.position[1] >= 0.0
+                && b.position[1] < h)
+        }) {
+            return Err(SetupError::OutsideWorld {
+                id: b.id,
+                x: b.position[0],
+                y: b.position[1],
+                width: w,
+                height: h,
+            });
+        }
+        self.boids = boids;
+        Ok(self)
+    }
+}

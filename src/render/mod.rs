@@ -1,0 +1,15 @@
+//! The render layer, below both the app and the benchmarks: the [`Renderer`] (one instanced draw of
+//! spearheads read straight from the boid state buffer, obstacle discs, the world rectangle), the
+//! [`Offscreen`] target of snapshots and render benchmarks, the [`Camera`] (pan and zoom), the
+//! spearhead [`mesh`] and the [`style`] (theme, sizes).
+
+pub mod camera;
+pub mod mesh;
+pub mod offscreen;
+pub mod renderer;
+pub mod style;
+
+pub use camera::Camera;
+pub use offscreen::{read_texture, Offscreen};
+pub use renderer::{supported_samples, BoidDraw, Renderer, ViewUniforms};
+pub use style::{boid_length_for, RenderStyle, Theme};

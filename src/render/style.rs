@@ -1,0 +1,95 @@
+//! How the picture looks: the colour [`Theme`] and the [`RenderStyle`] (boid size, opacity, tail
+//! hue shift, obstacle discs).
+
+/// Colour theme of the app and of snapshots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// Night blue background, light pastel boids.
+    #[default]
+    Dark,
+    /// Paper white background, deeper pastel boids.
+    Light,
+}
+
+impl Theme {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Dark => "dark",
+            Theme::Light => "light",
+        }
+    }
+    /// Background outside the world rectangle (sRGB, 0..1).
+    pub fn outside_color(self) -> [f32; 3] {
+        match self {
+            Theme::Dark => [0.027, 0.031, 0.051],
+            Theme::Light => [0.86, 0.855, 0.835],
+        }
+    }
+    /// Background inside the world rectangle (sRGB, 0..1).
+    pub fn world_color(self) -> [f32; 3] {
+        match self {
+            Theme::Dark => [0.055, 0.063, 0.098],
+            Theme::Light => [0.965, 0.957, 0.937],
+        }
+    }
+    /// Obstacle colour (sRGB, 0..1).
+    pub fn obstacle_color(self) -> [f32; 3] {
+        match self {
+            Theme::Dark => [0.62, 0.64, 0.70],
+            Theme::Light => [0.33, 0.34, 0.38],
+        }
+    }
+    /// (tip lightness, tail lightness, chroma) in OKLCh.
+    pub fn palette(self) -> (f32, f32, f32) {
+        match self {
+            Theme::Dark => (0.90, 0.74, 0.115),
+            Theme::Light => (0.76, 0.62, 0.14),
+        }
+    }
+}
+
+/// How boids and obstacles look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderStyle {
+    /// Theme (backgrounds and palette).
+    pub theme: Theme,
+    /// Boid length tip to tail (wu).
+    pub boid_length: f32,
+    /// Smallest on-screen boid length (physical px; multiply by the scale factor for HiDPI).
+    pub min_length_px: f32,
+    /// Boid opacity, 0..1.
+    pub alpha: f32,
+    /// Hue offset of the tail colour from the tip colour (degrees).
+    pub tail_hue_shift_deg: f32,
+    /// Obstacle disc radius (wu).
+    pub obstacle_radius: f32,
+    /// Smallest on-screen obstacle radius (physical px).
+    pub obstacle_min_px: f32,
+}
+
+impl Default for RenderStyle {
+    fn default() -> Self {
+        RenderStyle {
+            theme: Theme::Dark,
+            boid_length: 8.0,
+            min_length_px: 6.0,
+            alpha: 0.92,
+            tail_hue_shift_deg: 42.0,
+            obstacle_radius: 3.0,
+            obstacle_min_px: 2.0,
+        }
+    }
+}
+
+/// The default boid length for a parameter set (wu): the separation radius, so neighbours at the
+/// separation distance just touch, whatever the scale of the scene (10 wu for the defaults, 2 wu in
+/// a 100 wu fish box); 0.4 × the perception radius when separation is off.
+pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
+    if params.separation_radius > 0.0 {
+        params.separation_radius
+    } else {
+        0.4 * params.perception_radius
+    }
+}

@@ -1,0 +1,176 @@
+//! The interface every backend implements ([`Simulation`]), the backend names ([`BackendKind`])
+//! and the errors a backend reports ([`SimError`], [`GpuError`]). The backends themselves are in
+//! `crate::cpu` and `crate::gpu`; `crate::backend::create` makes one from a
+//! [`crate::model::Setup`].
+
+use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, SimParams};
+
+/// Which backend computes the steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackendKind {
+    /// wgpu compute shaders.
+    Gpu,
+    /// CPU reference: uniform grid by counting sort, rules in parallel with rayon.
+    Cpu,
+    /// CPU brute force O(N²): the test oracle and the baseline of the grid's speed-up.
+    CpuNaive,
+}
+
+impl BackendKind {
+    /// The name used on the command line and in captures.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Gpu => "gpu",
+            BackendKind::Cpu => "cpu",
+            BackendKind::CpuNaive => "cpu-naive",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Option<BackendKind> {
+        match s.trim() {
+            "gpu" => Some(BackendKind::Gpu),
+            "cpu" => Some(BackendKind::Cpu),
+            "cpu-naive" | "naive" => Some(BackendKind::CpuNaive),
+            _ => None,
+        }
+    }
+}
+
+/// Errors a backend reports to its caller.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// A parameter or boid count out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// A GPU problem (no adapter, a limit, a device error).
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+/// Errors of the GPU backend.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter could be found.
+    #[error(
+        "no GPU adapter found{detail}. Install a GPU driver, or Mesa's software Vulkan driver \
+         (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1), or use --backend cpu"
+    )]
+    NoAdapter {
+        /// Extra detail (e.g. the WGPU_ADAPTER_NAME filter that matched nothing).
+        detail: String,
+    },
+    /// The device could not be created.
+    #[error("cannot create a device on {adapter}: {message}")]
+    Device {
+        /// Adapter name.
+        adapter: String,
+        /// wgpu's message.
+        message: String,
+    },
+    /// A boid count (or grid) that does not fit in the adapter's buffers.
+    #[error("{what} needs {needed} bytes, above this adapter's {limit} ({max} bytes){hint}")]
+    Limit {
+        /// What was being allocated.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Name of the wgpu limit.
+        limit: &'static str,
+        /// Its value on this adapter.
+        max: u64,
+        /// How to stay inside it.
+        hint: String,
+    },
+    /// wgpu reported a validation or out-of-memory error.
+    #[error("wgpu error: {0}")]
+    Wgpu(String),
+    /// A buffer could not be mapped for reading.
+    #[error("GPU readback failed: {0}")]
+    Readback(String),
+}
+
+/// A flock simulation that can be stepped and inspected. Both the CPU backends and the GPU backend
+/// implement it with the same meaning, so captures and tests can treat them alike.
+pub trait Simulation {
+    /// Which backend this is.
+    fn kind(&self) -> BackendKind;
+    /// Number of boids.
+    fn len(&self) -> usize;
+    /// Whether there are no boids (never true for a valid simulation).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Steps taken so far (the counter of the counter-based noise; kept across `set_state`).
+    fn step_index(&self) -> u32;
+    /// Sets the step counter (so a flock moved to another backend keeps drawing the same noise).
+    fn set_step_index(&mut self, step: u32);
+    /// The parameters in use.
+    fn params(&self) -> &SimParams;
+    /// Replaces the parameters (live; the state is kept).
+    ///
+    /// # Errors
+    /// [`SimError::Param`] when invalid; the old parameters stay.
+    fn set_params(&mut self, params: &SimParams) -> Result<(), SimError>;
+    /// Sets the pointer tool and obstacle settings.
+    fn set_interaction(&mut self, ia: &Interaction);
+    /// Replaces the actors (obstacle points); they act from the next step.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] when the GPU cannot hold them.
+    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError>;
+    /// Advances one step of `dt`. The GPU backend only submits the work; call [`Simulation::finish`]
+    /// to wait for it.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    fn step(&mut self) -> Result<(), SimError>;
+    /// Waits until every submitted step has completed (no-op on the CPU).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    fn finish(&mut self) -> Result<(), SimError>;
+    /// Copies the state out (order unspecified; sort by `id` to compare).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a readback failure.
+    fn read_state(&mut self) -> Result<Vec<Boid>, SimError>;
+    /// Replaces the whole state (count may change). Ids must be unique.
+    ///
+    /// # Errors
+    /// [`SimError::Param`] for 0 boids or too many; [`SimError::Gpu`] when they do not fit.
+    fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError>;
+    /// Appends boids (ids must be unique); the others are kept.
+    ///
+    /// # Errors
+    /// [`SimError::Param`] / [`SimError::Gpu`] when the new count does not fit.
+    fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError>;
+    /// Flock measures of the current state (neighbour counts from the last step).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a readback failure.
+    fn measures(&mut self) -> Result<FlockMeasures, SimError>;
+    /// Per-stage times of the last finished step, `(stage name, ms)`, when the backend measures them
+    /// (GPU timestamp queries, or CPU wall time per stage).
+    fn stage_times(&mut self) -> Vec<(String, f64)>;
+    /// The boid state as a GPU storage buffer of [`Simulation::len`] boids, when the backend keeps
+    /// it on the GPU (the renderer then draws straight from it).
+    fn gpu_state_buffer(&self) -> Option<&wgpu::Buffer> {
+        None
+    }
+    /// The boid state in CPU memory, when the backend keeps it there (no copy).
+    fn cpu_state(&self) -> Option<&[Boid]> {
+        None
+    }
+    /// Whether per-stage times come from GPU timestamp queries.
+    fn has_timestamps(&self) -> bool {
+        false
+    }
+    /// The GPU timer scopes finished since the last call (top-level scopes with their nested
+    /// passes, oldest first; at most the last few frames are kept), for Chrome traces. Empty where
+    /// the backend has no GPU timers.
+    fn take_timer_results(&mut self) -> Vec<wgpu_profiler::GpuTimerQueryResult> {
+        Vec::new()
+    }
+}
