@@ -115,19 +115,6 @@ fn vs_boid(@location(0) corner: vec2<f32>, @builtin(vertex_index) vi: u32,
     return boid_vertex(boids[ii], corner, vi == TIP);
 }
 
-// The batched draw (one non-instanced draw of 4·N vertices): vertex 4·i + k is corner k of boid i.
-@vertex
-fn vs_boid_batched(@builtin(vertex_index) index: u32) -> BoidOut {
-    var corners = array<vec2<f32>, 4>(
-        vec2<f32>(-0.45, 0.34),
-        vec2<f32>(0.55, 0.0),
-        vec2<f32>(-0.2, 0.0),
-        vec2<f32>(-0.45, -0.34),
-    );
-    let k = index & 3u;
-    return boid_vertex(boids[index >> 2u], corners[k], k == TIP);
-}
-
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     return in.color;

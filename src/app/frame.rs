@@ -113,9 +113,10 @@ impl Frame {
 /// Renders the current view offscreen with the same renderer code and writes it as a PNG.
 fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let samples = g.frame.samples;
-    let r = g.frame.capture_renderer.get_or_insert_with(|| {
-        Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples, g.renderer.draw())
-    });
+    let r = g
+        .frame
+        .capture_renderer
+        .get_or_insert_with(|| Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples));
     r.set_actors(&g.ctx.queue, g.st.sim.actors());
     let vp = g.st.camera.viewport;
     let target = Offscreen::new(&g.ctx.device, vp.x as u32, vp.y as u32);

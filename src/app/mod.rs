@@ -22,7 +22,7 @@ pub mod window;
 use std::path::PathBuf;
 
 use crate::backend::BackendKind;
-use crate::render::{BoidDraw, Theme};
+use crate::render::Theme;
 
 /// Options of `boids run` (and of `boids` with no subcommand).
 #[derive(Clone, Debug, clap::Args)]
@@ -69,9 +69,6 @@ pub struct RunArgs {
     /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events.
     #[arg(long)]
     pub script: Option<PathBuf>,
-    /// How boids are drawn (default: instanced).
-    #[arg(long, value_enum)]
-    pub draw: Option<BoidDraw>,
     /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
     #[arg(long, default_value = "captures")]
     pub capture_dir: PathBuf,
@@ -96,7 +93,6 @@ impl Default for RunArgs {
             panel: false,
             msaa: None,
             script: None,
-            draw: None,
             capture_dir: PathBuf::from("captures"),
             report: None,
         }

@@ -11,7 +11,7 @@ use crate::backend::BackendKind;
 use crate::gpu::GpuContext;
 use crate::model::{Scene, Setup};
 use crate::render::{
-    boid_length_for, supported_samples, BoidDraw, Camera, Offscreen, RenderStyle, Renderer, Theme,
+    boid_length_for, supported_samples, Camera, Offscreen, RenderStyle, Renderer, Theme,
 };
 
 /// Options of `boids snapshot`.
@@ -51,9 +51,6 @@ pub struct SnapshotArgs {
     /// Multisampling (1 = off; clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
-    /// How boids are drawn (default: instanced).
-    #[arg(long, value_enum)]
-    pub draw: Option<BoidDraw>,
 }
 
 impl SnapshotArgs {
@@ -71,7 +68,6 @@ impl SnapshotArgs {
             theme: Theme::Dark,
             boid_size: None,
             msaa: 4,
-            draw: None,
         }
     }
 }
@@ -115,12 +111,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
     sim.finish().map_err(|e| e.to_string())?;
 
     let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
-    let mut renderer = Renderer::new(
-        &ctx.device,
-        Offscreen::FORMAT,
-        samples,
-        args.draw.unwrap_or_default(),
-    );
+    let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
     renderer.set_actors(&ctx.queue, sim.actors());
     let target = Offscreen::new(&ctx.device, args.width, args.height);
     let camera = Camera::fit(

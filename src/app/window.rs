@@ -178,8 +178,7 @@ impl Gfx {
 
         let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
         let samples = supported_samples(&ctx.adapter, format, wanted);
-        let mut renderer =
-            Renderer::new(&ctx.device, format, samples, args.draw.unwrap_or_default());
+        let mut renderer = Renderer::new(&ctx.device, format, samples);
         renderer.set_actors(&ctx.queue, st.sim.actors());
         let egui_ctx = egui::Context::default();
         egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));

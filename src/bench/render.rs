@@ -13,7 +13,7 @@ use glam::Vec2;
 
 use crate::gpu::{GpuContext, GpuError};
 use crate::model::{Actors, SimParams};
-use crate::render::{supported_samples, BoidDraw, Camera, Offscreen, RenderStyle, Renderer};
+use crate::render::{supported_samples, Camera, Offscreen, RenderStyle, Renderer};
 use crate::simulation::Simulation;
 
 /// An offscreen renderer of a fixed size for one run.
@@ -37,29 +37,8 @@ impl RenderBench {
         msaa: u32,
         actors: &Actors,
     ) -> RenderBench {
-        Self::with_draw(
-            ctx,
-            params,
-            width,
-            height,
-            msaa,
-            actors,
-            BoidDraw::default(),
-        )
-    }
-
-    /// As [`RenderBench::new`], drawing boids the `draw` way.
-    pub fn with_draw(
-        ctx: &GpuContext,
-        params: &SimParams,
-        width: u32,
-        height: u32,
-        msaa: u32,
-        actors: &Actors,
-        draw: BoidDraw,
-    ) -> RenderBench {
         let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, msaa);
-        let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples, draw);
+        let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
         renderer.set_actors(&ctx.queue, actors);
         let target = Offscreen::new(&ctx.device, width, height);
         let camera = Camera::fit(

@@ -11,5 +11,5 @@ pub mod style;
 
 pub use camera::Camera;
 pub use offscreen::{read_texture, Offscreen};
-pub use renderer::{supported_samples, BoidDraw, Renderer, ViewUniforms};
+pub use renderer::{supported_samples, Renderer, ViewUniforms};
 pub use style::{boid_length_for, RenderStyle, Theme};

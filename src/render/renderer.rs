@@ -109,23 +109,11 @@ impl ViewUniforms {
     }
 }
 
-/// How the boids are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BoidDraw {
-    /// One instanced draw: the spearhead's 4 corners per vertex, one instance per boid.
-    #[default]
-    Instanced,
-    /// One non-instanced draw of 4·N vertices (corner = vertex index mod 4).
-    Batched,
-}
-
 /// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target).
 pub struct Renderer {
     device: wgpu::Device,
     format: wgpu::TextureFormat,
     samples: u32,
-    draw: BoidDraw,
     bgl: wgpu::BindGroupLayout,
     world: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
@@ -135,10 +123,8 @@ pub struct Renderer {
     obstacle_count: u32,
     /// The spearhead's corners (per-vertex buffer of the instanced draw).
     corners: wgpu::Buffer,
-    /// The spearhead's two triangles (instanced draw), or 6 indices per boid (batched draw).
+    /// The spearhead's two triangles.
     indices: wgpu::Buffer,
-    /// Boids the batched index buffer covers.
-    index_capacity: u32,
     /// (state buffer, obstacle buffer, bind group): rebuilt when either buffer changes.
     bind: Option<(wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
@@ -209,14 +195,8 @@ const CORNER_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayou
 
 impl Renderer {
     /// Compiles the render pipelines for targets of `format` with `samples` samples per pixel (1, or
-    /// a count from [`supported_samples`]; the renderer resolves into the single-sample target),
-    /// drawing boids the `draw` way.
-    pub fn new(
-        device: &wgpu::Device,
-        format: wgpu::TextureFormat,
-        samples: u32,
-        draw: BoidDraw,
-    ) -> Self {
+    /// a count from [`supported_samples`]; the renderer resolves into the single-sample target).
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> Self {
         use wgpu::util::DeviceExt;
         let module = shaders::module(device, "render", shaders::RENDER.source);
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
@@ -255,42 +235,22 @@ impl Renderer {
             contents: bytemuck::cast_slice(&mesh::CORNERS),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let (boids, indices, index_capacity) = match draw {
-            BoidDraw::Instanced => (
-                pipeline(
-                    device,
-                    &layout,
-                    &module,
-                    "boid",
-                    "vs_boid",
-                    &[Some(CORNER_LAYOUT)],
-                    format,
-                    samples,
-                    LIST,
-                ),
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("spearhead triangles"),
-                    contents: bytemuck::cast_slice(&mesh::INDICES),
-                    usage: wgpu::BufferUsages::INDEX,
-                }),
-                0,
-            ),
-            BoidDraw::Batched => (
-                pipeline(
-                    device,
-                    &layout,
-                    &module,
-                    "boid",
-                    "vs_boid_batched",
-                    &[],
-                    format,
-                    samples,
-                    LIST,
-                ),
-                batched_indices(device, 1024),
-                1024,
-            ),
-        };
+        let boids = pipeline(
+            device,
+            &layout,
+            &module,
+            "boid",
+            "vs_boid",
+            &[Some(CORNER_LAYOUT)],
+            format,
+            samples,
+            LIST,
+        );
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("spearhead triangles"),
+            contents: bytemuck::cast_slice(&mesh::INDICES),
+            usage: wgpu::BufferUsages::INDEX,
+        });
         Renderer {
             world: pipeline(
                 device,
@@ -317,13 +277,11 @@ impl Renderer {
             ),
             corners,
             indices,
-            index_capacity,
             obstacle_buffer: obstacle_buffer(device, 64),
             obstacle_count: 0,
             device: device.clone(),
             format,
             samples,
-            draw,
             bgl,
             uniforms,
             bind: None,
@@ -339,11 +297,6 @@ impl Renderer {
     /// Samples per pixel.
     pub fn samples(&self) -> u32 {
         self.samples
-    }
-
-    /// How boids are drawn.
-    pub fn draw(&self) -> BoidDraw {
-        self.draw
     }
 
     /// Replaces the actors drawn (obstacle discs). Uploads only here, when they change, never per
@@ -377,14 +330,6 @@ impl Renderer {
         camera: &Camera,
         style: &RenderStyle,
     ) {
-        if self.draw == BoidDraw::Batched && boid_count > self.index_capacity {
-            self.index_capacity = boid_count.next_power_of_two().min(u32::MAX / 6);
-            self.indices = batched_indices(&self.device, self.index_capacity);
-        }
-        let boid_count = match self.draw {
-            BoidDraw::Batched => boid_count.min(self.index_capacity),
-            BoidDraw::Instanced => boid_count,
-        };
         let u = ViewUniforms::new(camera, style, self.format);
         queue.write_buffer(&self.uniforms, 0, &u.to_bytes());
         let stale = match &self.bind {
@@ -478,38 +423,15 @@ impl Renderer {
         }
         if boid_count > 0 {
             pass.set_pipeline(&self.boids);
-            match self.draw {
-                BoidDraw::Instanced => {
-                    pass.set_vertex_buffer(0, self.corners.slice(..));
-                    pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
-                    pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
-                }
-                BoidDraw::Batched => {
-                    pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..6 * boid_count, 0, 0..1);
-                }
-            }
+            pass.set_vertex_buffer(0, self.corners.slice(..));
+            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
+            pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
         }
     }
 }
 
 const STRIP: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleStrip;
 const LIST: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleList;
-
-/// Indices 4i + [`mesh::INDICES`] for boids i < `boids` (the batched draw).
-fn batched_indices(device: &wgpu::Device, boids: u32) -> wgpu::Buffer {
-    let data: Vec<u32> = (0..boids)
-        .flat_map(|i| mesh::INDICES.map(|k| 4 * i + k as u32))
-        .collect();
-    wgpu::util::DeviceExt::create_buffer_init(
-        device,
-        &wgpu::util::BufferInitDescriptor {
-            label: Some("boid indices"),
-            contents: bytemuck::cast_slice(&data),
-            usage: wgpu::BufferUsages::INDEX,
-        },
-    )
-}
 
 fn obstacle_buffer(device: &wgpu::Device, points: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
