@@ -15,14 +15,12 @@
 //! [`capture::CaptureRecorder::write`] into a folder checked with [`outdir::prepare_out_dir`].
 
 pub mod capture;
-pub mod chart;
 pub mod cli;
 pub mod compare;
 pub mod error;
 pub mod format;
 pub mod outdir;
 pub mod plot;
-pub mod png;
 pub mod render;
 pub mod stats;
 pub mod summary;
