@@ -53,5 +53,16 @@ fn grid_vs_naive(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, grid_sizes, grid_vs_naive);
+/// Criterion's report plots are drawn with plotters, which measures text with the font that
+/// `boids` registers for its own plots (plotters' `ab_glyph` backend finds no system font).
+fn config() -> Criterion {
+    boids::bench::plot::register_font().expect("bundled plot font");
+    Criterion::default()
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = grid_sizes, grid_vs_naive
+}
 criterion_main!(benches);

@@ -119,5 +119,16 @@ fn cpu_same_sizes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, gpu_stages, cpu_same_sizes);
+/// Criterion's report plots are drawn with plotters, which measures text with the font that
+/// `boids` registers for its own plots (plotters' `ab_glyph` backend finds no system font).
+fn config() -> Criterion {
+    boids::bench::plot::register_font().expect("bundled plot font");
+    Criterion::default()
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = gpu_stages, cpu_same_sizes
+}
 criterion_main!(benches);

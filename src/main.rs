@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use boids::backend::BackendKind;
+use boids::bench::format::format_ms;
 use boids::headless::{self, HeadlessOptions};
 
 #[derive(Parser)]
@@ -106,16 +107,18 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     println!("boids:          {}", r.boids);
     println!("steps:          {}", opts.steps);
     println!(
-        "step time:      median {:.3} ms, p95 {:.3} ms, mean {:.3} ms",
-        r.step_ms.median_ms, r.step_ms.p95_ms, r.step_ms.mean_ms
+        "step time:      median {}, p95 {}, mean {}",
+        format_ms(r.step_ms.median_ms),
+        format_ms(r.step_ms.p95_ms),
+        format_ms(r.step_ms.mean_ms)
     );
     if !r.stage_median_ms.is_empty() {
         let parts: Vec<String> = r
             .stage_median_ms
             .iter()
-            .map(|(n, ms)| format!("{n} {ms:.3}"))
+            .map(|(n, ms)| format!("{n} {}", format_ms(*ms)))
             .collect();
-        println!("stages (median ms): {}", parts.join(", "));
+        println!("stages (median): {}", parts.join(", "));
     }
     println!("polarization:   {:.4}", r.measures.polarization);
     println!("milling:        {:.4}", r.measures.milling);

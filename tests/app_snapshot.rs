@@ -172,8 +172,8 @@ fn comparator_rejects_planted_changes() {
 #[test]
 fn snapshot_command_writes_a_png() {
     let Some(_ctx) = common::gpu() else { return };
-    let dir = std::env::temp_dir().join(format!("boids-snapshot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let out = dir.join("snap.png");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_boids"))
         .args([
@@ -190,5 +190,4 @@ fn snapshot_command_writes_a_png() {
     let others = img.pixels().filter(|p| **p != background).count();
     assert!(others > 500, "only {others} non-background pixels");
     assert!(!dir.join("snap.png.tmp").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use tempfile::TempDir;
 
 static ONE_WINDOW_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -28,7 +29,7 @@ fn have_display() -> bool {
 }
 
 struct Run {
-    dir: PathBuf,
+    dir: TempDir,
     code: Option<i32>,
     stdout: String,
     stderr: String,
@@ -36,7 +37,7 @@ struct Run {
 
 impl Run {
     fn report(&self, name: &str) -> Value {
-        let p = self.dir.join(name);
+        let p = self.dir.path().join(name);
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| {
             panic!(
                 "{}: {e}\nstdout:\n{}\nstderr:\n{}",
@@ -48,7 +49,7 @@ impl Run {
         serde_json::from_str(&text).unwrap()
     }
     fn image(&self, name: &str) -> image::RgbaImage {
-        image::open(self.dir.join(name)).unwrap().to_rgba8()
+        image::open(self.dir.path().join(name)).unwrap().to_rgba8()
     }
     fn assert_ok(&self) {
         assert_eq!(
@@ -65,29 +66,40 @@ impl Run {
 /// Runs `boids run ARGS --report final.json` with `script` (FILE placeholders `@/name` are put in
 /// a fresh directory), killing it after 300 s.
 fn run_app(tag: &str, args: &[&str], script: Option<&str>) -> Run {
-    let dir = std::env::temp_dir().join(format!("boids-window-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(&format!("window-{tag}"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
     cmd.arg("run")
         .args(args)
         .arg("--report")
-        .arg(dir.join("final.json"));
+        .arg(dir.path().join("final.json"));
     if let Some(s) = script {
-        let text = s.replace("@/", &format!("{}/", dir.display()));
-        let path = dir.join("script.txt");
+        let text = s.replace("@/", &format!("{}/", dir.path().display()));
+        let path = dir.path().join("script.txt");
         std::fs::write(&path, text).unwrap();
         cmd.arg("--script").arg(path);
     }
     run_cmd(cmd, dir)
 }
 
-fn run_cmd(mut cmd: Command, dir: PathBuf) -> Run {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let xdg = std::env::temp_dir().join("boids-xdg");
-        let _ = std::fs::create_dir_all(&xdg);
-        cmd.env("XDG_RUNTIME_DIR", xdg);
-    }
+/// A new empty folder `boids-<name>-XXXXXX` under the system temp dir, removed on drop.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("boids-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+/// Runs `cmd` to its end (at most 300 s); `dir` (the run's files) lives as long as the [`Run`].
+fn run_cmd(mut cmd: Command, dir: TempDir) -> Run {
+    // Winit and Mesa want a runtime folder (mode 0700, which `tempdir` gives); it lives until the
+    // command has exited.
+    let _xdg = if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let xdg = scratch("xdg");
+        cmd.env("XDG_RUNTIME_DIR", xdg.path());
+        Some(xdg)
+    } else {
+        None
+    };
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -327,8 +339,7 @@ fn no_display_is_a_clear_error() {
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .env_remove("WAYLAND_SOCKET");
-        let dir = std::env::temp_dir().join("boids-no-display");
-        let r = run_cmd(cmd, dir);
+        let r = run_cmd(cmd, scratch("no-display"));
         assert_ne!(r.code, Some(0));
         assert!(r.stderr.contains("boids headless"), "{}", r.stderr);
         assert!(r.stderr.contains("boids bench"), "{}", r.stderr);
@@ -340,9 +351,8 @@ fn no_display_is_a_clear_error() {
 /// A malformed script is refused before any window opens, naming the line.
 #[test]
 fn bad_script_is_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("boids-bad-script-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.txt");
+    let dir = scratch("bad-script");
+    let path = dir.path().join("bad.txt");
     std::fs::write(&path, "1: tool add\n2: jump 3\n").unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
     cmd.args(["run", "--script"]).arg(&path);
@@ -394,8 +404,8 @@ fn attract_gathers_and_repel_scatters() {
         let world = start["world"].as_array().unwrap();
         assert!((centre[0] - world[0].as_f64().unwrap() / 2.0).abs() < 1.0);
         let half = start["pointer_radius"].as_f64().unwrap() / 2.0;
-        let idle = boids_within(&r.dir.join("idle.csv"), centre, half);
-        let held = boids_within(&r.dir.join("held.csv"), centre, half);
+        let idle = boids_within(&r.dir.path().join("idle.csv"), centre, half);
+        let held = boids_within(&r.dir.path().join("held.csv"), centre, half);
         eprintln!("{tool}: within {half} wu: {idle} before, {held} after 60 frames held");
         counts.push((idle, held));
     }
@@ -415,19 +425,18 @@ fn hidpi_scale_factor_is_applied() {
         return;
     }
     let _l = lock();
-    let dir = std::env::temp_dir().join(format!("boids-window-hidpi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("window-hidpi");
     std::fs::write(
-        dir.join("script.txt"),
+        dir.path().join("script.txt"),
         format!(
             "2: move 640 360\n3: report {}/r.json\n4: quit\n",
-            dir.display()
+            dir.path().display()
         ),
     )
     .unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
     cmd.args(["run", "--boids", "1000", "--script"])
-        .arg(dir.join("script.txt"))
+        .arg(dir.path().join("script.txt"))
         .env("WINIT_X11_SCALE_FACTOR", "2");
     let r = run_cmd(cmd, dir);
     r.assert_ok();
@@ -452,9 +461,8 @@ fn open_panel_changes_no_parameter() {
         return;
     }
     let _l = lock();
-    let dir = std::env::temp_dir().join(format!("boids-panel-scene-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let scene = dir.join("scene.toml");
+    let dir = scratch("panel-scene");
+    let scene = dir.path().join("scene.toml");
     std::fs::write(
         &scene,
         "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nnoise = 0.1\n\
@@ -496,9 +504,8 @@ fn f9_records_a_live_capture() {
     let _l = lock();
     // F9 at frame 3 starts, a live backend switch at 30 gives a second run, F9 at 50 writes.
     let script = "3: key f9\n30: backend cpu\n50: key f9\n52: quit\n";
-    let dir = std::env::temp_dir().join(format!("boids-live-cap-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let caps = dir.join("caps");
+    let dir = scratch("live-cap");
+    let caps = dir.path().join("caps");
     let r = run_app(
         "livecap",
         &["--boids", "1500", "--capture-dir", caps.to_str().unwrap()],

@@ -1,6 +1,7 @@
 //! A tiny sweep (500 and 2000 boids × gpu, cpu × 20 steps) and every file of its capture:
 //! CSV columns and rows, summary fields and statistics against the CSV, trace events, SVG
-//! structure (one line per backend), the PNG, reading the summary back and `--compare`.
+//! structure (one line per backend in its colour, legend, axis titles, tick and point labels), the
+//! PNG, reading the summary back and `--compare`.
 
 mod bench_util;
 mod common;
@@ -11,6 +12,7 @@ use bench_util::*;
 use boids::backend::BackendKind;
 use boids::bench::capture::{CSV_HEADER, FILES, TRACE_FRAMES_PER_RUN};
 use boids::bench::compare::{compare_table, load_summary, scaling_table};
+use boids::bench::format::format_ms;
 use boids::bench::plot::{backend_color, backend_color_hex, PLOT_SIZE};
 use boids::bench::sweep::{run_sweep, BenchConfig, SweepEvent};
 
@@ -21,8 +23,9 @@ const COUNTS: [usize; 2] = [500, 2000];
 #[test]
 fn tiny_sweep_writes_a_complete_capture() {
     let Some(ctx) = common::gpu() else { return };
-    let dir = fresh_dir("tiny");
-    let mut cfg = BenchConfig::new(dir.clone());
+    let tmp = fresh_dir("tiny");
+    let dir = tmp.path();
+    let mut cfg = BenchConfig::new(dir.to_path_buf());
     cfg.backends = vec![BackendKind::Gpu, BackendKind::Cpu];
     cfg.boids = COUNTS.to_vec();
     cfg.steps = STEPS;
@@ -162,23 +165,52 @@ fn tiny_sweep_writes_a_complete_capture() {
         assert!(events.iter().all(|e| e["ph"] == "M"));
     }
 
-    // scaling.svg: well formed, exactly one line per backend with one point per count.
+    // scaling.svg: well formed; exactly one line per backend in its colour with one point per
+    // count; a legend swatch and entry per backend; the axis titles; time ticks that are distinct
+    // positive times; one label per point, in the backend's colour, saying the run's median.
     let svg = std::fs::read_to_string(dir.join("scaling.svg")).unwrap();
     assert_xml_well_formed(&svg);
     let lines = polylines(&svg);
+    let texts = svg_texts(&svg);
     for b in ["gpu", "cpu"] {
-        let mine: Vec<_> = lines
-            .iter()
-            .filter(|l| l.0 == backend_color_hex(b))
-            .collect();
+        let color = backend_color_hex(b);
+        let mine: Vec<_> = lines.iter().filter(|l| l.0 == color).collect();
         assert_eq!(mine.len(), 1, "{b} lines in scaling.svg");
         assert_eq!(mine[0].1, COUNTS.len(), "{b} points");
-        assert!(svg.contains(&format!(">{b}</text>")), "legend entry {b}");
+        assert!(
+            svg.contains(&format!("fill=\"{color}\" stroke=\"none\"/>")),
+            "legend swatch of {b}"
+        );
+        assert!(texts.iter().any(|t| t.content == b), "legend entry {b}");
+        let labels: Vec<&SvgText> = texts.iter().filter(|t| t.fill == color).collect();
+        assert_eq!(labels.len(), COUNTS.len(), "{b} point labels: {labels:?}");
+        for n in COUNTS {
+            let median = s["runs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["backend"] == b && r["boids"] == n)
+                .unwrap()["median_ms"]
+                .as_f64()
+                .unwrap();
+            let want = format_ms(median);
+            assert!(
+                labels.iter().any(|t| t.content == want),
+                "{b} {n}: no point label {want:?} in {labels:?}"
+            );
+            assert_time_label(&want, median, "point label");
+        }
     }
     assert!(!lines.iter().any(|l| l.0 == backend_color_hex("cpu-naive")));
-    assert!(svg.contains(">boids</text>") && svg.contains(">step time (ms)</text>"));
+    for title in ["boids", "median step time"] {
+        assert!(
+            texts.iter().any(|t| t.content == title),
+            "axis title {title}"
+        );
+    }
+    assert_time_ticks_sound(&time_ticks(&svg), "scaling.svg");
 
-    // frametimes.svg: one line per run, one point per measured step.
+    // frametimes.svg: one line per run, one point per measured step; sound time ticks.
     let svg = std::fs::read_to_string(dir.join("frametimes.svg")).unwrap();
     assert_xml_well_formed(&svg);
     let lines = polylines(&svg);
@@ -190,6 +222,14 @@ fn tiny_sweep_writes_a_complete_capture() {
         assert_eq!(mine.len(), 2, "{b} runs in frametimes.svg");
         assert!(mine.iter().all(|l| l.1 == STEPS as usize));
     }
+    let texts = svg_texts(&svg);
+    for title in ["frame (capture order)", "frame time"] {
+        assert!(
+            texts.iter().any(|t| t.content == title),
+            "axis title {title}"
+        );
+    }
+    assert_time_ticks_sound(&time_ticks(&svg), "frametimes.svg");
 
     // scaling.png: the right size, both backend colours drawn, and dark text pixels.
     let img = image::open(dir.join("scaling.png")).unwrap().to_rgb8();
@@ -202,13 +242,13 @@ fn tiny_sweep_writes_a_complete_capture() {
     assert!(img.pixels().filter(|p| p.0.iter().all(|c| *c < 80)).count() > 1000);
 
     // The summary reads back equal, and compares to itself with ratios of 1.
-    let back = load_summary(&dir).unwrap();
+    let back = load_summary(dir).unwrap();
     assert_json_close(
         &serde_json::to_value(&back).unwrap(),
         &serde_json::to_value(&outcome.summary).unwrap(),
         "summary",
     );
-    let table = compare_table(&dir, &back, &dir, &back);
+    let table = compare_table(dir, &back, dir, &back);
     let data_rows: Vec<&str> = table
         .lines()
         .filter(|l| l.starts_with("gpu ") || l.starts_with("cpu "))
@@ -217,20 +257,30 @@ fn tiny_sweep_writes_a_complete_capture() {
     assert!(
         data_rows
             .iter()
-            .all(|l| l.split_whitespace().nth(4) == Some("1.00")),
+            .all(|l| table_cells(l).get(4).map(String::as_str) == Some("1.00")),
         "{table}"
     );
     let scaling = scaling_table(&back);
     assert_eq!(scaling.lines().count(), 1 + COUNTS.len(), "{scaling}");
     assert!(scaling.lines().next().unwrap().ends_with("gpu/cpu"));
-    let _ = std::fs::remove_dir_all(&dir);
+    for n in COUNTS {
+        let row = scaling
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&n.to_string()))
+            .unwrap_or_else(|| panic!("no row {n} in {scaling}"));
+        for b in ["gpu", "cpu"] {
+            let want = format_ms(back.run(b, n).unwrap().stats.median_ms);
+            assert!(row.contains(&want), "{b} {n}: {want:?} not in {row:?}");
+        }
+    }
 }
 
 #[test]
 fn render_option_times_an_offscreen_frame_per_step() {
     let Some(ctx) = common::gpu() else { return };
-    let dir = fresh_dir("render");
-    let mut cfg = BenchConfig::new(dir.clone());
+    let tmp = fresh_dir("render");
+    let dir = tmp.path();
+    let mut cfg = BenchConfig::new(dir.to_path_buf());
     cfg.backends = vec![BackendKind::Gpu, BackendKind::Cpu];
     cfg.boids = vec![300];
     cfg.steps = 4;
@@ -253,7 +303,6 @@ fn render_option_times_an_offscreen_frame_per_step() {
     assert_eq!(s["parameters"]["render"], "96x64");
     assert_eq!(s["present_mode"], "offscreen");
     assert!(s["runs"][0]["stage_median_ms"]["render"].as_f64().unwrap() > 0.0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Equal JSON, numbers within 1e-12 relative (serde_json's float parsing may differ from the

@@ -24,8 +24,9 @@ fn cpu_config(out: PathBuf, counts: &[usize], steps: u32, warmup: u32) -> BenchC
 
 #[test]
 fn interrupted_sweep_keeps_what_finished() {
-    let dir = fresh_dir("interrupt");
-    let cfg = cpu_config(dir.clone(), &[300, 600, 900], 10, 2);
+    let tmp = fresh_dir("interrupt");
+    let dir = tmp.path();
+    let cfg = cpu_config(dir.to_path_buf(), &[300, 600, 900], 10, 2);
     let stop = AtomicBool::new(false);
     let mut measured = 0;
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| {
@@ -72,13 +73,13 @@ fn interrupted_sweep_keeps_what_finished() {
         .contains("interrupted"));
     assert_eq!(outcome.summary.runs.len(), 2);
     assert_xml_well_formed(&std::fs::read_to_string(dir.join("scaling.svg")).unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn stopped_during_warmup_records_no_run_and_says_why() {
-    let dir = fresh_dir("warmup-stop");
-    let cfg = cpu_config(dir.clone(), &[400, 800], 5, 4);
+    let tmp = fresh_dir("warmup-stop");
+    let dir = tmp.path();
+    let cfg = cpu_config(dir.to_path_buf(), &[400, 800], 5, 4);
     let stop = AtomicBool::new(false);
     let mut warm = 0;
     run_sweep(&cfg, None, &stop, &mut |ev| {
@@ -103,7 +104,6 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
     assert_eq!(kinds, [(400, "interrupted"), (800, "interrupted")]);
     let (header, rows) = read_csv(&dir.join("frames.csv"));
     assert_eq!((header.len(), rows.len()), (11, 0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs a sweep into `out` and asserts it is refused with an output-folder error before any event.
@@ -123,7 +123,8 @@ fn assert_refused(out: PathBuf, why: &str) -> String {
 
 #[test]
 fn unusable_output_folders_are_refused_before_any_run() {
-    let base = fresh_dir("outdir");
+    let tmp = fresh_dir("outdir");
+    let base = tmp.path();
     // Missing folder whose parent is missing too: refused, and nothing is created.
     let deep = base.join("no").join("such");
     let msg = assert_refused(deep, "missing parent");
@@ -151,12 +152,12 @@ fn unusable_output_folders_are_refused_before_any_run() {
         assert!(msg.contains("not writable"), "{msg}");
         std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
 fn missing_folder_with_an_existing_parent_is_created() {
-    let base = fresh_dir("create");
+    let tmp = fresh_dir("create");
+    let base = tmp.path();
     let out = base.join("new-capture");
     let cfg = cpu_config(out.clone(), &[200], 3, 1);
     run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
@@ -169,12 +170,12 @@ fn missing_folder_with_an_existing_parent_is_created() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names.len(), FILES.len(), "{names:?}");
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
 fn invalid_options_are_refused_before_any_run() {
-    let base = fresh_dir("options");
+    let tmp = fresh_dir("options");
+    let base = tmp.path();
     let mut events = 0;
     let mut cfg = cpu_config(base.join("x"), &[0], 5, 1);
     let e = run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| events += 1).unwrap_err();
@@ -188,13 +189,13 @@ fn invalid_options_are_refused_before_any_run() {
         !base.join("x").exists(),
         "the folder is not made for a refused sweep"
     );
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
 fn naive_runs_over_the_work_limit_are_skipped_with_the_reason() {
-    let dir = fresh_dir("naive-skip");
-    let mut cfg = cpu_config(dir.clone(), &[100, 5000], 2, 0);
+    let tmp = fresh_dir("naive-skip");
+    let dir = tmp.path();
+    let mut cfg = cpu_config(dir.to_path_buf(), &[100, 5000], 2, 0);
     cfg.backends = vec![BackendKind::CpuNaive];
     // 100² × 2 = 2·10⁴ fits, 5000² × 2 = 5·10⁷ does not.
     cfg.naive_max_pairs = 1e6;
@@ -210,5 +211,4 @@ fn naive_runs_over_the_work_limit_are_skipped_with_the_reason() {
         .as_str()
         .unwrap()
         .contains("naive-max-pairs"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,12 @@
 //! The command line end to end.
 
+mod bench_util;
+
+use std::path::Path;
 use std::process::Command;
+
+use bench_util::*;
+use boids::bench::format::format_ms;
 
 fn boids() -> Command {
     Command::new(env!("CARGO_BIN_EXE_boids"))
@@ -8,8 +14,8 @@ fn boids() -> Command {
 
 #[test]
 fn headless_cpu_20k_prints_the_figures() {
-    let dir = std::env::temp_dir().join(format!("boids-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let stats = dir.join("stats.csv");
     let save = dir.join("state.csv");
     let out = boids()
@@ -44,6 +50,22 @@ fn headless_cpu_20k_prints_the_figures() {
     ] {
         assert!(text.contains(k), "missing {k:?} in:\n{text}");
     }
+    // Times are written with a unit and 3 significant digits: the median against the stats file.
+    let step_line = text.lines().find(|l| l.starts_with("step time:")).unwrap();
+    let median = step_line
+        .split("median ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .unwrap();
+    let mut step_ms: Vec<f64> = std::fs::read_to_string(&stats)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    step_ms.sort_by(f64::total_cmp);
+    let m = (step_ms[99] + step_ms[100]) / 2.0;
+    assert_time_label(median, m, "headless median");
     let rows = std::fs::read_to_string(&stats).unwrap();
     assert_eq!(rows.lines().count(), 201, "header + one row per step");
     assert!(rows.starts_with("step,step_ms,polarization,milling,mean_speed,mean_neighbors"));
@@ -100,8 +122,8 @@ fn bad_flag_value_exits_non_zero_with_the_message() {
 
 #[test]
 fn bad_scene_file_exits_with_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("boids-cli-scene-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let scene = dir.join("bad.toml");
     std::fs::write(&scene, "[params]\nmax_speed = 10.0\nwobble = 1\n").unwrap();
     let out = boids()
@@ -124,8 +146,8 @@ fn zero_steps_and_a_count_that_contradicts_the_initial_state_are_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--steps"));
 
-    let dir = std::env::temp_dir().join(format!("boids-cli-init-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let save = dir.join("s.csv");
     let ok = boids()
         .args(["headless", "--boids", "40", "--steps", "1", "--save"])
@@ -144,4 +166,185 @@ fn zero_steps_and_a_count_that_contradicts_the_initial_state_are_refused() {
         err.contains("--boids 60") && err.contains("40 boids"),
         "{err}"
     );
+}
+
+/// Runs `boids bench` on the CPU into `out`; returns its stdout.
+fn bench_cpu(out: &Path, counts: &str, steps: &str) -> String {
+    let res = boids()
+        .args([
+            "bench",
+            "--backends",
+            "cpu",
+            "--boids",
+            counts,
+            "--steps",
+            steps,
+        ])
+        .args(["--warmup", "1", "--quiet", "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&res.stdout).into_owned();
+    assert!(
+        res.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    text
+}
+
+/// The reported fault: with one boid a CPU step takes well under a microsecond, and the plot's log
+/// axis showed ticks "0", "0.001", "0.001" and the point label and the CLI "0.000 ms".
+#[test]
+fn sub_microsecond_times_keep_three_significant_digits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cap");
+    let stdout = bench_cpu(&out, "1", "5");
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let median = s["runs"][0]["median_ms"].as_f64().unwrap();
+    assert!(median > 0.0, "{median}");
+    let want = format_ms(median);
+    assert_time_label(&want, median, "format_ms");
+    assert!(!stdout.contains("0.000"), "{stdout}");
+    // The table row of the count says the median.
+    let row = stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("1"))
+        .unwrap_or_else(|| panic!("no row for 1 boid in {stdout}"));
+    assert!(row.contains(&want), "{want:?} not in {row:?}");
+
+    let svg = std::fs::read_to_string(out.join("scaling.svg")).unwrap();
+    assert_xml_well_formed(&svg);
+    let ticks = time_ticks(&svg);
+    assert_time_ticks_sound(&ticks, "scaling.svg");
+    let labels: Vec<SvgText> = svg_texts(&svg)
+        .into_iter()
+        .filter(|t| t.fill == boids::bench::plot::backend_color_hex("cpu"))
+        .collect();
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    assert_time_label(&labels[0].content, median, "point label");
+    // The count axis: no repeated label, none of them "0".
+    let counts: Vec<String> = svg_texts(&svg)
+        .into_iter()
+        .filter(|t| t.anchor == "middle" && t.content.chars().all(|c| c.is_ascii_digit()))
+        .map(|t| t.content)
+        .collect();
+    let mut d = counts.clone();
+    d.dedup();
+    assert!(!counts.is_empty() && d == counts, "{counts:?}");
+    assert!(!counts.iter().any(|c| c == "0"), "{counts:?}");
+    assert_time_ticks_sound(
+        &time_ticks(&std::fs::read_to_string(out.join("frametimes.svg")).unwrap()),
+        "frametimes.svg",
+    );
+}
+
+/// `--compare` of two captures: times with units, and `—` (not NaN) for what one side lacks.
+#[test]
+fn compare_prints_dashes_for_missing_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    bench_cpu(&a, "1,50", "3");
+    bench_cpu(&b, "50", "3");
+    // A run with no samples: its statistics are null in the JSON (NaN when read).
+    let path = b.join("summary.json");
+    let mut s: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let mut empty = s["runs"][0].clone();
+    empty["boids"] = 1.into();
+    empty["samples"] = 0.into();
+    for k in [
+        "mean_ms",
+        "median_ms",
+        "p95_ms",
+        "p99_ms",
+        "max_ms",
+        "fps",
+        "low_1pct_fps",
+    ] {
+        empty[k] = serde_json::Value::Null;
+    }
+    s["runs"].as_array_mut().unwrap().push(empty);
+    std::fs::write(&path, serde_json::to_vec(&s).unwrap()).unwrap();
+    let res = boids()
+        .args(["bench", "--compare"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        res.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert!(!text.contains("NaN") && !text.contains("0.000"), "{text}");
+    let row = |n: &str| -> Vec<String> {
+        table_cells(
+            text.lines()
+                .find(|l| l.starts_with("cpu") && l.split_whitespace().nth(1) == Some(n))
+                .unwrap_or_else(|| panic!("no cpu {n} row in {text}")),
+        )
+    };
+    // backend, boids, A median, B median, B/A, A p95, B p95, A fps, B fps
+    let one = row("1");
+    assert_eq!(one.len(), 9, "{one:?}");
+    assert_eq!([&one[3], &one[4], &one[6], &one[8]], ["—"; 4], "{one:?}");
+    assert!(parse_time_label(&one[2]).is_some(), "{one:?}");
+    let fifty = row("50");
+    assert!(
+        fifty[2..4].iter().all(|c| parse_time_label(c).is_some()),
+        "{fifty:?}"
+    );
+}
+
+/// The commit a freshly built binary reports is the checkout's HEAD, and its dirty flag is that
+/// of the compiled sources (`build.rs` records both at build time); without a git checkout both
+/// are absent.
+#[test]
+fn binary_reports_the_commit_it_was_built_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cap");
+    bench_cpu(&out, "10", "1");
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| -> Option<String> {
+        let o = Command::new("git")
+            .args(["--no-optional-locks", "-C", root])
+            .args(args)
+            .output()
+            .ok()?;
+        o.status
+            .success()
+            .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let tracked = git(&["ls-files", "--", "Cargo.toml"]).is_some_and(|t| !t.is_empty());
+    match git(&["rev-parse", "HEAD"]).filter(|_| tracked) {
+        Some(head) => {
+            assert_eq!(s["tool"]["git_commit"], head.as_str(), "{}", s["tool"]);
+            let changes = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                "build.rs",
+                "Cargo.toml",
+                "Cargo.lock",
+                "src",
+                "shaders",
+            ])
+            .unwrap();
+            assert_eq!(
+                s["tool"]["git_dirty"],
+                !changes.is_empty(),
+                "sources changed since HEAD:\n{changes}"
+            );
+        }
+        None => {
+            eprintln!("not a git checkout: the binary must report no commit");
+            assert!(s["tool"]["git_commit"].is_null(), "{}", s["tool"]);
+            assert!(s["tool"]["git_dirty"].is_null(), "{}", s["tool"]);
+        }
+    }
 }

@@ -170,8 +170,8 @@ fn shipped_scenes_load() {
 
 #[test]
 fn state_csv_round_trip_and_bad_row() {
-    let dir = std::env::temp_dir().join(format!("boids-csv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let p = SimParams::default();
     let boids = boids::model::initial_state(3, 50, &p);
     let path = dir.join("state.csv");
@@ -229,8 +229,8 @@ fn non_finite_obstacles_are_rejected() {
 
 #[test]
 fn duplicate_ids_in_a_state_file_are_rejected() {
-    let dir = std::env::temp_dir().join(format!("boids-dup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("dup.csv");
     std::fs::write(
         &path,

@@ -32,7 +32,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::bench::error::BenchError;
-use crate::bench::plot;
+use crate::bench::plot::{self, FrameRun, FrametimesPlot, ScalingLine, ScalingPlot};
 use crate::bench::stats::{round_ms, TimeStats};
 use crate::bench::summary::{
     CaptureStatus, GpuTiming, RunSummary, SkippedRun, StageTiming, Summary, SCHEMA,
@@ -381,6 +381,7 @@ impl CaptureRecorder {
             .map_err(|e| file_err("trace.json", e.to_string()))?;
         let summary_json = serde_json::to_vec_pretty(&summary)
             .map_err(|e| file_err("summary.json", e.to_string()))?;
+        let scaling = scaling_plot(&summary);
         let contents: [(&str, Vec<u8>); 6] = [
             (
                 "frames.csv",
@@ -389,17 +390,17 @@ impl CaptureRecorder {
             ("trace.json", trace),
             (
                 "scaling.svg",
-                plot::scaling_svg(&summary)
+                plot::scaling_svg(&scaling)
                     .map_err(|e| plot_err("scaling.svg", e))?
                     .into_bytes(),
             ),
             (
                 "scaling.png",
-                plot::scaling_png(&summary).map_err(|e| plot_err("scaling.png", e))?,
+                plot::scaling_png(&scaling).map_err(|e| plot_err("scaling.png", e))?,
             ),
             (
                 "frametimes.svg",
-                plot::frametimes_svg(&summary, &self.rows)
+                plot::frametimes_svg(&frametimes_plot(&summary, &self.rows))
                     .map_err(|e| plot_err("frametimes.svg", e))?
                     .into_bytes(),
             ),
@@ -412,5 +413,72 @@ impl CaptureRecorder {
             written.push(path);
         }
         Ok(written)
+    }
+}
+
+/// The second title line of the plots: adapter, CPU and threads, commit.
+fn device_line(s: &Summary) -> String {
+    let mut parts = Vec::new();
+    if let Some(a) = &s.adapter {
+        parts.push(format!(
+            "gpu: {} ({}, {})",
+            a.name, a.backend, a.device_type
+        ));
+    }
+    let cpu = s.system.cpu_model.as_deref().unwrap_or("unknown CPU");
+    parts.push(format!("cpu: {cpu}, {} threads", s.system.rayon_threads));
+    if let Some(c) = &s.tool.git_commit {
+        let dirty = if s.tool.git_dirty == Some(true) {
+            " (modified)"
+        } else {
+            ""
+        };
+        parts.push(format!("commit {}{dirty}", &c[..c.len().min(10)]));
+    }
+    parts.join("  ·  ")
+}
+
+/// The data of `scaling.svg`/`.png`: each backend's median step time per count.
+fn scaling_plot(s: &Summary) -> ScalingPlot {
+    let mut lines: Vec<ScalingLine> = Vec::new();
+    for r in &s.runs {
+        let point = (r.boids, r.stats.median_ms);
+        match lines.iter_mut().find(|l| l.backend == r.backend) {
+            Some(l) => l.points.push(point),
+            None => lines.push(ScalingLine {
+                backend: r.backend.clone(),
+                points: vec![point],
+            }),
+        }
+    }
+    let steps = s.parameters.get("steps").and_then(|v| v.as_u64());
+    ScalingPlot {
+        title: match steps {
+            Some(n) => format!("Step time against boid count (median of {n} steps, log-log)"),
+            None => "Step time against boid count (median, log-log)".into(),
+        },
+        subtitle: device_line(s),
+        lines,
+    }
+}
+
+/// The data of `frametimes.svg`: the rows' wall times, one run per change of backend or count.
+fn frametimes_plot(s: &Summary, rows: &[FrameRow]) -> FrametimesPlot {
+    let mut runs: Vec<FrameRun> = Vec::new();
+    for r in rows {
+        match runs.last_mut() {
+            Some(run) if run.backend == r.backend && run.boids == r.boids => {
+                run.frame_ms.push(r.wall_ms)
+            }
+            _ => runs.push(FrameRun {
+                backend: r.backend.clone(),
+                boids: r.boids,
+                frame_ms: vec![r.wall_ms],
+            }),
+        }
+    }
+    FrametimesPlot {
+        subtitle: device_line(s),
+        runs,
     }
 }

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::backend::BackendKind;
-use crate::bench::compare::{compare_table, load_summary, scaling_table};
+use crate::bench::compare::{compare_table, format_fps, load_summary, scaling_table};
+use crate::bench::format::format_ms;
 use crate::bench::summary::CaptureStatus;
 use crate::bench::sweep::{run_sweep, BenchConfig, SweepEvent, DEFAULT_NAIVE_MAX_PAIRS};
 use crate::bench::sysinfo::now_folder_timestamp;
@@ -192,19 +193,19 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         SweepEvent::RunFinished(r) => say(
             &pb,
             format!(
-                "{:>9} {:>8} boids: median {:.3} ms, p95 {:.3} ms, {:.1} fps{}",
+                "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
                 r.backend,
                 r.boids,
-                r.stats.median_ms,
-                r.stats.p95_ms,
-                r.stats.fps,
+                format_ms(r.stats.median_ms),
+                format_ms(r.stats.p95_ms),
+                format_fps(r.stats.fps),
                 if r.complete { "" } else { " (incomplete)" }
             ),
         ),
     });
     pb.finish_and_clear();
     let outcome = outcome.map_err(|e| e.to_string())?;
-    println!("median step time (ms):");
+    println!("median step time:");
     print!("{}", scaling_table(&outcome.summary));
     println!("capture: {}", outcome.dir.display());
     if outcome.summary.status == CaptureStatus::Interrupted {

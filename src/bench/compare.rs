@@ -1,9 +1,11 @@
-//! Text tables of captures: the scaling table of one summary (median ms per backend per count,
-//! with the gpu/cpu ratio) and `boids bench --compare A B` (two captures side by side with ratios).
+//! Text tables of captures: the scaling table of one summary (median step time per backend per
+//! count, with the gpu/cpu ratio) and `boids bench --compare A B` (two captures side by side with
+//! ratios). Times are written by [`format_ms`]; a missing value is `—`.
 
 use std::path::{Path, PathBuf};
 
 use crate::bench::error::BenchError;
+use crate::bench::format::format_ms;
 use crate::bench::summary::{Summary, SCHEMA};
 
 /// Reads a `summary.json` (or the `summary.json` inside a capture folder).
@@ -33,10 +35,17 @@ pub fn load_summary(path: &Path) -> Result<Summary, BenchError> {
     serde_json::from_value(v).map_err(|e| err(format!("not a capture summary: {e}")))
 }
 
+/// A time (ms) by [`format_ms`]; `—` when missing.
 fn ms(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x.is_finite() => format!("{x:.3}"),
-        _ => "—".into(),
+    v.map_or("—".into(), format_ms)
+}
+
+/// Frames per second with one decimal; `—` when missing or not a number (a run without samples).
+pub fn format_fps(fps: f64) -> String {
+    if fps.is_finite() {
+        format!("{fps:.1}")
+    } else {
+        "—".into()
     }
 }
 
@@ -98,12 +107,12 @@ fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// The scaling table of a summary: one row per count, the median step ms of each backend, and
+/// The scaling table of a summary: one row per count, the median step time of each backend, and
 /// `gpu/cpu` (median gpu ÷ median cpu; below 1 means the GPU is faster) when both ran.
 pub fn scaling_table(s: &Summary) -> String {
     let backends = backends_of(s);
     let mut head = vec!["boids".to_string()];
-    head.extend(backends.iter().map(|b| format!("{b} ms")));
+    head.extend(backends.iter().cloned());
     let has_ratio = backends.iter().any(|b| b == "gpu") && backends.iter().any(|b| b == "cpu");
     if has_ratio {
         head.push("gpu/cpu".into());
@@ -184,12 +193,12 @@ pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> 
                 ratio(f(ra, |t| t.median_ms), f(rb, |t| t.median_ms)),
                 ms(f(ra, |t| t.p95_ms)),
                 ms(f(rb, |t| t.p95_ms)),
-                f(ra, |t| t.fps).map_or("—".into(), |v| format!("{v:.1}")),
-                f(rb, |t| t.fps).map_or("—".into(), |v| format!("{v:.1}")),
+                f(ra, |t| t.fps).map_or("—".into(), format_fps),
+                f(rb, |t| t.fps).map_or("—".into(), format_fps),
             ]);
         }
     }
-    out += "step time (ms); B/A = median B / median A (above 1: B slower)\n";
+    out += "step time; B/A = median B / median A (above 1: B slower)\n";
     out += &table(&rows);
     for (tag, s) in [("A", a), ("B", b)] {
         for k in &s.skipped {

@@ -1,21 +1,64 @@
-//! The plots of a capture: `scaling.svg`/`scaling.png` (median step time against boid count,
-//! log-log, one line per backend, each point labelled with its time) and `frametimes.svg` (every
-//! frame's time in capture order, one line segment per run).
+//! The plots of a capture, drawn with plotters' `ChartBuilder` on log coordinates
+//! (`(a..b).log_scale()`), with its mesh, tick labels, legend and text:
 //!
-//! Both are drawn by [`crate::bench::chart`], so the SVG and the PNG are the same picture. In the
-//! SVG each data line is one `<polyline>` whose `stroke` is [`backend_color_hex`] of its backend;
-//! grid lines and ticks are grey or black polylines; legend swatches are `<rect>`s; text is
-//! `<text>`.
+//! - `scaling.svg` / `scaling.png` ([`scaling_svg`], [`scaling_png`]): median step time against
+//!   boid count, log-log, one line per backend with a marker and a time label at each point;
+//! - `frametimes.svg` ([`frametimes_svg`]): every frame's time in capture order (log time axis),
+//!   one line per run, each labelled with its boid count at its start.
+//!
+//! The plots take plain data ([`ScalingPlot`], [`FrametimesPlot`]); `capture` builds it.
+//!
+//! Colours: [`backend_color`] (gpu blue, cpu orange, cpu-naive green). In the SVG each data line
+//! is one `<polyline>` whose `stroke` is [`backend_color_hex`] of its backend and grid lines are
+//! grey; legend swatches are `<rect>`s, so the backend-coloured polylines are exactly the data
+//! lines. Every text is a `<text>` element: titles, axis titles, tick labels (`text-anchor="end"`
+//! on the time axis), legend entries and point labels (filled with their backend's colour).
+//!
+//! Times are written by [`format_ms`] (3 significant digits with a unit), counts by
+//! [`format_count`]. Tick values are chosen here and given to plotters with `with_key_points`
+//! ([`log_ticks`]): plotters 0.3.7's own log key points are only the powers of ten inside the
+//! range — none at all for a range within one decade (e.g. 0.18 µs .. 0.88 µs) — and, for a range
+//! under two decades, 2× … 10× of each power, repeating the next power of ten (two ticks `10`).
+//!
+//! Text uses plotters' `ab_glyph` font backend with the bundled DejaVu Sans subset
+//! (`font/DejaVuSans-subset.ttf`: printable ASCII and `µ × ² – — ≈ ≤ ≥ … · −`; licence in
+//! `font/LICENSE-DejaVu.txt`) registered as `sans-serif` ([`register_font`]), so no system font
+//! is needed. The SVG names the family `sans-serif`; a viewer draws it with its own font.
 
-use crate::bench::capture::FrameRow;
-use crate::bench::chart::{
-    linear_ticks, log_range, log_ticks, render_png, render_svg, tick_label, Axis, Chart, Note,
-    Series,
-};
-use crate::bench::summary::Summary;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::bench::format::{format_count, format_ms};
 
 /// Size of every plot (px).
 pub const PLOT_SIZE: (u32, u32) = (1000, 640);
+
+/// The font family every text of the plots uses (the bundled font is registered under it).
+const FAMILY: &str = "sans-serif";
+
+/// The bundled font (see the module documentation).
+const FONT_BYTES: &[u8] = include_bytes!("font/DejaVuSans-subset.ttf");
+
+const TEXT: RGBColor = RGBColor(30, 30, 30);
+const GRID: RGBColor = RGBColor(221, 221, 221);
+
+/// Registers the bundled font with plotters as `sans-serif` (once per process; later calls
+/// return the first result). Every plotters chart in the process needs it, since plotters measures
+/// text with its font backend even for SVG — criterion's report plots included.
+///
+/// # Errors
+/// When the bundled font does not parse (a broken build).
+pub fn register_font() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
+            .map_err(|_| "the bundled plot font does not parse".to_string())
+    })
+    .clone()
+}
 
 /// The colour of a backend's line (RGB): gpu blue, cpu orange, cpu-naive green, others from a
 /// fixed palette by name.
@@ -33,7 +76,7 @@ pub fn backend_color(name: &str) -> (u8, u8, u8) {
             ];
             let h = other
                 .bytes()
-                .fold(0usize, |a, b| a.wrapping_mul(31) + b as usize);
+                .fold(0usize, |a, b| a.wrapping_mul(31).wrapping_add(b as usize));
             palette[h % palette.len()]
         }
     }
@@ -45,211 +88,507 @@ pub fn backend_color_hex(name: &str) -> String {
     format!("#{r:02X}{g:02X}{b:02X}")
 }
 
-/// An axis: range, scale and labelled ticks.
-fn device_line(s: &Summary) -> String {
-    let mut parts = Vec::new();
-    if let Some(a) = &s.adapter {
-        parts.push(format!(
-            "gpu: {} ({}, {})",
-            a.name, a.backend, a.device_type
-        ));
-    }
-    let cpu = s
-        .system
-        .cpu_model
-        .clone()
-        .unwrap_or_else(|| "unknown CPU".into());
-    parts.push(format!("cpu: {cpu}, {} threads", s.system.rayon_threads));
-    if let Some(c) = &s.tool.git_commit {
-        parts.push(format!("commit {}", &c[..c.len().min(10)]));
-    }
-    parts.join("  ·  ")
+fn rgb(name: &str) -> RGBColor {
+    let (r, g, b) = backend_color(name);
+    RGBColor(r, g, b)
 }
 
-fn scaling_chart(s: &Summary) -> Chart {
-    let mut backends: Vec<&str> = Vec::new();
-    for r in &s.runs {
-        if !backends.contains(&r.backend.as_str()) {
-            backends.push(&r.backend);
-        }
+/// One backend's line of the scaling plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingLine {
+    /// Backend name (sets the colour and the legend entry).
+    pub backend: String,
+    /// (boid count, median step time in ms), any order; points whose time is not a positive
+    /// finite number are left out.
+    pub points: Vec<(usize, f64)>,
+}
+
+/// Everything `scaling.svg`/`.png` show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingPlot {
+    /// First title line.
+    pub title: String,
+    /// Second title line (machine, adapter, commit).
+    pub subtitle: String,
+    /// One line per backend, in legend order.
+    pub lines: Vec<ScalingLine>,
+}
+
+/// One run of the frame-time plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameRun {
+    /// Backend name (sets the colour).
+    pub backend: String,
+    /// Boid count (the run's label).
+    pub boids: usize,
+    /// Each frame's time (ms), in capture order. Times that are not positive (a frame under the
+    /// 1 ns resolution) are drawn at the bottom of the axis.
+    pub frame_ms: Vec<f64>,
+}
+
+/// Everything `frametimes.svg` shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrametimesPlot {
+    /// Second title line (machine, adapter, commit).
+    pub subtitle: String,
+    /// The runs in capture order.
+    pub runs: Vec<FrameRun>,
+}
+
+/// Tick values of a log axis over `lo..=hi` (0 < lo < hi): the powers of ten inside when there
+/// are at least three, else 1, 2 and 5 × the powers of ten inside; at most 10 (every k-th power
+/// kept when there are more). A range of at least one decade (see [`log_range`]) always holds
+/// three 1-2-5 values, so an axis never lacks ticks, and distinct 1-2-5 values never share a
+/// [`format_ms`] label.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return Vec::new();
     }
-    let ok = |v: f64| v.is_finite() && v > 0.0;
-    let pts = |b: &str| -> Vec<(f64, f64)> {
-        let mut v: Vec<(f64, f64)> = s
-            .runs
+    let (k0, k1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let pick = |mults: &[f64]| -> Vec<f64> {
+        (k0..=k1)
+            .flat_map(|k| mults.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|v| *v >= lo * (1.0 - 1e-12) && *v <= hi * (1.0 + 1e-12))
+            .collect()
+    };
+    let mut v = pick(&[1.0]);
+    if v.len() < 3 {
+        v = pick(&[1.0, 2.0, 5.0]);
+    }
+    if v.len() > 10 {
+        let step = v.len().div_ceil(10);
+        v = v.into_iter().step_by(step).collect();
+    }
+    v
+}
+
+/// A log-axis range around data `lo..=hi` (both positive): `pad` times wider on each side, then
+/// widened about its geometric centre to at least one decade. `(1, 10)` when there is no data.
+pub fn log_range(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi >= lo) {
+        return (1.0, 10.0);
+    }
+    let (a, b) = (lo / pad, hi * pad);
+    if b / a >= 10.0 {
+        return (a, b);
+    }
+    let c = (a * b).sqrt();
+    (c / 10f64.sqrt(), c * 10f64.sqrt())
+}
+
+fn text_style(size: f64) -> TextStyle<'static> {
+    (FAMILY, size).into_font().color(&TEXT)
+}
+
+fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    e.to_string()
+}
+
+/// Fills `root` white, writes the two title lines at its top, and returns the area below them.
+fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+) -> Result<DrawingArea<DB, Shift>, String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(72);
+    let x = PLOT_SIZE.0 as i32 / 2;
+    let top = Pos::new(HPos::Center, VPos::Top);
+    head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))
+        .map_err(err)?;
+    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))
+        .map_err(err)?;
+    Ok(body)
+}
+
+/// A box in backend pixels: left, top, right, bottom.
+type PxBox = (i32, i32, i32, i32);
+
+fn overlaps(a: PxBox, b: PxBox) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Whether the segment `p`–`q` passes through `b` (sampled every pixel).
+fn crosses(p: (i32, i32), q: (i32, i32), b: PxBox) -> bool {
+    let n = (p.0 - q.0).abs().max((p.1 - q.1).abs()).max(1);
+    (0..=n).any(|i| {
+        let x = p.0 + (q.0 - p.0) * i / n;
+        let y = p.1 + (q.1 - p.1) * i / n;
+        x >= b.0 && x < b.2 && y >= b.1 && y < b.3
+    })
+}
+
+/// Places one label box of `size` per point of `points` (backend pixels), each beside its point:
+/// the first of upper-left, lower-right, upper-right, lower-left, above, below that stays inside
+/// `area` and clears the labels already placed, every marker and every line segment of
+/// `lines`; when none is clear, the one with the fewest clashes. Upper-left and lower-right come
+/// first because a rising line (time grows with the count) leaves those free.
+fn place_labels(
+    points: &[(i32, i32)],
+    sizes: &[(i32, i32)],
+    lines: &[Vec<(i32, i32)>],
+    area: PxBox,
+) -> Vec<PxBox> {
+    const GAP: i32 = 7;
+    const MARK: i32 = 6;
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| points[i]);
+    let mut placed: Vec<Option<PxBox>> = vec![None; points.len()];
+    for i in order {
+        let ((x, y), (w, h)) = (points[i], sizes[i]);
+        let candidates = [
+            (x - GAP - w, y - GAP - h),
+            (x + GAP, y + GAP),
+            (x + GAP, y - GAP - h),
+            (x - GAP - w, y + GAP),
+            (x - w / 2, y - MARK - GAP - h),
+            (x - w / 2, y + MARK + GAP),
+        ];
+        let cost = |b: PxBox| -> u32 {
+            let outside = b.0 < area.0 || b.1 < area.1 || b.2 > area.2 || b.3 > area.3;
+            let labels = placed.iter().flatten().filter(|p| overlaps(b, **p)).count();
+            let marks = points
+                .iter()
+                .filter(|m| overlaps(b, (m.0 - MARK, m.1 - MARK, m.0 + MARK, m.1 + MARK)))
+                .count();
+            let segments = lines
+                .iter()
+                .flat_map(|l| l.windows(2))
+                .filter(|s| crosses(s[0], s[1], b))
+                .count();
+            u32::from(outside) * 1000 + (labels * 100 + marks * 50 + segments * 10) as u32
+        };
+        placed[i] = candidates
             .iter()
-            .filter(|r| r.backend == b && ok(r.stats.median_ms))
-            .map(|r| (r.boids as f64, r.stats.median_ms))
-            .collect();
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        v
-    };
-    let all: Vec<(f64, f64)> = backends.iter().flat_map(|b| pts(b)).collect();
-    let fold = |f: fn(f64, f64) -> f64, init: f64, sel: fn(&(f64, f64)) -> f64| {
-        all.iter().map(sel).fold(init, f)
-    };
-    let (x0, x1) = log_range(
-        fold(f64::min, f64::INFINITY, |p| p.0),
-        fold(f64::max, 0.0, |p| p.0),
-        1.6,
-    );
-    let (y0, y1) = log_range(
-        fold(f64::min, f64::INFINITY, |p| p.1),
-        fold(f64::max, 0.0, |p| p.1),
-        2.2,
-    );
-    let mut series = Vec::new();
-    let mut legend = Vec::new();
-    let mut notes = Vec::new();
-    for b in &backends {
-        let p = pts(b);
-        if p.is_empty() {
-            continue;
-        }
-        let color = backend_color(b);
-        for q in &p {
-            notes.push(Note {
-                at: *q,
-                text: format!("{} ms", tick_label_ms(q.1)),
-                color,
-            });
-        }
-        series.push(Series {
-            color,
-            points: p,
-            width: 3,
-            markers: true,
-        });
-        legend.push((b.to_string(), color));
+            .map(|&(x0, y0)| (x0, y0, x0 + w, y0 + h))
+            .enumerate()
+            .min_by_key(|&(k, b)| (cost(b), k))
+            .map(|(_, b)| b);
     }
-    let steps = s.parameters.get("steps").and_then(|v| v.as_u64());
-    Chart {
-        title: match steps {
-            Some(n) => format!("Step time against boid count (median of {n} steps, log-log)"),
-            None => "Step time against boid count (median, log-log)".into(),
-        },
-        subtitle: device_line(s),
-        x: Axis {
-            lo: x0,
-            hi: x1,
-            log: true,
-            ticks: log_ticks(x0, x1, true),
-            title: "boids".into(),
-        },
-        y: Axis {
-            lo: y0,
-            hi: y1,
-            log: true,
-            ticks: log_ticks(y0, y1, false),
-            title: "step time (ms)".into(),
-        },
-        series,
-        legend,
-        notes,
-        empty: all.is_empty().then(|| "no runs measured".to_string()),
-    }
+    placed.into_iter().flatten().collect()
 }
 
-/// A time label with about three significant digits.
-fn tick_label_ms(v: f64) -> String {
-    let decimals = if v >= 100.0 {
-        0
-    } else if v >= 10.0 {
-        1
-    } else if v >= 1.0 {
-        2
-    } else {
-        3
-    };
-    format!("{v:.decimals$}")
-}
-
-fn frametimes_chart(s: &Summary, rows: &[FrameRow]) -> Chart {
-    let mut series: Vec<Series> = Vec::new();
-    let mut notes = Vec::new();
-    let mut legend: Vec<(String, (u8, u8, u8))> = Vec::new();
-    let mut key: Option<(&str, usize)> = None;
-    for (i, r) in rows.iter().enumerate() {
-        let p = ((i + 1) as f64, r.wall_ms.max(1e-6));
-        if key != Some((r.backend.as_str(), r.boids)) {
-            key = Some((r.backend.as_str(), r.boids));
-            let color = backend_color(&r.backend);
-            if !legend.iter().any(|(b, _)| *b == r.backend) {
-                legend.push((r.backend.clone(), color));
-            }
-            notes.push(Note {
-                at: p,
-                text: tick_label(r.boids as f64, true),
-                color,
-            });
-            series.push(Series {
-                color,
-                points: Vec::new(),
-                width: 2,
-                markers: false,
-            });
-        }
-        if let Some(sr) = series.last_mut() {
-            sr.points.push(p);
-        }
-    }
-    let n = rows.len().max(1) as f64;
-    let lo = rows
+fn draw_scaling<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    p: &ScalingPlot,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    register_font()?;
+    let body = titled(root, &p.title, &p.subtitle)?;
+    let ok = |v: f64| v.is_finite() && v > 0.0;
+    let lines: Vec<(&str, Vec<(f64, f64)>)> = p
+        .lines
         .iter()
-        .map(|r| r.wall_ms)
-        .filter(|v| *v > 0.0)
-        .fold(f64::INFINITY, f64::min);
-    let hi = rows.iter().map(|r| r.wall_ms).fold(0.0, f64::max);
-    let (y0, y1) = log_range(lo, hi, 2.5);
-    // Notes sit above each run's first point; raise them to the run's top so lines do not cross.
-    for (note, sr) in notes.iter_mut().zip(&series) {
-        note.at.1 = sr.points.iter().map(|p| p.1).fold(note.at.1, f64::max);
+        .map(|l| {
+            let mut pts: Vec<(f64, f64)> = l
+                .points
+                .iter()
+                .filter(|(_, ms)| ok(*ms))
+                .map(|(n, ms)| (*n as f64, *ms))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (l.backend.as_str(), pts)
+        })
+        .filter(|(_, pts)| !pts.is_empty())
+        .collect();
+    let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.1.iter().copied()).collect();
+    let min = |f: fn(&(f64, f64)) -> f64| all.iter().map(f).fold(f64::INFINITY, f64::min);
+    let max = |f: fn(&(f64, f64)) -> f64| all.iter().map(f).fold(0.0, f64::max);
+    let (x0, x1) = log_range(min(|p| p.0), max(|p| p.0), 1.6);
+    let (y0, y1) = log_range(min(|p| p.1), max(|p| p.1), 2.5);
+    // Boid counts are whole: no tick below one boid.
+    let x_ticks: Vec<f64> = log_ticks(x0, x1)
+        .into_iter()
+        .filter(|v| *v >= 1.0)
+        .collect();
+    let mut chart = ChartBuilder::on(&body)
+        .margin_left(16)
+        .margin_right(36)
+        .margin_bottom(12)
+        .x_label_area_size(58)
+        .y_label_area_size(96)
+        .build_cartesian_2d(
+            (x0..x1).log_scale().with_key_points(x_ticks),
+            (y0..y1).log_scale().with_key_points(log_ticks(y0, y1)),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("boids")
+        .y_desc("median step time")
+        .x_label_formatter(&|v| format_count(*v))
+        .y_label_formatter(&|v| format_ms(*v))
+        .label_style(text_style(15.0))
+        .axis_desc_style(text_style(17.0))
+        .bold_line_style(GRID)
+        .axis_style(TEXT)
+        .draw()
+        .map_err(err)?;
+    let label_style = text_style(14.0);
+    // Point labels, in backend pixels: (point, text, colour).
+    let mut labels: Vec<((i32, i32), String, RGBColor)> = Vec::new();
+    let mut line_px: Vec<Vec<(i32, i32)>> = Vec::new();
+    for (backend, pts) in &lines {
+        let color = rgb(backend);
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(3)))
+            .map_err(err)?
+            .label(*backend)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled()));
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 5, color.filled())))
+            .map_err(err)?;
+        line_px.push(pts.iter().map(|p| chart.backend_coord(p)).collect());
+        for p in pts {
+            labels.push((chart.backend_coord(p), format_ms(p.1), color));
+        }
     }
-    Chart {
-        title: "Frame time over the capture (one segment per run, labelled with its boid count)"
-            .into(),
-        subtitle: device_line(s),
-        x: Axis {
-            lo: 0.0,
-            hi: n + 1.0,
-            log: false,
-            ticks: linear_ticks(0.0, n + 1.0),
-            title: "frame (capture order)".into(),
-        },
-        y: Axis {
-            lo: y0,
-            hi: y1,
-            log: true,
-            ticks: log_ticks(y0, y1, false),
-            title: "frame time (ms)".into(),
-        },
-        series,
-        legend,
-        notes,
-        empty: rows.is_empty().then(|| "no frames measured".to_string()),
+    let plot_area = chart.plotting_area().get_pixel_range();
+    let sizes: Vec<(i32, i32)> = labels
+        .iter()
+        .map(|l| {
+            root.estimate_text_size(&l.1, &label_style)
+                .map_or((60, 12), |(w, h)| (w as i32 + 4, h as i32 + 4))
+        })
+        .collect();
+    let points: Vec<(i32, i32)> = labels.iter().map(|l| l.0).collect();
+    let (xr, yr) = &plot_area;
+    let boxes = place_labels(
+        &points,
+        &sizes,
+        &line_px,
+        (xr.start, yr.start, xr.end, yr.end),
+    );
+    for ((_, text, color), b) in labels.iter().zip(boxes) {
+        // A light backing keeps the label readable where a line still crosses it. Drawn on
+        // `root`: the boxes are backend pixels (`backend_coord`), and `body` starts below the
+        // title.
+        root.draw(&Rectangle::new(
+            [(b.0, b.1), (b.2, b.3)],
+            WHITE.mix(0.85).filled(),
+        ))
+        .map_err(err)?;
+        root.draw(&Text::new(
+            text.clone(),
+            (b.0 + 2, b.1 + 2),
+            label_style
+                .color(color)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
+        .map_err(err)?;
     }
+    if all.is_empty() {
+        let (xr, yr) = plot_area;
+        root.draw(&Text::new(
+            "no runs measured",
+            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
+            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(err)?;
+    } else {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .margin(14)
+            .label_font(text_style(16.0))
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(150, 150, 150))
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
 }
 
-/// `scaling.svg` of a summary.
+fn draw_frametimes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    p: &FrametimesPlot,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    register_font()?;
+    let body = titled(
+        root,
+        "Frame time over the capture (one line per run, labelled with its boid count)",
+        &p.subtitle,
+    )?;
+    let times = p.runs.iter().flat_map(|r| r.frame_ms.iter().copied());
+    let lo = times
+        .clone()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let hi = times.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let (y0, y1) = log_range(lo, hi, 2.5);
+    let n: usize = p.runs.iter().map(|r| r.frame_ms.len()).sum();
+    let mut chart = ChartBuilder::on(&body)
+        .margin_left(16)
+        .margin_right(36)
+        .margin_bottom(12)
+        .x_label_area_size(58)
+        .y_label_area_size(96)
+        .build_cartesian_2d(
+            0f64..(n + 1) as f64,
+            (y0..y1).log_scale().with_key_points(log_ticks(y0, y1)),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("frame (capture order)")
+        .y_desc("frame time")
+        .x_labels(10)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format_ms(*v))
+        .label_style(text_style(15.0))
+        .axis_desc_style(text_style(17.0))
+        .bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .axis_style(TEXT)
+        .draw()
+        .map_err(err)?;
+    let mut first = 1usize;
+    let mut legend: Vec<&str> = Vec::new();
+    let label_style = text_style(14.0);
+    for run in &p.runs {
+        let color = rgb(&run.backend);
+        let pts: Vec<(f64, f64)> = run
+            .frame_ms
+            .iter()
+            .enumerate()
+            .map(|(i, ms)| ((first + i) as f64, if *ms > 0.0 { *ms } else { y0 }))
+            .collect();
+        first += run.frame_ms.len();
+        let Some(top) = pts.iter().map(|p| p.1).reduce(f64::max) else {
+            continue;
+        };
+        let series = chart
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
+            .map_err(err)?;
+        if !legend.contains(&run.backend.as_str()) {
+            legend.push(&run.backend);
+            series.label(run.backend.as_str()).legend(move |(x, y)| {
+                Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled())
+            });
+        }
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format_count(run.boids as f64),
+                (pts[0].0, top),
+                label_style
+                    .color(&color)
+                    .pos(Pos::new(HPos::Left, VPos::Bottom)),
+            )))
+            .map_err(err)?;
+    }
+    if n == 0 {
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        root.draw(&Text::new(
+            "no frames measured",
+            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
+            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(err)?;
+    } else {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .margin(14)
+            .label_font(text_style(16.0))
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(150, 150, 150))
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// `scaling.svg`.
 ///
 /// # Errors
 /// plotters' error, as text.
-pub fn scaling_svg(s: &Summary) -> Result<String, String> {
-    render_svg(&scaling_chart(s))
+pub fn scaling_svg(p: &ScalingPlot) -> Result<String, String> {
+    let mut out = String::new();
+    draw_scaling(
+        &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
+        p,
+    )?;
+    Ok(out)
 }
 
-/// `scaling.png` of a summary (the same drawing as [`scaling_svg`]).
+/// `scaling.png`: the same drawing as [`scaling_svg`], rasterised by plotters.
 ///
 /// # Errors
 /// plotters' or the PNG encoder's error, as text.
-pub fn scaling_png(s: &Summary) -> Result<Vec<u8>, String> {
-    render_png(&scaling_chart(s))
+pub fn scaling_png(p: &ScalingPlot) -> Result<Vec<u8>, String> {
+    let (w, h) = PLOT_SIZE;
+    let mut buf = vec![255u8; (w * h * 3) as usize];
+    draw_scaling(
+        &BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area(),
+        p,
+    )?;
+    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut bytes, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes.into_inner())
 }
 
-/// `frametimes.svg`: every row's `wall_ms` in capture order.
+/// `frametimes.svg`.
 ///
 /// # Errors
 /// plotters' error, as text.
-pub fn frametimes_svg(s: &Summary, rows: &[FrameRow]) -> Result<String, String> {
-    render_svg(&frametimes_chart(s, rows))
+pub fn frametimes_svg(p: &FrametimesPlot) -> Result<String, String> {
+    let mut out = String::new();
+    draw_frametimes(
+        &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
+        p,
+    )?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_never_empty_repeated_or_zero() {
+        // Ranges plotters' own key points get wrong: within a decade (none), under two (repeat).
+        for (lo, hi) in [
+            (0.00018, 0.00088),
+            (0.5, 15.0),
+            (312.0, 3200.0),
+            (1e-7, 3e-7),
+        ] {
+            let (a, b) = log_range(lo, hi, 1.0);
+            let t = log_ticks(a, b);
+            assert!(t.len() >= 3, "{lo}..{hi}: {t:?}");
+            assert!(t.iter().all(|v| *v >= a && *v <= b && *v > 0.0), "{t:?}");
+            let labels: Vec<String> = t.iter().map(|v| format_ms(*v)).collect();
+            let mut d = labels.clone();
+            d.dedup();
+            assert_eq!(d, labels);
+        }
+        assert_eq!(log_ticks(500.0, 2e6), [1e3, 1e4, 1e5, 1e6]);
+        assert_eq!(log_ticks(0.3, 4.0), [0.5, 1.0, 2.0]);
+        assert!(log_ticks(1e-3, 1e12).len() <= 10);
+    }
+
+    #[test]
+    fn every_character_the_plots_write_is_in_the_bundled_font() {
+        use ab_glyph::{Font, FontRef};
+        let font = FontRef::try_from_slice(FONT_BYTES).unwrap();
+        let mut text = String::from(
+            "Step time against boid count (median of 100 steps, log-log) Frame time over the \
+             capture (one line per run, labelled with its boid count) median step time boids \
+             frame (capture order) no runs measured gpu cpu cpu-naive · —",
+        );
+        for k in -8..6 {
+            text += &format_ms(1.23 * 10f64.powi(k));
+        }
+        for c in text.chars() {
+            assert_ne!(font.glyph_id(c).0, 0, "{c:?} is not in the bundled font");
+        }
+        assert_eq!(font.glyph_id('\u{4e2d}').0, 0, "the check can fail");
+    }
 }

@@ -1,11 +1,10 @@
 //! What a capture records about where it was taken: the tool (version, git commit), the system
 //! (OS, kernel, CPU model, threads) and the GPU adapter, plus the UTC timestamp.
 
-use std::path::Path;
-use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde::{Deserialize, Serialize};
+use time::format_description::BorrowedFormatItem;
+use time::macros::{datetime, format_description};
+use time::OffsetDateTime;
 
 use crate::gpu::GpuContext;
 
@@ -16,12 +15,12 @@ pub struct ToolInfo {
     pub name: String,
     /// Crate version (`Cargo.toml`).
     pub version: String,
-    /// `git rev-parse HEAD` of the source tree the binary was built from (its path is recorded at
-    /// build time), asked at run time; `None` when git or the tree is not there. It is the commit
-    /// checked out *when the capture ran*, which is the built one unless the tree moved since.
+    /// `git rev-parse HEAD` of the checkout the binary was built from, recorded at build time
+    /// (`build.rs`); `None` when it was not built from a git checkout (e.g. a crates.io tarball)
+    /// or git was missing.
     pub git_commit: Option<String>,
-    /// Whether that tree had uncommitted changes to tracked files (`git status --porcelain
-    /// --untracked-files=no` not empty); `None` when unknown.
+    /// Whether, at build time, a tracked file compiled into the binary (`build.rs`, `Cargo.toml`,
+    /// `Cargo.lock`, `src/`, `shaders/`) differed from that commit; `None` when unknown.
     pub git_dirty: Option<bool>,
 }
 
@@ -86,29 +85,13 @@ impl AdapterSummary {
 }
 
 impl ToolInfo {
-    /// This build's name, version and the git state of its source tree.
+    /// This build's name, version, and the git commit and dirty flag recorded when it was built.
     pub fn current() -> ToolInfo {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let git = |args: &[&str]| -> Option<String> {
-            let out = Command::new("git")
-                .arg("-C")
-                .arg(dir)
-                .args(args)
-                .output()
-                .ok()?;
-            out.status
-                .success()
-                .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-        };
-        let git_commit = git(&["rev-parse", "HEAD"]).filter(|s| !s.is_empty());
-        let git_dirty = git_commit.as_ref().and_then(|_| {
-            git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty())
-        });
         ToolInfo {
             name: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit,
-            git_dirty,
+            git_commit: option_env!("BOIDS_GIT_COMMIT").map(str::to_string),
+            git_dirty: option_env!("BOIDS_GIT_DIRTY").map(|d| d == "true"),
         }
     }
 }
@@ -147,40 +130,36 @@ pub fn cpu_model(cpuinfo: &str) -> Option<String> {
         })
 }
 
-/// Seconds since the Unix epoch as a UTC calendar date and time.
-fn civil(secs: u64) -> (i64, u32, u32, u32, u32, u32) {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (
-        y,
-        m,
-        d,
-        (rem / 3600) as u32,
-        (rem / 60 % 60) as u32,
-        (rem % 60) as u32,
-    )
+/// RFC 3339 in UTC with whole seconds: `2026-11-30T12:04:55Z`.
+const RFC3339_SECONDS: &[BorrowedFormatItem<'static>] =
+    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+
+/// The same without separators, safe in a folder name: `20261130T120455Z`.
+const FOLDER_STAMP: &[BorrowedFormatItem<'static>] =
+    format_description!("[year][month][day]T[hour][minute][second]Z");
+
+/// `secs` since the Unix epoch in `fmt`; a time past the year 9999 (which the formats cannot
+/// write) is clamped to 9999-12-31T23:59:59Z.
+fn utc(secs: u64, fmt: &[BorrowedFormatItem<'_>]) -> String {
+    let t = i64::try_from(secs)
+        .ok()
+        .and_then(|s| OffsetDateTime::from_unix_timestamp(s).ok())
+        .filter(|t| t.year() <= 9999)
+        .unwrap_or(LAST_WRITABLE);
+    // Cannot fail: every component the formats name exists on an `OffsetDateTime` in range.
+    t.format(fmt).unwrap_or_default()
 }
 
+/// The last second the formats can write.
+const LAST_WRITABLE: OffsetDateTime = datetime!(9999-12-31 23:59:59 UTC);
+
 fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    u64::try_from(OffsetDateTime::now_utc().unix_timestamp()).unwrap_or(0)
 }
 
 /// RFC 3339 UTC time of `secs` since the epoch, e.g. `2026-11-30T12:04:55Z`.
 pub fn rfc3339_utc(secs: u64) -> String {
-    let (y, mo, d, h, mi, s) = civil(secs);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    utc(secs, RFC3339_SECONDS)
 }
 
 /// The current time as [`rfc3339_utc`].
@@ -191,8 +170,7 @@ pub fn now_rfc3339() -> String {
 /// A folder-name-safe UTC timestamp of `secs`, e.g. `20261130T120455Z` (the default capture
 /// folder is `captures/<this>`).
 pub fn folder_timestamp(secs: u64) -> String {
-    let (y, mo, d, h, mi, s) = civil(secs);
-    format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
+    utc(secs, FOLDER_STAMP)
 }
 
 /// The current time as [`folder_timestamp`].
@@ -206,10 +184,29 @@ mod tests {
 
     #[test]
     fn utc_formats() {
-        assert_eq!(rfc3339_utc(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29 (leap day) 12:34:56.
-        assert_eq!(rfc3339_utc(951_827_696), "2000-02-29T12:34:56Z");
-        assert_eq!(folder_timestamp(1_700_000_000), "20231114T221320Z");
+        // Known answers from GNU date: `date -u -d @SECS +%FT%TZ` (and `+%s` for the reverse).
+        let cases = [
+            (0, "1970-01-01T00:00:00Z"),
+            (951_827_696, "2000-02-29T12:34:56Z"),
+            (1_700_000_000, "2023-11-14T22:13:20Z"),
+            (1_709_251_199, "2024-02-29T23:59:59Z"),
+            (1_796_040_295, "2026-11-30T12:04:55Z"),
+            (4_102_444_800, "2100-01-01T00:00:00Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ];
+        for (secs, want) in cases {
+            assert_eq!(rfc3339_utc(secs), want, "{secs}");
+            let folder: String = want.chars().filter(|c| !matches!(c, '-' | ':')).collect();
+            assert_eq!(folder_timestamp(secs), folder, "{secs}");
+        }
+        assert_eq!(folder_timestamp(1_796_040_295), "20261130T120455Z");
+        // Past what the formats can write: clamped, not garbled.
+        assert_eq!(rfc3339_utc(u64::MAX), "9999-12-31T23:59:59Z");
+        let now = now_rfc3339();
+        assert!(
+            now.len() == 20 && now.ends_with('Z') && now.as_str() > "2024",
+            "{now}"
+        );
     }
 
     #[test]

@@ -1,13 +1,29 @@
-//! `trace.json`: the GPU passes of a few frames in the Chrome trace event format (open it in
+//! `trace.json`: the GPU timer scopes of a few frames in the Chrome trace event format (open it in
 //! Perfetto, <https://ui.perfetto.dev>, or `chrome://tracing`).
 //!
-//! Layout: `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`. Each traced run
-//! is one process (`pid` = its 1-based order, named `"<backend> · <boids> boids"` by a metadata
-//! event); each frame's timer scopes (the `step` scope with its `clear` … `rules` passes nested,
-//! then `measures`) are complete events (`"ph": "X"`) with `ts` and `dur` in microseconds, in the
-//! GPU's timestamp domain shifted so each run starts at 0, and `args.step` = the step index. This
-//! is the format of `wgpu_profiler::chrometrace`, written whole through [`crate::io::write_atomic`]
-//! with process names added.
+//! Layout: `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {"note": ...}}`.
+//!
+//! - Each traced run (a backend at a boid count) is one process: `pid` = its 1-based order in the
+//!   capture, named `"<backend> · <boids> boids"` by a metadata event (`"ph": "M"`,
+//!   `"name": "process_name"`).
+//! - Every timer scope of a traced frame *that has a time* is a complete event (`"ph": "X"`,
+//!   `"cat": "gpu"`, `tid` 0) named by its label, with `ts` and `dur` in microseconds in the GPU's
+//!   timestamp domain shifted so each run's first event starts at 0, and `args.step` = the step
+//!   index of the frame. Nested scopes become events of their own (the viewer nests them by time).
+//! - What that is today, per frame: the five compute passes of the step — `clear`, `count`,
+//!   `scan`, `scatter`, `rules`, each timed by its own pass timestamps — then `measures`. The
+//!   passes are recorded inside a `step` scope, but that scope only gets a time (and so an
+//!   event) where the device records timestamps inside command encoders
+//!   (`wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS`), which the GPU context does not request
+//!   now; so no trace contains a `step` event yet.
+//! - Without timestamp queries (or without a GPU run) `traceEvents` is empty, and `otherData.note`
+//!   says why.
+//!
+//! The writer is ours, not `wgpu_profiler::chrometrace::write_chrometrace` (wgpu-profiler 0.28),
+//! which writes only `"X"` events with `pid`, `tid`, `ts`, `dur`, `name` taken from the results:
+//! it has no `"M"` metadata event (so runs cannot be named), no `args` (no step index), no
+//! top-level `displayTimeUnit`/`otherData`, and it writes straight into the target with
+//! `File::create` (the capture writes every file whole, through [`crate::io::write_atomic`]).
 
 use serde_json::{json, Value};
 use wgpu_profiler::GpuTimerQueryResult;

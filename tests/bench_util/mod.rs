@@ -1,16 +1,20 @@
 //! Helpers of the capture tests: a fresh temporary folder, `frames.csv` reading, statistics
-//! recomputed independently of `boids::bench::stats`, and a small XML well-formedness check.
+//! recomputed independently of `boids::bench::stats`, a small XML well-formedness check, and the
+//! lines, texts and tick labels of a plotters SVG.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// An empty folder under the system temp dir, unique to this process and `name`.
-pub fn fresh_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boids-bench-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+use tempfile::TempDir;
+
+/// A new empty folder under the system temp dir (`boids-bench-<name>-XXXXXX`), removed when the
+/// returned guard drops.
+pub fn fresh_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("boids-bench-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// `frames.csv`: header and rows (as strings).
@@ -156,5 +160,110 @@ pub fn polylines(svg: &str) -> Vec<(String, usize)> {
                 attr("points").split_whitespace().count(),
             )
         })
+        .collect()
+}
+
+/// A `<text>` element of an SVG: its attributes and its content (trimmed, entities decoded).
+#[derive(Clone, Debug)]
+pub struct SvgText {
+    /// `text-anchor`.
+    pub anchor: String,
+    /// `fill`, upper-cased.
+    pub fill: String,
+    /// `transform`, empty when none (rotated axis titles have one).
+    pub transform: String,
+    /// The text.
+    pub content: String,
+}
+
+fn attr(tag: &str, name: &str) -> Option<String> {
+    let k = format!(" {name}=\"");
+    let s = &tag[tag.find(&k)? + k.len()..];
+    Some(s[..s.find('"')?].to_string())
+}
+
+/// Every `<text>` element of `svg`, in document order.
+pub fn svg_texts(svg: &str) -> Vec<SvgText> {
+    svg.split("<text")
+        .skip(1)
+        .map(|p| {
+            let end = p.find('>').unwrap();
+            let tag = &p[..end];
+            let body = &p[end + 1..p.find("</text>").expect("unclosed <text>")];
+            SvgText {
+                anchor: attr(tag, "text-anchor").unwrap_or_default(),
+                fill: attr(tag, "fill").unwrap_or_default().to_uppercase(),
+                transform: attr(tag, "transform").unwrap_or_default(),
+                content: body
+                    .trim()
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&quot;", "\"")
+                    .replace("&amp;", "&"),
+            }
+        })
+        .collect()
+}
+
+/// The value of a time label as written by `boids::bench::format::format_ms` ("412 ns",
+/// "1.23 ms"), in ms; `None` for any other text. Parsed here, not by the library, so a label
+/// that says the wrong value is caught.
+pub fn parse_time_label(s: &str) -> Option<f64> {
+    let (num, unit) = s.split_once(' ')?;
+    let scale = match unit {
+        "ns" => 1e-6,
+        "µs" => 1e-3,
+        "ms" => 1.0,
+        "s" => 1e3,
+        _ => return None,
+    };
+    let v: f64 = num.parse().ok()?;
+    Some(v * scale)
+}
+
+/// The time-axis tick labels of a plot drawn by `boids::bench::plot`: the dark texts anchored at
+/// their end (right-aligned left of the axis).
+pub fn time_ticks(svg: &str) -> Vec<String> {
+    svg_texts(svg)
+        .into_iter()
+        .filter(|t| t.anchor == "end" && t.transform.is_empty() && t.fill == "#1E1E1E")
+        .map(|t| t.content)
+        .collect()
+}
+
+/// Panics when tick labels repeat, or one is not a positive time (e.g. "0" on a log axis).
+pub fn assert_time_ticks_sound(ticks: &[String], plot: &str) {
+    assert!(ticks.len() >= 2, "{plot}: too few time ticks {ticks:?}");
+    let mut sorted = ticks.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(
+        sorted.len(),
+        ticks.len(),
+        "{plot}: repeated tick labels {ticks:?}"
+    );
+    for t in ticks {
+        let v = parse_time_label(t).unwrap_or_else(|| panic!("{plot}: tick {t:?} is not a time"));
+        assert!(v > 0.0, "{plot}: tick {t:?} on a log axis");
+    }
+}
+
+/// Panics unless `label` is the time `ms` to 3 significant digits (within half a unit of the third
+/// digit: 0.5 % relative) and not "0".
+pub fn assert_time_label(label: &str, ms: f64, what: &str) {
+    let v = parse_time_label(label).unwrap_or_else(|| panic!("{what}: {label:?} is not a time"));
+    assert!(
+        v > 0.0 && (v - ms).abs() <= 0.0051 * ms,
+        "{what}: label {label:?} for {ms} ms"
+    );
+}
+
+/// The cells of a row of a text table of `boids::bench::compare` (columns are separated by at
+/// least two spaces; a time such as "1.05 ms" holds one).
+pub fn table_cells(line: &str) -> Vec<String> {
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
         .collect()
 }
