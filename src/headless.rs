@@ -106,12 +106,12 @@ pub struct HeadlessReport {
 
 /// How `boids headless` combines `--init`, `--scene`, `--seed` and `--boids` (also its `--help`).
 pub const RESUME_RULE: &str = "\
-A checkpoint given to --init (a file written by --save or by the app's script `state`) resumes \
-as saved: parameters, world size, seed, step index, obstacles and boids from the file. \
---scene replaces its parameters and obstacles (the world size stays the file's unless the scene \
-writes one), a seed in the scene or --seed replaces its seed (--seed wins); the step index is \
-always the file's. A plain state CSV (no metadata) takes everything but the boids from --scene or \
-the defaults, as a run without --init. --boids, when given, must equal the file's count.";
+Resuming: a checkpoint given to --init (written by --save or by the app's script `state`)
+resumes as saved: parameters, world size, seed, step index, obstacles and boids from the file.
+--scene replaces its parameters and obstacles (the world size stays the file's unless the scene
+writes one); a seed in the scene, or --seed, replaces its seed (--seed wins); the step index is
+always the file's. A plain state CSV (no metadata) takes everything but the boids from --scene
+or the defaults, as a run without --init. --boids, when given, must equal the file's count.";
 
 /// Runs `boids headless`.
 ///

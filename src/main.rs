@@ -110,8 +110,15 @@ fn main() -> ExitCode {
 /// Prints clap's message and exits with its code; a message that quotes a huge value (clap quotes
 /// the whole invalid value) is shortened first, which drops its colours.
 fn exit_on_usage_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
     let text = e.render().to_string();
-    if text.len() <= 1000 {
+    let help = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if help || text.len() <= 1000 {
         e.exit()
     }
     let short = boids::io::clip_quoted(&text, &['\'', '"', '`']);

@@ -87,6 +87,29 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 /// Largest side of `resize` (px).
 const MAX_RESIZE_PX: u32 = 16384;
 
+/// Every command (the module documentation's table lists them).
+const KNOWN: [&str; 19] = [
+    "move",
+    "press",
+    "release",
+    "wheel",
+    "key",
+    "tool",
+    "backend",
+    "theme",
+    "panel",
+    "menu",
+    "boids",
+    "minimize",
+    "restore",
+    "resize",
+    "capture",
+    "screenshot",
+    "report",
+    "state",
+    "quit",
+];
+
 fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
     let arity = |min: usize, max: usize| -> Result<(), String> {
         if args.len() < min {
@@ -139,28 +162,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "minimize" | "restore" | "quit" => (0, 0),
         _ => (1, 1),
     };
-    let known = [
-        "move",
-        "press",
-        "release",
-        "wheel",
-        "key",
-        "tool",
-        "backend",
-        "theme",
-        "panel",
-        "menu",
-        "boids",
-        "minimize",
-        "restore",
-        "resize",
-        "capture",
-        "screenshot",
-        "report",
-        "state",
-        "quit",
-    ];
-    if !known.contains(&cmd) {
+    if !KNOWN.contains(&cmd) {
         return Err(format!("unknown command `{}`", clip(cmd)));
     }
     arity(min, max)?;
@@ -360,5 +362,90 @@ mod tests {
         assert!(e.contains("hammer"), "{e}");
         assert!(Script::parse("x: quit").is_err());
         assert!(Script::parse("3: resize 0 0").is_err());
+    }
+
+    /// Nothing is clamped silently: out-of-range values, fractions and extra arguments are
+    /// refused with the line, the value and the range.
+    #[test]
+    fn out_of_range_values_are_refused_not_clamped() {
+        for (text, needles) in [
+            (
+                "1: quit\n2: boids 0\n",
+                &["line 2", "boids = 0", "allowed 1 ..= 67108864"][..],
+            ),
+            ("1: boids 67108865\n", &["line 1", "67108865"][..]),
+            ("1: boids -3\n", &["line 1", "boids", "-3"][..]),
+            (
+                "1: resize 800.5 600\n",
+                &["line 1", "W = \"800.5\"", "1 ..= 16384"][..],
+            ),
+            ("1: resize 800 99999\n", &["line 1", "H = \"99999\""][..]),
+            ("1: move 1e7 0\n", &["line 1", "X = \"1e7\"", "1000000"][..]),
+            ("1: move 0 nan\n", &["line 1", "Y = \"nan\""][..]),
+            ("1: wheel 1001\n", &["line 1", "LINES", "1000"][..]),
+            ("1: wheel inf\n", &["line 1", "LINES"][..]),
+            (
+                "1: capture my shot.png\n",
+                &["line 1", "at most 1", "shot.png", "spaces"][..],
+            ),
+            ("1: press left right\n", &["line 1", "at most 1"][..]),
+            ("1: quit now\n", &["line 1", "at most 0"][..]),
+            ("1: key\n", &["line 1", "needs 1"][..]),
+            ("0: quit\n", &["line 1", "start at 1"][..]),
+        ] {
+            let e = Script::parse(text).unwrap_err();
+            for n in needles {
+                assert!(e.contains(n), "{text:?}: {e:?} lacks {n:?}");
+            }
+        }
+    }
+
+    /// A count above the app's limit (known only once the app runs) is lowered with a warning
+    /// naming the script line, the value and what it became.
+    #[test]
+    fn counts_above_the_app_limit_are_reported() {
+        let mut s = Script::parse("1: boids 10\n5: boids 900000\n").unwrap();
+        let w = s.clamp_boid_counts(500_000);
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].contains("line 2") && w[0].contains("900000") && w[0].contains("runs with 500000"),
+            "{w:?}"
+        );
+        assert_eq!(
+            s.take_due(5),
+            vec![
+                ScriptCmd::Action(Action::SetBoidCount(10)),
+                ScriptCmd::Action(Action::SetBoidCount(500_000)),
+            ]
+        );
+    }
+
+    /// The module documentation's table lists exactly the commands the parser accepts.
+    #[test]
+    fn the_doc_table_lists_every_command() {
+        let src = include_str!("script.rs");
+        let mut documented = Vec::new();
+        for line in src.lines().filter_map(|l| l.strip_prefix("//! | `")) {
+            let first_col = line.split(" | ").next().unwrap_or("");
+            for part in first_col.split(", ") {
+                let name = part
+                    .trim_start_matches('`')
+                    .split([' ', '`'])
+                    .next()
+                    .unwrap();
+                documented.push(name.to_string());
+            }
+        }
+        documented.sort();
+        let mut accepted: Vec<String> = KNOWN.iter().map(|s| s.to_string()).collect();
+        accepted.sort();
+        assert_eq!(documented, accepted);
+        // And each is accepted by the parser with some argument.
+        for cmd in KNOWN {
+            let e = parse_cmd(cmd, &["zz", "zz", "zz"])
+                .err()
+                .unwrap_or_default();
+            assert!(!e.contains("unknown command"), "{cmd}: {e}");
+        }
     }
 }

@@ -283,6 +283,11 @@ impl StateFile {
     /// # Errors
     /// [`StateFileError`] naming the file, the line and the bound or limit.
     pub fn read(path: &Path) -> Result<StateFile, StateFileError> {
+        Self::read_with_limit(path, MAX_BOIDS)
+    }
+
+    /// [`StateFile::read`] with at most `max_boids` rows.
+    fn read_with_limit(path: &Path, max_boids: usize) -> Result<StateFile, StateFileError> {
         let p = show_path(path);
         let file = std::fs::File::open(path).map_err(|e| StateFileError::Io {
             path: p.clone(),
@@ -394,10 +399,10 @@ impl StateFile {
             if l.trim().is_empty() {
                 continue;
             }
-            if sf.boids.len() == MAX_BOIDS {
+            if sf.boids.len() == max_boids {
                 return Err(row_err(
                     line,
-                    format!("more than {MAX_BOIDS} boids (the limit of every backend)"),
+                    format!("more than {max_boids} boids (the limit of every backend)"),
                 ));
             }
             if line != expected_line {
@@ -860,6 +865,23 @@ mod tests {
         };
         assert_eq!(first_duplicate(&[b(1), b(2), b(3)]), None);
         assert_eq!(first_duplicate(&[b(5), b(2), b(9), b(2), b(5)]), Some(3));
+    }
+
+    /// The row limit is checked as rows stream in (at the real limit, a file would be GBs).
+    #[test]
+    fn rows_past_the_boid_limit_are_refused_at_the_first_extra_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("many.csv");
+        let rows: String = (0..5).map(|i| format!("{i},1,1,50,0,1,0,0,0\n")).collect();
+        std::fs::write(&path, format!("{}\n{rows}", STATE_HEADER.join(","))).unwrap();
+        assert_eq!(StateFile::read_with_limit(&path, 5).unwrap().boids.len(), 5);
+        let e = StateFile::read_with_limit(&path, 4)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 6") && e.contains("more than 4 boids"),
+            "{e}"
+        );
     }
 
     use bytemuck::Zeroable;
