@@ -1,5 +1,6 @@
 //! `boids headless`: runs a backend for a number of steps without a window, prints the step time
-//! (median, p95) and the flock measures, and optionally saves the state and per-step measures.
+//! (median, p95) and the flock measures, and optionally saves the final state as a checkpoint and
+//! the per-step measures. `--init` resumes a checkpoint (see [`RESUME_RULE`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,24 +8,25 @@ use std::time::Instant;
 use crate::backend::{self, BackendKind};
 use crate::bench::stats::TimeStats;
 use crate::gpu::GpuContext;
-use crate::model::{FlockMeasures, Scene, Setup};
+use crate::model::state_csv::{save_checkpoint, Checkpoint, StateFile};
+use crate::model::{Actors, FlockMeasures, Scene, Setup};
 
 /// Options of `boids headless`.
 #[derive(Clone, Debug)]
 pub struct HeadlessOptions {
     /// Backend.
     pub backend: BackendKind,
-    /// Boid count (None: scene's or 20 000).
+    /// Boid count (None: the initial state's, the scene's or 20 000).
     pub boids: Option<usize>,
-    /// Steps to run.
+    /// Steps to run (0 only with `save`: exports the initial state).
     pub steps: u32,
-    /// Seed (None: scene's or 1).
+    /// Seed (None: the scene's, the checkpoint's or 1).
     pub seed: Option<u32>,
     /// Scene file.
     pub scene: Option<PathBuf>,
-    /// Initial state CSV.
+    /// Initial state: a checkpoint or a plain state CSV.
     pub init: Option<PathBuf>,
-    /// Final state CSV.
+    /// Final state, written as a checkpoint.
     pub save: Option<PathBuf>,
     /// Per-step measures CSV.
     pub stats: Option<PathBuf>,
@@ -43,43 +45,113 @@ pub struct HeadlessReport {
     pub measures: FlockMeasures,
     /// Median time of each stage (ms), in step order, when the backend measures them.
     pub stage_median_ms: Vec<(String, f64)>,
+    /// Step index of the final state (the initial state's plus the steps run).
+    pub step_index: u32,
+    /// What the loader changed in the initial state (speeds clamped, hue vectors normalised).
+    pub warnings: Vec<String>,
 }
 
+/// How `boids headless` combines `--init`, `--scene`, `--seed` and `--boids` (also its `--help`).
+pub const RESUME_RULE: &str = "\
+Resuming: a checkpoint given to --init (written by --save or by the app's script `state`)
+resumes as saved: parameters, world size, seed, step index, obstacles and boids from the file.
+--scene replaces its parameters and obstacles (the world size stays the file's unless the scene
+writes one); a seed in the scene, or --seed, replaces its seed (--seed wins); the step index is
+always the file's. A plain state CSV (no metadata) takes everything but the boids from --scene
+or the defaults, as a run without --init. --boids, when given, must equal the file's count.";
+
 /// Runs `boids headless`.
+///
+/// The initial state comes from `--init` (see [`RESUME_RULE`]) or is spawned from the seed; the
+/// final state is saved as a checkpoint ([`crate::model::state_csv::save_checkpoint`]) in the
+/// backend's storage order, with the parameters, seed, step index and obstacles, so that
+/// `--init` resumes it. `steps` may be 0 only with `save` (to export the initial state).
 ///
 /// # Errors
 /// A message naming the file, field or limit at fault.
 pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
+    if opts.steps == 0 && opts.save.is_none() {
+        return Err(
+            "--steps 0 runs no step and saves nothing: give at least 1 step, or \
+                    --save FILE to export the initial state"
+                .into(),
+        );
+    }
     let scene = match &opts.scene {
         Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
         None => None,
     };
-    let init = match &opts.init {
-        Some(p) => Some(crate::model::state_csv::load_state(p).map_err(|e| e.to_string())?),
+    let mut file = match &opts.init {
+        Some(p) => Some(StateFile::read(p).map_err(|e| e.to_string())?),
         None => None,
     };
-    if let (Some(n), Some(b), Some(p)) = (opts.boids, &init, &opts.init) {
-        if n != b.len() {
+    if let (Some(n), Some(f)) = (opts.boids, &file) {
+        if n != f.boids.len() {
             return Err(format!(
                 "--boids {n} disagrees with the {} boids of {}: leave out --boids to use the file's",
-                b.len(),
-                p.display()
+                f.boids.len(),
+                crate::io::show_path(&f.path)
             ));
         }
     }
-    let setup = Setup::resolve(
-        scene.as_ref(),
-        opts.boids.or(init.as_ref().map(|b| b.len())),
-        opts.seed,
-        20_000,
-        1.0,
-    )
-    .map_err(|e| e.to_string())?;
-    let setup = match init {
-        Some(b) => setup
-            .with_boids(b)
-            .map_err(|e| format!("initial state: {e}"))?,
-        None => setup,
+    let meta = file.as_ref().and_then(|f| f.meta.clone());
+    let (params, n, seed, obstacles, step, source) = match (meta, &file) {
+        (Some(m), Some(f)) => {
+            let shown = crate::io::show_path(&f.path);
+            let (params, obstacles, source) = match &scene {
+                Some(s) => {
+                    let mut p = s.params.clone();
+                    let mut source = format!("the scene {}", show(opts.scene.as_deref()));
+                    if !s.world_is_fixed() {
+                        p.world_width = m.params.world_width;
+                        p.world_height = m.params.world_height;
+                        source = format!("the metadata of {shown}");
+                    }
+                    (p, s.obstacles.clone(), source)
+                }
+                None => (
+                    m.params.clone(),
+                    m.obstacles.clone(),
+                    format!("the metadata of {shown}"),
+                ),
+            };
+            let seed = opts
+                .seed
+                .or(scene.as_ref().and_then(|s| s.seed))
+                .unwrap_or(m.seed);
+            (params, m.boids, seed, obstacles, m.step, source)
+        }
+        _ => {
+            let (params, n, seed, actors) = Setup::resolve_params(
+                scene.as_ref(),
+                opts.boids.or(file.as_ref().map(|f| f.boids.len())),
+                opts.seed,
+                20_000,
+                1.0,
+            );
+            let obstacles = actors.obstacles;
+            let source = match &scene {
+                Some(s) if s.world_is_fixed() => {
+                    format!("the scene {}", show(opts.scene.as_deref()))
+                }
+                _ => format!(
+                    "the default density for {n} boids; a plain state CSV carries no world size: \
+                     give a scene that writes world_width and world_height"
+                ),
+            };
+            (params, n, seed, obstacles, 0, source)
+        }
+    };
+    params.validate().map_err(|e| e.to_string())?;
+    crate::model::validate_boid_count(n).map_err(|e| e.to_string())?;
+    let mut warnings = Vec::new();
+    if let Some(f) = &mut file {
+        f.conform(&params, &source).map_err(|e| e.to_string())?;
+        warnings = f.warnings();
+    }
+    let boids = match file {
+        Some(f) => f.boids,
+        None => crate::model::initial_state(seed, n, &params),
     };
     let ctx = if opts.backend == BackendKind::Gpu {
         Some(GpuContext::new().map_err(|e| e.to_string())?)
@@ -89,6 +161,15 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
     let device = match &ctx {
         Some(c) => c.describe(),
         None => format!("CPU, {} rayon threads", rayon::current_num_threads()),
+    };
+    let setup = Setup {
+        params,
+        seed,
+        step,
+        boids,
+        actors: Actors {
+            obstacles: obstacles.clone(),
+        },
     };
     let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
     drop(setup);
@@ -141,9 +222,15 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
     }
     if let Some(path) = &opts.save {
-        let mut state = sim.read_state().map_err(|e| e.to_string())?;
-        state.sort_by_key(|b| b.id);
-        crate::model::state_csv::save_state(path, &state).map_err(|e| e.to_string())?;
+        // Storage order, not sorted: a resumed backend then visits the boids in the same order.
+        let cp = Checkpoint {
+            params: sim.params().clone(),
+            seed,
+            step: sim.step_index(),
+            obstacles: obstacles.clone(),
+            boids: sim.read_state().map_err(|e| e.to_string())?,
+        };
+        save_checkpoint(path, &cp).map_err(|e| e.to_string())?;
     }
     Ok(HeadlessReport {
         device,
@@ -154,5 +241,12 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             .into_iter()
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
+        step_index: sim.step_index(),
+        warnings,
     })
+}
+
+/// A path for a message (`-` when absent).
+fn show(p: Option<&std::path::Path>) -> String {
+    p.map_or_else(|| "-".into(), crate::io::show_path)
 }

@@ -24,26 +24,27 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the simulation without a window; print step times and flock measures.
+    #[command(after_help = headless::RESUME_RULE)]
     Headless {
         /// Backend.
         #[arg(long, value_enum, default_value = "cpu")]
         backend: BackendKind,
-        /// Number of boids (default: the scene's, else 20000).
+        /// Number of boids (default: the --init file's, the scene's, else 20000).
         #[arg(long)]
         boids: Option<usize>,
-        /// Steps to run (at least 1).
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Steps to run; 0 only with --save (exports the initial state).
+        #[arg(long, default_value_t = 100)]
         steps: u32,
-        /// Random seed (default: the scene's, else 1).
+        /// Random seed (default: the scene's, the --init checkpoint's, else 1).
         #[arg(long)]
         seed: Option<u32>,
-        /// Scene file (TOML).
+        /// Scene file (TOML, at most 16 MiB).
         #[arg(long)]
         scene: Option<PathBuf>,
-        /// Initial state CSV (id,x,y,vx,vy,hx,hy,hvx,hvy).
+        /// Initial state: a checkpoint (resumes it) or a plain CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
         #[arg(long)]
         init: Option<PathBuf>,
-        /// Write the final state CSV here.
+        /// Write the final state here as a checkpoint (--init resumes it).
         #[arg(long)]
         save: Option<PathBuf>,
         /// Write per-step measures (CSV) here.
@@ -61,7 +62,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => exit_on_usage_error(e),
+    };
+    if !matches!(cli.command, Some(Command::Bench(_))) {
+        // `bench` installs its own handler (stop after the current step).
+        let _ = boids::io::install_interrupt_cleanup();
+    }
     let result = match cli.command {
         Some(Command::Headless {
             backend,
@@ -94,24 +102,56 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", boids::io::clip_message(&e));
             ExitCode::FAILURE
         }
     }
 }
 
+/// Prints clap's message and exits with its code; a message that quotes a huge value (clap quotes
+/// the whole invalid value) is shortened first, which drops its colours.
+fn exit_on_usage_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    let text = e.render().to_string();
+    let help = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if help || text.len() <= 1000 {
+        e.exit()
+    }
+    let short = boids::io::clip_quoted(&text, &['\'', '"', '`']);
+    eprint!("{short}");
+    if !short.ends_with('\n') {
+        eprintln!();
+    }
+    std::process::exit(e.exit_code())
+}
+
 fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     let r = headless::run(&opts)?;
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
+    }
     println!("backend:        {}", opts.backend.name());
     println!("device:         {}", r.device);
     println!("boids:          {}", r.boids);
-    println!("steps:          {}", opts.steps);
     println!(
-        "step time:      median {}, p95 {}, mean {}",
-        format_ms(r.step_ms.median_ms),
-        format_ms(r.step_ms.p95_ms),
-        format_ms(r.step_ms.mean_ms)
+        "steps:          {} (step index now {})",
+        opts.steps, r.step_index
     );
+    if opts.steps == 0 {
+        println!("step time:      no step run");
+    } else {
+        println!(
+            "step time:      median {}, p95 {}, mean {}",
+            format_ms(r.step_ms.median_ms),
+            format_ms(r.step_ms.p95_ms),
+            format_ms(r.step_ms.mean_ms)
+        );
+    }
     if !r.stage_median_ms.is_empty() {
         let parts: Vec<String> = r
             .stage_median_ms

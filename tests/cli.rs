@@ -69,9 +69,16 @@ fn headless_cpu_20k_prints_the_figures() {
     let rows = std::fs::read_to_string(&stats).unwrap();
     assert_eq!(rows.lines().count(), 201, "header + one row per step");
     assert!(rows.starts_with("step,step_ms,polarization,milling,mean_speed,mean_neighbors"));
+    // A checkpoint: `# ` metadata lines, then a CSV of boids (header + one row per boid).
     let state = std::fs::read_to_string(&save).unwrap();
-    assert_eq!(state.lines().count(), 20001);
-    assert!(state.starts_with("id,x,y,vx,vy,hx,hy,hvx,hvy"));
+    assert!(state.starts_with("# boids-state 1\n"), "{}", &state[..200]);
+    let csv: Vec<&str> = state.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(csv.len(), 20001);
+    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy");
+    assert!(
+        state.contains("\n# step = 200\n"),
+        "step index in the metadata"
+    );
 
     // --init continues from the saved state: same count.
     let out = boids()

@@ -1,26 +1,35 @@
 //! Scripted input for tests and captures (`boids run --script FILE`): winit cannot synthesise OS
 //! input, so a script feeds timed events into the same handlers as real ones.
 //!
-//! One command per line, `FRAME: COMMAND ARGS`, where FRAME counts the app's frame ticks from 1;
-//! blank lines and `#` comments are ignored. Positions are physical px from the window's top-left.
+//! One command per line, `FRAME: COMMAND ARGS`, where FRAME (≥ 1) counts the app's frame ticks from 1;
+//! commands of the same frame run in file order. Blank lines are ignored and `#` starts a comment
+//! anywhere in a line (so paths cannot hold `#` or spaces). Positions are physical px from the
+//! window's top-left. The file is at most 16 MiB ([`crate::io::TEXT_FILE_LIMIT`]). These are all
+//! the commands:
 //!
-//! | command | effect |
-//! |---|---|
-//! | `move X Y` | pointer moves to (X, Y) |
-//! | `press [left\|middle\|right]`, `release [...]` | button down / up (default left) |
-//! | `wheel LINES` | wheel notches at the pointer (positive zooms in) |
-//! | `key NAME` | `escape`, `f11`, `tab`, `home`, `space`, `delete`, `1`–`5` |
-//! | `tool NAME` | `add`, `draw`, `erase`, `attract`, `repel` |
-//! | `backend gpu\|cpu` | live backend switch |
-//! | `theme dark\|light`, `panel open\|closed`, `menu open\|closed` | UI state |
-//! | `boids N` | boid count |
-//! | `minimize`, `restore` | a zero-size resize of the surface, and back to the window's size |
-//! | `resize W H` | asks the window for an inner size of W×H px |
-//! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG |
-//! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG |
-//! | `report FILE.json` | writes the run report as it stands now |
-//! | `state FILE.csv` | writes the boid state (`boids headless --save` format; one readback) |
-//! | `quit` | leaves the app |
+//! | command | effect | arguments |
+//! |---|---|---|
+//! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
+//! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
+//! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
+//! | `key NAME` | a key press | `escape` (`esc`), `f11`, `tab`, `home` (`r`), `space`, `delete`, `f9` (`record`: starts / stops a live capture), `1`–`5` |
+//! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel` |
+//! | `backend NAME` | live backend switch | `gpu`, `cpu` |
+//! | `theme NAME` | colour theme | `dark`, `light` |
+//! | `panel STATE`, `menu STATE` | control panel / pause menu | `open` (`on`), `closed` (`close`, `off`) |
+//! | `boids N` | boid count | 1 ..= [`crate::model::MAX_BOIDS`]; above the app's own limit (software adapter 500 000, GPU 4 000 000, at most what the adapter holds) it runs with that limit and a warning naming the line is printed when the app starts |
+//! | `minimize`, `restore` | a zero-size resize of the surface, and back to the window's size | — |
+//! | `resize W H` | asks the window for an inner size of W×H px | integers 1 ..= 16384 |
+//! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG | path |
+//! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG | path |
+//! | `report FILE.json` | writes the run report as it stands now | path |
+//! | `state FILE.csv` | writes a checkpoint: parameters, seed, step index, obstacles and boids (the `boids headless --save` format; `boids headless --init FILE` resumes it; one readback) | path |
+//! | `quit` | leaves the app | — |
+//!
+//! Nothing is clamped silently: a value outside the range of its column above is refused with
+//! the line (`line 3: boids = 0 is out of range: allowed 1 ..= 67108864`), and so are missing
+//! or extra arguments; the only adjustment, a boid count above the app's limit, is reported.
+//! Values are quoted in errors up to 60 characters.
 //!
 //! ```text
 //! 10: tool add
@@ -37,6 +46,7 @@ use glam::Vec2;
 use crate::app::state::Action;
 use crate::app::tools::{AppKey, Button, InputEvent, Tool};
 use crate::backend::BackendKind;
+use crate::io::clip;
 use crate::render::Theme;
 
 /// One scripted command.
@@ -63,45 +73,105 @@ pub enum ScriptCmd {
     State(PathBuf),
 }
 
-/// A parsed script: commands sorted by frame.
+/// A parsed script: commands sorted by frame (file order within a frame), with their lines.
 #[derive(Clone, Debug, Default)]
 pub struct Script {
-    events: Vec<(u64, ScriptCmd)>,
+    events: Vec<(u64, usize, ScriptCmd)>,
     next: usize,
 }
 
+/// Largest |X|, |Y| of `move` (px).
+const MAX_POINTER_PX: f32 = 1.0e6;
+/// Largest |LINES| of `wheel`.
+const MAX_WHEEL_LINES: f32 = 1000.0;
+/// Largest side of `resize` (px).
+const MAX_RESIZE_PX: u32 = 16384;
+
+/// Every command (the module documentation's table lists them).
+const KNOWN: [&str; 19] = [
+    "move",
+    "press",
+    "release",
+    "wheel",
+    "key",
+    "tool",
+    "backend",
+    "theme",
+    "panel",
+    "menu",
+    "boids",
+    "minimize",
+    "restore",
+    "resize",
+    "capture",
+    "screenshot",
+    "report",
+    "state",
+    "quit",
+];
+
 fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
-    let num = |k: usize| -> Result<f32, String> {
-        args.get(k)
-            .ok_or_else(|| format!("`{cmd}` needs {} argument(s)", k + 1))?
-            .parse::<f32>()
-            .map_err(|e| format!("`{cmd}`: {e}"))
-            .and_then(|v| {
-                if v.is_finite() {
-                    Ok(v)
-                } else {
-                    Err(format!("`{cmd}`: not a finite number"))
-                }
-            })
+    let arity = |min: usize, max: usize| -> Result<(), String> {
+        if args.len() < min {
+            return Err(format!(
+                "`{cmd}` needs {min} argument(s), found {}",
+                args.len()
+            ));
+        }
+        if args.len() > max {
+            return Err(format!(
+                "`{cmd}` takes at most {max} argument(s), found {} (extra: \"{}\"; paths cannot \
+                 hold spaces)",
+                args.len(),
+                clip(&args[max..].join(" "))
+            ));
+        }
+        Ok(())
     };
-    let word = |k: usize| -> Result<&str, String> {
-        args.get(k)
-            .copied()
-            .ok_or_else(|| format!("`{cmd}` needs an argument"))
+    let num = |k: usize, what: &str, limit: f32| -> Result<f32, String> {
+        let a = args[k];
+        let v = a
+            .parse::<f32>()
+            .map_err(|e| format!("`{cmd}` {what} = \"{}\": {e}", clip(a)))?;
+        if v.is_nan() || v.abs() > limit {
+            return Err(format!(
+                "`{cmd}` {what} = \"{}\" is out of range: allowed -{limit} ..= {limit}",
+                clip(a)
+            ));
+        }
+        Ok(v)
     };
     let button = || -> Result<Button, String> {
         match args.first() {
             None => Ok(Button::Left),
-            Some(b) => Button::parse(b).ok_or_else(|| format!("unknown button `{b}`")),
+            Some(b) => Button::parse(b)
+                .ok_or_else(|| format!("unknown button `{}` (left, middle or right)", clip(b))),
         }
     };
     let open = |w: &str| match w {
         "open" | "on" => Ok(true),
         "closed" | "close" | "off" => Ok(false),
-        _ => Err(format!("`{cmd}`: expected open or closed, got `{w}`")),
+        _ => Err(format!(
+            "`{cmd}`: expected open or closed, got `{}`",
+            clip(w)
+        )),
     };
+    let (min, max) = match cmd {
+        "move" | "resize" => (2, 2),
+        "press" | "release" => (0, 1),
+        "minimize" | "restore" | "quit" => (0, 0),
+        _ => (1, 1),
+    };
+    if !KNOWN.contains(&cmd) {
+        return Err(format!("unknown command `{}`", clip(cmd)));
+    }
+    arity(min, max)?;
+    let word = |k: usize| args[k];
     Ok(match cmd {
-        "move" => ScriptCmd::Input(InputEvent::PointerMoved(Vec2::new(num(0)?, num(1)?))),
+        "move" => ScriptCmd::Input(InputEvent::PointerMoved(Vec2::new(
+            num(0, "X", MAX_POINTER_PX)?,
+            num(1, "Y", MAX_POINTER_PX)?,
+        ))),
         "press" => ScriptCmd::Input(InputEvent::Button {
             button: button()?,
             pressed: true,
@@ -110,55 +180,67 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             button: button()?,
             pressed: false,
         }),
-        "wheel" => ScriptCmd::Input(InputEvent::Wheel(num(0)?)),
+        "wheel" => ScriptCmd::Input(InputEvent::Wheel(num(0, "LINES", MAX_WHEEL_LINES)?)),
         "key" => {
-            let k = word(0)?;
+            let k = word(0);
             ScriptCmd::Input(InputEvent::Key(
-                AppKey::parse(k).ok_or_else(|| format!("unknown key `{k}`"))?,
+                AppKey::parse(k).ok_or_else(|| format!("unknown key `{}`", clip(k)))?,
             ))
         }
         "tool" => {
-            let t = word(0)?;
+            let t = word(0);
             ScriptCmd::Action(Action::SetTool(
-                Tool::parse(t).ok_or_else(|| format!("unknown tool `{t}`"))?,
+                Tool::parse(t).ok_or_else(|| format!("unknown tool `{}`", clip(t)))?,
             ))
         }
         "backend" => {
-            let b = word(0)?;
+            let b = word(0);
             ScriptCmd::Action(Action::SetBackend(
                 BackendKind::parse(b)
                     .filter(|k| *k != BackendKind::CpuNaive)
-                    .ok_or_else(|| format!("unknown backend `{b}` (the app runs gpu or cpu)"))?,
+                    .ok_or_else(|| {
+                        format!("unknown backend `{}` (the app runs gpu or cpu)", clip(b))
+                    })?,
             ))
         }
-        "theme" => ScriptCmd::Action(Action::SetTheme(match word(0)? {
+        "theme" => ScriptCmd::Action(Action::SetTheme(match word(0) {
             "dark" => Theme::Dark,
             "light" => Theme::Light,
-            t => return Err(format!("unknown theme `{t}`")),
+            t => return Err(format!("unknown theme `{}` (dark or light)", clip(t))),
         })),
-        "panel" => ScriptCmd::Action(Action::SetPanel(open(word(0)?)?)),
-        "menu" => ScriptCmd::Action(Action::SetMenu(open(word(0)?)?)),
+        "panel" => ScriptCmd::Action(Action::SetPanel(open(word(0))?)),
+        "menu" => ScriptCmd::Action(Action::SetMenu(open(word(0))?)),
         "boids" => {
-            let n = word(0)?
+            let a = word(0);
+            let n = a
                 .parse::<usize>()
-                .map_err(|e| format!("`boids`: {e}"))?;
+                .map_err(|e| format!("`boids` = \"{}\": {e}", clip(a)))?;
+            crate::model::validate_boid_count(n).map_err(|e| e.to_string())?;
             ScriptCmd::Action(Action::SetBoidCount(n))
         }
         "minimize" => ScriptCmd::Minimize,
         "restore" => ScriptCmd::Restore,
         "resize" => {
-            let (w, h) = (num(0)?, num(1)?);
-            if !(1.0..=16384.0).contains(&w) || !(1.0..=16384.0).contains(&h) {
-                return Err("`resize` needs 1..=16384 px (use `minimize` for 0×0)".into());
-            }
-            ScriptCmd::Resize(w as u32, h as u32)
+            let side = |k: usize, what: &str| -> Result<u32, String> {
+                let a = args[k];
+                a.parse::<u32>()
+                    .ok()
+                    .filter(|v| (1..=MAX_RESIZE_PX).contains(v))
+                    .ok_or_else(|| {
+                        format!(
+                            "`resize` {what} = \"{}\" is out of range: allowed whole px 1 ..= \
+                             {MAX_RESIZE_PX} (use `minimize` for 0×0)",
+                            clip(a)
+                        )
+                    })
+            };
+            ScriptCmd::Resize(side(0, "W")?, side(1, "H")?)
         }
-        "capture" => ScriptCmd::Capture(PathBuf::from(word(0)?)),
-        "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0)?)),
-        "report" => ScriptCmd::Report(PathBuf::from(word(0)?)),
-        "state" => ScriptCmd::State(PathBuf::from(word(0)?)),
-        "quit" => ScriptCmd::Action(Action::Quit),
-        other => return Err(format!("unknown command `{other}`")),
+        "capture" => ScriptCmd::Capture(PathBuf::from(word(0))),
+        "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0))),
+        "report" => ScriptCmd::Report(PathBuf::from(word(0))),
+        "state" => ScriptCmd::State(PathBuf::from(word(0))),
+        _ => ScriptCmd::Action(Action::Quit),
     })
 }
 
@@ -166,7 +248,7 @@ impl Script {
     /// Parses script text.
     ///
     /// # Errors
-    /// `line N: what is wrong`.
+    /// `line N: what is wrong`, quoting at most 60 characters of a value.
     pub fn parse(text: &str) -> Result<Script, String> {
         let mut events = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -175,35 +257,62 @@ impl Script {
                 continue;
             }
             let err = |m: String| format!("line {}: {m}", i + 1);
-            let (frame, rest) = line
-                .split_once(':')
-                .ok_or_else(|| err("expected `FRAME: COMMAND`".into()))?;
+            let (frame, rest) = line.split_once(':').ok_or_else(|| {
+                err(format!(
+                    "expected `FRAME: COMMAND`, found \"{}\"",
+                    clip(line)
+                ))
+            })?;
             let frame: u64 = frame
                 .trim()
                 .parse()
-                .map_err(|e| err(format!("frame number: {e}")))?;
+                .map_err(|e| err(format!("frame number \"{}\": {e}", clip(frame.trim()))))?;
+            if frame == 0 {
+                return Err(err("frame numbers start at 1".into()));
+            }
             let mut words = rest.split_whitespace();
             let cmd = words.next().ok_or_else(|| err("missing command".into()))?;
             let args: Vec<&str> = words.collect();
-            events.push((frame, parse_cmd(cmd, &args).map_err(err)?));
+            events.push((frame, i + 1, parse_cmd(cmd, &args).map_err(err)?));
         }
-        events.sort_by_key(|(f, _)| *f);
+        events.sort_by_key(|(f, _, _)| *f);
         Ok(Script { events, next: 0 })
     }
 
-    /// Reads and parses a script file.
+    /// Reads and parses a script file of at most [`crate::io::TEXT_FILE_LIMIT`] bytes (16 MiB).
     ///
     /// # Errors
-    /// The I/O or parse error, with the path.
+    /// The I/O, size or parse error, with the path.
     pub fn load(path: &std::path::Path) -> Result<Script, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Script::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        let shown = crate::io::show_path(path);
+        let text = crate::io::read_text_limited(path, crate::io::TEXT_FILE_LIMIT, "script")
+            .map_err(|e| format!("script {shown}: {e}"))?;
+        Script::parse(&text).map_err(|e| format!("script {shown}: {e}"))
+    }
+
+    /// Lowers every `boids N` above `max_boids` (the app's limit) to `max_boids`, and returns one
+    /// warning per change naming the script line, the value and what it became. For the app to
+    /// print when it knows its limit.
+    pub fn clamp_boid_counts(&mut self, max_boids: usize) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for (_, line, cmd) in &mut self.events {
+            if let ScriptCmd::Action(Action::SetBoidCount(n)) = cmd {
+                if *n > max_boids {
+                    warnings.push(format!(
+                        "script line {line}: `boids {n}` is above this app's limit of {max_boids} \
+                         boids: runs with {max_boids}"
+                    ));
+                    *n = max_boids;
+                }
+            }
+        }
+        warnings
     }
 
     /// The commands due at or before `frame` not yet taken, in order.
     pub fn take_due(&mut self, frame: u64) -> Vec<ScriptCmd> {
         let mut out = Vec::new();
-        while let Some((f, cmd)) = self.events.get(self.next) {
+        while let Some((f, _, cmd)) = self.events.get(self.next) {
             if *f > frame {
                 break;
             }
@@ -253,5 +362,90 @@ mod tests {
         assert!(e.contains("hammer"), "{e}");
         assert!(Script::parse("x: quit").is_err());
         assert!(Script::parse("3: resize 0 0").is_err());
+    }
+
+    /// Nothing is clamped silently: out-of-range values, fractions and extra arguments are
+    /// refused with the line, the value and the range.
+    #[test]
+    fn out_of_range_values_are_refused_not_clamped() {
+        for (text, needles) in [
+            (
+                "1: quit\n2: boids 0\n",
+                &["line 2", "boids = 0", "allowed 1 ..= 67108864"][..],
+            ),
+            ("1: boids 67108865\n", &["line 1", "67108865"][..]),
+            ("1: boids -3\n", &["line 1", "boids", "-3"][..]),
+            (
+                "1: resize 800.5 600\n",
+                &["line 1", "W = \"800.5\"", "1 ..= 16384"][..],
+            ),
+            ("1: resize 800 99999\n", &["line 1", "H = \"99999\""][..]),
+            ("1: move 1e7 0\n", &["line 1", "X = \"1e7\"", "1000000"][..]),
+            ("1: move 0 nan\n", &["line 1", "Y = \"nan\""][..]),
+            ("1: wheel 1001\n", &["line 1", "LINES", "1000"][..]),
+            ("1: wheel inf\n", &["line 1", "LINES"][..]),
+            (
+                "1: capture my shot.png\n",
+                &["line 1", "at most 1", "shot.png", "spaces"][..],
+            ),
+            ("1: press left right\n", &["line 1", "at most 1"][..]),
+            ("1: quit now\n", &["line 1", "at most 0"][..]),
+            ("1: key\n", &["line 1", "needs 1"][..]),
+            ("0: quit\n", &["line 1", "start at 1"][..]),
+        ] {
+            let e = Script::parse(text).unwrap_err();
+            for n in needles {
+                assert!(e.contains(n), "{text:?}: {e:?} lacks {n:?}");
+            }
+        }
+    }
+
+    /// A count above the app's limit (known only once the app runs) is lowered with a warning
+    /// naming the script line, the value and what it became.
+    #[test]
+    fn counts_above_the_app_limit_are_reported() {
+        let mut s = Script::parse("1: boids 10\n5: boids 900000\n").unwrap();
+        let w = s.clamp_boid_counts(500_000);
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].contains("line 2") && w[0].contains("900000") && w[0].contains("runs with 500000"),
+            "{w:?}"
+        );
+        assert_eq!(
+            s.take_due(5),
+            vec![
+                ScriptCmd::Action(Action::SetBoidCount(10)),
+                ScriptCmd::Action(Action::SetBoidCount(500_000)),
+            ]
+        );
+    }
+
+    /// The module documentation's table lists exactly the commands the parser accepts.
+    #[test]
+    fn the_doc_table_lists_every_command() {
+        let src = include_str!("script.rs");
+        let mut documented = Vec::new();
+        for line in src.lines().filter_map(|l| l.strip_prefix("//! | `")) {
+            let first_col = line.split(" | ").next().unwrap_or("");
+            for part in first_col.split(", ") {
+                let name = part
+                    .trim_start_matches('`')
+                    .split([' ', '`'])
+                    .next()
+                    .unwrap();
+                documented.push(name.to_string());
+            }
+        }
+        documented.sort();
+        let mut accepted: Vec<String> = KNOWN.iter().map(|s| s.to_string()).collect();
+        accepted.sort();
+        assert_eq!(documented, accepted);
+        // And each is accepted by the parser with some argument.
+        for cmd in KNOWN {
+            let e = parse_cmd(cmd, &["zz", "zz", "zz"])
+                .err()
+                .unwrap_or_default();
+            assert!(!e.contains("unknown command"), "{cmd}: {e}");
+        }
     }
 }

@@ -88,6 +88,12 @@ impl Sim {
         self.steps
     }
 
+    /// The step index of the running backend (the counter of the noise stream; carried across
+    /// backend switches).
+    pub fn step_index(&self) -> u32 {
+        self.sim().step_index()
+    }
+
     /// The parameters in use.
     pub fn params(&self) -> &SimParams {
         self.sim().params()

@@ -314,16 +314,23 @@ impl App {
                 ScriptCmd::Capture(p) => g.frame.captures.push(p),
                 ScriptCmd::Screenshot(p) => g.frame.screenshots.push(p),
                 ScriptCmd::State(p) => {
-                    let saved = g
-                        .st
-                        .sim
+                    let sim = &mut g.st.sim;
+                    let saved = sim
                         .read_state()
                         .map_err(|e| e.to_string())
-                        .and_then(|b| {
-                            crate::model::state_csv::save_state(&p, &b).map_err(|e| e.to_string())
+                        .and_then(|boids| {
+                            let cp = crate::model::state_csv::Checkpoint {
+                                params: sim.params().clone(),
+                                seed: sim.seed(),
+                                step: sim.step_index(),
+                                obstacles: sim.actors().obstacles.clone(),
+                                boids,
+                            };
+                            crate::model::state_csv::save_checkpoint(&p, &cp)
+                                .map_err(|e| e.to_string())
                         });
                     if let Err(e) = saved {
-                        // save_state's error already names the file.
+                        // save_checkpoint's error already names the file.
                         return self.fail(el, format!("script `state`: {e}"));
                     }
                 }
@@ -373,6 +380,11 @@ impl ApplicationHandler for App {
                     g.config.present_mode,
                     g.frame.samples
                 );
+                if let Some(s) = self.script.as_mut() {
+                    for w in s.clamp_boid_counts(g.st.max_boids) {
+                        eprintln!("warning: {w}");
+                    }
+                }
                 self.gfx = Some(g);
             }
             Err(e) => self.fail(el, e),

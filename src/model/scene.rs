@@ -50,12 +50,12 @@ impl Scene {
     /// [`SceneError::Invalid`] for a value out of range.
     pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneError> {
         let scene: Scene = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+            let (line, column, message) = toml_error(text, &e);
             SceneError::Parse {
                 path: path.to_path_buf(),
                 line,
                 column,
-                message: e.message().to_string(),
+                message,
             }
         })?;
         let mut scene = scene;
@@ -95,15 +95,17 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Reads and parses a scene file.
+    /// Reads and parses a scene file of at most [`crate::io::TEXT_FILE_LIMIT`] bytes (16 MiB).
     ///
     /// # Errors
-    /// [`SceneError::Io`] when the file cannot be read, else as [`Scene::parse`].
+    /// [`SceneError::Io`] when the file cannot be read, is larger than the limit (the message
+    /// names it) or is not UTF-8, else as [`Scene::parse`].
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::io::read_text_limited(path, crate::io::TEXT_FILE_LIMIT, "scene file")
+            .map_err(|source| SceneError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Scene::parse(&text, path)
     }
 
@@ -115,7 +117,7 @@ impl Scene {
 }
 
 /// 1-based line where `key = …` is written in `text` (1 when not found).
-fn key_line(text: &str, key: &str) -> usize {
+pub(crate) fn key_line(text: &str, key: &str) -> usize {
     text.lines()
         .position(|l| {
             l.trim_start()
@@ -125,8 +127,56 @@ fn key_line(text: &str, key: &str) -> usize {
         .map_or(1, |i| i + 1)
 }
 
+/// Line, column and a short message for a TOML error in `text`: the message names the key at
+/// the error (`params.dt: …`) when the line has one, and quotes at most
+/// [`crate::io::QUOTE_CHARS`] characters of any value ([`crate::io::clip_message`]).
+pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, String) {
+    let at = e.span().map(|s| s.start);
+    let (line, column) = at.map(|a| line_col(text, a)).unwrap_or((1, 1));
+    let message = crate::io::clip_message(e.message());
+    let key = at.and_then(|a| key_at(text, a));
+    let message = match key {
+        // An unknown key is named by the message itself.
+        Some(k) if !message.starts_with("unknown field") => {
+            format!("{}: {message}", crate::io::clip(&k))
+        }
+        _ => message,
+    };
+    (line, column, message)
+}
+
+/// The dotted key written on the line holding byte offset `at` (`params.dt`), when that line is
+/// `key = value` (the table is the last `[table]` header above it).
+fn key_at(text: &str, at: usize) -> Option<String> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let (key, _) = text[start..end].split_once('=')?;
+    let key = key.trim();
+    let bare = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+    };
+    if !bare(key) {
+        return None;
+    }
+    let table = text[..start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && !l.starts_with("[["))
+        .and_then(|l| l.strip_prefix('[')?.strip_suffix(']'))
+        .map(str::trim)
+        .filter(|t| bare(t));
+    Some(match table {
+        Some(t) => format!("{t}.{key}"),
+        None => key.to_string(),
+    })
+}
+
 /// 1-based line and column of byte offset `at` in `text`.
-fn line_col(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;

@@ -75,6 +75,28 @@ impl Setup {
         default_boids: usize,
         aspect: f32,
     ) -> Result<Setup, ParamError> {
+        let (params, n, seed, actors) =
+            Self::resolve_params(scene, boids, seed, default_boids, aspect);
+        params.validate()?;
+        validate_boid_count(n)?;
+        Ok(Setup {
+            boids: initial_state(seed, n, &params),
+            params,
+            seed,
+            step: 0,
+            actors,
+        })
+    }
+
+    /// What [`Setup::resolve`] resolves before making the flock, unvalidated: (parameters with the
+    /// world sized, boid count, seed, actors).
+    pub fn resolve_params(
+        scene: Option<&Scene>,
+        boids: Option<usize>,
+        seed: Option<u32>,
+        default_boids: usize,
+        aspect: f32,
+    ) -> (SimParams, usize, u32, Actors) {
         let n = boids
             .or(scene.and_then(|s| s.boids))
             .unwrap_or(default_boids);
@@ -86,15 +108,7 @@ impl Setup {
         if !fixed {
             params = params.with_world_for_aspect(n, DEFAULT_DENSITY, aspect);
         }
-        params.validate()?;
-        validate_boid_count(n)?;
-        Ok(Setup {
-            boids: initial_state(seed, n, &params),
-            params,
-            seed,
-            step: 0,
-            actors: Actors { obstacles },
-        })
+        (params, n, seed, Actors { obstacles })
     }
 
     /// This setup starting from `boids` instead of the seeded flock.

@@ -1,13 +1,92 @@
-//! State CSV files: header `id,x,y,vx,vy,hx,hy,hvx,hvy`, one row per boid (positions in wu,
-//! velocities in wu/s, hue vector, hue velocity in 1/s). Floats are written with Rust's shortest
-//! round-trip formatting, so a saved state loads back bit for bit.
+//! State files: a flock as a CSV of boids, optionally preceded by everything needed to resume it
+//! (a *checkpoint*).
+//!
+//! # Format
+//!
+//! ```text
+//! # boids-state 1
+//! # # Checkpoint metadata: TOML, each line prefixed by "# "; the boids follow as CSV.
+//! # seed = 4
+//! # step = 1200
+//! # boids = 3
+//! # obstacles = [
+//! #   [100.0, 200.0],
+//! # ]
+//! #
+//! # [params]
+//! # world_width = 320.0
+//! # …every SimParams field…
+//! id,x,y,vx,vy,hx,hy,hvx,hvy
+//! 0,12.5,80.25,40.1,-3.5,0.6,0.8,-0.08,0.06
+//! …
+//! ```
+//!
+//! - **Metadata** (optional): when the first line is `# boids-state 1`, the following lines that
+//!   start with `#` hold a TOML document (each line without its `# ` prefix) with the keys `seed`
+//!   (u32), `step` (u32: steps taken, the counter of the noise stream), `boids` (the row count, so
+//!   a file cut short is detected), `obstacles` (points in wu, optional) and a `[params]` table of
+//!   [`SimParams`] (missing fields take their defaults; unknown keys are errors). Tools that read
+//!   CSV with `#` comments see a plain CSV of boids. Without metadata, the caller supplies the
+//!   parameters (a scene or the defaults); other leading `#` lines are then comments.
+//! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy`, then one row per boid: position (wu), velocity
+//!   (wu/s), hue vector, hue velocity (1/s). Floats are written in Rust's shortest round-trip form
+//!   (metadata and rows), so a saved checkpoint loads back bit for bit. Blank lines are skipped; a
+//!   field may be wrapped in double quotes.
+//! - **Row order** is the order the writer was given: the simulation's storage order, so that a
+//!   resumed simulation visits the boids in the same order. Ids identify boids (and seed their
+//!   random numbers); the order carries no meaning.
+//!
+//! # Bounds (checked on load)
+//!
+//! | column | bound | on load |
+//! |---|---|---|
+//! | `id` | u32, unique | a duplicate is an error |
+//! | `x`, `y` | finite, inside the world `[0, W) × [0, H)` | an error naming the line |
+//! | `vx`, `vy` | finite; speed in `[min_speed, max_speed]` | scaled to the nearest bound, direction kept (zero velocity: `(min_speed, 0)`), with a warning |
+//! | `hx`, `hy` | finite, not both 0; unit length | normalised, with a warning; `(0, 0)` is an error |
+//! | `hvx`, `hvy` | finite; length at most `max_hue_speed` | scaled down to it, with a warning |
+//!
+//! Lengths are computed in f64 (no overflow for any finite f32) and a value is changed only when
+//! it is off by more than a relative [`TOLERANCE`] (1e-4; speeds also by more than [`SLACK`],
+//! 1e-18), so states written by the simulation
+//! (speeds and hue lengths within float rounding of their bounds) load back unchanged. The speed
+//! bounds need the parameters: [`StateFile::read`] checks what needs none (finite values, hue
+//! vectors, ids, limits) and [`StateFile::conform`] the rest. Non-finite values (`inf`, `nan`,
+//! or a literal beyond f32 such as `1e39`) are errors.
+//!
+//! # Limits
+//!
+//! The file is streamed (never read whole): a line is at most [`MAX_LINE_BYTES`] (4 KiB), the
+//! metadata at most [`MAX_META_BYTES`] (16 MiB), and the rows at most
+//! [`crate::model::MAX_BOIDS`]. Reading `/dev/zero` stops at the first line. Errors name the file,
+//! the line and the limit or bound, quoting at most [`crate::io::QUOTE_CHARS`] characters of a
+//! value.
 
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 
+use crate::io::{clip, show_path};
+use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
 pub const STATE_HEADER: [&str; 9] = ["id", "x", "y", "vx", "vy", "hx", "hy", "hvx", "hvy"];
+
+/// The first line of a checkpoint (format version 1).
+pub const FORMAT_LINE: &str = "# boids-state 1";
+
+/// Longest line of a state file (bytes, without the line end).
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// Largest metadata block of a checkpoint (bytes).
+pub const MAX_META_BYTES: usize = 16 << 20;
+
+/// Relative tolerance of the speed, hue-length and hue-speed bounds on load.
+pub const TOLERANCE: f64 = 1e-4;
+
+/// Absolute slack of the speed and hue-speed bounds on load (wu/s, 1/s): the step's own clamp
+/// squares lengths in f32, so it leaves lengths below about 1e-19 alone even when the bound is 0.
+pub const SLACK: f64 = 1e-18;
 
 /// A state file that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -20,7 +99,7 @@ pub enum StateFileError {
         /// What went wrong.
         message: String,
     },
-    /// A row is malformed.
+    /// A line is malformed or out of bounds.
     #[error("state file {path}, line {line}: {message}")]
     Row {
         /// The file.
@@ -30,102 +109,780 @@ pub enum StateFileError {
         /// What is wrong.
         message: String,
     },
+    /// The file as a whole is wrong (e.g. fewer rows than its metadata says).
+    #[error("state file {path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
-/// Writes `boids` as a state CSV, whole: to `path.tmp`, then renamed over `path`.
+/// Everything needed to resume a simulation: what a checkpoint file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Every parameter, world size included.
+    pub params: SimParams,
+    /// Seed of the counter-based random numbers.
+    pub seed: u32,
+    /// Steps taken (the step index of the noise stream; see
+    /// [`crate::backend::Simulation::set_step_index`]).
+    pub step: u32,
+    /// Obstacle points (wu).
+    pub obstacles: Vec<[f32; 2]>,
+    /// The boids, in the simulation's storage order.
+    pub boids: Vec<Boid>,
+}
+
+/// The metadata block of a checkpoint file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateMeta {
+    /// Every parameter, world size included.
+    pub params: SimParams,
+    /// Seed.
+    pub seed: u32,
+    /// Steps taken.
+    pub step: u32,
+    /// Obstacle points (wu).
+    pub obstacles: Vec<[f32; 2]>,
+    /// Number of boid rows the file says it holds.
+    pub boids: usize,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MetaToml {
+    seed: u32,
+    step: u32,
+    boids: usize,
+    #[serde(default)]
+    obstacles: Vec<[f32; 2]>,
+    params: SimParams,
+}
+
+/// Values the loader changed, by kind: how many and the first line.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Adjusted {
+    count: usize,
+    first_line: u64,
+    what: String,
+}
+
+/// A state file read and checked as far as possible without parameters.
+#[derive(Clone, Debug)]
+pub struct StateFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The checkpoint metadata, when the file has it.
+    pub meta: Option<StateMeta>,
+    /// The boids, in file order.
+    pub boids: Vec<Boid>,
+    /// (row index, line) where the line of row `i` stops being the previous one's plus one.
+    row_lines: Vec<(usize, u64)>,
+    adjusted: Vec<Adjusted>,
+}
+
+/// Reads lines of at most [`MAX_LINE_BYTES`], counting them.
+struct LineReader<R> {
+    r: R,
+    line: u64,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// The next line (1-based number, text without its end `\n` or `\r\n`), or `None` at the end
+    /// of the file.
+    fn next(&mut self) -> Result<Option<(u64, &str)>, String> {
+        self.buf.clear();
+        let n = (&mut self.r)
+            .take(MAX_LINE_BYTES as u64 + 2)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| format!("line {}: {e}", self.line + 1))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+            if self.buf.last() == Some(&b'\r') {
+                self.buf.pop();
+            }
+        }
+        if self.buf.len() > MAX_LINE_BYTES {
+            return Err(format!(
+                "line {} is longer than the {} limit of a state-file line",
+                self.line,
+                crate::io::size_words(MAX_LINE_BYTES as u64)
+            ));
+        }
+        let line = self.line;
+        std::str::from_utf8(&self.buf)
+            .map(|t| Some((line, t)))
+            .map_err(|e| {
+                format!(
+                    "line {}: not UTF-8 text (invalid byte at column {})",
+                    self.line,
+                    e.valid_up_to() + 1
+                )
+            })
+    }
+}
+
+impl StateFile {
+    /// The 1-based line of boid `i` (file order).
+    pub fn line_of(&self, i: usize) -> u64 {
+        let k = self.row_lines.partition_point(|(j, _)| *j <= i);
+        let (j, l) = self.row_lines[k.saturating_sub(1)];
+        l + (i - j) as u64
+    }
+
+    fn err(&self, line: u64, message: String) -> StateFileError {
+        StateFileError::Row {
+            path: show_path(&self.path),
+            line,
+            message,
+        }
+    }
+
+    fn note(&mut self, what: String, line: u64) {
+        match self.adjusted.iter_mut().find(|a| a.what == what) {
+            Some(a) => a.count += 1,
+            None => self.adjusted.push(Adjusted {
+                count: 1,
+                first_line: line,
+                what,
+            }),
+        }
+    }
+
+    /// Warnings for the values the loader changed (one line per kind: how many, the bound, and
+    /// the first line), e.g. `state.csv: speed scaled into [min_speed, max_speed] = [40, 100] wu/s
+    /// for 3 boids, first at line 5`.
+    pub fn warnings(&self) -> Vec<String> {
+        self.adjusted
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}: {} for {} boid{}, first at line {}",
+                    show_path(&self.path),
+                    a.what,
+                    a.count,
+                    if a.count == 1 { "" } else { "s" },
+                    a.first_line
+                )
+            })
+            .collect()
+    }
+
+    /// Reads a state file: metadata (when present), header and rows, streamed under the limits of
+    /// the module documentation. Checks what needs no parameters — finite values, non-zero hue
+    /// vectors (normalised), unique ids, the row count against the metadata, the metadata's
+    /// parameters and obstacles — but not positions or speeds: see [`StateFile::conform`].
+    ///
+    /// # Errors
+    /// [`StateFileError`] naming the file, the line and the bound or limit.
+    pub fn read(path: &Path) -> Result<StateFile, StateFileError> {
+        Self::read_with_limit(path, MAX_BOIDS)
+    }
+
+    /// [`StateFile::read`] with at most `max_boids` rows.
+    fn read_with_limit(path: &Path, max_boids: usize) -> Result<StateFile, StateFileError> {
+        let p = show_path(path);
+        let file = std::fs::File::open(path).map_err(|e| StateFileError::Io {
+            path: p.clone(),
+            message: e.to_string(),
+        })?;
+        let kind = file.metadata().map_err(|e| StateFileError::Io {
+            path: p.clone(),
+            message: e.to_string(),
+        })?;
+        if kind.is_dir() {
+            return Err(StateFileError::Io {
+                path: p,
+                message: "is a directory".into(),
+            });
+        }
+        let mut lines = LineReader {
+            r: BufReader::with_capacity(1 << 16, file),
+            line: 0,
+            buf: Vec::with_capacity(256),
+        };
+        let mut sf = StateFile {
+            path: path.to_path_buf(),
+            meta: None,
+            boids: Vec::new(),
+            row_lines: Vec::new(),
+            adjusted: Vec::new(),
+        };
+        let row_err = |line: u64, message: String| StateFileError::Row {
+            path: p.clone(),
+            line,
+            message,
+        };
+        let read_err = |m: String| StateFileError::Io {
+            path: p.clone(),
+            message: m,
+        };
+
+        // Leading `#` lines: the metadata of a checkpoint, or comments.
+        let mut meta_text = String::new();
+        let mut meta_first_line = 0;
+        let mut is_checkpoint = false;
+        let header_line;
+        loop {
+            let Some((line, l)) = lines.next().map_err(read_err)? else {
+                return Err(row_err(
+                    lines.line.max(1),
+                    format!("no header: expected {}", STATE_HEADER.join(",")),
+                ));
+            };
+            let t = l.trim_end();
+            if line == 1 && t.starts_with("# boids-state") {
+                if t != FORMAT_LINE {
+                    return Err(row_err(
+                        1,
+                        format!(
+                            "unsupported format {:?}: this program reads {FORMAT_LINE:?}",
+                            clip(t)
+                        ),
+                    ));
+                }
+                is_checkpoint = true;
+                meta_first_line = 2;
+                continue;
+            }
+            if let Some(rest) = t.strip_prefix('#') {
+                if is_checkpoint {
+                    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+                    if meta_text.len() + rest.len() + 1 > MAX_META_BYTES {
+                        return Err(row_err(
+                            line,
+                            format!(
+                                "the metadata is larger than its {} limit",
+                                crate::io::size_words(MAX_META_BYTES as u64)
+                            ),
+                        ));
+                    }
+                    meta_text.push_str(rest);
+                    meta_text.push('\n');
+                }
+                continue;
+            }
+            if t.trim().is_empty() {
+                if is_checkpoint {
+                    meta_text.push('\n');
+                }
+                continue;
+            }
+            let fields: Vec<&str> = t.split(',').map(field).collect();
+            if fields != STATE_HEADER {
+                return Err(row_err(
+                    line,
+                    format!(
+                        "header must be {} (found {:?})",
+                        STATE_HEADER.join(","),
+                        clip(t)
+                    ),
+                ));
+            }
+            header_line = line;
+            break;
+        }
+        if is_checkpoint {
+            sf.meta = Some(parse_meta(&meta_text, meta_first_line, &p)?);
+        }
+
+        // Rows.
+        let mut expected_line = 0;
+        while let Some((line, l)) = lines.next().map_err(read_err)? {
+            if l.trim().is_empty() {
+                continue;
+            }
+            if sf.boids.len() == max_boids {
+                return Err(row_err(
+                    line,
+                    format!("more than {max_boids} boids (the limit of every backend)"),
+                ));
+            }
+            if line != expected_line {
+                sf.row_lines.push((sf.boids.len(), line));
+            }
+            expected_line = line + 1;
+            let (boid, normalised) = parse_row(l).map_err(|m| row_err(line, m))?;
+            if normalised {
+                sf.note("hue vector normalised to length 1".into(), line);
+            }
+            sf.boids.push(boid);
+        }
+        if sf.boids.is_empty() {
+            return Err(row_err(header_line + 1, "no boids".into()));
+        }
+        if let Some(m) = &sf.meta {
+            if m.boids != sf.boids.len() {
+                return Err(StateFileError::File {
+                    path: p,
+                    message: format!(
+                        "the metadata says boids = {} but the file holds {} rows (cut short or \
+                         edited?)",
+                        m.boids,
+                        sf.boids.len()
+                    ),
+                });
+            }
+        }
+        if let Some(i) = first_duplicate(&sf.boids) {
+            return Err(sf.err(
+                sf.line_of(i),
+                format!(
+                    "id {} appears twice (ids must be unique: they seed the random numbers)",
+                    sf.boids[i].id
+                ),
+            ));
+        }
+        Ok(sf)
+    }
+
+    /// Brings the boids within the bounds of `params` (module documentation): speeds into
+    /// `[min_speed, max_speed]`, hue velocities to at most `max_hue_speed` (each only when off by
+    /// more than [`TOLERANCE`]; counted for [`StateFile::warnings`]), and checks that every
+    /// position is inside the world. `source` says where the parameters came from, for the error.
+    ///
+    /// # Errors
+    /// [`StateFileError::Row`] for the first boid outside the world.
+    pub fn conform(&mut self, params: &SimParams, source: &str) -> Result<(), StateFileError> {
+        let (w, h) = (params.world_width, params.world_height);
+        let (lo, hi) = (params.min_speed as f64, params.max_speed as f64);
+        let max_hue = params.max_hue_speed as f64;
+        for i in 0..self.boids.len() {
+            let b = self.boids[i];
+            let [x, y] = b.position;
+            if !((0.0..w).contains(&x) && (0.0..h).contains(&y)) {
+                return Err(self.err(
+                    self.line_of(i),
+                    format!(
+                        "boid {} at ({x}, {y}) is outside the world [0, {w}) × [0, {h}) \
+                         (world size from {source})",
+                        b.id
+                    ),
+                ));
+            }
+            let speed = len64(b.velocity);
+            let target = if speed > hi * (1.0 + TOLERANCE) + SLACK {
+                Some(hi)
+            } else if speed < lo * (1.0 - TOLERANCE) - SLACK {
+                Some(lo)
+            } else {
+                None
+            };
+            if let Some(s) = target {
+                self.boids[i].velocity = if speed > 0.0 {
+                    scale64(b.velocity, s / speed)
+                } else {
+                    [s as f32, 0.0]
+                };
+                let what = format!(
+                    "speed scaled into [min_speed, max_speed] = [{}, {}] wu/s",
+                    params.min_speed, params.max_speed
+                );
+                let line = self.line_of(i);
+                self.note(what, line);
+            }
+            let hs = len64(b.hue_velocity);
+            if hs > max_hue * (1.0 + TOLERANCE) + SLACK {
+                self.boids[i].hue_velocity = scale64(b.hue_velocity, max_hue / hs);
+                let what = format!(
+                    "hue velocity scaled down to max_hue_speed = {} 1/s",
+                    params.max_hue_speed
+                );
+                let line = self.line_of(i);
+                self.note(what, line);
+            }
+        }
+        Ok(())
+    }
+
+    /// The checkpoint this file holds, when it has metadata (the boids as read; call
+    /// [`StateFile::conform`] first).
+    pub fn into_checkpoint(self) -> Option<Checkpoint> {
+        let m = self.meta?;
+        Some(Checkpoint {
+            params: m.params,
+            seed: m.seed,
+            step: m.step,
+            obstacles: m.obstacles,
+            boids: self.boids,
+        })
+    }
+}
+
+/// A CSV field: trimmed, one pair of surrounding double quotes removed.
+fn field(s: &str) -> &str {
+    let t = s.trim();
+    t.strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .map_or(t, str::trim)
+}
+
+/// Length of an f32 vector, in f64 (no overflow).
+fn len64(v: [f32; 2]) -> f64 {
+    (v[0] as f64).hypot(v[1] as f64)
+}
+
+/// `v · k`, computed in f64.
+fn scale64(v: [f32; 2], k: f64) -> [f32; 2] {
+    [(v[0] as f64 * k) as f32, (v[1] as f64 * k) as f32]
+}
+
+/// Parses one row; returns the boid and whether its hue vector was normalised.
+fn parse_row(l: &str) -> Result<(Boid, bool), String> {
+    let mut it = l.split(',');
+    let mut cols = [""; 9];
+    let mut n = 0;
+    for c in it.by_ref().take(9) {
+        cols[n] = field(c);
+        n += 1;
+    }
+    let extra = it.count();
+    if n != 9 || extra > 0 {
+        return Err(format!(
+            "expected 9 fields ({}), found {}",
+            STATE_HEADER.join(","),
+            n + extra
+        ));
+    }
+    let id: u32 = cols[0].parse().map_err(|e| {
+        format!(
+            "id = \"{}\": {e} (allowed 0 ..= {})",
+            clip(cols[0]),
+            u32::MAX
+        )
+    })?;
+    let mut f = [0f32; 8];
+    for (k, slot) in f.iter_mut().enumerate() {
+        let s = cols[k + 1];
+        let name = STATE_HEADER[k + 1];
+        *slot = s
+            .parse()
+            .map_err(|e| format!("{name} = \"{}\": {e}", clip(s)))?;
+        if !slot.is_finite() {
+            return Err(format!(
+                "{name} = \"{}\" is not a finite f32 (allowed: finite numbers, |x| ≤ {:e})",
+                clip(s),
+                f32::MAX
+            ));
+        }
+    }
+    let hue = [f[4], f[5]];
+    let hl = len64(hue);
+    if hl == 0.0 {
+        return Err(
+            "hue vector (hx, hy) = (0, 0) has no direction: hx and hy must not both be 0".into(),
+        );
+    }
+    let normalised = (hl - 1.0).abs() > TOLERANCE;
+    let hue = if normalised {
+        scale64(hue, 1.0 / hl)
+    } else {
+        hue
+    };
+    Ok((
+        Boid {
+            position: [f[0], f[1]],
+            velocity: [f[2], f[3]],
+            hue,
+            hue_velocity: [f[6], f[7]],
+            id,
+            _pad: 0,
+        },
+        normalised,
+    ))
+}
+
+/// The index of the second occurrence of the first id that appears twice (in file order of that
+/// second occurrence), if any.
+fn first_duplicate(boids: &[Boid]) -> Option<usize> {
+    let mut ids: Vec<u32> = boids.iter().map(|b| b.id).collect();
+    ids.sort_unstable();
+    let dups: std::collections::HashSet<u32> = ids
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    if dups.is_empty() {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    boids
+        .iter()
+        .position(|b| dups.contains(&b.id) && !seen.insert(b.id))
+}
+
+/// Parses and checks the metadata; `first_line` is the file line of its first line.
+fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, StateFileError> {
+    let at = |line_in_meta: usize| first_line + line_in_meta as u64 - 1;
+    let err = |line: u64, message: String| StateFileError::Row {
+        path: path.to_string(),
+        line,
+        message: format!("metadata: {message}"),
+    };
+    let m: MetaToml = toml::from_str(text).map_err(|e| {
+        let (line, _, message) = crate::model::scene::toml_error(text, &e);
+        err(at(line), message)
+    })?;
+    m.params.validate().map_err(|e| {
+        let field = match &e {
+            crate::model::ParamError::OutOfRange { field, .. }
+            | crate::model::ParamError::RadiusAbovePerception { field, .. } => *field,
+        };
+        err(
+            at(crate::model::scene::key_line(text, field)),
+            e.to_string(),
+        )
+    })?;
+    validate_boid_count(m.boids).map_err(|e| {
+        err(
+            at(crate::model::scene::key_line(text, "boids")),
+            e.to_string(),
+        )
+    })?;
+    for (k, o) in m.obstacles.iter().enumerate() {
+        if !(o[0].is_finite() && o[1].is_finite()) {
+            return Err(err(
+                at(crate::model::scene::key_line(text, "obstacles")),
+                format!("obstacle point {k} ({}, {}) is not finite", o[0], o[1]),
+            ));
+        }
+    }
+    Ok(StateMeta {
+        params: m.params,
+        seed: m.seed,
+        step: m.step,
+        obstacles: m.obstacles,
+        boids: m.boids,
+    })
+}
+
+/// Writes `boids` as a plain state CSV (header and rows, no metadata), whole (see
+/// [`crate::io::write_atomic_with`]), in the order given.
 ///
 /// # Errors
 /// The I/O error, with the path.
 pub fn save_state(path: &Path, boids: &[Boid]) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::with_capacity(boids.len() * 96));
-    w.write_record(STATE_HEADER)?;
-    for b in boids {
-        w.write_record(&[
-            b.id.to_string(),
-            b.position[0].to_string(),
-            b.position[1].to_string(),
-            b.velocity[0].to_string(),
-            b.velocity[1].to_string(),
-            b.hue[0].to_string(),
-            b.hue[1].to_string(),
-            b.hue_velocity[0].to_string(),
-            b.hue_velocity[1].to_string(),
-        ])?;
-    }
-    let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    crate::io::write_atomic(path, &bytes)
+    crate::io::write_atomic_with(path, |w| write_rows(w, boids))
 }
 
-/// Reads a state CSV.
+fn write_rows(w: &mut dyn Write, boids: &[Boid]) -> std::io::Result<()> {
+    writeln!(w, "{}", STATE_HEADER.join(","))?;
+    for b in boids {
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{},{},{}",
+            b.id,
+            b.position[0],
+            b.position[1],
+            b.velocity[0],
+            b.velocity[1],
+            b.hue[0],
+            b.hue[1],
+            b.hue_velocity[0],
+            b.hue_velocity[1]
+        )?;
+    }
+    Ok(())
+}
+
+/// The metadata lines of `cp` (each `# …`, ending with a line end).
+fn meta_lines(cp: &Checkpoint) -> std::io::Result<String> {
+    let mut t = format!(
+        "{FORMAT_LINE}\n# # Checkpoint metadata: TOML, each line prefixed by \"# \"; the boids \
+         follow as CSV.\n# seed = {}\n# step = {}\n# boids = {}\n",
+        cp.seed,
+        cp.step,
+        cp.boids.len()
+    );
+    if cp.obstacles.is_empty() {
+        t.push_str("# obstacles = []\n");
+    } else {
+        t.push_str("# obstacles = [\n");
+        for o in &cp.obstacles {
+            // `{:?}` is the shortest round-trip form with a `.0` or exponent: a TOML float.
+            t.push_str(&format!("#   [{:?}, {:?}],\n", o[0], o[1]));
+        }
+        t.push_str("# ]\n");
+    }
+    t.push_str("#\n# [params]\n");
+    let params = toml::to_string(&cp.params)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))?;
+    for l in params.lines() {
+        t.push_str("# ");
+        t.push_str(l);
+        t.push('\n');
+    }
+    Ok(t)
+}
+
+/// Checks that `cp` will load back: valid parameters, 1 ..= [`MAX_BOIDS`] boids with unique ids,
+/// finite values, non-zero hue vectors, positions inside the world, finite obstacles.
+///
+/// # Errors
+/// What would be refused on load, naming the boid id.
+pub fn check_checkpoint(cp: &Checkpoint) -> Result<(), String> {
+    cp.params.validate().map_err(|e| e.to_string())?;
+    validate_boid_count(cp.boids.len()).map_err(|e| e.to_string())?;
+    if let Some((k, o)) = cp
+        .obstacles
+        .iter()
+        .enumerate()
+        .find(|(_, o)| !(o[0].is_finite() && o[1].is_finite()))
+    {
+        return Err(format!(
+            "obstacle point {k} ({}, {}) is not finite",
+            o[0], o[1]
+        ));
+    }
+    let (w, h) = (cp.params.world_width, cp.params.world_height);
+    for b in &cp.boids {
+        if !b.is_finite() {
+            return Err(format!("boid {} has a non-finite value: {b:?}", b.id));
+        }
+        if b.hue == [0.0, 0.0] {
+            return Err(format!("boid {} has the hue vector (0, 0)", b.id));
+        }
+        let [x, y] = b.position;
+        if !((0.0..w).contains(&x) && (0.0..h).contains(&y)) {
+            return Err(format!(
+                "boid {} at ({x}, {y}) is outside the world [0, {w}) × [0, {h})",
+                b.id
+            ));
+        }
+    }
+    if let Some(i) = first_duplicate(&cp.boids) {
+        return Err(format!("id {} appears twice", cp.boids[i].id));
+    }
+    Ok(())
+}
+
+/// Writes a checkpoint file (module documentation), whole, streaming the rows in the order of
+/// `cp.boids`. Refuses (before writing anything) a checkpoint that would not load back
+/// ([`check_checkpoint`]); values the loader would merely adjust (a speed above `max_speed`
+/// after a live parameter change) are written as they are.
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidInput`] naming the path and the fault, or the I/O error.
+pub fn save_checkpoint(path: &Path, cp: &Checkpoint) -> std::io::Result<()> {
+    check_checkpoint(cp).map_err(|m| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{}: not saved, it would not load back: {m}",
+                show_path(path)
+            ),
+        )
+    })?;
+    let meta = meta_lines(cp)?;
+    crate::io::write_atomic_with(path, |w| {
+        w.write_all(meta.as_bytes())?;
+        write_rows(w, &cp.boids)
+    })
+}
+
+/// Reads a state CSV (with or without metadata) and returns its boids. With metadata, they are
+/// brought within its parameters ([`StateFile::conform`]); without, only the checks of
+/// [`StateFile::read`] apply. Warnings are dropped: use [`StateFile`] to show them.
 ///
 /// # Errors
 /// [`StateFileError`] naming the file and, for a bad row, its line.
 pub fn load_state(path: &Path) -> Result<Vec<Boid>, StateFileError> {
-    let p = path.display().to_string();
-    let mut r = csv::Reader::from_path(path).map_err(|e| StateFileError::Io {
-        path: p.clone(),
-        message: e.to_string(),
-    })?;
-    let header = r.headers().map_err(|e| StateFileError::Row {
-        path: p.clone(),
-        line: 1,
-        message: e.to_string(),
-    })?;
-    if header.iter().collect::<Vec<_>>() != STATE_HEADER {
-        return Err(StateFileError::Row {
-            path: p,
-            line: 1,
-            message: format!("header must be {}", STATE_HEADER.join(",")),
-        });
+    let mut sf = StateFile::read(path)?;
+    if let Some(m) = sf.meta.clone() {
+        sf.conform(&m.params, "the file's metadata")?;
     }
-    let mut out = Vec::new();
-    let mut ids = std::collections::HashSet::new();
-    for rec in r.records() {
-        let rec = rec.map_err(|e| StateFileError::Row {
-            path: p.clone(),
-            line: e.position().map(|q| q.line()).unwrap_or(0),
-            message: e.to_string(),
-        })?;
-        let line = rec.position().map(|q| q.line()).unwrap_or(0);
-        let bad = |m: String| StateFileError::Row {
-            path: p.clone(),
-            line,
-            message: m,
+    Ok(sf.boids)
+}
+
+/// Reads a checkpoint file and brings its boids within its parameters.
+///
+/// # Errors
+/// [`StateFileError`] as [`StateFile::read`], or [`StateFileError::File`] when the file has no
+/// `# boids-state 1` metadata.
+pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, StateFileError> {
+    let mut sf = StateFile::read(path)?;
+    let Some(m) = sf.meta.clone() else {
+        return Err(StateFileError::File {
+            path: show_path(path),
+            message: format!(
+                "no checkpoint metadata (a plain state CSV: its first line is not {FORMAT_LINE:?})"
+            ),
+        });
+    };
+    sf.conform(&m.params, "the file's metadata")?;
+    Ok(sf.into_checkpoint().expect("metadata present"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_lines_map_indices_over_blank_lines() {
+        let sf = StateFile {
+            path: PathBuf::from("x"),
+            meta: None,
+            boids: Vec::new(),
+            row_lines: vec![(0, 2), (3, 7), (4, 10)],
+            adjusted: Vec::new(),
         };
-        let id: u32 = rec[0]
-            .trim()
-            .parse()
-            .map_err(|e| bad(format!("id {:?}: {e}", &rec[0])))?;
-        if !ids.insert(id) {
-            return Err(bad(format!(
-                "id {id} appears twice (ids must be unique: they seed the random numbers)"
-            )));
-        }
-        let mut f = [0f32; 8];
-        for (k, slot) in f.iter_mut().enumerate() {
-            let s = rec[k + 1].trim();
-            *slot = s
-                .parse()
-                .map_err(|e| bad(format!("{} {s:?}: {e}", STATE_HEADER[k + 1])))?;
-            if !slot.is_finite() {
-                return Err(bad(format!("{} is not finite", STATE_HEADER[k + 1])));
-            }
-        }
-        out.push(Boid {
-            position: [f[0], f[1]],
-            velocity: [f[2], f[3]],
-            hue: [f[4], f[5]],
-            hue_velocity: [f[6], f[7]],
+        assert_eq!(
+            (0..6).map(|i| sf.line_of(i)).collect::<Vec<_>>(),
+            vec![2, 3, 4, 7, 10, 11]
+        );
+    }
+
+    #[test]
+    fn fields_trim_and_unquote() {
+        assert_eq!(field(" \"1.5\" "), "1.5");
+        assert_eq!(field("2"), "2");
+        let (b, n) = parse_row("7,1,2,3,4,3,4,0,0").unwrap();
+        assert!(n);
+        assert_eq!((b.id, b.hue), (7, [0.6, 0.8]));
+        assert!(parse_row("7,1,2,3,4,0,0,0,0")
+            .unwrap_err()
+            .contains("(0, 0)"));
+        assert!(parse_row("7,1,2,3,4,1,0,0")
+            .unwrap_err()
+            .contains("found 8"));
+        assert!(parse_row("7,1,2,3,4,1,0,0,0,9")
+            .unwrap_err()
+            .contains("found 10"));
+    }
+
+    #[test]
+    fn duplicates_are_found_at_their_second_occurrence() {
+        let b = |id| Boid {
             id,
-            _pad: 0,
-        });
+            ..Boid::zeroed()
+        };
+        assert_eq!(first_duplicate(&[b(1), b(2), b(3)]), None);
+        assert_eq!(first_duplicate(&[b(5), b(2), b(9), b(2), b(5)]), Some(3));
     }
-    if out.is_empty() {
-        return Err(StateFileError::Row {
-            path: p,
-            line: 2,
-            message: "no boids".into(),
-        });
+
+    /// The row limit is checked as rows stream in (at the real limit, a file would be GBs).
+    #[test]
+    fn rows_past_the_boid_limit_are_refused_at_the_first_extra_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("many.csv");
+        let rows: String = (0..5).map(|i| format!("{i},1,1,50,0,1,0,0,0\n")).collect();
+        std::fs::write(&path, format!("{}\n{rows}", STATE_HEADER.join(","))).unwrap();
+        assert_eq!(StateFile::read_with_limit(&path, 5).unwrap().boids.len(), 5);
+        let e = StateFile::read_with_limit(&path, 4)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 6") && e.contains("more than 4 boids"),
+            "{e}"
+        );
     }
-    Ok(out)
+
+    use bytemuck::Zeroable;
 }

@@ -1,0 +1,353 @@
+//! Checkpoints: a saved state carries everything needed to resume (parameters, world size, seed,
+//! step index, obstacles, boids), loads back bit for bit, and `boids headless --init FILE` alone
+//! resumes it.
+
+use std::path::Path;
+use std::process::Command;
+
+use boids::backend::{BackendKind, Simulation};
+use boids::cpu::CpuBackend;
+use boids::model::state_csv::{load_checkpoint, load_state, save_checkpoint, Checkpoint};
+use boids::model::{Boid, Boundary, SimParams};
+
+fn boids() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+}
+
+fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every bit of a checkpoint, for comparisons that tell 0.0 from -0.0.
+fn bits(cp: &Checkpoint) -> (String, u32, u32, Vec<u32>, Vec<u32>) {
+    (
+        format!("{:?}", cp.params),
+        cp.seed,
+        cp.step,
+        cp.obstacles.iter().flatten().map(|x| x.to_bits()).collect(),
+        cp.boids
+            .iter()
+            .flat_map(|b| bytemuck::cast::<Boid, [u32; 10]>(*b))
+            .collect(),
+    )
+}
+
+/// Boids sorted by id, as bits.
+fn by_id(mut b: Vec<Boid>) -> Vec<[u32; 10]> {
+    b.sort_by_key(|b| b.id);
+    b.into_iter()
+        .map(bytemuck::cast::<Boid, [u32; 10]>)
+        .collect()
+}
+
+#[test]
+fn a_checkpoint_round_trips_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.csv");
+    let params = SimParams {
+        world_width: 1.000_000_1,
+        world_height: 333.333_34,
+        dt: 1.0 / 60.0,
+        boundary: Boundary::Bounce,
+        perception_radius: 0.1 + 0.2,
+        separation_radius: 0.1,
+        min_speed: 0.0,
+        max_speed: 1.0e5,
+        max_neighbors: 65535,
+        max_hue_speed: 1.0 / 3.0,
+        noise: f32::from_bits(1),
+        alignment_radius: 0.3,
+        cohesion_radius: 0.0,
+        hue_radius: 0.29999998,
+        ..SimParams::default()
+    };
+    params.validate().unwrap();
+    let mut b = boids::model::initial_state(7, 200, &params);
+    // Odd bit patterns: -0.0, subnormals, the largest float below the world's side.
+    b[0].position = [f32::from_bits(params.world_width.to_bits() - 1), -0.0];
+    b[0].velocity = [-0.0, f32::from_bits(1)];
+    b[0].hue_velocity = [-0.0, 0.0];
+    b[1].velocity = [99_999.99, -0.001];
+    b[1].hue = [-1.0, -0.0];
+    b.reverse(); // the order given is the order kept
+    let cp = Checkpoint {
+        params,
+        seed: u32::MAX,
+        step: u32::MAX - 1,
+        obstacles: vec![
+            [-0.0, f32::from_bits(1)],
+            [-3.4e38, 0.1],
+            [1.0 / 3.0, 1e-38],
+        ],
+        boids: b,
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    let back = load_checkpoint(&path).unwrap();
+    assert_eq!(bits(&back), bits(&cp));
+    // The comparison sees a single flipped bit (in the sign of a -0.0).
+    let mut planted = back.clone();
+    planted.boids[199].position[1] = 0.0;
+    assert_ne!(bits(&planted), bits(&cp));
+    // A checkpoint still reads as a CSV of boids for other tools (`#` lines are comments).
+    let text = std::fs::read_to_string(&path).unwrap();
+    let csv: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy");
+    assert_eq!(csv.len(), 201);
+    assert_eq!(load_state(&path).unwrap(), cp.boids);
+}
+
+#[test]
+fn a_checkpoint_that_would_not_load_back_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.csv");
+    let params = SimParams::default();
+    let mut b = boids::model::initial_state(1, 10, &params);
+    b[3].position[0] = params.world_width; // outside [0, W)
+    let cp = Checkpoint {
+        params,
+        seed: 1,
+        step: 0,
+        obstacles: Vec::new(),
+        boids: b,
+    };
+    let e = save_checkpoint(&path, &cp).unwrap_err().to_string();
+    assert!(
+        e.contains("bad.csv") && e.contains("boid 3") && e.contains("outside the world"),
+        "{e}"
+    );
+    assert!(!path.exists());
+}
+
+fn meta_value(path: &Path, key: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("# {key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {}", path.display()))
+        .to_string()
+}
+
+/// `--steps 0 --save` exports the initial state; `--init` alone resumes it with the scene's world,
+/// parameters, seed and obstacles, though no scene is given again.
+#[test]
+fn headless_exports_with_zero_steps_and_resumes_without_a_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("small.toml");
+    std::fs::write(
+        &scene,
+        "boids = 300\nseed = 9\nobstacles = [[10.0, 20.0], [300.5, 1.0]]\n\
+         [params]\nworld_width = 320.0\nworld_height = 200.0\nnoise = 0.5\nmax_speed = 60.0\n",
+    )
+    .unwrap();
+    let start = dir.path().join("start.csv");
+    run_ok(
+        boids()
+            .args(["headless", "--steps", "0", "--scene"])
+            .arg(&scene)
+            .arg("--save")
+            .arg(&start),
+    );
+    assert_eq!(meta_value(&start, "step"), "0");
+    assert_eq!(meta_value(&start, "seed"), "9");
+    assert_eq!(meta_value(&start, "world_width"), "320.0");
+    let spawned = load_state(&start).unwrap();
+    let p = load_checkpoint(&start).unwrap().params;
+    assert_eq!(
+        by_id(spawned),
+        by_id(boids::model::initial_state(9, 300, &p)),
+        "the export is the initial state"
+    );
+
+    let next = dir.path().join("next.csv");
+    let out = run_ok(
+        boids()
+            .args(["headless", "--steps", "7", "--init"])
+            .arg(&start)
+            .arg("--save")
+            .arg(&next),
+    );
+    assert!(out.contains("boids:          300"), "{out}");
+    let cp = load_checkpoint(&next).unwrap();
+    assert_eq!(cp.step, 7);
+    assert_eq!(cp.seed, 9);
+    assert_eq!(cp.obstacles, vec![[10.0, 20.0], [300.5, 1.0]]);
+    assert_eq!(
+        (cp.params.world_width, cp.params.world_height),
+        (320.0, 200.0)
+    );
+    assert_eq!((cp.params.noise, cp.params.max_speed), (0.5, 60.0));
+
+    // Without --save, 0 steps is refused, saying why.
+    let out = boids().args(["headless", "--steps", "0"]).output().unwrap();
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("--steps 0") && e.contains("--save"), "{e}");
+}
+
+/// `--scene` replaces the checkpoint's parameters and obstacles (the world size stays the file's
+/// when the scene writes none), `--seed` its seed; the step index stays the file's.
+#[test]
+fn scene_and_seed_override_a_checkpoint_by_the_documented_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = dir.path().join("start.csv");
+    let scene = dir.path().join("fixed.toml");
+    std::fs::write(
+        &scene,
+        "obstacles = [[1.0, 1.0]]\n[params]\nworld_width = 320.0\nworld_height = 320.0\n",
+    )
+    .unwrap();
+    run_ok(
+        boids()
+            .args(["headless", "--steps", "3", "--boids", "100", "--scene"])
+            .arg(&scene)
+            .arg("--save")
+            .arg(&start),
+    );
+    let other = dir.path().join("slow.toml");
+    std::fs::write(&other, "seed = 5\n[params]\nmax_speed = 50.0\n").unwrap();
+    let out = dir.path().join("out.csv");
+    run_ok(
+        boids()
+            .args(["headless", "--steps", "2", "--init"])
+            .arg(&start)
+            .arg("--scene")
+            .arg(&other)
+            .arg("--save")
+            .arg(&out),
+    );
+    let cp = load_checkpoint(&out).unwrap();
+    assert_eq!((cp.params.world_width, cp.params.max_speed), (320.0, 50.0));
+    assert_eq!((cp.seed, cp.step), (5, 5));
+    assert!(
+        cp.obstacles.is_empty(),
+        "the scene's (no) obstacles replace the file's"
+    );
+    run_ok(
+        boids()
+            .args(["headless", "--steps", "1", "--seed", "77", "--init"])
+            .arg(&start)
+            .arg("--scene")
+            .arg(&other)
+            .arg("--save")
+            .arg(&out),
+    );
+    assert_eq!(load_checkpoint(&out).unwrap().seed, 77);
+
+    // The rule is in --help.
+    let help = run_ok(boids().args(["headless", "--help"]));
+    assert!(
+        help.contains("checkpoint") && help.contains("--scene replaces"),
+        "{help}"
+    );
+}
+
+/// Resuming on the CPU backend: 20 steps straight against 10 steps, save, load, 10 more. With
+/// noise on, the resumed backend must continue the noise stream (its step index comes from the
+/// file); without it, the run differs (the comparison can fail).
+#[test]
+fn resuming_continues_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("half.csv");
+    let params = SimParams {
+        noise: 0.8,
+        ..SimParams::default()
+    }
+    .with_world_for(3000, boids::model::DEFAULT_DENSITY);
+    let obstacles = vec![[100.0, 100.0], [250.0, 400.0]];
+    let seed = 11;
+    let fresh = || {
+        let mut s = CpuBackend::new(BackendKind::Cpu, &params, 3000, seed).unwrap();
+        s.set_actors(&boids::model::Actors {
+            obstacles: obstacles.to_vec(),
+        })
+        .unwrap();
+        s
+    };
+    let mut straight = fresh();
+    for _ in 0..20 {
+        straight.step().unwrap();
+    }
+    let mut first = fresh();
+    for _ in 0..10 {
+        first.step().unwrap();
+    }
+    let cp = Checkpoint {
+        params: first.params().clone(),
+        seed,
+        step: first.step_index(),
+        obstacles: obstacles.clone(),
+        boids: first.read_state().unwrap(),
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    let resume = |set_step: bool| {
+        let cp = load_checkpoint(&path).unwrap();
+        let mut s =
+            CpuBackend::from_state(BackendKind::Cpu, &cp.params, cp.boids, cp.seed).unwrap();
+        if set_step {
+            s.set_step_index(cp.step);
+        }
+        s.set_actors(&boids::model::Actors {
+            obstacles: cp.obstacles.clone(),
+        })
+        .unwrap();
+        for _ in 0..10 {
+            s.step().unwrap();
+        }
+        s
+    };
+    let mut resumed = resume(true);
+    assert_eq!(resumed.step_index(), 20);
+    let a = by_id(straight.read_state().unwrap());
+    let b = by_id(resumed.read_state().unwrap());
+    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    eprintln!(
+        "resumed vs straight: {differing} of {} boids differ in some bit",
+        a.len()
+    );
+    assert_eq!(differing, 0, "resuming is bit-identical on the CPU backend");
+
+    let mut restarted = resume(false);
+    let c = by_id(restarted.read_state().unwrap());
+    assert_ne!(a, c, "without the step index the noise stream restarts");
+}
+
+/// The same through the command line: `--steps 20` against `--steps 10 --save`, then
+/// `--init … --steps 10`.
+#[test]
+fn headless_resume_matches_a_straight_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("noisy.toml");
+    std::fs::write(&scene, "boids = 2000\nseed = 3\n[params]\nnoise = 0.6\n").unwrap();
+    let full = dir.path().join("full.csv");
+    let half = dir.path().join("half.csv");
+    let resumed = dir.path().join("resumed.csv");
+    let go = |steps: &str, out: &Path| {
+        run_ok(
+            boids()
+                .args(["headless", "--steps", steps, "--scene"])
+                .arg(&scene)
+                .arg("--save")
+                .arg(out),
+        );
+    };
+    go("20", &full);
+    go("10", &half);
+    run_ok(
+        boids()
+            .args(["headless", "--steps", "10", "--init"])
+            .arg(&half)
+            .arg("--save")
+            .arg(&resumed),
+    );
+    let a = load_checkpoint(&full).unwrap();
+    let b = load_checkpoint(&resumed).unwrap();
+    assert_eq!((a.step, b.step), (20, 20));
+    assert_eq!(format!("{:?}", a.params), format!("{:?}", b.params));
+    assert_eq!(by_id(a.boids), by_id(b.boids));
+}
