@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use bench_util::*;
 use boids::backend::BackendKind;
-use boids::bench::capture::{CSV_HEADER, FILES, TRACE_FRAMES_PER_RUN};
+use boids::bench::capture::{csv_header, FILES, TRACE_FRAMES_PER_RUN};
 use boids::bench::compare::{compare_table, load_summary, scaling_table};
 use boids::bench::format::format_ms;
 use boids::bench::plot::{backend_color, backend_color_hex, PLOT_SIZE};
@@ -56,7 +56,8 @@ fn tiny_sweep_writes_a_complete_capture() {
 
     // frames.csv: the columns, one row per measured step, steps counted on after the warm-up.
     let (header, rows) = read_csv(&dir.join("frames.csv"));
-    assert_eq!(header, CSV_HEADER);
+    let expected = csv_header();
+    assert_eq!(header, expected);
     assert_eq!(rows.len(), 2 * 2 * STEPS as usize);
     let by_run = wall_by_run(&rows);
     assert_eq!(by_run.len(), 4);
@@ -65,7 +66,7 @@ fn tiny_sweep_writes_a_complete_capture() {
         assert!(wall.iter().all(|w| *w > 0.0), "{key:?}: {wall:?}");
     }
     for r in &rows {
-        let filled = |col: &str| !r[CSV_HEADER.iter().position(|c| *c == col).unwrap()].is_empty();
+        let filled = |col: &str| !r[expected.iter().position(|c| *c == col).unwrap()].is_empty();
         let passes = [
             "clear_ms",
             "count_ms",

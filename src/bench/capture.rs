@@ -3,7 +3,7 @@
 //!
 //! | file | content |
 //! |---|---|
-//! | `frames.csv` | one row per measured frame: [`CSV_HEADER`] |
+//! | `frames.csv` | one row per measured frame: [`csv_header`] |
 //! | `summary.json` | [`Summary`]: machine, adapter, parameters, per-run statistics, skipped runs |
 //! | `trace.json` | Chrome trace of the GPU passes of the last [`TRACE_FRAMES_PER_RUN`] frames of each GPU run |
 //! | `scaling.svg`, `scaling.png` | median time against boid count, log-log, one line per backend |
@@ -42,29 +42,30 @@ use crate::bench::trace::{trace_json, TraceFrame};
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
 
-/// The stages with a column in `frames.csv`, in order: the five passes of a step, the flock
-/// measures pass, and the render pass.
-pub const STAGES: [&str; 7] = [
-    "clear", "count", "scan", "scatter", "rules", "measures", "render",
-];
+/// Number of timed columns: every stage of [`crate::stages::STAGES`], and the render pass.
+pub const TIMED: usize = crate::stages::STAGE_COUNT + 1;
 
-/// Columns of `frames.csv`. `backend` is the backend name, `boids` the count, `step` the
-/// backend's step index, `wall_ms` the frame's wall time (ms) on the CPU side (step submitted and
-/// finished, plus the render when rendering), and `<stage>_ms` the time of each stage (ms) — GPU
-/// timestamp queries on the GPU, wall time per stage on the CPU — empty when not measured.
-pub const CSV_HEADER: [&str; 11] = [
-    "backend",
-    "boids",
-    "step",
-    "wall_ms",
-    "clear_ms",
-    "count_ms",
-    "scan_ms",
-    "scatter_ms",
-    "rules_ms",
-    "measures_ms",
-    "render_ms",
-];
+/// The timed columns of `frames.csv`, in order: every stage of [`crate::stages::STAGES`] (the
+/// step's stages, then the flock measures), and the render pass.
+pub fn timed_columns() -> [&'static str; TIMED] {
+    let mut names = ["render"; TIMED];
+    for (n, s) in names.iter_mut().zip(crate::stages::STAGES.iter()) {
+        *n = s.name;
+    }
+    names
+}
+
+/// Columns of `frames.csv`: `backend` (the backend name), `boids` (the count), `step` (the
+/// backend's step index), `wall_ms` (the frame's wall time on the CPU side: step submitted and
+/// finished, plus the render when rendering), then `<name>_ms` for each of [`timed_columns`] —
+/// GPU timestamp queries on the GPU, wall time per stage on the CPU — empty when not measured.
+pub fn csv_header() -> Vec<String> {
+    ["backend", "boids", "step", "wall_ms"]
+        .into_iter()
+        .map(str::to_string)
+        .chain(timed_columns().iter().map(|s| format!("{s}_ms")))
+        .collect()
+}
 
 /// Frames of each GPU run kept for `trace.json` (the last ones).
 pub const TRACE_FRAMES_PER_RUN: usize = 3;
@@ -90,8 +91,8 @@ pub struct FrameRow {
     pub step: u64,
     /// Wall time of the frame (ms), rounded by [`round_ms`].
     pub wall_ms: f64,
-    /// Time of each of [`STAGES`] (ms, rounded), `None` when not measured.
-    pub stage_ms: [Option<f64>; 7],
+    /// Time of each of [`timed_columns`] (ms, rounded), `None` when not measured.
+    pub stage_ms: [Option<f64>; TIMED],
 }
 
 impl FrameRow {
@@ -102,14 +103,14 @@ impl FrameRow {
             boids,
             step,
             wall_ms: round_ms(wall_ms),
-            stage_ms: [None; 7],
+            stage_ms: [None; TIMED],
         }
     }
 
-    /// Sets the time of stage `name` (one of [`STAGES`]); returns false (and sets nothing) for
+    /// Sets the time of stage `name` (one of [`timed_columns`]); returns false (and sets nothing) for
     /// another name.
     pub fn set_stage(&mut self, name: &str, ms: f64) -> bool {
-        match STAGES.iter().position(|s| *s == name) {
+        match timed_columns().iter().position(|s| *s == name) {
             Some(i) => {
                 self.stage_ms[i] = Some(round_ms(ms));
                 true
@@ -120,7 +121,7 @@ impl FrameRow {
 
     /// The time of stage `name`, when measured.
     pub fn stage(&self, name: &str) -> Option<f64> {
-        STAGES
+        timed_columns()
             .iter()
             .position(|s| *s == name)
             .and_then(|i| self.stage_ms[i])
@@ -280,7 +281,7 @@ impl CaptureRecorder {
                     .collect();
                 let wall: Vec<f64> = rows.iter().map(|r| r.wall_ms).collect();
                 let stats = TimeStats::from_ms(&wall);
-                let stage_median_ms = STAGES
+                let stage_median_ms = timed_columns()
                     .iter()
                     .enumerate()
                     .filter_map(|(i, name)| {
@@ -338,7 +339,7 @@ impl CaptureRecorder {
     /// The CSV writer's error, as text.
     pub fn frames_csv(&self) -> Result<Vec<u8>, String> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(CSV_HEADER).map_err(|e| e.to_string())?;
+        w.write_record(csv_header()).map_err(|e| e.to_string())?;
         let cell = |v: Option<f64>| v.map_or(String::new(), |x| x.to_string());
         for r in &self.rows {
             let mut rec = vec![

@@ -133,8 +133,11 @@ const fn b(name: &'static str, access: Access) -> Binding {
 
 use Access::{Read, ReadWrite, Uniform};
 
+/// Number of stages in [`STAGES`].
+pub const STAGE_COUNT: usize = 6;
+
 /// Every compute stage: the step's stages in order, then the stages run on request.
-pub static STAGES: [Stage; 6] = [
+pub static STAGES: [Stage; STAGE_COUNT] = [
     Stage {
         name: "clear",
         wgsl: wgsl!("common.wgsl", "clear.wgsl"),
