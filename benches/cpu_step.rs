@@ -1,4 +1,4 @@
-//! CPU backend step time at the default density (issue 2): grid backend at 10k, 100k and 1M
+//! CPU backend step time at the default density: grid backend at 10k, 100k and 1M
 //! boids, and grid vs naive at 20k. Each sample steps the flock from its seeded initial state, so
 //! every size is measured at the same (uniform) density. Run: `cargo bench --bench cpu_step`.
 

@@ -1,4 +1,4 @@
-// Stage `measures`: flock measures by parallel reduction (SPEC §5). Columns of a partial row:
+// Stage `measures`: flock measures by parallel reduction (docs/model.md §12). Columns of a partial row:
 // 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused.
 //   measures_partial: per workgroup, columns 0..5 of its boids → partials[wg]
 //   measures_final:   one workgroup sums all partial rows → result (8 floats)

@@ -1,4 +1,4 @@
-// The rules of one step for one boid; mirrors src/model/rules.rs line for line (SPEC §3, §4).
+// The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
 // Needs: common.wgsl (params, Boid), rng.wgsl.
 
 const COINCIDENT_EPS2: f32 = 1e-8;

@@ -1,4 +1,4 @@
-//! Snapshot tests of the renderer (issue 4): the picture of a fixed scene, rendered offscreen by
+//! Snapshot tests of the renderer: the picture of a fixed scene, rendered offscreen by
 //! the same `Renderer` as the window, against committed reference PNGs.
 //!
 //! Tolerance: a pixel differs when one of its channels differs by more than 24/255; an image

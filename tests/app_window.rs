@@ -1,4 +1,4 @@
-//! The real window (issue 4), driven by scripted input (`boids run --script`): winit cannot
+//! The real window, driven by scripted input (`boids run --script`): winit cannot
 //! synthesise OS input, so the script feeds the same handlers as real events, and the app reports
 //! its state as JSON (`--report`, script `report`).
 //!

@@ -1,4 +1,4 @@
-//! Live capture of a session (issue 5, SPEC §8): F9 (or the script command `record`) starts
+//! Live capture of a session: F9 (or the script line `key f9`) starts
 //! recording; every presented frame becomes a row of `frames.csv` (wall ms = time since the
 //! previous presented frame, i.e. simulate + render + present, and the backend's per-stage times
 //! when it has them); F9 again writes the same files as `boids bench` into

@@ -1,4 +1,4 @@
-//! Pointer tools (seed 000 §2.2.3, SPEC §4): add boids while the button is held, draw obstacles,
+//! Pointer tools (docs/model.md §6.4–§6.5): add boids while the button is held, draw obstacles,
 //! erase obstacles, attract, repel; and the app-level input events that real window events and
 //! scripted test input are both turned into.
 

@@ -1,4 +1,4 @@
-//! The uniform grid over the world (SPEC §3, §6): cell size ≥ perception radius, so the 3×3 block
+//! The uniform grid over the world (docs/model.md §4.3): cell size ≥ perception radius, so the 3×3 block
 //! of cells around a boid holds every neighbour candidate.
 
 use glam::Vec2;
@@ -70,7 +70,7 @@ impl Grid {
     /// two where the block wraps across the seam; a grid narrower than 3 cells is scanned whole, so no
     /// cell is visited twice. `f` gets `(first_cell, last_cell)`.
     ///
-    /// Mirrors `block_ranges` in `shaders/grid.wgsl` line for line.
+    /// Mirrors `gather` in `shaders/rules.wgsl`, which walks the same ranges.
     #[inline]
     pub fn for_each_block_range(&self, cx: u32, cy: u32, mut f: impl FnMut(u32, u32)) {
         let (cols, rows) = (self.cols as i32, self.rows as i32);

@@ -1,4 +1,4 @@
-//! Flock measures (SPEC §5): polarization, milling, mean speed, mean neighbour count.
+//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count.
 
 use serde::{Deserialize, Serialize};
 

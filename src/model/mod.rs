@@ -1,5 +1,6 @@
 //! The model shared by every backend: parameters, state, the uniform grid, the rules, the
-//! counter-based random numbers, the flock measures and scene files (SPEC §2–§5).
+//! counter-based random numbers, the flock measures, scene files and the setup of a run
+//! (docs/model.md).
 
 pub mod error;
 pub mod grid;

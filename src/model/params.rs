@@ -1,23 +1,23 @@
 //! Simulation parameters ([`SimParams`]) with units, defaults and validated ranges.
 //!
 //! Every field is documented with its unit: world units (wu), seconds (s), wu/s for speeds,
-//! wu/s² for accelerations. The rules that use them are described in `shared/SPEC.md` §3 and
+//! wu/s² for accelerations. The rules that use them are described in docs/model.md §3–§9 and
 //! implemented once in [`crate::model::rules`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
 
-/// What happens at the edges of the world rectangle `[0, W) × [0, H)` (SPEC §3).
+/// What happens at the edges of the world rectangle `[0, W) × [0, H)` (docs/model.md §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Boundary {
     /// Torus: positions are taken modulo W and H; neighbour offsets are minimum-image offsets and the
-    /// uniform grid wraps too (seed 000 §7, seed 002 periodic boundaries).
+    /// uniform grid wraps too.
     #[default]
     Wrap,
     /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge
-    /// (seed 004), plus a hard clamp so that no boid ever ends outside the world.
+    /// (docs/model.md §6.2), plus a hard clamp so that no boid ever ends outside the world.
     Walls,
     /// Reflect the velocity component and mirror the position back inside.
     Bounce,
@@ -48,9 +48,9 @@ impl Boundary {
 /// perception disc before the flock forms.
 pub const DEFAULT_DENSITY: f32 = 0.01;
 
-/// Every parameter of one simulation step (SPEC §3 and §4).
+/// Every parameter of one simulation step (docs/model.md §3).
 ///
-/// Defaults follow seed 000's interactive app in SI-like units (a boid at the default `max_speed`
+/// Defaults follow the interactive app of the JavaFX boids report in SI-like units (a boid at the default `max_speed`
 /// crosses a perception radius in 0.2 s), tuned so that flocks align (polarization ≈ 0.7 after 15 s
 /// at 20 000 boids, against ≈ 0.5 with equal weights, which packs boids into slowly milling blobs
 /// with 2.4× the neighbours) and colour patches form within seconds (hue weights 6 and 3). Use [`SimParams::validate`] before
@@ -87,9 +87,9 @@ pub struct SimParams {
     pub min_speed: f32,
     /// Highest speed (wu/s). Range 0.001 ..= 1e5.
     pub max_speed: f32,
-    /// Largest steering force per rule (wu/s²; Reynolds' max force, seed 001). Range 0 ..= 1e6.
+    /// Largest steering force per rule (wu/s²; Reynolds' max force). Range 0 ..= 1e6.
     pub max_force: f32,
-    /// Stop gathering neighbours after this many (0 = unlimited; seed 001). Range 0 ..= 65535.
+    /// Stop gathering neighbours after this many (0 = unlimited; docs/model.md §4.4). Range 0 ..= 65535.
     pub max_neighbors: u32,
     /// Weight of colour cohesion (1/s²). Range 0 ..= 100.
     pub hue_cohesion_weight: f32,
@@ -102,7 +102,7 @@ pub struct SimParams {
     /// Wall repulsion at the edge itself (wu/s², `walls` mode). Range 0 ..= 1e6.
     pub wall_weight: f32,
     /// Velocity noise η (rad): each step the velocity turns by an angle uniform in [−η/2, η/2]
-    /// (seed 002 "Ruído"). Range 0 ..= 2π.
+    /// (docs/model.md §7). Range 0 ..= 2π.
     pub noise: f32,
 }
 

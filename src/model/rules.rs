@@ -1,4 +1,4 @@
-//! The rules of one step for one boid (SPEC §3, §4), written once and shared by the CPU grid
+//! The rules of one step for one boid (docs/model.md §4–§9), written once and shared by the CPU grid
 //! backend, the CPU naive backend and (line for line) `shaders/rules_common.wgsl`.
 //!
 //! A step for boid i is: gather neighbours into a [`NeighborSums`] with [`accumulate`] (in any
@@ -19,7 +19,7 @@ pub const STEER_EPS2: f32 = 1e-12;
 /// Below this squared speed ((wu/s)²) a boid counts as stopped and keeps its previous heading.
 pub const SPEED_EPS2: f32 = 1e-12;
 
-/// Sums over the neighbours of one boid (SPEC §3). Zero-initialised with `Default`.
+/// Sums over the neighbours of one boid (docs/model.md §5). Zero-initialised with `Default`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NeighborSums {
     /// Σ (p_i − p_j)/|p_i − p_j|² over neighbours within separation_radius (1/wu).
@@ -72,7 +72,8 @@ pub fn clamp_len(v: Vec2, max: f32) -> Vec2 {
     }
 }
 
-/// Reynolds steering (seed 001): `clamp_len(normalize(target) · max_speed − v, max_force)`, zero
+/// Reynolds steering (docs/model.md §5.1; Reynolds, "Steering Behaviors For Autonomous
+/// Characters", 1999): `clamp_len(normalize(target) · max_speed − v, max_force)`, zero
 /// when `target` is (near) zero.
 #[inline]
 pub fn steer(target: Vec2, v: Vec2, u: &StepUniforms) -> Vec2 {
@@ -112,7 +113,7 @@ pub fn accumulate(s: &mut NeighborSums, d: Vec2, other: &Boid, u: &StepUniforms)
     u.max_neighbors == 0 || s.neighbors < u.max_neighbors
 }
 
-/// Soft wall repulsion (seed 004): inside `wall_distance` of an edge, an acceleration away from it
+/// Soft wall repulsion (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away from it
 /// growing linearly from 0 to `wall_weight` at the edge (wu/s²).
 #[inline]
 pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
@@ -136,7 +137,7 @@ pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
     a
 }
 
-/// The next state of `me` from its neighbour sums (SPEC §3): steering, walls, pointer and
+/// The next state of `me` from its neighbour sums (docs/model.md §9): steering, walls, pointer and
 /// obstacles, semi-implicit Euler with the speed clamp, noise, boundary, then the hue-vector rule.
 /// `obstacles` are points (wu). Returns the new boid (same id).
 pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUniforms) -> Boid {
@@ -186,7 +187,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
         v_new = v + a * u.dt;
     }
 
-    // Noise: rotate by an angle uniform in [−η/2, η/2] (seed 002).
+    // Noise: rotate by an angle uniform in [−η/2, η/2] (docs/model.md §7).
     if u.noise > 0.0 {
         let angle = (uniform01(u.seed, me.id, u.step, STREAM_NOISE) - 0.5) * u.noise;
         let (sn, cs) = angle.sin_cos();
@@ -210,7 +211,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
 
     let (p_new, v_new) = apply_boundary(p + v_new * u.dt, v_new, u);
 
-    // Hue vector (seed 000 §5.1): colour cohesion and colour alignment, no colour separation.
+    // Hue vector (docs/model.md §8): colour cohesion and colour alignment, no colour separation.
     let h = me.hue_vec();
     let mut hv = me.hue_vel();
     if s.hue_n > 0 {
@@ -234,7 +235,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
     }
 }
 
-/// Applies the boundary mode to a new position and velocity (SPEC §3 "Boundary modes").
+/// Applies the boundary mode to a new position and velocity (docs/model.md §6.1–§6.3).
 #[inline]
 pub fn apply_boundary(p: Vec2, v: Vec2, u: &StepUniforms) -> (Vec2, Vec2) {
     let mut p = p;

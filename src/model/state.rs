@@ -1,4 +1,4 @@
-//! Per-boid state (SPEC §2) and the seeded initial flock.
+//! Per-boid state (docs/model.md §2) and the seeded initial flock (§11).
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;

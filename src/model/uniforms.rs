@@ -120,7 +120,7 @@ pub struct Interaction {
 }
 
 impl Interaction {
-    /// Obstacle defaults (seed 004 "trees"): push within 30 wu, bounce within 6 wu.
+    /// Obstacle defaults (docs/model.md §6.4): push within 30 wu, bounce within 6 wu.
     pub fn with_obstacle_defaults() -> Self {
         Interaction {
             obstacle_radius: 30.0,
