@@ -4,12 +4,13 @@
 //! reference backend computing the same model, and benchmark captures.
 //!
 //! - [`model`]: parameters, state, the uniform grid, the rules shared by every backend
-//!   (`shared/SPEC.md` §2–§5).
+//!   (`docs/model.md`).
 //! - [`cpu`]: the CPU reference backend (counting-sort grid and brute force).
-//! - [`gpu`]: the GPU backend (SPEC §6).
+//! - [`gpu`]: the GPU backend (wgpu compute shaders).
 //! - [`backend`]: the [`backend::Simulation`] interface both implement.
 //! - [`headless`]: the `boids headless` run.
 //! - [`app`]: the interactive app (winit + egui) and `boids snapshot`.
+//! - [`sweep`]: parameter sweeps (`boids sweep`), sharded over machines and merged.
 
 pub mod app;
 pub mod backend;
@@ -19,3 +20,4 @@ pub mod gpu;
 pub mod headless;
 pub mod io;
 pub mod model;
+pub mod sweep;

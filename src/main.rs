@@ -1,5 +1,5 @@
-//! The `boids` command line: the interactive app (default), headless runs, adapter info and
-//! benchmark captures.
+//! The `boids` command line: the interactive app (default), headless runs, adapter info,
+//! benchmark captures and parameter sweeps.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,6 +57,9 @@ enum Command {
     Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
+    /// Parameter sweep: an order parameter against noise, density or a weight (with error bars),
+    /// optionally one shard of it; or `sweep merge OUT DIR…` to combine shard folders.
+    Sweep(boids::sweep::args::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -87,6 +90,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
         Some(Command::Bench(args)) => boids::bench::cli::run(&args),
+        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args),
         Some(Command::Run(args)) => boids::app::run(args),
         None => boids::app::run(boids::app::RunArgs::default()),
     };
