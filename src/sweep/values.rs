@@ -3,10 +3,11 @@
 //!
 //! A range holds `start + k·step` for k = 0, 1, … while the value has not passed `stop`; `stop`
 //! itself is included when it lies within 10⁻⁹·|step| of a value (floating tolerance, so
-//! `0:1:0.1` ends at 1). Each value is computed by multiplication, not accumulation, and rounded
-//! to 12 significant digits, so `0:1:0.1` gives `0.3`, not `0.30000000000000004`, and a value
-//! within the tolerance of `stop` becomes `stop` exactly. `step` may be negative when
-//! `stop < start`.
+//! `0:1:0.1` ends at 1, and such a last value is `stop` exactly). The values are computed in
+//! decimal from the digits as written and then rounded once to the nearest f64, so `0:1:0.1`
+//! gives `0.3`, not `0.30000000000000004`, and `0:6.283185307179586:0.6283185307179586` keeps
+//! every digit (numbers too long for exact decimal arithmetic, over 30 digits, fall back to f64
+//! arithmetic). `step` may be negative when `stop < start`.
 
 /// Most values one `--values` may produce (the whole plan has its own limit,
 /// [`crate::sweep::plan::MAX_POINTS`]).
@@ -47,7 +48,7 @@ pub fn parse_values(text: &str) -> Result<Vec<f64>, String> {
             num(parts[1], "stop")?,
             num(parts[2], "step")?,
         );
-        return range(t, start, stop, step);
+        return range(t, [parts[0].trim(), parts[2].trim()], start, stop, step);
     }
     let mut out = Vec::new();
     for s in t.split(',') {
@@ -62,7 +63,7 @@ pub fn parse_values(text: &str) -> Result<Vec<f64>, String> {
     Ok(out)
 }
 
-fn range(t: &str, start: f64, stop: f64, step: f64) -> Result<Vec<f64>, String> {
+fn range(t: &str, digits: [&str; 2], start: f64, stop: f64, step: f64) -> Result<Vec<f64>, String> {
     if step == 0.0 {
         return Err(format!("--values {t:?}: the step must not be 0"));
     }
@@ -87,15 +88,44 @@ fn range(t: &str, start: f64, stop: f64, step: f64) -> Result<Vec<f64>, String> 
             if (v - stop).abs() <= STOP_TOLERANCE * step.abs() {
                 stop
             } else {
-                round12(v)
+                decimal_point(digits, k as i128).unwrap_or(v)
             }
         })
         .collect())
 }
 
-/// `v` rounded to 12 significant digits (exactly representable noise from `k·step` removed).
-fn round12(v: f64) -> f64 {
-    format!("{v:.11e}").parse().unwrap_or(v)
+/// A decimal number as (mantissa, exponent): m·10^e. None beyond 30 digits or a wild exponent.
+fn decimal(text: &str) -> Option<(i128, i32)> {
+    let (num, exp) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (neg, num) = match num.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, num.strip_prefix('+').unwrap_or(num)),
+    };
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if !(-300..=300).contains(&exp) {
+        return None;
+    }
+    let m: i128 = digits.parse().ok()?;
+    Some((if neg { -m } else { m }, exp - frac.len() as i32))
+}
+
+/// `start + k·step` computed in decimal from the written digits, rounded once to f64.
+fn decimal_point(digits: [&str; 2], k: i128) -> Option<f64> {
+    let (ms, es) = decimal(digits[0])?;
+    let (mt, et) = decimal(digits[1])?;
+    let e = es.min(et);
+    let scale = |m: i128, from: i32| -> Option<i128> {
+        m.checked_mul(10i128.checked_pow(u32::try_from(from - e).ok()?)?)
+    };
+    let m = scale(ms, es)?.checked_add(scale(mt, et)?.checked_mul(k)?)?;
+    format!("{m}e{e}").parse().ok()
 }
 
 #[cfg(test)]
@@ -116,6 +146,13 @@ mod tests {
         let tau = std::f64::consts::TAU;
         let r = parse_values(&format!("0:{tau}:{}", tau / 10.0)).unwrap();
         assert_eq!((r.len(), r[10]), (11, tau));
+        assert_eq!(r[1], tau / 10.0, "no digit of a long step is lost");
+        assert_eq!(parse_values("-1:1:0.1").unwrap()[3], -0.7);
+        assert_eq!(parse_values("0:1:0.1").unwrap()[7], 0.7);
+        assert_eq!(
+            parse_values("1e-3:5E-3:1e-3").unwrap(),
+            vec![0.001, 0.002, 0.003, 0.004, 0.005]
+        );
     }
 
     #[test]
