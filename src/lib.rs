@@ -12,7 +12,8 @@
 //! - [`cpu`], [`gpu`]: the CPU reference backend and the GPU backend.
 //! - [`backend`]: the one factory of backends.
 //! - [`render`]: the instanced spearhead renderer, offscreen targets and the camera.
-//! - [`app`] (the window and `boids snapshot`), [`mod@bench`] (benchmark captures), [`headless`].
+//! - [`app`] (the window and `boids snapshot`), [`mod@bench`] (benchmark captures), [`headless`],
+//!   [`sweep`] (parameter sweeps, sharded over machines and merged).
 //!
 //! [`io`] (whole-file writes) serves every layer.
 
@@ -27,3 +28,4 @@ pub mod model;
 pub mod render;
 pub mod simulation;
 pub mod stages;
+pub mod sweep;

@@ -1,5 +1,5 @@
-//! The `boids` command line: the interactive app (default), headless runs, adapter info and
-//! benchmark captures.
+//! The `boids` command line: the interactive app (default), headless runs, adapter info,
+//! benchmark captures and parameter sweeps.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +59,9 @@ enum Command {
     Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
+    /// Parameter sweep: an order parameter against noise, density or a weight (with error bars),
+    /// optionally one shard of it; or `sweep merge OUT DIR…` to combine shard folders.
+    Sweep(boids::sweep::args::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,8 +69,11 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => exit_on_usage_error(e),
     };
-    if !matches!(cli.command, Some(Command::Bench(_))) {
-        // `bench` installs its own handler (stop after the current step).
+    if !matches!(
+        cli.command,
+        Some(Command::Bench(_)) | Some(Command::Sweep(_))
+    ) {
+        // `bench` and `sweep` install their own handler (stop after the current step or point).
         let _ = boids::io::install_interrupt_cleanup();
     }
     let result = match cli.command {
@@ -96,6 +102,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
         Some(Command::Bench(args)) => boids::bench::cli::run(&args),
+        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args),
         Some(Command::Run(args)) => boids::app::run(args),
         None => boids::app::run(boids::app::RunArgs::default()),
     };

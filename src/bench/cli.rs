@@ -141,11 +141,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
-        // Fails only when a handler is already installed (then Ctrl-C keeps its old meaning).
+        // Ctrl-C, SIGTERM (a scheduler cancelling the job) and SIGHUP. Fails only when a handler is
+        // already installed (then they keep their old meaning).
         let _ = ctrlc::set_handler(move || {
             if stop.swap(true, Ordering::SeqCst) {
                 eprintln!("\ninterrupted again: quitting without writing");
-                std::process::exit(130);
+                // Removes the temporary files of a write in progress.
+                crate::io::exit_interrupted();
             }
             eprintln!("\nCtrl-C: stopping after the current step (again to quit at once)");
         });

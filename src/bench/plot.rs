@@ -42,8 +42,8 @@ const FAMILY: &str = "sans-serif";
 /// The bundled font (see the module documentation).
 const FONT_BYTES: &[u8] = include_bytes!("font/DejaVuSans-subset.ttf");
 
-const TEXT: RGBColor = RGBColor(30, 30, 30);
-const GRID: RGBColor = RGBColor(221, 221, 221);
+pub(crate) const TEXT: RGBColor = RGBColor(30, 30, 30);
+pub(crate) const GRID: RGBColor = RGBColor(221, 221, 221);
 
 /// Registers the bundled font with plotters as `sans-serif` (once per process; later calls
 /// return the first result). Every plotters chart in the process needs it, since plotters measures
@@ -176,16 +176,16 @@ pub fn log_range(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
     (c / 10f64.sqrt(), c * 10f64.sqrt())
 }
 
-fn text_style(size: f64) -> TextStyle<'static> {
+pub(crate) fn text_style(size: f64) -> TextStyle<'static> {
     (FAMILY, size).into_font().color(&TEXT)
 }
 
-fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+pub(crate) fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
     e.to_string()
 }
 
 /// Fills `root` white, writes the two title lines at its top, and returns the area below them.
-fn titled<DB: DrawingBackend>(
+pub(crate) fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     subtitle: &str,

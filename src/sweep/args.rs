@@ -1,0 +1,84 @@
+//! The options of `boids sweep` and `boids sweep merge`.
+
+use std::path::PathBuf;
+
+use crate::backend::BackendKind;
+use crate::bench::cli::parse_count;
+use crate::sweep::shard::Shard;
+
+/// `boids sweep …` or `boids sweep merge OUT DIR…`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct SweepArgs {
+    /// Merge shard folders instead of running.
+    #[command(subcommand)]
+    pub command: Option<SweepCommand>,
+    /// Scene file (TOML): parameters, boid count, seed, obstacles.
+    #[arg(long)]
+    pub scene: Option<PathBuf>,
+    /// Parameter to sweep: a numeric field of the scene's `[params]` (noise, alignment_weight, …),
+    /// `boids` (the count) or `density` (boids/wu² at a fixed count).
+    #[arg(long, required = true, value_name = "NAME")]
+    pub param: Option<String>,
+    /// Its values: a,b,c or start:stop:step (stop included within 1e-9 of a step).
+    #[arg(long, required = true, allow_hyphen_values = true, value_name = "LIST")]
+    pub values: Option<String>,
+    /// A second parameter: every combination with the first is run (one plot line per value).
+    #[arg(long, requires = "values2", value_name = "NAME")]
+    pub param2: Option<String>,
+    /// Values of the second parameter.
+    #[arg(
+        long,
+        requires = "param2",
+        allow_hyphen_values = true,
+        value_name = "LIST"
+    )]
+    pub values2: Option<String>,
+    /// Boid count (default: the scene's, else 20000; k and M suffixes allowed).
+    #[arg(long, value_parser = parse_count)]
+    pub boids: Option<usize>,
+    /// Steps per point.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub steps: u32,
+    /// Steps discarded (transient) before the measures are averaged.
+    #[arg(long, default_value_t = 500)]
+    pub discard: u32,
+    /// Runs per combination of values, each from its own seed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeats: u32,
+    /// Base seed of the point seeds (default: the scene's, else 1).
+    #[arg(long)]
+    pub seed: Option<u32>,
+    /// Backend (cpu is reproducible bit for bit; gpu is not, between runs).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendKind,
+    /// Output folder (default sweeps/YYYYMMDDTHHMMSSZ, UTC; created with its parents).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Use a non-empty output folder (the sweep's files in it are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Run only shard I of N (1-based): the points k with k mod N = I - 1.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// No progress bar and no line per point.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Subcommands of `boids sweep`.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum SweepCommand {
+    /// Combine the folders of every shard of one sweep into OUT (the same files an unsharded run
+    /// writes).
+    Merge {
+        /// Folder for the merged sweep (created with its parents; must be empty unless --force).
+        out: PathBuf,
+        /// The shard folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Use a non-empty OUT.
+        #[arg(long)]
+        force: bool,
+    },
+}

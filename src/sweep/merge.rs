@@ -1,0 +1,227 @@
+//! `boids sweep merge OUT DIR…`: combines shard folders into one sweep folder whose `sweep.csv`
+//! is byte for byte the one an unsharded run writes, with a summary of the same layout (shard
+//! `null`, every point, status `complete`, `merged_from` listing the shards) and the plots.
+//!
+//! Refused, with a message naming the folder and its shard: a folder that is not a sweep, a shard
+//! whose status is not `complete`, shards of different plans (fingerprints differ; the differing
+//! options are named), shards split differently (I/N with different N), a shard given twice, a
+//! missing shard, and a `sweep.csv` whose rows are not the shard's points. An unsharded sweep
+//! folder counts as shard 1/1.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::sweep::output::{prepare_dir, read_csv, read_summary, write_outputs, PointRow, CSV};
+use crate::sweep::shard::Shard;
+use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
+
+/// What a merge produced.
+#[derive(Debug)]
+pub struct MergeOutcome {
+    /// The merged folder.
+    pub dir: PathBuf,
+    /// Its summary.
+    pub summary: SweepSummary,
+    /// Its rows.
+    pub rows: Vec<PointRow>,
+}
+
+/// The plan options in which two summaries differ, as `name a vs b`.
+fn plan_differences(a: &SweepSummary, b: &SweepSummary) -> Vec<String> {
+    let va = serde_json::to_value(&a.plan).unwrap_or_default();
+    let vb = serde_json::to_value(&b.plan).unwrap_or_default();
+    let (Some(oa), Some(ob)) = (va.as_object(), vb.as_object()) else {
+        return Vec::new();
+    };
+    oa.iter()
+        .filter(|(k, _)| k.as_str() != "scene")
+        .filter(|(k, v)| ob.get(k.as_str()) != Some(v))
+        .map(|(k, v)| {
+            let other = ob.get(k.as_str()).cloned().unwrap_or_default();
+            format!("{k} {v} vs {other}")
+        })
+        .collect()
+}
+
+/// Merges the shard folders `dirs` into `out` (folder rule of [`prepare_dir`]; `force` allows a
+/// non-empty one).
+///
+/// # Errors
+/// A message naming the folder and shard at fault (see the module doc), or a file error.
+pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, String> {
+    if dirs.is_empty() {
+        return Err("boids sweep merge OUT DIR…: give the shard folders to merge".into());
+    }
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    if let Some(d) = dirs.iter().find(|d| same(d, out)) {
+        return Err(format!(
+            "the output folder {} is also a shard folder to merge; merge into another folder",
+            d.display()
+        ));
+    }
+    let mut shards: Vec<(PathBuf, SweepSummary)> = Vec::new();
+    for d in dirs {
+        shards.push((d.clone(), read_summary(d)?));
+    }
+    for (d, s) in &shards {
+        if s.status != SweepStatus::Complete {
+            let why = match (&s.status, &s.error) {
+                (SweepStatus::Failed, Some(e)) => format!(": {e}"),
+                _ => String::new(),
+            };
+            let rerun = match s.shard {
+                Some(sh) => format!("--shard {sh}"),
+                None => "the sweep".into(),
+            };
+            return Err(format!(
+                "{} is {} ({} of {} points done){why}; run {rerun} again to completion before \
+                 merging",
+                s.label(d),
+                s.status.name(),
+                s.points_done,
+                s.points.len()
+            ));
+        }
+    }
+    let (d0, s0) = &shards[0];
+    for (d, s) in &shards[1..] {
+        if s.fingerprint != s0.fingerprint {
+            let diff = plan_differences(s0, s);
+            return Err(format!(
+                "{} is from a different plan than {}: {} (fingerprints {} and {})",
+                s.label(d),
+                s0.label(d0),
+                if diff.is_empty() {
+                    "their options differ".to_string()
+                } else {
+                    diff.join("; ")
+                },
+                &s0.fingerprint[..12.min(s0.fingerprint.len())],
+                &s.fingerprint[..12.min(s.fingerprint.len())]
+            ));
+        }
+    }
+    let shard_of = |s: &SweepSummary| s.shard.unwrap_or(Shard { index: 1, count: 1 });
+    let count = shard_of(s0).count;
+    let mut by_index: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (d, s) in &shards {
+        let sh = shard_of(s);
+        if sh.count != count {
+            return Err(format!(
+                "{} and {} split the plan differently ({} vs {} shards); merge the shards of one \
+                 split",
+                s.label(d),
+                s0.label(d0),
+                sh.count,
+                count
+            ));
+        }
+        if let Some(prev) = by_index.insert(sh.index, d) {
+            return Err(format!(
+                "shard {sh} is given twice: {} and {}; give each shard once",
+                prev.display(),
+                d.display()
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=count)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        let given: Vec<String> = by_index
+            .iter()
+            .map(|(i, d)| format!("{i}/{count} from {}", d.display()))
+            .collect();
+        return Err(format!(
+            "shard{} {} {} missing (given: {}); run {} and add {} folder{}",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", "),
+            if missing.len() > 1 { "are" } else { "is" },
+            given.join(", "),
+            missing
+                .iter()
+                .map(|m| format!("--shard {m}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if missing.len() > 1 { "their" } else { "its" },
+            if missing.len() > 1 { "s" } else { "" },
+        ));
+    }
+
+    let axes: Vec<String> = s0.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let mut rows: Vec<PointRow> = Vec::new();
+    let mut points = Vec::new();
+    for (d, s) in &shards {
+        let r = read_csv(&d.join(CSV), &axes)?;
+        let want: Vec<usize> = s.points.iter().map(|p| p.point).collect();
+        let got: Vec<usize> = r.iter().map(|p| p.point).collect();
+        let expected = shard_of(s).points(s.points_total);
+        if got != want || want != expected {
+            return Err(format!(
+                "{}: {CSV} holds points {} but the shard's points are {}; the folder was changed \
+                 after the run",
+                s.label(d),
+                brief(&got),
+                brief(&expected)
+            ));
+        }
+        rows.extend(r);
+        points.extend(s.points.iter().cloned());
+    }
+    rows.sort_by_key(|r| r.point);
+    points.sort_by_key(|p| p.point);
+    prepare_dir(out, force)?;
+    let mut adapter = s0.adapter.clone();
+    if shards
+        .iter()
+        .any(|(_, s)| s.adapter.as_ref().map(|a| &a.name) != adapter.as_ref().map(|a| &a.name))
+    {
+        adapter = None;
+    }
+    let now = now_rfc3339();
+    let mut summary = SweepSummary {
+        created_utc: now.clone(),
+        updated_utc: now,
+        status: SweepStatus::Complete,
+        error: None,
+        tool: ToolInfo::current(),
+        system: SystemInfo::current(),
+        adapter,
+        shard: None,
+        points_done: points.len(),
+        points,
+        seconds_total: shards.iter().map(|(_, s)| s.seconds_total).sum(),
+        files: Vec::new(),
+        merged_from: shards
+            .iter()
+            .map(|(d, s)| MergedShard {
+                dir: d.display().to_string(),
+                shard: s.shard,
+                created_utc: s.created_utc.clone(),
+                tool: s.tool.clone(),
+                system: s.system.clone(),
+                adapter: s.adapter.clone(),
+                seconds_total: s.seconds_total,
+            })
+            .collect(),
+        ..s0.clone()
+    };
+    write_outputs(out, &mut summary, &rows, true)?;
+    Ok(MergeOutcome {
+        dir: out.to_path_buf(),
+        summary,
+        rows,
+    })
+}
+
+/// `0, 3, 6, … (12 points)` for messages.
+fn brief(points: &[usize]) -> String {
+    let head: Vec<String> = points.iter().take(6).map(|p| p.to_string()).collect();
+    let more = if points.len() > 6 { ", …" } else { "" };
+    format!("{}{more} ({} points)", head.join(", "), points.len())
+}

@@ -1,0 +1,273 @@
+//! The files of a sweep folder and the folder rule.
+//!
+//! - `sweep.csv`: one row per point (one combination of values × one repeat), in plan order, with
+//!   the columns of [`header`]: `point,repeat,seed`, one column per swept parameter (named after
+//!   it), `n_boids,world_width_wu,world_height_wu,samples`, then for each measure `M` of
+//!   [`crate::sweep::MEASURES`] its time average `M`, its standard deviation over time `M_sd` and
+//!   the standard error of the average `M_se` ([`crate::sweep::stats`]). Numbers are written in
+//!   shortest round-trip form (Rust's `{}`: `0.1`, not `0.10000000149011612`; world sizes are the
+//!   f32 values used), so reading and rewriting a row gives the same bytes, and a merge of shards
+//!   is byte-identical to one run. There is no timing column: times differ between runs.
+//! - `summary.json`: [`SweepSummary`].
+//! - `<measure>.svg` and `<measure>.png` for each measure ([`crate::sweep::plot`]).
+//!
+//! Every file is written whole ([`crate::io::write_atomic`]). The CSV and the summary are
+//! rewritten after every point, the plots at the end (also after Ctrl-C).
+//!
+//! Folder rule: `--out DIR` (default `sweeps/<UTC time>`) is created with its parents when
+//! missing; an existing folder must be empty unless `--force` is given (then the sweep's files in
+//! it are replaced and other files are left alone).
+
+use std::path::{Path, PathBuf};
+
+use crate::sweep::stats::SeriesStats;
+use crate::sweep::summary::SweepSummary;
+use crate::sweep::MEASURES;
+
+/// File name of the table.
+pub const CSV: &str = "sweep.csv";
+/// File name of the summary.
+pub const SUMMARY: &str = "summary.json";
+
+/// One row of `sweep.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointRow {
+    /// Index in the full plan.
+    pub point: usize,
+    /// Repeat, 0-based.
+    pub repeat: u32,
+    /// Seed of the run.
+    pub seed: u32,
+    /// The value of each swept parameter.
+    pub values: Vec<f64>,
+    /// Boid count.
+    pub boids: usize,
+    /// World width and height (wu).
+    pub world: [f32; 2],
+    /// Measured steps.
+    pub samples: u32,
+    /// Statistics of each measure, in [`MEASURES`] order.
+    pub stats: [SeriesStats; 4],
+}
+
+/// The CSV header for these swept parameter names.
+pub fn header(axes: &[String]) -> Vec<String> {
+    let mut h: Vec<String> = ["point", "repeat", "seed"].map(String::from).to_vec();
+    h.extend(axes.iter().cloned());
+    h.extend(["n_boids", "world_width_wu", "world_height_wu", "samples"].map(String::from));
+    for m in MEASURES {
+        h.push(m.to_string());
+        h.push(format!("{m}_sd"));
+        h.push(format!("{m}_se"));
+    }
+    h
+}
+
+/// `sweep.csv` of `rows` (written in the order given).
+pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let e = |e: csv::Error| format!("{CSV}: {e}");
+    w.write_record(header(axes)).map_err(e)?;
+    for r in rows {
+        let mut rec = vec![
+            r.point.to_string(),
+            r.repeat.to_string(),
+            r.seed.to_string(),
+        ];
+        rec.extend(r.values.iter().map(|v| v.to_string()));
+        rec.push(r.boids.to_string());
+        rec.push(r.world[0].to_string());
+        rec.push(r.world[1].to_string());
+        rec.push(r.samples.to_string());
+        for s in &r.stats {
+            rec.push(s.mean.to_string());
+            rec.push(s.sd.to_string());
+            rec.push(s.se.to_string());
+        }
+        w.write_record(&rec).map_err(e)?;
+    }
+    w.into_inner().map_err(|e| format!("{CSV}: {e}"))
+}
+
+/// Reads the rows of a `sweep.csv` written for `axes`.
+///
+/// # Errors
+/// A message naming the file and line: another header, or a field that is not a number.
+pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
+    let fail = |line: u64, why: String| format!("{}, line {line}: {why}", path.display());
+    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let want = header(axes);
+    let got: Vec<String> = r
+        .headers()
+        .map_err(|e| fail(1, e.to_string()))?
+        .iter()
+        .map(String::from)
+        .collect();
+    if got != want {
+        return Err(fail(
+            1,
+            format!(
+                "header {:?} is not the sweep's {:?}",
+                got.join(","),
+                want.join(",")
+            ),
+        ));
+    }
+    let mut rows = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| format!("{}: {e}", path.display()))?;
+        let line = rec.position().map_or(0, |p| p.line());
+        let num = |i: usize| -> Result<f64, String> {
+            rec[i]
+                .parse::<f64>()
+                .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
+        };
+        let int = |i: usize| -> Result<u64, String> {
+            rec[i].parse::<u64>().map_err(|_| {
+                fail(
+                    line,
+                    format!("{} = {:?} is not a whole number", want[i], &rec[i]),
+                )
+            })
+        };
+        let a = axes.len();
+        let mut stats = [SeriesStats {
+            mean: 0.0,
+            sd: 0.0,
+            se: 0.0,
+        }; 4];
+        for (m, s) in stats.iter_mut().enumerate() {
+            let c = 7 + a + 3 * m;
+            *s = SeriesStats {
+                mean: num(c)?,
+                sd: num(c + 1)?,
+                se: num(c + 2)?,
+            };
+        }
+        let f32_at = |i: usize| -> Result<f32, String> {
+            rec[i]
+                .parse::<f32>()
+                .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
+        };
+        rows.push(PointRow {
+            point: int(0)? as usize,
+            repeat: int(1)? as u32,
+            seed: int(2)? as u32,
+            values: (0..a).map(|i| num(3 + i)).collect::<Result<_, _>>()?,
+            boids: int(3 + a)? as usize,
+            world: [f32_at(4 + a)?, f32_at(5 + a)?],
+            samples: int(6 + a)? as u32,
+            stats,
+        });
+    }
+    Ok(rows)
+}
+
+/// Applies the folder rule to `dir`.
+///
+/// # Errors
+/// A message naming the folder: a file in the way, a folder that cannot be created or read, or a
+/// non-empty folder without `force`.
+pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
+    let fail = |why: String| format!("output folder {}: {why}", dir.display());
+    if dir.as_os_str().is_empty() {
+        return Err(fail("empty path".into()));
+    }
+    match std::fs::read_dir(dir) {
+        Ok(entries) => {
+            let mut names: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if !names.is_empty() && !force {
+                names.sort();
+                let shown: Vec<String> = names.into_iter().take(4).collect();
+                return Err(fail(format!(
+                    "is not empty (holds {}…); choose another --out, or add --force to replace \
+                     the sweep's files in it",
+                    shown.join(", ")
+                )));
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot be created: {e}")))
+        }
+        Err(e) if dir.exists() && !dir.is_dir() => {
+            Err(fail(format!("exists and is not a folder ({e})")))
+        }
+        Err(e) => Err(fail(format!("cannot be read: {e}"))),
+    }
+}
+
+/// The plot files written for every sweep, in order.
+pub fn plot_files() -> Vec<String> {
+    MEASURES
+        .iter()
+        .flat_map(|m| [format!("{m}.svg"), format!("{m}.png")])
+        .collect()
+}
+
+/// Writes `sweep.csv` and `summary.json` into `dir` (and the plots when `plots`), each whole.
+/// `summary.files` is set to what the folder holds.
+///
+/// # Errors
+/// The file and the I/O, CSV or plot error.
+pub fn write_outputs(
+    dir: &Path,
+    summary: &mut SweepSummary,
+    rows: &[PointRow],
+    plots: bool,
+) -> Result<(), String> {
+    let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
+        let p = dir.join(name);
+        crate::io::write_atomic(&p, bytes).map_err(|e| e.to_string())?;
+        Ok(p)
+    };
+    write(CSV, &csv_bytes(&axes, rows)?)?;
+    let mut files = vec![CSV.to_string(), SUMMARY.to_string()];
+    if plots {
+        for (m, measure) in MEASURES.iter().enumerate() {
+            let svg = crate::sweep::plot::measure_svg(summary, rows, m)
+                .map_err(|e| format!("{measure}.svg: {e}"))?;
+            write(&format!("{measure}.svg"), svg.as_bytes())?;
+            let png = crate::sweep::plot::measure_png(summary, rows, m)
+                .map_err(|e| format!("{measure}.png: {e}"))?;
+            write(&format!("{measure}.png"), &png)?;
+        }
+        files.extend(plot_files());
+    } else {
+        files.extend(plot_files().into_iter().filter(|f| dir.join(f).is_file()));
+    }
+    summary.files = files;
+    summary.updated_utc = crate::bench::sysinfo::now_rfc3339();
+    let json = serde_json::to_vec_pretty(summary).map_err(|e| format!("{SUMMARY}: {e}"))?;
+    write(SUMMARY, &json)?;
+    Ok(())
+}
+
+/// Reads a folder's `summary.json`.
+///
+/// # Errors
+/// A message naming the file: missing, unreadable, not JSON, or not a sweep summary.
+pub fn read_summary(dir: &Path) -> Result<SweepSummary, String> {
+    let p = dir.join(SUMMARY);
+    let text = std::fs::read_to_string(&p).map_err(|e| {
+        format!(
+            "{}: cannot read {SUMMARY} ({e}); is it a sweep folder?",
+            dir.display()
+        )
+    })?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    if v.get("schema").and_then(|s| s.as_str()) != Some(crate::sweep::summary::SCHEMA) {
+        return Err(format!(
+            "{}: not a sweep summary (schema {}, expected {})",
+            p.display(),
+            v.get("schema").map_or("missing".into(), |s| s.to_string()),
+            crate::sweep::summary::SCHEMA
+        ));
+    }
+    serde_json::from_value(v).map_err(|e| format!("{}: {e}", p.display()))
+}

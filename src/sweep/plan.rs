@@ -1,0 +1,257 @@
+//! The plan of a sweep: its axes (one or two swept parameters and their values), repeats, steps,
+//! seed and everything else that decides its results, and the points it enumerates.
+//!
+//! **Points.** A point is one combination of values × one repeat. They are numbered
+//! k = 0, 1, … in the full (unsharded) plan with the last axis varying fastest and the repeat
+//! fastest of all: k = (i₁·n₂ + i₂)·R + r for value i₁ of the first axis, i₂ of the second
+//! (n₂ values; 0 and n₂ = 1 without one) and repeat r of R.
+//!
+//! **Seeds.** Point k runs from seed `hash4(base, k, 0, SEED_STREAM)`
+//! ([`crate::model::rng::hash4`], the PCG hash of the noise), base being `--seed`, else the
+//! scene's, else 1. The seed depends on the point's index in the full plan only, so a point gets
+//! the same seed in every shard split and on every machine, and repeats differ.
+//!
+//! **Fingerprint.** A SHA-256 of every option that defines the results ([`PlanSpec`] without
+//! the scene's path, with the SHA-256 of the scene's text instead), so shards of different
+//! plans are never merged.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::sweep::stats::MIN_SAMPLES;
+
+/// Most points (combinations × repeats) in one plan.
+pub const MAX_POINTS: usize = 10_000;
+
+/// The counter-based hash stream of point seeds ("SWEP").
+pub const SEED_STREAM: u32 = 0x5357_4550;
+
+/// One swept parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Axis {
+    /// A [`crate::model::SimParams`] field, `boids` or `density`.
+    pub name: String,
+    /// Its values, in the order given.
+    pub values: Vec<f64>,
+}
+
+/// Everything that decides a sweep's results (also written in `summary.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanSpec {
+    /// `boids` version that ran it (a different build may compute different numbers).
+    pub tool_version: String,
+    /// The scene file as given on the command line (not part of the fingerprint).
+    pub scene: Option<String>,
+    /// SHA-256 of the scene file's text (hex).
+    pub scene_sha256: Option<String>,
+    /// Backend name (`cpu`, `gpu`, `cpu-naive`).
+    pub backend: String,
+    /// The swept parameters (one or two).
+    pub axes: Vec<Axis>,
+    /// `--boids` (None: the scene's count, else 20 000), unless an axis is `boids`.
+    pub boids: Option<usize>,
+    /// Steps per point.
+    pub steps: u32,
+    /// Steps discarded before the measures are averaged.
+    pub discard: u32,
+    /// Runs per combination of values.
+    pub repeats: u32,
+    /// Base seed of the point seeds.
+    pub seed: u32,
+}
+
+/// One point of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Index k in the full plan.
+    pub index: usize,
+    /// The value of each axis, in axis order.
+    pub values: Vec<f64>,
+    /// Repeat number, 0-based.
+    pub repeat: u32,
+    /// The point's seed.
+    pub seed: u32,
+}
+
+impl PlanSpec {
+    /// Checks the shape of the plan (not the values against the parameters: the runner does that
+    /// with the scene).
+    ///
+    /// # Errors
+    /// A message naming the option: no axis or more than two, a repeated name, an axis without
+    /// values, 0 repeats, `--discard` leaving fewer than [`MIN_SAMPLES`] measured steps, or more
+    /// than [`MAX_POINTS`] points.
+    pub fn check(&self) -> Result<(), String> {
+        if self.axes.is_empty() || self.axes.len() > 2 {
+            return Err(format!(
+                "a sweep has one or two parameters (--param, --param2), not {}",
+                self.axes.len()
+            ));
+        }
+        if self.axes.len() == 2 && self.axes[0].name == self.axes[1].name {
+            return Err(format!(
+                "--param and --param2 are both {:?}: sweep two different parameters",
+                self.axes[0].name
+            ));
+        }
+        for a in &self.axes {
+            if a.values.is_empty() {
+                return Err(format!("--param {}: no values", a.name));
+            }
+        }
+        if self.repeats == 0 {
+            return Err("--repeats must be at least 1".into());
+        }
+        let measured = self.steps.saturating_sub(self.discard) as usize;
+        if measured < MIN_SAMPLES {
+            return Err(format!(
+                "--steps {} with --discard {} leaves {measured} measured steps; at least \
+                 {MIN_SAMPLES} are needed for an error estimate (40 or more for the full 20 \
+                 batches)",
+                self.steps, self.discard
+            ));
+        }
+        let total = self.axes.iter().try_fold(self.repeats as usize, |acc, a| {
+            acc.checked_mul(a.values.len())
+        });
+        match total {
+            Some(t) if t <= MAX_POINTS => Ok(()),
+            _ => Err(format!(
+                "the plan has {} points ({} × {} repeats), more than the limit {MAX_POINTS}",
+                self.axes
+                    .iter()
+                    .map(|a| a.values.len() as f64)
+                    .product::<f64>()
+                    * f64::from(self.repeats),
+                self.axes
+                    .iter()
+                    .map(|a| format!("{} {}", a.values.len(), a.name))
+                    .collect::<Vec<_>>()
+                    .join(" × "),
+                self.repeats
+            )),
+        }
+    }
+
+    /// Number of combinations of values.
+    pub fn combinations(&self) -> usize {
+        self.axes.iter().map(|a| a.values.len()).product()
+    }
+
+    /// Number of points (combinations × repeats).
+    pub fn total(&self) -> usize {
+        self.combinations() * self.repeats as usize
+    }
+
+    /// Measured steps per point.
+    pub fn samples(&self) -> u32 {
+        self.steps - self.discard
+    }
+
+    /// Point `k` (0 ≤ k < [`PlanSpec::total`]).
+    pub fn point(&self, k: usize) -> Point {
+        let r = self.repeats as usize;
+        let combo = k / r;
+        let mut values = vec![0.0; self.axes.len()];
+        let mut rest = combo;
+        for (i, a) in self.axes.iter().enumerate().rev() {
+            values[i] = a.values[rest % a.values.len()];
+            rest /= a.values.len();
+        }
+        Point {
+            index: k,
+            values,
+            repeat: (k % r) as u32,
+            seed: crate::model::rng::hash4(self.seed, k as u32, 0, SEED_STREAM),
+        }
+    }
+
+    /// The fingerprint: SHA-256 (hex) of the canonical JSON of this spec without `scene`.
+    pub fn fingerprint(&self) -> String {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("scene");
+        }
+        // serde_json writes object keys in sorted order (no `preserve_order` feature) and floats
+        // in shortest round-trip form, so the text is canonical.
+        let text = serde_json::to_string(&v).unwrap_or_default();
+        hex(&Sha256::digest(text.as_bytes()))
+    }
+}
+
+/// SHA-256 of `bytes`, in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> PlanSpec {
+        PlanSpec {
+            tool_version: "0".into(),
+            scene: None,
+            scene_sha256: None,
+            backend: "cpu".into(),
+            axes: vec![
+                Axis {
+                    name: "noise".into(),
+                    values: vec![0.0, 1.0, 2.0],
+                },
+                Axis {
+                    name: "alignment_weight".into(),
+                    values: vec![0.5, 1.5],
+                },
+            ],
+            boids: Some(100),
+            steps: 50,
+            discard: 10,
+            repeats: 2,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn points_enumerate_every_combination_and_repeat() {
+        let s = spec();
+        s.check().unwrap();
+        assert_eq!(s.total(), 12);
+        let p = s.point(7); // combo 3 = (noise 1, weight 1.5), repeat 1
+        assert_eq!((p.values.clone(), p.repeat), (vec![1.0, 1.5], 1));
+        let mut seeds: Vec<u32> = (0..s.total()).map(|k| s.point(k).seed).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), 12, "every point has its own seed");
+    }
+
+    #[test]
+    fn fingerprint_changes_with_the_plan_not_the_scene_path() {
+        let a = spec();
+        let mut b = spec();
+        b.scene = Some("elsewhere/scene.toml".into());
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        b.steps = 51;
+        assert_ne!(a.fingerprint(), b.fingerprint());
+        let mut c = spec();
+        c.axes[0].values[2] = 2.000_000_000_1;
+        assert_ne!(a.fingerprint(), c.fingerprint());
+    }
+
+    #[test]
+    fn bad_plans() {
+        let mut s = spec();
+        s.discard = 48;
+        assert!(s.check().unwrap_err().contains("--discard 48"));
+        let mut s = spec();
+        s.axes[1].name = "noise".into();
+        assert!(s.check().is_err());
+        let mut s = spec();
+        s.repeats = 5000;
+        assert!(s.check().unwrap_err().contains("more than the limit 10000"));
+    }
+}

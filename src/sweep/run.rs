@@ -1,0 +1,311 @@
+//! Running a sweep (or one shard of it) into a folder.
+//!
+//! Everything that can be checked without running is checked before the folder is touched: the
+//! options, the scene, every combination of values against the parameters' ranges (so a value out
+//! of range is an error naming it before any run), and for `gpu` the adapter and its limits.
+//! Then the points of the shard run in plan order; after each one `sweep.csv` and `summary.json`
+//! are rewritten whole (status `in-progress`). When the stop flag is set (Ctrl-C) the sweep stops
+//! after the current point with status `interrupted`; the plots are drawn at the end either way.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::backend::BackendKind;
+use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
+use crate::sweep::output::{prepare_dir, write_outputs, PointRow};
+use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
+use crate::sweep::shard::Shard;
+use crate::sweep::stats::series_stats;
+use crate::sweep::summary::{Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+
+/// Options of a sweep (`boids sweep`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepConfig {
+    /// Scene file (TOML).
+    pub scene: Option<PathBuf>,
+    /// Backend.
+    pub backend: BackendKind,
+    /// The swept parameters and their values (one or two).
+    pub axes: Vec<Axis>,
+    /// Boid count (None: the scene's, else 20 000).
+    pub boids: Option<usize>,
+    /// Steps per point.
+    pub steps: u32,
+    /// Steps discarded before the measures are averaged.
+    pub discard: u32,
+    /// Runs per combination of values.
+    pub repeats: u32,
+    /// Base seed (None: the scene's, else 1).
+    pub seed: Option<u32>,
+    /// Which slice of the points to run (None: all).
+    pub shard: Option<Shard>,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Whether a non-empty output folder may be used.
+    pub force: bool,
+}
+
+/// Progress of a sweep, for a progress bar or a test.
+#[derive(Debug)]
+pub enum SweepEvent<'a> {
+    /// The points this run will do (indices in the full plan), of `total`, and their steps.
+    Planned {
+        /// Indices of the points to run.
+        points: &'a [usize],
+        /// Points in the full plan.
+        total: usize,
+        /// Σ steps of the points to run.
+        steps: u64,
+    },
+    /// A point begins.
+    PointStarted(&'a Point),
+    /// One step of the current point is done.
+    Step,
+    /// A point finished; its row and wall time (s).
+    PointFinished {
+        /// The row written to `sweep.csv`.
+        row: &'a PointRow,
+        /// Wall time of the point (s).
+        seconds: f64,
+    },
+}
+
+/// What a sweep produced.
+#[derive(Debug)]
+pub struct SweepOutcome {
+    /// The output folder.
+    pub dir: PathBuf,
+    /// The summary written.
+    pub summary: SweepSummary,
+    /// The rows written.
+    pub rows: Vec<PointRow>,
+}
+
+/// The fixed texts of `summary.json`'s `method`.
+pub fn method(spec: &PlanSpec) -> Method {
+    Method {
+        measures: crate::sweep::MEASURES.map(String::from).to_vec(),
+        samples_per_point: spec.samples(),
+        batches: crate::sweep::stats::batch_count(spec.samples() as usize),
+        standard_error: "non-overlapping batch means: the measured steps are cut into \
+            B = min(20, n/2) consecutive batches (earliest leftover samples dropped); \
+            se = sd(batch means)/sqrt(B). sd is the standard deviation over time. Plots with \
+            repeats: mean of the repeats, se = sqrt(sum se_k^2)/K"
+            .into(),
+        points: "point k = (value index of param 1 * values of param 2 + value index of \
+            param 2) * repeats + repeat; seed of point k = hash4(seed, k, 0, 0x53574550)"
+            .into(),
+        shards: "shard I/N runs the points k with k mod N = I - 1".into(),
+        world: "as boids headless: unless the scene fixes the world, a square sized to the \
+            boid count at 0.01 boids/wu^2; a density value re-sizes it last to boids/density \
+            wu^2, keeping its aspect ratio"
+            .into(),
+    }
+}
+
+/// `name = value, …` of a point, for messages.
+pub fn describe(axes: &[Axis], values: &[f64]) -> String {
+    axes.iter()
+        .zip(values)
+        .map(|(a, v)| format!("{} = {v}", a.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The row of a finished point.
+fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
+    let col = |m: usize| -> Vec<f64> { run.samples.iter().map(|s| s[m]).collect() };
+    PointRow {
+        point: point.index,
+        repeat: point.repeat,
+        seed: point.seed,
+        values: point.values.clone(),
+        boids: run.boids,
+        world: run.world,
+        samples,
+        stats: [0, 1, 2, 3].map(|m| series_stats(&col(m))),
+    }
+}
+
+fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, String> {
+    match path {
+        Some(p) => std::fs::read_to_string(p)
+            .map(|t| Some((p.clone(), t)))
+            .map_err(|e| format!("cannot read scene file {}: {e}", p.display())),
+        None => Ok(None),
+    }
+}
+
+/// Runs the sweep of `cfg` (its shard) into `cfg.out`. `stop` is polled before every point.
+///
+/// # Errors
+/// Before any run: a message naming the option, scene, parameter value (with its allowed range)
+/// or output folder at fault. During the sweep: the backend's error for the point that failed
+/// (the folder then holds the points done before it, status `failed`), or a file error.
+pub fn run_sweep(
+    cfg: &SweepConfig,
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(SweepEvent<'_>),
+) -> Result<SweepOutcome, String> {
+    let start = Instant::now();
+    let created_utc = now_rfc3339();
+    let scene = read_scene(&cfg.scene)?;
+    let scene_ref = scene.as_ref().map(|(p, t)| (p.as_path(), t.as_str()));
+    let names: Vec<String> = cfg.axes.iter().map(|a| a.name.clone()).collect();
+    let mut device = Device::default();
+    let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| PointRequest {
+        scene: scene_ref,
+        backend: cfg.backend,
+        boids: cfg.boids,
+        seed,
+        settings: settings.to_vec(),
+        steps,
+        discard: cfg.discard,
+    };
+    // The base setup: the scene parses, the base seed, the adapter.
+    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
+    let spec = PlanSpec {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        scene: cfg.scene.as_ref().map(|p| p.display().to_string()),
+        scene_sha256: scene.as_ref().map(|(_, t)| sha256_hex(t.as_bytes())),
+        backend: cfg.backend.name().to_string(),
+        axes: cfg.axes.clone(),
+        boids: cfg.boids,
+        steps: cfg.steps,
+        discard: cfg.discard,
+        repeats: cfg.repeats,
+        seed: base.seed,
+    };
+    spec.check()?;
+    let settings_of = |p: &Point| -> Vec<(String, f64)> {
+        names
+            .iter()
+            .cloned()
+            .zip(p.values.iter().copied())
+            .collect()
+    };
+    // Each name alone first, so an unknown name is reported as such, then every combination.
+    for a in &spec.axes {
+        let settings = [(a.name.clone(), a.values[0])];
+        run_point(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
+            if e.starts_with("--param") {
+                e
+            } else {
+                format!("sweep point {} = {}: {e}", a.name, a.values[0])
+            }
+        })?;
+    }
+    let mut base_params = None;
+    for c in 0..spec.combinations() {
+        let p = spec.point(c * spec.repeats as usize);
+        let r = run_point(
+            &request(&settings_of(&p), Some(p.seed), 0),
+            &mut device,
+            &mut || {},
+        )
+        .map_err(|e| format!("sweep point {}: {e}", describe(&spec.axes, &p.values)))?;
+        base_params.get_or_insert(r.params);
+    }
+    let todo: Vec<usize> = match cfg.shard {
+        Some(s) => s.points(spec.total()),
+        None => (0..spec.total()).collect(),
+    };
+    prepare_dir(&cfg.out, cfg.force)?;
+
+    let mut summary = SweepSummary {
+        schema: SCHEMA.into(),
+        created_utc,
+        updated_utc: String::new(),
+        status: SweepStatus::InProgress,
+        error: None,
+        tool: ToolInfo::current(),
+        system: SystemInfo::current(),
+        adapter: base.adapter.clone(),
+        fingerprint: spec.fingerprint(),
+        points_total: spec.total(),
+        shard: cfg.shard,
+        base_params: base_params.unwrap_or(base.params),
+        method: method(&spec),
+        points_done: 0,
+        points: todo
+            .iter()
+            .map(|&k| {
+                let p = spec.point(k);
+                PointStatus {
+                    point: k,
+                    values: p.values,
+                    repeat: p.repeat,
+                    seed: p.seed,
+                    done: false,
+                    seconds: None,
+                }
+            })
+            .collect(),
+        seconds_total: 0.0,
+        files: Vec::new(),
+        merged_from: Vec::new(),
+        plan: spec.clone(),
+    };
+    let mut rows: Vec<PointRow> = Vec::new();
+    write_outputs(&cfg.out, &mut summary, &rows, false)?;
+    on_event(SweepEvent::Planned {
+        points: &todo,
+        total: spec.total(),
+        steps: todo.len() as u64 * u64::from(cfg.steps),
+    });
+
+    for (i, &k) in todo.iter().enumerate() {
+        if stop.load(Ordering::SeqCst) {
+            summary.status = SweepStatus::Interrupted;
+            break;
+        }
+        let point = spec.point(k);
+        on_event(SweepEvent::PointStarted(&point));
+        let t = Instant::now();
+        let result = {
+            let req = request(&settings_of(&point), Some(point.seed), cfg.steps);
+            run_point(&req, &mut device, &mut || on_event(SweepEvent::Step))
+        };
+        let run = match result {
+            Ok(r) => r,
+            Err(e) => {
+                let msg = format!(
+                    "sweep point {k} ({}, repeat {}): {e}",
+                    describe(&spec.axes, &point.values),
+                    point.repeat
+                );
+                summary.status = SweepStatus::Failed;
+                summary.error = Some(msg.clone());
+                summary.seconds_total = start.elapsed().as_secs_f64();
+                write_outputs(&cfg.out, &mut summary, &rows, true)?;
+                return Err(format!(
+                    "{msg}\nthe points done before it are in {}",
+                    cfg.out.display()
+                ));
+            }
+        };
+        let seconds = t.elapsed().as_secs_f64();
+        let row = row_of(&point, &run, spec.samples());
+        summary.points[i].done = true;
+        summary.points[i].seconds = Some(seconds);
+        summary.points_done += 1;
+        summary.seconds_total = start.elapsed().as_secs_f64();
+        rows.push(row);
+        write_outputs(&cfg.out, &mut summary, &rows, false)?;
+        if let Some(row) = rows.last() {
+            on_event(SweepEvent::PointFinished { row, seconds });
+        }
+    }
+    if summary.status == SweepStatus::InProgress {
+        summary.status = SweepStatus::Complete;
+    }
+    summary.seconds_total = start.elapsed().as_secs_f64();
+    write_outputs(&cfg.out, &mut summary, &rows, true)?;
+    Ok(SweepOutcome {
+        dir: cfg.out.clone(),
+        summary,
+        rows,
+    })
+}

@@ -1,0 +1,148 @@
+//! The layout of a sweep's `summary.json` (serde types, read back by `boids sweep merge`).
+//!
+//! Times are seconds. The layout is versioned by [`SCHEMA`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::sysinfo::{AdapterSummary, SystemInfo, ToolInfo};
+use crate::sweep::plan::PlanSpec;
+use crate::sweep::shard::Shard;
+
+/// The `schema` field of every sweep summary this version writes.
+pub const SCHEMA: &str = "boids-sweep/1";
+
+/// Whether a sweep (or shard) is finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SweepStatus {
+    /// Written after every point while the sweep goes on (what a crash or a second Ctrl-C
+    /// leaves).
+    InProgress,
+    /// Every point of the sweep (or shard) is done.
+    Complete,
+    /// Stopped by Ctrl-C after a point: the points marked done are in `sweep.csv`.
+    Interrupted,
+    /// A point failed (`error` says why); the points done before it are in `sweep.csv`.
+    Failed,
+}
+
+impl SweepStatus {
+    /// The name written in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            SweepStatus::InProgress => "in-progress",
+            SweepStatus::Complete => "complete",
+            SweepStatus::Interrupted => "interrupted",
+            SweepStatus::Failed => "failed",
+        }
+    }
+}
+
+/// One point of the sweep (or shard) and whether it is done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointStatus {
+    /// Index in the full plan.
+    pub point: usize,
+    /// The value of each swept parameter.
+    pub values: Vec<f64>,
+    /// Repeat, 0-based.
+    pub repeat: u32,
+    /// Seed of the run.
+    pub seed: u32,
+    /// Whether its row is in `sweep.csv`.
+    pub done: bool,
+    /// Wall time of the run (backend made, every step and its measures), when done.
+    pub seconds: Option<f64>,
+}
+
+/// A shard folder a merged sweep was made from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MergedShard {
+    /// The folder, as given to `boids sweep merge`.
+    pub dir: String,
+    /// Its shard (None: an unsharded sweep).
+    pub shard: Option<Shard>,
+    /// When it started (RFC 3339, UTC).
+    pub created_utc: String,
+    /// The program that ran it.
+    pub tool: ToolInfo,
+    /// The machine it ran on.
+    pub system: SystemInfo,
+    /// Its GPU adapter, if one was used.
+    pub adapter: Option<AdapterSummary>,
+    /// Its total wall time (s).
+    pub seconds_total: f64,
+}
+
+/// How the numbers were made (constant text and counts, for the reader).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Method {
+    /// The measures, in column order.
+    pub measures: Vec<String>,
+    /// Measured steps per point (steps − discard).
+    pub samples_per_point: u32,
+    /// Batches of the batch-means standard error.
+    pub batches: usize,
+    /// How the standard error is computed.
+    pub standard_error: String,
+    /// How the point order and seeds are made.
+    pub points: String,
+    /// Which points a shard runs.
+    pub shards: String,
+    /// How the world is sized.
+    pub world: String,
+}
+
+/// The whole `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepSummary {
+    /// [`SCHEMA`].
+    pub schema: String,
+    /// When the sweep started (RFC 3339, UTC); for a merge, when it was merged.
+    pub created_utc: String,
+    /// When this file was last written (RFC 3339, UTC).
+    pub updated_utc: String,
+    /// Whether the sweep is finished.
+    pub status: SweepStatus,
+    /// Why it failed, when `status` is `failed`.
+    pub error: Option<String>,
+    /// The program (version, git commit).
+    pub tool: ToolInfo,
+    /// The machine (OS, CPU model, threads).
+    pub system: SystemInfo,
+    /// The GPU adapter, when the backend is `gpu`.
+    pub adapter: Option<AdapterSummary>,
+    /// Every option that defines the results.
+    pub plan: PlanSpec,
+    /// SHA-256 of `plan` without the scene's path (see [`PlanSpec::fingerprint`]).
+    pub fingerprint: String,
+    /// Points in the full plan.
+    pub points_total: usize,
+    /// This folder's shard (None: the whole plan).
+    pub shard: Option<Shard>,
+    /// The simulation parameters before the swept ones are set (the scene's, with the world
+    /// sized for the first point's count unless the scene fixes it).
+    pub base_params: serde_json::Value,
+    /// How the numbers were made.
+    pub method: Method,
+    /// Points of this folder that are done.
+    pub points_done: usize,
+    /// Every point of this folder (the shard's, or all), in plan order.
+    pub points: Vec<PointStatus>,
+    /// Wall time of the whole sweep so far (s); for a merge, the sum over the shards.
+    pub seconds_total: f64,
+    /// The files of the folder, relative to it.
+    pub files: Vec<String>,
+    /// The shard folders this sweep was merged from (empty for a run).
+    pub merged_from: Vec<MergedShard>,
+}
+
+impl SweepSummary {
+    /// `DIR (shard I/N)` or `DIR` for messages.
+    pub fn label(&self, dir: &std::path::Path) -> String {
+        match self.shard {
+            Some(s) => format!("{} (shard {s})", dir.display()),
+            None => dir.display().to_string(),
+        }
+    }
+}
