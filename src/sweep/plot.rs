@@ -89,6 +89,9 @@ fn short(v: f64) -> String {
     }
 }
 
+/// A drawn line: legend label, colour, points (x, mean, se).
+type PlotLine = (Option<String>, RGBColor, Vec<(f64, f64, f64)>);
+
 /// What one measure's plot shows, in data coordinates.
 struct MeasurePlot {
     title: String,
@@ -98,8 +101,7 @@ struct MeasurePlot {
     x: (f64, f64),
     xlog: bool,
     y: (f64, f64),
-    /// (legend label, colour, points (x, mean, se)).
-    lines: Vec<(Option<String>, RGBColor, Vec<(f64, f64, f64)>)>,
+    lines: Vec<PlotLine>,
 }
 
 /// The plot of measure `m` (index in [`MEASURES`]) for a sweep's rows.
