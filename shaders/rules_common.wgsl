@@ -4,6 +4,7 @@
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;
 const SPEED_EPS2: f32 = 1e-12;
+const HEADING_EPS2: f32 = 1e-30;
 
 struct NeighborSums {
     separation: vec2<f32>,
@@ -195,7 +196,7 @@ fn integrate(me: Boid, s: NeighborSums) -> Boid {
     if (speed2 < SPEED_EPS2) {
         let v2 = dot(v, v);
         var dir = vec2<f32>(1.0, 0.0);
-        if (v2 >= SPEED_EPS2) {
+        if (v2 > HEADING_EPS2) {
             dir = v / sqrt(v2);
         }
         v_new = dir * params.min_speed;

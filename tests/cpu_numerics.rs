@@ -68,8 +68,33 @@ fn stopped_boid_keeps_previous_heading() {
         min_speed: 0.0,
         ..SimParams::default()
     };
-    let s = run(&p, vec![boid(0, [500.0, 500.0], [1e-9, 0.0], 0.0)], 3);
+    // Heading 30° with a speed far below the "stopped" threshold (|v|² < 1e-12).
+    let (sn, cs) = 30f32.to_radians().sin_cos();
+    let v = [cs * 1e-9, sn * 1e-9];
+    let s = run(&p, vec![boid(0, [500.0, 500.0], v, 0.0)], 3);
     assert_finite(&s);
+    let [vx, vy] = s[0].velocity;
+    let speed = (vx * vx + vy * vy).sqrt();
+    if speed > 0.0 {
+        let heading = vy.atan2(vx).to_degrees();
+        assert!(
+            (heading - 30.0).abs() < 1e-3,
+            "heading {heading}°, expected 30°"
+        );
+    }
+    // With a minimum speed the stopped boid restarts along its previous heading.
+    let q = SimParams {
+        min_speed: 5.0,
+        ..SimParams::default()
+    };
+    let s = run(&q, vec![boid(0, [500.0, 500.0], v, 0.0)], 1);
+    let [vx, vy] = s[0].velocity;
+    let heading = vy.atan2(vx).to_degrees();
+    assert!(
+        (heading - 30.0).abs() < 1e-3,
+        "heading {heading}°, expected 30°"
+    );
+    assert!(((vx * vx + vy * vy).sqrt() - 5.0).abs() < 1e-4);
 }
 
 #[test]

@@ -93,7 +93,9 @@ fn cluster() -> bool {
         None => true,
         Some(w) if require => panic!("BOIDS_REQUIRE_SLURM=1 but {w}"),
         Some(w) => {
-            eprintln!("SKIPPED: {w}");
+            // Straight to stderr: the harness hides eprintln! output of passing tests.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED: {w}");
             false
         }
     }

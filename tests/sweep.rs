@@ -441,7 +441,6 @@ fn boids_and_density_axes_resize_the_world() {
 #[test]
 fn gpu_sweep_writes_rows_and_the_adapter() {
     if common::gpu().is_none() {
-        eprintln!("SKIPPED: no GPU adapter");
         return;
     }
     let root = tempfile::tempdir().unwrap();

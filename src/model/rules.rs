@@ -18,6 +18,9 @@ pub const COINCIDENT_EPS2: f32 = 1e-8;
 pub const STEER_EPS2: f32 = 1e-12;
 /// Below this squared speed ((wu/s)²) a boid counts as stopped and keeps its previous heading.
 pub const SPEED_EPS2: f32 = 1e-12;
+/// Above this squared speed ((wu/s)²) a velocity still has a heading (normalising it is exact
+/// enough in f32, far from subnormals that a GPU may flush to zero).
+pub const HEADING_EPS2: f32 = 1e-30;
 
 /// Sums over the neighbours of one boid (docs/model.md §5). Zero-initialised with `Default`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -198,7 +201,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
     let speed2 = v_new.dot(v_new);
     if speed2 < SPEED_EPS2 {
         let v2 = v.dot(v);
-        let dir = if v2 >= SPEED_EPS2 {
+        let dir = if v2 > HEADING_EPS2 {
             v / v2.sqrt()
         } else {
             Vec2::new(1.0, 0.0)
