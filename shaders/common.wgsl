@@ -1,6 +1,6 @@
-// Shared by every stage: the parameter block, the boid layout, and dispatch indexing.
-// Mirrors src/model/uniforms.rs (StepUniforms) and src/model/state.rs (Boid); tests/uniform_layout.rs
-// checks names and offsets with naga.
+// Shared by every stage: the parameter block, the boid layout, and dispatch indexing. Needs nothing.
+// Params is laid out by encase from src/model/uniforms.rs (StepUniforms), Boid by #[repr(C)] in
+// src/model/state.rs; tests/shaders.rs checks both member by member with naga.
 
 struct Params {
     world_width: f32,

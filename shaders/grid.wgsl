@@ -1,4 +1,5 @@
 // The uniform grid; mirrors src/model/grid.rs.
+// Needs: `params` (struct Params of common.wgsl) declared by the stage.
 
 fn cell_xy(p: vec2<f32>) -> vec2<u32> {
     let cx = min(u32(max(floor(p.x * params.inv_cell_x), 0.0)), params.grid_cols - 1u);

@@ -1,4 +1,4 @@
-// Counter-based random numbers; mirrors src/model/rng.rs line for line.
+// Counter-based random numbers; mirrors src/model/rng.rs line for line. Needs nothing.
 // PCG hash: Jarzynski & Olano, "Hash Functions for GPU Rendering", JCGT 9(3), 2020.
 
 const STREAM_NOISE: u32 = 6u;

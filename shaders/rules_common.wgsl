@@ -1,5 +1,6 @@
 // The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
-// Needs: common.wgsl (params, Boid), rng.wgsl.
+// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (uniform01, STREAM_NOISE), and from the
+// stage: `params` (the uniform block) and `obstacles` (array<vec2<f32>>, the obstacle points).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;

@@ -79,7 +79,7 @@ pub struct RunReport {
     pub present_mode: String,
     /// Samples per pixel.
     pub msaa: u32,
-    /// Last GPU step time (ms, timestamps).
+    /// Last GPU step time (ms, wall clock: submit to completion, queue drained first).
     pub step_ms_gpu: Option<f64>,
     /// Last CPU step time (ms).
     pub step_ms_cpu: Option<f64>,
