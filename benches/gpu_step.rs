@@ -98,8 +98,8 @@ fn cpu_same_sizes(c: &mut Criterion) {
         });
         // Each stage's CPU twin, on the buffers of a real step (the stages before it run untimed).
         for (k, stage) in stages::step_stages().enumerate() {
-            let mut buffers = CpuStep::new(sim.boids().to_vec(), sim.params());
-            buffers.params = sim.uniforms();
+            let mut buffers = CpuStep::new(&sim.boids(), sim.params());
+            buffers.prepare(sim.uniforms());
             g.bench_with_input(BenchmarkId::new(stage.name, n), &n, |b, _| {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;

@@ -1,6 +1,7 @@
-// Shared by every stage: the parameter block, the boid layout, and dispatch indexing. Needs nothing.
-// Params is laid out by encase from src/model/uniforms.rs (StepUniforms), Boid by #[repr(C)] in
-// src/model/state.rs; tests/shaders.rs checks both member by member with naga.
+// Shared by every stage: the parameter block, the boid record, and dispatch indexing. Needs nothing.
+// Params is laid out by encase from src/model/uniforms.rs (StepUniforms); tests/shaders.rs checks it
+// member by member with naga. The state lives in split arrays (pos_vel: [x, y, vx, vy], hue:
+// [hx, hy, ux, uy], id); `Boid` is one boid's values gathered from them.
 
 struct Params {
     world_width: f32,
@@ -16,9 +17,14 @@ struct Params {
     seed: u32,
     grid_cols: u32,
     grid_rows: u32,
+    padded_cols: u32,
+    grid_pad: u32,
+    block_x: u32,
+    block_y: u32,
     cell_count: u32,
     inv_cell_x: f32,
     inv_cell_y: f32,
+    max_groups_per_dim: u32,
     perception_r2: f32,
     separation_r2: f32,
     alignment_r2: f32,
@@ -42,6 +48,10 @@ struct Params {
     pointer_radius: f32,
     pointer_weight: f32,
     obstacle_count: u32,
+    obstacle_cols: u32,
+    obstacle_rows: u32,
+    obstacle_inv_cell_x: f32,
+    obstacle_inv_cell_y: f32,
     obstacle_radius: f32,
     obstacle_weight: f32,
     obstacle_bounce_radius: f32,
@@ -53,7 +63,10 @@ struct Boid {
     hue: vec2<f32>,
     hue_velocity: vec2<f32>,
     id: u32,
-    pad: u32,
+}
+
+fn boid_from(pv: vec4<f32>, h: vec4<f32>, id: u32) -> Boid {
+    return Boid(pv.xy, pv.zw, h.xy, h.zw, id);
 }
 
 const WORKGROUP_SIZE: u32 = 256u;

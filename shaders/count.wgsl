@@ -1,10 +1,11 @@
-// Stage `count`: each boid finds its cell; atomicAdd on the cell counter returns its rank in the cell.
+// Stage `count`: each boid (and its ghost) finds its cell; atomicAdd on the cell counter returns the
+// item's rank in the cell (in any order: `scatter` orders cells by id). rank[i] is boid i's,
+// rank[N + i] its ghost's.
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> state: array<Boid>;
+@group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> cells: array<atomic<u32>>;
-@group(0) @binding(3) var<storage, read_write> boid_cell: array<u32>;
-@group(0) @binding(4) var<storage, read_write> boid_rank: array<u32>;
+@group(0) @binding(3) var<storage, read_write> rank: array<u32>;
 
 @compute @workgroup_size(256)
 fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -13,7 +14,10 @@ fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     if (i >= params.boid_count) {
         return;
     }
-    let c = cell_of(state[i].position);
-    boid_cell[i] = c;
-    boid_rank[i] = atomicAdd(&cells[c], 1u);
+    let c = cell_xy(pos_vel[i].xy);
+    rank[i] = atomicAdd(&cells[cell_index(c)], 1u);
+    let g = ghost_of(c);
+    if (g.exists) {
+        rank[params.boid_count + i] = atomicAdd(&cells[g.cell], 1u);
+    }
 }

@@ -12,7 +12,7 @@ struct Row {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> state: array<Boid>;
+@group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> neighbors: array<u32>;
 @group(0) @binding(3) var<storage, read_write> partials: array<Row>;
 @group(0) @binding(4) var<storage, read_write> result: Row;
@@ -45,10 +45,10 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
     let i = g * WORKGROUP_SIZE + lid;
     var row = Row(vec4<f32>(0.0), vec4<f32>(0.0));
     if (i < params.boid_count) {
-        let b = state[i];
-        let u = unit_or_zero(b.velocity);
-        row.a = vec4<f32>(u, length(b.velocity), f32(neighbors[i]));
-        row.b = vec4<f32>(b.position, 0.0, 0.0);
+        let b = pos_vel[i];
+        let u = unit_or_zero(b.zw);
+        row.a = vec4<f32>(u, length(b.zw), f32(neighbors[i]));
+        row.b = vec4<f32>(b.xy, 0.0, 0.0);
     }
     tile[lid] = row;
     tile_reduce(lid);
@@ -65,9 +65,9 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     let centre = result.b.xy / f32(params.boid_count);
     var m = 0.0;
     if (i < params.boid_count) {
-        let b = state[i];
-        let r = unit_or_zero(b.position - centre);
-        let u = unit_or_zero(b.velocity);
+        let b = pos_vel[i];
+        let r = unit_or_zero(b.xy - centre);
+        let u = unit_or_zero(b.zw);
         m = r.x * u.y - r.y * u.x;
     }
     tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0));

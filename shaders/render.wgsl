@@ -1,5 +1,5 @@
-// The render pass: instanced spearheads read straight from the boid state buffer, obstacle discs,
-// and the world rectangle. Composed after common.wgsl (uses: struct Boid). `View` is laid out by
+// The render pass: instanced spearheads read straight from the boid state buffers (pos_vel, hue),
+// obstacle discs, and the world rectangle. Composed after common.wgsl (uses: struct Boid). `View` is laid out by
 // encase from src/render/renderer.rs (ViewUniforms); tests/shaders.rs checks both agree.
 
 struct View {
@@ -38,8 +38,9 @@ struct View {
 }
 
 @group(0) @binding(0) var<uniform> view: View;
-@group(0) @binding(1) var<storage, read> boids: array<Boid>;
-@group(0) @binding(2) var<storage, read> obstacle_points: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> obstacle_points: array<vec2<f32>>;
 
 fn to_clip(p: vec2<f32>) -> vec2<f32> {
     return (p - view.center) * view.scale;
@@ -112,7 +113,7 @@ fn boid_vertex(b: Boid, corner: vec2<f32>, is_tip: bool) -> BoidOut {
 @vertex
 fn vs_boid(@location(0) corner: vec2<f32>, @builtin(vertex_index) vi: u32,
            @builtin(instance_index) ii: u32) -> BoidOut {
-    return boid_vertex(boids[ii], corner, vi == TIP);
+    return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), corner, vi == TIP);
 }
 
 @fragment

@@ -1,6 +1,7 @@
 // The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
 // Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (uniform01, STREAM_NOISE), and from the
-// stage: `params` (the uniform block) and `obstacles` (array<vec2<f32>>, the obstacle points).
+// stage: `params` (the uniform block), `obstacle_cells` (array<u32>: the obstacle grid's cell starts)
+// and `obstacles` (array<vec2<f32>>: the binned obstacle points).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;
@@ -57,27 +58,130 @@ fn steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return clamp_len(target_dir * (params.max_speed / sqrt(l2)) - v, params.max_force);
 }
 
-// Adds a neighbour at offset d; returns false once the neighbour cap is reached.
-// Per-rule tests are 0/1 masks, as in the CPU twin (bit-identical to the branching form).
-fn accumulate(s: ptr<function, NeighborSums>, d: vec2<f32>, other: Boid) -> bool {
+// Adds a neighbour at offset d (velocity vel, hue h = (hue vector, hue velocity)) when within the
+// perception radius. Per-rule tests are 0/1 masks, as in the CPU twin (bit-identical to the
+// branching form).
+fn accumulate(s: ptr<function, NeighborSums>, d: vec2<f32>, vel: vec2<f32>, h: vec4<f32>) {
     let d2 = dot(d, d);
     if (d2 >= params.perception_r2) {
-        return true;
+        return;
     }
     let sep = select(0.0, 1.0, d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
     let ali = select(0u, 1u, d2 < params.alignment_r2);
     let coh = select(0u, 1u, d2 < params.cohesion_r2);
-    let hue = select(0u, 1u, d2 < params.hue_r2);
+    let hm = select(0u, 1u, d2 < params.hue_r2);
     (*s).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
-    (*s).alignment += other.velocity * f32(ali);
+    (*s).alignment += vel * f32(ali);
     (*s).alignment_n += ali;
     (*s).cohesion += d * f32(coh);
     (*s).cohesion_n += coh;
-    (*s).hue += other.hue * f32(hue);
-    (*s).hue_velocity += other.hue_velocity * f32(hue);
-    (*s).hue_n += hue;
+    (*s).hue += h.xy * f32(hm);
+    (*s).hue_velocity += h.zw * f32(hm);
+    (*s).hue_n += hm;
     (*s).neighbors += 1u;
-    return params.max_neighbors == 0u || (*s).neighbors < params.max_neighbors;
+}
+
+// The k nearest candidates (the topological neighbourhood; docs/model.md §4.4), ordered by
+// (squared distance, id); mirrors `Nearest` in src/model/rules.rs.
+const MAX_NEIGHBORS_CAP: u32 = 16u;
+
+struct NearItem {
+    d2: f32,
+    id: u32,
+    index: u32,
+    d: vec2<f32>,
+}
+
+struct Nearest {
+    items: array<NearItem, 16>,
+    len: u32,
+    k: u32,
+}
+
+fn near_less(a_d2: f32, a_id: u32, b_d2: f32, b_id: u32) -> bool {
+    return a_d2 < b_d2 || (a_d2 == b_d2 && a_id < b_id);
+}
+
+fn near_offer(n: ptr<function, Nearest>, d: vec2<f32>, d2: f32, id: u32, index: u32) {
+    if ((*n).len == (*n).k) {
+        let last = (*n).items[(*n).len - 1u];
+        if (!near_less(d2, id, last.d2, last.id)) {
+            return;
+        }
+        (*n).len -= 1u;
+    }
+    var at = (*n).len;
+    while (at > 0u && near_less(d2, id, (*n).items[at - 1u].d2, (*n).items[at - 1u].id)) {
+        (*n).items[at] = (*n).items[at - 1u];
+        at -= 1u;
+    }
+    (*n).items[at] = NearItem(d2, id, index, d);
+    (*n).len += 1u;
+}
+
+// Obstacle sums of one boid (docs/model.md §6.4); mirrors ObstacleSums.
+struct ObstacleSums {
+    push: vec2<f32>,
+    bounce_normal: vec2<f32>,
+    bounce_d2: f32,
+}
+
+fn obstacle_add(o: ptr<function, ObstacleSums>, p: vec2<f32>, q: vec2<f32>) {
+    let d = min_image(p - q);
+    let d2 = dot(d, d);
+    if (d2 < params.obstacle_radius * params.obstacle_radius && d2 > COINCIDENT_EPS2) {
+        (*o).push += d / d2;
+    }
+    if (d2 < (*o).bounce_d2 && d2 > COINCIDENT_EPS2) {
+        (*o).bounce_d2 = d2;
+        (*o).bounce_normal = d / sqrt(d2);
+    }
+}
+
+// The span of obstacle cells to visit along one axis: 3 around c, or every one (once) in a
+// wrapping grid narrower than 3.
+fn obstacle_span(c: i32, n: i32) -> vec2<i32> {
+    if (params.boundary == 0u && n < 3) {
+        return vec2<i32>(0, n - 1);
+    }
+    return vec2<i32>(c - 1, c + 1);
+}
+
+// The obstacle sums over the 3 × 3 obstacle cells around p; mirrors `obstacle_sums`.
+fn obstacle_sums(p: vec2<f32>) -> ObstacleSums {
+    var o = ObstacleSums(vec2<f32>(0.0), vec2<f32>(0.0),
+                         params.obstacle_bounce_radius * params.obstacle_bounce_radius);
+    if (params.obstacle_count == 0u) {
+        return o;
+    }
+    let cols = i32(params.obstacle_cols);
+    let rows = i32(params.obstacle_rows);
+    let cx = min(i32(max(floor(p.x * params.obstacle_inv_cell_x), 0.0)), cols - 1);
+    let cy = min(i32(max(floor(p.y * params.obstacle_inv_cell_y), 0.0)), rows - 1);
+    let wrap = params.boundary == 0u;
+    let ys = obstacle_span(cy, rows);
+    let xs = obstacle_span(cx, cols);
+    for (var y = ys.x; y <= ys.y; y++) {
+        var row = y;
+        if (wrap) {
+            row = ((y % rows) + rows) % rows;
+        } else if (y < 0 || y >= rows) {
+            continue;
+        }
+        for (var x = xs.x; x <= xs.y; x++) {
+            var col = x;
+            if (wrap) {
+                col = ((x % cols) + cols) % cols;
+            } else if (x < 0 || x >= cols) {
+                continue;
+            }
+            let c = u32(row * cols + col);
+            for (var k = obstacle_cells[c]; k < obstacle_cells[c + 1u]; k++) {
+                obstacle_add(&o, p, obstacles[k]);
+            }
+        }
+    }
+    return o;
 }
 
 fn wall_force(p: vec2<f32>) -> vec2<f32> {
@@ -141,25 +245,11 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
     return PosVel(p, v);
 }
 
-fn integrate(me: Boid, s: NeighborSums) -> Boid {
+fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
     let p = me.position;
     let v = me.velocity;
-
-    var obstacle_push = vec2<f32>(0.0);
-    var bounce_normal = vec2<f32>(0.0);
-    var bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
-    let obstacle_r2 = params.obstacle_radius * params.obstacle_radius;
-    for (var k = 0u; k < params.obstacle_count; k++) {
-        let d = min_image(p - obstacles[k]);
-        let d2 = dot(d, d);
-        if (d2 < obstacle_r2 && d2 > COINCIDENT_EPS2) {
-            obstacle_push += d / d2;
-        }
-        if (d2 < bounce_d2 && d2 > COINCIDENT_EPS2) {
-            bounce_d2 = d2;
-            bounce_normal = d / sqrt(d2);
-        }
-    }
+    let obstacle_push = ob.push;
+    let bounce_normal = ob.bounce_normal;
 
     var v_new: vec2<f32>;
     if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {
@@ -224,5 +314,5 @@ fn integrate(me: Boid, s: NeighborSums) -> Boid {
         h_new = h2 / sqrt(l2);
     }
 
-    return Boid(pv.p, pv.v, h_new, hv, me.id, 0u);
+    return Boid(pv.p, pv.v, h_new, hv, me.id);
 }

@@ -1,11 +1,37 @@
-// Stage `scatter`: copy each boid's whole state to cells[cell] + rank (cells now holds cell starts).
+// Stage `scatter`: copies each item's state to its place in cell order, within a cell by boid id
+// (the item's rank among the ids in its cell's slots), ghosts shifted by ±W. The order is
+// therefore the same whatever the order of the atomic ranks of `count`: deterministic, and equal
+// to the CPU twin's.
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> state: array<Boid>;
-@group(0) @binding(2) var<storage, read> boid_cell: array<u32>;
-@group(0) @binding(3) var<storage, read> boid_rank: array<u32>;
+@group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> id: array<u32>;
 @group(0) @binding(4) var<storage, read> cells: array<u32>;
-@group(0) @binding(5) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(5) var<storage, read> slot_ids: array<u32>;
+@group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> sorted_src: array<u32>;
+
+// Rank of `key` among the ids of cell `cell`.
+fn rank_in_cell(cell: u32, key: u32) -> u32 {
+    let a = cells[cell];
+    let b = cells[cell + 1u];
+    var r = 0u;
+    for (var k = a; k < b; k++) {
+        r += select(0u, 1u, slot_ids[k] < key);
+    }
+    return a + r;
+}
+
+fn place(cell: u32, i: u32, shift: f32) {
+    let dst = rank_in_cell(cell, id[i]);
+    var pv = pos_vel[i];
+    pv.x += shift * params.world_width;
+    sorted_pos_vel[dst] = pv;
+    sorted_hue[dst] = hue[i];
+    sorted_src[dst] = i;
+}
 
 @compute @workgroup_size(256)
 fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -14,5 +40,10 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     if (i >= params.boid_count) {
         return;
     }
-    sorted[cells[boid_cell[i]] + boid_rank[i]] = state[i];
+    let c = cell_xy(pos_vel[i].xy);
+    place(cell_index(c), i, 0.0);
+    let g = ghost_of(c);
+    if (g.exists) {
+        place(g.cell, i, g.shift);
+    }
 }

@@ -2,7 +2,9 @@
 //! [`Setup`] (its parameters, seed, step index, boids and actors). The window, snapshots, headless
 //! runs, benchmarks and sweeps all start their simulations here.
 
-pub use crate::simulation::{BackendKind, GpuError, SimError, Simulation};
+pub use crate::simulation::{
+    BackendKind, GpuError, SimError, Simulation, StateBuffers, StateSlices,
+};
 
 use crate::cpu::CpuBackend;
 use crate::gpu::{GpuBackend, GpuContext};

@@ -5,6 +5,25 @@
 
 use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, SimParams};
 
+/// The state buffers of a GPU backend, in state order (docs/model.md §2.2): `pos_vel` holds
+/// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateBuffers {
+    /// Positions and velocities.
+    pub pos_vel: wgpu::Buffer,
+    /// Hue vectors and hue velocities.
+    pub hue: wgpu::Buffer,
+}
+
+/// The state arrays of a CPU backend, laid out as [`StateBuffers`].
+#[derive(Clone, Copy, Debug)]
+pub struct StateSlices<'a> {
+    /// `[x, y, vx, vy]` per boid.
+    pub pos_vel: &'a [[f32; 4]],
+    /// `[hx, hy, ux, uy]` per boid.
+    pub hue: &'a [[f32; 4]],
+}
+
 /// Which backend computes the steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -154,13 +173,13 @@ pub trait Simulation {
     /// Per-stage times of the last finished step, `(stage name, ms)`, when the backend measures them
     /// (GPU timestamp queries, or CPU wall time per stage).
     fn stage_times(&mut self) -> Vec<(String, f64)>;
-    /// The boid state as a GPU storage buffer of [`Simulation::len`] boids, when the backend keeps
-    /// it on the GPU (the renderer then draws straight from it).
-    fn gpu_state_buffer(&self) -> Option<&wgpu::Buffer> {
+    /// The boid state as GPU storage buffers of [`Simulation::len`] boids, when the backend keeps
+    /// it on the GPU (the renderer then draws straight from them).
+    fn gpu_state(&self) -> Option<StateBuffers> {
         None
     }
     /// The boid state in CPU memory, when the backend keeps it there (no copy).
-    fn cpu_state(&self) -> Option<&[Boid]> {
+    fn cpu_state(&self) -> Option<StateSlices<'_>> {
         None
     }
     /// Whether per-stage times come from GPU timestamp queries.

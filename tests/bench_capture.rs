@@ -134,7 +134,7 @@ fn tiny_sweep_writes_a_complete_capture() {
         if key.0 == "cpu" || timestamps {
             assert_eq!(
                 stage_keys,
-                ["clear", "count", "measures", "rules", "scan", "scatter"]
+                ["clear", "count", "measures", "rules", "scan", "scatter", "slots"]
             );
         } else {
             assert!(stage_keys.is_empty());

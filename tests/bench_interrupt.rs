@@ -103,7 +103,11 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
         .collect();
     assert_eq!(kinds, [(400, "interrupted"), (800, "interrupted")]);
     let (header, rows) = read_csv(&dir.join("frames.csv"));
-    assert_eq!((header.len(), rows.len()), (11, 0));
+    // backend, boids, step, wall_ms, one column per stage of the stage table, render_ms.
+    assert_eq!(
+        (header.len(), rows.len()),
+        (4 + boids::stages::STAGE_COUNT + 1, 0)
+    );
 }
 
 /// Runs a sweep into `out` and asserts it is refused with an output-folder error before any event.

@@ -60,7 +60,7 @@ fn a_checkpoint_round_trips_bit_for_bit() {
         separation_radius: 0.1,
         min_speed: 0.0,
         max_speed: 1.0e5,
-        max_neighbors: 65535,
+        max_neighbors: 16,
         max_hue_speed: 1.0 / 3.0,
         noise: f32::from_bits(1),
         alignment_radius: 0.3,

@@ -3,53 +3,70 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use boids::model::rules::min_image;
 use boids::model::{Boid, Boundary, SimParams, StepUniforms};
-use boids::stages::twins::{clear, count, scan, scatter};
+use boids::stages::twins::{scan, CpuStep};
 
-/// Sorts `boids` into cell order with the CPU stages; returns (sorted, cell starts).
-fn bin(boids: &[Boid], u: &StepUniforms) -> (Vec<Boid>, Vec<u32>) {
-    let grid = u.grid();
-    let n = boids.len();
-    let mut cells = vec![7u32; grid.cells() as usize + 1];
-    let mut cell = vec![0; n];
-    let mut rank = vec![0; n];
-    let mut sorted = vec![bytemuck::Zeroable::zeroed(); n];
-    clear(&mut cells);
-    count(boids, &grid, &mut cells, &mut cell, &mut rank);
-    let total = scan(&mut cells);
-    assert_eq!(total as usize, n);
-    scatter(boids, &cell, &rank, &cells, &mut sorted);
-    (sorted, cells)
+/// Bins `boids` with the CPU twins (clear → count → scan → slots → scatter).
+fn bin(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> CpuStep {
+    let mut c = CpuStep::new(boids, p);
+    c.prepare(*u);
+    for stage in boids::stages::step_stages().take_while(|s| s.name != "rules") {
+        (stage.twin)(&mut c);
+    }
+    c
 }
 
-/// Neighbour id sets within the perception radius, via the grid's 3×3 block ranges. Fails on a
-/// candidate visited twice.
-fn grid_neighbors(boids: &[Boid], u: &StepUniforms) -> Vec<(u32, BTreeSet<u32>)> {
-    let (sorted, starts) = bin(boids, u);
+/// Neighbour id sets within the perception radius, via the grid's block rows (each one range of
+/// sorted items, ghosts included, with the row's vertical shift). Fails when an item is visited
+/// twice with the same shift for one boid, or when one boid is found twice within the radius (as
+/// two images).
+fn grid_neighbors(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> Vec<(u32, BTreeSet<u32>)> {
+    let c = bin(boids, p, u);
     let grid = u.grid();
+    let total = c.cells[c.cells.len() - 1] as usize;
+    assert_eq!(
+        c.sorted_src[..total]
+            .iter()
+            .filter(|&&i| (i as usize) < boids.len())
+            .count(),
+        total
+    );
     let mut out = Vec::new();
-    for (i, me) in sorted.iter().enumerate() {
-        let (cx, cy) = grid.cell_xy(me.pos());
+    for s in 0..total {
+        let me = c.sorted_pos_vel[s];
+        if !(me[0] >= 0.0 && me[0] < p.world_width) {
+            continue; // a ghost
+        }
+        let pos = glam::Vec2::new(me[0], me[1]);
+        let (cx, cy) = grid.cell_xy(pos);
         let mut seen = BTreeSet::new();
-        let mut near = BTreeSet::new();
-        grid.for_each_block_range(cx, cy, |first, last| {
-            for j in starts[first as usize]..starts[last as usize + 1] {
+        let mut near: BTreeMap<u32, u32> = BTreeMap::new();
+        let my_id = boids[c.sorted_src[s] as usize].id;
+        grid.for_each_block_row(cy, |row, k| {
+            let (first, last) = grid.row_cells(row, cx);
+            for j in c.cells[first as usize]..c.cells[last as usize + 1] {
+                // The same item may come back as another image (a block row that wraps onto a row
+                // already visited, shifted by a world height), never twice as the same image.
                 assert!(
-                    seen.insert(j),
-                    "candidate {j} visited twice for boid {}",
-                    me.id
+                    seen.insert((j, k)),
+                    "item {j} visited twice for boid {my_id}"
                 );
-                let other = &sorted[j as usize];
-                let d = min_image(other.pos() - me.pos(), u);
-                if j as usize != i && d.dot(d) < u.perception_r2 {
-                    near.insert(other.id);
+                let o = c.sorted_pos_vel[j as usize];
+                let d = glam::Vec2::new(o[0] - me[0], o[1] - (me[1] - k as f32 * p.world_height));
+                if j as usize != s && d.dot(d) < u.perception_r2 {
+                    *near
+                        .entry(boids[c.sorted_src[j as usize] as usize].id)
+                        .or_default() += 1;
                 }
             }
         });
-        out.push((me.id, near));
+        for (id, times) in &near {
+            assert_eq!(*times, 1, "boid {id} found {times} times near boid {my_id}");
+        }
+        out.push((my_id, near.into_keys().collect()));
     }
     out.sort_by_key(|x| x.0);
     out
@@ -77,8 +94,8 @@ fn brute_neighbors(boids: &[Boid], u: &StepUniforms) -> Vec<(u32, BTreeSet<u32>)
 }
 
 fn check(boids: &[Boid], params: &SimParams, what: &str) {
-    let u = StepUniforms::new(params, boids.len() as u32, 0, 1, 0, &Default::default());
-    let g = grid_neighbors(boids, &u);
+    let u = StepUniforms::new(params, boids.len() as u32, 0, 1, &Default::default());
+    let g = grid_neighbors(boids, params, &u);
     let b = brute_neighbors(boids, &u);
     assert_eq!(g.len(), b.len());
     for (x, y) in g.iter().zip(&b) {
@@ -132,10 +149,10 @@ fn wrap_seam_and_corners() {
 }
 
 #[test]
-fn radius_equal_to_the_cell() {
-    // 300 / 30 = 10 cells exactly: the cell size equals the radius.
+fn radius_equal_to_two_cells() {
+    // 300 / 15 = 20 cells exactly: the radius is exactly two cells.
     let p = params(300.0, 300.0, 30.0, Boundary::Wrap);
-    assert_eq!(boids::model::Grid::new(&p).cols, 10);
+    assert_eq!(boids::model::Grid::new(&p, 3000).cols, 20);
     let boids = boids::model::initial_state(5, 3000, &p);
     check(&boids, &p, "radius = cell");
 }
@@ -162,9 +179,16 @@ fn boids_exactly_on_cell_borders() {
 }
 
 #[test]
-fn narrow_worlds_do_not_visit_cells_twice() {
-    // One and two columns/rows: the 3×3 block must not repeat a cell.
-    for (w, h) in [(15.0, 15.0), (35.0, 70.0), (70.0, 35.0), (45.0, 200.0)] {
+fn narrow_worlds_find_each_neighbour_once() {
+    // Worlds two or three radii across: few columns and rows, ghosts on both sides, blocks that
+    // wrap onto themselves vertically.
+    for (w, h) in [
+        (30.0, 30.0),
+        (35.0, 70.0),
+        (70.0, 35.0),
+        (45.0, 200.0),
+        (30.0, 31.0),
+    ] {
         let p = params(w, h, 15.0, Boundary::Wrap);
         let boids = boids::model::initial_state(21, 300, &p);
         check(&boids, &p, &format!("narrow {w}x{h}"));
@@ -172,21 +196,65 @@ fn narrow_worlds_do_not_visit_cells_twice() {
 }
 
 #[test]
-fn counting_sort_is_a_stable_permutation_in_cell_order() {
+fn sparse_and_huge_worlds_keep_cells_proportional_to_the_boids() {
+    // 10 boids in a 1e6 × 1e6 world: a grid of r/2 cells would have 10^10 cells.
+    for (n, w) in [
+        (10usize, 1.0e6f32),
+        (1000, 1.0e6),
+        (1000, 2.0e4),
+        (5, 500.0),
+    ] {
+        let p = params(w, w, 20.0, Boundary::Wrap);
+        let grid = boids::model::Grid::new(&p, n);
+        assert!(
+            (grid.cols as u64 * grid.rows as u64) <= (4 * n as u64).max(4096),
+            "{n} boids in {w}²: {grid:?}"
+        );
+        let boids = boids::model::initial_state(4, n, &p);
+        check(&boids, &p, &format!("sparse {n} in {w}"));
+    }
+}
+
+#[test]
+fn sorted_items_are_in_canonical_order_whatever_the_input_order() {
+    // Cell by cell, within a cell by id: reversing the input changes nothing.
     let p = params(300.0, 200.0, 10.0, Boundary::Wrap);
     let boids = boids::model::initial_state(8, 4000, &p);
-    let u = StepUniforms::new(&p, 4000, 0, 1, 0, &Default::default());
-    let (sorted, starts) = bin(&boids, &u);
+    let u = StepUniforms::new(&p, 4000, 0, 1, &Default::default());
+    let a = bin(&boids, &p, &u);
+    let mut rev = boids.clone();
+    rev.reverse();
+    let b = bin(&rev, &p, &u);
     let grid = u.grid();
-    let ids: BTreeSet<u32> = sorted.iter().map(|b| b.id).collect();
-    assert_eq!(ids.len(), 4000);
+    let total = a.cells[a.cells.len() - 1] as usize;
+    assert!(total > 4000, "ghosts in a wrapping world");
+    let id_a: Vec<u32> = a.sorted_src[..total]
+        .iter()
+        .map(|&i| boids[i as usize].id)
+        .collect();
+    let id_b: Vec<u32> = b.sorted_src[..total]
+        .iter()
+        .map(|&i| rev[i as usize].id)
+        .collect();
+    assert_eq!(id_a, id_b, "the order does not depend on the input order");
+    assert_eq!(a.sorted_pos_vel[..total], b.sorted_pos_vel[..total]);
     for c in 0..grid.cells() as usize {
-        let range = &sorted[starts[c] as usize..starts[c + 1] as usize];
-        for w in range.windows(2) {
-            assert!(w[0].id < w[1].id, "not stable in cell {c}");
+        let range = a.cells[c] as usize..a.cells[c + 1] as usize;
+        for w in id_a[range.clone()].windows(2) {
+            assert!(w[0] < w[1], "not ordered by id in cell {c}");
         }
-        for b in range {
-            assert_eq!(grid.cell_of(b.pos()) as usize, c);
+        for k in range {
+            let pv = a.sorted_pos_vel[k];
+            let me = boids[a.sorted_src[k] as usize];
+            if pv[0] == me.position[0] {
+                assert_eq!(grid.cell_of(me.pos()) as usize, c);
+            } else {
+                // A ghost: shifted by ±W into the padding of its row.
+                let (cx, cy) = grid.cell_xy(me.pos());
+                let (gc, shift) = grid.ghost(cx, cy).expect("a ghost");
+                assert_eq!(gc as usize, c);
+                assert_eq!(pv[0], me.position[0] + shift * p.world_width);
+            }
         }
     }
 }

@@ -4,15 +4,13 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
 use boids::backend::Simulation;
 use boids::gpu::pipelines::StagePipelines;
 use boids::gpu::readback::read_vec;
 use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
 use boids::model::{flock_measures, Actors, Boid, Boundary, SimParams, StepUniforms};
-use boids::stages::twins as cpu;
+use boids::stages::twins::{self as cpu, CpuStep};
 use wgpu::util::DeviceExt;
 
 fn params(boundary: Boundary, n: usize) -> SimParams {
@@ -31,41 +29,40 @@ fn run(ctx: &GpuContext, gpu: &GpuBackend, names: &[&str]) {
     ctx.queue.submit([enc.finish()]);
 }
 
-/// The CPU twins' binning of a state.
-struct CpuBinning {
-    counts: Vec<u32>,
-    starts: Vec<u32>,
-    cell: Vec<u32>,
-    sorted: Vec<Boid>,
+/// The CPU twins run on `boids` with uniforms `u` up to and including `last`.
+fn cpu_until(boids: &[Boid], p: &SimParams, u: StepUniforms, last: &str) -> CpuStep {
+    let mut c = CpuStep::new(boids, p);
+    c.prepare(u);
+    for stage in boids::stages::step_stages() {
+        (stage.twin)(&mut c);
+        if stage.name == last {
+            break;
+        }
+    }
+    c
 }
 
-fn cpu_bin(boids: &[Boid], u: &StepUniforms) -> CpuBinning {
-    let grid = u.grid();
-    let n = boids.len();
-    let mut counts = vec![0u32; grid.cells() as usize + 1];
-    let (mut cell, mut rank) = (vec![0; n], vec![0; n]);
-    cpu::clear(&mut counts);
-    cpu::count(boids, &grid, &mut counts, &mut cell, &mut rank);
-    let mut starts = counts.clone();
-    cpu::scan(&mut starts);
-    let mut sorted = vec![bytemuck::Zeroable::zeroed(); n];
-    cpu::scatter(boids, &cell, &rank, &starts, &mut sorted);
-    CpuBinning {
-        counts,
-        starts,
-        cell,
-        sorted,
-    }
+/// Each cell's entries of a per-item array, as sorted lists (the GPU's atomic order within a cell
+/// is unspecified before `scatter`).
+fn per_cell(cells: &[u32], data: &[u32]) -> Vec<Vec<u32>> {
+    (0..cells.len() - 1)
+        .map(|c| {
+            let mut v = data[cells[c] as usize..cells[c + 1] as usize].to_vec();
+            v.sort_unstable();
+            v
+        })
+        .collect()
 }
 
 #[test]
-fn clear_count_scan_scatter_match_their_cpu_twins() {
+fn binning_stages_match_their_cpu_twins() {
     let Some(ctx) = common::gpu() else { return };
     for (k, (boundary, n)) in [
         (Boundary::Wrap, 1usize),
         (Boundary::Wrap, 1000),
         (Boundary::Walls, 4099),
         (Boundary::Bounce, 20_000),
+        (Boundary::Wrap, 20_000),
     ]
     .into_iter()
     .enumerate()
@@ -75,53 +72,66 @@ fn clear_count_scan_scatter_match_their_cpu_twins() {
         common::checked(&ctx, || {
             let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
             let u = gpu.uniforms();
-            let CpuBinning {
-                counts,
-                starts,
-                cell,
-                sorted,
-            } = cpu_bin(&boids, &u);
+            let cells = u.cell_count as usize + 1;
+            let items = n * if boundary == Boundary::Wrap { 2 } else { 1 };
             let b = gpu.buffers();
-            let cells = u.cell_count;
             // Dirty the counters first so that `clear` has something to do.
-            ctx.queue.write_buffer(
-                b.get("cells"),
-                0,
-                bytemuck::cast_slice(&vec![9u32; cells as usize + 1]),
-            );
+            ctx.queue
+                .write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&vec![9u32; cells]));
             run(&ctx, &gpu, &["clear", "count"]);
-            let g_counts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells as usize + 1).unwrap();
-            let g_cell: Vec<u32> = read_vec(&ctx, b.get("boid_cell"), n).unwrap();
-            let g_rank: Vec<u32> = read_vec(&ctx, b.get("boid_rank"), n).unwrap();
-            assert_eq!(g_counts, counts, "count: cell counts (n={n})");
-            assert_eq!(g_cell, cell, "count: cell of each boid (n={n})");
-            // Ranks come from atomicAdd, so their order within a cell is unspecified: each cell's
-            // ranks must be exactly 0..count.
-            let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); cells as usize];
-            for (c, r) in g_cell.iter().zip(&g_rank) {
-                per_cell[*c as usize].push(*r);
+            let c = cpu_until(&boids, &p, u, "count");
+            let g_counts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();
+            assert_eq!(g_counts, c.cells, "count: items per cell (n={n})");
+            // Ranks come from atomicAdd: each cell's ranks must be exactly 0..count.
+            let g_rank: Vec<u32> = read_vec(&ctx, b.get("rank"), items).unwrap();
+            let grid = u.grid();
+            let mut ranks: Vec<Vec<u32>> = vec![Vec::new(); cells - 1];
+            for (i, bd) in boids.iter().enumerate() {
+                let (cx, cy) = grid.cell_xy(bd.pos());
+                ranks[grid.index(cx, cy) as usize].push(g_rank[i]);
+                if let Some((gc, _)) = grid.ghost(cx, cy) {
+                    ranks[gc as usize].push(g_rank[n + i]);
+                }
             }
-            for (c, mut r) in per_cell.into_iter().enumerate() {
-                r.sort();
+            for (cell, mut r) in ranks.into_iter().enumerate() {
+                r.sort_unstable();
                 assert_eq!(
                     r,
-                    (0..counts[c]).collect::<Vec<_>>(),
-                    "count: ranks of cell {c}"
+                    (0..c.cells[cell]).collect::<Vec<_>>(),
+                    "count: ranks of cell {cell}"
                 );
             }
             run(&ctx, &gpu, &["scan"]);
-            let g_starts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells as usize + 1).unwrap();
-            assert_eq!(g_starts, starts, "scan: cell starts (n={n})");
+            let c = cpu_until(&boids, &p, u, "scan");
+            let g_starts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();
+            assert_eq!(g_starts, c.cells, "scan: cell starts (n={n})");
+            let total = c.cells[cells - 1] as usize;
+            run(&ctx, &gpu, &["slots"]);
+            let c = cpu_until(&boids, &p, u, "slots");
+            let g_slots: Vec<u32> = read_vec(&ctx, b.get("slot_ids"), total).unwrap();
+            assert_eq!(
+                per_cell(&g_starts, &g_slots),
+                per_cell(&c.cells, &c.slot_ids[..total]),
+                "slots: the ids of each cell (n={n})"
+            );
             run(&ctx, &gpu, &["scatter"]);
-            let g_sorted: Vec<Boid> = read_vec(&ctx, b.get("sorted"), n).unwrap();
-            for c in 0..cells as usize {
-                let range = starts[c] as usize..starts[c + 1] as usize;
-                let a: BTreeSet<u32> = g_sorted[range.clone()].iter().map(|x| x.id).collect();
-                let e: BTreeSet<u32> = sorted[range.clone()].iter().map(|x| x.id).collect();
-                assert_eq!(a, e, "scatter: boids of cell {c}");
-                for x in &g_sorted[range] {
-                    assert_eq!(*x, boids[x.id as usize], "scatter copies the whole state");
-                }
+            let c = cpu_until(&boids, &p, u, "scatter");
+            let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_pos_vel"), total).unwrap();
+            let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_hue"), total).unwrap();
+            let g_src: Vec<u32> = read_vec(&ctx, b.get("sorted_src"), total).unwrap();
+            // The canonical order (cells, then ids): bit for bit the CPU twin's.
+            assert_eq!(g_src, c.sorted_src[..total], "scatter: item order (n={n})");
+            assert_eq!(
+                g_pv,
+                c.sorted_pos_vel[..total],
+                "scatter: positions (n={n})"
+            );
+            assert_eq!(g_hue, c.sorted_hue[..total], "scatter: hues (n={n})");
+            if boundary == Boundary::Wrap && n > 16 {
+                assert!(
+                    total > n,
+                    "a wrapping flock with boids at the edges has ghosts"
+                );
             }
         });
     }
@@ -180,51 +190,75 @@ fn scan_with_a_split_dispatch() {
 
 #[test]
 fn rules_match_the_cpu_twin() {
-    // Same sorted input and cell starts on both sides; outputs compared index by index.
-    // Tolerance (stated in tests/common): 1e-5 of the world size for positions, of max_speed for
-    // velocities, 1e-5 absolute for hue components. Neighbour counts exactly.
+    // Same sorted input and cell starts on both sides (the CPU twins' binning, uploaded); outputs
+    // compared boid by boid in state order. Tolerance (stated in tests/common): 1e-5 of the world
+    // size for positions, of max_speed for velocities, 1e-5 absolute for hue components. Neighbour
+    // counts exactly.
     let Some(ctx) = common::gpu() else { return };
     for (k, boundary) in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce]
         .into_iter()
         .enumerate()
     {
-        for noise in [0.0f32, 0.4] {
+        for (noise, cap) in [(0.0f32, 0u32), (0.4, 0), (0.0, 6)] {
             let n = 5000;
             let p = SimParams {
                 noise,
-                max_neighbors: if k == 1 { 6 } else { 0 },
+                max_neighbors: cap,
                 ..params(boundary, n)
             };
             let boids = common::test_state(k as u32 + 30, n, &p, true);
             common::checked(&ctx, || {
                 let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
-                let obstacles = [[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]];
-                gpu.set_actors(&Actors {
-                    obstacles: obstacles.to_vec(),
-                })
+                let actors = Actors {
+                    obstacles: vec![[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]],
+                };
+                gpu.set_actors(&actors).unwrap();
+                let mut cpu = boids::cpu::CpuBackend::from_state(
+                    boids::backend::BackendKind::Cpu,
+                    &p,
+                    boids.clone(),
+                    5,
+                )
                 .unwrap();
+                cpu.set_actors(&actors).unwrap();
                 let u = gpu.uniforms();
-                let CpuBinning { starts, sorted, .. } = cpu_bin(&boids, &u);
-                let mut out = vec![bytemuck::Zeroable::zeroed(); n];
-                let mut neigh = vec![0u32; n];
-                cpu::rules(&u, &sorted, &starts, &obstacles, &mut out, &mut neigh);
+                assert_eq!(u, cpu.uniforms(), "both backends derive the same uniforms");
+                let mut c = cpu_until(&boids, &p, u, "scatter");
+                c.obstacles = cpu.buffers().obstacles.clone();
+                let total = c.cells[c.cells.len() - 1] as usize;
                 let b = gpu.buffers();
-                ctx.queue
-                    .write_buffer(b.get("sorted"), 0, bytemuck::cast_slice(&sorted));
-                ctx.queue
-                    .write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&starts));
+                let q = &ctx.queue;
+                q.write_buffer(
+                    b.get("sorted_pos_vel"),
+                    0,
+                    bytemuck::cast_slice(&c.sorted_pos_vel[..total]),
+                );
+                q.write_buffer(
+                    b.get("sorted_hue"),
+                    0,
+                    bytemuck::cast_slice(&c.sorted_hue[..total]),
+                );
+                q.write_buffer(
+                    b.get("sorted_src"),
+                    0,
+                    bytemuck::cast_slice(&c.sorted_src[..total]),
+                );
+                q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
                 run(&ctx, &gpu, &["rules"]);
-                let g_out: Vec<Boid> = read_vec(&ctx, b.get("state"), n).unwrap();
+                boids::stages::twins::rules_step(&mut c);
+                let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();
+                let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
                 let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
                 assert_eq!(
-                    g_neigh, neigh,
-                    "rules: neighbour counts ({boundary:?}, noise {noise})"
+                    g_neigh, c.neighbors,
+                    "rules: neighbour counts ({boundary:?}, noise {noise}, cap {cap})"
                 );
-                for (i, (g, c)) in g_out.iter().zip(&out).enumerate() {
-                    assert_eq!(g.id, c.id, "rules keep the order (index {i})");
-                }
-                common::compare_states(&g_out, &out, &p, common::ONE_STEP)
-                    .unwrap_or_else(|e| panic!("rules ({boundary:?}, noise {noise}): {e}"));
+                let ids: Vec<u32> = boids.iter().map(|x| x.id).collect();
+                let g_out = boids::model::join_state(&g_pv, &g_hue, &ids);
+                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &ids);
+                common::compare_states(&g_out, &c_out, &p, common::ONE_STEP).unwrap_or_else(|e| {
+                    panic!("rules ({boundary:?}, noise {noise}, cap {cap}): {e}")
+                });
             });
         }
     }

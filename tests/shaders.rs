@@ -9,7 +9,7 @@ use boids::gpu::scan::ScanLevel;
 use boids::gpu::shaders;
 use boids::model::{Boid, StepUniforms};
 use boids::render::ViewUniforms;
-use boids::stages::{Access, Binding, Run, BUFFERS, STAGES};
+use boids::stages::{Access, Binding, Len, Run, BUFFERS, STAGES};
 use encase::internal::WriteInto;
 use encase::ShaderType;
 
@@ -100,7 +100,7 @@ fn the_binding_check_fails_on_a_planted_slot() {
     assert!(err.contains("binding 1"), "{err}");
     // A wrong access.
     let mut access: Vec<Binding> = stage.bindings.to_vec();
-    access[5].access = Access::Read;
+    access[6].access = Access::Read;
     let err = shaders::check_bindings("scatter", &module, &access).unwrap_err();
     assert!(err.contains("sorted"), "{err}");
     // A slot the WGSL does not declare.
@@ -236,28 +236,55 @@ fn the_layout_check_fails_on_a_planted_difference() {
     assert!(check_layout::<ViewUniforms>(&parse(&retyped), "View").is_err());
 }
 
+/// The element stride of every array bound at group 0 of `module`: (variable name, stride).
+fn binding_strides(module: &naga::Module) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (_, var) in module.global_variables.iter() {
+        if var.binding.is_none() {
+            continue;
+        }
+        if let naga::TypeInner::Array { stride, .. } = module.types[var.ty].inner {
+            out.push((var.name.clone().unwrap_or_default(), stride));
+        }
+    }
+    out
+}
+
 #[test]
-fn boid_layout_matches_rust() {
-    let module = module_of("rules");
-    let (members, span) = struct_members(&module, "Boid");
-    let names: Vec<(String, u32)> = members.into_iter().map(|(n, o, _)| (n, o)).collect();
-    let rust = vec![
-        (
-            "position".to_string(),
-            std::mem::offset_of!(Boid, position) as u32,
-        ),
-        (
-            "velocity".to_string(),
-            std::mem::offset_of!(Boid, velocity) as u32,
-        ),
-        ("hue".to_string(), std::mem::offset_of!(Boid, hue) as u32),
-        (
-            "hue_velocity".to_string(),
-            std::mem::offset_of!(Boid, hue_velocity) as u32,
-        ),
-        ("id".to_string(), std::mem::offset_of!(Boid, id) as u32),
-        ("pad".to_string(), std::mem::offset_of!(Boid, _pad) as u32),
-    ];
-    assert_eq!(names, rust);
-    assert_eq!(span as usize, std::mem::size_of::<Boid>());
+fn storage_arrays_have_the_element_size_of_their_buffer() {
+    // The state and sorted arrays are split (no buffer holds more than 16 bytes per element), and
+    // every stage and the render pass see each buffer with the element size the table allocates.
+    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    let mut checked = 0;
+    for (name, module) in STAGES
+        .iter()
+        .map(|s| (s.name, module_of(s.name)))
+        .chain([("render", render)])
+    {
+        for (var, stride) in binding_strides(&module) {
+            let Some(buf) = boids::stages::buffer(&var) else {
+                continue; // the scan's level buffers, the render's obstacle discs
+            };
+            assert_eq!(
+                stride as u64, buf.elem_bytes,
+                "{name}: `{var}` has elements of {stride} bytes, the table allocates {}",
+                buf.elem_bytes
+            );
+            if matches!(buf.len, Len::Boids | Len::Items) {
+                assert!(
+                    stride <= 16,
+                    "{name}: `{var}` holds more than 16 bytes per boid"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "the check saw {checked} bindings");
+    // The Rust side uploads the state as arrays of [f32; 4] (16 bytes).
+    assert_eq!(std::mem::size_of::<[f32; 4]>(), 16);
+    let b = Boid::from_parts([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], 9);
+    assert_eq!(
+        (b.pos_vel(), b.hue_parts(), b.id),
+        ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], 9)
+    );
 }

@@ -76,7 +76,7 @@ fn extreme_params(r: &mut Rng) -> SimParams {
         cohesion_weight: r.pick(&[0.0, 0.6, 100.0]),
         max_speed: r.pick(&[0.001, 100.0, 1.0e5]),
         max_force: r.pick(&[0.0, 150.0, 1.0e6]),
-        max_neighbors: r.pick(&[0, 1, 65535]),
+        max_neighbors: r.pick(&[0, 1, 16]),
         hue_cohesion_weight: r.pick(&[0.0, 6.0, 100.0]),
         hue_alignment_weight: r.pick(&[0.0, 3.0, 100.0]),
         max_hue_speed: r.pick(&[0.0, 1.0, 100.0]),
@@ -86,6 +86,12 @@ fn extreme_params(r: &mut Rng) -> SimParams {
         ..SimParams::default()
     };
     p.min_speed = p.max_speed * r.pick(&[0.0, 0.5, 1.0]);
+    if p.boundary == Boundary::Wrap {
+        // A wrapping world is at least two perception radii across (its minimum image is unique).
+        p.perception_radius = p
+            .perception_radius
+            .min(0.5 * p.world_width.min(p.world_height));
+    }
     let radius = |r: &mut Rng, per: f32| per * r.pick(&[0.0, 0.5, 1.0]);
     p.separation_radius = radius(r, p.perception_radius);
     p.alignment_radius = radius(r, p.perception_radius);

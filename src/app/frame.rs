@@ -126,7 +126,7 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("capture"),
         });
-    let state = g.st.sim.state_buffer().clone();
+    let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     r.record(
         &mut enc,
@@ -221,7 +221,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
         label: Some("frame"),
     });
-    let state = g.st.sim.state_buffer().clone();
+    let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &g.st.style);

@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use glam::Vec2;
 
-use crate::backend::{self, BackendKind, SimError, Simulation};
+use crate::backend::{self, BackendKind, SimError, Simulation, StateBuffers};
 use crate::gpu::GpuContext;
 use crate::model::{rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Setup, SimParams};
+use crate::render::StateMirror;
 
 /// A simulation plus what the app needs around it: the actors, pointer interaction, next boid id,
 /// last step times per backend, and the GPU mirror of the CPU state.
@@ -20,8 +21,9 @@ pub struct Sim {
     next_id: u32,
     actors: Actors,
     interaction: Interaction,
-    mirror: Option<wgpu::Buffer>,
+    mirror: StateMirror,
     mirror_dirty: bool,
+    mirrored: Option<StateBuffers>,
     step_ms_gpu: Option<f64>,
     step_ms_cpu: Option<f64>,
     steps: u64,
@@ -47,8 +49,9 @@ impl Sim {
             next_id: setup.boids.iter().map(|b| b.id + 1).max().unwrap_or(0),
             actors: setup.actors.clone(),
             interaction: Interaction::with_obstacle_defaults(),
-            mirror: None,
+            mirror: StateMirror::default(),
             mirror_dirty: true,
+            mirrored: None,
             step_ms_gpu: None,
             step_ms_cpu: None,
             steps: 0,
@@ -167,7 +170,7 @@ impl Sim {
     /// # Errors
     /// [`SimError::Gpu`] on a device error.
     pub fn step_timed(&mut self, measure: bool) -> Result<(), SimError> {
-        let gpu = self.sim().gpu_state_buffer().is_some();
+        let gpu = self.sim().gpu_state().is_some();
         if measure && gpu {
             self.sim_mut().finish()?;
         }
@@ -186,29 +189,21 @@ impl Sim {
         Ok(())
     }
 
-    /// The boid state as a GPU storage buffer holding [`Sim::len`] boids: the GPU backend's own
-    /// `state` buffer, or (CPU backend) a mirror refreshed here when the state changed.
-    pub fn state_buffer(&mut self) -> &wgpu::Buffer {
-        if self.engine.gpu_state_buffer().is_some() {
-            return self.engine.gpu_state_buffer().expect("checked");
+    /// The boid state as GPU storage buffers holding [`Sim::len`] boids: the GPU backend's own
+    /// state buffers, or (CPU backend) a mirror refreshed here when the state changed.
+    pub fn state_buffers(&mut self) -> StateBuffers {
+        if let Some(b) = self.engine.gpu_state() {
+            return b;
         }
-        let bytes: &[u8] = bytemuck::cast_slice(self.engine.cpu_state().unwrap_or_default());
-        let need = (bytes.len() as u64).max(16);
-        if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
-            self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("cpu state mirror"),
-                size: need.next_power_of_two(),
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-            self.mirror_dirty = true;
-        }
-        let mirror = self.mirror.as_ref().expect("mirror");
-        if self.mirror_dirty {
-            self.ctx.queue.write_buffer(mirror, 0, bytes);
+        if self.mirror_dirty || self.mirrored.is_none() {
+            let state = self
+                .engine
+                .cpu_state()
+                .expect("a CPU backend keeps its state");
+            self.mirrored = Some(self.mirror.upload(&self.ctx.device, &self.ctx.queue, state));
             self.mirror_dirty = false;
         }
-        mirror
+        self.mirrored.clone().expect("uploaded above")
     }
 
     /// Switches to backend `kind`, carrying the whole flock (state read back from the old one),

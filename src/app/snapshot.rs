@@ -131,7 +131,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("snapshot"),
         });
-    let state = sim.state_buffer().clone();
+    let state = sim.state_buffers();
     renderer.record(
         &mut enc,
         target.view(),

@@ -13,7 +13,7 @@ use glam::Vec2;
 
 use crate::gpu::{GpuContext, GpuError};
 use crate::model::{Actors, SimParams};
-use crate::render::{supported_samples, Camera, Offscreen, RenderStyle, Renderer};
+use crate::render::{supported_samples, Camera, Offscreen, RenderStyle, Renderer, StateMirror};
 use crate::simulation::Simulation;
 
 /// An offscreen renderer of a fixed size for one run.
@@ -23,7 +23,7 @@ pub struct RenderBench {
     target: Offscreen,
     camera: Camera,
     style: RenderStyle,
-    mirror: Option<wgpu::Buffer>,
+    mirror: StateMirror,
 }
 
 impl RenderBench {
@@ -51,7 +51,7 @@ impl RenderBench {
             target,
             camera,
             style: RenderStyle::default(),
-            mirror: None,
+            mirror: StateMirror::default(),
         }
     }
 
@@ -67,24 +67,10 @@ impl RenderBench {
     /// [`GpuError::Wgpu`] on a device error.
     pub fn frame(&mut self, sim: &dyn Simulation, count: u32) -> Result<f64, GpuError> {
         let t = Instant::now();
-        let state = match (sim.gpu_state_buffer(), sim.cpu_state()) {
-            (Some(b), _) => b.clone(),
-            (None, boids) => {
-                let boids = boids.unwrap_or_default();
-                let bytes: &[u8] = bytemuck::cast_slice(boids);
-                let need = (bytes.len() as u64).max(16);
-                if self.mirror.as_ref().is_none_or(|m| m.size() < need) {
-                    self.mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("bench cpu state mirror"),
-                        size: need,
-                        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                        mapped_at_creation: false,
-                    }));
-                }
-                let mirror = self.mirror.clone().expect("mirror just made");
-                self.ctx.queue.write_buffer(&mirror, 0, bytes);
-                mirror
-            }
+        let state = match (sim.gpu_state(), sim.cpu_state()) {
+            (Some(b), _) => b,
+            (None, Some(cpu)) => self.mirror.upload(&self.ctx.device, &self.ctx.queue, cpu),
+            (None, None) => return Err(GpuError::Wgpu("the backend exposes no state".into())),
         };
         let mut enc = self
             .ctx

@@ -4,14 +4,16 @@
 //! [`crate::stages::STAGES`], in the table's order, on a [`CpuStep`] (buffers named as the GPU's),
 //! timing each; in naive mode it compares every pair (O(N²)). No allocation happens per step:
 //! every buffer lives in the backend and is resized only when the boid count or the grid changes.
+//! The state stays in the order it was given (the sorted copy is the one in cell order), so
+//! [`Simulation::read_state`] returns the boids in the same order every step.
 
 use std::time::Instant;
 
 use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, SimParams,
-    StepUniforms,
+    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, ObstacleGrid,
+    SimParams, StepUniforms,
 };
-use crate::simulation::{BackendKind, SimError, Simulation};
+use crate::simulation::{BackendKind, SimError, Simulation, StateSlices};
 use crate::stages::twins::{self, CpuStep};
 use crate::stages::{self, When};
 
@@ -22,7 +24,11 @@ pub struct CpuBackend {
     seed: u32,
     step: u32,
     interaction: Interaction,
+    actors: Actors,
     buffers: CpuStep,
+    /// The naive backend's state and output (array of boids), reused every step.
+    naive_in: Vec<Boid>,
+    naive_out: Vec<Boid>,
     /// Wall time of each stage of the last step (static names: no allocation per step).
     stage_ms: Vec<(&'static str, f64)>,
 }
@@ -62,29 +68,47 @@ impl CpuBackend {
             seed,
             step: 0,
             interaction: Interaction::with_obstacle_defaults(),
-            buffers: CpuStep::new(boids, params),
+            actors: Actors::default(),
+            buffers: CpuStep::new(&boids, params),
+            naive_in: Vec::new(),
+            naive_out: Vec::new(),
             stage_ms: Vec::with_capacity(stages::STAGES.len()),
         })
+    }
+
+    /// Re-bins the obstacle points (when they, their radii or the world change).
+    fn rebin_obstacles(&mut self) {
+        let ia = &self.interaction;
+        self.buffers.obstacles = ObstacleGrid::new(
+            &self.actors.obstacles,
+            ia.obstacle_radius.max(ia.obstacle_bounce_radius),
+            &self.params,
+        );
     }
 
     /// The uniforms of the next step.
     pub fn uniforms(&self) -> StepUniforms {
         StepUniforms::new(
             &self.params,
-            self.buffers.state.len() as u32,
+            self.buffers.len() as u32,
             self.step,
             self.seed,
-            self.buffers.obstacles.len() as u32,
             &self.interaction,
         )
+        .with_obstacles(&self.buffers.obstacles)
     }
 
-    /// The current state without copying (cell order after a grid step).
-    pub fn boids(&self) -> &[Boid] {
-        &self.buffers.state
+    /// The current state (a copy, in state order).
+    pub fn boids(&self) -> Vec<Boid> {
+        self.buffers.boids()
     }
 
-    /// Neighbour counts of the last step, aligned with [`CpuBackend::boids`].
+    /// The buffers of the stages (the tests and benches drive single stages on them).
+    pub fn buffers(&self) -> &CpuStep {
+        &self.buffers
+    }
+
+    /// Neighbour counts of the last step, aligned with the state.
     pub fn neighbor_counts(&self) -> &[u32] {
         &self.buffers.neighbors
     }
@@ -99,7 +123,7 @@ impl Simulation for CpuBackend {
         }
     }
     fn len(&self) -> usize {
-        self.buffers.state.len()
+        self.buffers.len()
     }
     fn step_index(&self) -> u32 {
         self.step
@@ -112,39 +136,66 @@ impl Simulation for CpuBackend {
     }
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
         params.validate()?;
+        let world_changed = (params.world_width, params.world_height)
+            != (self.params.world_width, self.params.world_height);
         self.params = params.clone();
-        self.buffers.resize_cells(params);
+        if world_changed {
+            self.rebin_obstacles();
+        }
         Ok(())
     }
     fn set_interaction(&mut self, ia: &Interaction) {
+        let radii_changed = (ia.obstacle_radius, ia.obstacle_bounce_radius)
+            != (
+                self.interaction.obstacle_radius,
+                self.interaction.obstacle_bounce_radius,
+            );
         self.interaction = *ia;
+        if radii_changed {
+            self.rebin_obstacles();
+        }
     }
     fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
-        self.buffers.obstacles.clear();
-        self.buffers.obstacles.extend_from_slice(&actors.obstacles);
+        self.actors = actors.clone();
+        self.rebin_obstacles();
         Ok(())
     }
 
     fn step(&mut self) -> Result<(), SimError> {
-        self.buffers.params = self.uniforms();
+        let u = self.uniforms();
         self.stage_ms.clear();
-        let b = &mut self.buffers;
         if self.naive {
             let t = Instant::now();
+            let b = &mut self.buffers;
+            b.params = u;
+            self.naive_in.clear();
+            self.naive_in.extend(
+                b.pos_vel
+                    .iter()
+                    .zip(&b.hue)
+                    .zip(&b.id)
+                    .map(|((p, h), i)| Boid::from_parts(*p, *h, *i)),
+            );
+            self.naive_out
+                .resize(self.naive_in.len(), Boid::from_parts([0.0; 4], [0.0; 4], 0));
             twins::rules_naive(
-                &b.params,
-                &b.state,
+                &u,
+                &self.naive_in,
                 &b.obstacles,
-                &mut b.sorted,
+                &mut self.naive_out,
                 &mut b.neighbors,
             );
-            std::mem::swap(&mut b.state, &mut b.sorted);
+            for (k, o) in self.naive_out.iter().enumerate() {
+                b.pos_vel[k] = o.pos_vel();
+                b.hue[k] = o.hue_parts();
+            }
             self.stage_ms
                 .push(("rules", t.elapsed().as_secs_f64() * 1e3));
         } else {
+            self.buffers.prepare(u);
             for stage in stages::step_stages() {
                 let t = Instant::now();
-                (stage.twin)(b);
+                (stage.twin)(&mut self.buffers);
                 self.stage_ms
                     .push((stage.name, t.elapsed().as_secs_f64() * 1e3));
             }
@@ -157,11 +208,11 @@ impl Simulation for CpuBackend {
         Ok(())
     }
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
-        Ok(self.buffers.state.clone())
+        Ok(self.buffers.boids())
     }
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
         validate_boid_count(boids.len())?;
-        self.buffers.set_state(boids.to_vec());
+        self.buffers.set_state(boids);
         Ok(())
     }
     fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
@@ -169,12 +220,13 @@ impl Simulation for CpuBackend {
             return Ok(());
         }
         validate_boid_count(self.len() + boids.len())?;
-        let mut all = std::mem::take(&mut self.buffers.state);
-        let mut neighbors = std::mem::take(&mut self.buffers.neighbors);
-        all.extend_from_slice(boids);
-        neighbors.resize(all.len(), 0);
-        self.buffers.set_state(all);
-        self.buffers.neighbors = neighbors;
+        let b = &mut self.buffers;
+        for x in boids {
+            b.pos_vel.push(x.pos_vel());
+            b.hue.push(x.hue_parts());
+            b.id.push(x.id);
+            b.neighbors.push(0);
+        }
         Ok(())
     }
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
@@ -194,7 +246,10 @@ impl Simulation for CpuBackend {
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
     }
-    fn cpu_state(&self) -> Option<&[Boid]> {
-        Some(&self.buffers.state)
+    fn cpu_state(&self) -> Option<StateSlices<'_>> {
+        Some(StateSlices {
+            pos_vel: &self.buffers.pos_vel,
+            hue: &self.buffers.hue,
+        })
     }
 }

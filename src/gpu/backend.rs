@@ -15,11 +15,11 @@ use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid, Interaction, SimParams,
-    StepUniforms,
+    initial_state, join_state, split_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid,
+    Interaction, ObstacleGrid, SimParams, StepUniforms,
 };
-use crate::simulation::{BackendKind, SimError, Simulation};
-use crate::stages::{Items, Run, When, BOID_BYTES, MEASURES_ROW_BYTES, STAGES};
+use crate::simulation::{BackendKind, SimError, Simulation, StateBuffers};
+use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
 /// The GPU backend.
 pub struct GpuBackend {
@@ -31,7 +31,8 @@ pub struct GpuBackend {
     step: u32,
     count: u32,
     interaction: Interaction,
-    obstacle_count: u32,
+    actors: Actors,
+    obstacles: ObstacleGrid,
     max_per_dim: u32,
     profiler: GpuProfiler,
     /// GPU time of each stage of the last finished step (static names; reused).
@@ -75,14 +76,9 @@ impl GpuBackend {
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
         let pipelines = Pipelines::new(&ctx.device);
-        let capacity = Capacity {
-            boids: boids.len() as u32,
-            cells: Grid::new(params).cells(),
-            obstacles: 1,
-        };
+        let capacity = capacity_for(params, boids.len() as u32, &ObstacleGrid::default());
         let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
-        ctx.queue
-            .write_buffer(buffers.get("state"), 0, bytemuck::cast_slice(boids));
+        write_state(ctx, &buffers, 0, boids);
         let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
             .map_err(|e| crate::simulation::GpuError::Wgpu(e.to_string()))?;
         let b = GpuBackend {
@@ -94,7 +90,8 @@ impl GpuBackend {
             step: 0,
             count: boids.len() as u32,
             interaction: Interaction::with_obstacle_defaults(),
-            obstacle_count: 0,
+            actors: Actors::default(),
+            obstacles: ObstacleGrid::new(&[], 1.0, params),
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
             stage_ms: Vec::with_capacity(STAGES.len()),
@@ -146,14 +143,16 @@ impl GpuBackend {
 
     /// The uniform block of the next step.
     pub fn uniforms(&self) -> StepUniforms {
-        StepUniforms::new(
+        let mut u = StepUniforms::new(
             &self.params,
             self.count,
             self.step,
             self.seed,
-            self.obstacle_count,
             &self.interaction,
         )
+        .with_obstacles(&self.obstacles);
+        u.max_groups_per_dim = self.max_per_dim;
+        u
     }
 
     /// Writes the uniform block for the next step (laid out by encase).
@@ -167,9 +166,70 @@ impl GpuBackend {
     fn invocations(&self, items: Items) -> u32 {
         match items {
             Items::Boids => self.count,
-            Items::CellCounters => Grid::new(&self.params).cells() + 1,
+            Items::Items => self.count * if self.wraps() { 2 } else { 1 },
+            Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
         }
+    }
+
+    fn wraps(&self) -> bool {
+        self.params.boundary == crate::model::Boundary::Wrap
+    }
+
+    /// The uniform grid of the current parameters and count.
+    pub fn grid(&self) -> Grid {
+        Grid::new(&self.params, self.count as usize)
+    }
+
+    /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
+    fn rebin_obstacles(&mut self) -> Result<(), SimError> {
+        let ia = &self.interaction;
+        self.obstacles = ObstacleGrid::new(
+            &self.actors.obstacles,
+            ia.obstacle_radius.max(ia.obstacle_bounce_radius),
+            &self.params,
+        );
+        self.fit(self.count)?;
+        self.upload_obstacles();
+        Ok(())
+    }
+
+    /// Writes the binned obstacle points into their buffers.
+    fn upload_obstacles(&self) {
+        let q = &self.ctx.queue;
+        if !self.obstacles.starts.is_empty() {
+            q.write_buffer(
+                self.buffers.get("obstacle_cells"),
+                0,
+                bytemuck::cast_slice(&self.obstacles.starts),
+            );
+        }
+        if !self.obstacles.points.is_empty() {
+            q.write_buffer(
+                self.buffers.get("obstacles"),
+                0,
+                bytemuck::cast_slice(&self.obstacles.points),
+            );
+        }
+    }
+
+    /// Grows the buffers (keeping the first `keep` boids and the obstacles) when `n` boids, the
+    /// grid or the obstacle grid of the current parameters do not fit them, and rebuilds the scan
+    /// levels when the number of cells changed.
+    fn fit(&mut self, n: u32) -> Result<(), SimError> {
+        let need = capacity_for(&self.params, n, &self.obstacles);
+        let have = self.buffers.capacity;
+        let grown = Capacity {
+            boids: grow(have.boids, need.boids),
+            items: grow(have.items, need.items),
+            cells: need.cells,
+            obstacle_cells: grow(have.obstacle_cells, need.obstacle_cells),
+            obstacles: grow(have.obstacles, need.obstacles),
+        };
+        if grown != have {
+            self.reallocate(grown)?;
+        }
+        Ok(())
     }
 
     /// Records the stage at position `k` of [`STAGES`] into `pass` (uniforms written first).
@@ -276,31 +336,52 @@ impl GpuBackend {
                 label: Some("grow"),
             });
         let keep = self.count.min(capacity.boids) as u64;
-        for (name, bytes) in [("state", keep * BOID_BYTES), ("neighbors", keep * 4)] {
+        for (name, bytes) in [
+            ("pos_vel", keep * 16),
+            ("hue", keep * 16),
+            ("id", keep * 4),
+            ("neighbors", keep * 4),
+        ] {
             if bytes > 0 {
                 enc.copy_buffer_to_buffer(self.buffers.get(name), 0, new.get(name), 0, bytes);
             }
         }
-        let obst = (self.obstacle_count.min(capacity.obstacles) as u64) * 8;
-        if obst > 0 {
-            enc.copy_buffer_to_buffer(
-                self.buffers.get("obstacles"),
-                0,
-                new.get("obstacles"),
-                0,
-                obst,
-            );
-        }
         self.ctx.queue.submit([enc.finish()]);
         self.buffers = new;
+        self.upload_obstacles();
         self.ctx.take_error()?;
         Ok(())
     }
+}
 
-    /// Removes `k` boids (the last ones in buffer order), keeping at least one.
-    pub fn remove_boids(&mut self, k: usize) {
-        self.count = (self.count as usize).saturating_sub(k).max(1) as u32;
+/// The capacity `n` boids need with the grid of `params` and the obstacle grid `og`.
+fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid) -> Capacity {
+    let wrap = params.boundary == crate::model::Boundary::Wrap;
+    Capacity {
+        boids: n,
+        items: n * if wrap { 2 } else { 1 },
+        cells: Grid::new(params, n as usize).cells(),
+        obstacle_cells: og.cells(),
+        obstacles: og.points.len() as u32,
     }
+}
+
+/// A capacity of at least `need`: `have` when enough, else doubled (at least `need`).
+fn grow(have: u32, need: u32) -> u32 {
+    if need <= have {
+        have
+    } else {
+        need.max(have.saturating_mul(2))
+    }
+}
+
+/// Writes `boids` into the state buffers from boid index `at` on.
+fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
+    let (pv, hu, id) = split_state(boids);
+    let q = &ctx.queue;
+    q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&pv));
+    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&hu));
+    q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&id));
 }
 
 impl Simulation for GpuBackend {
@@ -321,43 +402,40 @@ impl Simulation for GpuBackend {
     }
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
         params.validate()?;
-        let cells = Grid::new(params).cells();
-        if cells != self.buffers.capacity.cells {
-            self.reallocate(Capacity {
-                cells,
-                ..self.buffers.capacity
-            })?;
+        let old = std::mem::replace(&mut self.params, params.clone());
+        let world_changed =
+            (old.world_width, old.world_height) != (params.world_width, params.world_height);
+        let result = if world_changed {
+            self.rebin_obstacles()
+        } else {
+            self.fit(self.count)
+        };
+        if result.is_err() {
+            self.params = old;
         }
-        self.params = params.clone();
-        Ok(())
+        result
     }
     fn set_interaction(&mut self, ia: &Interaction) {
+        let radii_changed = (ia.obstacle_radius, ia.obstacle_bounce_radius)
+            != (
+                self.interaction.obstacle_radius,
+                self.interaction.obstacle_bounce_radius,
+            );
         self.interaction = *ia;
+        if radii_changed {
+            // The radii change only the obstacle grid's cell size; points that fitted still fit.
+            let _ = self.rebin_obstacles();
+        }
     }
     fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
-        let points = &actors.obstacles;
-        let k = points.len() as u32;
-        if k > self.buffers.capacity.obstacles {
-            check_fits(
-                &self.ctx,
-                format!("{k} obstacle points"),
-                k as u64 * 8,
-                String::new(),
-            )?;
-            self.reallocate(Capacity {
-                obstacles: k.next_power_of_two(),
-                ..self.buffers.capacity
-            })?;
-        }
-        if k > 0 {
-            self.ctx.queue.write_buffer(
-                self.buffers.get("obstacles"),
-                0,
-                bytemuck::cast_slice(points),
-            );
-        }
-        self.obstacle_count = k;
-        Ok(())
+        check_fits(
+            &self.ctx,
+            format!("{} obstacle points", actors.obstacles.len()),
+            actors.obstacles.len() as u64 * 8,
+            String::new(),
+        )?;
+        self.actors = actors.clone();
+        self.rebin_obstacles()
     }
 
     fn step(&mut self) -> Result<(), SimError> {
@@ -383,26 +461,19 @@ impl Simulation for GpuBackend {
     }
 
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
-        Ok(read_vec(
-            &self.ctx,
-            self.buffers.get("state"),
-            self.count as usize,
-        )?)
+        let n = self.count as usize;
+        let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), n)?;
+        let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), n)?;
+        let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
+        Ok(join_state(&pv, &hu, &id))
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
-        if boids.len() > self.buffers.capacity.boids as usize {
-            self.count = 0;
-            self.reallocate(Capacity {
-                boids: boids.len() as u32,
-                ..self.buffers.capacity
-            })?;
-        }
-        self.ctx
-            .queue
-            .write_buffer(self.buffers.get("state"), 0, bytemuck::cast_slice(boids));
+        self.count = 0;
+        self.fit(boids.len() as u32)?;
+        write_state(&self.ctx, &self.buffers, 0, boids);
         let zeros = vec![0u32; boids.len()];
         self.ctx.queue.write_buffer(
             self.buffers.get("neighbors"),
@@ -420,20 +491,8 @@ impl Simulation for GpuBackend {
         let n = self.count as usize + boids.len();
         validate_boid_count(n)?;
         check_boids(&self.ctx, n as u64)?;
-        if n > self.buffers.capacity.boids as usize {
-            let cap = (self.buffers.capacity.boids as u64 * 2)
-                .max(n as u64)
-                .min(max_boids(&self.ctx)) as u32;
-            self.reallocate(Capacity {
-                boids: cap,
-                ..self.buffers.capacity
-            })?;
-        }
-        self.ctx.queue.write_buffer(
-            self.buffers.get("state"),
-            self.count as u64 * BOID_BYTES,
-            bytemuck::cast_slice(boids),
-        );
+        self.fit((n as u64).min(max_boids(&self.ctx)) as u32)?;
+        write_state(&self.ctx, &self.buffers, self.count as u64, boids);
         let zeros = vec![0u32; boids.len()];
         self.ctx.queue.write_buffer(
             self.buffers.get("neighbors"),
@@ -474,8 +533,11 @@ impl Simulation for GpuBackend {
             .collect()
     }
 
-    fn gpu_state_buffer(&self) -> Option<&wgpu::Buffer> {
-        Some(self.buffers.get("state"))
+    fn gpu_state(&self) -> Option<StateBuffers> {
+        Some(StateBuffers {
+            pos_vel: self.buffers.get("pos_vel").clone(),
+            hue: self.buffers.get("hue").clone(),
+        })
     }
 
     fn has_timestamps(&self) -> bool {

@@ -14,8 +14,12 @@ use crate::stages::{BufferDesc, Len, Run, BUFFERS, STAGES};
 pub struct Capacity {
     /// Boids.
     pub boids: u32,
+    /// Items (boids and their ghosts): 2·boids in a wrapping world, else boids.
+    pub items: u32,
     /// Cells (the `cells` buffer has one more entry).
     pub cells: u32,
+    /// Obstacle grid cells (the `obstacle_cells` buffer has one more entry).
+    pub obstacle_cells: u32,
     /// Obstacle points.
     pub obstacles: u32,
 }
@@ -25,7 +29,9 @@ impl Capacity {
     pub fn elements(&self, len: Len) -> u64 {
         let n = match len {
             Len::Boids => self.boids as u64,
+            Len::Items => self.items as u64,
             Len::CellCounters => self.cells as u64 + 1,
+            Len::ObstacleCells => self.obstacle_cells as u64 + 1,
             Len::Obstacles => self.obstacles as u64,
             Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
             Len::One => 1,
@@ -82,12 +88,16 @@ pub fn check_fits(
     Ok(())
 }
 
-/// Bytes per boid of the largest per-boid buffer (the one that limits the count).
+/// Bytes per boid of the largest per-boid buffer (the one that limits the count), counting a
+/// ghost item per boid (a wrapping world).
 fn largest_boid_element() -> u64 {
     BUFFERS
         .iter()
-        .filter(|b| b.len == Len::Boids)
-        .map(|b| b.elem_bytes)
+        .map(|b| match b.len {
+            Len::Boids => b.elem_bytes,
+            Len::Items => 2 * b.elem_bytes,
+            _ => 0,
+        })
         .max()
         .unwrap_or(1)
 }
@@ -133,6 +143,12 @@ impl SimBuffers {
             format!("{} obstacle points", capacity.obstacles),
             capacity.obstacles as u64 * 8,
             String::new(),
+        )?;
+        check_fits(
+            ctx,
+            format!("{} items (boids and ghosts)", capacity.items),
+            capacity.items as u64 * 16,
+            format!(": at most {} boids fit on this adapter", max_boids(ctx)),
         )?;
         let d = &ctx.device;
         let buffers: Vec<wgpu::Buffer> = BUFFERS

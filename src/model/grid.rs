@@ -1,23 +1,53 @@
-//! The uniform grid over the world (docs/model.md §4.3): cell size ≥ perception radius, so the 3×3 block
-//! of cells around a boid holds every neighbour candidate.
+//! The uniform grid over the world (docs/model.md §4.3): cells of at least half the perception
+//! radius, and a block of `2·block_x + 1` × `2·block_y + 1` cells around a boid that holds every
+//! neighbour candidate.
+//!
+//! **Padded rows.** Each row of cells has `pad = block_x` extra cells at both ends. In a wrapping
+//! world they hold *ghosts*: copies of the boids of the first `pad` columns (shifted by +W, in the
+//! right padding) and of the last `pad` columns (shifted by −W, in the left padding), written by the
+//! `scatter` stage. So every row of a block is ONE contiguous range of the sorted boids, with no
+//! wrap test and no minimum-image offset per candidate: a block row that wraps vertically is the row
+//! `(cy + k) mod rows` with every candidate shifted by a whole number of world heights, one offset
+//! for the whole range. In the non-wrapping modes the padding cells stay empty.
+//!
+//! **Cells follow the boids, not the world.** The cell is half the perception radius (a 5 × 5 block:
+//! about 6.25·ρr² candidates per boid at density ρ, against 9·ρr² for cells of r), unless that gives
+//! more than `max(4·N, 4096)` cells for N boids: then the cells grow (up to the whole world), so a
+//! sparse or huge world costs what its boids cost (clearing and scanning the cell counters is
+//! O(cells)).
+//!
+//! Ghost copies are exact: every candidate in a block is at its true offset, and in a wrapping world
+//! at least twice the perception radius wide and high (which validation requires) at most one image
+//! of a boid is within the perception radius.
 
 use glam::Vec2;
 
 use crate::model::params::{Boundary, SimParams};
 
 /// Largest number of cells a grid may have (2^24): a world much larger than the perception radius
-/// gets larger cells instead, which stays correct (cells only need to be at least the radius).
+/// gets larger cells instead, which stays correct (the block covers the radius at any cell size).
 pub const MAX_CELLS: u32 = 1 << 24;
 
-/// Uniform grid of `cols × rows` cells over `[0, W) × [0, H)`; cell `(cx, cy)` has index
-/// `cy * cols + cx` (row-major), so the three cells of one row of a 3×3 block are contiguous.
+/// Fewest cells the O(N) rule leaves a grid (small flocks in small worlds keep fine cells).
+pub const MIN_CELL_BUDGET: u64 = 4096;
+
+/// Uniform grid of `cols × rows` cells over `[0, W) × [0, H)`, each row padded with `pad` cells on
+/// both sides. The cell of column `cx` (0-based, unpadded) and row `cy` has the *padded index*
+/// `cy · padded_cols + cx + pad`, so consecutive columns of a row are consecutive cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
-    /// Number of cell columns (≥ 1).
+    /// Number of cell columns (≥ 1), without the padding.
     pub cols: u32,
     /// Number of cell rows (≥ 1).
     pub rows: u32,
-    /// `cols / W` (1/wu): cell column = floor(x · inv_cell_x). Multiplication, not division, so
+    /// Padding cells at each end of a row (= `block_x`).
+    pub pad: u32,
+    /// Half-width of the block in columns: neighbours of a boid in column `cx` are in columns
+    /// `cx − block_x ..= cx + block_x` (1 or 2).
+    pub block_x: u32,
+    /// Half-height of the block in rows (1 or 2).
+    pub block_y: u32,
+    /// `cols / W` (1/wu): cell column = floor(x · inv_cell_x). A multiplication, not a division, so
     /// that the CPU and the GPU (whose division is not correctly rounded) bin identically.
     pub inv_cell_x: f32,
     /// `rows / H` (1/wu).
@@ -26,28 +56,63 @@ pub struct Grid {
     pub wrap: bool,
 }
 
+/// Number of columns and block half-width along one axis of length `len` for cells of at least
+/// `cell` wu and a radius `r`; `min_cols` columns at least when the axis wraps and is padded.
+fn axis(len: f32, cell: f32, r: f32) -> (u32, u32) {
+    let cols = ((len / cell).floor() as u64).clamp(1, u32::MAX as u64) as u32;
+    let inv = cols as f32 / len;
+    let block = ((r * inv).ceil() as u32).clamp(1, 2);
+    (cols, block)
+}
+
 impl Grid {
-    /// The grid for `params` (cell size = perception radius, rounded up so cells tile the world).
-    pub fn new(params: &SimParams) -> Grid {
+    /// The grid for `params` and `boids` boids.
+    pub fn new(params: &SimParams, boids: usize) -> Grid {
         let r = params.perception_radius.max(1e-6);
-        let mut cols = ((params.world_width / r).floor() as u64).max(1);
-        let mut rows = ((params.world_height / r).floor() as u64).max(1);
-        while cols * rows > MAX_CELLS as u64 {
-            cols = (cols / 2).max(1);
-            rows = (rows / 2).max(1);
+        let (w, h) = (params.world_width, params.world_height);
+        let wrap = params.boundary == Boundary::Wrap;
+        let budget = (4 * boids as u64)
+            .max(MIN_CELL_BUDGET)
+            .min(MAX_CELLS as u64);
+        // Cells of r/2, grown (same aspect) until there are at most `budget` of them.
+        let mut cell = 0.5 * r;
+        loop {
+            let (cols, _) = axis(w, cell, r);
+            let (rows, _) = axis(h, cell, r);
+            if cols as u64 * rows as u64 <= budget {
+                break;
+            }
+            cell *= 1.25;
+        }
+        let (mut cols, mut block_x) = axis(w, cell, r);
+        let (rows, block_y) = axis(h, cell, r);
+        // A boid may have at most one ghost: in a wrapping world the padding must not cover a
+        // column from both sides, so cells of at least r (one padding column) when needed.
+        if wrap && cols < 2 * block_x {
+            let (c, b) = axis(w, cell.max(r), r);
+            cols = c;
+            block_x = b;
         }
         Grid {
-            cols: cols as u32,
-            rows: rows as u32,
-            inv_cell_x: cols as f32 / params.world_width,
-            inv_cell_y: rows as f32 / params.world_height,
-            wrap: params.boundary == Boundary::Wrap,
+            cols,
+            rows,
+            pad: block_x,
+            block_x,
+            block_y,
+            inv_cell_x: cols as f32 / w,
+            inv_cell_y: rows as f32 / h,
+            wrap,
         }
     }
 
-    /// Number of cells.
+    /// Cells per padded row.
+    pub fn padded_cols(&self) -> u32 {
+        self.cols + 2 * self.pad
+    }
+
+    /// Number of cells (padded): `rows · padded_cols`.
     pub fn cells(&self) -> u32 {
-        self.cols * self.rows
+        self.rows * self.padded_cols()
     }
 
     /// Column and row of a position (clamped into the grid).
@@ -58,57 +123,166 @@ impl Grid {
         (cx, cy)
     }
 
-    /// Cell index of a position (`cy * cols + cx`).
+    /// Padded cell index of column `cx` (unpadded; may be `−pad ..` in padded terms via `dx`) of
+    /// row `cy`.
+    #[inline]
+    pub fn index(&self, cx: u32, cy: u32) -> u32 {
+        cy * self.padded_cols() + cx + self.pad
+    }
+
+    /// Padded cell index of a position.
     #[inline]
     pub fn cell_of(&self, p: Vec2) -> u32 {
         let (cx, cy) = self.cell_xy(p);
-        cy * self.cols + cx
+        self.index(cx, cy)
     }
 
-    /// The ranges of cell indices to scan for the 3×3 block around cell `(cx, cy)`: up to three rows,
-    /// each one or two contiguous ranges `[first, last]` (inclusive) of cells. A row range is split in
-    /// two where the block wraps across the seam; a grid narrower than 3 cells is scanned whole, so no
-    /// cell is visited twice. `f` gets `(first_cell, last_cell)`.
-    ///
-    /// Mirrors `gather` in `shaders/rules.wgsl`, which walks the same ranges.
+    /// The ghost of a boid in column `cx` of row `cy`, when the world wraps and the column is
+    /// within `pad` of an edge: `(padded cell, x shift in units of W)` — the right padding (+1) for
+    /// the first columns, the left padding (−1) for the last ones.
     #[inline]
-    pub fn for_each_block_range(&self, cx: u32, cy: u32, mut f: impl FnMut(u32, u32)) {
-        let (cols, rows) = (self.cols as i32, self.rows as i32);
-        let (cx, cy) = (cx as i32, cy as i32);
-        // Rows: three around cy, or all of them when fewer than three exist.
-        let (row_lo, row_hi) = if rows < 3 {
-            (0, rows - 1)
+    pub fn ghost(&self, cx: u32, cy: u32) -> Option<(u32, f32)> {
+        if !self.wrap {
+            None
+        } else if cx < self.pad {
+            Some((self.index(cx, cy) + self.cols, 1.0))
+        } else if cx + self.pad >= self.cols {
+            Some((self.index(cx, cy) - self.cols, -1.0))
         } else {
-            (cy - 1, cy + 1)
-        };
-        for ry in row_lo..=row_hi {
-            let mut row = ry;
+            None
+        }
+    }
+
+    /// The rows of the block around row `cy`, in order: `(row, k)` where the candidates of `row`
+    /// are at `y + k·H` (k = 0 except where the block wraps vertically). Rows outside a
+    /// non-wrapping world are left out.
+    #[inline]
+    pub fn for_each_block_row(&self, cy: u32, mut f: impl FnMut(u32, i32)) {
+        let rows = self.rows as i32;
+        let b = self.block_y as i32;
+        for dy in -b..=b {
+            let y = cy as i32 + dy;
             if self.wrap {
-                if row < 0 {
-                    row += rows;
-                } else if row >= rows {
-                    row -= rows;
-                }
-            } else if row < 0 || row >= rows {
-                continue;
+                f(y.rem_euclid(rows) as u32, y.div_euclid(rows));
+            } else if (0..rows).contains(&y) {
+                f(y as u32, 0);
             }
-            let base = (row * cols) as u32;
-            if cols < 3 {
-                f(base, base + cols as u32 - 1);
-                continue;
+        }
+    }
+
+    /// The first and last padded cell (inclusive) of the block row `row` around column `cx`: one
+    /// contiguous range of cells, padding included.
+    #[inline]
+    pub fn row_cells(&self, row: u32, cx: u32) -> (u32, u32) {
+        let c = self.index(cx, row);
+        (c - self.block_x, c + self.block_x)
+    }
+}
+
+/// The obstacle grid: obstacle points binned (by the CPU, whenever they change) into cells of at
+/// least the larger obstacle radius, so a boid visits only the 3 × 3 cells around it and its cost
+/// follows the obstacles near it, not their total (docs/model.md §6.4). At most `max(4·points,
+/// 64)` cells. Visited with the minimum image per point; in a wrapping grid narrower than 3 cells a
+/// row or column is visited once.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ObstacleGrid {
+    /// Cell columns (≥ 1).
+    pub cols: u32,
+    /// Cell rows (≥ 1).
+    pub rows: u32,
+    /// `cols / W` (1/wu).
+    pub inv_cell_x: f32,
+    /// `rows / H` (1/wu).
+    pub inv_cell_y: f32,
+    /// Start of each cell's points in `points`, plus the total: `cols·rows + 1` entries.
+    pub starts: Vec<u32>,
+    /// The points (wu), cell by cell (row-major), in input order within a cell.
+    pub points: Vec<[f32; 2]>,
+}
+
+impl ObstacleGrid {
+    /// Bins `points` for obstacles acting within `radius` wu in the world of `params`.
+    pub fn new(points: &[[f32; 2]], radius: f32, params: &SimParams) -> ObstacleGrid {
+        let (w, h) = (params.world_width, params.world_height);
+        let budget = (4 * points.len() as u64).max(64);
+        let mut cell = radius.max(1e-3).max(w.max(h) / 65_536.0);
+        let (mut cols, mut rows);
+        loop {
+            cols = ((w / cell).floor() as u32).max(1);
+            rows = ((h / cell).floor() as u32).max(1);
+            if cols as u64 * rows as u64 <= budget {
+                break;
             }
-            let lo = cx - 1;
-            let hi = cx + 1;
-            if !self.wrap {
-                f(base + lo.max(0) as u32, base + hi.min(cols - 1) as u32);
-            } else if lo < 0 {
-                f(base + (cols - 1) as u32, base + (cols - 1) as u32);
-                f(base, base + hi as u32);
-            } else if hi >= cols {
-                f(base + lo as u32, base + (cols - 1) as u32);
-                f(base, base);
+            cell *= 1.5;
+        }
+        let inv_cell_x = cols as f32 / w;
+        let inv_cell_y = rows as f32 / h;
+        let cell_of = |p: &[f32; 2]| {
+            let cx = ((p[0] * inv_cell_x).floor().max(0.0) as u32).min(cols - 1);
+            let cy = ((p[1] * inv_cell_y).floor().max(0.0) as u32).min(rows - 1);
+            (cy * cols + cx) as usize
+        };
+        let n = (cols * rows) as usize;
+        let mut starts = vec![0u32; n + 1];
+        for p in points {
+            starts[cell_of(p) + 1] += 1;
+        }
+        for k in 0..n {
+            starts[k + 1] += starts[k];
+        }
+        let mut next = starts.clone();
+        let mut binned = vec![[0.0f32; 2]; points.len()];
+        for p in points {
+            let c = cell_of(p);
+            binned[next[c] as usize] = *p;
+            next[c] += 1;
+        }
+        ObstacleGrid {
+            cols,
+            rows,
+            inv_cell_x,
+            inv_cell_y,
+            starts,
+            points: binned,
+        }
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> u32 {
+        self.cols * self.rows
+    }
+
+    /// The cells to visit around position `p`: 3 × 3 (wrapping when `wrap`; each row and column
+    /// once in a grid narrower than 3), as padded-free cell indices.
+    pub fn for_each_cell(&self, p: Vec2, wrap: bool, mut f: impl FnMut(u32)) {
+        let cx = ((p.x * self.inv_cell_x).floor().max(0.0) as i32).min(self.cols as i32 - 1);
+        let cy = ((p.y * self.inv_cell_y).floor().max(0.0) as i32).min(self.rows as i32 - 1);
+        let span = |c: i32, n: i32| -> (i32, i32) {
+            if wrap && n < 3 {
+                (0, n - 1)
             } else {
-                f(base + lo as u32, base + hi as u32);
+                (c - 1, c + 1)
+            }
+        };
+        let (y0, y1) = span(cy, self.rows as i32);
+        let (x0, x1) = span(cx, self.cols as i32);
+        for y in y0..=y1 {
+            let row = if wrap {
+                y.rem_euclid(self.rows as i32)
+            } else if (0..self.rows as i32).contains(&y) {
+                y
+            } else {
+                continue;
+            };
+            for x in x0..=x1 {
+                let col = if wrap {
+                    x.rem_euclid(self.cols as i32)
+                } else if (0..self.cols as i32).contains(&x) {
+                    x
+                } else {
+                    continue;
+                };
+                f(row as u32 * self.cols + col as u32);
             }
         }
     }

@@ -15,10 +15,10 @@ pub mod state_csv;
 pub mod uniforms;
 
 pub use error::{ParamError, SceneError};
-pub use grid::Grid;
+pub use grid::{Grid, ObstacleGrid};
 pub use measures::{flock_measures, FlockMeasures};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
 pub use scene::Scene;
 pub use setup::{Actors, Setup, SetupError};
-pub use state::{initial_state, spawn_boid, spawn_boid_at, Boid};
+pub use state::{initial_state, join_state, spawn_boid, spawn_boid_at, split_state, Boid};
 pub use uniforms::{Interaction, StepUniforms, STEP_UNIFORMS_BYTES};

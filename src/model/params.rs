@@ -89,7 +89,9 @@ pub struct SimParams {
     pub max_speed: f32,
     /// Largest steering force per rule (wu/s²; Reynolds' max force). Range 0 ..= 1e6.
     pub max_force: f32,
-    /// Stop gathering neighbours after this many (0 = unlimited; docs/model.md §4.4). Range 0 ..= 65535.
+    /// Neighbour cap: each boid uses only its `max_neighbors` nearest neighbours (ties by id: the
+    /// topological neighbourhood of Ballerini et al. 2008; docs/model.md §4.4); 0 = every neighbour
+    /// within the radii. Range 0 ..= 16.
     pub max_neighbors: u32,
     /// Weight of colour cohesion (1/s²). Range 0 ..= 100.
     pub hue_cohesion_weight: f32,
@@ -187,7 +189,12 @@ impl SimParams {
             ("wall_distance", p.wall_distance, 0.0, 1.0e5),
             ("wall_weight", p.wall_weight, 0.0, 1.0e6),
             ("noise", p.noise, 0.0, std::f32::consts::TAU),
-            ("max_neighbors", p.max_neighbors as f32, 0.0, 65535.0),
+            (
+                "max_neighbors",
+                p.max_neighbors as f32,
+                0.0,
+                crate::model::rules::MAX_NEIGHBORS_CAP as f32,
+            ),
         ];
         for (field, value, min, max) in checks {
             // `!(a <= b)` is also true for NaN.
@@ -198,6 +205,22 @@ impl SimParams {
                     min: decimal(min),
                     max: decimal(max),
                 });
+            }
+        }
+        if p.boundary == Boundary::Wrap {
+            // The minimum image is unique only when the world is at least two radii across.
+            for (field, side) in [
+                ("world_width", p.world_width),
+                ("world_height", p.world_height),
+            ] {
+                if side < 2.0 * p.perception_radius {
+                    return Err(ParamError::OutOfRange {
+                        field,
+                        value: decimal(side),
+                        min: decimal(2.0 * p.perception_radius),
+                        max: 1.0e6,
+                    });
+                }
             }
         }
         for (field, r) in [

@@ -87,33 +87,99 @@ pub fn steer(target: Vec2, v: Vec2, u: &StepUniforms) -> Vec2 {
     clamp_len(target * (u.max_speed / l2.sqrt()) - v, u.max_force)
 }
 
-/// Adds neighbour `other` at minimum-image offset `d = p_j − p_i` to `s`. Returns `false` once the
-/// neighbour cap is reached (stop gathering). The caller skips the boid itself.
+/// Adds neighbour `other` at offset `d = p_j − p_i` to `s` when it is within the perception
+/// radius. The caller skips the boid itself (and, with a neighbour cap, passes only the selected
+/// nearest neighbours: see [`Nearest`]).
 ///
 /// Inside the perception radius the per-rule tests are masks (0 or 1) rather than branches: a
 /// neighbour passes some radii and not others unpredictably, and mispredicted branches cost more
 /// than the arithmetic. Multiplying by a mask of exactly 1.0 leaves a value unchanged, so the sums
 /// equal those of the branching form bit for bit.
 #[inline]
-pub fn accumulate(s: &mut NeighborSums, d: Vec2, other: &Boid, u: &StepUniforms) -> bool {
+pub fn accumulate(s: &mut NeighborSums, d: Vec2, other: &Boid, u: &StepUniforms) {
+    accumulate_parts(s, d, other.vel(), [other.hue, other.hue_velocity], u);
+}
+
+/// [`accumulate`] from the neighbour's velocity and its (hue vector, hue velocity).
+#[inline]
+pub fn accumulate_parts(
+    s: &mut NeighborSums,
+    d: Vec2,
+    vel: Vec2,
+    hue: [[f32; 2]; 2],
+    u: &StepUniforms,
+) {
     let d2 = d.dot(d);
     if d2 >= u.perception_r2 {
-        return true;
+        return;
     }
     let sep = (d2 < u.separation_r2 && d2 > COINCIDENT_EPS2) as u32 as f32;
     let ali = (d2 < u.alignment_r2) as u32;
     let coh = (d2 < u.cohesion_r2) as u32;
-    let hue = (d2 < u.hue_r2) as u32;
+    let hm = (d2 < u.hue_r2) as u32;
     s.separation -= (d / d2.max(COINCIDENT_EPS2)) * sep;
-    s.alignment += other.vel() * ali as f32;
+    s.alignment += vel * ali as f32;
     s.alignment_n += ali;
     s.cohesion += d * coh as f32;
     s.cohesion_n += coh;
-    s.hue += other.hue_vec() * hue as f32;
-    s.hue_velocity += other.hue_vel() * hue as f32;
-    s.hue_n += hue;
+    s.hue += Vec2::from(hue[0]) * hm as f32;
+    s.hue_velocity += Vec2::from(hue[1]) * hm as f32;
+    s.hue_n += hm;
     s.neighbors += 1;
-    u.max_neighbors == 0 || s.neighbors < u.max_neighbors
+}
+
+/// The `k` nearest neighbours seen so far (the topological neighbourhood of Ballerini et al.,
+/// PNAS 105, 1232, 2008; docs/model.md §4.4): candidates within the perception radius ordered by
+/// (squared distance, id), ties broken by the smaller id; `k ≤` [`MAX_NEIGHBORS_CAP`].
+#[derive(Clone, Copy, Debug)]
+pub struct Nearest {
+    /// (d², id, candidate index, offset d), sorted ascending by (d², id); `len` valid entries.
+    pub items: [(f32, u32, u32, Vec2); MAX_NEIGHBORS_CAP],
+    /// Valid entries.
+    pub len: usize,
+    /// Entries kept (the cap).
+    pub k: usize,
+}
+
+/// Largest neighbour cap (`max_neighbors`): the selection of the nearest lives in a fixed-size
+/// list per boid (also on the GPU).
+pub const MAX_NEIGHBORS_CAP: usize = 16;
+
+impl Nearest {
+    /// An empty selection keeping `k` (1 ..= [`MAX_NEIGHBORS_CAP`]).
+    pub fn new(k: usize) -> Self {
+        Nearest {
+            items: [(0.0, 0, 0, Vec2::ZERO); MAX_NEIGHBORS_CAP],
+            len: 0,
+            k: k.clamp(1, MAX_NEIGHBORS_CAP),
+        }
+    }
+
+    /// Offers candidate `index` with id `id` at offset `d` (squared length `d2`, within the
+    /// perception radius): kept when among the `k` nearest so far.
+    #[inline]
+    pub fn offer(&mut self, d: Vec2, d2: f32, id: u32, index: u32) {
+        let less = |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+        if self.len == self.k {
+            let last = self.items[self.len - 1];
+            if !less((d2, id), (last.0, last.1)) {
+                return;
+            }
+            self.len -= 1;
+        }
+        let mut at = self.len;
+        while at > 0 && less((d2, id), (self.items[at - 1].0, self.items[at - 1].1)) {
+            self.items[at] = self.items[at - 1];
+            at -= 1;
+        }
+        self.items[at] = (d2, id, index, d);
+        self.len += 1;
+    }
+
+    /// The selected candidates, nearest first.
+    pub fn selected(&self) -> &[(f32, u32, u32, Vec2)] {
+        &self.items[..self.len]
+    }
 }
 
 /// Soft wall repulsion (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away from it
@@ -140,29 +206,71 @@ pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
     a
 }
 
-/// The next state of `me` from its neighbour sums (docs/model.md §9): steering, walls, pointer and
-/// obstacles, semi-implicit Euler with the speed clamp, noise, boundary, then the hue-vector rule.
-/// `obstacles` are points (wu). Returns the new boid (same id).
-pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUniforms) -> Boid {
-    let p = me.pos();
-    let v = me.vel();
+/// Obstacle sums of one boid (docs/model.md §6.4): the push Σ d/|d|² over obstacle points
+/// within `obstacle_radius`, and the unit normal from the nearest point within
+/// `obstacle_bounce_radius` (zero when none; the first in visiting order among equally near ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ObstacleSums {
+    /// Σ d/|d|² (1/wu), d = p − o by minimum image.
+    pub push: Vec2,
+    /// Unit vector from the nearest point within the bounce radius to the boid, or zero.
+    pub bounce_normal: Vec2,
+    /// Squared distance of that point (wu²), or the squared bounce radius when none.
+    pub bounce_d2: f32,
+}
 
-    // Nearest obstacle inside the bounce radius, and the obstacle push (like separation).
-    let mut obstacle_push = Vec2::ZERO;
-    let mut bounce_normal = Vec2::ZERO;
-    let mut bounce_d2 = u.obstacle_bounce_radius * u.obstacle_bounce_radius;
-    let obstacle_r2 = u.obstacle_radius * u.obstacle_radius;
-    for o in obstacles.iter().take(u.obstacle_count as usize) {
-        let d = min_image(p - Vec2::from(*o), u);
-        let d2 = d.dot(d);
-        if d2 < obstacle_r2 && d2 > COINCIDENT_EPS2 {
-            obstacle_push += d / d2;
-        }
-        if d2 < bounce_d2 && d2 > COINCIDENT_EPS2 {
-            bounce_d2 = d2;
-            bounce_normal = d / d2.sqrt();
+impl ObstacleSums {
+    /// No obstacle seen yet.
+    pub fn empty(u: &StepUniforms) -> Self {
+        ObstacleSums {
+            push: Vec2::ZERO,
+            bounce_normal: Vec2::ZERO,
+            bounce_d2: u.obstacle_bounce_radius * u.obstacle_bounce_radius,
         }
     }
+
+    /// Adds obstacle point `o` seen from position `p`.
+    #[inline]
+    pub fn add(&mut self, p: Vec2, o: [f32; 2], u: &StepUniforms) {
+        let d = min_image(p - Vec2::from(o), u);
+        let d2 = d.dot(d);
+        if d2 < u.obstacle_radius * u.obstacle_radius && d2 > COINCIDENT_EPS2 {
+            self.push += d / d2;
+        }
+        if d2 < self.bounce_d2 && d2 > COINCIDENT_EPS2 {
+            self.bounce_d2 = d2;
+            self.bounce_normal = d / d2.sqrt();
+        }
+    }
+}
+
+/// The obstacle sums of a boid at `p` over the binned obstacle points near it (the 3 × 3 cells of
+/// the obstacle grid around `p`, in cell order, then in point order within a cell).
+pub fn obstacle_sums(
+    p: Vec2,
+    grid: &crate::model::grid::ObstacleGrid,
+    u: &StepUniforms,
+) -> ObstacleSums {
+    let mut o = ObstacleSums::empty(u);
+    if u.obstacle_count > 0 {
+        grid.for_each_cell(p, u.boundary == 0, |c| {
+            let (a, b) = (grid.starts[c as usize], grid.starts[c as usize + 1]);
+            for q in &grid.points[a as usize..b as usize] {
+                o.add(p, *q, u);
+            }
+        });
+    }
+    o
+}
+
+/// The next state of `me` from its neighbour sums and obstacle sums (docs/model.md §9): steering,
+/// walls, pointer and obstacles, semi-implicit Euler with the speed clamp, noise, boundary, then the
+/// hue-vector rule. Returns the new boid (same id).
+pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniforms) -> Boid {
+    let p = me.pos();
+    let v = me.vel();
+    let obstacle_push = ob.push;
+    let bounce_normal = ob.bounce_normal;
 
     let mut v_new;
     if bounce_normal.dot(bounce_normal) > 0.0 && v.dot(bounce_normal) < 0.0 {

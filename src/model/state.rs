@@ -6,8 +6,10 @@ use glam::Vec2;
 use crate::model::params::SimParams;
 use crate::model::rng::{self, uniform01};
 
-/// One boid, laid out exactly as the WGSL `Boid` struct in `shaders/common.wgsl`
-/// (40 bytes: eight f32 then `id` and one padding word; every `vec2<f32>` at an 8-byte offset).
+/// One boid, as the CPU side handles it (files, spawning, the rules' arguments). The backends keep
+/// the state split into three arrays (docs/model.md §2.2): `pos_vel` (`[x, y, vx, vy]`, 16 B),
+/// `hue` (`[hx, hy, ux, uy]`, 16 B) and `id` (4 B) — see [`split_state`] — so no single GPU binding
+/// holds more than 16 bytes per boid.
 ///
 /// | field | offset | unit |
 /// |---|---|---|
@@ -61,6 +63,38 @@ impl Boid {
             .to_degrees()
             .rem_euclid(360.0)
     }
+    /// `[x, y, vx, vy]`: the boid's entry of the `pos_vel` state buffer.
+    #[inline]
+    pub fn pos_vel(&self) -> [f32; 4] {
+        [
+            self.position[0],
+            self.position[1],
+            self.velocity[0],
+            self.velocity[1],
+        ]
+    }
+    /// `[hx, hy, ux, uy]`: the boid's entry of the `hue` state buffer.
+    #[inline]
+    pub fn hue_parts(&self) -> [f32; 4] {
+        [
+            self.hue[0],
+            self.hue[1],
+            self.hue_velocity[0],
+            self.hue_velocity[1],
+        ]
+    }
+    /// The boid of id `id` with buffer entries `pos_vel` and `hue`.
+    #[inline]
+    pub fn from_parts(pos_vel: [f32; 4], hue: [f32; 4], id: u32) -> Boid {
+        Boid {
+            position: [pos_vel[0], pos_vel[1]],
+            velocity: [pos_vel[2], pos_vel[3]],
+            hue: [hue[0], hue[1]],
+            hue_velocity: [hue[2], hue[3]],
+            id,
+            _pad: 0,
+        }
+    }
     /// Whether every float field is finite.
     pub fn is_finite(&self) -> bool {
         self.position
@@ -110,5 +144,24 @@ pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> 
 pub fn initial_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
     (0..n as u32)
         .map(|id| spawn_boid(seed, id, params))
+        .collect()
+}
+
+/// The state arrays of `boids`: (`pos_vel`, `hue`, `id`), in the same order.
+pub fn split_state(boids: &[Boid]) -> (Vec<[f32; 4]>, Vec<[f32; 4]>, Vec<u32>) {
+    (
+        boids.iter().map(Boid::pos_vel).collect(),
+        boids.iter().map(Boid::hue_parts).collect(),
+        boids.iter().map(|b| b.id).collect(),
+    )
+}
+
+/// The boids of state arrays (the inverse of [`split_state`]).
+pub fn join_state(pos_vel: &[[f32; 4]], hue: &[[f32; 4]], id: &[u32]) -> Vec<Boid> {
+    pos_vel
+        .iter()
+        .zip(hue)
+        .zip(id)
+        .map(|((p, h), i)| Boid::from_parts(*p, *h, *i))
         .collect()
 }

@@ -8,7 +8,7 @@
 
 use encase::ShaderType;
 
-use crate::model::grid::Grid;
+use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::params::SimParams;
 
 /// Derived per-step constants (squared radii, grid, bounds). Units as in [`SimParams`]; squared
@@ -38,16 +38,26 @@ pub struct StepUniforms {
     pub step: u32,
     /// Random seed (low 32 bits).
     pub seed: u32,
-    /// Grid columns.
+    /// Grid columns (without the padding).
     pub grid_cols: u32,
     /// Grid rows.
     pub grid_rows: u32,
-    /// Number of cells (`grid_cols · grid_rows`).
+    /// Cells per padded row (`grid_cols + 2·grid_pad`).
+    pub padded_cols: u32,
+    /// Padding cells at each end of a row.
+    pub grid_pad: u32,
+    /// Block half-width in columns (1 or 2).
+    pub block_x: u32,
+    /// Block half-height in rows (1 or 2).
+    pub block_y: u32,
+    /// Number of (padded) cells (`grid_rows · padded_cols`).
     pub cell_count: u32,
     /// Columns per wu.
     pub inv_cell_x: f32,
     /// Rows per wu.
     pub inv_cell_y: f32,
+    /// Largest workgroup count per dispatch dimension (GPU dispatches split beyond it).
+    pub max_groups_per_dim: u32,
     /// perception_radius² (wu²).
     pub perception_r2: f32,
     /// separation_radius² (wu²).
@@ -92,8 +102,16 @@ pub struct StepUniforms {
     pub pointer_radius: f32,
     /// Pointer weight: > 0 attracts (seek), < 0 repels (flee).
     pub pointer_weight: f32,
-    /// Number of obstacle points in the obstacle buffer.
+    /// Number of obstacle points (binned into the obstacle grid).
     pub obstacle_count: u32,
+    /// Obstacle grid columns.
+    pub obstacle_cols: u32,
+    /// Obstacle grid rows.
+    pub obstacle_rows: u32,
+    /// Obstacle grid columns per wu.
+    pub obstacle_inv_cell_x: f32,
+    /// Obstacle grid rows per wu.
+    pub obstacle_inv_cell_y: f32,
     /// Obstacle repulsion radius (wu).
     pub obstacle_radius: f32,
     /// Obstacle repulsion weight.
@@ -132,17 +150,16 @@ impl Interaction {
 }
 
 impl StepUniforms {
-    /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`,
-    /// with `obstacle_count` obstacle points and the pointer/obstacle settings of `ia`.
+    /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`, the pointer
+    /// and obstacle settings of `ia`, and no obstacle points (see [`StepUniforms::with_obstacles`]).
     pub fn new(
         params: &SimParams,
         boid_count: u32,
         step: u32,
         seed: u32,
-        obstacle_count: u32,
         ia: &Interaction,
     ) -> Self {
-        let grid = Grid::new(params);
+        let grid = Grid::new(params, boid_count as usize);
         let sq = |r: f32| r * r;
         StepUniforms {
             world_width: params.world_width,
@@ -158,9 +175,14 @@ impl StepUniforms {
             seed,
             grid_cols: grid.cols,
             grid_rows: grid.rows,
+            padded_cols: grid.padded_cols(),
+            grid_pad: grid.pad,
+            block_x: grid.block_x,
+            block_y: grid.block_y,
             cell_count: grid.cells(),
             inv_cell_x: grid.inv_cell_x,
             inv_cell_y: grid.inv_cell_y,
+            max_groups_per_dim: 65_535,
             perception_r2: sq(params.perception_radius),
             separation_r2: sq(params.separation_radius),
             alignment_r2: sq(params.alignment_radius),
@@ -183,11 +205,25 @@ impl StepUniforms {
             pointer_y: ia.pointer[1],
             pointer_radius: ia.pointer_radius,
             pointer_weight: ia.pointer_weight,
-            obstacle_count,
+            obstacle_count: 0,
+            obstacle_cols: 1,
+            obstacle_rows: 1,
+            obstacle_inv_cell_x: 1.0 / params.world_width,
+            obstacle_inv_cell_y: 1.0 / params.world_height,
             obstacle_radius: ia.obstacle_radius,
             obstacle_weight: ia.obstacle_weight,
             obstacle_bounce_radius: ia.obstacle_bounce_radius,
         }
+    }
+
+    /// These uniforms with the obstacle grid `og` (its dimensions and point count).
+    pub fn with_obstacles(mut self, og: &ObstacleGrid) -> Self {
+        self.obstacle_count = og.points.len() as u32;
+        self.obstacle_cols = og.cols;
+        self.obstacle_rows = og.rows;
+        self.obstacle_inv_cell_x = og.inv_cell_x;
+        self.obstacle_inv_cell_y = og.inv_cell_y;
+        self
     }
 
     /// The grid these uniforms describe.
@@ -195,6 +231,9 @@ impl StepUniforms {
         Grid {
             cols: self.grid_cols,
             rows: self.grid_rows,
+            pad: self.grid_pad,
+            block_x: self.block_x,
+            block_y: self.block_y,
             inv_cell_x: self.inv_cell_x,
             inv_cell_y: self.inv_cell_y,
             wrap: self.boundary == 0,

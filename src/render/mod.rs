@@ -5,11 +5,13 @@
 
 pub mod camera;
 pub mod mesh;
+pub mod mirror;
 pub mod offscreen;
 pub mod renderer;
 pub mod style;
 
 pub use camera::Camera;
+pub use mirror::StateMirror;
 pub use offscreen::{read_texture, Offscreen};
-pub use renderer::{supported_samples, Renderer, ViewUniforms};
+pub use renderer::{supported_samples, Renderer, StateBuffers, ViewUniforms};
 pub use style::{boid_length_for, RenderStyle, Theme};

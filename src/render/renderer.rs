@@ -18,6 +18,7 @@ use crate::model::Actors;
 use crate::render::camera::Camera;
 use crate::render::mesh;
 use crate::render::style::RenderStyle;
+pub use crate::simulation::StateBuffers;
 
 /// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl` (layout
 /// computed by encase, checked against naga in `tests/shaders.rs`).
@@ -125,8 +126,8 @@ pub struct Renderer {
     corners: wgpu::Buffer,
     /// The spearhead's two triangles.
     indices: wgpu::Buffer,
-    /// (state buffer, obstacle buffer, bind group): rebuilt when either buffer changes.
-    bind: Option<(wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
+    /// (state buffers, obstacle buffer, bind group): rebuilt when any buffer changes.
+    bind: Option<(StateBuffers, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
     msaa: Option<(u32, u32, wgpu::TextureView)>,
 }
@@ -216,6 +217,7 @@ impl Renderer {
                 entry(0, wgpu::BufferBindingType::Uniform),
                 entry(1, read),
                 entry(2, read),
+                entry(3, read),
             ],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -316,16 +318,15 @@ impl Renderer {
 
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
     /// format whose size is `camera.viewport`) to the theme's background, then draws the world
-    /// rectangle, the obstacles and `boid_count` boids read from `state` (an array of
-    /// [`crate::model::Boid`], e.g. a backend's
-    /// [`crate::simulation::Simulation::gpu_state_buffer`]).
+    /// rectangle, the obstacles and `boid_count` boids read from `state` (the `pos_vel` and `hue`
+    /// state buffers, e.g. a backend's [`crate::simulation::Simulation::gpu_state`]).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         queue: &wgpu::Queue,
-        state: &wgpu::Buffer,
+        state: &StateBuffers,
         boid_count: u32,
         camera: &Camera,
         style: &RenderStyle,
@@ -347,10 +348,14 @@ impl Renderer {
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: state.as_entire_binding(),
+                        resource: state.pos_vel.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
+                        resource: state.hue.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
                         resource: self.obstacle_buffer.as_entire_binding(),
                     },
                 ],

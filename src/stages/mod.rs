@@ -43,6 +43,9 @@ pub struct Binding {
 pub enum Items {
     /// One per boid.
     Boids,
+    /// One per possible item: a boid and, in a wrapping world, its ghost (2·N there, else N);
+    /// invocations past the items of the step return at once.
+    Items,
     /// One per cell counter (`cell_count + 1`: the last one receives the scan's total).
     CellCounters,
     /// One workgroup.
@@ -134,7 +137,7 @@ const fn b(name: &'static str, access: Access) -> Binding {
 use Access::{Read, ReadWrite, Uniform};
 
 /// Number of stages in [`STAGES`].
-pub const STAGE_COUNT: usize = 6;
+pub const STAGE_COUNT: usize = 7;
 
 /// Every compute stage: the step's stages in order, then the stages run on request.
 pub static STAGES: [Stage; STAGE_COUNT] = [
@@ -151,10 +154,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         wgsl: wgsl!("common.wgsl", "grid.wgsl", "count.wgsl"),
         bindings: &[
             b("params", Uniform),
-            b("state", Read),
+            b("pos_vel", Read),
             b("cells", ReadWrite),
-            b("boid_cell", ReadWrite),
-            b("boid_rank", ReadWrite),
+            b("rank", ReadWrite),
         ],
         run: Run::Dispatches(&[("count", Items::Boids)]),
         when: When::Step,
@@ -173,15 +175,33 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         twin: twins::scan_step,
     },
     Stage {
-        name: "scatter",
-        wgsl: wgsl!("common.wgsl", "scatter.wgsl"),
+        name: "slots",
+        wgsl: wgsl!("common.wgsl", "grid.wgsl", "slots.wgsl"),
         bindings: &[
             b("params", Uniform),
-            b("state", Read),
-            b("boid_cell", Read),
-            b("boid_rank", Read),
+            b("pos_vel", Read),
+            b("id", Read),
             b("cells", Read),
-            b("sorted", ReadWrite),
+            b("rank", Read),
+            b("slot_ids", ReadWrite),
+        ],
+        run: Run::Dispatches(&[("slots", Items::Boids)]),
+        when: When::Step,
+        twin: twins::slots_step,
+    },
+    Stage {
+        name: "scatter",
+        wgsl: wgsl!("common.wgsl", "grid.wgsl", "scatter.wgsl"),
+        bindings: &[
+            b("params", Uniform),
+            b("pos_vel", Read),
+            b("hue", Read),
+            b("id", Read),
+            b("cells", Read),
+            b("slot_ids", Read),
+            b("sorted_pos_vel", ReadWrite),
+            b("sorted_hue", ReadWrite),
+            b("sorted_src", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter", Items::Boids)]),
         when: When::Step,
@@ -198,13 +218,18 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         ),
         bindings: &[
             b("params", Uniform),
-            b("sorted", Read),
+            b("sorted_pos_vel", Read),
+            b("sorted_hue", Read),
+            b("sorted_src", Read),
+            b("id", Read),
             b("cells", Read),
+            b("obstacle_cells", Read),
             b("obstacles", Read),
-            b("state", ReadWrite),
+            b("pos_vel", ReadWrite),
+            b("hue", ReadWrite),
             b("neighbors", ReadWrite),
         ],
-        run: Run::Dispatches(&[("rules", Items::Boids)]),
+        run: Run::Dispatches(&[("rules", Items::Items)]),
         when: When::Step,
         twin: twins::rules_step,
     },
@@ -213,7 +238,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         wgsl: wgsl!("common.wgsl", "measures.wgsl"),
         bindings: &[
             b("params", Uniform),
-            b("state", Read),
+            b("pos_vel", Read),
             b("neighbors", Read),
             b("partials", ReadWrite),
             b("result", ReadWrite),
@@ -255,8 +280,13 @@ pub fn stage(name: &str) -> &'static Stage {
 pub enum Len {
     /// One element per boid.
     Boids,
+    /// One element per possible item: 2 per boid in a wrapping world (a boid and its ghost),
+    /// else 1.
+    Items,
     /// One element per cell counter (`cell_count + 1`).
     CellCounters,
+    /// One element per obstacle cell, plus one.
+    ObstacleCells,
     /// One element per obstacle point.
     Obstacles,
     /// One element per workgroup of a per-boid dispatch.
@@ -287,27 +317,32 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
     }
 }
 
-/// Bytes of one boid in the state buffers.
-pub const BOID_BYTES: u64 = std::mem::size_of::<crate::model::Boid>() as u64;
-
 /// Bytes of one row of the measures reduction (8 floats).
 pub const MEASURES_ROW_BYTES: u64 = 32;
 
-/// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). `state` and
-/// `sorted` are the two halves of the ping-pong pair: `state → scatter → sorted → rules → state`.
-pub static BUFFERS: [BufferDesc; 10] = [
+/// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
+/// split into `pos_vel`, `hue` and `id` (docs/model.md §2.2), and the sorted items into
+/// `sorted_pos_vel`, `sorted_hue` and `sorted_src`: the two halves of the ping-pong pair,
+/// `state → scatter → sorted → rules → state`. No buffer holds more than 16 bytes per item, so
+/// the binding size limit allows `limit / 16` items.
+pub static BUFFERS: [BufferDesc; 15] = [
     BufferDesc {
         name: "params",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
         len: Len::One,
         uniform: true,
     },
-    buf("state", BOID_BYTES, Len::Boids),
-    buf("sorted", BOID_BYTES, Len::Boids),
-    buf("boid_cell", 4, Len::Boids),
-    buf("boid_rank", 4, Len::Boids),
+    buf("pos_vel", 16, Len::Boids),
+    buf("hue", 16, Len::Boids),
+    buf("id", 4, Len::Boids),
     buf("neighbors", 4, Len::Boids),
     buf("cells", 4, Len::CellCounters),
+    buf("rank", 4, Len::Items),
+    buf("slot_ids", 4, Len::Items),
+    buf("sorted_pos_vel", 16, Len::Items),
+    buf("sorted_hue", 16, Len::Items),
+    buf("sorted_src", 4, Len::Items),
+    buf("obstacle_cells", 4, Len::ObstacleCells),
     buf("obstacles", 8, Len::Obstacles),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     buf("result", MEASURES_ROW_BYTES, Len::One),
@@ -318,13 +353,14 @@ pub fn buffer(name: &str) -> Option<&'static BufferDesc> {
     BUFFERS.iter().find(|b| b.name == name)
 }
 
-/// The per-boid bytes of every buffer of [`BUFFERS`] whose length follows the boid count
-/// (the GPU backend's memory per boid, without the grid).
+/// GPU bytes per boid of the buffers whose length follows the boid count, in a wrapping world
+/// (where each boid may have a ghost item) — the grid's cell counters excepted.
 pub fn bytes_per_boid() -> u64 {
     BUFFERS
         .iter()
         .map(|b| match b.len {
             Len::Boids => b.elem_bytes,
+            Len::Items => 2 * b.elem_bytes,
             _ => 0,
         })
         .sum()

@@ -123,7 +123,7 @@ pub fn test_state(seed: u32, n: usize, params: &SimParams, special: bool) -> Vec
     let mut boids = boids::model::initial_state(seed, n, params);
     if special && n >= 16 {
         let (w, h) = (params.world_width, params.world_height);
-        let grid = boids::model::Grid::new(params);
+        let grid = boids::model::Grid::new(params, n);
         let cell_w = w / grid.cols as f32;
         let e = 1e-3;
         let spots = [

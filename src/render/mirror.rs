@@ -1,0 +1,44 @@
+//! [`StateMirror`]: GPU copies of a CPU backend's state arrays, so the renderer draws every backend
+//! from GPU buffers (the GPU backend's own, or these).
+
+use crate::simulation::{StateBuffers, StateSlices};
+
+/// GPU buffers holding a copy of CPU state arrays, grown as needed (by powers of two).
+#[derive(Default)]
+pub struct StateMirror {
+    buffers: Option<StateBuffers>,
+}
+
+impl StateMirror {
+    /// Uploads `state` and returns the buffers holding it.
+    pub fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        state: StateSlices<'_>,
+    ) -> StateBuffers {
+        let bytes = (state.pos_vel.len() as u64 * 16).max(16);
+        if self
+            .buffers
+            .as_ref()
+            .is_none_or(|b| b.pos_vel.size() < bytes)
+        {
+            let make = |label| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: bytes.next_power_of_two(),
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            };
+            self.buffers = Some(StateBuffers {
+                pos_vel: make("cpu state mirror pos_vel"),
+                hue: make("cpu state mirror hue"),
+            });
+        }
+        let b = self.buffers.clone().expect("made above");
+        queue.write_buffer(&b.pos_vel, 0, bytemuck::cast_slice(state.pos_vel));
+        queue.write_buffer(&b.hue, 0, bytemuck::cast_slice(state.hue));
+        b
+    }
+}
