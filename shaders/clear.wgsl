@@ -1,7 +1,10 @@
-// Stage `clear`: zero the cell counters (cell_count + 1 entries; the last is the scan's total).
+// Stage `clear`: zero the cell counters (cell_count + 1 entries; the last is the scan's total), the
+// deferred-work counters, and the indirect dispatch arguments of the heavy stages (0 × 1 × 1).
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> cells: array<u32>;
+@group(0) @binding(2) var<storage, read_write> counters: array<u32>;
+@group(0) @binding(3) var<storage, read_write> dispatch_args: array<u32>;
 
 @compute @workgroup_size(256)
 fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -9,5 +12,11 @@ fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     let i = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
     if (i <= params.cell_count) {
         cells[i] = 0u;
+    }
+    if (i < arrayLength(&counters)) {
+        counters[i] = 0u;
+        dispatch_args[3u * i] = 0u;
+        dispatch_args[3u * i + 1u] = 1u;
+        dispatch_args[3u * i + 2u] = 1u;
     }
 }

@@ -75,3 +75,4 @@ const WORKGROUP_SIZE: u32 = 256u;
 fn workgroup_linear(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.x + wid.y * nwg.x;
 }
+

@@ -147,12 +147,18 @@ fn obstacle_span(c: i32, n: i32) -> vec2<i32> {
     return vec2<i32>(c - 1, c + 1);
 }
 
-// The obstacle sums over the 3 × 3 obstacle cells around p; mirrors `obstacle_sums`.
-fn obstacle_sums(p: vec2<f32>) -> ObstacleSums {
-    var o = ObstacleSums(vec2<f32>(0.0), vec2<f32>(0.0),
-                         params.obstacle_bounce_radius * params.obstacle_bounce_radius);
+// The obstacle cells around p, in visiting order (at most 3 × 3); mirrors
+// `ObstacleGrid::for_each_cell`.
+struct ObstacleBlock {
+    cells: array<u32, 9>,
+    n: u32,
+}
+
+fn obstacle_block(p: vec2<f32>) -> ObstacleBlock {
+    var blk: ObstacleBlock;
+    blk.n = 0u;
     if (params.obstacle_count == 0u) {
-        return o;
+        return blk;
     }
     let cols = i32(params.obstacle_cols);
     let rows = i32(params.obstacle_rows);
@@ -175,10 +181,34 @@ fn obstacle_sums(p: vec2<f32>) -> ObstacleSums {
             } else if (x < 0 || x >= cols) {
                 continue;
             }
-            let c = u32(row * cols + col);
-            for (var k = obstacle_cells[c]; k < obstacle_cells[c + 1u]; k++) {
-                obstacle_add(&o, p, obstacles[k]);
-            }
+            blk.cells[blk.n] = u32(row * cols + col);
+            blk.n += 1u;
+        }
+    }
+    return blk;
+}
+
+// Obstacle points in the cells of blk.
+fn obstacle_points_in(blk: ObstacleBlock) -> u32 {
+    var n = 0u;
+    for (var k = 0u; k < blk.n; k++) {
+        n += obstacle_cells[blk.cells[k] + 1u] - obstacle_cells[blk.cells[k]];
+    }
+    return n;
+}
+
+fn empty_obstacle_sums() -> ObstacleSums {
+    return ObstacleSums(vec2<f32>(0.0), vec2<f32>(0.0),
+                        params.obstacle_bounce_radius * params.obstacle_bounce_radius);
+}
+
+// The obstacle sums over the obstacle cells of blk (from position p); mirrors `obstacle_sums`.
+fn obstacle_sums(p: vec2<f32>, blk: ObstacleBlock) -> ObstacleSums {
+    var o = empty_obstacle_sums();
+    for (var c = 0u; c < blk.n; c++) {
+        let cell = blk.cells[c];
+        for (var k = obstacle_cells[cell]; k < obstacle_cells[cell + 1u]; k++) {
+            obstacle_add(&o, p, obstacles[k]);
         }
     }
     return o;

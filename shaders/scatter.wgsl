@@ -1,7 +1,8 @@
 // Stage `scatter`: copies each item's state to its place in cell order, within a cell by boid id
 // (the item's rank among the ids in its cell's slots), ghosts shifted by ±W. The order is
 // therefore the same whatever the order of the atomic ranks of `count`: deterministic, and equal
-// to the CPU twin's.
+// to the CPU twin's. An item of a cell with more than SCATTER_BUDGET items is deferred to
+// `scatter_heavy` (its rank is counted by a workgroup).
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
@@ -12,25 +13,37 @@
 @group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> sorted_src: array<u32>;
+@group(0) @binding(9) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read_write> overflow: array<u32>;
+@group(0) @binding(11) var<storage, read_write> dispatch_args: array<atomic<u32>>;
 
-// Rank of `key` among the ids of cell `cell`.
-fn rank_in_cell(cell: u32, key: u32) -> u32 {
-    let a = cells[cell];
-    let b = cells[cell + 1u];
-    var r = 0u;
-    for (var k = a; k < b; k++) {
-        r += select(0u, 1u, slot_ids[k] < key);
-    }
-    return a + r;
-}
+// Most items of a cell one invocation ranks itself.
+const SCATTER_BUDGET: u32 = 16384u;
 
-fn place(cell: u32, i: u32, shift: f32) {
-    let dst = rank_in_cell(cell, id[i]);
+// Bit of an `overflow` entry marking a ghost item.
+const GHOST_BIT: u32 = 0x80000000u;
+
+fn write_item(dst: u32, i: u32, shift: f32) {
     var pv = pos_vel[i];
     pv.x += shift * params.world_width;
     sorted_pos_vel[dst] = pv;
     sorted_hue[dst] = hue[i];
     sorted_src[dst] = i;
+}
+
+fn place(cell: u32, i: u32, shift: f32, ghost: u32) {
+    let a = cells[cell];
+    let b = cells[cell + 1u];
+    if (b - a > SCATTER_BUDGET) {
+        defer_item(0u, i | ghost);
+        return;
+    }
+    let key = id[i];
+    var r = 0u;
+    for (var k = a; k < b; k++) {
+        r += select(0u, 1u, slot_ids[k] < key);
+    }
+    write_item(a + r, i, shift);
 }
 
 @compute @workgroup_size(256)
@@ -41,9 +54,9 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         return;
     }
     let c = cell_xy(pos_vel[i].xy);
-    place(cell_index(c), i, 0.0);
+    place(cell_index(c), i, 0.0, 0u);
     let g = ghost_of(c);
     if (g.exists) {
-        place(g.cell, i, g.shift);
+        place(g.cell, i, g.shift, GHOST_BIT);
     }
 }

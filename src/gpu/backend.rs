@@ -169,6 +169,7 @@ impl GpuBackend {
             Items::Items => self.count * if self.wraps() { 2 } else { 1 },
             Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
+            Items::Indirect(_) => 0,
         }
     }
 
@@ -245,8 +246,13 @@ impl GpuBackend {
                 for (entry, items) in list {
                     pass.set_pipeline(sp.pipeline(entry));
                     pass.set_bind_group(0, bind, &[]);
-                    let groups = dispatch::groups_for(self.invocations(*items));
-                    dispatch::dispatch(pass, groups, self.max_per_dim);
+                    if let Items::Indirect(k) = items {
+                        let args = self.buffers.get("dispatch_args");
+                        pass.dispatch_workgroups_indirect(args, 12 * *k as u64);
+                    } else {
+                        let groups = dispatch::groups_for(self.invocations(*items));
+                        dispatch::dispatch(pass, groups, self.max_per_dim);
+                    }
                 }
             }
         }

@@ -35,6 +35,7 @@ impl Capacity {
             Len::Obstacles => self.obstacles as u64,
             Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
             Len::One => 1,
+            Len::Fixed(k) => k as u64,
         };
         n.max(1)
     }
@@ -156,6 +157,11 @@ impl SimBuffers {
             .map(|b| {
                 let usage = if b.uniform {
                     wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST
+                } else if b.indirect {
+                    wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::INDIRECT
+                        | wgpu::BufferUsages::COPY_SRC
+                        | wgpu::BufferUsages::COPY_DST
                 } else {
                     wgpu::BufferUsages::STORAGE
                         | wgpu::BufferUsages::COPY_SRC

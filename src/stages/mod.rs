@@ -50,6 +50,9 @@ pub enum Items {
     CellCounters,
     /// One workgroup.
     OneGroup,
+    /// As many workgroups as the GPU itself wrote into the `dispatch_args` buffer at this entry
+    /// (an indirect dispatch: x, y, z at byte offset 12·k) — the deferred heavy items of a stage.
+    Indirect(u32),
 }
 
 /// How a stage is recorded.
@@ -137,14 +140,19 @@ const fn b(name: &'static str, access: Access) -> Binding {
 use Access::{Read, ReadWrite, Uniform};
 
 /// Number of stages in [`STAGES`].
-pub const STAGE_COUNT: usize = 7;
+pub const STAGE_COUNT: usize = 9;
 
 /// Every compute stage: the step's stages in order, then the stages run on request.
 pub static STAGES: [Stage; STAGE_COUNT] = [
     Stage {
         name: "clear",
         wgsl: wgsl!("common.wgsl", "clear.wgsl"),
-        bindings: &[b("params", Uniform), b("cells", ReadWrite)],
+        bindings: &[
+            b("params", Uniform),
+            b("cells", ReadWrite),
+            b("counters", ReadWrite),
+            b("dispatch_args", ReadWrite),
+        ],
         run: Run::Dispatches(&[("clear", Items::CellCounters)]),
         when: When::Step,
         twin: twins::clear_step,
@@ -191,7 +199,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "scatter",
-        wgsl: wgsl!("common.wgsl", "grid.wgsl", "scatter.wgsl"),
+        wgsl: wgsl!("common.wgsl", "grid.wgsl", "defer.wgsl", "scatter.wgsl"),
         bindings: &[
             b("params", Uniform),
             b("pos_vel", Read),
@@ -202,10 +210,33 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_pos_vel", ReadWrite),
             b("sorted_hue", ReadWrite),
             b("sorted_src", ReadWrite),
+            b("counters", ReadWrite),
+            b("overflow", ReadWrite),
+            b("dispatch_args", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter", Items::Boids)]),
         when: When::Step,
         twin: twins::scatter_step,
+    },
+    Stage {
+        name: "scatter_heavy",
+        wgsl: wgsl!("common.wgsl", "grid.wgsl", "scatter_heavy.wgsl"),
+        bindings: &[
+            b("params", Uniform),
+            b("pos_vel", Read),
+            b("hue", Read),
+            b("id", Read),
+            b("cells", Read),
+            b("slot_ids", Read),
+            b("sorted_pos_vel", ReadWrite),
+            b("sorted_hue", ReadWrite),
+            b("sorted_src", ReadWrite),
+            b("counters", Read),
+            b("overflow", Read),
+        ],
+        run: Run::Dispatches(&[("scatter_heavy", Items::Indirect(0))]),
+        when: When::Step,
+        twin: twins::scatter_heavy_step,
     },
     Stage {
         name: "rules",
@@ -214,6 +245,8 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
+            "gather.wgsl",
+            "defer.wgsl",
             "rules.wgsl"
         ),
         bindings: &[
@@ -228,10 +261,42 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("pos_vel", ReadWrite),
             b("hue", ReadWrite),
             b("neighbors", ReadWrite),
+            b("counters", ReadWrite),
+            b("overflow", ReadWrite),
+            b("dispatch_args", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules", Items::Items)]),
         when: When::Step,
         twin: twins::rules_step,
+    },
+    Stage {
+        name: "rules_heavy",
+        wgsl: wgsl!(
+            "common.wgsl",
+            "rng.wgsl",
+            "grid.wgsl",
+            "rules_common.wgsl",
+            "gather.wgsl",
+            "rules_heavy.wgsl"
+        ),
+        bindings: &[
+            b("params", Uniform),
+            b("sorted_pos_vel", Read),
+            b("sorted_hue", Read),
+            b("sorted_src", Read),
+            b("id", Read),
+            b("cells", Read),
+            b("obstacle_cells", Read),
+            b("obstacles", Read),
+            b("pos_vel", ReadWrite),
+            b("hue", ReadWrite),
+            b("neighbors", ReadWrite),
+            b("counters", Read),
+            b("overflow", Read),
+        ],
+        run: Run::Dispatches(&[("rules_heavy", Items::Indirect(1))]),
+        when: When::Step,
+        twin: twins::rules_heavy_step,
     },
     Stage {
         name: "measures",
@@ -293,6 +358,8 @@ pub enum Len {
     BoidWorkgroups,
     /// Exactly one element.
     One,
+    /// A fixed number of elements.
+    Fixed(u32),
 }
 
 /// One buffer the stages bind.
@@ -306,6 +373,8 @@ pub struct BufferDesc {
     pub len: Len,
     /// Whether it is the uniform block (`var<uniform>`), else a storage buffer.
     pub uniform: bool,
+    /// Whether it also holds indirect dispatch arguments.
+    pub indirect: bool,
 }
 
 const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
@@ -314,6 +383,7 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
         elem_bytes,
         len,
         uniform: false,
+        indirect: false,
     }
 }
 
@@ -325,12 +395,13 @@ pub const MEASURES_ROW_BYTES: u64 = 32;
 /// `sorted_pos_vel`, `sorted_hue` and `sorted_src`: the two halves of the ping-pong pair,
 /// `state → scatter → sorted → rules → state`. No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
-pub static BUFFERS: [BufferDesc; 15] = [
+pub static BUFFERS: [BufferDesc; 18] = [
     BufferDesc {
         name: "params",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
         len: Len::One,
         uniform: true,
+        indirect: false,
     },
     buf("pos_vel", 16, Len::Boids),
     buf("hue", 16, Len::Boids),
@@ -346,7 +417,22 @@ pub static BUFFERS: [BufferDesc; 15] = [
     buf("obstacles", 8, Len::Obstacles),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     buf("result", MEASURES_ROW_BYTES, Len::One),
+    // Heavy items deferred to a workgroup each: [scatter's count, rules' count], their list (the
+    // scatter's, then reused by rules), and the indirect dispatch arguments the deferring stages
+    // raise with atomicMax as they push (two x, y, z triples).
+    buf("counters", 4, Len::Fixed(COUNTERS)),
+    buf("overflow", 4, Len::Items),
+    BufferDesc {
+        name: "dispatch_args",
+        elem_bytes: 4,
+        len: Len::Fixed(3 * COUNTERS),
+        uniform: false,
+        indirect: true,
+    },
 ];
+
+/// Number of deferred-work counters (and indirect dispatches): `scatter`'s and `rules`'.
+pub const COUNTERS: u32 = 2;
 
 /// The buffer named `name`, if it is in [`BUFFERS`].
 pub fn buffer(name: &str) -> Option<&'static BufferDesc> {

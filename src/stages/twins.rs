@@ -206,6 +206,10 @@ pub fn gather(
 ) -> NeighborSums {
     let mut sums = NeighborSums::default();
     let add = |sums: &mut NeighborSums, j: usize, d: Vec2| {
+        // The neighbour's velocity and hue are read only for a neighbour.
+        if d.dot(d) >= u.perception_r2 {
+            return;
+        }
         let (o, h) = (sorted.pos_vel[j], sorted.hue[j]);
         accumulate_parts(
             sums,
@@ -509,3 +513,13 @@ pub fn rules_step(s: &mut CpuStep) {
 pub fn measures_step(s: &mut CpuStep) {
     s.measures = measures(&s.pos_vel, &s.neighbors);
 }
+
+/// `scatter_heavy` on a [`CpuStep`]: nothing. On the GPU, `scatter` defers the items of crowded
+/// cells to `scatter_heavy` (to bound the work of one invocation); the CPU twin `scatter` places
+/// every item itself, so the pair `scatter` + `scatter_heavy` is tested against `scatter`.
+pub fn scatter_heavy_step(_: &mut CpuStep) {}
+
+/// `rules_heavy` on a [`CpuStep`]: nothing. On the GPU, `rules` defers boids with very many
+/// candidates or nearby obstacle points to `rules_heavy`; the CPU twin `rules` steps every boid
+/// itself, so the pair `rules` + `rules_heavy` is tested against `rules`.
+pub fn rules_heavy_step(_: &mut CpuStep) {}

@@ -1,0 +1,221 @@
+// Stage `rules_heavy`: the boids `rules` deferred (more candidates or nearby obstacle points than
+// one invocation may loop over), one workgroup of HEAVY_GROUP invocations each. Invocation `lid`
+// takes every HEAVY_GROUP-th candidate and obstacle point; the partial sums are added in workgroup
+// memory in a fixed order (so the result is the same on every run), and the first invocation
+// integrates the boid. With a neighbour cap the k nearest are chosen in k rounds, each a
+// workgroup-wide minimum of the candidates beyond the last one chosen (by distance, then id).
+// Together with `rules` it computes what the CPU twin `rules` computes (the sums in another order).
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> sorted_src: array<u32>;
+@group(0) @binding(4) var<storage, read> id: array<u32>;
+@group(0) @binding(5) var<storage, read> cells: array<u32>;
+@group(0) @binding(6) var<storage, read> obstacle_cells: array<u32>;
+@group(0) @binding(7) var<storage, read> obstacles: array<vec2<f32>>;
+@group(0) @binding(8) var<storage, read_write> pos_vel: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
+@group(0) @binding(11) var<storage, read> counters: array<u32>;
+@group(0) @binding(12) var<storage, read> overflow: array<u32>;
+
+const HEAVY_GROUP: u32 = 256u;
+
+// One invocation's partial sums: the neighbour sums, and the obstacle sums with the visiting index
+// of the nearest bouncing point (ties go to the earliest, as in a sequential loop).
+struct Partial {
+    sums: NeighborSums,
+    push: vec2<f32>,
+    bounce_normal: vec2<f32>,
+    bounce_d2: f32,
+    bounce_t: u32,
+}
+
+// A candidate chosen for the neighbour cap: (d², id) orders them; j is its sorted index.
+struct Pick {
+    d2: f32,
+    id: u32,
+    j: u32,
+    d: vec2<f32>,
+}
+
+var<workgroup> partials: array<Partial, 128>;
+var<workgroup> picks: array<Pick, 128>;
+var<workgroup> chosen: array<Pick, 16>;
+
+fn add_partial(a: Partial, b: Partial) -> Partial {
+    var r = a;
+    r.sums.separation += b.sums.separation;
+    r.sums.alignment += b.sums.alignment;
+    r.sums.alignment_n += b.sums.alignment_n;
+    r.sums.cohesion += b.sums.cohesion;
+    r.sums.cohesion_n += b.sums.cohesion_n;
+    r.sums.hue += b.sums.hue;
+    r.sums.hue_velocity += b.sums.hue_velocity;
+    r.sums.hue_n += b.sums.hue_n;
+    r.sums.neighbors += b.sums.neighbors;
+    r.push += b.push;
+    if (b.bounce_d2 < a.bounce_d2 || (b.bounce_d2 == a.bounce_d2 && b.bounce_t < a.bounce_t)) {
+        r.bounce_normal = b.bounce_normal;
+        r.bounce_d2 = b.bounce_d2;
+        r.bounce_t = b.bounce_t;
+    }
+    return r;
+}
+
+fn pick_less(a: Pick, b: Pick) -> bool {
+    return a.d2 < b.d2 || (a.d2 == b.d2 && a.id < b.id);
+}
+
+const NO_PICK_D2: f32 = 3.4e38;
+
+// The first index ≥ start of the residue class lid (mod HEAVY_GROUP), counted from `base`.
+fn first_of(lid: u32, start: u32) -> u32 {
+    return start + (lid + HEAVY_GROUP - start % HEAVY_GROUP) % HEAVY_GROUP;
+}
+
+@compute @workgroup_size(256)
+fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let g = workgroup_linear(wid, nwg);
+    // No early return: the barriers below need every invocation (uniform control flow);
+    // workgroups past the deferred boids visit nothing and write nothing.
+    let live = g < counters[1];
+    let s = select(0u, overflow[min(g, arrayLength(&overflow) - 1u)], live);
+    let me = sorted_pos_vel[s];
+    let p = me.xy;
+    let c = cell_xy(p);
+    let by = i32(params.block_y);
+    let capped = params.max_neighbors > 0u;
+
+    var part: Partial;
+    part.sums = empty_sums();
+    part.push = vec2<f32>(0.0);
+    part.bounce_normal = vec2<f32>(0.0);
+    part.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
+    part.bounce_t = 0xffffffffu;
+
+    // Candidates: every row of the block, this invocation's residue class of the flat index. (A
+    // local of its own, not `&part.sums`: naga's SPIR-V writer fails on a pointer to a member.)
+    var sums = empty_sums();
+    if (live && !capped) {
+        var base = 0u;
+        for (var dy = -by; dy <= by; dy++) {
+            let r = block_row(c, dy, p);
+            if (!r.valid) {
+                continue;
+            }
+            let len = r.b - r.a;
+            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                let j = r.a + (t - base);
+                if (j != s) {
+                    add_candidate(&sums, j, sorted_pos_vel[j].xy - r.q);
+                }
+            }
+            base += len;
+        }
+    }
+    part.sums = sums;
+    // Obstacle points, likewise.
+    let blk = obstacle_block(p);
+    if (live) {
+        var base = 0u;
+        for (var k = 0u; k < blk.n; k++) {
+            let a = obstacle_cells[blk.cells[k]];
+            let len = obstacle_cells[blk.cells[k] + 1u] - a;
+            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                var o = ObstacleSums(part.push, part.bounce_normal, part.bounce_d2);
+                let before = o.bounce_d2;
+                obstacle_add(&o, p, obstacles[a + (t - base)]);
+                part.push = o.push;
+                if (o.bounce_d2 < before) {
+                    part.bounce_normal = o.bounce_normal;
+                    part.bounce_d2 = o.bounce_d2;
+                    part.bounce_t = t;
+                }
+            }
+            base += len;
+        }
+    }
+    // Sum the partials: 256 → 128 in pairs (lid, lid + 128), then a tree.
+    if (lid >= 128u) {
+        partials[lid - 128u] = part;
+    }
+    workgroupBarrier();
+    if (lid < 128u) {
+        partials[lid] = add_partial(part, partials[lid]);
+    }
+    for (var stride = 64u; stride > 0u; stride >>= 1u) {
+        workgroupBarrier();
+        if (lid < stride) {
+            partials[lid] = add_partial(partials[lid], partials[lid + stride]);
+        }
+    }
+    workgroupBarrier();
+
+    // With a cap: k rounds, each choosing the nearest candidate beyond the last one chosen.
+    var rounds = 0u;
+    if (capped) {
+        rounds = min(params.max_neighbors, MAX_NEIGHBORS_CAP);
+    }
+    var last = Pick(-1.0, 0u, 0u, vec2<f32>(0.0));
+    for (var round = 0u; round < rounds; round++) {
+        var best = Pick(NO_PICK_D2, 0xffffffffu, 0u, vec2<f32>(0.0));
+        if (live) {
+            var base = 0u;
+            for (var dy = -by; dy <= by; dy++) {
+                let r = block_row(c, dy, p);
+                if (!r.valid) {
+                    continue;
+                }
+                let len = r.b - r.a;
+                for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                    let j = r.a + (t - base);
+                    let d = sorted_pos_vel[j].xy - r.q;
+                    let cand = Pick(dot(d, d), id[sorted_src[j]], j, d);
+                    if (j != s && cand.d2 < params.perception_r2 && pick_less(last, cand)
+                        && pick_less(cand, best)) {
+                        best = cand;
+                    }
+                }
+                base += len;
+            }
+        }
+        // The minimum: 256 → 128 in pairs (lid, lid + 128), then a tree.
+        if (lid >= 128u) {
+            picks[lid - 128u] = best;
+        }
+        workgroupBarrier();
+        if (lid < 128u && !pick_less(picks[lid], best)) {
+            picks[lid] = best;
+        }
+        for (var stride = 64u; stride > 0u; stride >>= 1u) {
+            workgroupBarrier();
+            if (lid < stride && pick_less(picks[lid + stride], picks[lid])) {
+                picks[lid] = picks[lid + stride];
+            }
+        }
+        workgroupBarrier();
+        last = picks[0];
+        if (lid == 0u) {
+            chosen[round] = last;
+        }
+        workgroupBarrier();
+    }
+
+    if (lid == 0u && live) {
+        sums = partials[0].sums;
+        if (capped) {
+            sums = empty_sums();
+            for (var k = 0u; k < rounds; k++) {
+                let pk = chosen[k];
+                if (pk.d2 < NO_PICK_D2) {
+                    accumulate(&sums, pk.d, sorted_pos_vel[pk.j].zw, sorted_hue[pk.j]);
+                }
+            }
+        }
+        let ob = ObstacleSums(partials[0].push, partials[0].bounce_normal, partials[0].bounce_d2);
+        finish_boid(sorted_src[s], me, sorted_hue[s], sums, ob);
+    }
+}

@@ -1,0 +1,197 @@
+//! No shader loop depends on an unbounded count: past 65 536 iterations — where lavapipe stops a
+//! shader's loops (65 535 iterations per invocation, all loops together) and other drivers' watchdogs
+//! reset the device — the GPU still equals its CPU twin. Crowded cells are ranked by a workgroup
+//! each (`scatter_heavy`), and boids with very many candidates or nearby obstacle points are
+//! gathered by a workgroup each (`rules_heavy`). (The scan and the measures reduction are tested
+//! past 65 536 in `gpu_stages`.)
+
+mod common;
+
+use boids::backend::{BackendKind, Simulation};
+use boids::cpu::CpuBackend;
+use boids::gpu::readback::read_vec;
+use boids::gpu::{GpuBackend, GpuContext};
+use boids::model::{Actors, Boid, Boundary, SimParams};
+use boids::stages::twins::CpuStep;
+
+fn run(ctx: &GpuContext, gpu: &GpuBackend, names: &[&str]) {
+    gpu.write_uniforms();
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    gpu.record_stages(&mut enc, names);
+    ctx.queue.submit([enc.finish()]);
+}
+
+fn deferred(ctx: &GpuContext, gpu: &GpuBackend) -> Vec<u32> {
+    read_vec(ctx, gpu.buffers().get("counters"), 2).unwrap()
+}
+
+#[test]
+fn a_cell_of_more_than_65536_boids_is_binned_like_the_cpu_does() {
+    let Some(ctx) = common::gpu() else { return };
+    let n = 70_000;
+    let p = SimParams {
+        boundary: Boundary::Walls,
+        ..SimParams::default()
+    }
+    .with_world_for(n, 0.01);
+    // Every boid in one cell (of about half the perception radius), away from the edges.
+    let grid = boids::model::Grid::new(&p, n);
+    let centre = [100.5 / grid.inv_cell_x, 100.5 / grid.inv_cell_y];
+    let mut boids = boids::model::initial_state(3, n, &p);
+    for (k, b) in boids.iter_mut().enumerate() {
+        b.position = [
+            centre[0] - 4.0 + (k % 300) as f32 * 0.025,
+            centre[1] - 4.0 + (k / 300) as f32 * 0.025,
+        ];
+    }
+    common::checked(&ctx, || {
+        let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+        let u = gpu.uniforms();
+        run(
+            &ctx,
+            &gpu,
+            &[
+                "clear",
+                "count",
+                "scan",
+                "slots",
+                "scatter",
+                "scatter_heavy",
+            ],
+        );
+        assert_eq!(deferred(&ctx, &gpu)[0], n as u32, "every item was deferred");
+        let mut c = CpuStep::new(&boids, &p);
+        c.prepare(u);
+        for stage in boids::stages::step_stages().take_while(|s| s.name != "rules") {
+            (stage.twin)(&mut c);
+        }
+        let b = gpu.buffers();
+        let src: Vec<u32> = read_vec(&ctx, b.get("sorted_src"), n).unwrap();
+        let pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_pos_vel"), n).unwrap();
+        assert_eq!(src, c.sorted_src[..n], "the crowded cell is in id order");
+        assert_eq!(pv, c.sorted_pos_vel[..n]);
+    });
+}
+
+#[test]
+fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
+    let Some(ctx) = common::gpu() else { return };
+    // 65 600 boids at the left edge of a wrapping world, whose ghosts (shifted by +W into the right
+    // padding) are candidates of a boid at the right edge: 65 600 neighbours for it. So that the
+    // test costs 65 600 candidates and not 65 600², the crowd's own items are then moved far away
+    // in the sorted arrays (outside [0, W): ghosts to `rules`, which does not step them, and too far
+    // to be anyone's neighbour), on both backends alike; the real boids step from the same arrays.
+    let n = 65_602;
+    let p = SimParams {
+        world_width: 2000.0,
+        world_height: 2000.0,
+        ..SimParams::default()
+    };
+    let mut boids = boids::model::initial_state(4, n, &p);
+    for (k, b) in boids.iter_mut().enumerate().skip(2) {
+        b.position = [(k % 256) as f32 * 0.01, 1000.0 + (k / 256) as f32 * 0.02];
+    }
+    boids[0].position = [1995.0, 1002.0]; // the observer, 5 wu from the crowd across the seam
+    boids[1].position = [500.0, 500.0]; // a boid alone
+    common::checked(&ctx, || {
+        let gpu = GpuBackend::from_state(&ctx, &p, &boids, 2).unwrap();
+        let u = gpu.uniforms();
+        let mut c = CpuStep::new(&boids, &p);
+        c.prepare(u);
+        for stage in boids::stages::step_stages().take_while(|s| s.name != "rules") {
+            (stage.twin)(&mut c);
+        }
+        let total = c.cells[c.cells.len() - 1] as usize;
+        for k in 0..total {
+            let i = c.sorted_src[k] as usize;
+            if i >= 2 && c.sorted_pos_vel[k][0] >= 0.0 && c.sorted_pos_vel[k][0] < p.world_width {
+                c.sorted_pos_vel[k][0] = -1.0e6;
+            }
+        }
+        // `clear` resets the deferred-work counters and dispatch arguments; the arrays come after.
+        run(&ctx, &gpu, &["clear"]);
+        let b = gpu.buffers();
+        let q = &ctx.queue;
+        q.write_buffer(
+            b.get("sorted_pos_vel"),
+            0,
+            bytemuck::cast_slice(&c.sorted_pos_vel[..total]),
+        );
+        q.write_buffer(
+            b.get("sorted_hue"),
+            0,
+            bytemuck::cast_slice(&c.sorted_hue[..total]),
+        );
+        q.write_buffer(
+            b.get("sorted_src"),
+            0,
+            bytemuck::cast_slice(&c.sorted_src[..total]),
+        );
+        q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
+        run(&ctx, &gpu, &["rules", "rules_heavy"]);
+        boids::stages::twins::rules_step(&mut c);
+        assert_eq!(
+            deferred(&ctx, &gpu)[1],
+            1,
+            "the observer was gathered by a workgroup"
+        );
+        let neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), 2).unwrap();
+        assert_eq!(neigh, c.neighbors[..2], "neighbour counts");
+        assert_eq!(
+            neigh[0], 65_600,
+            "every boid of the crowd is a neighbour of the observer"
+        );
+        let pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), 2).unwrap();
+        let hu: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), 2).unwrap();
+        let g = boids::model::join_state(&pv, &hu, &c.id[..2]);
+        let cpu = boids::model::join_state(&c.pos_vel[..2], &c.hue[..2], &c.id[..2]);
+        // The observer's sums have 65 600 terms, added in another order by the workgroup than by
+        // the CPU: f32 sums of n terms differ by up to ~n·ε relative (4e-3 here), so 1e-3.
+        let tol = common::Tolerance {
+            position_rel_world: 1e-5,
+            velocity_rel: 1e-3,
+            hue_abs: 1e-3,
+        };
+        common::compare_states(&g, &cpu, &p, tol).unwrap();
+    });
+}
+
+#[test]
+fn a_boid_near_more_than_65536_obstacle_points_bounces_like_on_the_cpu() {
+    let Some(ctx) = common::gpu() else { return };
+    let p = SimParams::default().with_world_for(400, 0.01);
+    let mut boids = boids::model::initial_state(5, 400, &p);
+    // 65 600 points packed on a short stroke; the last one is where boid 0 is heading.
+    let at = [p.world_width * 0.5, p.world_height * 0.5];
+    let mut obstacles: Vec<[f32; 2]> = (0..65_600)
+        .map(|k| {
+            [
+                at[0] + 8.0 + (k % 40) as f32 * 0.05,
+                at[1] + (k / 40) as f32 * 0.004,
+            ]
+        })
+        .collect();
+    obstacles.push([at[0] + 3.0, at[1]]);
+    boids[0].position = at;
+    boids[0].velocity = [60.0, 0.0];
+    let actors = Actors { obstacles };
+    let g = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
+        gpu.set_actors(&actors).unwrap();
+        gpu.step().unwrap();
+        assert!(deferred(&ctx, &gpu)[1] > 0, "boid 0 was deferred");
+        gpu.read_state().unwrap()
+    });
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 6).unwrap();
+    cpu.set_actors(&actors).unwrap();
+    cpu.step().unwrap();
+    let c = cpu.boids();
+    assert!(c[0].velocity[0] < 0.0, "the CPU boid bounces: {:?}", c[0]);
+    assert!(
+        g[0].velocity[0] < 0.0,
+        "the GPU boid bounces too: {:?}",
+        g[0]
+    );
+    common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap();
+    let _: &[Boid] = &g;
+}
