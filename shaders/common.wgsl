@@ -17,7 +17,6 @@ struct Params {
     seed: u32,
     grid_cols: u32,
     grid_rows: u32,
-    padded_cols: u32,
     grid_pad: u32,
     block_x: u32,
     block_y: u32,

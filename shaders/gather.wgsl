@@ -1,43 +1,68 @@
-// The neighbour gather over the padded grid, shared by `rules` and `rules_heavy`; mirrors `gather`
-// in src/stages/twins.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl, and from the stage:
-// `params`, `cells`, `sorted_pos_vel`, `sorted_hue`, `sorted_src`, `id`.
+// The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
+// `gather` in src/stages/twins.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl, and from the
+// stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`, `sorted_id`.
 
-// The range of sorted items of block row dy (−block_y ..= block_y) around cell c, and the point
-// the row's candidates are compared against (p moved by the row's whole-world vertical shift).
-// `valid` is false for a row outside a non-wrapping world.
+// Block row dy (−block_y ..= block_y) around cell c: up to three contiguous ranges of sorted items
+// (left padding, real cells, right padding; empty ranges are a == b), and the point the row's
+// candidates are compared against (p moved by the row's whole-world vertical shift). `valid` is
+// false for a row outside a non-wrapping world.
 struct RowRange {
     valid: bool,
-    a: u32,
-    b: u32,
+    r: array<vec2<u32>, 3>,
     q: vec2<f32>,
 }
 
 fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
+    var out: RowRange;
+    out.valid = false;
+    out.r[0] = vec2<u32>(0u);
+    out.r[1] = vec2<u32>(0u);
+    out.r[2] = vec2<u32>(0u);
+    out.q = p;
     let rows = i32(params.grid_rows);
     let y = i32(c.y) + dy;
     var row = y;
     var k = 0;
-    if (params.boundary == 0u) {
+    let wrap = params.boundary == 0u;
+    if (wrap) {
         row = ((y % rows) + rows) % rows;
         k = (y - row) / rows;
     } else if (y < 0 || y >= rows) {
-        return RowRange(false, 0u, 0u, p);
+        return out;
     }
-    let first = u32(row) * params.padded_cols + c.x + params.grid_pad - params.block_x;
-    let last = first + 2u * params.block_x;
-    let q = vec2<f32>(p.x, p.y - f32(k) * params.world_height);
-    return RowRange(true, cells[first], cells[last + 1u], q);
+    out.valid = true;
+    out.q = vec2<f32>(p.x, p.y - f32(k) * params.world_height);
+    let urow = u32(row);
+    let cols = i32(params.grid_cols);
+    let lo = i32(c.x) - i32(params.block_x);
+    let hi = i32(c.x) + i32(params.block_x);
+    let first = urow * params.grid_cols + u32(max(lo, 0));
+    let last = urow * params.grid_cols + u32(min(hi, cols - 1));
+    out.r[1] = vec2<u32>(cells[first], cells[last + 1u]);
+    if (wrap && lo < 0) {
+        // Columns lo ..= −1 are padding slots pad + lo ..= pad − 1.
+        let a = pad_index(urow, u32(i32(params.grid_pad) + lo));
+        let b = pad_index(urow, params.grid_pad - 1u);
+        out.r[0] = vec2<u32>(cells[a], cells[b + 1u]);
+    }
+    if (wrap && hi >= cols) {
+        // Columns cols ..= hi are padding slots pad ..= pad + hi − cols.
+        let a = pad_index(urow, params.grid_pad);
+        let b = pad_index(urow, params.grid_pad + u32(hi - cols));
+        out.r[2] = vec2<u32>(cells[a], cells[b + 1u]);
+    }
+    return out;
 }
 
-// The candidates of sorted item s at p (its own entry included).
+// The candidates of an item at p (its own entry included).
 fn candidate_count(p: vec2<f32>) -> u32 {
     let c = cell_xy(p);
     let by = i32(params.block_y);
     var n = 0u;
     for (var dy = -by; dy <= by; dy++) {
-        let r = block_row(c, dy, p);
-        if (r.valid) {
-            n += r.b - r.a;
+        let rr = block_row(c, dy, p);
+        if (rr.valid) {
+            n += (rr.r[0].y - rr.r[0].x) + (rr.r[1].y - rr.r[1].x) + (rr.r[2].y - rr.r[2].x);
         }
     }
     return n;
@@ -58,13 +83,15 @@ fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
     let by = i32(params.block_y);
     if (params.max_neighbors == 0u) {
         for (var dy = -by; dy <= by; dy++) {
-            let r = block_row(c, dy, p);
-            if (!r.valid) {
+            let rr = block_row(c, dy, p);
+            if (!rr.valid) {
                 continue;
             }
-            for (var j = r.a; j < r.b; j++) {
-                if (j != s) {
-                    add_candidate(&sums, j, sorted_pos_vel[j].xy - r.q);
+            for (var t = 0u; t < 3u; t++) {
+                for (var j = rr.r[t].x; j < rr.r[t].y; j++) {
+                    if (j != s) {
+                        add_candidate(&sums, j, sorted_pos_vel[j].xy - rr.q);
+                    }
                 }
             }
         }
@@ -75,18 +102,20 @@ fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
     near.len = 0u;
     near.k = min(params.max_neighbors, MAX_NEIGHBORS_CAP);
     for (var dy = -by; dy <= by; dy++) {
-        let r = block_row(c, dy, p);
-        if (!r.valid) {
+        let rr = block_row(c, dy, p);
+        if (!rr.valid) {
             continue;
         }
-        for (var j = r.a; j < r.b; j++) {
-            if (j == s) {
-                continue;
-            }
-            let d = sorted_pos_vel[j].xy - r.q;
-            let d2 = dot(d, d);
-            if (d2 < params.perception_r2) {
-                near_offer(&near, d, d2, id[sorted_src[j]], j);
+        for (var t = 0u; t < 3u; t++) {
+            for (var j = rr.r[t].x; j < rr.r[t].y; j++) {
+                if (j == s) {
+                    continue;
+                }
+                let d = sorted_pos_vel[j].xy - rr.q;
+                let d2 = dot(d, d);
+                if (d2 < params.perception_r2) {
+                    near_offer(&near, d, d2, sorted_id[j], j);
+                }
             }
         }
     }
@@ -97,10 +126,12 @@ fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
     return sums;
 }
 
-// Writes the next state of boid i (sorted item with state `me`, hue `h`) from its sums.
-fn finish_boid(i: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
-    let next = integrate(boid_from(me, h, id[i]), sums, ob);
-    pos_vel[i] = vec4<f32>(next.position, next.velocity);
-    hue[i] = vec4<f32>(next.hue, next.hue_velocity);
-    neighbors[i] = sums.neighbors;
+// Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index
+// s of the state: the state follows the canonical order of the sort.
+fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
+    let next = integrate(boid_from(me, h, sorted_id[s]), sums, ob);
+    pos_vel[s] = vec4<f32>(next.position, next.velocity);
+    hue[s] = vec4<f32>(next.hue, next.hue_velocity);
+    id[s] = sorted_id[s];
+    neighbors[s] = sums.neighbors;
 }

@@ -1,4 +1,5 @@
-// The uniform grid with padded rows; mirrors src/model/grid.rs (Grid).
+// The uniform grid with ghost padding; mirrors src/model/grid.rs (Grid): real cells first
+// (cy·cols + cx), then, in a wrapping world, 2·grid_pad padding cells per row.
 // Needs: `params` (struct Params of common.wgsl) declared by the stage.
 
 fn cell_xy(p: vec2<f32>) -> vec2<u32> {
@@ -7,9 +8,14 @@ fn cell_xy(p: vec2<f32>) -> vec2<u32> {
     return vec2<u32>(cx, cy);
 }
 
-// Padded index of column cx (unpadded) of row cy.
+// Index of cell (cx, cy).
 fn cell_index(c: vec2<u32>) -> u32 {
-    return c.y * params.padded_cols + c.x + params.grid_pad;
+    return c.y * params.grid_cols + c.x;
+}
+
+// Index of padding cell `slot` of row cy (slots 0 .. pad: left padding; pad .. 2·pad: right).
+fn pad_index(cy: u32, slot: u32) -> u32 {
+    return params.grid_cols * params.grid_rows + cy * 2u * params.grid_pad + slot;
 }
 
 struct Ghost {
@@ -26,10 +32,10 @@ fn ghost_of(c: vec2<u32>) -> Ghost {
         return Ghost(false, 0u, 0.0);
     }
     if (c.x < params.grid_pad) {
-        return Ghost(true, cell_index(c) + params.grid_cols, 1.0);
+        return Ghost(true, pad_index(c.y, params.grid_pad + c.x), 1.0);
     }
     if (c.x + params.grid_pad >= params.grid_cols) {
-        return Ghost(true, cell_index(c) - params.grid_cols, -1.0);
+        return Ghost(true, pad_index(c.y, c.x + params.grid_pad - params.grid_cols), -1.0);
     }
     return Ghost(false, 0u, 0.0);
 }

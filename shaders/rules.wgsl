@@ -1,20 +1,21 @@
-// Stage `rules`: one invocation per sorted item (ghosts, which are only candidates, return at once):
-// gathers the neighbour sums over the block rows around the item — each row one contiguous range
-// of sorted items, with one vertical shift for the whole row — then the obstacle sums, and writes
-// the boid's next state at its own index (ping-pong: sorted → state). Mirrors `rules` in
-// src/stages/twins.rs. A boid with more candidates or nearby obstacle points than one invocation
-// may loop over is deferred to `rules_heavy`.
+// Stage `rules`: one invocation per boid, i.e. per real sorted item (the first N; the ghosts after
+// them are candidates only): gathers the neighbour sums over the block rows around it — each row at
+// most three contiguous ranges of sorted items (padding, real cells, padding), with one vertical
+// shift for the whole row — then the obstacle sums, and writes the boid's next state at the same
+// index of the state (ping-pong: state → sorted → state, the state in the sort's order). Mirrors
+// `rules` in src/stages/twins.rs. A boid with more candidates or nearby obstacle points than one
+// invocation may loop over is deferred to `rules_heavy`.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> sorted_src: array<u32>;
-@group(0) @binding(4) var<storage, read> id: array<u32>;
-@group(0) @binding(5) var<storage, read> cells: array<u32>;
-@group(0) @binding(6) var<storage, read> obstacle_cells: array<u32>;
-@group(0) @binding(7) var<storage, read> obstacles: array<vec2<f32>>;
-@group(0) @binding(8) var<storage, read_write> pos_vel: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
+@group(0) @binding(4) var<storage, read> cells: array<u32>;
+@group(0) @binding(5) var<storage, read> obstacle_cells: array<u32>;
+@group(0) @binding(6) var<storage, read> obstacles: array<vec2<f32>>;
+@group(0) @binding(7) var<storage, read_write> pos_vel: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> id: array<u32>;
 @group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
 @group(0) @binding(11) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> overflow: array<u32>;
@@ -30,19 +31,15 @@ const OBSTACLE_BUDGET: u32 = 8192u;
 fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
     let s = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (s >= cells[params.cell_count]) {
+    if (s >= params.boid_count) {
         return;
     }
     let me = sorted_pos_vel[s];
-    // Ghosts lie outside [0, W): they are candidates only.
-    if (!(me.x >= 0.0 && me.x < params.world_width)) {
-        return;
-    }
     let blk = obstacle_block(me.xy);
     let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
     if (candidate_count(me.xy) > budget || obstacle_points_in(blk) > OBSTACLE_BUDGET) {
         defer_item(1u, s);
         return;
     }
-    finish_boid(sorted_src[s], me, sorted_hue[s], gather(s, me.xy), obstacle_sums(me.xy, blk));
+    finish_boid(s, me, sorted_hue[s], gather(s, me.xy), obstacle_sums(me.xy, blk));
 }

@@ -9,13 +9,13 @@
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> sorted_src: array<u32>;
-@group(0) @binding(4) var<storage, read> id: array<u32>;
-@group(0) @binding(5) var<storage, read> cells: array<u32>;
-@group(0) @binding(6) var<storage, read> obstacle_cells: array<u32>;
-@group(0) @binding(7) var<storage, read> obstacles: array<vec2<f32>>;
-@group(0) @binding(8) var<storage, read_write> pos_vel: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
+@group(0) @binding(4) var<storage, read> cells: array<u32>;
+@group(0) @binding(5) var<storage, read> obstacle_cells: array<u32>;
+@group(0) @binding(6) var<storage, read> obstacles: array<vec2<f32>>;
+@group(0) @binding(7) var<storage, read_write> pos_vel: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> id: array<u32>;
 @group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
 @group(0) @binding(11) var<storage, read> counters: array<u32>;
 @group(0) @binding(12) var<storage, read> overflow: array<u32>;
@@ -102,18 +102,20 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     if (live && !capped) {
         var base = 0u;
         for (var dy = -by; dy <= by; dy++) {
-            let r = block_row(c, dy, p);
-            if (!r.valid) {
+            let rr = block_row(c, dy, p);
+            if (!rr.valid) {
                 continue;
             }
-            let len = r.b - r.a;
-            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                let j = r.a + (t - base);
-                if (j != s) {
-                    add_candidate(&sums, j, sorted_pos_vel[j].xy - r.q);
+            for (var u = 0u; u < 3u; u++) {
+                let len = rr.r[u].y - rr.r[u].x;
+                for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                    let j = rr.r[u].x + (t - base);
+                    if (j != s) {
+                        add_candidate(&sums, j, sorted_pos_vel[j].xy - rr.q);
+                    }
                 }
+                base += len;
             }
-            base += len;
         }
     }
     part.sums = sums;
@@ -165,21 +167,23 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
         if (live) {
             var base = 0u;
             for (var dy = -by; dy <= by; dy++) {
-                let r = block_row(c, dy, p);
-                if (!r.valid) {
+                let rr = block_row(c, dy, p);
+                if (!rr.valid) {
                     continue;
                 }
-                let len = r.b - r.a;
-                for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                    let j = r.a + (t - base);
-                    let d = sorted_pos_vel[j].xy - r.q;
-                    let cand = Pick(dot(d, d), id[sorted_src[j]], j, d);
-                    if (j != s && cand.d2 < params.perception_r2 && pick_less(last, cand)
-                        && pick_less(cand, best)) {
-                        best = cand;
+                for (var u = 0u; u < 3u; u++) {
+                    let len = rr.r[u].y - rr.r[u].x;
+                    for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                        let j = rr.r[u].x + (t - base);
+                        let d = sorted_pos_vel[j].xy - rr.q;
+                        let cand = Pick(dot(d, d), sorted_id[j], j, d);
+                        if (j != s && cand.d2 < params.perception_r2 && pick_less(last, cand)
+                            && pick_less(cand, best)) {
+                            best = cand;
+                        }
                     }
+                    base += len;
                 }
-                base += len;
             }
         }
         // The minimum: 256 → 128 in pairs (lid, lid + 128), then a tree.
@@ -216,6 +220,6 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
             }
         }
         let ob = ObstacleSums(partials[0].push, partials[0].bounce_normal, partials[0].bounce_d2);
-        finish_boid(sorted_src[s], me, sorted_hue[s], sums, ob);
+        finish_boid(s, me, sorted_hue[s], sums, ob);
     }
 }

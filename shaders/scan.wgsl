@@ -1,16 +1,20 @@
 // Stage `scan`: exclusive prefix sum of a u32 array of any length, in place, by multi-level
 // reduce-then-scan (portable: no inter-workgroup communication within a dispatch, so no
-// forward-progress assumption). Per level k with blocks of SCAN_BLOCK elements:
+// forward-progress assumption). A block is SCAN_BLOCK = 256 invocations × SCAN_PER elements; each
+// invocation adds its SCAN_PER consecutive elements serially, so a workgroup's barriers serve 2048
+// elements. Per level k:
 //   scan_reduce:    sums[b] = Σ data[b*B .. (b+1)*B]            (one workgroup per block)
 //   (recurse on sums until one block remains, then scan_block on it)
 //   scan_downsweep: data[b*B + t] = exclusive_scan(block b)[t] + sums[b]
-// Mirrors the CPU twin `scan` in src/cpu/stages.rs.
+// Mirrors the CPU twin `scan` in src/stages/twins.rs.
 
 struct ScanLevel {
     len: u32,
 }
 
-const SCAN_BLOCK: u32 = 256u;
+const SCAN_THREADS: u32 = 256u;
+const SCAN_PER: u32 = 8u;
+const SCAN_BLOCK: u32 = 2048u;
 
 @group(0) @binding(0) var<uniform> level: ScanLevel;
 @group(0) @binding(1) var<storage, read_write> data: array<u32>;
@@ -20,7 +24,7 @@ var<workgroup> tile: array<u32, 256>;
 
 // Inclusive Hillis–Steele scan of `tile`; every invocation of the workgroup must call it.
 fn tile_inclusive_scan(lid: u32) {
-    for (var offset = 1u; offset < SCAN_BLOCK; offset <<= 1u) {
+    for (var offset = 1u; offset < SCAN_THREADS; offset <<= 1u) {
         workgroupBarrier();
         var add = 0u;
         if (lid >= offset) {
@@ -39,36 +43,62 @@ fn load(i: u32) -> u32 {
     return 0u;
 }
 
+// Loads this invocation's SCAN_PER elements of block b, leaves their exclusive prefix in `local`
+// and their total in tile[lid].
+fn load_run(b: u32, lid: u32, local: ptr<function, array<u32, 8>>) {
+    let first = b * SCAN_BLOCK + lid * SCAN_PER;
+    var run = 0u;
+    for (var k = 0u; k < SCAN_PER; k++) {
+        let x = load(first + k);
+        (*local)[k] = run;
+        run += x;
+    }
+    tile[lid] = run;
+}
+
+// Writes block b: each element's exclusive prefix within the block plus `offset`.
+fn store_run(b: u32, lid: u32, local: ptr<function, array<u32, 8>>, offset: u32) {
+    let first = b * SCAN_BLOCK + lid * SCAN_PER;
+    // tile holds inclusive sums of the invocations' totals: the exclusive one is the previous.
+    var before = offset;
+    if (lid > 0u) {
+        before += tile[lid - 1u];
+    }
+    for (var k = 0u; k < SCAN_PER; k++) {
+        if (first + k < level.len) {
+            data[first + k] = before + (*local)[k];
+        }
+    }
+}
+
 @compute @workgroup_size(256)
 fn scan_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
     let b = workgroup_linear(wid, nwg);
-    tile[lid] = load(b * SCAN_BLOCK + lid);
+    var local: array<u32, 8>;
+    load_run(b, lid, &local);
     tile_inclusive_scan(lid);
-    if (lid == SCAN_BLOCK - 1u && b * SCAN_BLOCK < level.len) {
+    if (lid == SCAN_THREADS - 1u && b * SCAN_BLOCK < level.len) {
         sums[b] = tile[lid];
     }
 }
 
 @compute @workgroup_size(256)
 fn scan_block(@builtin(local_invocation_index) lid: u32) {
-    let x = load(lid);
-    tile[lid] = x;
+    var local: array<u32, 8>;
+    load_run(0u, lid, &local);
     tile_inclusive_scan(lid);
-    if (lid < level.len) {
-        data[lid] = tile[lid] - x;
-    }
+    store_run(0u, lid, &local, 0u);
 }
 
 @compute @workgroup_size(256)
 fn scan_downsweep(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
     let b = workgroup_linear(wid, nwg);
-    let i = b * SCAN_BLOCK + lid;
-    let x = load(i);
-    tile[lid] = x;
+    var local: array<u32, 8>;
+    load_run(b, lid, &local);
     tile_inclusive_scan(lid);
-    if (i < level.len) {
-        data[i] = tile[lid] - x + sums[b];
+    if (b * SCAN_BLOCK < level.len) {
+        store_run(b, lid, &local, sums[b]);
     }
 }

@@ -12,7 +12,7 @@
 @group(0) @binding(5) var<storage, read> slot_ids: array<u32>;
 @group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> sorted_src: array<u32>;
+@group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
 @group(0) @binding(9) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(10) var<storage, read_write> overflow: array<u32>;
 @group(0) @binding(11) var<storage, read_write> dispatch_args: array<atomic<u32>>;
@@ -28,7 +28,7 @@ fn write_item(dst: u32, i: u32, shift: f32) {
     pv.x += shift * params.world_width;
     sorted_pos_vel[dst] = pv;
     sorted_hue[dst] = hue[i];
-    sorted_src[dst] = i;
+    sorted_id[dst] = id[i];
 }
 
 fn place(cell: u32, i: u32, shift: f32, ghost: u32) {

@@ -11,7 +11,7 @@
 @group(0) @binding(5) var<storage, read> slot_ids: array<u32>;
 @group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> sorted_src: array<u32>;
+@group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
 @group(0) @binding(9) var<storage, read> counters: array<u32>;
 @group(0) @binding(10) var<storage, read> overflow: array<u32>;
 
@@ -57,6 +57,6 @@ fn scatter_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
         pv.x += shift * params.world_width;
         sorted_pos_vel[dst] = pv;
         sorted_hue[dst] = hue[i];
-        sorted_src[dst] = i;
+        sorted_id[dst] = id[i];
     }
 }

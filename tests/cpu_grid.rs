@@ -19,47 +19,44 @@ fn bin(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> CpuStep {
     c
 }
 
-/// Neighbour id sets within the perception radius, via the grid's block rows (each one range of
-/// sorted items, ghosts included, with the row's vertical shift). Fails when an item is visited
-/// twice with the same shift for one boid, or when one boid is found twice within the radius (as
-/// two images).
+/// Neighbour id sets within the perception radius, via the grid's block rows (each at most three
+/// ranges of sorted items — padding, real cells, padding — with the row's vertical shift). Fails
+/// when an item is visited twice with the same shift for one boid, or when one boid is found twice
+/// within the radius (as two images).
 fn grid_neighbors(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> Vec<(u32, BTreeSet<u32>)> {
     let c = bin(boids, p, u);
     let grid = u.grid();
-    let total = c.cells[c.cells.len() - 1] as usize;
-    assert_eq!(
-        c.sorted_src[..total]
-            .iter()
-            .filter(|&&i| (i as usize) < boids.len())
-            .count(),
-        total
-    );
+    let n = boids.len();
+    // The first n sorted items are the boids, the ghosts follow.
+    let real: BTreeSet<u32> = c.sorted_id[..n].iter().copied().collect();
+    assert_eq!(real.len(), n, "each boid once among the first n items");
     let mut out = Vec::new();
-    for s in 0..total {
+    for s in 0..n {
         let me = c.sorted_pos_vel[s];
-        if !(me[0] >= 0.0 && me[0] < p.world_width) {
-            continue; // a ghost
-        }
+        assert!(
+            me[0] >= 0.0 && me[0] < p.world_width,
+            "a real item in the world"
+        );
         let pos = glam::Vec2::new(me[0], me[1]);
         let (cx, cy) = grid.cell_xy(pos);
         let mut seen = BTreeSet::new();
         let mut near: BTreeMap<u32, u32> = BTreeMap::new();
-        let my_id = boids[c.sorted_src[s] as usize].id;
+        let my_id = c.sorted_id[s];
         grid.for_each_block_row(cy, |row, k| {
-            let (first, last) = grid.row_cells(row, cx);
-            for j in c.cells[first as usize]..c.cells[last as usize + 1] {
-                // The same item may come back as another image (a block row that wraps onto a row
-                // already visited, shifted by a world height), never twice as the same image.
-                assert!(
-                    seen.insert((j, k)),
-                    "item {j} visited twice for boid {my_id}"
-                );
-                let o = c.sorted_pos_vel[j as usize];
-                let d = glam::Vec2::new(o[0] - me[0], o[1] - (me[1] - k as f32 * p.world_height));
-                if j as usize != s && d.dot(d) < u.perception_r2 {
-                    *near
-                        .entry(boids[c.sorted_src[j as usize] as usize].id)
-                        .or_default() += 1;
+            for (first, last) in grid.row_ranges(row, cx).into_iter().flatten() {
+                for j in c.cells[first as usize]..c.cells[last as usize + 1] {
+                    // The same item may come back as another image (a block row that wraps onto a
+                    // row already visited, shifted by a world height), never twice as the same one.
+                    assert!(
+                        seen.insert((j, k)),
+                        "item {j} visited twice for boid {my_id}"
+                    );
+                    let o = c.sorted_pos_vel[j as usize];
+                    let d =
+                        glam::Vec2::new(o[0] - me[0], o[1] - (me[1] - k as f32 * p.world_height));
+                    if j as usize != s && d.dot(d) < u.perception_r2 {
+                        *near.entry(c.sorted_id[j as usize]).or_default() += 1;
+                    }
                 }
             }
         });
@@ -228,14 +225,10 @@ fn sorted_items_are_in_canonical_order_whatever_the_input_order() {
     let grid = u.grid();
     let total = a.cells[a.cells.len() - 1] as usize;
     assert!(total > 4000, "ghosts in a wrapping world");
-    let id_a: Vec<u32> = a.sorted_src[..total]
-        .iter()
-        .map(|&i| boids[i as usize].id)
-        .collect();
-    let id_b: Vec<u32> = b.sorted_src[..total]
-        .iter()
-        .map(|&i| rev[i as usize].id)
-        .collect();
+    // The boids first (real cells), the ghosts after them (padding cells).
+    assert!(a.cells[grid.real_cells() as usize] == 4000);
+    let id_a: Vec<u32> = a.sorted_id[..total].to_vec();
+    let id_b: Vec<u32> = b.sorted_id[..total].to_vec();
     assert_eq!(id_a, id_b, "the order does not depend on the input order");
     assert_eq!(a.sorted_pos_vel[..total], b.sorted_pos_vel[..total]);
     for c in 0..grid.cells() as usize {
@@ -245,7 +238,7 @@ fn sorted_items_are_in_canonical_order_whatever_the_input_order() {
         }
         for k in range {
             let pv = a.sorted_pos_vel[k];
-            let me = boids[a.sorted_src[k] as usize];
+            let me = boids[id_a[k] as usize];
             if pv[0] == me.position[0] {
                 assert_eq!(grid.cell_of(me.pos()) as usize, c);
             } else {

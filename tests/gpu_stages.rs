@@ -118,9 +118,9 @@ fn binning_stages_match_their_cpu_twins() {
             let c = cpu_until(&boids, &p, u, "scatter");
             let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_pos_vel"), total).unwrap();
             let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_hue"), total).unwrap();
-            let g_src: Vec<u32> = read_vec(&ctx, b.get("sorted_src"), total).unwrap();
+            let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), total).unwrap();
             // The canonical order (cells, then ids): bit for bit the CPU twin's.
-            assert_eq!(g_src, c.sorted_src[..total], "scatter: item order (n={n})");
+            assert_eq!(g_id, c.sorted_id[..total], "scatter: item order (n={n})");
             assert_eq!(
                 g_pv,
                 c.sorted_pos_vel[..total],
@@ -172,8 +172,7 @@ fn exclusive_scan_matches_cpu_for_awkward_lengths() {
 
 #[test]
 fn scan_with_a_split_dispatch() {
-    // 2^24 + 1 elements need 65 537 workgroups of 256: more than the 65 535 allowed per
-    // dimension, so the dispatch is split over x and y for real.
+    // 2^24 + 1 elements: three levels of blocks of 2048 (8193 workgroups at the first).
     let Some(ctx) = common::gpu() else { return };
     let len = (1usize << 24) + 1;
     let data: Vec<u32> = (0..len as u32).map(|i| (i % 3 == 0) as u32).collect();
@@ -181,7 +180,11 @@ fn scan_with_a_split_dispatch() {
     cpu::scan(&mut expect);
     let got = common::checked(&ctx, || gpu_scan(&ctx, &data, 65535));
     assert!(got == expect, "scan of 2^24 + 1 differs");
-    // And with a tiny per-dimension limit, forcing a deep split at a small size.
+    // The same with a per-dimension limit of 7 workgroups, so that every dispatch over more than 7
+    // blocks is split over x and y (a device's limit, 65 535, is reached only past 134 M elements).
+    let got = common::checked(&ctx, || gpu_scan(&ctx, &data, 7));
+    assert!(got == expect, "split scan of 2^24 + 1 differs");
+    // And a small one, split deep.
     let small: Vec<u32> = (0..70_000u32).map(|i| i % 5).collect();
     let mut expect = small.clone();
     cpu::scan(&mut expect);
@@ -239,9 +242,9 @@ fn rules_match_the_cpu_twin() {
                     bytemuck::cast_slice(&c.sorted_hue[..total]),
                 );
                 q.write_buffer(
-                    b.get("sorted_src"),
+                    b.get("sorted_id"),
                     0,
-                    bytemuck::cast_slice(&c.sorted_src[..total]),
+                    bytemuck::cast_slice(&c.sorted_id[..total]),
                 );
                 q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
                 run(&ctx, &gpu, &["rules"]);
@@ -253,9 +256,10 @@ fn rules_match_the_cpu_twin() {
                     g_neigh, c.neighbors,
                     "rules: neighbour counts ({boundary:?}, noise {noise}, cap {cap})"
                 );
-                let ids: Vec<u32> = boids.iter().map(|x| x.id).collect();
-                let g_out = boids::model::join_state(&g_pv, &g_hue, &ids);
-                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &ids);
+                let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
+                assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
+                let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
+                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
                 common::compare_states(&g_out, &c_out, &p, common::ONE_STEP).unwrap_or_else(|e| {
                     panic!("rules ({boundary:?}, noise {noise}, cap {cap}): {e}")
                 });

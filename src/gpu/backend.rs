@@ -166,15 +166,10 @@ impl GpuBackend {
     fn invocations(&self, items: Items) -> u32 {
         match items {
             Items::Boids => self.count,
-            Items::Items => self.count * if self.wraps() { 2 } else { 1 },
             Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
             Items::Indirect(_) => 0,
         }
-    }
-
-    fn wraps(&self) -> bool {
-        self.params.boundary == crate::model::Boundary::Wrap
     }
 
     /// The uniform grid of the current parameters and count.

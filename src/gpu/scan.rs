@@ -8,7 +8,7 @@ use crate::gpu::dispatch;
 use crate::gpu::pipelines::StagePipelines;
 
 /// Elements per scan block (one workgroup).
-pub const SCAN_BLOCK: u32 = 256;
+pub const SCAN_BLOCK: u32 = 2048;
 
 /// The uniform of one scan level; mirrors `struct ScanLevel` in `shaders/scan.wgsl` (layout by
 /// encase, checked against naga in `tests/shaders.rs`).

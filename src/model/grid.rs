@@ -2,13 +2,18 @@
 //! radius, and a block of `2·block_x + 1` × `2·block_y + 1` cells around a boid that holds every
 //! neighbour candidate.
 //!
-//! **Padded rows.** Each row of cells has `pad = block_x` extra cells at both ends. In a wrapping
-//! world they hold *ghosts*: copies of the boids of the first `pad` columns (shifted by +W, in the
+//! **Ghost padding.** In a wrapping world each row of cells is padded with `pad = block_x` cells at
+//! both ends holding *ghosts*: copies of the boids of the first `pad` columns (shifted by +W, in the
 //! right padding) and of the last `pad` columns (shifted by −W, in the left padding), written by the
-//! `scatter` stage. So every row of a block is ONE contiguous range of the sorted boids, with no
-//! wrap test and no minimum-image offset per candidate: a block row that wraps vertically is the row
-//! `(cy + k) mod rows` with every candidate shifted by a whole number of world heights, one offset
-//! for the whole range. In the non-wrapping modes the padding cells stay empty.
+//! `scatter` stage. The real cells come first in the cell index space (row-major, `cy·cols + cx`)
+//! and the padding cells after them (`rows·cols + cy·2·pad + slot`), so after the counting sort the
+//! N boids are the first N sorted items (in cell order: the next state is written there, in order)
+//! and the ghosts follow. A block row is then at most three contiguous ranges of sorted items — the
+//! left padding, the real cells, the right padding; the padding ranges are empty except within
+//! `pad` columns of the seam — with no wrap test and no minimum-image offset per candidate: a block
+//! row that wraps vertically is the row `(cy + k) mod rows` with every candidate shifted by a whole
+//! number of world heights, one offset for the whole row. In the non-wrapping modes there are no
+//! padding cells.
 //!
 //! **Cells follow the boids, not the world.** The cell is half the perception radius (a 5 × 5 block:
 //! about 6.25·ρr² candidates per boid at density ρ, against 9·ρr² for cells of r), unless that gives
@@ -31,16 +36,17 @@ pub const MAX_CELLS: u32 = 1 << 24;
 /// Fewest cells the O(N) rule leaves a grid (small flocks in small worlds keep fine cells).
 pub const MIN_CELL_BUDGET: u64 = 4096;
 
-/// Uniform grid of `cols × rows` cells over `[0, W) × [0, H)`, each row padded with `pad` cells on
-/// both sides. The cell of column `cx` (0-based, unpadded) and row `cy` has the *padded index*
-/// `cy · padded_cols + cx + pad`, so consecutive columns of a row are consecutive cells.
+/// Uniform grid of `cols × rows` cells over `[0, W) × [0, H)`, each row padded with `pad` ghost
+/// cells at both ends in a wrapping world. Cell `(cx, cy)` has index `cy · cols + cx`; the padding
+/// cells follow all of them (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
     /// Number of cell columns (≥ 1), without the padding.
     pub cols: u32,
     /// Number of cell rows (≥ 1).
     pub rows: u32,
-    /// Padding cells at each end of a row (= `block_x`).
+    /// Padding cells at each end of a row (= `block_x`; their cells exist only when the grid
+    /// wraps).
     pub pad: u32,
     /// Half-width of the block in columns: neighbours of a boid in column `cx` are in columns
     /// `cx − block_x ..= cx + block_x` (1 or 2).
@@ -57,7 +63,7 @@ pub struct Grid {
 }
 
 /// Number of columns and block half-width along one axis of length `len` for cells of at least
-/// `cell` wu and a radius `r`; `min_cols` columns at least when the axis wraps and is padded.
+/// `cell` wu and a radius `r`.
 fn axis(len: f32, cell: f32, r: f32) -> (u32, u32) {
     let cols = ((len / cell).floor() as u64).clamp(1, u32::MAX as u64) as u32;
     let inv = cols as f32 / len;
@@ -105,49 +111,62 @@ impl Grid {
         }
     }
 
-    /// Cells per padded row.
-    pub fn padded_cols(&self) -> u32 {
-        self.cols + 2 * self.pad
+    /// Number of real cells (`cols · rows`); the padding cells start here.
+    pub fn real_cells(&self) -> u32 {
+        self.cols * self.rows
     }
 
-    /// Number of cells (padded): `rows · padded_cols`.
+    /// Number of cells: the real ones, then `2·pad` padding cells per row when the grid wraps.
     pub fn cells(&self) -> u32 {
-        self.rows * self.padded_cols()
+        self.real_cells()
+            + if self.wrap {
+                self.rows * 2 * self.pad
+            } else {
+                0
+            }
     }
 
     /// Column and row of a position (clamped into the grid).
     #[inline]
     pub fn cell_xy(&self, p: Vec2) -> (u32, u32) {
-        let cx = ((p.x * self.inv_cell_x).floor().max(0.0) as u32).min(self.cols - 1);
-        let cy = ((p.y * self.inv_cell_y).floor().max(0.0) as u32).min(self.rows - 1);
+        // For x ≥ 0 the cast truncates, which is floor (and needs no libm call on the baseline
+        // x86-64 target); negative values clamp to 0 either way, as on the GPU.
+        let cx = ((p.x * self.inv_cell_x).max(0.0) as u32).min(self.cols - 1);
+        let cy = ((p.y * self.inv_cell_y).max(0.0) as u32).min(self.rows - 1);
         (cx, cy)
     }
 
-    /// Padded cell index of column `cx` (unpadded; may be `−pad ..` in padded terms via `dx`) of
-    /// row `cy`.
+    /// Index of cell `(cx, cy)`.
     #[inline]
     pub fn index(&self, cx: u32, cy: u32) -> u32 {
-        cy * self.padded_cols() + cx + self.pad
+        cy * self.cols + cx
     }
 
-    /// Padded cell index of a position.
+    /// Cell index of a position.
     #[inline]
     pub fn cell_of(&self, p: Vec2) -> u32 {
         let (cx, cy) = self.cell_xy(p);
         self.index(cx, cy)
     }
 
+    /// Index of padding cell `slot` of row `cy`: slots `0 .. pad` are the left padding (columns
+    /// `−pad .. −1`), `pad .. 2·pad` the right (columns `cols .. cols + pad`).
+    #[inline]
+    pub fn pad_index(&self, cy: u32, slot: u32) -> u32 {
+        self.real_cells() + cy * 2 * self.pad + slot
+    }
+
     /// The ghost of a boid in column `cx` of row `cy`, when the world wraps and the column is
-    /// within `pad` of an edge: `(padded cell, x shift in units of W)` — the right padding (+1) for
+    /// within `pad` of an edge: `(padding cell, x shift in units of W)` — the right padding (+1) for
     /// the first columns, the left padding (−1) for the last ones.
     #[inline]
     pub fn ghost(&self, cx: u32, cy: u32) -> Option<(u32, f32)> {
         if !self.wrap {
             None
         } else if cx < self.pad {
-            Some((self.index(cx, cy) + self.cols, 1.0))
+            Some((self.pad_index(cy, self.pad + cx), 1.0))
         } else if cx + self.pad >= self.cols {
-            Some((self.index(cx, cy) - self.cols, -1.0))
+            Some((self.pad_index(cy, cx + self.pad - self.cols), -1.0))
         } else {
             None
         }
@@ -158,24 +177,63 @@ impl Grid {
     /// non-wrapping world are left out.
     #[inline]
     pub fn for_each_block_row(&self, cy: u32, mut f: impl FnMut(u32, i32)) {
-        let rows = self.rows as i32;
-        let b = self.block_y as i32;
-        for dy in -b..=b {
-            let y = cy as i32 + dy;
-            if self.wrap {
-                f(y.rem_euclid(rows) as u32, y.div_euclid(rows));
-            } else if (0..rows).contains(&y) {
-                f(y as u32, 0);
-            }
+        let (rows, n) = self.block_rows(cy);
+        for &(row, k) in &rows[..n] {
+            f(row, k);
         }
     }
 
-    /// The first and last padded cell (inclusive) of the block row `row` around column `cx`: one
-    /// contiguous range of cells, padding included.
+    /// The rows of [`Grid::for_each_block_row`] as an array, and how many there are (at most 5).
     #[inline]
-    pub fn row_cells(&self, row: u32, cx: u32) -> (u32, u32) {
-        let c = self.index(cx, row);
-        (c - self.block_x, c + self.block_x)
+    pub fn block_rows(&self, cy: u32) -> ([(u32, i32); 5], usize) {
+        let rows = self.rows as i32;
+        let b = self.block_y as i32;
+        let mut out = [(0u32, 0i32); 5];
+        let mut n = 0;
+        for dy in -b..=b {
+            let y = cy as i32 + dy;
+            if self.wrap {
+                out[n] = (y.rem_euclid(rows) as u32, y.div_euclid(rows));
+                n += 1;
+            } else if (0..rows).contains(&y) {
+                out[n] = (y as u32, 0);
+                n += 1;
+            }
+        }
+        (out, n)
+    }
+
+    /// The cell ranges of block row `row` around column `cx`, in column order: the left padding,
+    /// the real cells, the right padding, each `(first, last)` inclusive or `None` when the block
+    /// does not reach it (the padding exists only when the grid wraps).
+    #[inline]
+    pub fn row_ranges(&self, row: u32, cx: u32) -> [Option<(u32, u32)>; 3] {
+        let (lo, hi) = (
+            cx as i32 - self.block_x as i32,
+            cx as i32 + self.block_x as i32,
+        );
+        let cols = self.cols as i32;
+        let real = (
+            self.index(lo.max(0) as u32, row),
+            self.index(hi.min(cols - 1) as u32, row),
+        );
+        let (mut left, mut right) = (None, None);
+        if self.wrap && lo < 0 {
+            // Columns lo ..= −1 are slots pad + lo ..= pad − 1.
+            let pad = self.pad as i32;
+            left = Some((
+                self.pad_index(row, (pad + lo) as u32),
+                self.pad_index(row, self.pad - 1),
+            ));
+        }
+        if self.wrap && hi >= cols {
+            // Columns cols ..= hi are slots pad ..= pad + hi − cols.
+            right = Some((
+                self.pad_index(row, self.pad),
+                self.pad_index(row, self.pad + (hi - cols) as u32),
+            ));
+        }
+        [left, Some(real), right]
     }
 }
 
@@ -253,7 +311,7 @@ impl ObstacleGrid {
     }
 
     /// The cells to visit around position `p`: 3 × 3 (wrapping when `wrap`; each row and column
-    /// once in a grid narrower than 3), as padded-free cell indices.
+    /// once in a grid narrower than 3), as cell indices.
     pub fn for_each_cell(&self, p: Vec2, wrap: bool, mut f: impl FnMut(u32)) {
         let cx = ((p.x * self.inv_cell_x).floor().max(0.0) as i32).min(self.cols as i32 - 1);
         let cy = ((p.y * self.inv_cell_y).floor().max(0.0) as i32).min(self.rows as i32 - 1);

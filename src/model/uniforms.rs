@@ -42,15 +42,14 @@ pub struct StepUniforms {
     pub grid_cols: u32,
     /// Grid rows.
     pub grid_rows: u32,
-    /// Cells per padded row (`grid_cols + 2·grid_pad`).
-    pub padded_cols: u32,
-    /// Padding cells at each end of a row.
+    /// Padding cells at each end of a row (their cells, after the `grid_cols · grid_rows` real
+    /// ones, exist only in a wrapping world).
     pub grid_pad: u32,
     /// Block half-width in columns (1 or 2).
     pub block_x: u32,
     /// Block half-height in rows (1 or 2).
     pub block_y: u32,
-    /// Number of (padded) cells (`grid_rows · padded_cols`).
+    /// Number of cells, padding included.
     pub cell_count: u32,
     /// Columns per wu.
     pub inv_cell_x: f32,
@@ -175,7 +174,6 @@ impl StepUniforms {
             seed,
             grid_cols: grid.cols,
             grid_rows: grid.rows,
-            padded_cols: grid.padded_cols(),
             grid_pad: grid.pad,
             block_x: grid.block_x,
             block_y: grid.block_y,

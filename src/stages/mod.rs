@@ -43,9 +43,6 @@ pub struct Binding {
 pub enum Items {
     /// One per boid.
     Boids,
-    /// One per possible item: a boid and, in a wrapping world, its ghost (2·N there, else N);
-    /// invocations past the items of the step return at once.
-    Items,
     /// One per cell counter (`cell_count + 1`: the last one receives the scan's total).
     CellCounters,
     /// One workgroup.
@@ -209,7 +206,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("slot_ids", Read),
             b("sorted_pos_vel", ReadWrite),
             b("sorted_hue", ReadWrite),
-            b("sorted_src", ReadWrite),
+            b("sorted_id", ReadWrite),
             b("counters", ReadWrite),
             b("overflow", ReadWrite),
             b("dispatch_args", ReadWrite),
@@ -230,7 +227,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("slot_ids", Read),
             b("sorted_pos_vel", ReadWrite),
             b("sorted_hue", ReadWrite),
-            b("sorted_src", ReadWrite),
+            b("sorted_id", ReadWrite),
             b("counters", Read),
             b("overflow", Read),
         ],
@@ -253,19 +250,19 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("params", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
-            b("sorted_src", Read),
-            b("id", Read),
+            b("sorted_id", Read),
             b("cells", Read),
             b("obstacle_cells", Read),
             b("obstacles", Read),
             b("pos_vel", ReadWrite),
             b("hue", ReadWrite),
+            b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("counters", ReadWrite),
             b("overflow", ReadWrite),
             b("dispatch_args", ReadWrite),
         ],
-        run: Run::Dispatches(&[("rules", Items::Items)]),
+        run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
         twin: twins::rules_step,
     },
@@ -283,13 +280,13 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("params", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
-            b("sorted_src", Read),
-            b("id", Read),
+            b("sorted_id", Read),
             b("cells", Read),
             b("obstacle_cells", Read),
             b("obstacles", Read),
             b("pos_vel", ReadWrite),
             b("hue", ReadWrite),
+            b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("counters", Read),
             b("overflow", Read),
@@ -392,8 +389,8 @@ pub const MEASURES_ROW_BYTES: u64 = 32;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
 /// split into `pos_vel`, `hue` and `id` (docs/model.md §2.2), and the sorted items into
-/// `sorted_pos_vel`, `sorted_hue` and `sorted_src`: the two halves of the ping-pong pair,
-/// `state → scatter → sorted → rules → state`. No buffer holds more than 16 bytes per item, so
+/// `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the ping-pong pair,
+/// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
 pub static BUFFERS: [BufferDesc; 18] = [
     BufferDesc {
@@ -412,7 +409,7 @@ pub static BUFFERS: [BufferDesc; 18] = [
     buf("slot_ids", 4, Len::Items),
     buf("sorted_pos_vel", 16, Len::Items),
     buf("sorted_hue", 16, Len::Items),
-    buf("sorted_src", 4, Len::Items),
+    buf("sorted_id", 4, Len::Items),
     buf("obstacle_cells", 4, Len::ObstacleCells),
     buf("obstacles", 8, Len::Obstacles),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),

@@ -6,13 +6,16 @@
 //!
 //! **Items.** Every boid is an item of its cell; in a wrapping world a boid within `pad` columns of
 //! the left or right edge is a second item, its *ghost*, in the padding at the other end of its row
-//! (see [`Grid`]). Item `i < N` is boid `i` itself, item `N + i` its ghost (when it has one), so the
-//! per-item arrays (`rank`, `slots`, `sorted_*`) hold up to 2·N entries in a wrapping world.
+//! (see [`Grid`]). Rank `i < N` is boid `i`'s, rank `N + i` its ghost's (when it has one), so the
+//! per-item arrays (`rank`, `slot_ids`, `sorted_*`) hold up to 2·N entries in a wrapping world. The
+//! real cells come before the padding cells, so the first N sorted items are the boids and the
+//! ghosts follow.
 //!
 //! **Canonical order.** After `scatter` the sorted arrays hold the items cell by cell, and within a
 //! cell by boid id, whatever the order of `count`'s ranks (an `atomicAdd` on the GPU): the binning
 //! is deterministic on both backends and identical between them, so a step's float sums are added
-//! in the same order everywhere, and a run resumed from a saved state is the same run.
+//! in the same order everywhere, and a run resumed from a saved state is the same run. `rules`
+//! writes boid k's next state at index k of the state, so after a step the state is in that order.
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -92,8 +95,8 @@ pub struct Sorted<'a> {
     pub pos_vel: &'a mut [[f32; 4]],
     /// `[hx, hy, ux, uy]` per item.
     pub hue: &'a mut [[f32; 4]],
-    /// The boid index (in the state arrays) of each item.
-    pub src: &'a mut [u32],
+    /// The id of each item's boid.
+    pub id: &'a mut [u32],
 }
 
 /// `scatter`: copies each item's state to its place in cell order — cell `c`'s items at
@@ -136,7 +139,7 @@ pub fn scatter(
         pv[0] += shift * world_width;
         out.pos_vel[dst] = pv;
         out.hue[dst] = hue[i];
-        out.src[dst] = i as u32;
+        out.id[dst] = id[i];
     };
     for (i, pv) in pos_vel.iter().enumerate() {
         let (cx, cy) = grid.cell_xy(Vec2::new(pv[0], pv[1]));
@@ -154,94 +157,98 @@ pub struct SortedRef<'a> {
     pub pos_vel: &'a [[f32; 4]],
     /// `[hx, hy, ux, uy]` per item.
     pub hue: &'a [[f32; 4]],
-    /// Boid index of each item.
-    pub src: &'a [u32],
+    /// The id of each item's boid.
+    pub id: &'a [u32],
 }
 
-/// Whether the item at `x` is a ghost (outside `[0, W)`, where only ghosts are).
+/// The candidate ranges of an item at `p`: for each block row up to three ranges of sorted items
+/// (left padding, real cells, right padding), with the y of `p` moved by the row's whole-world
+/// shift (candidates of the row are compared against `(p.x, qy)`); at most 15.
 #[inline]
-pub fn is_ghost(x: f32, u: &StepUniforms) -> bool {
-    !(x >= 0.0 && x < u.world_width)
-}
-
-/// Calls `f(j, d)` for every candidate `j` of sorted item `s` — the items of the block rows
-/// around it, each row one contiguous range — with `d = p_j − p_s` (the true offset: ghosts and
-/// vertically wrapped rows carry their shift), the item itself left out.
-#[inline]
-fn for_each_candidate(
-    s: usize,
-    sorted: SortedRef<'_>,
+fn candidate_ranges(
+    p: Vec2,
     cells: &[u32],
     grid: &Grid,
     u: &StepUniforms,
-    mut f: impl FnMut(usize, Vec2),
-) {
-    let me = sorted.pos_vel[s];
-    let p = Vec2::new(me[0], me[1]);
+) -> ([(usize, usize, f32); 15], usize) {
     let (cx, cy) = grid.cell_xy(p);
-    grid.for_each_block_row(cy, |row, k| {
-        let (first, last) = grid.row_cells(row, cx);
-        let (a, b) = (cells[first as usize], cells[last as usize + 1]);
-        // Candidates of a row shifted by k world heights: compare against p − (0, k·H).
-        let q = Vec2::new(p.x, p.y - k as f32 * u.world_height);
-        for j in a as usize..b as usize {
-            let o = sorted.pos_vel[j];
-            if j != s {
-                f(j, Vec2::new(o[0], o[1]) - q);
+    let (rows, n) = grid.block_rows(cy);
+    let mut out = [(0usize, 0usize, 0.0f32); 15];
+    let mut k = 0;
+    for &(row, shift) in &rows[..n] {
+        let qy = p.y - shift as f32 * u.world_height;
+        for (first, last) in grid.row_ranges(row, cx).into_iter().flatten() {
+            let (a, b) = (cells[first as usize], cells[last as usize + 1]);
+            if a < b {
+                out[k] = (a as usize, b as usize, qy);
+                k += 1;
             }
         }
-    });
+    }
+    (out, k)
 }
 
 /// Gathers the neighbour sums of sorted item `s` over its block (docs/model.md §4): every
 /// candidate within the perception radius, or with a neighbour cap only the `max_neighbors`
-/// nearest (by squared distance, then id). Mirrors `gather` in `shaders/rules.wgsl`.
+/// nearest (by squared distance, then id). Candidates are the items of the block rows around it —
+/// each row at most three contiguous ranges, with the row's vertical shift: ghosts and wrapped rows
+/// carry their true offset `d = p_j − p_s` — the item itself left out. Mirrors `gather` in
+/// `shaders/gather.wgsl`.
 pub fn gather(
     s: usize,
     sorted: SortedRef<'_>,
-    ids: &[u32],
     cells: &[u32],
     grid: &Grid,
     u: &StepUniforms,
 ) -> NeighborSums {
+    let me = sorted.pos_vel[s];
+    let (ranges, n) = candidate_ranges(Vec2::new(me[0], me[1]), cells, grid, u);
     let mut sums = NeighborSums::default();
-    let add = |sums: &mut NeighborSums, j: usize, d: Vec2| {
-        // The neighbour's velocity and hue are read only for a neighbour.
-        if d.dot(d) >= u.perception_r2 {
-            return;
+    if u.max_neighbors == 0 {
+        for &(a, b, qy) in &ranges[..n] {
+            for j in a..b {
+                let o = sorted.pos_vel[j];
+                let d = Vec2::new(o[0] - me[0], o[1] - qy);
+                // The neighbour's velocity and hue are read only for a neighbour.
+                if j == s || d.dot(d) >= u.perception_r2 {
+                    continue;
+                }
+                let h = sorted.hue[j];
+                accumulate_parts(
+                    &mut sums,
+                    d,
+                    Vec2::new(o[2], o[3]),
+                    [[h[0], h[1]], [h[2], h[3]]],
+                    u,
+                );
+            }
         }
-        let (o, h) = (sorted.pos_vel[j], sorted.hue[j]);
+        return sums;
+    }
+    let mut near = Nearest::new(u.max_neighbors as usize);
+    for &(a, b, qy) in &ranges[..n] {
+        for j in a..b {
+            let o = sorted.pos_vel[j];
+            let d = Vec2::new(o[0] - me[0], o[1] - qy);
+            let d2 = d.dot(d);
+            if j != s && d2 < u.perception_r2 {
+                near.offer(d, d2, sorted.id[j], j as u32);
+            }
+        }
+    }
+    // The selected neighbours, nearest first.
+    for &(_, _, j, d) in near.selected() {
+        let (o, h) = (sorted.pos_vel[j as usize], sorted.hue[j as usize]);
         accumulate_parts(
-            sums,
+            &mut sums,
             d,
             Vec2::new(o[2], o[3]),
             [[h[0], h[1]], [h[2], h[3]]],
             u,
         );
-    };
-    if u.max_neighbors == 0 {
-        for_each_candidate(s, sorted, cells, grid, u, |j, d| add(&mut sums, j, d));
-    } else {
-        let mut near = Nearest::new(u.max_neighbors as usize);
-        for_each_candidate(s, sorted, cells, grid, u, |j, d| {
-            let d2 = d.dot(d);
-            if d2 < u.perception_r2 {
-                near.offer(d, d2, ids[sorted.src[j] as usize], j as u32);
-            }
-        });
-        // The selected neighbours, nearest first.
-        for &(_, _, j, d) in near.selected() {
-            add(&mut sums, j as usize, d);
-        }
     }
     sums
 }
-
-/// A raw pointer that rayon tasks may share because every task writes distinct indices.
-#[derive(Clone, Copy)]
-struct SharedOut<T>(*mut T);
-unsafe impl<T> Send for SharedOut<T> {}
-unsafe impl<T> Sync for SharedOut<T> {}
 
 /// The state arrays `rules` writes.
 pub struct StateMut<'a> {
@@ -249,51 +256,39 @@ pub struct StateMut<'a> {
     pub pos_vel: &'a mut [[f32; 4]],
     /// `[hx, hy, ux, uy]` per boid.
     pub hue: &'a mut [[f32; 4]],
+    /// Id per boid.
+    pub id: &'a mut [u32],
     /// Neighbour count per boid.
     pub neighbors: &'a mut [u32],
 }
 
-/// `rules`: the next state of every boid, from the sorted items (ghosts are candidates only),
-/// written at the boid's own index (`src`), with its neighbour count. Parallel with rayon.
-///
-/// # Panics
-/// If a `src` index is out of range (inconsistent inputs).
+/// `rules`: the next state of every boid — the first N sorted items; the ghosts after them are
+/// candidates only — written at the same index of the state (so the state follows the sort's
+/// order), with its id and neighbour count. Parallel with rayon.
 pub fn rules(
     u: &StepUniforms,
     sorted: SortedRef<'_>,
-    ids: &[u32],
     cells: &[u32],
     obstacles: &ObstacleGrid,
     out: StateMut<'_>,
 ) {
     let grid = u.grid();
-    let n = out.pos_vel.len();
-    let total = cells[cells.len() - 1] as usize;
-    let pv = SharedOut(out.pos_vel.as_mut_ptr());
-    let hu = SharedOut(out.hue.as_mut_ptr());
-    let nb = SharedOut(out.neighbors.as_mut_ptr());
-    (0..total)
-        .into_par_iter()
+    out.pos_vel
+        .par_iter_mut()
+        .zip(out.hue.par_iter_mut())
+        .zip(out.id.par_iter_mut())
+        .zip(out.neighbors.par_iter_mut())
+        .enumerate()
         .with_min_len(MIN_TASK / 4)
-        .for_each(move |s| {
-            let me = sorted.pos_vel[s];
-            if is_ghost(me[0], u) {
-                return;
-            }
-            let i = sorted.src[s] as usize;
-            assert!(i < n, "rules: boid index {i} out of range {n}");
-            let sums = gather(s, sorted, ids, cells, &grid, u);
-            let boid = Boid::from_parts(me, sorted.hue[s], ids[i]);
+        .for_each(|(s, (((pv, hu), id), nb))| {
+            let sums = gather(s, sorted, cells, &grid, u);
+            let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
             let ob = obstacle_sums(boid.pos(), obstacles, u);
             let next = integrate(&boid, &sums, &ob, u);
-            let (pv, hu, nb) = (pv, hu, nb);
-            // SAFETY: i < n, and every boid has exactly one non-ghost item, so no two tasks write
-            // the same index.
-            unsafe {
-                *pv.0.add(i) = next.pos_vel();
-                *hu.0.add(i) = next.hue_parts();
-                *nb.0.add(i) = sums.neighbors;
-            }
+            *pv = next.pos_vel();
+            *hu = next.hue_parts();
+            *id = boid.id;
+            *nb = sums.neighbors;
         });
 }
 
@@ -380,8 +375,8 @@ pub struct CpuStep {
     pub sorted_pos_vel: Vec<[f32; 4]>,
     /// Sorted `[hx, hy, ux, uy]` per item.
     pub sorted_hue: Vec<[f32; 4]>,
-    /// Boid index of each sorted item.
-    pub sorted_src: Vec<u32>,
+    /// Id of each sorted item's boid.
+    pub sorted_id: Vec<u32>,
     /// Neighbour count of each boid after `rules`.
     pub neighbors: Vec<u32>,
     /// The result of `measures`.
@@ -402,7 +397,7 @@ impl CpuStep {
             slot_ids: Vec::new(),
             sorted_pos_vel: Vec::new(),
             sorted_hue: Vec::new(),
-            sorted_src: Vec::new(),
+            sorted_id: Vec::new(),
             neighbors: Vec::new(),
             measures: FlockMeasures::default(),
         };
@@ -444,7 +439,7 @@ impl CpuStep {
         self.slot_ids.resize(items, 0);
         self.sorted_pos_vel.resize(items, [0.0; 4]);
         self.sorted_hue.resize(items, [0.0; 4]);
-        self.sorted_src.resize(items, 0);
+        self.sorted_id.resize(items, 0);
     }
 }
 
@@ -484,7 +479,7 @@ pub fn scatter_step(s: &mut CpuStep) {
         Sorted {
             pos_vel: &mut s.sorted_pos_vel,
             hue: &mut s.sorted_hue,
-            src: &mut s.sorted_src,
+            id: &mut s.sorted_id,
         },
     );
 }
@@ -496,14 +491,14 @@ pub fn rules_step(s: &mut CpuStep) {
         SortedRef {
             pos_vel: &s.sorted_pos_vel,
             hue: &s.sorted_hue,
-            src: &s.sorted_src,
+            id: &s.sorted_id,
         },
-        &s.id,
         &s.cells,
         &s.obstacles,
         StateMut {
             pos_vel: &mut s.pos_vel,
             hue: &mut s.hue,
+            id: &mut s.id,
             neighbors: &mut s.neighbors,
         },
     );
