@@ -64,6 +64,9 @@ pub struct AdapterSummary {
     pub timestamp_queries: bool,
     /// Largest boid count the adapter's buffer limits allow.
     pub max_boids: u64,
+    /// GPU memory the simulation's buffers take per boid (bytes; the grid's cell counters, about
+    /// 4 bytes per cell, come on top).
+    pub bytes_per_boid: u64,
 }
 
 impl AdapterSummary {
@@ -80,6 +83,7 @@ impl AdapterSummary {
             device: i.device,
             timestamp_queries: ctx.has_timestamps(),
             max_boids: crate::gpu::buffers::max_boids(ctx),
+            bytes_per_boid: crate::stages::bytes_per_boid(),
         }
     }
 }

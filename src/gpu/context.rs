@@ -188,12 +188,16 @@ pub fn adapter_report() -> String {
     for (k, a) in adapters.iter().enumerate() {
         let i = a.get_info();
         let l = a.limits();
-        let per_boid = std::mem::size_of::<crate::model::Boid>() as u64;
+        let max = crate::gpu::buffers::max_boids_for(&l);
+        let per_boid = crate::stages::bytes_per_boid();
         out += &format!(
             "adapter {k}: {}\n  backend {:?}, device type {:?}, vendor 0x{:04x}, device 0x{:04x}\n  \
-             driver: {} {}\n  max_storage_buffer_binding_size: {} bytes (≈ {} boids)\n  \
+             driver: {} {}\n  max_storage_buffer_binding_size: {} bytes\n  \
              max_buffer_size: {} bytes\n  max_compute_workgroups_per_dimension: {}\n  \
-             max_compute_invocations_per_workgroup: {}\n  timestamp queries: {}\n",
+             max_compute_invocations_per_workgroup: {}\n  \
+             max_compute_workgroup_storage_size: {} bytes\n  timestamp queries: {}\n  \
+             boids: at most {} by the binding limits (16 bytes per item, 2 items per boid in a \
+             wrapping world); {} bytes of GPU memory per boid (≈ {:.1} GiB at that count)\n",
             i.name,
             i.backend,
             i.device_type,
@@ -202,11 +206,14 @@ pub fn adapter_report() -> String {
             i.driver,
             i.driver_info,
             l.max_storage_buffer_binding_size,
-            l.max_storage_buffer_binding_size / per_boid,
             l.max_buffer_size,
             l.max_compute_workgroups_per_dimension,
             l.max_compute_invocations_per_workgroup,
+            l.max_compute_workgroup_storage_size,
             a.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+            max,
+            per_boid,
+            (max * per_boid) as f64 / (1u64 << 30) as f64,
         );
     }
     out
