@@ -8,16 +8,18 @@
 // false for a row outside a non-wrapping world.
 struct RowRange {
     valid: bool,
-    r: array<vec2<u32>, 3>,
+    r0: vec2<u32>,
+    r1: vec2<u32>,
+    r2: vec2<u32>,
     q: vec2<f32>,
 }
 
 fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
     var out: RowRange;
     out.valid = false;
-    out.r[0] = vec2<u32>(0u);
-    out.r[1] = vec2<u32>(0u);
-    out.r[2] = vec2<u32>(0u);
+    out.r0 = vec2<u32>(0u);
+    out.r1 = vec2<u32>(0u);
+    out.r2 = vec2<u32>(0u);
     out.q = p;
     let rows = i32(params.grid_rows);
     let y = i32(c.y) + dy;
@@ -25,8 +27,20 @@ fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
     var k = 0;
     let wrap = params.boundary == 0u;
     if (wrap) {
-        row = ((y % rows) + rows) % rows;
-        k = (y - row) / rows;
+        // One world height up or down covers every grid of at least 2·block_y + 1 rows; the
+        // general (integer-division) form only for smaller ones. Integer division has no vector
+        // instruction on CPUs, which a software adapter runs the shader on.
+        if (y < 0) {
+            row = y + rows;
+            k = -1;
+        } else if (y >= rows) {
+            row = y - rows;
+            k = 1;
+        }
+        if (row < 0 || row >= rows) {
+            row = ((y % rows) + rows) % rows;
+            k = (y - row) / rows;
+        }
     } else if (y < 0 || y >= rows) {
         return out;
     }
@@ -38,34 +52,31 @@ fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
     let hi = i32(c.x) + i32(params.block_x);
     let first = urow * params.grid_cols + u32(max(lo, 0));
     let last = urow * params.grid_cols + u32(min(hi, cols - 1));
-    out.r[1] = vec2<u32>(cells[first], cells[last + 1u]);
+    out.r1 = vec2<u32>(cells[first], cells[last + 1u]);
     if (wrap && lo < 0) {
         // Columns lo ..= −1 are padding slots pad + lo ..= pad − 1.
         let a = pad_index(urow, u32(i32(params.grid_pad) + lo));
         let b = pad_index(urow, params.grid_pad - 1u);
-        out.r[0] = vec2<u32>(cells[a], cells[b + 1u]);
+        out.r0 = vec2<u32>(cells[a], cells[b + 1u]);
     }
     if (wrap && hi >= cols) {
         // Columns cols ..= hi are padding slots pad ..= pad + hi − cols.
         let a = pad_index(urow, params.grid_pad);
         let b = pad_index(urow, params.grid_pad + u32(hi - cols));
-        out.r[2] = vec2<u32>(cells[a], cells[b + 1u]);
+        out.r2 = vec2<u32>(cells[a], cells[b + 1u]);
     }
     return out;
 }
 
-// The candidates of an item at p (its own entry included).
-fn candidate_count(p: vec2<f32>) -> u32 {
-    let c = cell_xy(p);
-    let by = i32(params.block_y);
-    var n = 0u;
-    for (var dy = -by; dy <= by; dy++) {
-        let rr = block_row(c, dy, p);
-        if (rr.valid) {
-            n += (rr.r[0].y - rr.r[0].x) + (rr.r[1].y - rr.r[1].x) + (rr.r[2].y - rr.r[2].x);
-        }
-    }
-    return n;
+// Range u (0: left padding, 1: real cells, 2: right padding) of a block row (no array: a private
+// array indexed at run time costs a scratch-memory access per use on some drivers).
+fn range_of(rr: RowRange, u: u32) -> vec2<u32> {
+    return select(select(rr.r2, rr.r1, u == 1u), rr.r0, u == 0u);
+}
+
+// The number of candidates in a block row.
+fn row_len(rr: RowRange) -> u32 {
+    return (rr.r0.y - rr.r0.x) + (rr.r1.y - rr.r1.x) + (rr.r2.y - rr.r2.x);
 }
 
 // Adds candidate j at offset d when within the perception radius (the neighbour's velocity and hue
@@ -77,25 +88,62 @@ fn add_candidate(sums: ptr<function, NeighborSums>, j: u32, d: vec2<f32>) {
     accumulate(sums, d, sorted_pos_vel[j].zw, sorted_hue[j]);
 }
 
-fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
+// Adds the candidates of sorted items a .. b (offsets from q) but item s itself. Every candidate
+// is loaded and each rule's test is a 0/1 mask, with no branch on "is it a neighbour" (on a SIMD
+// driver the branch costs more than the loads it saves); the sums are bit-identical to adding only
+// the neighbours, as the CPU twin does (a masked term is ±0, and x + ±0 = x).
+fn gather_range(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32, q: vec2<f32>) {
+    for (var j = a; j < b; j++) {
+        let pv = sorted_pos_vel[j];
+        let h = sorted_hue[j];
+        let d = pv.xy - q;
+        let d2 = dot(d, d);
+        let near = d2 < params.perception_r2 && j != s;
+        let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
+        let ali = select(0u, 1u, near && d2 < params.alignment_r2);
+        let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
+        let hm = select(0u, 1u, near && d2 < params.hue_r2);
+        (*sums).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
+        (*sums).alignment += pv.zw * f32(ali);
+        (*sums).alignment_n += ali;
+        (*sums).cohesion += d * f32(coh);
+        (*sums).cohesion_n += coh;
+        (*sums).hue += h.xy * f32(hm);
+        (*sums).hue_velocity += h.zw * f32(hm);
+        (*sums).hue_n += hm;
+        (*sums).neighbors += select(0u, 1u, near);
+    }
+}
+
+// The neighbour sums of sorted item s at p, visiting at most `budget` candidates: `ok` is false
+// (and the sums partial) when the block holds more, which the caller defers to `rules_heavy`. The
+// test runs before each block row, so one pass both bounds the loop and gathers (no separate count
+// of the block).
+struct Gathered {
+    sums: NeighborSums,
+    ok: bool,
+}
+
+fn gather(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
     let c = cell_xy(p);
     var sums = empty_sums();
     let by = i32(params.block_y);
+    var seen = 0u;
     if (params.max_neighbors == 0u) {
         for (var dy = -by; dy <= by; dy++) {
             let rr = block_row(c, dy, p);
             if (!rr.valid) {
                 continue;
             }
-            for (var t = 0u; t < 3u; t++) {
-                for (var j = rr.r[t].x; j < rr.r[t].y; j++) {
-                    if (j != s) {
-                        add_candidate(&sums, j, sorted_pos_vel[j].xy - rr.q);
-                    }
-                }
+            seen += row_len(rr);
+            if (seen > budget) {
+                return Gathered(sums, false);
             }
+            gather_range(&sums, rr.r0.x, rr.r0.y, s, rr.q);
+            gather_range(&sums, rr.r1.x, rr.r1.y, s, rr.q);
+            gather_range(&sums, rr.r2.x, rr.r2.y, s, rr.q);
         }
-        return sums;
+        return Gathered(sums, true);
     }
     // With a neighbour cap: select the nearest (by squared distance, then id), then add them.
     var near: Nearest;
@@ -106,8 +154,13 @@ fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
         if (!rr.valid) {
             continue;
         }
+        seen += row_len(rr);
+        if (seen > budget) {
+            return Gathered(sums, false);
+        }
         for (var t = 0u; t < 3u; t++) {
-            for (var j = rr.r[t].x; j < rr.r[t].y; j++) {
+            let rt = range_of(rr, t);
+            for (var j = rt.x; j < rt.y; j++) {
                 if (j == s) {
                     continue;
                 }
@@ -123,7 +176,7 @@ fn gather(s: u32, p: vec2<f32>) -> NeighborSums {
         let it = near.items[t];
         accumulate(&sums, it.d, sorted_pos_vel[it.index].zw, sorted_hue[it.index]);
     }
-    return sums;
+    return Gathered(sums, true);
 }
 
 // Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index

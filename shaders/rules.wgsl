@@ -35,11 +35,20 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         return;
     }
     let me = sorted_pos_vel[s];
-    let blk = obstacle_block(me.xy);
+    var ob = empty_obstacle_sums();
+    if (params.obstacle_count > 0u) {
+        let blk = obstacle_block(me.xy);
+        if (obstacle_points_in(blk) > OBSTACLE_BUDGET) {
+            defer_item(1u, s);
+            return;
+        }
+        ob = obstacle_sums(me.xy, blk);
+    }
     let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
-    if (candidate_count(me.xy) > budget || obstacle_points_in(blk) > OBSTACLE_BUDGET) {
+    let g = gather(s, me.xy, budget);
+    if (!g.ok) {
         defer_item(1u, s);
         return;
     }
-    finish_boid(s, me, sorted_hue[s], gather(s, me.xy), obstacle_sums(me.xy, blk));
+    finish_boid(s, me, sorted_hue[s], g.sums, ob);
 }

@@ -107,9 +107,9 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
                 continue;
             }
             for (var u = 0u; u < 3u; u++) {
-                let len = rr.r[u].y - rr.r[u].x;
+                let len = range_of(rr, u).y - range_of(rr, u).x;
                 for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                    let j = rr.r[u].x + (t - base);
+                    let j = range_of(rr, u).x + (t - base);
                     if (j != s) {
                         add_candidate(&sums, j, sorted_pos_vel[j].xy - rr.q);
                     }
@@ -172,9 +172,9 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
                     continue;
                 }
                 for (var u = 0u; u < 3u; u++) {
-                    let len = rr.r[u].y - rr.r[u].x;
+                    let len = range_of(rr, u).y - range_of(rr, u).x;
                     for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                        let j = rr.r[u].x + (t - base);
+                        let j = range_of(rr, u).x + (t - base);
                         let d = sorted_pos_vel[j].xy - rr.q;
                         let cand = Pick(dot(d, d), sorted_id[j], j, d);
                         if (j != s && cand.d2 < params.perception_r2 && pick_less(last, cand)

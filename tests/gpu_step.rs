@@ -122,6 +122,32 @@ fn a_huge_sparse_world_has_cells_for_its_boids() {
 }
 
 #[test]
+fn thin_and_tiny_wrapping_worlds_whose_block_wraps_more_than_once() {
+    // Worlds of the smallest wrapping height (2·perception radius): a 4 × 4 grid whose 5 × 5 block
+    // wraps around at both ends, and a 100 000 × 40 strip whose grown cells leave a single row;
+    // every block row's vertical shift must still be the exact one.
+    let Some(ctx) = common::gpu() else { return };
+    for (w, h, n) in [(40.0f32, 40.0f32, 60usize), (100_000.0, 40.0, 5000)] {
+        let p = SimParams {
+            world_width: w,
+            world_height: h,
+            ..SimParams::default()
+        };
+        let grid = boids::model::Grid::new(&p, n);
+        assert!(grid.rows < 2 * grid.block_y + 1, "{grid:?}");
+        let boids = common::test_state(5, n, &p, false);
+        let g = common::checked(&ctx, || {
+            let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
+            gpu.step().unwrap();
+            gpu.read_state().unwrap()
+        });
+        let c = cpu_step(&p, &boids, 6);
+        common::compare_states(&g, &c, &p, common::ONE_STEP)
+            .unwrap_or_else(|e| panic!("{w} × {h}: {e}"));
+    }
+}
+
+#[test]
 fn too_many_boids_are_refused_naming_the_limit() {
     let Some(ctx) = common::gpu() else { return };
     let max = boids::gpu::buffers::max_boids(&ctx);
