@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The speed sweep on whatever adapter is present, written as one folder:
+#
+#   scripts/gpu-bench.sh [OUT]        # OUT defaults to captures/gpu-bench-YYYYMMDDTHHMMSSZ
+#
+# 1. OUT/info.txt        — `boids info`: the adapters, their limits, bytes per boid, largest count;
+# 2. OUT/cost_model.txt  — examples/cost_model: the adapter's FMA rate, copy bandwidth and
+#                          candidate-load rate, candidates and neighbours per boid, and the cost
+#                          model's floors beside the measured GPU step (docs/performance.md);
+# 3. OUT/capture/        — `boids bench --backends gpu,cpu` from 1k to 16M boids (a capture folder:
+#                          summary.json, the CSV, the plots); counts the adapter cannot hold are
+#                          recorded as refused, not fatal;
+# 4. OUT/large/          — `boids bench --backends gpu` at 32M, 64M and 100M boids, where the
+#                          adapter holds them.
+#
+# Builds the release binaries first unless BOIDS_BIN and COST_MODEL_BIN name prebuilt ones.
+# Environment: BOIDS_BENCH_STEPS (measured steps per run, default 50), BOIDS_GPU_BENCH_SIZES
+# (default 1k,10k,100k,1M,4M,16M), BOIDS_GPU_BENCH_LARGE (default 32M,64M,100M; empty to skip).
+# Needs a Vulkan (or Metal/DX12) adapter; on a machine without a GPU it measures lavapipe.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+out=${1:-captures/gpu-bench-$(date -u +%Y%m%dT%H%M%SZ)}
+steps=${BOIDS_BENCH_STEPS:-50}
+sizes=${BOIDS_GPU_BENCH_SIZES:-1k,10k,100k,1M,4M,16M}
+large=${BOIDS_GPU_BENCH_LARGE-32M,64M,100M}
+
+if [ -z "${BOIDS_BIN:-}" ] || [ -z "${COST_MODEL_BIN:-}" ]; then
+    cargo build --release --bin boids --example cost_model
+fi
+boids=${BOIDS_BIN:-target/release/boids}
+cost_model=${COST_MODEL_BIN:-target/release/examples/cost_model}
+
+mkdir -p "$out"
+echo "== boids info" | tee "$out/info.txt"
+"$boids" info 2>&1 | tee -a "$out/info.txt"
+
+echo "== cost model"
+"$cost_model" --sizes "$sizes" --steps 200 --measure 20 2>&1 | tee "$out/cost_model.txt"
+
+echo "== bench $sizes (gpu, cpu)"
+"$boids" bench --backends gpu,cpu --boids "$sizes" --steps "$steps" --warmup 5 --quiet \
+    --out "$out/capture" 2>&1 | tee "$out/bench.txt"
+
+if [ -n "$large" ]; then
+    echo "== bench $large (gpu)"
+    "$boids" bench --backends gpu --boids "$large" --steps 20 --warmup 3 --quiet \
+        --out "$out/large" 2>&1 | tee "$out/bench-large.txt" || true
+fi
+echo "written: $out"
