@@ -80,7 +80,7 @@ fn accumulate(s: ptr<function, NeighborSums>, d: vec2<f32>, other: Boid) -> bool
     return params.max_neighbors == 0u || (*s).neighbors < params.max_neighbors;
 }
 
-fn wall_force(p: vec2<f32>) -> vec2<f32> {
+fn wall_push(p: vec2<f32>) -> vec2<f32> {
     var a = vec2<f32>(0.0);
     if (params.wall_distance <= 0.0) {
         return a;
@@ -99,6 +99,26 @@ fn wall_force(p: vec2<f32>) -> vec2<f32> {
         a.y -= k * (params.wall_distance - (params.world_height - p.y));
     }
     return a;
+}
+
+// The push plus, while the boid moves outward, the opposing part of the push turned 90° to the
+// inside (by id parity when the push is exactly against the velocity).
+fn wall_force(p: vec2<f32>, v: vec2<f32>, id: u32) -> vec2<f32> {
+    let w = wall_push(p);
+    let vw = dot(v, w);
+    let v2 = dot(v, v);
+    if (vw < 0.0 && v2 > HEADING_EPS2) {
+        let side_dir = vec2<f32>(-v.y, v.x);
+        let side = dot(side_dir, w);
+        var s = select(-1.0, 1.0, (id & 1u) == 0u);
+        if (side > 0.0) {
+            s = 1.0;
+        } else if (side < 0.0) {
+            s = -1.0;
+        }
+        return w + side_dir * (s * (-vw / v2));
+    }
+    return w;
 }
 
 struct PosVel {
@@ -136,8 +156,20 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
             v.y = -abs(v.y);
         }
     }
-    p.x = clamp(p.x, 0.0, params.x_max);
-    p.y = clamp(p.y, 0.0, params.y_max);
+    if (p.x < 0.0) {
+        p.x = 0.0;
+        v.x = abs(v.x);
+    } else if (p.x > params.x_max) {
+        p.x = params.x_max;
+        v.x = -abs(v.x);
+    }
+    if (p.y < 0.0) {
+        p.y = 0.0;
+        v.y = abs(v.y);
+    } else if (p.y > params.y_max) {
+        p.y = params.y_max;
+        v.y = -abs(v.y);
+    }
     return PosVel(p, v);
 }
 
@@ -174,7 +206,7 @@ fn integrate(me: Boid, s: NeighborSums) -> Boid {
             a += params.cohesion_weight * steer(s.cohesion / f32(s.cohesion_n), v);
         }
         if (params.boundary == 1u) {
-            a += wall_force(p);
+            a += wall_force(p, v, me.id);
         }
         a += params.obstacle_weight * steer(obstacle_push, v);
         if (params.pointer_radius > 0.0 && params.pointer_weight != 0.0) {

@@ -16,8 +16,9 @@ pub enum Boundary {
     /// uniform grid wraps too.
     #[default]
     Wrap,
-    /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge
-    /// (docs/model.md §6.2), plus a hard clamp so that no boid ever ends outside the world.
+    /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge,
+    /// with a turn toward the inside while a boid moves outward, plus a hard clamp that keeps every
+    /// boid inside the world and turns its outward velocity component inward (docs/model.md §6.2).
     Walls,
     /// Reflect the velocity component and mirror the position back inside.
     Bounce,

@@ -116,10 +116,10 @@ pub fn accumulate(s: &mut NeighborSums, d: Vec2, other: &Boid, u: &StepUniforms)
     u.max_neighbors == 0 || s.neighbors < u.max_neighbors
 }
 
-/// Soft wall repulsion (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away from it
-/// growing linearly from 0 to `wall_weight` at the edge (wu/s²).
+/// The soft wall push (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away
+/// from it growing linearly from 0 to `wall_weight` at the edge (wu/s²); the four edges add.
 #[inline]
-pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
+pub fn wall_push(p: Vec2, u: &StepUniforms) -> Vec2 {
     let mut a = Vec2::ZERO;
     if u.wall_distance <= 0.0 {
         return a;
@@ -138,6 +138,31 @@ pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
         a.y -= k * (u.wall_distance - (u.world_height - p.y));
     }
     a
+}
+
+/// The wall acceleration of a boid at `p` with velocity `v` and id `id` (docs/model.md §6.2, wu/s²):
+/// the push `w` of [`wall_push`] plus, while the boid moves outward (`v·w < 0`), a turn: the part
+/// of the push that opposes the velocity, `|v·w|/|v|`, applied again at 90° to `v` on the inside
+/// (the side of `w`). A push straight against the velocity has no inside: the side is then +90°
+/// for an even id and −90° for an odd one. The speed clamp cannot undo a turn (it only rescales),
+/// so every boid turns back whatever its angle of incidence.
+#[inline]
+pub fn wall_force(p: Vec2, v: Vec2, id: u32, u: &StepUniforms) -> Vec2 {
+    let w = wall_push(p, u);
+    let vw = v.dot(w);
+    let v2 = v.dot(v);
+    if vw < 0.0 && v2 > HEADING_EPS2 {
+        let side_dir = Vec2::new(-v.y, v.x);
+        let side = side_dir.dot(w);
+        let mut s = if id & 1 == 0 { 1.0 } else { -1.0 };
+        if side > 0.0 {
+            s = 1.0;
+        } else if side < 0.0 {
+            s = -1.0;
+        }
+        return w + side_dir * (s * (-vw / v2));
+    }
+    w
 }
 
 /// The next state of `me` from its neighbour sums (docs/model.md §9): steering, walls, pointer and
@@ -178,7 +203,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
             a += u.cohesion_weight * steer(s.cohesion / s.cohesion_n as f32, v, u);
         }
         if u.boundary == 1 {
-            a += wall_force(p, u);
+            a += wall_force(p, v, me.id, u);
         }
         a += u.obstacle_weight * steer(obstacle_push, v, u);
         if u.pointer_radius > 0.0 && u.pointer_weight != 0.0 {
@@ -271,8 +296,21 @@ pub fn apply_boundary(p: Vec2, v: Vec2, u: &StepUniforms) -> (Vec2, Vec2) {
             v.y = -v.y.abs();
         }
     }
-    // Hard clamp (walls, and bounce after a step longer than the world).
-    p.x = p.x.clamp(0.0, u.x_max);
-    p.y = p.y.clamp(0.0, u.y_max);
+    // Hard clamp (walls, and bounce after a step longer than the world); a clamped boid's velocity
+    // component along that axis is turned inward, so no boid keeps pressing against an edge.
+    if p.x < 0.0 {
+        p.x = 0.0;
+        v.x = v.x.abs();
+    } else if p.x > u.x_max {
+        p.x = u.x_max;
+        v.x = -v.x.abs();
+    }
+    if p.y < 0.0 {
+        p.y = 0.0;
+        v.y = v.y.abs();
+    } else if p.y > u.y_max {
+        p.y = u.y_max;
+        v.y = -v.y.abs();
+    }
     (p, v)
 }
