@@ -1,5 +1,5 @@
 // The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
-// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (uniform01, STREAM_NOISE), and from the
+// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (standard_normal), and from the
 // stage: `params` (the uniform block) and `obstacles` (array<vec2<f32>>, the obstacle points).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
@@ -47,6 +47,12 @@ fn clamp_len(v: vec2<f32>, max_len: f32) -> vec2<f32> {
         return v * (max_len / sqrt(l2));
     }
     return v;
+}
+
+fn rotate(v: vec2<f32>, angle: f32) -> vec2<f32> {
+    let sn = sin(angle);
+    let cs = cos(angle);
+    return vec2<f32>(cs * v.x - sn * v.y, sn * v.x + cs * v.y);
 }
 
 fn steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
@@ -218,11 +224,8 @@ fn integrate(me: Boid, s: NeighborSums) -> Boid {
         v_new = v + a * params.dt;
     }
 
-    if (params.noise > 0.0) {
-        let angle = (uniform01(params.seed, me.id, params.step, STREAM_NOISE) - 0.5) * params.noise;
-        let sn = sin(angle);
-        let cs = cos(angle);
-        v_new = vec2<f32>(cs * v_new.x - sn * v_new.y, sn * v_new.x + cs * v_new.y);
+    if (params.heading_sd > 0.0) {
+        v_new = rotate(v_new, params.heading_sd * standard_normal(params.seed, me.id, params.step));
     }
 
     let speed2 = dot(v_new, v_new);

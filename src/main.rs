@@ -59,7 +59,7 @@ enum Command {
     Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
-    /// Parameter sweep: an order parameter against noise, density or a weight (with error bars),
+    /// Parameter sweep: an order parameter against rotational diffusion, density or a weight (with error bars),
     /// optionally one shard of it; or `sweep merge OUT DIR…` to combine shard folders.
     Sweep(boids::sweep::args::SweepArgs),
 }

@@ -188,10 +188,10 @@ fn rules_match_the_cpu_twin() {
         .into_iter()
         .enumerate()
     {
-        for noise in [0.0f32, 0.4] {
+        for rotational_diffusion in [0.0f32, 3.0] {
             let n = 5000;
             let p = SimParams {
-                noise,
+                rotational_diffusion,
                 max_neighbors: if k == 1 { 6 } else { 0 },
                 ..params(boundary, n)
             };
@@ -218,13 +218,14 @@ fn rules_match_the_cpu_twin() {
                 let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
                 assert_eq!(
                     g_neigh, neigh,
-                    "rules: neighbour counts ({boundary:?}, noise {noise})"
+                    "rules: neighbour counts ({boundary:?}, D_r {rotational_diffusion})"
                 );
                 for (i, (g, c)) in g_out.iter().zip(&out).enumerate() {
                     assert_eq!(g.id, c.id, "rules keep the order (index {i})");
                 }
-                common::compare_states(&g_out, &out, &p, common::ONE_STEP)
-                    .unwrap_or_else(|e| panic!("rules ({boundary:?}, noise {noise}): {e}"));
+                common::compare_states(&g_out, &out, &p, common::ONE_STEP).unwrap_or_else(|e| {
+                    panic!("rules ({boundary:?}, D_r {rotational_diffusion}): {e}")
+                });
             });
         }
     }

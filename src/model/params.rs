@@ -102,9 +102,10 @@ pub struct SimParams {
     pub wall_distance: f32,
     /// Wall repulsion at the edge itself (wu/s², `walls` mode). Range 0 ..= 1e6.
     pub wall_weight: f32,
-    /// Velocity noise η (rad): each step the velocity turns by an angle uniform in [−η/2, η/2]
-    /// (docs/model.md §7). Range 0 ..= 2π.
-    pub noise: f32,
+    /// Rotational diffusion coefficient D_r (rad²/s): the heading performs a random walk whose
+    /// variance grows by 2·D_r per second whatever `dt` (each step turns the velocity by
+    /// sqrt(2·D_r·dt)·ξ, ξ standard normal; docs/model.md §7). 0 = no noise. Range 0 ..= 100.
+    pub rotational_diffusion: f32,
 }
 
 impl Default for SimParams {
@@ -131,7 +132,7 @@ impl Default for SimParams {
             max_hue_speed: 1.0,
             wall_distance: 20.0,
             wall_weight: 300.0,
-            noise: 0.0,
+            rotational_diffusion: 0.0,
         }
     }
 }
@@ -187,7 +188,7 @@ impl SimParams {
             ("max_hue_speed", p.max_hue_speed, 0.0, 100.0),
             ("wall_distance", p.wall_distance, 0.0, 1.0e5),
             ("wall_weight", p.wall_weight, 0.0, 1.0e6),
-            ("noise", p.noise, 0.0, std::f32::consts::TAU),
+            ("rotational_diffusion", p.rotational_diffusion, 0.0, 100.0),
             ("max_neighbors", p.max_neighbors as f32, 0.0, 65535.0),
         ];
         for (field, value, min, max) in checks {

@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 
-use crate::model::rng::{uniform01, STREAM_NOISE};
+use crate::model::rng::standard_normal;
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -73,6 +73,13 @@ pub fn clamp_len(v: Vec2, max: f32) -> Vec2 {
     } else {
         v
     }
+}
+
+/// `v` turned by `angle` (rad, counter-clockwise); the length is kept (to rounding).
+#[inline]
+pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
+    let (sn, cs) = angle.sin_cos();
+    Vec2::new(cs * v.x - sn * v.y, sn * v.x + cs * v.y)
 }
 
 /// Reynolds steering (docs/model.md §5.1; Reynolds, "Steering Behaviors For Autonomous
@@ -215,11 +222,10 @@ pub fn integrate(me: &Boid, s: &NeighborSums, obstacles: &[[f32; 2]], u: &StepUn
         v_new = v + a * u.dt;
     }
 
-    // Noise: rotate by an angle uniform in [−η/2, η/2] (docs/model.md §7).
-    if u.noise > 0.0 {
-        let angle = (uniform01(u.seed, me.id, u.step, STREAM_NOISE) - 0.5) * u.noise;
-        let (sn, cs) = angle.sin_cos();
-        v_new = Vec2::new(cs * v_new.x - sn * v_new.y, sn * v_new.x + cs * v_new.y);
+    // Rotational diffusion (docs/model.md §7): turn by sqrt(2·D_r·Δt)·ξ, ξ standard normal
+    // (Euler–Maruyama).
+    if u.heading_sd > 0.0 {
+        v_new = rotate(v_new, u.heading_sd * standard_normal(u.seed, me.id, u.step));
     }
 
     // Speed clamp into [min_speed, max_speed]; a stopped boid keeps its previous heading.
