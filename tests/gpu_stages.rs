@@ -11,7 +11,9 @@ use boids::gpu::pipelines::StagePipelines;
 use boids::gpu::readback::read_vec;
 use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
-use boids::model::{flock_measures, Actors, Boid, Boundary, SimParams, StepUniforms};
+use boids::model::{
+    flock_measures, measures::World, Actors, Boid, Boundary, SimParams, StepUniforms,
+};
 use boids::stages::twins as cpu;
 use wgpu::util::DeviceExt;
 
@@ -235,8 +237,14 @@ fn rules_match_the_cpu_twin() {
 fn measures_match_the_cpu_twin() {
     // Relative tolerance 1e-4 (f32 tree reduction on the GPU vs f64 on the CPU).
     let Some(ctx) = common::gpu() else { return };
-    for n in [1usize, 300, 70_001] {
-        let p = params(Boundary::Wrap, n);
+    for (n, boundary) in [
+        (1usize, Boundary::Wrap),
+        (300, Boundary::Wrap),
+        (70_001, Boundary::Wrap),
+        (300, Boundary::Walls),
+        (70_001, Boundary::Bounce),
+    ] {
+        let p = params(boundary, n);
         let mut boids = common::test_state(17, n, &p, n > 16);
         // Give the flock some order so polarization and milling are not ~0.
         for (i, b) in boids.iter_mut().enumerate() {
@@ -253,13 +261,16 @@ fn measures_match_the_cpu_twin() {
                 bytemuck::cast_slice(&neigh),
             );
             let g = gpu.measures().unwrap();
-            let c = flock_measures(&boids, &neigh);
+            let c = flock_measures(&boids, &neigh, World::of(&p));
             let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * a.abs().max(b.abs()).max(1e-2);
             assert!(
                 close(g.polarization, c.polarization),
                 "polarization {g:?} vs {c:?}"
             );
-            assert!(close(g.milling, c.milling), "milling {g:?} vs {c:?}");
+            assert!(
+                close(g.milling, c.milling),
+                "milling ({boundary:?}) {g:?} vs {c:?}"
+            );
             assert!(
                 close(g.mean_speed, c.mean_speed),
                 "mean speed {g:?} vs {c:?}"

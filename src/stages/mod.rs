@@ -290,8 +290,8 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
 /// Bytes of one boid in the state buffers.
 pub const BOID_BYTES: u64 = std::mem::size_of::<crate::model::Boid>() as u64;
 
-/// Bytes of one row of the measures reduction (8 floats).
-pub const MEASURES_ROW_BYTES: u64 = 32;
+/// Bytes of one row of the measures reduction (12 floats: the sums of `shaders/measures.wgsl`).
+pub const MEASURES_ROW_BYTES: u64 = 48;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). `state` and
 /// `sorted` are the two halves of the ping-pong pair: `state → scatter → sorted → rules → state`.

@@ -147,9 +147,15 @@ pub fn rules(
         });
 }
 
-/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]).
-pub fn measures(boids: &[Boid], neighbors: &[u32]) -> FlockMeasures {
-    flock_measures(boids, neighbors)
+/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]) in the world
+/// of `u` (a periodic milling centre when it wraps).
+pub fn measures(boids: &[Boid], neighbors: &[u32], u: &StepUniforms) -> FlockMeasures {
+    let world = crate::model::measures::World {
+        width: u.world_width,
+        height: u.world_height,
+        wrap: u.boundary == 0,
+    };
+    flock_measures(boids, neighbors, world)
 }
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
@@ -292,5 +298,5 @@ pub fn rules_step(s: &mut CpuStep) {
 
 /// `measures` on a [`CpuStep`].
 pub fn measures_step(s: &mut CpuStep) {
-    s.measures = measures(&s.state, &s.neighbors);
+    s.measures = measures(&s.state, &s.neighbors, &s.params);
 }
