@@ -146,9 +146,9 @@ pub struct FlockCensus {
     pub largest: u32,
     /// Fraction of the boids that belong to a flock, in [0, 1].
     pub flocked_fraction: f32,
-    /// Hue coherence: the mean over flocks of the resultant length of their hue vectors,
-    /// |Σ_j h_j| / n, in [0, 1]; 1 when every flock has one hue, near 0 for confetti. 0 when there
-    /// is no flock.
+    /// Hue coherence: the resultant length of each flock's hue vectors, |Σ_j h_j| / n, averaged
+    /// over the flocks weighted by their sizes (so over the boids in flocks), in [0, 1]; 1 when
+    /// every flock has one hue, near 0 for confetti. 0 when there is no flock.
     pub hue_coherence: f32,
 }
 
@@ -276,12 +276,12 @@ pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize)
         if k >= min_boids.max(1) {
             census.flocks += 1;
             flocked += k;
-            coherence += (hue[i][0].powi(2) + hue[i][1].powi(2)).sqrt() / k as f64;
+            coherence += (hue[i][0].powi(2) + hue[i][1].powi(2)).sqrt();
         }
     }
     census.flocked_fraction = (flocked as f64 / n as f64) as f32;
-    if census.flocks > 0 {
-        census.hue_coherence = (coherence / census.flocks as f64) as f32;
+    if flocked > 0 {
+        census.hue_coherence = (coherence / flocked as f64) as f32;
     }
     census
 }
@@ -419,6 +419,17 @@ mod tests {
             .collect();
         assert_eq!(flock_census(&b, 20.0, world(true), 10).largest, 20);
         assert_eq!(flock_census(&b, 20.0, world(false), 10).largest, 19);
+    }
+
+    #[test]
+    fn hue_coherence_weighs_flocks_by_their_sizes() {
+        // A one-hue flock of 10 and a flock of 30 whose hues go once round the circle (resultant
+        // 0): (10·1 + 30·0) / 40 = 0.25 (an unweighted mean over flocks would say 0.5).
+        let mut b = chain(0, 10, 100.0, 100.0, 5.0, 45.0);
+        b.extend((0..30).map(|i| boid(10 + i, 300.0 + i as f32 * 5.0, 400.0, i as f32 * 12.0)));
+        let c = flock_census(&b, 20.0, world(false), 10);
+        assert_eq!(c.flocks, 2);
+        assert!((c.hue_coherence - 0.25).abs() < 1e-6, "{c:?}");
     }
 
     #[test]
