@@ -41,7 +41,7 @@ struct Params {
     max_hue_speed: f32,
     wall_distance: f32,
     wall_weight: f32,
-    noise: f32,
+    heading_sd: f32,
     pointer_x: f32,
     pointer_y: f32,
     pointer_radius: f32,

@@ -1,15 +1,21 @@
 // Stage `measures`: flock measures by parallel reduction (docs/model.md §12). Columns of a partial row:
-// 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused.
-//   measures_partial: per workgroup, columns 0..5 of its boids → partials[wg]
-//   measures_final:   one workgroup sums all partial rows → result (8 floats)
-//   milling_partial:  per workgroup, column 6 using the centre of mass result[4,5] / N
+// 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused ;
+// 8,9 Σ cos θx, Σ sin θx ; 10,11 Σ cos θy, Σ sin θy, with θx = 2π·x/W, θy = 2π·y/H.
+//   measures_partial: per workgroup, every column but 6 of its boids → partials[wg]
+//   measures_final:   one workgroup sums all partial rows → result (12 floats)
+//   milling_partial:  per workgroup, column 6 about the centre: in a wrap world the periodic mean
+//                     atan2(Σ sin θ, Σ cos θ)·W/2π per axis with minimum-image offsets, else
+//                     the mean result[4,5] / N
 //   measures_final again.
-// The CPU twin is `measures` in src/cpu/stages.rs (f64).
+// The CPU twin is `measures` in src/stages/twins.rs (f64).
 
 struct Row {
     a: vec4<f32>,
     b: vec4<f32>,
+    c: vec4<f32>,
 }
+
+const TAU: f32 = 6.28318530717959;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
@@ -33,6 +39,7 @@ fn tile_reduce(lid: u32) {
         if (lid < stride) {
             tile[lid].a += tile[lid + stride].a;
             tile[lid].b += tile[lid + stride].b;
+            tile[lid].c += tile[lid + stride].c;
         }
     }
     workgroupBarrier();
@@ -43,12 +50,16 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
                     @builtin(local_invocation_index) lid: u32) {
     let g = workgroup_linear(wid, nwg);
     let i = g * WORKGROUP_SIZE + lid;
-    var row = Row(vec4<f32>(0.0), vec4<f32>(0.0));
+    var row = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     if (i < params.boid_count) {
         let b = pos_vel[i];
         let u = unit_or_zero(b.zw);
         row.a = vec4<f32>(u, length(b.zw), f32(neighbors[i]));
         row.b = vec4<f32>(b.xy, 0.0, 0.0);
+        if (params.boundary == 0u) {
+            let t = TAU * b.xy * vec2<f32>(params.inv_world_width, params.inv_world_height);
+            row.c = vec4<f32>(cos(t.x), sin(t.x), cos(t.y), sin(t.y));
+        }
     }
     tile[lid] = row;
     tile_reduce(lid);
@@ -62,15 +73,30 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
                    @builtin(local_invocation_index) lid: u32) {
     let g = workgroup_linear(wid, nwg);
     let i = g * WORKGROUP_SIZE + lid;
-    let centre = result.b.xy / f32(params.boid_count);
+    let world = vec2<f32>(params.world_width, params.world_height);
+    let wrap = params.boundary == 0u;
+    var centre = result.b.xy / f32(params.boid_count);
+    if (wrap) {
+        centre = vec2<f32>(atan2(result.c.y, result.c.x), atan2(result.c.w, result.c.z)) * world / TAU;
+    }
     var m = 0.0;
     if (i < params.boid_count) {
         let b = pos_vel[i];
-        let r = unit_or_zero(b.xy - centre);
+        var d = b.xy - centre;
+        if (wrap) {
+            d -= world * round(d / world);
+        }
+        // Within 1e-5 of the world's larger side of the centre a boid has no direction from it
+        // (MILLING_NEAR in src/model/measures.rs).
+        let near = 1e-5 * max(world.x, world.y);
+        var r = vec2<f32>(0.0);
+        if (dot(d, d) > near * near) {
+            r = unit_or_zero(d);
+        }
         let u = unit_or_zero(b.zw);
         m = r.x * u.y - r.y * u.x;
     }
-    tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0));
+    tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0), vec4<f32>(0.0));
     tile_reduce(lid);
     if (lid == 0u && g * WORKGROUP_SIZE < params.boid_count) {
         partials[g].b.z = tile[0].b.z;
@@ -80,10 +106,11 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
 @compute @workgroup_size(256)
 fn measures_final(@builtin(local_invocation_index) lid: u32) {
     let groups = (params.boid_count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-    var acc = Row(vec4<f32>(0.0), vec4<f32>(0.0));
+    var acc = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var g = lid; g < groups; g += WORKGROUP_SIZE) {
         acc.a += partials[g].a;
         acc.b += partials[g].b;
+        acc.c += partials[g].c;
     }
     tile[lid] = acc;
     tile_reduce(lid);

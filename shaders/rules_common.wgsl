@@ -1,5 +1,5 @@
 // The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
-// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (uniform01, STREAM_NOISE), and from the
+// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (standard_normal), and from the
 // stage: `params` (the uniform block), `obstacle_cells` (array<u32>: the obstacle grid's cell starts)
 // and `obstacles` (array<vec2<f32>>: the binned obstacle points).
 
@@ -48,6 +48,12 @@ fn clamp_len(v: vec2<f32>, max_len: f32) -> vec2<f32> {
         return v * (max_len / sqrt(l2));
     }
     return v;
+}
+
+fn rotate(v: vec2<f32>, angle: f32) -> vec2<f32> {
+    let sn = sin(angle);
+    let cs = cos(angle);
+    return vec2<f32>(cs * v.x - sn * v.y, sn * v.x + cs * v.y);
 }
 
 fn steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
@@ -214,7 +220,7 @@ fn obstacle_sums(p: vec2<f32>, blk: ObstacleBlock) -> ObstacleSums {
     return o;
 }
 
-fn wall_force(p: vec2<f32>) -> vec2<f32> {
+fn wall_push(p: vec2<f32>) -> vec2<f32> {
     var a = vec2<f32>(0.0);
     if (params.wall_distance <= 0.0) {
         return a;
@@ -233,6 +239,26 @@ fn wall_force(p: vec2<f32>) -> vec2<f32> {
         a.y -= k * (params.wall_distance - (params.world_height - p.y));
     }
     return a;
+}
+
+// The push plus, while the boid moves outward, the opposing part of the push turned 90° to the
+// inside (by id parity when the push is exactly against the velocity).
+fn wall_force(p: vec2<f32>, v: vec2<f32>, id: u32) -> vec2<f32> {
+    let w = wall_push(p);
+    let vw = dot(v, w);
+    let v2 = dot(v, v);
+    if (vw < 0.0 && v2 > HEADING_EPS2) {
+        let side_dir = vec2<f32>(-v.y, v.x);
+        let side = dot(side_dir, w);
+        var s = select(-1.0, 1.0, (id & 1u) == 0u);
+        if (side > 0.0) {
+            s = 1.0;
+        } else if (side < 0.0) {
+            s = -1.0;
+        }
+        return w + side_dir * (s * (-vw / v2));
+    }
+    return w;
 }
 
 struct PosVel {
@@ -270,8 +296,20 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
             v.y = -abs(v.y);
         }
     }
-    p.x = clamp(p.x, 0.0, params.x_max);
-    p.y = clamp(p.y, 0.0, params.y_max);
+    if (p.x < 0.0) {
+        p.x = 0.0;
+        v.x = abs(v.x);
+    } else if (p.x > params.x_max) {
+        p.x = params.x_max;
+        v.x = -abs(v.x);
+    }
+    if (p.y < 0.0) {
+        p.y = 0.0;
+        v.y = abs(v.y);
+    } else if (p.y > params.y_max) {
+        p.y = params.y_max;
+        v.y = -abs(v.y);
+    }
     return PosVel(p, v);
 }
 
@@ -294,7 +332,7 @@ fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
             a += params.cohesion_weight * steer(s.cohesion / f32(s.cohesion_n), v);
         }
         if (params.boundary == 1u) {
-            a += wall_force(p);
+            a += wall_force(p, v, me.id);
         }
         a += params.obstacle_weight * steer(obstacle_push, v);
         if (params.pointer_radius > 0.0 && params.pointer_weight != 0.0) {
@@ -306,11 +344,8 @@ fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
         v_new = v + a * params.dt;
     }
 
-    if (params.noise > 0.0) {
-        let angle = (uniform01(params.seed, me.id, params.step, STREAM_NOISE) - 0.5) * params.noise;
-        let sn = sin(angle);
-        let cs = cos(angle);
-        v_new = vec2<f32>(cs * v_new.x - sn * v_new.y, sn * v_new.x + cs * v_new.y);
+    if (params.heading_sd > 0.0) {
+        v_new = rotate(v_new, params.heading_sd * standard_normal(params.seed, me.id, params.step));
     }
 
     let speed2 = dot(v_new, v_new);

@@ -8,8 +8,9 @@ use std::time::Instant;
 use crate::backend::{self, BackendKind};
 use crate::bench::stats::TimeStats;
 use crate::gpu::GpuContext;
+use crate::model::measures::FLOCK_MIN_BOIDS;
 use crate::model::state_csv::{save_checkpoint, Checkpoint, StateFile};
-use crate::model::{Actors, FlockMeasures, Scene, Setup};
+use crate::model::{flock_census, Actors, FlockCensus, FlockMeasures, Scene, Setup, World};
 
 /// Options of `boids headless`.
 #[derive(Clone, Debug)]
@@ -28,8 +29,14 @@ pub struct HeadlessOptions {
     pub init: Option<PathBuf>,
     /// Final state, written as a checkpoint.
     pub save: Option<PathBuf>,
-    /// Per-step measures CSV.
+    /// Measures CSV: one row every `stats_every` steps.
     pub stats: Option<PathBuf>,
+    /// Steps between two rows of the measures CSV (at least 1).
+    pub stats_every: u32,
+    /// Also count the flocks (docs/model.md §12.6) in each row of the measures CSV and of the final
+    /// state: adds the columns `time_s`, `flocks`, `largest_flock`, `flocked_fraction`,
+    /// `hue_coherence`.
+    pub flocks: bool,
 }
 
 /// What a headless run measured.
@@ -43,6 +50,8 @@ pub struct HeadlessReport {
     pub step_ms: TimeStats,
     /// Measures of the final state.
     pub measures: FlockMeasures,
+    /// The flocks of the final state, when asked for.
+    pub census: Option<FlockCensus>,
     /// Median time of each stage (ms), in step order, when the backend measures them.
     pub stage_median_ms: Vec<(String, f64)>,
     /// Step index of the final state (the initial state's plus the steps run).
@@ -70,6 +79,9 @@ or the defaults, as a run without --init. --boids, when given, must equal the fi
 /// # Errors
 /// A message naming the file, field or limit at fault.
 pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
+    if opts.stats_every == 0 {
+        return Err("--stats-every 0: give the steps between two rows, 1 or more".into());
+    }
     if opts.steps == 0 && opts.save.is_none() {
         return Err(
             "--steps 0 runs no step and saves nothing: give at least 1 step, or \
@@ -176,8 +188,19 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
 
     let mut times = Vec::with_capacity(opts.steps as usize);
     let mut stage_samples: Vec<(String, Vec<f64>)> = Vec::new();
-    let mut rows: Vec<(u32, f64, FlockMeasures)> = Vec::new();
-    for _ in 0..opts.steps {
+    let mut rows: Vec<(u32, f64, FlockMeasures, Option<FlockCensus>)> = Vec::new();
+    let census_of =
+        |sim: &mut Box<dyn crate::simulation::Simulation>| -> Result<FlockCensus, String> {
+            let p = sim.params().clone();
+            let state = sim.read_state().map_err(|e| e.to_string())?;
+            Ok(flock_census(
+                &state,
+                p.perception_radius,
+                World::of(&p),
+                FLOCK_MIN_BOIDS,
+            ))
+        };
+    for k in 1..=opts.steps {
         let t = Instant::now();
         sim.step().map_err(|e| e.to_string())?;
         sim.finish().map_err(|e| e.to_string())?;
@@ -189,34 +212,59 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 None => stage_samples.push((name, vec![t])),
             }
         }
-        if opts.stats.is_some() {
+        if opts.stats.is_some() && k % opts.stats_every == 0 {
             let m = sim.measures().map_err(|e| e.to_string())?;
-            rows.push((sim.step_index(), ms, m));
+            let c = if opts.flocks {
+                Some(census_of(&mut sim)?)
+            } else {
+                None
+            };
+            rows.push((sim.step_index(), ms, m, c));
         }
     }
     let measures = sim.measures().map_err(|e| e.to_string())?;
+    let census = if opts.flocks {
+        Some(census_of(&mut sim)?)
+    } else {
+        None
+    };
     if let Some(path) = &opts.stats {
         let mut w = csv::Writer::from_writer(Vec::new());
         let io = |e: csv::Error| format!("{}: {e}", path.display());
-        w.write_record([
+        let mut header = vec![
             "step",
             "step_ms",
             "polarization",
             "milling",
             "mean_speed",
             "mean_neighbors",
-        ])
-        .map_err(io)?;
-        for (s, ms, m) in &rows {
-            w.write_record(&[
+        ];
+        if opts.flocks {
+            header.extend(FLOCK_COLUMNS);
+        }
+        w.write_record(&header).map_err(io)?;
+        let dt = sim.params().dt as f64;
+        for (s, ms, m, c) in &rows {
+            let mut row = vec![
                 s.to_string(),
                 format!("{ms:.4}"),
                 m.polarization.to_string(),
                 m.milling.to_string(),
                 m.mean_speed.to_string(),
                 m.mean_neighbors.to_string(),
-            ])
-            .map_err(io)?;
+            ];
+            if let Some(c) = c {
+                // Simulated time since the first step of this run.
+                let t = s.wrapping_sub(step) as f64 * dt;
+                row.extend([
+                    format!("{t:.4}"),
+                    c.flocks.to_string(),
+                    c.largest.to_string(),
+                    c.flocked_fraction.to_string(),
+                    c.hue_coherence.to_string(),
+                ]);
+            }
+            w.write_record(&row).map_err(io)?;
         }
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
@@ -237,6 +285,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         boids: sim.len(),
         step_ms: TimeStats::from_ms(&times),
         measures,
+        census,
         stage_median_ms: stage_samples
             .into_iter()
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
@@ -245,6 +294,17 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         warnings,
     })
 }
+
+/// The columns `--flocks` adds to the measures CSV: simulated time since the run's first step (s),
+/// then the [`FlockCensus`] of the state (flocks of at least [`FLOCK_MIN_BOIDS`] boids linked at the
+/// perception radius).
+pub const FLOCK_COLUMNS: [&str; 5] = [
+    "time_s",
+    "flocks",
+    "largest_flock",
+    "flocked_fraction",
+    "hue_coherence",
+];
 
 /// A path for a message (`-` when absent).
 fn show(p: Option<&std::path::Path>) -> String {

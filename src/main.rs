@@ -47,9 +47,19 @@ enum Command {
         /// Write the final state here as a checkpoint (--init resumes it).
         #[arg(long)]
         save: Option<PathBuf>,
-        /// Write per-step measures (CSV) here.
+        /// Write the flock measures (CSV) here: step, step time, polarization, milling, mean speed,
+        /// mean neighbours, one row every --stats-every steps.
         #[arg(long)]
         stats: Option<PathBuf>,
+        /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        stats_every: u32,
+        /// Also count the flocks (connected components of at least 10 boids linked within the
+        /// perception radius) and their hue coherence (1 = one hue per flock): adds the columns
+        /// time_s, flocks, largest_flock, flocked_fraction, hue_coherence to --stats, and prints
+        /// them for the final state.
+        #[arg(long)]
+        flocks: bool,
     },
     /// List GPU adapters with backend, device type, driver and limits.
     Info,
@@ -59,7 +69,7 @@ enum Command {
     Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
-    /// Parameter sweep: an order parameter against noise, density or a weight (with error bars),
+    /// Parameter sweep: an order parameter against rotational diffusion, density or a weight (with error bars),
     /// optionally one shard of it; or `sweep merge OUT DIR…` to combine shard folders.
     Sweep(boids::sweep::args::SweepArgs),
 }
@@ -86,6 +96,8 @@ fn main() -> ExitCode {
             init,
             save,
             stats,
+            stats_every,
+            flocks,
         }) => run_headless(HeadlessOptions {
             backend,
             boids,
@@ -95,6 +107,8 @@ fn main() -> ExitCode {
             init,
             save,
             stats,
+            stats_every,
+            flocks,
         }),
         Some(Command::Info) => {
             print!("{}", boids::gpu::adapter_report());
@@ -171,5 +185,15 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     println!("milling:        {:.4}", r.measures.milling);
     println!("mean speed:     {:.3} wu/s", r.measures.mean_speed);
     println!("mean neighbors: {:.3}", r.measures.mean_neighbors);
+    if let Some(c) = &r.census {
+        println!(
+            "flocks:         {} of at least {} boids (largest {}, {:.1} % of the boids in flocks)",
+            c.flocks,
+            boids::model::measures::FLOCK_MIN_BOIDS,
+            c.largest,
+            100.0 * c.flocked_fraction
+        );
+        println!("hue coherence:  {:.4}", c.hue_coherence);
+    }
     Ok(())
 }

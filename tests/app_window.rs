@@ -470,7 +470,7 @@ fn open_panel_changes_no_parameter() {
     let scene = dir.path().join("scene.toml");
     std::fs::write(
         &scene,
-        "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nnoise = 0.1\n\
+        "boids = 1500\n[params]\nperception_radius = 30.0\nalignment_radius = 25.0\nrotational_diffusion = 0.1\n\
          hue_cohesion_weight = 30.0\nseparation_weight = 7.5\n",
     )
     .unwrap();

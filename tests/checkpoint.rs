@@ -62,7 +62,7 @@ fn a_checkpoint_round_trips_bit_for_bit() {
         max_speed: 1.0e5,
         max_neighbors: 16,
         max_hue_speed: 1.0 / 3.0,
-        noise: f32::from_bits(1),
+        rotational_diffusion: f32::from_bits(1),
         alignment_radius: 0.3,
         cohesion_radius: 0.0,
         hue_radius: 0.29999998,
@@ -142,7 +142,7 @@ fn headless_exports_with_zero_steps_and_resumes_without_a_scene() {
     std::fs::write(
         &scene,
         "boids = 300\nseed = 9\nobstacles = [[10.0, 20.0], [300.5, 1.0]]\n\
-         [params]\nworld_width = 320.0\nworld_height = 200.0\nnoise = 0.5\nmax_speed = 60.0\n",
+         [params]\nworld_width = 320.0\nworld_height = 200.0\nrotational_diffusion = 0.5\nmax_speed = 60.0\n",
     )
     .unwrap();
     let start = dir.path().join("start.csv");
@@ -181,7 +181,10 @@ fn headless_exports_with_zero_steps_and_resumes_without_a_scene() {
         (cp.params.world_width, cp.params.world_height),
         (320.0, 200.0)
     );
-    assert_eq!((cp.params.noise, cp.params.max_speed), (0.5, 60.0));
+    assert_eq!(
+        (cp.params.rotational_diffusion, cp.params.max_speed),
+        (0.5, 60.0)
+    );
 
     // Without --save, 0 steps is refused, saying why.
     let out = boids().args(["headless", "--steps", "0"]).output().unwrap();
@@ -255,7 +258,7 @@ fn resuming_continues_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("half.csv");
     let params = SimParams {
-        noise: 0.8,
+        rotational_diffusion: 2.0,
         ..SimParams::default()
     }
     .with_world_for(3000, boids::model::DEFAULT_DENSITY);
@@ -323,7 +326,11 @@ fn resuming_continues_the_run() {
 fn headless_resume_matches_a_straight_run() {
     let dir = tempfile::tempdir().unwrap();
     let scene = dir.path().join("noisy.toml");
-    std::fs::write(&scene, "boids = 2000\nseed = 3\n[params]\nnoise = 0.6\n").unwrap();
+    std::fs::write(
+        &scene,
+        "boids = 2000\nseed = 3\n[params]\nrotational_diffusion = 1.5\n",
+    )
+    .unwrap();
     let full = dir.path().join("full.csv");
     let half = dir.path().join("half.csv");
     let resumed = dir.path().join("resumed.csv");

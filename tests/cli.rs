@@ -102,6 +102,87 @@ fn headless_cpu_20k_prints_the_figures() {
 }
 
 #[test]
+fn headless_stats_every_and_flocks_add_rows_and_columns() {
+    // Two flocks of 12 boids far apart in a walled scene, flying side by side along +x with their
+    // own hue each: the census must count 2 flocks, the largest 12, all boids in flocks, hue
+    // coherence 1 (each flock keeps one hue; the hue rules only average equal hues).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let scene = dir.join("two.toml");
+    std::fs::write(
+        &scene,
+        "[params]\nworld_width = 400.0\nworld_height = 300.0\nboundary = \"walls\"\n\
+         separation_weight = 0.0\nalignment_weight = 0.0\ncohesion_weight = 0.0\n",
+    )
+    .unwrap();
+    let mut state = String::from("id,x,y,vx,vy,hx,hy,hvx,hvy\n");
+    for i in 0..24 {
+        let (y0, hue) = if i < 12 {
+            (60.0, [1.0, 0.0])
+        } else {
+            (220.0, [0.0, 1.0])
+        };
+        let x = 100.0 + (i % 12) as f32 * 8.0;
+        state += &format!("{i},{x},{y0},50,0,{},{},0,0\n", hue[0], hue[1]);
+    }
+    let init = dir.join("two.csv");
+    std::fs::write(&init, state).unwrap();
+    let stats = dir.join("stats.csv");
+    let out = boids()
+        .args([
+            "headless",
+            "--steps",
+            "10",
+            "--stats-every",
+            "4",
+            "--flocks",
+        ])
+        .arg("--scene")
+        .arg(&scene)
+        .arg("--init")
+        .arg(&init)
+        .arg("--stats")
+        .arg(&stats)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("flocks:         2 of at least 10 boids (largest 12, 100.0 %")
+            && text.contains("hue coherence:  1.0000"),
+        "{text}"
+    );
+    let rows = std::fs::read_to_string(&stats).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(
+        lines[0],
+        "step,step_ms,polarization,milling,mean_speed,mean_neighbors,time_s,flocks,\
+         largest_flock,flocked_fraction,hue_coherence"
+    );
+    // Rows at steps 4 and 8 (every 4 steps of 10).
+    assert_eq!(lines.len(), 3, "{rows}");
+    for (line, step, time) in [(lines[1], "4", "0.0667"), (lines[2], "8", "0.1333")] {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            (f[0], f[6], f[7], f[8], f[9], f[10]),
+            (step, time, "2", "12", "1", "1")
+        );
+    }
+    // 0 steps between rows is refused.
+    let out = boids()
+        .args(["headless", "--steps", "10", "--stats-every", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--stats-every 0"), "{err}");
+}
+
+#[test]
 fn bad_flag_value_exits_non_zero_with_the_message() {
     let out = boids()
         .args(["headless", "--boids", "many"])

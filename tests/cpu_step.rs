@@ -20,10 +20,10 @@ fn step_once(
 #[test]
 fn grid_step_equals_naive_step() {
     for boundary in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce] {
-        for noise in [0.0, 0.5] {
+        for rotational_diffusion in [0.0, 2.0] {
             let p = SimParams {
                 boundary,
-                noise,
+                rotational_diffusion,
                 ..SimParams::default()
             }
             .with_world_for(3000, 0.02);
@@ -31,7 +31,7 @@ fn grid_step_equals_naive_step() {
             let grid = step_once(BackendKind::Cpu, &p, &boids);
             let naive = step_once(BackendKind::CpuNaive, &p, &boids);
             common::compare_states(&grid, &naive, &p, common::ONE_STEP)
-                .unwrap_or_else(|e| panic!("{boundary:?} noise {noise}: {e}"));
+                .unwrap_or_else(|e| panic!("{boundary:?} D_r {rotational_diffusion}: {e}"));
         }
     }
 }
@@ -57,7 +57,7 @@ fn comparator_rejects_a_planted_difference() {
 #[test]
 fn grid_step_is_deterministic() {
     let p = SimParams {
-        noise: 0.3,
+        rotational_diffusion: 1.0,
         ..SimParams::default()
     }
     .with_world_for(5000, 0.01);
@@ -110,6 +110,7 @@ fn the_random_numbers_match_known_answers() {
     assert_eq!(hash4(1, 2, 3, 4), 4_257_183_816);
     assert_eq!(hash4(0, 0, 0, 0), 2_368_882_721);
     assert_eq!(hash4(7, 1000, 99, 6), 2_716_481_728);
+    // (4257183816 >> 8) / 2^24, exact in f32.
     assert_eq!(uniform01(1, 2, 3, 4), 16_629_624.0 / 16_777_216.0);
 }
 

@@ -31,7 +31,7 @@ fn bits(mut b: Vec<Boid>) -> Vec<[u32; 9]> {
 
 fn params() -> SimParams {
     SimParams {
-        noise: 0.8,
+        rotational_diffusion: 20.0,
         ..SimParams::default()
     }
     .with_world_for(6000, boids::model::DEFAULT_DENSITY)

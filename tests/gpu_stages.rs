@@ -9,7 +9,9 @@ use boids::gpu::pipelines::StagePipelines;
 use boids::gpu::readback::read_vec;
 use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
-use boids::model::{flock_measures, Actors, Boid, Boundary, SimParams, StepUniforms};
+use boids::model::{
+    flock_measures, measures::World, Actors, Boid, Boundary, SimParams, StepUniforms,
+};
 use boids::stages::twins::{self as cpu, CpuStep};
 use wgpu::util::DeviceExt;
 
@@ -202,10 +204,10 @@ fn rules_match_the_cpu_twin() {
         .into_iter()
         .enumerate()
     {
-        for (noise, cap) in [(0.0f32, 0u32), (0.4, 0), (0.0, 6)] {
+        for (d_r, cap) in [(0.0f32, 0u32), (3.0, 0), (0.0, 6)] {
             let n = 5000;
             let p = SimParams {
-                noise,
+                rotational_diffusion: d_r,
                 max_neighbors: cap,
                 ..params(boundary, n)
             };
@@ -254,14 +256,14 @@ fn rules_match_the_cpu_twin() {
                 let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
                 assert_eq!(
                     g_neigh, c.neighbors,
-                    "rules: neighbour counts ({boundary:?}, noise {noise}, cap {cap})"
+                    "rules: neighbour counts ({boundary:?}, D_r {d_r}, cap {cap})"
                 );
                 let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
                 assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
                 let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
                 let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
                 common::compare_states(&g_out, &c_out, &p, common::ONE_STEP).unwrap_or_else(|e| {
-                    panic!("rules ({boundary:?}, noise {noise}, cap {cap}): {e}")
+                    panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}): {e}")
                 });
             });
         }
@@ -272,8 +274,14 @@ fn rules_match_the_cpu_twin() {
 fn measures_match_the_cpu_twin() {
     // Relative tolerance 1e-4 (f32 tree reduction on the GPU vs f64 on the CPU).
     let Some(ctx) = common::gpu() else { return };
-    for n in [1usize, 300, 70_001] {
-        let p = params(Boundary::Wrap, n);
+    for (n, boundary) in [
+        (1usize, Boundary::Wrap),
+        (300, Boundary::Wrap),
+        (70_001, Boundary::Wrap),
+        (300, Boundary::Walls),
+        (70_001, Boundary::Bounce),
+    ] {
+        let p = params(boundary, n);
         let mut boids = common::test_state(17, n, &p, n > 16);
         // Give the flock some order so polarization and milling are not ~0.
         for (i, b) in boids.iter_mut().enumerate() {
@@ -290,13 +298,16 @@ fn measures_match_the_cpu_twin() {
                 bytemuck::cast_slice(&neigh),
             );
             let g = gpu.measures().unwrap();
-            let c = flock_measures(&boids, &neigh);
+            let c = flock_measures(&boids, &neigh, World::of(&p));
             let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * a.abs().max(b.abs()).max(1e-2);
             assert!(
                 close(g.polarization, c.polarization),
                 "polarization {g:?} vs {c:?}"
             );
-            assert!(close(g.milling, c.milling), "milling {g:?} vs {c:?}");
+            assert!(
+                close(g.milling, c.milling),
+                "milling ({boundary:?}) {g:?} vs {c:?}"
+            );
             assert!(
                 close(g.mean_speed, c.mean_speed),
                 "mean speed {g:?} vs {c:?}"

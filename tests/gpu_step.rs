@@ -26,7 +26,7 @@ fn one_step_equals_cpu_in_every_boundary_mode() {
     {
         let p = SimParams {
             boundary,
-            noise: 0.3,
+            rotational_diffusion: 1.0,
             ..SimParams::default()
         }
         .with_world_for(3000, 0.02);
@@ -188,7 +188,7 @@ fn add_and_remove_boids_at_runtime() {
         assert_eq!(ids, (0..1700).collect());
         // Each boid stepped exactly once: equal to one CPU step of the combined state (a boid
         // stepped twice or not at all would be off by v·dt).
-        // (noise is 0 here, so the CPU's step counter starting at 0 does not matter)
+        // (no rotational diffusion here, so the CPU's step counter starting at 0 does not matter)
         let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, all, 6).unwrap();
         cpu.step().unwrap();
         common::compare_states(&after, &cpu.boids(), &p, common::ONE_STEP).unwrap();
@@ -213,7 +213,7 @@ fn many_steps_stay_finite_and_inside() {
     for boundary in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce] {
         let p = SimParams {
             boundary,
-            noise: 0.2,
+            rotational_diffusion: 0.5,
             ..SimParams::default()
         }
         .with_world_for(4000, 0.02);
@@ -284,7 +284,7 @@ fn a_flock_moved_between_backends_keeps_its_noise_stream() {
     // three CPU steps equal the fourth CPU step (and without it, they differ).
     let Some(ctx) = common::gpu() else { return };
     let p = SimParams {
-        noise: 1.0,
+        rotational_diffusion: 3.0,
         ..SimParams::default()
     }
     .with_world_for(2000, 0.02);

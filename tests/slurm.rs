@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// The sweep submitted (small, CPU backend: bit-for-bit reproducible, so the merged table equals a
 /// local run's). Change the scene and parameter here (e.g. to a Vicsek scene and its noise).
 const SCENE: Option<&str> = None;
-const PARAM: &str = "noise";
+const PARAM: &str = "rotational_diffusion";
 const VALUES: &str = "0:3:0.5";
 const BOIDS: &str = "300";
 const STEPS: &str = "60";

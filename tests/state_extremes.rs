@@ -82,7 +82,7 @@ fn extreme_params(r: &mut Rng) -> SimParams {
         max_hue_speed: r.pick(&[0.0, 1.0, 100.0]),
         wall_distance: r.pick(&[0.0, 20.0, 1.0e5]),
         wall_weight: r.pick(&[0.0, 300.0, 1.0e6]),
-        noise: r.pick(&[0.0, 0.3, std::f32::consts::TAU]),
+        rotational_diffusion: r.pick(&[0.0, 0.3, 100.0]),
         ..SimParams::default()
     };
     p.min_speed = p.max_speed * r.pick(&[0.0, 0.5, 1.0]);

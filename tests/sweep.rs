@@ -54,7 +54,7 @@ const PLAN: [&str; 17] = [
     "--backend",
     "cpu",
     "--param",
-    "noise",
+    "rotational_diffusion",
     "--values",
     "0:1.5:0.5",
     "--param2",
@@ -153,7 +153,10 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         assert!(merged.join(f).is_file(), "merged {f} missing");
     }
     let svg = std::fs::read_to_string(merged.join("polarization.svg")).unwrap();
-    assert!(svg.contains("Polarization against noise") && svg.contains("alignment_weight = 2"));
+    assert!(
+        svg.contains("Polarization against rotational_diffusion")
+            && svg.contains("alignment_weight = 2")
+    );
     let png = std::fs::read(merged.join("polarization.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG"));
 }
@@ -236,7 +239,7 @@ fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
             "--backend",
             "cpu",
             "--param",
-            "noise",
+            "rotational_diffusion",
             "--values",
             "0:3:0.1",
             "--boids",
@@ -329,13 +332,13 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
             "--param \"nosie\" is not a parameter; sweepable names: boids, density",
         ),
         (
-            "noise",
-            "0:8:2",
-            "noise = 8 is out of range: allowed 0 ..= 6.2831855",
+            "rotational_diffusion",
+            "0:400:200",
+            "rotational_diffusion = 200 is out of range: allowed 0 ..= 100",
         ),
-        ("noise", "0:1", "a range is start:stop:step"),
-        ("noise", "0:1:0", "the step must not be 0"),
-        ("noise", "1,x", "\"x\" is not a number"),
+        ("rotational_diffusion", "0:1", "a range is start:stop:step"),
+        ("rotational_diffusion", "0:1:0", "the step must not be 0"),
+        ("rotational_diffusion", "1,x", "\"x\" is not a number"),
         ("boundary", "1", "boundary is not numeric"),
         ("max_neighbors", "2.5", "max_neighbors is a whole number"),
         (
@@ -359,7 +362,7 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
     let e = refused(&[
         "sweep",
         "--param",
-        "noise",
+        "rotational_diffusion",
         "--values",
         "1",
         "--steps",
@@ -368,16 +371,28 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         "38",
     ]);
     assert!(e.contains("--discard 38 leaves 2 measured steps"), "{e}");
-    let e = refused(&["sweep", "--param", "noise", "--values", "0:1e9:1"]);
+    let e = refused(&[
+        "sweep",
+        "--param",
+        "rotational_diffusion",
+        "--values",
+        "0:1e9:1",
+    ]);
     assert!(e.contains("more than 10000 values"), "{e}");
     let e = refused(&[
-        "sweep", "--param", "noise", "--values", "1", "--shard", "4/3",
+        "sweep",
+        "--param",
+        "rotational_diffusion",
+        "--values",
+        "1",
+        "--shard",
+        "4/3",
     ]);
     assert!(e.contains("--shard \"4/3\": I is out of range"), "{e}");
     // A non-empty folder is refused without --force.
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("keep.txt"), "x").unwrap();
-    let args = base("noise", "1");
+    let args = base("rotational_diffusion", "1");
     let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
     let e = refused(&args);
     assert!(
@@ -450,9 +465,9 @@ fn gpu_sweep_writes_rows_and_the_adapter() {
         "--backend",
         "gpu",
         "--param",
-        "noise",
+        "rotational_diffusion",
         "--values",
-        "0,3",
+        "0,30",
         "--boids",
         "500",
         "--steps",

@@ -27,10 +27,13 @@ fn out_of_range_names_field_value_and_range() {
     });
     assert!(e.contains("dt = 5") && e.contains("0.1"), "{e}");
     let e = err_of(SimParams {
-        noise: 100.0,
+        rotational_diffusion: 101.0,
         ..SimParams::default()
     });
-    assert!(e.contains("noise"), "{e}");
+    assert!(
+        e.contains("rotational_diffusion = 101") && e.contains("100"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -111,6 +114,18 @@ fn scene_unknown_key_names_file_line_and_key() {
         .to_string();
     assert!(
         e.contains("flock.toml") && e.contains("line 4") && e.contains("max_sped"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_scene_with_the_old_noise_key_says_what_replaced_it() {
+    let text = "[params]\nnoise = 0.3\n";
+    let e = Scene::parse(text, Path::new("old.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 2") && e.contains("rotational_diffusion") && e.contains("η² / (24·dt)"),
         "{e}"
     );
 }

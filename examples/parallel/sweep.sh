@@ -15,7 +15,7 @@ JOBS="${1:-$(($(nproc) / 2))}"
 shift || true
 [ "${1:-}" = "--" ] && shift
 if [ "$#" -eq 0 ]; then
-  set -- --param noise --values 0:6.283185307179586:0.6283185307179586 \
+  set -- --param rotational_diffusion --values 0:5:0.5 \
     --boids 4000 --steps 2000 --discard 500 --backend cpu
 fi
 BOIDS="${BOIDS:-target/release/boids}"

@@ -164,9 +164,9 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, out: &mut Vec<Action>) {
             );
             slider(
                 ui,
-                &mut p.noise,
-                0.0..=std::f32::consts::TAU,
-                "noise η (rad)",
+                &mut p.rotational_diffusion,
+                0.0..=5.0,
+                "rotational diffusion D_r (rad²/s)",
             );
         });
     egui::CollapsingHeader::new("Radii (wu)")

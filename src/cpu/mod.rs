@@ -230,6 +230,8 @@ impl Simulation for CpuBackend {
         Ok(())
     }
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
+        // The current parameters (the world and its boundary), as the GPU writes its uniforms.
+        self.buffers.params = self.uniforms();
         let t = Instant::now();
         for stage in stages::STAGES.iter().filter(|s| s.when == When::OnRequest) {
             (stage.twin)(&mut self.buffers);

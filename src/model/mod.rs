@@ -16,7 +16,7 @@ pub mod uniforms;
 
 pub use error::{ParamError, SceneError};
 pub use grid::{Grid, ObstacleGrid};
-pub use measures::{flock_measures, FlockMeasures};
+pub use measures::{flock_census, flock_measures, FlockCensus, FlockMeasures, World};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
 pub use scene::Scene;
 pub use setup::{Actors, Setup, SetupError};

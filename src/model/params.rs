@@ -16,8 +16,9 @@ pub enum Boundary {
     /// uniform grid wraps too.
     #[default]
     Wrap,
-    /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge
-    /// (docs/model.md §6.2), plus a hard clamp so that no boid ever ends outside the world.
+    /// Soft repulsion within `wall_distance` of an edge, growing linearly to `wall_weight` at the edge,
+    /// with a turn toward the inside while a boid moves outward, plus a hard clamp that keeps every
+    /// boid inside the world and turns its outward velocity component inward (docs/model.md §6.2).
     Walls,
     /// Reflect the velocity component and mirror the position back inside.
     Bounce,
@@ -103,9 +104,10 @@ pub struct SimParams {
     pub wall_distance: f32,
     /// Wall repulsion at the edge itself (wu/s², `walls` mode). Range 0 ..= 1e6.
     pub wall_weight: f32,
-    /// Velocity noise η (rad): each step the velocity turns by an angle uniform in [−η/2, η/2]
-    /// (docs/model.md §7). Range 0 ..= 2π.
-    pub noise: f32,
+    /// Rotational diffusion coefficient D_r (rad²/s): the heading performs a random walk whose
+    /// variance grows by 2·D_r per second whatever `dt` (each step turns the velocity by
+    /// sqrt(2·D_r·dt)·ξ, ξ standard normal; docs/model.md §7). 0 = no noise. Range 0 ..= 100.
+    pub rotational_diffusion: f32,
 }
 
 impl Default for SimParams {
@@ -132,7 +134,7 @@ impl Default for SimParams {
             max_hue_speed: 1.0,
             wall_distance: 20.0,
             wall_weight: 300.0,
-            noise: 0.0,
+            rotational_diffusion: 0.0,
         }
     }
 }
@@ -188,7 +190,7 @@ impl SimParams {
             ("max_hue_speed", p.max_hue_speed, 0.0, 100.0),
             ("wall_distance", p.wall_distance, 0.0, 1.0e5),
             ("wall_weight", p.wall_weight, 0.0, 1.0e6),
-            ("noise", p.noise, 0.0, std::f32::consts::TAU),
+            ("rotational_diffusion", p.rotational_diffusion, 0.0, 100.0),
             (
                 "max_neighbors",
                 p.max_neighbors as f32,

@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 
-use crate::model::rng::{uniform01, STREAM_NOISE};
+use crate::model::rng::standard_normal;
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -73,6 +73,13 @@ pub fn clamp_len(v: Vec2, max: f32) -> Vec2 {
     } else {
         v
     }
+}
+
+/// `v` turned by `angle` (rad, counter-clockwise); the length is kept (to rounding).
+#[inline]
+pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
+    let (sn, cs) = angle.sin_cos();
+    Vec2::new(cs * v.x - sn * v.y, sn * v.x + cs * v.y)
 }
 
 /// Reynolds steering (docs/model.md §5.1; Reynolds, "Steering Behaviors For Autonomous
@@ -182,10 +189,10 @@ impl Nearest {
     }
 }
 
-/// Soft wall repulsion (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away from it
-/// growing linearly from 0 to `wall_weight` at the edge (wu/s²).
+/// The soft wall push (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away
+/// from it growing linearly from 0 to `wall_weight` at the edge (wu/s²); the four edges add.
 #[inline]
-pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
+pub fn wall_push(p: Vec2, u: &StepUniforms) -> Vec2 {
     let mut a = Vec2::ZERO;
     if u.wall_distance <= 0.0 {
         return a;
@@ -204,6 +211,31 @@ pub fn wall_force(p: Vec2, u: &StepUniforms) -> Vec2 {
         a.y -= k * (u.wall_distance - (u.world_height - p.y));
     }
     a
+}
+
+/// The wall acceleration of a boid at `p` with velocity `v` and id `id` (docs/model.md §6.2, wu/s²):
+/// the push `w` of [`wall_push`] plus, while the boid moves outward (`v·w < 0`), a turn: the part
+/// of the push that opposes the velocity, `|v·w|/|v|`, applied again at 90° to `v` on the inside
+/// (the side of `w`). A push straight against the velocity has no inside: the side is then +90°
+/// for an even id and −90° for an odd one. The speed clamp cannot undo a turn (it only rescales),
+/// so every boid turns back whatever its angle of incidence.
+#[inline]
+pub fn wall_force(p: Vec2, v: Vec2, id: u32, u: &StepUniforms) -> Vec2 {
+    let w = wall_push(p, u);
+    let vw = v.dot(w);
+    let v2 = v.dot(v);
+    if vw < 0.0 && v2 > HEADING_EPS2 {
+        let side_dir = Vec2::new(-v.y, v.x);
+        let side = side_dir.dot(w);
+        let mut s = if id & 1 == 0 { 1.0 } else { -1.0 };
+        if side > 0.0 {
+            s = 1.0;
+        } else if side < 0.0 {
+            s = -1.0;
+        }
+        return w + side_dir * (s * (-vw / v2));
+    }
+    w
 }
 
 /// Obstacle sums of one boid (docs/model.md §6.4): the push Σ d/|d|² over obstacle points
@@ -286,7 +318,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniform
             a += u.cohesion_weight * steer(s.cohesion / s.cohesion_n as f32, v, u);
         }
         if u.boundary == 1 {
-            a += wall_force(p, u);
+            a += wall_force(p, v, me.id, u);
         }
         a += u.obstacle_weight * steer(obstacle_push, v, u);
         if u.pointer_radius > 0.0 && u.pointer_weight != 0.0 {
@@ -298,11 +330,10 @@ pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniform
         v_new = v + a * u.dt;
     }
 
-    // Noise: rotate by an angle uniform in [−η/2, η/2] (docs/model.md §7).
-    if u.noise > 0.0 {
-        let angle = (uniform01(u.seed, me.id, u.step, STREAM_NOISE) - 0.5) * u.noise;
-        let (sn, cs) = angle.sin_cos();
-        v_new = Vec2::new(cs * v_new.x - sn * v_new.y, sn * v_new.x + cs * v_new.y);
+    // Rotational diffusion (docs/model.md §7): turn by sqrt(2·D_r·Δt)·ξ, ξ standard normal
+    // (Euler–Maruyama).
+    if u.heading_sd > 0.0 {
+        v_new = rotate(v_new, u.heading_sd * standard_normal(u.seed, me.id, u.step));
     }
 
     // Speed clamp into [min_speed, max_speed]; a stopped boid keeps its previous heading.
@@ -379,8 +410,21 @@ pub fn apply_boundary(p: Vec2, v: Vec2, u: &StepUniforms) -> (Vec2, Vec2) {
             v.y = -v.y.abs();
         }
     }
-    // Hard clamp (walls, and bounce after a step longer than the world).
-    p.x = p.x.clamp(0.0, u.x_max);
-    p.y = p.y.clamp(0.0, u.y_max);
+    // Hard clamp (walls, and bounce after a step longer than the world); a clamped boid's velocity
+    // component along that axis is turned inward, so no boid keeps pressing against an edge.
+    if p.x < 0.0 {
+        p.x = 0.0;
+        v.x = v.x.abs();
+    } else if p.x > u.x_max {
+        p.x = u.x_max;
+        v.x = -v.x.abs();
+    }
+    if p.y < 0.0 {
+        p.y = 0.0;
+        v.y = v.y.abs();
+    } else if p.y > u.y_max {
+        p.y = u.y_max;
+        v.y = -v.y.abs();
+    }
     (p, v)
 }

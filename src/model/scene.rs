@@ -140,6 +140,11 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, Stri
         Some(k) if !message.starts_with("unknown field") => {
             format!("{}: {message}", crate::io::clip(&k))
         }
+        // The per-step noise angle of earlier versions became a rate (docs/model.md §7.2).
+        _ if message.starts_with("unknown field `noise`") => format!(
+            "{message}. `noise` (a per-step angle η, rad) was replaced by `rotational_diffusion` \
+             (D_r, rad²/s); the same diffusion at step dt is D_r = η² / (24·dt)"
+        ),
         _ => message,
     };
     (line, column, message)

@@ -91,8 +91,9 @@ pub struct StepUniforms {
     pub wall_distance: f32,
     /// Wall weight (wu/s²).
     pub wall_weight: f32,
-    /// Noise η (rad).
-    pub noise: f32,
+    /// Standard deviation of the per-step heading change by rotational diffusion,
+    /// sqrt(2·D_r·Δt) (rad; docs/model.md §7). 0 = no noise.
+    pub heading_sd: f32,
     /// Pointer position x (wu), for the attract/repel tools.
     pub pointer_x: f32,
     /// Pointer position y (wu).
@@ -198,7 +199,7 @@ impl StepUniforms {
             max_hue_speed: params.max_hue_speed,
             wall_distance: params.wall_distance,
             wall_weight: params.wall_weight,
-            noise: params.noise,
+            heading_sd: (2.0 * params.rotational_diffusion * params.dt).sqrt(),
             pointer_x: ia.pointer[0],
             pointer_y: ia.pointer[1],
             pointer_radius: ia.pointer_radius,

@@ -384,8 +384,8 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
     }
 }
 
-/// Bytes of one row of the measures reduction (8 floats).
-pub const MEASURES_ROW_BYTES: u64 = 32;
+/// Bytes of one row of the measures reduction (12 floats: the sums of `shaders/measures.wgsl`).
+pub const MEASURES_ROW_BYTES: u64 = 48;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
 /// split into `pos_vel`, `hue` and `id` (docs/model.md §2.2), and the sorted items into

@@ -292,13 +292,19 @@ pub fn rules(
         });
 }
 
-/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]).
-pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32]) -> FlockMeasures {
+/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]) in the world
+/// of `u` (a periodic milling centre when it wraps).
+pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> FlockMeasures {
     let boids: Vec<Boid> = pos_vel
         .iter()
         .map(|pv| Boid::from_parts(*pv, [1.0, 0.0, 0.0, 0.0], 0))
         .collect();
-    flock_measures(&boids, neighbors)
+    let world = crate::model::measures::World {
+        width: u.world_width,
+        height: u.world_height,
+        wrap: u.boundary == 0,
+    };
+    flock_measures(&boids, neighbors, world)
 }
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
@@ -506,7 +512,7 @@ pub fn rules_step(s: &mut CpuStep) {
 
 /// `measures` on a [`CpuStep`].
 pub fn measures_step(s: &mut CpuStep) {
-    s.measures = measures(&s.pos_vel, &s.neighbors);
+    s.measures = measures(&s.pos_vel, &s.neighbors, &s.params);
 }
 
 /// `scatter_heavy` on a [`CpuStep`]: nothing. On the GPU, `scatter` defers the items of crowded

@@ -16,7 +16,7 @@ pub struct SweepArgs {
     /// Scene file (TOML): parameters, boid count, seed, obstacles.
     #[arg(long)]
     pub scene: Option<PathBuf>,
-    /// Parameter to sweep: a numeric field of the scene's `[params]` (noise, alignment_weight, …),
+    /// Parameter to sweep: a numeric field of the scene's `[params]` (rotational_diffusion, alignment_weight, …),
     /// `boids` (the count) or `density` (boids/wu² at a fixed count).
     #[arg(long, required = true, value_name = "NAME")]
     pub param: Option<String>,

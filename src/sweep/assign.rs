@@ -62,14 +62,15 @@ mod tests {
     use super::*;
 
     fn table() -> toml::Table {
-        toml::from_str("noise = 0.0\nmax_neighbors = 0\nboundary = \"wrap\"\n").unwrap()
+        toml::from_str("rotational_diffusion = 0.0\nmax_neighbors = 0\nboundary = \"wrap\"\n")
+            .unwrap()
     }
 
     #[test]
     fn sets_numbers_and_refuses_the_rest() {
         let mut t = table();
-        set_field(&mut t, "noise", 1.5).unwrap();
-        assert_eq!(t["noise"].as_float(), Some(1.5));
+        set_field(&mut t, "rotational_diffusion", 1.5).unwrap();
+        assert_eq!(t["rotational_diffusion"].as_float(), Some(1.5));
         set_field(&mut t, "max_neighbors", 8.0).unwrap();
         assert_eq!(t["max_neighbors"].as_integer(), Some(8));
         let e = set_field(&mut t, "max_neighbors", 7.5).unwrap_err();
@@ -78,7 +79,10 @@ mod tests {
         assert!(e.contains("max_neighbors = -1 is out of range"), "{e}");
         let e = set_field(&mut t, "nosie", 1.0).unwrap_err();
         assert!(e.contains("\"nosie\" is not a parameter"), "{e}");
-        assert!(e.contains("boids, density, max_neighbors, noise"), "{e}");
+        assert!(
+            e.contains("boids, density, max_neighbors, rotational_diffusion"),
+            "{e}"
+        );
         let e = set_field(&mut t, "boundary", 1.0).unwrap_err();
         assert!(e.contains("not numeric"), "{e}");
     }

@@ -1,6 +1,6 @@
 //! Parameter sweeps (`boids sweep`): run the simulation headless at every value of one or two
 //! parameters (and repeats), and record the time-averaged order parameters with their errors —
-//! the order parameter against noise, density or a weight, as NetLogo's BehaviorSpace does.
+//! the order parameter against rotational diffusion, density or a weight, as NetLogo's BehaviorSpace does.
 //!
 //! ```text
 //! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step

@@ -200,7 +200,7 @@ mod tests {
             backend: "cpu".into(),
             axes: vec![
                 Axis {
-                    name: "noise".into(),
+                    name: "rotational_diffusion".into(),
                     values: vec![0.0, 1.0, 2.0],
                 },
                 Axis {
@@ -221,7 +221,7 @@ mod tests {
         let s = spec();
         s.check().unwrap();
         assert_eq!(s.total(), 12);
-        let p = s.point(7); // combo 3 = (noise 1, weight 1.5), repeat 1
+        let p = s.point(7); // combo 3 = (rotational_diffusion 1, weight 1.5), repeat 1
         assert_eq!((p.values.clone(), p.repeat), (vec![1.0, 1.5], 1));
         let mut seeds: Vec<u32> = (0..s.total()).map(|k| s.point(k).seed).collect();
         seeds.sort_unstable();
@@ -248,7 +248,7 @@ mod tests {
         s.discard = 48;
         assert!(s.check().unwrap_err().contains("--discard 48"));
         let mut s = spec();
-        s.axes[1].name = "noise".into();
+        s.axes[1].name = "rotational_diffusion".into();
         assert!(s.check().is_err());
         let mut s = spec();
         s.repeats = 5000;
