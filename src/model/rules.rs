@@ -278,6 +278,7 @@ impl ObstacleSums {
 
 /// The obstacle sums of a boid at `p` over the binned obstacle points near it (the 3 × 3 cells of
 /// the obstacle grid around `p`, in cell order, then in point order within a cell).
+#[inline]
 pub fn obstacle_sums(
     p: Vec2,
     grid: &crate::model::grid::ObstacleGrid,
@@ -298,6 +299,7 @@ pub fn obstacle_sums(
 /// The next state of `me` from its neighbour sums and obstacle sums (docs/model.md §9): steering,
 /// walls, pointer and obstacles, semi-implicit Euler with the speed clamp, noise, boundary, then the
 /// hue-vector rule. Returns the new boid (same id).
+#[inline]
 pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniforms) -> Boid {
     let p = me.pos();
     let v = me.vel();

@@ -14,6 +14,7 @@
 //! Adding a stage: its WGSL file in `shaders/`, its CPU twin in [`twins`], its entry in
 //! [`STAGES`] (and a buffer in [`BUFFERS`] if it needs a new one), and its test.
 
+pub mod gather_simd;
 pub mod twins;
 
 use twins::CpuStep;

@@ -1,0 +1,615 @@
+//! The vectorised neighbour gather of the CPU `rules` twin, for the uncapped model
+//! (`max_neighbors == 0`, see [`simd_applies`]): the same sums as the scalar reference
+//! [`super::twins::gather`] (docs/model.md §4–§5), eight candidates at a time.
+//!
+//! **Lanes.** The candidates of a sorted item are at most 15 contiguous ranges of sorted items
+//! (three per block row: left padding, real cells, right padding). Each range is walked in steps
+//! of 8: candidate `k + l` goes to lane `l`, lanes past the range's end and the item itself are
+//! masked off, and each lane tests the perception radius and the per-rule radii exactly as
+//! [`accumulate_parts`](crate::model::rules::accumulate_parts) does (separation within its radius
+//! and beyond [`COINCIDENT_EPS2`], alignment, cohesion and hue within theirs), adding into its own
+//! accumulators. At the end each accumulator's 8 lanes are added in one fixed order,
+//! `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`. The separation term is `d · (1/d²)` (one
+//! division per 8 candidates) rather than the reference's `d / d²`.
+//!
+//! **Same bits on every path.** The lanes' arithmetic is IEEE single precision in a fixed order
+//! with no fused multiply-add, so the portable path ([`GatherPath::Portable`], plain Rust, any
+//! target) and the x86-64 paths chosen at run time ([`GatherPath::Avx2`], [`GatherPath::Avx512`],
+//! when the CPU has them) give the same bits: a run is the same run on any machine, and every path
+//! is tested against the portable one for equality. The order of the additions depends only on
+//! the sorted order (canonical: cell, then id), never on threads. Against the scalar reference the
+//! sums differ by the summation order only (a few ulp of the sum of the terms' magnitudes).
+//!
+//! **Data.** The lanes load 8 consecutive values of a field at once, so the sorted items are
+//! transposed first into [`SortedLanes`] (one array per field, structure of arrays) from the
+//! `sorted_pos_vel` and `sorted_hue` buffers the stage binds; the transposition is part of the
+//! CPU `rules` stage, so `rules` reads exactly its bindings (whatever wrote them).
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
+use crate::model::uniforms::StepUniforms;
+
+/// Lanes of the vectorised gather.
+pub const LANES: usize = 8;
+
+/// Whether the vectorised gather computes the model of `u`: the uncapped neighbourhood
+/// (`max_neighbors == 0`). Other models (today the topological cap, whose selection of the
+/// nearest is sequential) use the scalar [`super::twins::gather`].
+pub fn simd_applies(u: &StepUniforms) -> bool {
+    u.max_neighbors == 0
+}
+
+/// An implementation of the neighbour gather of the CPU `rules` twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GatherPath {
+    /// The scalar reference [`super::twins::gather`], one candidate at a time in range order.
+    Scalar,
+    /// The 8-lane gather in plain Rust (any target; what the compiler makes of it).
+    Portable,
+    /// The 8-lane gather with AVX2 intrinsics (x86-64 CPUs with AVX2 and POPCNT).
+    Avx2,
+    /// The 8-lane gather with AVX-512 mask registers on 256-bit vectors (x86-64 CPUs with
+    /// AVX-512F, AVX-512VL and POPCNT).
+    Avx512,
+}
+
+impl GatherPath {
+    /// Every path, available or not.
+    pub const ALL: [GatherPath; 4] = [
+        GatherPath::Scalar,
+        GatherPath::Portable,
+        GatherPath::Avx2,
+        GatherPath::Avx512,
+    ];
+
+    /// Its name (`scalar`, `portable`, `avx2`, `avx512`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GatherPath::Scalar => "scalar",
+            GatherPath::Portable => "portable",
+            GatherPath::Avx2 => "avx2",
+            GatherPath::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run the path (detected at run time; cached by the standard library).
+    pub fn is_available(self) -> bool {
+        match self {
+            GatherPath::Scalar | GatherPath::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            GatherPath::Avx2 => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            GatherPath::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            GatherPath::Avx2 | GatherPath::Avx512 => false,
+        }
+    }
+
+    /// The fastest vectorised path this CPU runs (they all give the same bits).
+    pub fn best() -> GatherPath {
+        [GatherPath::Avx512, GatherPath::Avx2]
+            .into_iter()
+            .find(|p| p.is_available())
+            .unwrap_or(GatherPath::Portable)
+    }
+
+    /// The paths this CPU runs.
+    pub fn available() -> impl Iterator<Item = GatherPath> {
+        GatherPath::ALL.into_iter().filter(|p| p.is_available())
+    }
+}
+
+/// The sorted items as one array per field (`x, y, vx, vy, hx, hy, ux, uy`), each followed by
+/// [`LANES`] zeros so that 8 values may be loaded from any item. Filled by [`SortedLanes::fill`];
+/// reallocated only when the number of items grows.
+#[derive(Clone, Debug, Default)]
+pub struct SortedLanes {
+    /// Field `f` of item `k` is at `f · stride + k`.
+    data: Vec<f32>,
+    /// Items per field plus the padding.
+    stride: usize,
+    /// Items.
+    len: usize,
+}
+
+/// Items a rayon task transposes at least.
+const FILL_TASK: usize = 4096;
+
+impl SortedLanes {
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no items.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Field `f` (0 ..= 7: x, y, vx, vy, hx, hy, ux, uy) of every item, padding included.
+    fn field(&self, f: usize) -> &[f32] {
+        &self.data[f * self.stride..(f + 1) * self.stride]
+    }
+
+    /// Transposes the first `pos_vel.len()` sorted items (`[x, y, vx, vy]` and `[hx, hy, ux, uy]`
+    /// each) into the fields, in parallel.
+    ///
+    /// # Panics
+    /// If `hue` is shorter than `pos_vel`.
+    pub fn fill(&mut self, pos_vel: &[[f32; 4]], hue: &[[f32; 4]]) {
+        let n = pos_vel.len();
+        let hue = &hue[..n];
+        let stride = n + LANES;
+        if self.stride != stride {
+            self.stride = stride;
+            self.data.clear();
+            self.data.resize(8 * stride, 0.0);
+        }
+        self.len = n;
+        let (pos, hues) = self.data.split_at_mut(4 * stride);
+        for (fields, src) in [(pos, pos_vel), (hues, hue)] {
+            let (f0, rest) = fields.split_at_mut(stride);
+            let (f1, rest) = rest.split_at_mut(stride);
+            let (f2, f3) = rest.split_at_mut(stride);
+            src.par_chunks(FILL_TASK)
+                .zip(f0[..n].par_chunks_mut(FILL_TASK))
+                .zip(f1[..n].par_chunks_mut(FILL_TASK))
+                .zip(f2[..n].par_chunks_mut(FILL_TASK))
+                .zip(f3[..n].par_chunks_mut(FILL_TASK))
+                .for_each(|((((s, a), b), c), d)| {
+                    for (k, v) in s.iter().enumerate() {
+                        a[k] = v[0];
+                        b[k] = v[1];
+                        c[k] = v[2];
+                        d[k] = v[3];
+                    }
+                });
+        }
+    }
+}
+
+/// One range of candidates: sorted items `start .. end`, compared against the point
+/// `(p.x, p.y − y_shift)` (`y_shift` = the block row's whole number of world heights, in wu).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CandidateRange {
+    /// First item.
+    pub start: u32,
+    /// One past the last item.
+    pub end: u32,
+    /// Vertical shift of the range's block row (wu).
+    pub y_shift: f32,
+}
+
+/// The constants every lane compares against.
+#[derive(Clone, Copy)]
+struct Radii {
+    perception_r2: f32,
+    separation_r2: f32,
+    alignment_r2: f32,
+    cohesion_r2: f32,
+    hue_r2: f32,
+}
+
+impl Radii {
+    fn new(u: &StepUniforms) -> Radii {
+        Radii {
+            perception_r2: u.perception_r2,
+            separation_r2: u.separation_r2,
+            alignment_r2: u.alignment_r2,
+            cohesion_r2: u.cohesion_r2,
+            hue_r2: u.hue_r2,
+        }
+    }
+}
+
+/// The lanes' sums before the final reduction: `f[0..10]` = separation x, y, alignment x, y,
+/// cohesion x, y, hue x, y, hue velocity x, y; and the four counts (order-free integers).
+struct LaneSums {
+    f: [[f32; LANES]; 10],
+    alignment_n: u32,
+    cohesion_n: u32,
+    hue_n: u32,
+    neighbors: u32,
+}
+
+/// The fixed reduction order of one accumulator's lanes.
+#[inline(always)]
+fn reduce(l: &[f32; LANES]) -> f32 {
+    ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
+}
+
+impl LaneSums {
+    fn into_sums(self) -> NeighborSums {
+        let r: [f32; 10] = std::array::from_fn(|k| reduce(&self.f[k]));
+        NeighborSums {
+            separation: Vec2::new(r[0], r[1]),
+            alignment: Vec2::new(r[2], r[3]),
+            alignment_n: self.alignment_n,
+            cohesion: Vec2::new(r[4], r[5]),
+            cohesion_n: self.cohesion_n,
+            hue: Vec2::new(r[6], r[7]),
+            hue_velocity: Vec2::new(r[8], r[9]),
+            hue_n: self.hue_n,
+            neighbors: self.neighbors,
+        }
+    }
+}
+
+/// The neighbour sums of sorted item `s` at `p` over the candidate `ranges`, on the vectorised
+/// `path` ([`GatherPath::Portable`], or an x86-64 path this CPU runs; anything else falls back to
+/// the portable path).
+///
+/// # Panics
+/// If a range ends beyond the items of `lanes`.
+pub fn gather_lanes(
+    path: GatherPath,
+    s: usize,
+    p: Vec2,
+    ranges: &[CandidateRange],
+    lanes: &SortedLanes,
+    u: &StepUniforms,
+) -> NeighborSums {
+    for r in ranges {
+        assert!(
+            r.start <= r.end && r.end as usize <= lanes.len,
+            "candidate range {}..{} beyond the {} sorted items",
+            r.start,
+            r.end,
+            lanes.len
+        );
+    }
+    let radii = Radii::new(u);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if path == GatherPath::Avx512 && path.is_available() {
+            // SAFETY: the CPU has AVX-512F, AVX-512VL and POPCNT (checked just above), and every
+            // range lies within the items of `lanes` (asserted above).
+            return unsafe { x86::gather_avx512(s, p, ranges, lanes, radii) };
+        }
+        if path == GatherPath::Avx2 && path.is_available() {
+            // SAFETY: the CPU has AVX2 and POPCNT (checked just above), and every range lies
+            // within the items of `lanes` (asserted above).
+            return unsafe { x86::gather_avx2(s, p, ranges, lanes, radii) };
+        }
+    }
+    let _ = path;
+    gather_portable(s, p, ranges, lanes, radii)
+}
+
+/// The 8-lane gather in plain Rust: the definition the intrinsic paths reproduce bit for bit.
+fn gather_portable(
+    s: usize,
+    p: Vec2,
+    ranges: &[CandidateRange],
+    lanes: &SortedLanes,
+    r: Radii,
+) -> NeighborSums {
+    let fields: [&[f32]; 8] = std::array::from_fn(|f| lanes.field(f));
+    let mut acc = LaneSums {
+        f: [[0.0; LANES]; 10],
+        alignment_n: 0,
+        cohesion_n: 0,
+        hue_n: 0,
+        neighbors: 0,
+    };
+    for range in ranges {
+        let qy = p.y - range.y_shift;
+        let (mut k, end) = (range.start as usize, range.end as usize);
+        while k < end {
+            let live = (end - k).min(LANES);
+            for l in 0..live {
+                let j = k + l;
+                if j == s {
+                    continue;
+                }
+                let dx = fields[0][j] - p.x;
+                let dy = fields[1][j] - qy;
+                let d2 = dx * dx + dy * dy;
+                // A NaN distance is outside too (as the compare of the intrinsic paths says).
+                let inside = d2 < r.perception_r2;
+                if !inside {
+                    continue;
+                }
+                acc.neighbors += 1;
+                if d2 < r.separation_r2 && d2 > COINCIDENT_EPS2 {
+                    let inv = 1.0 / d2.max(COINCIDENT_EPS2);
+                    acc.f[0][l] -= dx * inv;
+                    acc.f[1][l] -= dy * inv;
+                }
+                if d2 < r.alignment_r2 {
+                    acc.alignment_n += 1;
+                    acc.f[2][l] += fields[2][j];
+                    acc.f[3][l] += fields[3][j];
+                }
+                if d2 < r.cohesion_r2 {
+                    acc.cohesion_n += 1;
+                    acc.f[4][l] += dx;
+                    acc.f[5][l] += dy;
+                }
+                if d2 < r.hue_r2 {
+                    acc.hue_n += 1;
+                    acc.f[6][l] += fields[4][j];
+                    acc.f[7][l] += fields[5][j];
+                    acc.f[8][l] += fields[6][j];
+                    acc.f[9][l] += fields[7][j];
+                }
+            }
+            k += LANES;
+        }
+    }
+    acc.into_sums()
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The x86-64 paths. Masked-off lanes add +0.0 (AVX2: the term and-ed with the mask) or keep
+    //! their accumulator (AVX-512: masked add): the same bits, since an accumulator that starts at
+    //! +0.0 and only adds and subtracts in round-to-nearest never holds −0.0, and x + (+0.0) = x
+    //! for every other x.
+
+    use std::arch::x86_64::*;
+
+    use glam::Vec2;
+
+    use super::{CandidateRange, Radii, SortedLanes, LANES};
+    use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
+
+    /// Lane masks by number of live lanes: `LIVE[n]` has lanes `0 .. n` set.
+    static LIVE: [[i32; 8]; 9] = {
+        let mut t = [[0i32; 8]; 9];
+        let mut n = 0;
+        while n <= 8 {
+            let mut l = 0;
+            while l < n {
+                t[n][l] = -1;
+                l += 1;
+            }
+            n += 1;
+        }
+        t
+    };
+
+    /// `ONE[l]` has lane `l` set.
+    static ONE: [[i32; 8]; 8] = {
+        let mut t = [[0i32; 8]; 8];
+        let mut l = 0;
+        while l < 8 {
+            t[l][l] = -1;
+            l += 1;
+        }
+        t
+    };
+
+    /// The neighbour sums from the lanes' accumulators (`acc` in the order of
+    /// [`LaneSums::f`]) and the counts `[alignment, cohesion, hue, neighbours]`: each
+    /// accumulator's lanes added as `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`, like
+    /// [`LaneSums::into_sums`], by horizontal additions of 8 accumulators at once.
+    #[target_feature(enable = "avx")]
+    fn sums_of(acc: &[__m256; 10], n: [u32; 4]) -> NeighborSums {
+        // hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3 | a4+a5, a6+a7, b4+b5, b6+b7]; a second level
+        // gives (a0+a1)+(a2+a3) in lane 0 and (a4+a5)+(a6+a7) in lane 4, and the two halves added
+        // give each accumulator's total.
+        let t0 = _mm256_hadd_ps(acc[0], acc[1]);
+        let t1 = _mm256_hadd_ps(acc[2], acc[3]);
+        let t2 = _mm256_hadd_ps(acc[4], acc[5]);
+        let t3 = _mm256_hadd_ps(acc[6], acc[7]);
+        let t4 = _mm256_hadd_ps(acc[8], acc[9]);
+        let u0 = _mm256_hadd_ps(t0, t1);
+        let u1 = _mm256_hadd_ps(t2, t3);
+        let u2 = _mm256_hadd_ps(t4, t4);
+        let w0 = _mm_add_ps(_mm256_castps256_ps128(u0), _mm256_extractf128_ps::<1>(u0));
+        let w1 = _mm_add_ps(_mm256_castps256_ps128(u1), _mm256_extractf128_ps::<1>(u1));
+        let w2 = _mm_add_ps(_mm256_castps256_ps128(u2), _mm256_extractf128_ps::<1>(u2));
+        let mut r = [0.0f32; 12];
+        // SAFETY: `r` holds 12 f32; each unaligned store writes 4 of them.
+        unsafe {
+            _mm_storeu_ps(r.as_mut_ptr(), w0);
+            _mm_storeu_ps(r.as_mut_ptr().add(4), w1);
+            _mm_storeu_ps(r.as_mut_ptr().add(8), w2);
+        }
+        NeighborSums {
+            separation: Vec2::new(r[0], r[1]),
+            alignment: Vec2::new(r[2], r[3]),
+            alignment_n: n[0],
+            cohesion: Vec2::new(r[4], r[5]),
+            cohesion_n: n[1],
+            hue: Vec2::new(r[6], r[7]),
+            hue_velocity: Vec2::new(r[8], r[9]),
+            hue_n: n[2],
+            neighbors: n[3],
+        }
+    }
+
+    /// Base pointers of the 8 fields.
+    fn field_ptrs(lanes: &SortedLanes) -> [*const f32; 8] {
+        std::array::from_fn(|f| lanes.field(f).as_ptr())
+    }
+
+    /// AVX2 path of [`super::gather_lanes`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and POPCNT, and every range must end at or before `lanes.len()`.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn gather_avx2(
+        s: usize,
+        p: Vec2,
+        ranges: &[CandidateRange],
+        lanes: &SortedLanes,
+        r: Radii,
+    ) -> NeighborSums {
+        let f = field_ptrs(lanes);
+        let pr2 = _mm256_set1_ps(r.perception_r2);
+        let sr2 = _mm256_set1_ps(r.separation_r2);
+        let ar2 = _mm256_set1_ps(r.alignment_r2);
+        let cr2 = _mm256_set1_ps(r.cohesion_r2);
+        let hr2 = _mm256_set1_ps(r.hue_r2);
+        let eps = _mm256_set1_ps(COINCIDENT_EPS2);
+        let one = _mm256_set1_ps(1.0);
+        let px = _mm256_set1_ps(p.x);
+        let mut acc = [_mm256_setzero_ps(); 10];
+        let (mut nb, mut an, mut cn, mut hn) = (0u32, 0u32, 0u32, 0u32);
+        for range in ranges {
+            let qy = _mm256_set1_ps(p.y - range.y_shift);
+            let (mut k, end) = (range.start as usize, range.end as usize);
+            while k < end {
+                let live = (end - k).min(LANES);
+                // SAFETY: a row of LIVE is 8 i32, the 32 bytes an unaligned load reads.
+                let mut valid = unsafe { _mm256_loadu_si256(LIVE[live].as_ptr().cast()) };
+                let me = s.wrapping_sub(k);
+                if me < LANES {
+                    // SAFETY: a row of ONE is 8 i32, the 32 bytes an unaligned load reads.
+                    let one_lane = unsafe { _mm256_loadu_si256(ONE[me].as_ptr().cast()) };
+                    valid = _mm256_andnot_si256(one_lane, valid);
+                }
+                // SAFETY: k < end ≤ lanes.len(), and each field holds len + 8 values, so the 8
+                // values from k are within the field.
+                let (x, y, vx, vy, hx, hy, ux, uy) = unsafe {
+                    (
+                        _mm256_loadu_ps(f[0].add(k)),
+                        _mm256_loadu_ps(f[1].add(k)),
+                        _mm256_loadu_ps(f[2].add(k)),
+                        _mm256_loadu_ps(f[3].add(k)),
+                        _mm256_loadu_ps(f[4].add(k)),
+                        _mm256_loadu_ps(f[5].add(k)),
+                        _mm256_loadu_ps(f[6].add(k)),
+                        _mm256_loadu_ps(f[7].add(k)),
+                    )
+                };
+                let dx = _mm256_sub_ps(x, px);
+                let dy = _mm256_sub_ps(y, qy);
+                let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+                let inside = _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(d2, pr2),
+                    _mm256_castsi256_ps(valid),
+                );
+                let bits = _mm256_movemask_ps(inside);
+                if bits == 0 {
+                    k += LANES;
+                    continue;
+                }
+                nb += (bits as u32).count_ones();
+                let sep = _mm256_and_ps(
+                    _mm256_and_ps(
+                        _mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2),
+                        _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps),
+                    ),
+                    inside,
+                );
+                let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
+                acc[0] = _mm256_sub_ps(acc[0], _mm256_and_ps(_mm256_mul_ps(dx, inv), sep));
+                acc[1] = _mm256_sub_ps(acc[1], _mm256_and_ps(_mm256_mul_ps(dy, inv), sep));
+                let ali = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, ar2), inside);
+                an += (_mm256_movemask_ps(ali) as u32).count_ones();
+                acc[2] = _mm256_add_ps(acc[2], _mm256_and_ps(vx, ali));
+                acc[3] = _mm256_add_ps(acc[3], _mm256_and_ps(vy, ali));
+                let coh = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, cr2), inside);
+                cn += (_mm256_movemask_ps(coh) as u32).count_ones();
+                acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(dx, coh));
+                acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(dy, coh));
+                let hm = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, hr2), inside);
+                hn += (_mm256_movemask_ps(hm) as u32).count_ones();
+                acc[6] = _mm256_add_ps(acc[6], _mm256_and_ps(hx, hm));
+                acc[7] = _mm256_add_ps(acc[7], _mm256_and_ps(hy, hm));
+                acc[8] = _mm256_add_ps(acc[8], _mm256_and_ps(ux, hm));
+                acc[9] = _mm256_add_ps(acc[9], _mm256_and_ps(uy, hm));
+                k += LANES;
+            }
+        }
+        sums_of(&acc, [an, cn, hn, nb])
+    }
+
+    /// AVX-512 path of [`super::gather_lanes`]: the AVX2 path's lanes with mask registers (masked
+    /// compares and adds instead of and-ed terms).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F, AVX-512VL and POPCNT, and every range must end at or before
+    /// `lanes.len()`.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
+    pub(super) unsafe fn gather_avx512(
+        s: usize,
+        p: Vec2,
+        ranges: &[CandidateRange],
+        lanes: &SortedLanes,
+        r: Radii,
+    ) -> NeighborSums {
+        let f = field_ptrs(lanes);
+        let pr2 = _mm256_set1_ps(r.perception_r2);
+        let sr2 = _mm256_set1_ps(r.separation_r2);
+        let ar2 = _mm256_set1_ps(r.alignment_r2);
+        let cr2 = _mm256_set1_ps(r.cohesion_r2);
+        let hr2 = _mm256_set1_ps(r.hue_r2);
+        let eps = _mm256_set1_ps(COINCIDENT_EPS2);
+        let one = _mm256_set1_ps(1.0);
+        let px = _mm256_set1_ps(p.x);
+        let mut acc = [_mm256_setzero_ps(); 10];
+        let (mut nb, mut an, mut cn, mut hn) = (0u32, 0u32, 0u32, 0u32);
+        for range in ranges {
+            let qy = _mm256_set1_ps(p.y - range.y_shift);
+            let (mut k, end) = (range.start as usize, range.end as usize);
+            while k < end {
+                let live = (end - k).min(LANES);
+                let mut valid: __mmask8 = (0xffu32 >> (LANES - live)) as u8;
+                let me = s.wrapping_sub(k);
+                if me < LANES {
+                    valid &= !(1u8 << me);
+                }
+                // SAFETY: k < end ≤ lanes.len(), and each field holds len + 8 values, so the 8
+                // values from k are within the field.
+                let (x, y) =
+                    unsafe { (_mm256_loadu_ps(f[0].add(k)), _mm256_loadu_ps(f[1].add(k))) };
+                let dx = _mm256_sub_ps(x, px);
+                let dy = _mm256_sub_ps(y, qy);
+                let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+                let inside = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, d2, pr2);
+                if inside == 0 {
+                    k += LANES;
+                    continue;
+                }
+                nb += (inside as u32).count_ones();
+                // SAFETY: as above.
+                let (vx, vy, hx, hy, ux, uy) = unsafe {
+                    (
+                        _mm256_loadu_ps(f[2].add(k)),
+                        _mm256_loadu_ps(f[3].add(k)),
+                        _mm256_loadu_ps(f[4].add(k)),
+                        _mm256_loadu_ps(f[5].add(k)),
+                        _mm256_loadu_ps(f[6].add(k)),
+                        _mm256_loadu_ps(f[7].add(k)),
+                    )
+                };
+                let sep = _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(
+                    _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, sr2),
+                    d2,
+                    eps,
+                );
+                let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
+                acc[0] = _mm256_mask_sub_ps(acc[0], sep, acc[0], _mm256_mul_ps(dx, inv));
+                acc[1] = _mm256_mask_sub_ps(acc[1], sep, acc[1], _mm256_mul_ps(dy, inv));
+                let ali = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, ar2);
+                an += (ali as u32).count_ones();
+                acc[2] = _mm256_mask_add_ps(acc[2], ali, acc[2], vx);
+                acc[3] = _mm256_mask_add_ps(acc[3], ali, acc[3], vy);
+                let coh = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, cr2);
+                cn += (coh as u32).count_ones();
+                acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], dx);
+                acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], dy);
+                let hm = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, hr2);
+                hn += (hm as u32).count_ones();
+                acc[6] = _mm256_mask_add_ps(acc[6], hm, acc[6], hx);
+                acc[7] = _mm256_mask_add_ps(acc[7], hm, acc[7], hy);
+                acc[8] = _mm256_mask_add_ps(acc[8], hm, acc[8], ux);
+                acc[9] = _mm256_mask_add_ps(acc[9], hm, acc[9], uy);
+                k += LANES;
+            }
+        }
+        sums_of(&acc, [an, cn, hn, nb])
+    }
+}
