@@ -300,7 +300,7 @@ fn a_step_on_each_path_is_the_scalar_step_within_the_tolerance() {
     for boundary in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce] {
         let p = SimParams {
             boundary,
-            noise: 0.2,
+            rotational_diffusion: 0.5,
             ..SimParams::default()
         }
         .with_world_for(5000, 0.02);

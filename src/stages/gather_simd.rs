@@ -48,10 +48,10 @@ pub enum GatherPath {
     Scalar,
     /// The 8-lane gather in plain Rust (any target; what the compiler makes of it).
     Portable,
-    /// The 8-lane gather with AVX2 intrinsics (x86-64 CPUs with AVX2 and POPCNT).
+    /// The 8-lane gather with AVX2 intrinsics (x86-64 CPUs with AVX2).
     Avx2,
     /// The 8-lane gather with AVX-512 mask registers on 256-bit vectors (x86-64 CPUs with
-    /// AVX-512F, AVX-512VL and POPCNT).
+    /// AVX-512F and AVX-512VL).
     Avx512,
 }
 
@@ -80,13 +80,12 @@ impl GatherPath {
             GatherPath::Scalar | GatherPath::Portable => true,
             #[cfg(target_arch = "x86_64")]
             GatherPath::Avx2 => {
-                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+                std::is_x86_feature_detected!("avx2")
             }
             #[cfg(target_arch = "x86_64")]
             GatherPath::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512vl")
-                    && std::is_x86_feature_detected!("popcnt")
             }
             #[cfg(not(target_arch = "x86_64"))]
             GatherPath::Avx2 | GatherPath::Avx512 => false,
@@ -227,20 +226,38 @@ fn reduce(l: &[f32; LANES]) -> f32 {
 }
 
 impl LaneSums {
-    fn into_sums(self) -> NeighborSums {
+    fn write(self, out: &mut NeighborSums) {
         let r: [f32; 10] = std::array::from_fn(|k| reduce(&self.f[k]));
-        NeighborSums {
-            separation: Vec2::new(r[0], r[1]),
-            alignment: Vec2::new(r[2], r[3]),
-            alignment_n: self.alignment_n,
-            cohesion: Vec2::new(r[4], r[5]),
-            cohesion_n: self.cohesion_n,
-            hue: Vec2::new(r[6], r[7]),
-            hue_velocity: Vec2::new(r[8], r[9]),
-            hue_n: self.hue_n,
-            neighbors: self.neighbors,
-        }
+        let n = [
+            self.neighbors,
+            self.alignment_n,
+            self.cohesion_n,
+            self.hue_n,
+        ];
+        store_sums(out, &r, n);
     }
+}
+
+/// Writes the reduced sums `r` (in the order of [`LaneSums::f`]) and the counts `[neighbours,
+/// alignment, cohesion, hue]` into `out`, field by field: the caller reads them back field by
+/// field, never as a block copied right after piecewise stores (which stalls the CPU's store
+/// forwarding).
+#[inline(always)]
+fn store_sums(out: &mut NeighborSums, r: &[f32], n: [u32; 4]) {
+    out.separation.x = r[0];
+    out.separation.y = r[1];
+    out.alignment.x = r[2];
+    out.alignment.y = r[3];
+    out.cohesion.x = r[4];
+    out.cohesion.y = r[5];
+    out.hue.x = r[6];
+    out.hue.y = r[7];
+    out.hue_velocity.x = r[8];
+    out.hue_velocity.y = r[9];
+    out.neighbors = n[0];
+    out.alignment_n = n[1];
+    out.cohesion_n = n[2];
+    out.hue_n = n[3];
 }
 
 /// The neighbour sums of sorted item `s` at `p` over the candidate `ranges`, on the vectorised
@@ -257,6 +274,25 @@ pub fn gather_lanes(
     lanes: &SortedLanes,
     u: &StepUniforms,
 ) -> NeighborSums {
+    let mut out = NeighborSums::default();
+    gather_lanes_into(path, s, p, ranges, lanes, u, &mut out);
+    out
+}
+
+/// [`gather_lanes`] into `out` (every field written).
+///
+/// # Panics
+/// If a range ends beyond the items of `lanes`.
+#[inline(always)]
+pub fn gather_lanes_into(
+    path: GatherPath,
+    s: usize,
+    p: Vec2,
+    ranges: &[CandidateRange],
+    lanes: &SortedLanes,
+    u: &StepUniforms,
+    out: &mut NeighborSums,
+) {
     for r in ranges {
         assert!(
             r.start <= r.end && r.end as usize <= lanes.len,
@@ -270,18 +306,18 @@ pub fn gather_lanes(
     #[cfg(target_arch = "x86_64")]
     {
         if path == GatherPath::Avx512 && path.is_available() {
-            // SAFETY: the CPU has AVX-512F, AVX-512VL and POPCNT (checked just above), and every
-            // range lies within the items of `lanes` (asserted above).
-            return unsafe { x86::gather_avx512(s, p, ranges, lanes, radii) };
+            // SAFETY: the CPU has AVX-512F and AVX-512VL (checked just above), and every range
+            // lies within the items of `lanes` (asserted above).
+            return unsafe { x86::gather_avx512(s, p, ranges, lanes, radii, out) };
         }
         if path == GatherPath::Avx2 && path.is_available() {
-            // SAFETY: the CPU has AVX2 and POPCNT (checked just above), and every range lies
-            // within the items of `lanes` (asserted above).
-            return unsafe { x86::gather_avx2(s, p, ranges, lanes, radii) };
+            // SAFETY: the CPU has AVX2 (checked just above), and every range lies within the
+            // items of `lanes` (asserted above).
+            return unsafe { x86::gather_avx2(s, p, ranges, lanes, radii, out) };
         }
     }
     let _ = path;
-    gather_portable(s, p, ranges, lanes, radii)
+    gather_portable(s, p, ranges, lanes, radii, out)
 }
 
 /// The 8-lane gather in plain Rust: the definition the intrinsic paths reproduce bit for bit.
@@ -291,7 +327,8 @@ fn gather_portable(
     ranges: &[CandidateRange],
     lanes: &SortedLanes,
     r: Radii,
-) -> NeighborSums {
+    out: &mut NeighborSums,
+) {
     let fields: [&[f32]; 8] = std::array::from_fn(|f| lanes.field(f));
     let mut acc = LaneSums {
         f: [[0.0; LANES]; 10],
@@ -345,7 +382,7 @@ fn gather_portable(
             k += LANES;
         }
     }
-    acc.into_sums()
+    acc.write(out);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -359,7 +396,7 @@ mod x86 {
 
     use glam::Vec2;
 
-    use super::{CandidateRange, Radii, SortedLanes, LANES};
+    use super::{store_sums, CandidateRange, Radii, SortedLanes, LANES};
     use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
 
     /// Lane masks by number of live lanes: `LIVE[n]` has lanes `0 .. n` set.
@@ -389,11 +426,20 @@ mod x86 {
     };
 
     /// The neighbour sums from the lanes' accumulators (`acc` in the order of
-    /// [`LaneSums::f`]) and the counts `[alignment, cohesion, hue, neighbours]`: each
+    /// [`LaneSums::f`]) and per-lane counts `[neighbours, alignment, cohesion, hue]`: each
     /// accumulator's lanes added as `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`, like
-    /// [`LaneSums::into_sums`], by horizontal additions of 8 accumulators at once.
-    #[target_feature(enable = "avx")]
-    fn sums_of(acc: &[__m256; 10], n: [u32; 4]) -> NeighborSums {
+    /// [`LaneSums::write`], by horizontal additions of 8 accumulators at once.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sums_of(acc: &[__m256; 10], cnt: &[__m256i; 4], out: &mut NeighborSums) {
+        // The counts: integers, in any order. hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3 | …].
+        let c01 = _mm256_hadd_epi32(cnt[0], cnt[1]);
+        let c23 = _mm256_hadd_epi32(cnt[2], cnt[3]);
+        let c = _mm256_hadd_epi32(c01, c23);
+        let c = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256::<1>(c));
+        let mut n = [0u32; 4];
+        // SAFETY: `n` holds 4 u32, the 16 bytes an unaligned store writes.
+        unsafe { _mm_storeu_si128(n.as_mut_ptr().cast(), c) };
         // hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3 | a4+a5, a6+a7, b4+b5, b6+b7]; a second level
         // gives (a0+a1)+(a2+a3) in lane 0 and (a4+a5)+(a6+a7) in lane 4, and the two halves added
         // give each accumulator's total.
@@ -415,17 +461,7 @@ mod x86 {
             _mm_storeu_ps(r.as_mut_ptr().add(4), w1);
             _mm_storeu_ps(r.as_mut_ptr().add(8), w2);
         }
-        NeighborSums {
-            separation: Vec2::new(r[0], r[1]),
-            alignment: Vec2::new(r[2], r[3]),
-            alignment_n: n[0],
-            cohesion: Vec2::new(r[4], r[5]),
-            cohesion_n: n[1],
-            hue: Vec2::new(r[6], r[7]),
-            hue_velocity: Vec2::new(r[8], r[9]),
-            hue_n: n[2],
-            neighbors: n[3],
-        }
+        store_sums(out, &r, n);
     }
 
     /// Base pointers of the 8 fields.
@@ -436,15 +472,17 @@ mod x86 {
     /// AVX2 path of [`super::gather_lanes`].
     ///
     /// # Safety
-    /// The CPU must have AVX2 and POPCNT, and every range must end at or before `lanes.len()`.
-    #[target_feature(enable = "avx2,popcnt")]
+    /// The CPU must have AVX2, and every range must end at or before `lanes.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn gather_avx2(
         s: usize,
         p: Vec2,
         ranges: &[CandidateRange],
         lanes: &SortedLanes,
         r: Radii,
-    ) -> NeighborSums {
+        out: &mut NeighborSums,
+    ) {
         let f = field_ptrs(lanes);
         let pr2 = _mm256_set1_ps(r.perception_r2);
         let sr2 = _mm256_set1_ps(r.separation_r2);
@@ -455,7 +493,9 @@ mod x86 {
         let one = _mm256_set1_ps(1.0);
         let px = _mm256_set1_ps(p.x);
         let mut acc = [_mm256_setzero_ps(); 10];
-        let (mut nb, mut an, mut cn, mut hn) = (0u32, 0u32, 0u32, 0u32);
+        // Per-lane counts [neighbours, alignment, cohesion, hue]: a mask (−1 per set lane)
+        // subtracted.
+        let mut cnt = [_mm256_setzero_si256(); 4];
         for range in ranges {
             let qy = _mm256_set1_ps(p.y - range.y_shift);
             let (mut k, end) = (range.start as usize, range.end as usize);
@@ -490,12 +530,11 @@ mod x86 {
                     _mm256_cmp_ps::<_CMP_LT_OQ>(d2, pr2),
                     _mm256_castsi256_ps(valid),
                 );
-                let bits = _mm256_movemask_ps(inside);
-                if bits == 0 {
+                if _mm256_movemask_ps(inside) == 0 {
                     k += LANES;
                     continue;
                 }
-                nb += (bits as u32).count_ones();
+                cnt[0] = _mm256_sub_epi32(cnt[0], _mm256_castps_si256(inside));
                 let sep = _mm256_and_ps(
                     _mm256_and_ps(
                         _mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2),
@@ -507,15 +546,15 @@ mod x86 {
                 acc[0] = _mm256_sub_ps(acc[0], _mm256_and_ps(_mm256_mul_ps(dx, inv), sep));
                 acc[1] = _mm256_sub_ps(acc[1], _mm256_and_ps(_mm256_mul_ps(dy, inv), sep));
                 let ali = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, ar2), inside);
-                an += (_mm256_movemask_ps(ali) as u32).count_ones();
+                cnt[1] = _mm256_sub_epi32(cnt[1], _mm256_castps_si256(ali));
                 acc[2] = _mm256_add_ps(acc[2], _mm256_and_ps(vx, ali));
                 acc[3] = _mm256_add_ps(acc[3], _mm256_and_ps(vy, ali));
                 let coh = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, cr2), inside);
-                cn += (_mm256_movemask_ps(coh) as u32).count_ones();
+                cnt[2] = _mm256_sub_epi32(cnt[2], _mm256_castps_si256(coh));
                 acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(dx, coh));
                 acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(dy, coh));
                 let hm = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, hr2), inside);
-                hn += (_mm256_movemask_ps(hm) as u32).count_ones();
+                cnt[3] = _mm256_sub_epi32(cnt[3], _mm256_castps_si256(hm));
                 acc[6] = _mm256_add_ps(acc[6], _mm256_and_ps(hx, hm));
                 acc[7] = _mm256_add_ps(acc[7], _mm256_and_ps(hy, hm));
                 acc[8] = _mm256_add_ps(acc[8], _mm256_and_ps(ux, hm));
@@ -523,23 +562,25 @@ mod x86 {
                 k += LANES;
             }
         }
-        sums_of(&acc, [an, cn, hn, nb])
+        sums_of(&acc, &cnt, out)
     }
 
     /// AVX-512 path of [`super::gather_lanes`]: the AVX2 path's lanes with mask registers (masked
     /// compares and adds instead of and-ed terms).
     ///
     /// # Safety
-    /// The CPU must have AVX-512F, AVX-512VL and POPCNT, and every range must end at or before
+    /// The CPU must have AVX-512F and AVX-512VL, and every range must end at or before
     /// `lanes.len()`.
-    #[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
     pub(super) unsafe fn gather_avx512(
         s: usize,
         p: Vec2,
         ranges: &[CandidateRange],
         lanes: &SortedLanes,
         r: Radii,
-    ) -> NeighborSums {
+        out: &mut NeighborSums,
+    ) {
         let f = field_ptrs(lanes);
         let pr2 = _mm256_set1_ps(r.perception_r2);
         let sr2 = _mm256_set1_ps(r.separation_r2);
@@ -550,7 +591,9 @@ mod x86 {
         let one = _mm256_set1_ps(1.0);
         let px = _mm256_set1_ps(p.x);
         let mut acc = [_mm256_setzero_ps(); 10];
-        let (mut nb, mut an, mut cn, mut hn) = (0u32, 0u32, 0u32, 0u32);
+        // Per-lane counts [neighbours, alignment, cohesion, hue].
+        let mut cnt = [_mm256_setzero_si256(); 4];
+        let one_i = _mm256_set1_epi32(1);
         for range in ranges {
             let qy = _mm256_set1_ps(p.y - range.y_shift);
             let (mut k, end) = (range.start as usize, range.end as usize);
@@ -573,7 +616,7 @@ mod x86 {
                     k += LANES;
                     continue;
                 }
-                nb += (inside as u32).count_ones();
+                cnt[0] = _mm256_mask_add_epi32(cnt[0], inside, cnt[0], one_i);
                 // SAFETY: as above.
                 let (vx, vy, hx, hy, ux, uy) = unsafe {
                     (
@@ -594,15 +637,15 @@ mod x86 {
                 acc[0] = _mm256_mask_sub_ps(acc[0], sep, acc[0], _mm256_mul_ps(dx, inv));
                 acc[1] = _mm256_mask_sub_ps(acc[1], sep, acc[1], _mm256_mul_ps(dy, inv));
                 let ali = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, ar2);
-                an += (ali as u32).count_ones();
+                cnt[1] = _mm256_mask_add_epi32(cnt[1], ali, cnt[1], one_i);
                 acc[2] = _mm256_mask_add_ps(acc[2], ali, acc[2], vx);
                 acc[3] = _mm256_mask_add_ps(acc[3], ali, acc[3], vy);
                 let coh = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, cr2);
-                cn += (coh as u32).count_ones();
+                cnt[2] = _mm256_mask_add_epi32(cnt[2], coh, cnt[2], one_i);
                 acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], dx);
                 acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], dy);
                 let hm = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, hr2);
-                hn += (hm as u32).count_ones();
+                cnt[3] = _mm256_mask_add_epi32(cnt[3], hm, cnt[3], one_i);
                 acc[6] = _mm256_mask_add_ps(acc[6], hm, acc[6], hx);
                 acc[7] = _mm256_mask_add_ps(acc[7], hm, acc[7], hy);
                 acc[8] = _mm256_mask_add_ps(acc[8], hm, acc[8], ux);
@@ -610,6 +653,6 @@ mod x86 {
                 k += LANES;
             }
         }
-        sums_of(&acc, [an, cn, hn, nb])
+        sums_of(&acc, &cnt, out)
     }
 }

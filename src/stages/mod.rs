@@ -15,6 +15,7 @@
 //! [`STAGES`] (and a buffer in [`BUFFERS`] if it needs a new one), and its test.
 
 pub mod gather_simd;
+pub mod integrate_simd;
 pub mod twins;
 
 use twins::CpuStep;

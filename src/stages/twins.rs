@@ -26,14 +26,15 @@ use rayon::prelude::*;
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::params::SimParams;
 use crate::model::rules::{
-    accumulate_parts, integrate, min_image, obstacle_sums, Nearest, NeighborSums,
+    accumulate_parts, integrate, min_image, obstacle_sums, Nearest, NeighborSums, ObstacleSums,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 use crate::model::{flock_measures, FlockMeasures};
 use crate::stages::gather_simd::{
-    gather_lanes, simd_applies, CandidateRange, GatherPath, SortedLanes,
+    gather_lanes_into, simd_applies, CandidateRange, GatherPath, SortedLanes,
 };
+use crate::stages::integrate_simd::{self, integrate_lanes};
 
 /// Smallest number of items a rayon task of the binning stages handles.
 const MIN_TASK: usize = 4096;
@@ -486,12 +487,28 @@ fn gather_in(
     cand: &Candidates,
     u: &StepUniforms,
 ) -> NeighborSums {
+    let mut out = NeighborSums::default();
+    gather_into(how, s, sorted, cand, u, &mut out);
+    out
+}
+
+/// [`gather_in`] into `out`.
+#[inline(always)]
+fn gather_into(
+    how: Gather<'_>,
+    s: usize,
+    sorted: SortedRef<'_>,
+    cand: &Candidates,
+    u: &StepUniforms,
+    out: &mut NeighborSums,
+) {
     match how {
         Gather::Lanes(path, lanes) if path != GatherPath::Scalar && simd_applies(u) => {
             let me = sorted.pos_vel[s];
-            gather_lanes(path, s, Vec2::new(me[0], me[1]), cand.ranges(), lanes, u)
+            let p = Vec2::new(me[0], me[1]);
+            gather_lanes_into(path, s, p, cand.ranges(), lanes, u, out);
         }
-        _ => gather_scalar(s, sorted, cand, u),
+        _ => *out = gather_scalar(s, sorted, cand, u),
     }
 }
 
@@ -542,11 +559,23 @@ pub fn rules(
                 id,
                 neighbors: nb,
             };
+            let path = match how {
+                Gather::Lanes(path, _) if path.is_available() => path,
+                _ => GatherPath::Scalar,
+            };
             #[cfg(target_arch = "x86_64")]
-            if GatherPath::Avx2.is_available() {
-                // SAFETY: the CPU has AVX2 and POPCNT (checked just above).
-                unsafe { rules_run_avx2(&ctx, c * RULES_TASK, part) };
-                return;
+            match path {
+                GatherPath::Avx512 => {
+                    // SAFETY: `path` is available: the CPU has AVX-512F, AVX-512VL and AVX2.
+                    unsafe { rules_run_avx512(&ctx, c * RULES_TASK, part) };
+                    return;
+                }
+                GatherPath::Avx2 => {
+                    // SAFETY: `path` is available: the CPU has AVX2.
+                    unsafe { rules_run_avx2(&ctx, c * RULES_TASK, part) };
+                    return;
+                }
+                GatherPath::Scalar | GatherPath::Portable => {}
             }
             rules_run(&ctx, c * RULES_TASK, part);
         });
@@ -562,38 +591,92 @@ struct RulesCtx<'a> {
     obstacles: &'a ObstacleGrid,
 }
 
-/// `rules` for the boids of `out`, from sorted item `s0` on.
+/// `rules` for the boids of `out`, from sorted item `s0` on: groups of 8 through
+/// [`integrate_lanes`] (the same bits as [`integrate`]) where it applies, the rest one by one.
 #[inline(always)]
 fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
-    let u = ctx.u;
-    let sorted = ctx.sorted;
+    const L: usize = integrate_simd::LANES;
+    let (u, sorted) = (ctx.u, ctx.sorted);
+    let n = out.pos_vel.len();
+    let lanes = integrate_simd::lanes_apply(u);
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
-    for k in 0..out.pos_vel.len() {
+    let mut k = 0;
+    while k < n {
         let s = s0 + k;
-        let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
-        let (cx, cy) = ctx.grid.cell_xy(boid.pos());
-        cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
-        let sums = gather_in(ctx.how, s, sorted, &cand, u);
-        let ob = obstacle_sums(boid.pos(), ctx.obstacles, u);
-        let next = integrate(&boid, &sums, &ob, u);
-        out.pos_vel[k] = next.pos_vel();
-        out.hue[k] = next.hue_parts();
-        out.id[k] = boid.id;
-        out.neighbors[k] = sums.neighbors;
+        if lanes && n - k >= L {
+            let mut sums = [NeighborSums::default(); L];
+            let mut obs = [ObstacleSums::default(); L];
+            for l in 0..L {
+                gather_one(ctx, s + l, &mut cand, &mut sums[l], &mut obs[l]);
+            }
+            integrate_lanes(
+                sorted.pos_vel[s..s + L].try_into().expect("8 items"),
+                sorted.hue[s..s + L].try_into().expect("8 items"),
+                sorted.id[s..s + L].try_into().expect("8 items"),
+                &sums,
+                &obs,
+                u,
+                (&mut out.pos_vel[k..k + L], &mut out.hue[k..k + L]),
+            );
+            out.id[k..k + L].copy_from_slice(&sorted.id[s..s + L]);
+            for (nb, sum) in out.neighbors[k..k + L].iter_mut().zip(&sums) {
+                *nb = sum.neighbors;
+            }
+            k += L;
+        } else {
+            let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
+            gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
+            let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
+            let next = integrate(&boid, &sums, &ob, u);
+            out.pos_vel[k] = next.pos_vel();
+            out.hue[k] = next.hue_parts();
+            out.id[k] = boid.id;
+            out.neighbors[k] = sums.neighbors;
+            k += 1;
+        }
     }
 }
 
+/// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to
+/// its cell).
+#[inline(always)]
+fn gather_one(
+    ctx: &RulesCtx<'_>,
+    s: usize,
+    cand: &mut Candidates,
+    sums: &mut NeighborSums,
+    ob: &mut ObstacleSums,
+) {
+    let (u, sorted) = (ctx.u, ctx.sorted);
+    let me = sorted.pos_vel[s];
+    let p = Vec2::new(me[0], me[1]);
+    let (cx, cy) = ctx.grid.cell_xy(p);
+    cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+    gather_into(ctx.how, s, sorted, cand, u, sums);
+    *ob = obstacle_sums(p, ctx.obstacles, u);
+}
+
 /// [`rules_run`] compiled for AVX2: the same operations (IEEE single precision, no fused
-/// multiply-add), so the same bits, with the CPU's rounding instructions (`floor`) and its
-/// vectorised gather inlined.
+/// multiply-add), so the same bits, with the CPU's vector and rounding instructions and the AVX2
+/// gather inlined.
 ///
 /// # Safety
-/// The CPU must have AVX2 and POPCNT.
+/// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
+#[target_feature(enable = "avx2")]
 unsafe fn rules_run_avx2(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
+    rules_run(ctx, s0, out)
+}
+
+/// [`rules_run`] compiled for AVX-512 (see [`rules_run_avx2`]), with the AVX-512 gather inlined.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX-512VL and AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn rules_run_avx512(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
     rules_run(ctx, s0, out)
 }
 
