@@ -12,8 +12,12 @@ use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::model::rules::{accumulate_parts, min_image, NeighborSums};
 use boids::model::{Boid, Boundary, SimParams, StepUniforms};
-use boids::stages::gather_simd::{simd_applies, GatherPath, SortedLanes};
-use boids::stages::twins::{gather, gather_naive, gather_with, CpuStep, Gather, SortedRef};
+use boids::stages::gather_simd::{
+    gather_steps_into, simd_applies, steps_of, GatherPath, LaneStep, SortedLanes,
+};
+use boids::stages::twins::{
+    gather, gather_naive, gather_with, Candidates, CpuStep, Gather, SortedRef, STEPS,
+};
 
 /// Bins `boids` with the CPU twins (clear → … → scatter).
 fn bin(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> CpuStep {
@@ -144,6 +148,29 @@ fn check_state(boids: &[Boid], p: &SimParams, what: &str) -> usize {
                 path.name()
             );
         }
+        // The lane steps `rules` walks (built without a branch per range) are the ranges'
+        // steps, and every path over them gives the portable bits.
+        let me = c.sorted_pos_vel[s];
+        let pos = glam::Vec2::new(me[0], me[1]);
+        let (cx, cy) = grid.cell_xy(pos);
+        let cand = Candidates::of_cell(cx, cy, &c.cells, &grid, &u);
+        let want: Vec<LaneStep> = steps_of(cand.ranges()).collect();
+        match cand.steps() {
+            Some(steps) => {
+                assert_eq!(steps, &want[..], "{what}: lane steps of item {s}");
+                for &path in paths.iter().chain([&GatherPath::Portable]) {
+                    let mut v = NeighborSums::default();
+                    gather_steps_into(path, s, pos, steps, &lanes, &u, &mut v);
+                    assert!(
+                        same_bits(&v, &portable),
+                        "{what}: {} over the lane steps differs from the portable path at \
+                         item {s}: {v:?} vs {portable:?}",
+                        path.name()
+                    );
+                }
+            }
+            None => assert!(want.len() > STEPS, "{what}: {} steps kept none", want.len()),
+        }
         let id = c.sorted_id[s] as usize;
         let mag = magnitudes(id, &by_id, &u);
         let scalar = gather(s, sorted, &c.cells, &grid, &u);
@@ -178,6 +205,12 @@ fn check_state(boids: &[Boid], p: &SimParams, what: &str) -> usize {
          portable one: {:?}",
         paths.iter().map(|p| p.name()).collect::<Vec<_>>()
     );
+    for path in GatherPath::ALL.into_iter().filter(|p| !p.is_available()) {
+        eprintln!(
+            "{what}: SKIPPED the {} path: this CPU lacks it",
+            path.name()
+        );
+    }
     with_neighbours
 }
 

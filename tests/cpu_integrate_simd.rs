@@ -4,6 +4,7 @@
 
 use boids::model::rules::{integrate, NeighborSums, ObstacleSums};
 use boids::model::{Boid, Boundary, Interaction, SimParams, StepUniforms};
+use boids::stages::gather_simd::SumsLanes;
 use boids::stages::integrate_simd::{integrate_lanes, lanes_apply, LANES};
 use glam::Vec2;
 
@@ -146,8 +147,26 @@ unsafe fn integrate_avx2(
     pv: &[[f32; 4]; LANES],
     hue: &[[f32; 4]; LANES],
     id: &[u32; LANES],
-    s: &[NeighborSums; LANES],
-    ob: &[ObstacleSums; LANES],
+    s: &SumsLanes,
+    ob: Option<&[ObstacleSums; LANES]>,
+    u: &StepUniforms,
+    out: (&mut [[f32; 4]], &mut [[f32; 4]]),
+) {
+    integrate_lanes(pv, hue, id, s, ob, u, out)
+}
+
+/// `integrate_lanes` compiled for AVX-512 (as the CPU `rules` runs it there).
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX-512VL and AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn integrate_avx512(
+    pv: &[[f32; 4]; LANES],
+    hue: &[[f32; 4]; LANES],
+    id: &[u32; LANES],
+    s: &SumsLanes,
+    ob: Option<&[ObstacleSums; LANES]>,
     u: &StepUniforms,
     out: (&mut [[f32; 4]], &mut [[f32; 4]]),
 ) {
@@ -163,29 +182,87 @@ fn bits(b: &[f32; 4]) -> [u32; 4] {
 fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
     let mut r = Rng(seed | 1);
     let mut seen = Seen::default();
+    #[cfg(target_arch = "x86_64")]
+    for (name, has) in [
+        ("AVX2", std::is_x86_feature_detected!("avx2")),
+        (
+            "AVX-512",
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl"),
+        ),
+    ] {
+        if has {
+            eprintln!("the {name} build of integrate_lanes: checked");
+        } else {
+            eprintln!("SKIPPED the {name} build of integrate_lanes: this CPU lacks it");
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    eprintln!("SKIPPED the AVX2 and AVX-512 builds of integrate_lanes: not an x86-64 CPU");
     for step in 0..groups as u32 {
         let u = StepUniforms::new(p, 1000, step, 7, &Interaction::with_obstacle_defaults());
         assert!(lanes_apply(&u));
         let me: [Boid; LANES] =
             std::array::from_fn(|i| boid(&mut r, p, step * 8 + i as u32, &mut seen));
         let s: [NeighborSums; LANES] = std::array::from_fn(|_| sums(&mut r, &mut seen));
-        let ob: [ObstacleSums; LANES] =
-            std::array::from_fn(|i| obstacles(&mut r, &me[i], &mut seen));
+        // A third of the groups meet no obstacle: the lanes then take no obstacle sums at all.
+        let clear = step % 3 == 0;
+        let ob: [ObstacleSums; LANES] = std::array::from_fn(|i| {
+            if clear {
+                ObstacleSums::empty(&u)
+            } else {
+                obstacles(&mut r, &me[i], &mut seen)
+            }
+        });
+        let obs = if clear { None } else { Some(&ob) };
+        let mut lanes = SumsLanes::default();
+        for (l, x) in s.iter().enumerate() {
+            lanes.lane(l).set(x);
+            assert_eq!(lanes.get(l), *x, "a lane holds the sums it was given");
+        }
         let pv = me.map(|b| b.pos_vel());
         let hue = me.map(|b| b.hue_parts());
         let id = me.map(|b| b.id);
         let (mut out_pv, mut out_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
-        integrate_lanes(&pv, &hue, &id, &s, &ob, &u, (&mut out_pv, &mut out_hue));
+        integrate_lanes(&pv, &hue, &id, &lanes, obs, &u, (&mut out_pv, &mut out_hue));
         // The same function compiled for AVX2 (as the CPU `rules` runs it there): the same bits.
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             let (mut a_pv, mut a_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
             // SAFETY: the CPU has AVX2 (checked just above).
-            unsafe { integrate_avx2(&pv, &hue, &id, &s, &ob, &u, (&mut a_pv, &mut a_hue)) };
+            unsafe { integrate_avx2(&pv, &hue, &id, &lanes, obs, &u, (&mut a_pv, &mut a_hue)) };
             assert_eq!(
                 (a_pv.map(|x| bits(&x)), a_hue.map(|x| bits(&x))),
                 (out_pv.map(|x| bits(&x)), out_hue.map(|x| bits(&x))),
                 "the AVX2 build of integrate_lanes differs (group {step})"
+            );
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+            let (mut a_pv, mut a_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
+            // SAFETY: the CPU has AVX-512F, AVX-512VL (checked just above) and so AVX2.
+            unsafe { integrate_avx512(&pv, &hue, &id, &lanes, obs, &u, (&mut a_pv, &mut a_hue)) };
+            assert_eq!(
+                (a_pv.map(|x| bits(&x)), a_hue.map(|x| bits(&x))),
+                (out_pv.map(|x| bits(&x)), out_hue.map(|x| bits(&x))),
+                "the AVX-512 build of integrate_lanes differs (group {step})"
+            );
+        }
+        if clear {
+            // No obstacle sums and empty ones: the same step.
+            let (mut e_pv, mut e_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
+            integrate_lanes(
+                &pv,
+                &hue,
+                &id,
+                &lanes,
+                Some(&ob),
+                &u,
+                (&mut e_pv, &mut e_hue),
+            );
+            assert_eq!(
+                (e_pv.map(|x| bits(&x)), e_hue.map(|x| bits(&x))),
+                (out_pv.map(|x| bits(&x)), out_hue.map(|x| bits(&x))),
+                "empty obstacle sums differ from none (group {step})"
             );
         }
         for i in 0..LANES {

@@ -187,6 +187,31 @@ pub struct CandidateRange {
     pub y_shift: f32,
 }
 
+/// One step of the 8 lanes: sorted items `start .. start + live` (`live` ≤ 8) in lanes `0 ..
+/// live`, compared against `(p.x, p.y − y_shift)`. A range of candidates is walked in steps from
+/// its start, 8 items each but the last ([`steps_of`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LaneStep {
+    /// First item.
+    pub start: u32,
+    /// Items (1 ..= 8).
+    pub live: u32,
+    /// Vertical shift of the block row (wu).
+    pub y_shift: f32,
+}
+
+/// The steps of `ranges`, in order.
+#[inline(always)]
+pub fn steps_of(ranges: &[CandidateRange]) -> impl Iterator<Item = LaneStep> + '_ {
+    ranges.iter().flat_map(|r| {
+        (r.start..r.end).step_by(LANES).map(move |k| LaneStep {
+            start: k,
+            live: (r.end - k).min(LANES as u32),
+            y_shift: r.y_shift,
+        })
+    })
+}
+
 /// The constants every lane compares against.
 #[derive(Clone, Copy)]
 struct Radii {
@@ -226,7 +251,7 @@ fn reduce(l: &[f32; LANES]) -> f32 {
 }
 
 impl LaneSums {
-    fn write(self, out: &mut NeighborSums) {
+    fn write(self, out: &mut impl SumsOut) {
         let r: [f32; 10] = std::array::from_fn(|k| reduce(&self.f[k]));
         let n = [
             self.neighbors,
@@ -234,30 +259,107 @@ impl LaneSums {
             self.cohesion_n,
             self.hue_n,
         ];
-        store_sums(out, &r, n);
+        out.put(&r, n);
     }
 }
 
-/// Writes the reduced sums `r` (in the order of [`LaneSums::f`]) and the counts `[neighbours,
-/// alignment, cohesion, hue]` into `out`, field by field: the caller reads them back field by
-/// field, never as a block copied right after piecewise stores (which stalls the CPU's store
-/// forwarding).
-#[inline(always)]
-fn store_sums(out: &mut NeighborSums, r: &[f32], n: [u32; 4]) {
-    out.separation.x = r[0];
-    out.separation.y = r[1];
-    out.alignment.x = r[2];
-    out.alignment.y = r[3];
-    out.cohesion.x = r[4];
-    out.cohesion.y = r[5];
-    out.hue.x = r[6];
-    out.hue.y = r[7];
-    out.hue_velocity.x = r[8];
-    out.hue_velocity.y = r[9];
-    out.neighbors = n[0];
-    out.alignment_n = n[1];
-    out.cohesion_n = n[2];
-    out.hue_n = n[3];
+/// Where a gather writes its result: a [`NeighborSums`], or one boid's lane of a [`SumsLanes`].
+pub trait SumsOut {
+    /// Stores the sums `r` (separation x, y, alignment x, y, cohesion x, y, hue x, y, hue
+    /// velocity x, y) and the counts `n` (neighbours, alignment, cohesion, hue), field by field:
+    /// a caller reads them back field by field, never as a block copied right after piecewise
+    /// stores (which stalls the CPU's store forwarding).
+    fn put(&mut self, r: &[f32], n: [u32; 4]);
+}
+
+impl SumsOut for NeighborSums {
+    #[inline(always)]
+    fn put(&mut self, r: &[f32], n: [u32; 4]) {
+        self.separation.x = r[0];
+        self.separation.y = r[1];
+        self.alignment.x = r[2];
+        self.alignment.y = r[3];
+        self.cohesion.x = r[4];
+        self.cohesion.y = r[5];
+        self.hue.x = r[6];
+        self.hue.y = r[7];
+        self.hue_velocity.x = r[8];
+        self.hue_velocity.y = r[9];
+        self.neighbors = n[0];
+        self.alignment_n = n[1];
+        self.cohesion_n = n[2];
+        self.hue_n = n[3];
+    }
+}
+
+/// The neighbour sums of [`LANES`] boids, one array per field (what the 8-boid
+/// [`integrate_lanes`](crate::stages::integrate_simd::integrate_lanes) reads).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SumsLanes {
+    /// Separation x, y, alignment x, y, cohesion x, y, hue x, y, hue velocity x, y; by boid.
+    pub f: [[f32; LANES]; 10],
+    /// Neighbour, alignment, cohesion and hue counts; by boid.
+    pub n: [[u32; LANES]; 4],
+}
+
+impl SumsLanes {
+    /// Boid `l`'s lane, as a place to gather into.
+    #[inline(always)]
+    pub fn lane(&mut self, l: usize) -> LaneOf<'_> {
+        LaneOf(self, l)
+    }
+
+    /// Boid `l`'s sums.
+    pub fn get(&self, l: usize) -> NeighborSums {
+        let f = |k: usize| self.f[k][l];
+        NeighborSums {
+            separation: Vec2::new(f(0), f(1)),
+            alignment: Vec2::new(f(2), f(3)),
+            alignment_n: self.n[1][l],
+            cohesion: Vec2::new(f(4), f(5)),
+            cohesion_n: self.n[2][l],
+            hue: Vec2::new(f(6), f(7)),
+            hue_velocity: Vec2::new(f(8), f(9)),
+            hue_n: self.n[3][l],
+            neighbors: self.n[0][l],
+        }
+    }
+}
+
+/// One boid's lane of a [`SumsLanes`].
+pub struct LaneOf<'a>(&'a mut SumsLanes, usize);
+
+impl LaneOf<'_> {
+    /// Stores `s` in the lane.
+    #[inline(always)]
+    pub fn set(&mut self, s: &NeighborSums) {
+        let r = [
+            s.separation.x,
+            s.separation.y,
+            s.alignment.x,
+            s.alignment.y,
+            s.cohesion.x,
+            s.cohesion.y,
+            s.hue.x,
+            s.hue.y,
+            s.hue_velocity.x,
+            s.hue_velocity.y,
+        ];
+        self.put(&r, [s.neighbors, s.alignment_n, s.cohesion_n, s.hue_n]);
+    }
+}
+
+impl SumsOut for LaneOf<'_> {
+    #[inline(always)]
+    fn put(&mut self, r: &[f32], n: [u32; 4]) {
+        let l = self.1;
+        for (f, &x) in self.0.f.iter_mut().zip(&r[..10]) {
+            f[l] = x;
+        }
+        for (c, x) in self.0.n.iter_mut().zip(n) {
+            c[l] = x;
+        }
+    }
 }
 
 /// The neighbour sums of sorted item `s` at `p` over the candidate `ranges`, on the vectorised
@@ -284,14 +386,14 @@ pub fn gather_lanes(
 /// # Panics
 /// If a range ends beyond the items of `lanes`.
 #[inline(always)]
-pub fn gather_lanes_into(
+pub fn gather_lanes_into<O: SumsOut>(
     path: GatherPath,
     s: usize,
     p: Vec2,
     ranges: &[CandidateRange],
     lanes: &SortedLanes,
     u: &StepUniforms,
-    out: &mut NeighborSums,
+    out: &mut O,
 ) {
     for r in ranges {
         assert!(
@@ -302,32 +404,93 @@ pub fn gather_lanes_into(
             lanes.len
         );
     }
+    // SAFETY: every step of a range lies within the range, so within the items (asserted).
+    unsafe { dispatch(path, s, p, steps_of(ranges), lanes, u, out) }
+}
+
+/// [`gather_lanes`] over the steps of the candidate ranges (as [`steps_of`] makes them), into
+/// `out`.
+///
+/// # Panics
+/// If a step is empty, longer than 8 items or beyond the items of `lanes`.
+#[inline(always)]
+pub fn gather_steps_into<O: SumsOut>(
+    path: GatherPath,
+    s: usize,
+    p: Vec2,
+    steps: &[LaneStep],
+    lanes: &SortedLanes,
+    u: &StepUniforms,
+    out: &mut O,
+) {
+    for t in steps {
+        assert!(
+            (1..=LANES as u32).contains(&t.live) && t.start as usize + t.live as usize <= lanes.len,
+            "lane step {t:?} beyond the {} sorted items",
+            lanes.len
+        );
+    }
+    // SAFETY: every step lies within the items (asserted just above).
+    unsafe { dispatch(path, s, p, steps.iter().copied(), lanes, u, out) }
+}
+
+/// Runs `path` (or the portable path where this CPU lacks it) over `steps`.
+///
+/// # Safety
+/// Every step must hold 1 to 8 items and lie within the items of `lanes`.
+#[inline(always)]
+unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
+    path: GatherPath,
+    s: usize,
+    p: Vec2,
+    steps: I,
+    lanes: &SortedLanes,
+    u: &StepUniforms,
+    out: &mut O,
+) {
     let radii = Radii::new(u);
     #[cfg(target_arch = "x86_64")]
     {
+        // Where the alignment, cohesion and hue radii reach the perception radius (the default)
+        // their masks are the perception mask: the kernels then skip three compares and counts.
+        let same = radii.alignment_r2 >= radii.perception_r2
+            && radii.cohesion_r2 >= radii.perception_r2
+            && radii.hue_r2 >= radii.perception_r2;
         if path == GatherPath::Avx512 && path.is_available() {
-            // SAFETY: the CPU has AVX-512F and AVX-512VL (checked just above), and every range
-            // lies within the items of `lanes` (asserted above).
-            return unsafe { x86::gather_avx512(s, p, ranges, lanes, radii, out) };
+            // SAFETY: the CPU has AVX-512F and AVX-512VL (checked just above); the steps lie
+            // within the items (this function's contract).
+            return unsafe {
+                if same {
+                    x86::gather_avx512::<true, O, I>(s, p, steps, lanes, radii, out)
+                } else {
+                    x86::gather_avx512::<false, O, I>(s, p, steps, lanes, radii, out)
+                }
+            };
         }
         if path == GatherPath::Avx2 && path.is_available() {
-            // SAFETY: the CPU has AVX2 (checked just above), and every range lies within the
-            // items of `lanes` (asserted above).
-            return unsafe { x86::gather_avx2(s, p, ranges, lanes, radii, out) };
+            // SAFETY: the CPU has AVX2 (checked just above); the steps lie within the items
+            // (this function's contract).
+            return unsafe {
+                if same {
+                    x86::gather_avx2::<true, O, I>(s, p, steps, lanes, radii, out)
+                } else {
+                    x86::gather_avx2::<false, O, I>(s, p, steps, lanes, radii, out)
+                }
+            };
         }
     }
     let _ = path;
-    gather_portable(s, p, ranges, lanes, radii, out)
+    gather_portable(s, p, steps, lanes, radii, out)
 }
 
 /// The 8-lane gather in plain Rust: the definition the intrinsic paths reproduce bit for bit.
-fn gather_portable(
+fn gather_portable<O: SumsOut>(
     s: usize,
     p: Vec2,
-    ranges: &[CandidateRange],
+    steps: impl Iterator<Item = LaneStep>,
     lanes: &SortedLanes,
     r: Radii,
-    out: &mut NeighborSums,
+    out: &mut O,
 ) {
     let fields: [&[f32]; 8] = std::array::from_fn(|f| lanes.field(f));
     let mut acc = LaneSums {
@@ -337,49 +500,45 @@ fn gather_portable(
         hue_n: 0,
         neighbors: 0,
     };
-    for range in ranges {
-        let qy = p.y - range.y_shift;
-        let (mut k, end) = (range.start as usize, range.end as usize);
-        while k < end {
-            let live = (end - k).min(LANES);
-            for l in 0..live {
-                let j = k + l;
-                if j == s {
-                    continue;
-                }
-                let dx = fields[0][j] - p.x;
-                let dy = fields[1][j] - qy;
-                let d2 = dx * dx + dy * dy;
-                // A NaN distance is outside too (as the compare of the intrinsic paths says).
-                let inside = d2 < r.perception_r2;
-                if !inside {
-                    continue;
-                }
-                acc.neighbors += 1;
-                if d2 < r.separation_r2 && d2 > COINCIDENT_EPS2 {
-                    let inv = 1.0 / d2.max(COINCIDENT_EPS2);
-                    acc.f[0][l] -= dx * inv;
-                    acc.f[1][l] -= dy * inv;
-                }
-                if d2 < r.alignment_r2 {
-                    acc.alignment_n += 1;
-                    acc.f[2][l] += fields[2][j];
-                    acc.f[3][l] += fields[3][j];
-                }
-                if d2 < r.cohesion_r2 {
-                    acc.cohesion_n += 1;
-                    acc.f[4][l] += dx;
-                    acc.f[5][l] += dy;
-                }
-                if d2 < r.hue_r2 {
-                    acc.hue_n += 1;
-                    acc.f[6][l] += fields[4][j];
-                    acc.f[7][l] += fields[5][j];
-                    acc.f[8][l] += fields[6][j];
-                    acc.f[9][l] += fields[7][j];
-                }
+    for step in steps {
+        let qy = p.y - step.y_shift;
+        let (k, live) = (step.start as usize, step.live as usize);
+        for l in 0..live {
+            let j = k + l;
+            if j == s {
+                continue;
             }
-            k += LANES;
+            let dx = fields[0][j] - p.x;
+            let dy = fields[1][j] - qy;
+            let d2 = dx * dx + dy * dy;
+            // A NaN distance is outside too (as the compare of the intrinsic paths says).
+            let inside = d2 < r.perception_r2;
+            if !inside {
+                continue;
+            }
+            acc.neighbors += 1;
+            if d2 < r.separation_r2 && d2 > COINCIDENT_EPS2 {
+                let inv = 1.0 / d2.max(COINCIDENT_EPS2);
+                acc.f[0][l] -= dx * inv;
+                acc.f[1][l] -= dy * inv;
+            }
+            if d2 < r.alignment_r2 {
+                acc.alignment_n += 1;
+                acc.f[2][l] += fields[2][j];
+                acc.f[3][l] += fields[3][j];
+            }
+            if d2 < r.cohesion_r2 {
+                acc.cohesion_n += 1;
+                acc.f[4][l] += dx;
+                acc.f[5][l] += dy;
+            }
+            if d2 < r.hue_r2 {
+                acc.hue_n += 1;
+                acc.f[6][l] += fields[4][j];
+                acc.f[7][l] += fields[5][j];
+                acc.f[8][l] += fields[6][j];
+                acc.f[9][l] += fields[7][j];
+            }
         }
     }
     acc.write(out);
@@ -396,8 +555,8 @@ mod x86 {
 
     use glam::Vec2;
 
-    use super::{store_sums, CandidateRange, Radii, SortedLanes, LANES};
-    use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
+    use super::{LaneStep, Radii, SortedLanes, SumsOut, LANES};
+    use crate::model::rules::COINCIDENT_EPS2;
 
     /// Lane masks by number of live lanes: `LIVE[n]` has lanes `0 .. n` set.
     static LIVE: [[i32; 8]; 9] = {
@@ -431,7 +590,7 @@ mod x86 {
     /// [`LaneSums::write`], by horizontal additions of 8 accumulators at once.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn sums_of(acc: &[__m256; 10], cnt: &[__m256i; 4], out: &mut NeighborSums) {
+    fn sums_of<O: SumsOut>(acc: &[__m256; 10], cnt: &[__m256i; 4], out: &mut O) {
         // The counts: integers, in any order. hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3 | …].
         let c01 = _mm256_hadd_epi32(cnt[0], cnt[1]);
         let c23 = _mm256_hadd_epi32(cnt[2], cnt[3]);
@@ -461,27 +620,30 @@ mod x86 {
             _mm_storeu_ps(r.as_mut_ptr().add(4), w1);
             _mm_storeu_ps(r.as_mut_ptr().add(8), w2);
         }
-        store_sums(out, &r, n);
+        out.put(&r, n);
     }
 
     /// Base pointers of the 8 fields.
+    #[inline(always)]
     fn field_ptrs(lanes: &SortedLanes) -> [*const f32; 8] {
-        std::array::from_fn(|f| lanes.field(f).as_ptr())
+        let (base, st) = (lanes.data.as_ptr(), lanes.stride);
+        let at = |f: usize| base.wrapping_add(f * st);
+        [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)]
     }
 
     /// AVX2 path of [`super::gather_lanes`].
     ///
     /// # Safety
-    /// The CPU must have AVX2, and every range must end at or before `lanes.len()`.
+    /// The CPU must have AVX2, and every step must hold 1 to 8 items within `lanes.len()`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn gather_avx2(
+    pub(super) unsafe fn gather_avx2<const SAME: bool, O: SumsOut, I: Iterator<Item = LaneStep>>(
         s: usize,
         p: Vec2,
-        ranges: &[CandidateRange],
+        steps: I,
         lanes: &SortedLanes,
         r: Radii,
-        out: &mut NeighborSums,
+        out: &mut O,
     ) {
         let f = field_ptrs(lanes);
         let pr2 = _mm256_set1_ps(r.perception_r2);
@@ -496,71 +658,72 @@ mod x86 {
         // Per-lane counts [neighbours, alignment, cohesion, hue]: a mask (−1 per set lane)
         // subtracted.
         let mut cnt = [_mm256_setzero_si256(); 4];
-        for range in ranges {
-            let qy = _mm256_set1_ps(p.y - range.y_shift);
-            let (mut k, end) = (range.start as usize, range.end as usize);
-            while k < end {
-                let live = (end - k).min(LANES);
-                // SAFETY: a row of LIVE is 8 i32, the 32 bytes an unaligned load reads.
-                let mut valid = unsafe { _mm256_loadu_si256(LIVE[live].as_ptr().cast()) };
-                let me = s.wrapping_sub(k);
-                if me < LANES {
-                    // SAFETY: a row of ONE is 8 i32, the 32 bytes an unaligned load reads.
-                    let one_lane = unsafe { _mm256_loadu_si256(ONE[me].as_ptr().cast()) };
-                    valid = _mm256_andnot_si256(one_lane, valid);
-                }
-                // SAFETY: k < end ≤ lanes.len(), and each field holds len + 8 values, so the 8
-                // values from k are within the field.
-                let (x, y, vx, vy, hx, hy, ux, uy) = unsafe {
-                    (
-                        _mm256_loadu_ps(f[0].add(k)),
-                        _mm256_loadu_ps(f[1].add(k)),
-                        _mm256_loadu_ps(f[2].add(k)),
-                        _mm256_loadu_ps(f[3].add(k)),
-                        _mm256_loadu_ps(f[4].add(k)),
-                        _mm256_loadu_ps(f[5].add(k)),
-                        _mm256_loadu_ps(f[6].add(k)),
-                        _mm256_loadu_ps(f[7].add(k)),
-                    )
-                };
-                let dx = _mm256_sub_ps(x, px);
-                let dy = _mm256_sub_ps(y, qy);
-                let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-                let inside = _mm256_and_ps(
-                    _mm256_cmp_ps::<_CMP_LT_OQ>(d2, pr2),
-                    _mm256_castsi256_ps(valid),
-                );
-                if _mm256_movemask_ps(inside) == 0 {
-                    k += LANES;
-                    continue;
-                }
-                cnt[0] = _mm256_sub_epi32(cnt[0], _mm256_castps_si256(inside));
-                let sep = _mm256_and_ps(
-                    _mm256_and_ps(
-                        _mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2),
-                        _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps),
-                    ),
-                    inside,
-                );
-                let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
-                acc[0] = _mm256_sub_ps(acc[0], _mm256_and_ps(_mm256_mul_ps(dx, inv), sep));
-                acc[1] = _mm256_sub_ps(acc[1], _mm256_and_ps(_mm256_mul_ps(dy, inv), sep));
-                let ali = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, ar2), inside);
-                cnt[1] = _mm256_sub_epi32(cnt[1], _mm256_castps_si256(ali));
-                acc[2] = _mm256_add_ps(acc[2], _mm256_and_ps(vx, ali));
-                acc[3] = _mm256_add_ps(acc[3], _mm256_and_ps(vy, ali));
-                let coh = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, cr2), inside);
-                cnt[2] = _mm256_sub_epi32(cnt[2], _mm256_castps_si256(coh));
-                acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(dx, coh));
-                acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(dy, coh));
-                let hm = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, hr2), inside);
-                cnt[3] = _mm256_sub_epi32(cnt[3], _mm256_castps_si256(hm));
-                acc[6] = _mm256_add_ps(acc[6], _mm256_and_ps(hx, hm));
-                acc[7] = _mm256_add_ps(acc[7], _mm256_and_ps(hy, hm));
-                acc[8] = _mm256_add_ps(acc[8], _mm256_and_ps(ux, hm));
-                acc[9] = _mm256_add_ps(acc[9], _mm256_and_ps(uy, hm));
-                k += LANES;
+        for step in steps {
+            let qy = _mm256_set1_ps(p.y - step.y_shift);
+            let (k, live) = (step.start as usize, step.live as usize);
+            // SAFETY: a row of LIVE is 8 i32, the 32 bytes an unaligned load reads.
+            let mut valid = unsafe { _mm256_loadu_si256(LIVE[live].as_ptr().cast()) };
+            let me = s.wrapping_sub(k);
+            if me < LANES {
+                // SAFETY: a row of ONE is 8 i32, the 32 bytes an unaligned load reads.
+                let one_lane = unsafe { _mm256_loadu_si256(ONE[me].as_ptr().cast()) };
+                valid = _mm256_andnot_si256(one_lane, valid);
             }
+            // SAFETY: k < lanes.len() (the steps lie within the items), and each field
+            // holds len + 8 values, so the 8 values from k are within the field.
+            let (x, y, vx, vy, hx, hy, ux, uy) = unsafe {
+                (
+                    _mm256_loadu_ps(f[0].add(k)),
+                    _mm256_loadu_ps(f[1].add(k)),
+                    _mm256_loadu_ps(f[2].add(k)),
+                    _mm256_loadu_ps(f[3].add(k)),
+                    _mm256_loadu_ps(f[4].add(k)),
+                    _mm256_loadu_ps(f[5].add(k)),
+                    _mm256_loadu_ps(f[6].add(k)),
+                    _mm256_loadu_ps(f[7].add(k)),
+                )
+            };
+            let dx = _mm256_sub_ps(x, px);
+            let dy = _mm256_sub_ps(y, qy);
+            let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            let inside = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LT_OQ>(d2, pr2),
+                _mm256_castsi256_ps(valid),
+            );
+            cnt[0] = _mm256_sub_epi32(cnt[0], _mm256_castps_si256(inside));
+            let sep = _mm256_and_ps(
+                _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2),
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps),
+                ),
+                inside,
+            );
+            let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
+            acc[0] = _mm256_sub_ps(acc[0], _mm256_and_ps(_mm256_mul_ps(dx, inv), sep));
+            acc[1] = _mm256_sub_ps(acc[1], _mm256_and_ps(_mm256_mul_ps(dy, inv), sep));
+            let (ali, coh, hm) = if SAME {
+                (inside, inside, inside)
+            } else {
+                let m = |r2| _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, r2), inside);
+                let (ali, coh, hm) = (m(ar2), m(cr2), m(hr2));
+                cnt[1] = _mm256_sub_epi32(cnt[1], _mm256_castps_si256(ali));
+                cnt[2] = _mm256_sub_epi32(cnt[2], _mm256_castps_si256(coh));
+                cnt[3] = _mm256_sub_epi32(cnt[3], _mm256_castps_si256(hm));
+                (ali, coh, hm)
+            };
+            acc[2] = _mm256_add_ps(acc[2], _mm256_and_ps(vx, ali));
+            acc[3] = _mm256_add_ps(acc[3], _mm256_and_ps(vy, ali));
+            acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(dx, coh));
+            acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(dy, coh));
+            acc[6] = _mm256_add_ps(acc[6], _mm256_and_ps(hx, hm));
+            acc[7] = _mm256_add_ps(acc[7], _mm256_and_ps(hy, hm));
+            acc[8] = _mm256_add_ps(acc[8], _mm256_and_ps(ux, hm));
+            acc[9] = _mm256_add_ps(acc[9], _mm256_and_ps(uy, hm));
+        }
+        if SAME {
+            cnt[1] = cnt[0];
+            cnt[2] = cnt[0];
+            cnt[3] = cnt[0];
         }
         sums_of(&acc, &cnt, out)
     }
@@ -569,17 +732,21 @@ mod x86 {
     /// compares and adds instead of and-ed terms).
     ///
     /// # Safety
-    /// The CPU must have AVX-512F and AVX-512VL, and every range must end at or before
+    /// The CPU must have AVX-512F and AVX-512VL, and every step must hold 1 to 8 items within
     /// `lanes.len()`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
-    pub(super) unsafe fn gather_avx512(
+    pub(super) unsafe fn gather_avx512<
+        const SAME: bool,
+        O: SumsOut,
+        I: Iterator<Item = LaneStep>,
+    >(
         s: usize,
         p: Vec2,
-        ranges: &[CandidateRange],
+        steps: I,
         lanes: &SortedLanes,
         r: Radii,
-        out: &mut NeighborSums,
+        out: &mut O,
     ) {
         let f = field_ptrs(lanes);
         let pr2 = _mm256_set1_ps(r.perception_r2);
@@ -594,64 +761,64 @@ mod x86 {
         // Per-lane counts [neighbours, alignment, cohesion, hue].
         let mut cnt = [_mm256_setzero_si256(); 4];
         let one_i = _mm256_set1_epi32(1);
-        for range in ranges {
-            let qy = _mm256_set1_ps(p.y - range.y_shift);
-            let (mut k, end) = (range.start as usize, range.end as usize);
-            while k < end {
-                let live = (end - k).min(LANES);
-                let mut valid: __mmask8 = (0xffu32 >> (LANES - live)) as u8;
-                let me = s.wrapping_sub(k);
-                if me < LANES {
-                    valid &= !(1u8 << me);
-                }
-                // SAFETY: k < end ≤ lanes.len(), and each field holds len + 8 values, so the 8
-                // values from k are within the field.
-                let (x, y) =
-                    unsafe { (_mm256_loadu_ps(f[0].add(k)), _mm256_loadu_ps(f[1].add(k))) };
-                let dx = _mm256_sub_ps(x, px);
-                let dy = _mm256_sub_ps(y, qy);
-                let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-                let inside = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, d2, pr2);
-                if inside == 0 {
-                    k += LANES;
-                    continue;
-                }
-                cnt[0] = _mm256_mask_add_epi32(cnt[0], inside, cnt[0], one_i);
-                // SAFETY: as above.
-                let (vx, vy, hx, hy, ux, uy) = unsafe {
-                    (
-                        _mm256_loadu_ps(f[2].add(k)),
-                        _mm256_loadu_ps(f[3].add(k)),
-                        _mm256_loadu_ps(f[4].add(k)),
-                        _mm256_loadu_ps(f[5].add(k)),
-                        _mm256_loadu_ps(f[6].add(k)),
-                        _mm256_loadu_ps(f[7].add(k)),
-                    )
-                };
-                let sep = _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(
-                    _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, sr2),
-                    d2,
-                    eps,
-                );
-                let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
-                acc[0] = _mm256_mask_sub_ps(acc[0], sep, acc[0], _mm256_mul_ps(dx, inv));
-                acc[1] = _mm256_mask_sub_ps(acc[1], sep, acc[1], _mm256_mul_ps(dy, inv));
-                let ali = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, ar2);
-                cnt[1] = _mm256_mask_add_epi32(cnt[1], ali, cnt[1], one_i);
-                acc[2] = _mm256_mask_add_ps(acc[2], ali, acc[2], vx);
-                acc[3] = _mm256_mask_add_ps(acc[3], ali, acc[3], vy);
-                let coh = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, cr2);
-                cnt[2] = _mm256_mask_add_epi32(cnt[2], coh, cnt[2], one_i);
-                acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], dx);
-                acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], dy);
-                let hm = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, hr2);
-                cnt[3] = _mm256_mask_add_epi32(cnt[3], hm, cnt[3], one_i);
-                acc[6] = _mm256_mask_add_ps(acc[6], hm, acc[6], hx);
-                acc[7] = _mm256_mask_add_ps(acc[7], hm, acc[7], hy);
-                acc[8] = _mm256_mask_add_ps(acc[8], hm, acc[8], ux);
-                acc[9] = _mm256_mask_add_ps(acc[9], hm, acc[9], uy);
-                k += LANES;
+        for step in steps {
+            let qy = _mm256_set1_ps(p.y - step.y_shift);
+            let (k, live) = (step.start as usize, step.live as usize);
+            let mut valid: __mmask8 = (0xffu32 >> (LANES - live)) as u8;
+            let me = s.wrapping_sub(k);
+            if me < LANES {
+                valid &= !(1u8 << me);
             }
+            // SAFETY: k < lanes.len() (the steps lie within the items), and each field
+            // holds len + 8 values, so the 8 values from k are within the field.
+            let (x, y) = unsafe { (_mm256_loadu_ps(f[0].add(k)), _mm256_loadu_ps(f[1].add(k))) };
+            let dx = _mm256_sub_ps(x, px);
+            let dy = _mm256_sub_ps(y, qy);
+            let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            let inside = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, d2, pr2);
+            cnt[0] = _mm256_mask_add_epi32(cnt[0], inside, cnt[0], one_i);
+            // SAFETY: as above.
+            let (vx, vy, hx, hy, ux, uy) = unsafe {
+                (
+                    _mm256_loadu_ps(f[2].add(k)),
+                    _mm256_loadu_ps(f[3].add(k)),
+                    _mm256_loadu_ps(f[4].add(k)),
+                    _mm256_loadu_ps(f[5].add(k)),
+                    _mm256_loadu_ps(f[6].add(k)),
+                    _mm256_loadu_ps(f[7].add(k)),
+                )
+            };
+            let sep = _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(
+                _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, sr2),
+                d2,
+                eps,
+            );
+            let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
+            acc[0] = _mm256_mask_sub_ps(acc[0], sep, acc[0], _mm256_mul_ps(dx, inv));
+            acc[1] = _mm256_mask_sub_ps(acc[1], sep, acc[1], _mm256_mul_ps(dy, inv));
+            let (ali, coh, hm) = if SAME {
+                (inside, inside, inside)
+            } else {
+                let m = |r2| _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, r2);
+                let (ali, coh, hm) = (m(ar2), m(cr2), m(hr2));
+                cnt[1] = _mm256_mask_add_epi32(cnt[1], ali, cnt[1], one_i);
+                cnt[2] = _mm256_mask_add_epi32(cnt[2], coh, cnt[2], one_i);
+                cnt[3] = _mm256_mask_add_epi32(cnt[3], hm, cnt[3], one_i);
+                (ali, coh, hm)
+            };
+            acc[2] = _mm256_mask_add_ps(acc[2], ali, acc[2], vx);
+            acc[3] = _mm256_mask_add_ps(acc[3], ali, acc[3], vy);
+            acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], dx);
+            acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], dy);
+            acc[6] = _mm256_mask_add_ps(acc[6], hm, acc[6], hx);
+            acc[7] = _mm256_mask_add_ps(acc[7], hm, acc[7], hy);
+            acc[8] = _mm256_mask_add_ps(acc[8], hm, acc[8], ux);
+            acc[9] = _mm256_mask_add_ps(acc[9], hm, acc[9], uy);
+        }
+        if SAME {
+            cnt[1] = cnt[0];
+            cnt[2] = cnt[0];
+            cnt[3] = cnt[0];
         }
         sums_of(&acc, &cnt, out)
     }

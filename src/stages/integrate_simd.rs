@@ -17,10 +17,10 @@ use glam::Vec2;
 
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
-    apply_boundary, rotate, wall_force, NeighborSums, ObstacleSums, HEADING_EPS2, SPEED_EPS2,
-    STEER_EPS2,
+    apply_boundary, rotate, wall_force, ObstacleSums, HEADING_EPS2, SPEED_EPS2, STEER_EPS2,
 };
 use crate::model::uniforms::StepUniforms;
+use crate::stages::gather_simd::SumsLanes;
 
 /// Boids per group.
 pub const LANES: usize = 8;
@@ -200,10 +200,10 @@ fn steer(target: V, v: V, u: &StepUniforms) -> V {
 }
 
 /// The next state of 8 boids (`[x, y, vx, vy]`, `[hx, hy, ux, uy]` and id each) from their
-/// neighbour sums and obstacle sums, written to `out` (`[x, y, vx, vy]`, `[hx, hy, ux, uy]`):
-/// lane `i` is `integrate` of boid `i` bit for bit, where [`lanes_apply`] holds (the pointer tool
-/// inactive; with it active the pointer's steering is left out — callers use the scalar
-/// `integrate` then).
+/// neighbour sums `s` and obstacle sums `ob` (`None`: no obstacle near any of them, the sums of
+/// [`ObstacleSums::empty`]), written to `out` (`[x, y, vx, vy]`, `[hx, hy, ux, uy]`): lane `i` is
+/// `integrate` of boid `i` bit for bit, where [`lanes_apply`] holds (the pointer tool inactive;
+/// with it active the pointer's steering is left out — callers use the scalar `integrate` then).
 ///
 /// # Panics
 /// If an output slice does not hold 8 entries.
@@ -212,8 +212,8 @@ pub fn integrate_lanes(
     pos_vel: &[[f32; 4]; LANES],
     hue: &[[f32; 4]; LANES],
     id: &[u32; LANES],
-    s: &[NeighborSums; LANES],
-    ob: &[ObstacleSums; LANES],
+    s: &SumsLanes,
+    ob: Option<&[ObstacleSums; LANES]>,
     u: &StepUniforms,
     out: (&mut [[f32; 4]], &mut [[f32; 4]]),
 ) {
@@ -225,38 +225,27 @@ pub fn integrate_lanes(
         x: F(lanes!(|i| pos_vel[i][2])),
         y: F(lanes!(|i| pos_vel[i][3])),
     };
-    let push = V {
-        x: F(lanes!(|i| ob[i].push.x)),
-        y: F(lanes!(|i| ob[i].push.y)),
-    };
-    let normal = V {
-        x: F(lanes!(|i| ob[i].bounce_normal.x)),
-        y: F(lanes!(|i| ob[i].bounce_normal.y)),
-    };
+    let sum = |k: usize| F(s.f[k]);
+    let count = |k: usize| F(lanes!(|i| s.n[k][i] as f32));
     let zero = F::splat(0.0);
-
-    // Bounce off an obstacle: reflect about its normal (the other rules are left out).
-    let vn_dot = v.dot(normal);
-    let bounce = normal.dot(normal).gt(zero).and(vn_dot.lt(zero));
-    let reflected = v.sub(normal.scale(F::splat(2.0) * vn_dot));
 
     // Steering (docs/model.md §5).
     let sep = V {
-        x: F(lanes!(|i| s[i].separation.x)),
-        y: F(lanes!(|i| s[i].separation.y)),
+        x: sum(0),
+        y: sum(1),
     };
     let mut a = V::splat(0.0, 0.0).add(steer(sep, v, u).scale(F::splat(u.separation_weight)));
-    let ali_n = F(lanes!(|i| s[i].alignment_n as f32));
+    let ali_n = count(1);
     let ali = V {
-        x: F(lanes!(|i| s[i].alignment.x)),
-        y: F(lanes!(|i| s[i].alignment.y)),
+        x: sum(2),
+        y: sum(3),
     };
     let with = a.add(steer(ali.div(ali_n), v, u).scale(F::splat(u.alignment_weight)));
     a = ali_n.gt(zero).select2(with, a);
-    let coh_n = F(lanes!(|i| s[i].cohesion_n as f32));
+    let coh_n = count(2);
     let coh = V {
-        x: F(lanes!(|i| s[i].cohesion.x)),
-        y: F(lanes!(|i| s[i].cohesion.y)),
+        x: sum(4),
+        y: sum(5),
     };
     let with = a.add(steer(coh.div(coh_n), v, u).scale(F::splat(u.cohesion_weight)));
     a = coh_n.gt(zero).select2(with, a);
@@ -267,8 +256,30 @@ pub fn integrate_lanes(
         }
         a = a.add(w);
     }
-    a = a.add(steer(push, v, u).scale(F::splat(u.obstacle_weight)));
-    let mut v_new = bounce.select2(reflected, v.add(a.scale(F::splat(u.dt))));
+    let mut v_new = match ob {
+        Some(ob) => {
+            let push = V {
+                x: F(lanes!(|i| ob[i].push.x)),
+                y: F(lanes!(|i| ob[i].push.y)),
+            };
+            let normal = V {
+                x: F(lanes!(|i| ob[i].bounce_normal.x)),
+                y: F(lanes!(|i| ob[i].bounce_normal.y)),
+            };
+            a = a.add(steer(push, v, u).scale(F::splat(u.obstacle_weight)));
+            // Bounce off an obstacle: reflect about its normal (the other rules left out).
+            let vn_dot = v.dot(normal);
+            let bounce = normal.dot(normal).gt(zero).and(vn_dot.lt(zero));
+            let reflected = v.sub(normal.scale(F::splat(2.0) * vn_dot));
+            bounce.select2(reflected, v.add(a.scale(F::splat(u.dt))))
+        }
+        None => {
+            // The steer of a zero push is zero: `a + obstacle_weight · 0`, and no bounce.
+            let none = F::splat(u.obstacle_weight * 0.0);
+            a = a.add(V { x: none, y: none });
+            v.add(a.scale(F::splat(u.dt)))
+        }
+    };
 
     // Rotational diffusion (docs/model.md §7), lane by lane.
     if u.heading_sd > 0.0 {
@@ -302,14 +313,14 @@ pub fn integrate_lanes(
         x: F(lanes!(|i| hue[i][2])),
         y: F(lanes!(|i| hue[i][3])),
     };
-    let hue_n = F(lanes!(|i| s[i].hue_n as f32));
+    let hue_n = count(3);
     let hue_sum = V {
-        x: F(lanes!(|i| s[i].hue.x)),
-        y: F(lanes!(|i| s[i].hue.y)),
+        x: sum(6),
+        y: sum(7),
     };
     let hue_vel_sum = V {
-        x: F(lanes!(|i| s[i].hue_velocity.x)),
-        y: F(lanes!(|i| s[i].hue_velocity.y)),
+        x: sum(8),
+        y: sum(9),
     };
     let c = hue_sum.div(hue_n).sub(h);
     let k = hue_vel_sum.div(hue_n).sub(hv0);
@@ -324,10 +335,36 @@ pub fn integrate_lanes(
     let h_new = l2.gt(F::splat(STEER_EPS2)).select2(h2.div(l2.sqrt()), h);
 
     let (out_pv, out_hue) = out;
+    let (p_out, v_out) = if u.boundary == 0 {
+        (wrap(p_next, u), v_new)
+    } else {
+        let (mut p_out, mut v_out) = (p_next, v_new);
+        for i in 0..LANES {
+            let (pb, vb) = apply_boundary(p_next.lane(i), v_new.lane(i), u);
+            p_out.set_lane(i, pb);
+            v_out.set_lane(i, vb);
+        }
+        (p_out, v_out)
+    };
     for i in 0..LANES {
-        let (p_new, v_out) = apply_boundary(p_next.lane(i), v_new.lane(i), u);
-        out_pv[i] = [p_new.x, p_new.y, v_out.x, v_out.y];
-        let (h_i, hv_i) = (h_new.lane(i), hv.lane(i));
-        out_hue[i] = [h_i.x, h_i.y, hv_i.x, hv_i.y];
+        out_pv[i] = [p_out.x.0[i], p_out.y.0[i], v_out.x.0[i], v_out.y.0[i]];
+        out_hue[i] = [h_new.x.0[i], h_new.y.0[i], hv.x.0[i], hv.y.0[i]];
+    }
+}
+
+/// `apply_boundary` of a wrapping world (its `boundary == 0` branch, which leaves the velocity
+/// as it is) lane by lane: the position brought into `[0, W) × [0, H)`.
+#[inline(always)]
+fn wrap(p: V, u: &StepUniforms) -> V {
+    let axis = |x: F, inv: f32, len: f32| {
+        let floor = F(lanes!(|i| (x.0[i] * inv).floor()));
+        let x = x - floor * F::splat(len);
+        // Rounding can land exactly on the length (or a hair below 0): that is the seam, 0.
+        let inside = M(lanes!(|i| x.0[i] < len && x.0[i] >= 0.0));
+        inside.select(x, F::splat(0.0))
+    };
+    V {
+        x: axis(p.x, u.inv_world_width, u.world_width),
+        y: axis(p.y, u.inv_world_height, u.world_height),
     }
 }

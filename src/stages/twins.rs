@@ -32,7 +32,8 @@ use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 use crate::model::{flock_measures, FlockMeasures};
 use crate::stages::gather_simd::{
-    gather_lanes_into, simd_applies, CandidateRange, GatherPath, SortedLanes,
+    gather_lanes_into, gather_steps_into, simd_applies, steps_of, CandidateRange, GatherPath,
+    LaneStep, SortedLanes, SumsLanes, LANES,
 };
 use crate::stages::integrate_simd::{self, integrate_lanes};
 
@@ -292,6 +293,9 @@ pub struct SortedRef<'a> {
     pub id: &'a [u32],
 }
 
+/// Lane steps a [`Candidates`] keeps (4 per block row of a 5 × 5 block, and room to spare).
+pub const STEPS: usize = 48;
+
 /// The candidate ranges of an item in cell `(cx, cy)`: for each block row up to three ranges of
 /// sorted items (left padding, real cells, right padding), each with the row's whole-world
 /// vertical shift (candidates of the row are compared against `(p.x, p.y − y_shift)`); at most 15,
@@ -301,6 +305,10 @@ pub struct SortedRef<'a> {
 pub struct Candidates {
     ranges: [CandidateRange; 15],
     len: usize,
+    /// The ranges' lane steps ([`steps_of`]), while they fit (`steps_len ≤ STEPS`); else
+    /// `steps_len` is `usize::MAX`.
+    steps: [LaneStep; STEPS + 1],
+    steps_len: usize,
     /// The cell the ranges are for (`u32::MAX` before the first).
     cell: (u32, u32),
     /// The block rows of row `cell.1`: `(row, y_shift)`.
@@ -322,6 +330,8 @@ impl Candidates {
         Candidates {
             ranges: [CandidateRange::default(); 15],
             len: 0,
+            steps: [LaneStep::default(); STEPS + 1],
+            steps_len: 0,
             cell: (u32::MAX, u32::MAX),
             rows: [(0, 0.0); 5],
             rows_len: 0,
@@ -343,20 +353,81 @@ impl Candidates {
         }
         self.cell = (cx, cy);
         self.len = 0;
-        let (ranges, len) = (&mut self.ranges, &mut self.len);
+        // The columns of the block, the same for every row: `Grid::row_ranges` for all rows at
+        // once — left padding slots, real columns, right padding slots.
+        let (lo, hi) = (
+            cx as i32 - grid.block_x as i32,
+            cx as i32 + grid.block_x as i32,
+        );
+        let cols = grid.cols as i32;
+        let pad = grid.pad as i32;
+        let real = (lo.max(0) as usize, hi.min(cols - 1) as usize);
+        let left = (grid.wrap && lo < 0).then_some(((pad + lo) as usize, pad as usize - 1));
+        let right = (grid.wrap && hi >= cols).then_some((pad as usize, (pad + hi - cols) as usize));
+        let (cols, pad_base, pads) = (
+            grid.cols as usize,
+            grid.real_cells() as usize,
+            2 * grid.pad as usize,
+        );
         for &(row, y_shift) in &self.rows[..self.rows_len] {
-            grid.for_each_row_range(row, cx, |_, first, last| {
-                let (a, b) = (cells[first as usize], cells[last as usize + 1]);
+            let row = row as usize;
+            let mut push = |first: usize, last: usize| {
+                let (a, b) = (cells[first], cells[last + 1]);
                 if a < b {
-                    ranges[*len] = CandidateRange {
+                    self.ranges[self.len] = CandidateRange {
                         start: a,
                         end: b,
                         y_shift,
                     };
-                    *len += 1;
+                    self.len += 1;
                 }
-            });
+            };
+            let padding = pad_base + row * pads;
+            if let Some((a, b)) = left {
+                push(padding + a, padding + b);
+            }
+            push(row * cols + real.0, row * cols + real.1);
+            if let Some((a, b)) = right {
+                push(padding + a, padding + b);
+            }
         }
+        // The lane steps: one or two per range without a branch on its length (the second
+        // written always, counted when the range has more than 8 items); longer ranges, rare,
+        // step by step.
+        const L: u32 = LANES as u32;
+        let mut n = 0;
+        for r in &self.ranges[..self.len] {
+            let len = r.end - r.start;
+            if len <= 2 * L && n + 2 <= STEPS {
+                self.steps[n] = LaneStep {
+                    start: r.start,
+                    live: len.min(L),
+                    y_shift: r.y_shift,
+                };
+                self.steps[n + 1] = LaneStep {
+                    start: r.start + L,
+                    live: len.saturating_sub(L),
+                    y_shift: r.y_shift,
+                };
+                n += 1 + (len > L) as usize;
+            } else {
+                for t in steps_of(std::slice::from_ref(r)) {
+                    if n == STEPS {
+                        self.steps_len = usize::MAX;
+                        return;
+                    }
+                    self.steps[n] = t;
+                    n += 1;
+                }
+            }
+        }
+        self.steps_len = n;
+    }
+
+    /// The lane steps of the ranges, in order ([`steps_of`]), when there are at most [`STEPS`].
+    #[inline]
+    pub fn steps(&self) -> Option<&[LaneStep]> {
+        self.steps.get(..self.steps_len)
     }
 
     /// The non-empty ranges, in block order.
@@ -606,24 +677,40 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
     while k < n {
         let s = s0 + k;
         if lanes && n - k >= L {
-            let mut sums = [NeighborSums::default(); L];
+            let mut sums = SumsLanes::default();
             let mut obs = [ObstacleSums::default(); L];
-            for l in 0..L {
-                gather_one(ctx, s + l, &mut cand, &mut sums[l], &mut obs[l]);
+            let mut near_obstacles = false;
+            for (l, ob) in obs.iter_mut().enumerate() {
+                let me = sorted.pos_vel[s + l];
+                let p = Vec2::new(me[0], me[1]);
+                let (cx, cy) = ctx.grid.cell_xy(p);
+                cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+                match ctx.how {
+                    Gather::Lanes(path, lanes) if path != GatherPath::Scalar && simd_applies(u) => {
+                        let out = &mut sums.lane(l);
+                        match cand.steps() {
+                            Some(steps) => gather_steps_into(path, s + l, p, steps, lanes, u, out),
+                            None => gather_lanes_into(path, s + l, p, cand.ranges(), lanes, u, out),
+                        }
+                    }
+                    _ => sums.lane(l).set(&gather_scalar(s + l, sorted, &cand, u)),
+                }
+                if u.obstacle_count > 0 {
+                    *ob = obstacle_sums(p, ctx.obstacles, u);
+                    near_obstacles |= *ob != ObstacleSums::empty(u);
+                }
             }
             integrate_lanes(
                 sorted.pos_vel[s..s + L].try_into().expect("8 items"),
                 sorted.hue[s..s + L].try_into().expect("8 items"),
                 sorted.id[s..s + L].try_into().expect("8 items"),
                 &sums,
-                &obs,
+                near_obstacles.then_some(&obs),
                 u,
                 (&mut out.pos_vel[k..k + L], &mut out.hue[k..k + L]),
             );
             out.id[k..k + L].copy_from_slice(&sorted.id[s..s + L]);
-            for (nb, sum) in out.neighbors[k..k + L].iter_mut().zip(&sums) {
-                *nb = sum.neighbors;
-            }
+            out.neighbors[k..k + L].copy_from_slice(&sums.n[0]);
             k += L;
         } else {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
