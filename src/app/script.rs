@@ -44,7 +44,7 @@ use std::path::PathBuf;
 use glam::Vec2;
 
 use crate::app::state::Action;
-use crate::app::tools::{AppKey, Button, InputEvent, Tool};
+use crate::app::tools::{Button, InputEvent, Tool};
 use crate::backend::BackendKind;
 use crate::io::clip;
 use crate::render::Theme;
@@ -183,9 +183,14 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "wheel" => ScriptCmd::Input(InputEvent::Wheel(num(0, "LINES", MAX_WHEEL_LINES)?)),
         "key" => {
             let k = word(0);
-            ScriptCmd::Input(InputEvent::Key(
-                AppKey::parse(k).ok_or_else(|| format!("unknown key `{}`", clip(k)))?,
-            ))
+            ScriptCmd::Input(InputEvent::Key(crate::app::keys::parse(k).ok_or_else(
+                || {
+                    format!(
+                        "unknown key `{}` (see the key table, F1 in the app)",
+                        clip(k)
+                    )
+                },
+            )?))
         }
         "tool" => {
             let t = word(0);

@@ -12,4 +12,4 @@ pub mod style;
 pub use camera::Camera;
 pub use offscreen::{read_texture, Offscreen};
 pub use renderer::{supported_samples, Renderer, ViewUniforms};
-pub use style::{boid_length_for, RenderStyle, Theme};
+pub use style::{boid_length_for, Edge, RenderStyle, Theme};
