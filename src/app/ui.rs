@@ -109,8 +109,9 @@ const REC: Color32 = Color32::from_rgb(220, 60, 60);
 
 fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, out: &mut UiOut) {
     let screen = ctx.content_rect();
-    let max_w = (screen.width() * 0.5 - MARGIN).max(40.0);
-    let max_h = (screen.height() * 0.5 - MARGIN).max(20.0);
+    // The frame's inner margins (6, 3) and stroke come on top of the content.
+    let max_w = (screen.width() * 0.5 - MARGIN - 14.0).max(40.0);
+    let max_h = (screen.height() * 0.5 - MARGIN - 8.0).max(20.0);
     let frame = egui::Frame::popup(&ctx.global_style())
         .multiply_with_opacity(0.85)
         .inner_margin(egui::Margin::symmetric(6, 3));
@@ -121,22 +122,54 @@ fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, out: &mut UiOut) {
             frame.show(ui, |ui| {
                 ui.set_max_width(max_w);
                 ui.spacing_mut().item_spacing = egui::vec2(6.0, 2.0);
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(format!("{:.0} fps", info.fps)).strong());
-                    ui.label(format!("· {} boids ·", short_count(st.sim.len())));
-                    let speed = speed_text(st);
-                    let text = RichText::new(speed);
-                    ui.label(if st.paused || st.clock.slowed_to().is_some() {
-                        text.strong()
-                    } else {
-                        text
-                    });
-                    let (label, tip) = if st.hud_details {
-                        ("less", "Hide the details (I)")
-                    } else {
-                        ("more", "Frame budget, adapter, world (I)")
-                    };
-                    if ui.small_button(label).on_hover_text(tip).clicked() {
+                // The compact line: as many of its parts as fit the corner's width, most
+                // important first (a 160-px window shows the fps and the speed).
+                let speed = RichText::new(speed_text(st));
+                let speed = if st.paused || st.clock.slowed_to().is_some() {
+                    speed.strong()
+                } else {
+                    speed
+                };
+                let (more, tip) = if st.hud_details {
+                    ("less", "Hide the details (I)")
+                } else {
+                    ("more", "Frame budget, adapter, world (I)")
+                };
+                let parts = [
+                    RichText::new(format!("{:.0} fps", info.fps)).strong(),
+                    speed,
+                    RichText::new(format!("{} boids", short_count(st.sim.len()))),
+                ];
+                let gap = ui.spacing().item_spacing.x;
+                let width = |t: &RichText| {
+                    egui::WidgetText::from(t.clone())
+                        .into_galley(
+                            ui,
+                            Some(egui::TextWrapMode::Extend),
+                            f32::INFINITY,
+                            egui::TextStyle::Body,
+                        )
+                        .size()
+                        .x
+                };
+                let button = width(&RichText::new(more)) + 2.0 * ui.spacing().button_padding.x;
+                let mut used = 0.0;
+                let mut shown = Vec::new();
+                for p in parts {
+                    let w = width(&p) + if shown.is_empty() { 0.0 } else { gap };
+                    if !shown.is_empty() && used + w > max_w {
+                        break;
+                    }
+                    used += w;
+                    shown.push(p);
+                }
+                ui.horizontal(|ui| {
+                    for p in shown {
+                        ui.add(egui::Label::new(p).truncate());
+                    }
+                    if used + gap + button <= max_w
+                        && ui.small_button(more).on_hover_text(tip).clicked()
+                    {
                         out.actions.push(Action::SetHudDetails(!st.hud_details));
                     }
                 });
@@ -145,7 +178,7 @@ fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, out: &mut UiOut) {
                     let line = ui.text_style_height(&egui::TextStyle::Small) + 2.0;
                     let room = ((max_h - ui.min_rect().height()) / line).floor().max(0.0);
                     for text in details(st, info).into_iter().take(room as usize) {
-                        ui.label(text);
+                        ui.add(egui::Label::new(text).truncate());
                     }
                 }
             });
@@ -529,14 +562,10 @@ fn panel(ctx: &egui::Context, st: &AppState, info: &Hud, out: &mut UiOut) {
         .collapsible(false)
         .resizable(false)
         .constrain(true)
-        .default_width(width)
-        .min_width(width.min(120.0))
-        .max_width(width)
-        .min_height(height)
-        .max_height(height)
-        .vscroll(true)
+        .fixed_size([width - 16.0, height - 40.0])
+        // Narrower than its sliders, the panel scrolls sideways too rather than grow off-screen.
+        .scroll([width < 330.0, true])
         .show(ctx, |ui| {
-            ui.set_max_width(width - 16.0);
             panel_contents(ui, st, info, &mut out.actions);
         });
     if let Some(r) = r {
@@ -619,8 +648,11 @@ pub fn help_window(ctx: &egui::Context, start: bool, out: &mut Vec<Action>) -> O
         .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
         .max_width((screen.width() - 2.0 * MARGIN).clamp(60.0, 460.0))
         .max_height(room);
-    let window = if needed > room {
-        window.vscroll(true).min_height(room)
+    let narrow = screen.width() - 2.0 * MARGIN < 440.0;
+    let window = if needed > room || narrow {
+        window
+            .scroll([narrow, needed > room])
+            .min_height(room.min(needed))
     } else {
         window
     };
