@@ -11,7 +11,7 @@ mod window_util;
 use std::process::Command;
 
 use serde_json::Value;
-use window_util::{have_display, lock, run_app, run_app_env, run_cmd, scratch, Run};
+use window_util::{have_display, lock, run_app, run_app_env, scratch, Run};
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("{v} is not a number"))
