@@ -3,8 +3,11 @@
 //! **Real time** ([`Pace::RealTime`], the interactive default): a fixed-timestep accumulator
 //! ("Fix Your Timestep!", Glenn Fiedler, 2004). Each frame adds the real time since the previous
 //! frame × the speed (½×, 1×, 2×) to what the simulation owes, and takes as many steps of `dt` as
-//! fit, at most [`MAX_STEPS_PER_FRAME`] and at most what fits in [`STEP_BUDGET_S`] of measured step
-//! time (always at least one). When a cap cuts the steps short, the rest is dropped rather than
+//! fit, at most [`MAX_STEPS_PER_FRAME`], and at most as many as keep the frame within
+//! [`FRAME_BUDGET_S`] (10 fps): the budget less the rest of the frame (the time between frames
+//! less the previous frame's steps at their measured cost, smoothed), or a quarter of that rest
+//! when it is larger ([`REST_SHARE`]), divided by the measured step cost — always at least one
+//! step. When a cap cuts the steps short, the rest is dropped rather than
 //! carried (carrying it would only make later frames slower still), and the HUD says
 //! "slowed to 0.4× real time". A frame gap above [`MAX_FRAME_GAP_S`] (a stall, a dragged window)
 //! counts as that much.
@@ -18,9 +21,12 @@ use serde::Serialize;
 
 /// Most steps one frame takes.
 pub const MAX_STEPS_PER_FRAME: u32 = 4;
-/// Step time one frame may spend (s, measured): beyond it the simulation runs slower than asked.
-/// 40 ms keeps the frame rate near 20 fps or above wherever one step takes less.
-pub const STEP_BUDGET_S: f64 = 0.040;
+/// The frame time the steps may fill up to (s): more steps would push the frame rate below 10 fps,
+/// so the simulation runs slower than asked instead (with one step per frame at least).
+pub const FRAME_BUDGET_S: f64 = 0.100;
+/// A frame already slower than [`FRAME_BUDGET_S`] without its steps may still grow by this share
+/// for them (cheap steps beside a slow picture).
+pub const REST_SHARE: f64 = 0.25;
 /// Longest frame gap counted (s).
 pub const MAX_FRAME_GAP_S: f64 = 0.25;
 /// The speeds of the speed control (× real time).
@@ -53,6 +59,10 @@ pub struct SimClock {
     achieved: Option<f64>,
     /// Whether a cap cut the last running frame short.
     capped: bool,
+    /// Steps of the previous frame (their cost is part of this frame's gap).
+    last_steps: u32,
+    /// Smoothed time of a frame apart from its steps (s).
+    rest_s: Option<f64>,
 }
 
 impl SimClock {
@@ -65,6 +75,8 @@ impl SimClock {
             sim_time: 0.0,
             achieved: None,
             capped: false,
+            last_steps: 0,
+            rest_s: None,
         }
     }
 
@@ -80,11 +92,21 @@ impl SimClock {
         self.owed += frame_s * self.speed;
         let want = (self.owed / dt + 1e-9).floor().max(0.0) as u64;
         let cap = match (self.pace, step_cost_s) {
-            (Pace::RealTime, Some(c)) if c > 0.0 => ((STEP_BUDGET_S / c).floor() as u32).max(1),
+            (Pace::RealTime, Some(c)) if c > 0.0 => {
+                let rest = (frame_s - self.last_steps as f64 * c).max(0.0);
+                let rest = match self.rest_s {
+                    None => rest,
+                    Some(r) => r + 0.2 * (rest - r),
+                };
+                self.rest_s = Some(rest);
+                let room = (FRAME_BUDGET_S - rest).max(REST_SHARE * rest);
+                // 5 % slack: a step that just fits is taken.
+                ((room / c + 0.05).floor().max(1.0) as u32).min(MAX_STEPS_PER_FRAME)
+            }
             _ => MAX_STEPS_PER_FRAME,
-        }
-        .min(MAX_STEPS_PER_FRAME);
+        };
         let n = want.min(cap as u64) as u32;
+        self.last_steps = n;
         self.owed -= n as f64 * dt;
         self.capped = want > n as u64;
         if self.capped {
@@ -113,6 +135,7 @@ impl SimClock {
     pub fn reset(&mut self) {
         self.owed = 0.0;
         self.capped = false;
+        self.last_steps = 0;
     }
 
     /// Simulated time so far (s).
@@ -210,8 +233,8 @@ mod tests {
         assert_eq!(steps, 600);
     }
 
-    /// The caps: 4 steps per frame at most, and the step budget (40 ms of 30 ms steps: one per
-    /// frame); what is cut is dropped and reported.
+    /// The caps: 4 steps per frame at most, and the frame budget; what is cut is dropped and
+    /// reported.
     #[test]
     fn caps_slow_the_simulation_down_and_say_so() {
         let mut c = SimClock::new(Pace::RealTime);
@@ -220,10 +243,26 @@ mod tests {
         let slowed = c.slowed_to().expect("slowed");
         assert!((slowed - 4.0 * DT / 0.2).abs() < 0.01, "{slowed}");
 
+        // lavapipe at 20 000 boids: 25 ms steps and 50 ms of drawing a frame. Two steps fill
+        // the 100 ms budget: 10 fps at 2 × 1/60 s per 100 ms ≈ 0.33× real time.
         let mut c = SimClock::new(Pace::RealTime);
-        let (steps, _) = run(&mut c, 100, 0.05, Some(0.030));
+        let mut steps = Vec::new();
+        let mut frame_s = 0.075;
+        for _ in 0..100 {
+            let n = c.plan(frame_s, DT, Some(0.025));
+            c.ran(n, DT);
+            steps.push(n);
+            frame_s = 0.050 + n as f64 * 0.025;
+        }
+        assert!(steps[20..].iter().all(|n| *n == 2), "{steps:?}");
+        let slowed = c.slowed_to().expect("slowed");
+        assert!((slowed - 2.0 * DT / 0.1).abs() < 0.01, "{slowed}");
+
+        // A step that alone exceeds the budget: still one step a frame.
+        let mut c = SimClock::new(Pace::RealTime);
+        let (steps, _) = run(&mut c, 100, 0.15, Some(0.120));
         assert_eq!(steps, 100);
-        assert!((c.slowed_to().unwrap() - DT / 0.05).abs() < 0.01);
+        assert!((c.slowed_to().unwrap() - DT / 0.15).abs() < 0.01);
         // Once frames are fast again, no backlog is replayed and the note goes.
         let n = c.plan(DT, DT, Some(0.001));
         assert!(n <= 2, "{n}");
