@@ -382,9 +382,13 @@ impl CaptureRecorder {
             message,
         };
         let note = match summary.gpu_timing {
-            GpuTiming::TimestampQueries if self.traces.is_empty() => {
-                "empty: no GPU timer scope came back while recording".into()
-            }
+            GpuTiming::TimestampQueries if self.traces.is_empty() => self
+                .meta
+                .timing_notes
+                .get("trace.json")
+                .filter(|n| n.starts_with("empty"))
+                .cloned()
+                .unwrap_or_else(|| "empty: no GPU timer scope came back while recording".into()),
             GpuTiming::TimestampQueries => format!(
                 "GPU timestamp scopes of the last {TRACE_FRAMES_PER_RUN} measured frames of each GPU run"
             ),
