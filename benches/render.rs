@@ -41,8 +41,10 @@ fn render(c: &mut Criterion) {
 
 /// What each part of the picture costs at 1280×720 with 20k boids (the app's software default):
 /// the background alone (one clear when the world fills the view), the background with the world
-/// rectangle (a view zoomed out past the world: clear + a full-screen quad), the spearheads, and
-/// the density dots that replace them when zoomed out. Each sample records, submits and waits.
+/// rectangle (a view zoomed out past the world: clear + a full-screen quad), the spearheads (and
+/// their vertex work alone), and zoomed out to half the fit: spearheads of at least 6 px (the
+/// former minimum) against the density dots that replace them. Each sample records, submits and
+/// waits. Run: `cargo bench --bench render -- render_parts --noplot`.
 fn render_parts(c: &mut Criterion) {
     use boids::gpu::GpuContext;
     use boids::render::{Camera, Offscreen, RenderStyle, Renderer};
@@ -64,25 +66,41 @@ fn render_parts(c: &mut Criterion) {
     r.set_actors(&ctx.queue, &setup.actors);
     let world = Vec2::new(setup.params.world_width, setup.params.world_height);
     let fit = Camera::fit(world, target.viewport());
-    let mut out = fit;
-    out.zoom = fit.zoom * 0.999;
+    let mut past = fit;
+    past.zoom = fit.zoom * 0.999;
+    let mut far = fit;
+    far.zoom = fit.zoom * 0.5;
     let style = RenderStyle {
         boid_length: setup.params.separation_radius,
         ..RenderStyle::default()
     };
-    // Dots: the same view, boids shorter than the spearheads' minimum.
-    let dots = RenderStyle {
-        min_length_px: 1000.0,
+    // Vertex work alone: spearheads of no size (no fragment).
+    let no_fill = RenderStyle {
+        boid_length: 1e-6,
+        min_length_px: 0.0,
+        ..style
+    };
+    // Zoomed out to half the fit (boids 3.4 px): what was drawn before (spearheads held at the
+    // former 6 px minimum), and the density dots drawn now.
+    let old_min = RenderStyle {
+        boid_length: 6.0 / far.zoom,
         ..style
     };
     let mut g = c.benchmark_group("render_parts_1280x720_20k");
     g.sample_size(20);
     for (name, cam, count, st) in [
         ("clear_only", fit, 0u32, style),
-        ("clear_and_world_rect", out, 0, style),
+        ("clear_and_world_rect", past, 0, style),
         ("spearheads", fit, n as u32, style),
-        ("density_dots", fit, n as u32, dots),
+        ("spearheads_vertex_work_only", fit, n as u32, no_fill),
+        ("zoomed_out_spearheads_min_6px", far, n as u32, old_min),
+        ("zoomed_out_density_dots", far, n as u32, style),
     ] {
+        assert_eq!(
+            st.dots_at(cam.zoom),
+            name.contains("dots"),
+            "{name}: the case draws what it says"
+        );
         g.bench_function(name, |b| {
             b.iter(|| {
                 let mut enc = ctx

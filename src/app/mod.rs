@@ -83,7 +83,8 @@ pub struct RunArgs {
     /// Simulation steps to run before the window shows (a flock already formed, for captures).
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// Exit after this many frame ticks (tests, scripted captures, fps measurements).
+    /// Exit after this many frame ticks (tests, scripted captures, fps measurements); the clock
+    /// then takes one step per frame unless --clock real-time.
     #[arg(long)]
     pub frames: Option<u64>,
     /// Window inner width (physical px).
@@ -105,7 +106,8 @@ pub struct RunArgs {
     /// software adapter (where it would cost more than the simulation).
     #[arg(long)]
     pub msaa: Option<u32>,
-    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events.
+    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;
+    /// the clock then takes one step per frame unless --clock real-time.
     #[arg(long)]
     pub script: Option<PathBuf>,
     /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
