@@ -500,8 +500,11 @@ impl Renderer {
         };
         let bg = self.bind.as_ref().map(|(_, _, b)| b).expect("bind group");
         let (lo, hi) = camera.visible_world();
-        // The world covers the view: one clear to its colour, no rectangle.
-        let world_fills = lo.cmpge(Vec2::ZERO).all() && hi.cmple(camera.world).all();
+        // The world covers the view (to half a pixel: no pixel centre lies outside): one clear to
+        // its colour, no rectangle, no seam.
+        let slack = Vec2::splat(0.5 / camera.zoom.max(1e-12));
+        let world_fills =
+            (lo + slack).cmpge(Vec2::ZERO).all() && (hi - slack).cmple(camera.world).all();
         let clear = if world_fills {
             style.theme.world_color()
         } else {
