@@ -266,6 +266,10 @@ mod device {
 
     impl Player {
         pub fn open() -> Result<Player, String> {
+            // ALSA prints its own lines for a missing card on this thread; catch them in a
+            // buffer, since the message the app shows once says what matters.
+            #[cfg(target_os = "linux")]
+            let _quiet = alsa::Output::local_error_handler().ok();
             let host = cpal::default_host();
             let device = host
                 .default_output_device()
