@@ -262,9 +262,8 @@ fn rules_match_the_cpu_twin() {
                 assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
                 let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
                 let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
-                common::compare_states(&g_out, &c_out, &p, common::ONE_STEP).unwrap_or_else(|e| {
-                    panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}): {e}")
-                });
+                common::compare_states(&g_out, &c_out, &p, common::ONE_STEP)
+                    .unwrap_or_else(|e| panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}): {e}"));
             });
         }
     }
