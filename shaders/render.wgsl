@@ -144,7 +144,7 @@ const DOT_GAIN: f32 = 1.0;
 // its tip colour. Blended additively (dark theme) or subtractively (light theme, from white).
 @vertex
 fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
-    let b = boids[ii];
+    let b = boid_from(pos_vel[ii], hue[ii], ii);
     let length_px = view.boid_length * view.zoom;
     let side = max(length_px, view.dot_min_px);
     let coverage = clamp(DOT_GAIN * view.boid_area * length_px * length_px / (side * side),
@@ -152,8 +152,8 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> B
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + corner(vi) * 0.5 * side * view.px_to_clip,
                              0.0, 1.0);
-    let hue = atan2(b.hue.y, b.hue.x);
-    let rgb = encode(oklch_to_linear(view.tip_lightness, view.chroma, hue));
+    let angle = atan2(b.hue.y, b.hue.x);
+    let rgb = encode(oklch_to_linear(view.tip_lightness, view.chroma, angle));
     var c = rgb;
     if (view.dot_subtract == 1u) {
         // Light theme: what the colour takes away from white.
