@@ -39,5 +39,89 @@ fn render(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, render);
+/// What each part of the picture costs at 1280×720 with 20k boids (the app's software default):
+/// the background alone (one clear when the world fills the view), the background with the world
+/// rectangle (a view zoomed out past the world: clear + a full-screen quad), the spearheads (and
+/// their vertex work alone), and zoomed out to half the fit: spearheads of at least 6 px (the
+/// former minimum) against the density dots that replace them. Each sample records, submits and
+/// waits. Run: `cargo bench --bench render -- render_parts --noplot`.
+fn render_parts(c: &mut Criterion) {
+    use boids::gpu::GpuContext;
+    use boids::render::{Camera, Offscreen, RenderStyle, Renderer};
+    use glam::Vec2;
+    let Ok(ctx) = GpuContext::new() else {
+        eprintln!("render parts bench SKIPPED: no adapter");
+        return;
+    };
+    let n = 20_000usize;
+    let setup = Setup::resolve(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+    let mut sim = backend::create(BackendKind::Gpu, &setup, Some(&ctx)).unwrap();
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    sim.finish().unwrap();
+    let state = sim.gpu_state().unwrap();
+    let target = Offscreen::new(&ctx.device, 1280, 720);
+    let mut r = Renderer::new(&ctx.device, Offscreen::FORMAT, 1);
+    r.set_actors(&ctx.queue, &setup.actors);
+    let world = Vec2::new(setup.params.world_width, setup.params.world_height);
+    let fit = Camera::fit(world, target.viewport());
+    let mut past = fit;
+    past.zoom = fit.zoom * 0.999;
+    let mut far = fit;
+    far.zoom = fit.zoom * 0.5;
+    let style = RenderStyle {
+        boid_length: setup.params.separation_radius,
+        ..RenderStyle::default()
+    };
+    // Vertex work alone: spearheads of no size (no fragment).
+    let no_fill = RenderStyle {
+        boid_length: 1e-6,
+        min_length_px: 0.0,
+        ..style
+    };
+    // Zoomed out to half the fit (boids 3.4 px): what was drawn before (spearheads held at the
+    // former 6 px minimum), and the density dots drawn now.
+    let old_min = RenderStyle {
+        boid_length: 6.0 / far.zoom,
+        ..style
+    };
+    let mut g = c.benchmark_group("render_parts_1280x720_20k");
+    g.sample_size(20);
+    for (name, cam, count, st) in [
+        ("clear_only", fit, 0u32, style),
+        ("clear_and_world_rect", past, 0, style),
+        ("spearheads", fit, n as u32, style),
+        ("spearheads_vertex_work_only", fit, n as u32, no_fill),
+        ("zoomed_out_spearheads_min_6px", far, n as u32, old_min),
+        ("zoomed_out_density_dots", far, n as u32, style),
+    ] {
+        assert_eq!(
+            st.dots_at(cam.zoom),
+            name.contains("dots"),
+            "{name}: the case draws what it says"
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut enc = ctx
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+                r.record(
+                    &mut enc,
+                    target.view(),
+                    &ctx.queue,
+                    &state,
+                    count,
+                    &cam,
+                    &st,
+                );
+                ctx.queue.submit([enc.finish()]);
+                ctx.wait().unwrap();
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, render, render_parts);
 criterion_main!(benches);

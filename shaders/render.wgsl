@@ -1,5 +1,5 @@
-// The render pass: instanced spearheads read straight from the boid state buffers (pos_vel, hue),
-// obstacle discs, and the world rectangle. Composed after common.wgsl (uses: struct Boid). `View` is laid out by
+// The render pass: the world rectangle, obstacle discs, instanced spearheads (or density dots when
+// zoomed out) read straight from the boid state buffers (pos_vel, hue), and the world's edge. Composed after common.wgsl (uses: struct Boid). `View` is laid out by
 // encase from src/render/renderer.rs (ViewUniforms); tests/shaders.rs checks both agree.
 
 struct View {
@@ -7,6 +7,8 @@ struct View {
     world_color: vec4<f32>,
     // Obstacle disc colour, in the target's encoding.
     obstacle_color: vec4<f32>,
+    // Edge line colour, in the target's encoding, premultiplied by its opacity.
+    edge_color: vec4<f32>,
     // World point at the viewport centre (wu).
     center: vec2<f32>,
     // Clip units per wu: (2·zoom / width_px, −2·zoom / height_px).
@@ -17,8 +19,14 @@ struct View {
     world: vec2<f32>,
     // Boid length tip to tail (wu).
     boid_length: f32,
-    // Smallest on-screen boid length (px).
+    // Smallest on-screen boid length (px); below it boids are drawn as density dots.
     min_length_px: f32,
+    // Largest on-screen boid length (px).
+    max_length_px: f32,
+    // Smallest side of a density dot (px).
+    dot_min_px: f32,
+    // Spearhead area in boid lengths² (src/render/mesh.rs).
+    boid_area: f32,
     // px per wu.
     zoom: f32,
     // Boid opacity.
@@ -33,6 +41,11 @@ struct View {
     // Obstacle disc radius (wu) and its smallest on-screen radius (px).
     obstacle_radius: f32,
     obstacle_min_px: f32,
+    // Edge line width (px) and 1 for a dashed line (the wrap seam).
+    edge_px: f32,
+    edge_dash: u32,
+    // 1 when density dots are subtracted from a light background (light theme), 0 when added.
+    dot_subtract: u32,
     // 1 when the target is an sRGB format (write linear colour), 0 when it stores sRGB-encoded bytes.
     srgb_target: u32,
 }
@@ -90,7 +103,7 @@ fn boid_vertex(b: Boid, corner: vec2<f32>, is_tip: bool) -> BoidOut {
     if (v2 > 1e-12) {
         dir = b.velocity * inverseSqrt(v2);
     }
-    let length_px = max(view.boid_length * view.zoom, view.min_length_px);
+    let length_px = clamp(view.boid_length * view.zoom, view.min_length_px, view.max_length_px);
     let local = corner * length_px;
     let offset_px = vec2<f32>(local.x * dir.x - local.y * dir.y, local.x * dir.y + local.y * dir.x);
     var out: BoidOut;
@@ -119,6 +132,89 @@ fn vs_boid(@location(0) corner: vec2<f32>, @builtin(vertex_index) vi: u32,
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     return in.color;
+}
+
+// Smallest opacity of a density dot, so a lone boid stays visible however far out.
+const DOT_FLOOR: f32 = 0.12;
+// Density dots carry this much of the coverage they stand for.
+const DOT_GAIN: f32 = 1.0;
+
+// One boid as a density dot: a square of max(length, dot_min_px) px at its position, carrying the
+// coverage of its spearhead (area × length² px², spread over the square), at least DOT_FLOOR, in
+// its tip colour. Blended additively (dark theme) or subtractively (light theme, from white).
+@vertex
+fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
+    let b = boid_from(pos_vel[ii], hue[ii], ii);
+    let length_px = view.boid_length * view.zoom;
+    let side = max(length_px, view.dot_min_px);
+    let coverage = clamp(DOT_GAIN * view.boid_area * length_px * length_px / (side * side),
+                         DOT_FLOOR, 1.0) * view.alpha;
+    var out: BoidOut;
+    out.position = vec4<f32>(to_clip(b.position) + corner(vi) * 0.5 * side * view.px_to_clip,
+                             0.0, 1.0);
+    let angle = atan2(b.hue.y, b.hue.x);
+    let rgb = encode(oklch_to_linear(view.tip_lightness, view.chroma, angle));
+    var c = rgb;
+    if (view.dot_subtract == 1u) {
+        // Light theme: what the colour takes away from white.
+        c = vec3<f32>(1.0) - rgb;
+    }
+    out.color = vec4<f32>(c * coverage, coverage);
+    return out;
+}
+
+@fragment
+fn fs_dot(in: BoidOut) -> @location(0) vec4<f32> {
+    return in.color;
+}
+
+struct EdgeOut {
+    @builtin(position) position: vec4<f32>,
+    // 1 on the top and bottom edges (dashes run along x), 0 on the sides.
+    @location(0) @interpolate(flat) horizontal: u32,
+}
+
+// The world's edge: instance 0–3 = top, bottom, left, right; each a quad of edge_px px just inside
+// the world rectangle (so a view that fits the world shows it at the window's border).
+@vertex
+fn vs_edge(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> EdgeOut {
+    let w = view.world;
+    var a = vec2<f32>(0.0, 0.0);
+    var b = vec2<f32>(w.x, 0.0);
+    var n = vec2<f32>(0.0, -1.0);
+    if (ii == 1u) {
+        a = vec2<f32>(0.0, w.y);
+        b = w;
+        n = vec2<f32>(0.0, 1.0);
+    } else if (ii == 2u) {
+        b = vec2<f32>(0.0, w.y);
+        n = vec2<f32>(-1.0, 0.0);
+    } else if (ii == 3u) {
+        a = vec2<f32>(w.x, 0.0);
+        b = w;
+        n = vec2<f32>(1.0, 0.0);
+    }
+    let c = corner(vi);
+    let t = c.x * 0.5 + 0.5;
+    let out_px = -n * (c.y * 0.5 + 0.5) * view.edge_px;
+    var out: EdgeOut;
+    out.position = vec4<f32>(to_clip(mix(a, b, t)) + out_px * view.px_to_clip, 0.0, 1.0);
+    out.horizontal = select(0u, 1u, ii < 2u);
+    return out;
+}
+
+@fragment
+fn fs_edge(in: EdgeOut) -> @location(0) vec4<f32> {
+    if (view.edge_dash == 1u) {
+        var along = in.position.y;
+        if (in.horizontal == 1u) {
+            along = in.position.x;
+        }
+        if (fract(along / 12.0) > 0.5) {
+            discard;
+        }
+    }
+    return view.edge_color;
 }
 
 struct DiscOut {

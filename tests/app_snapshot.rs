@@ -16,7 +16,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use boids::app::snapshot::{compare_images, render_snapshot, write_png, SnapshotArgs, Tolerance};
-use boids::backend::BackendKind;
+use boids::app::AppBackend as BackendKind;
 use boids::render::Theme;
 
 const TOLERANCE: Tolerance = Tolerance {

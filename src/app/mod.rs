@@ -3,17 +3,23 @@
 //!
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`sim`]: the running simulation, GPU or CPU, switchable live.
+//! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
+//! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
-//! - [`state`], [`tools`], [`ui`], [`script`]: what the app does with input, its egui layer and
-//!   scripted input for tests; [`window`] and `frame`: the winit/wgpu frame loop;
-//!   [`report`]: what a run reports at exit.
+//! - [`state`], [`tools`], [`keys`], [`ui`], [`script`]: what the app does with input, its one key
+//!   table, its egui layer and scripted input for tests; [`window`] and `frame`: the winit/wgpu
+//!   frame loop; [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 
-mod frame;
+pub mod clock;
+pub mod frame;
+pub mod keys;
 pub mod record;
 pub mod report;
 pub mod script;
 pub mod sim;
 pub mod snapshot;
+pub mod sound;
+pub mod start;
 pub mod state;
 pub mod tools;
 pub mod ui;
@@ -23,6 +29,26 @@ use std::path::PathBuf;
 
 use crate::backend::BackendKind;
 use crate::render::Theme;
+
+/// The backends the app and `boids snapshot` run (the brute-force `cpu-naive` is for `boids
+/// headless` and `boids bench`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AppBackend {
+    /// wgpu compute shaders.
+    Gpu,
+    /// The CPU reference backend (uniform grid, rayon).
+    Cpu,
+}
+
+impl AppBackend {
+    /// The backend it names.
+    pub fn kind(self) -> BackendKind {
+        match self {
+            AppBackend::Gpu => BackendKind::Gpu,
+            AppBackend::Cpu => BackendKind::Cpu,
+        }
+    }
+}
 
 /// Options of `boids run` (and of `boids` with no subcommand).
 #[derive(Clone, Debug, clap::Args)]
@@ -40,14 +66,25 @@ pub struct RunArgs {
     pub seed: Option<u32>,
     /// Backend that computes the steps (switchable live in the panel).
     #[arg(long, value_enum, default_value = "gpu")]
-    pub backend: BackendKind,
+    pub backend: AppBackend,
+    /// How simulated time follows the frames: `real-time` (fixed steps of dt as real time asks,
+    /// at most 4 a frame; the HUD says when the machine cannot keep up) or `per-frame` (one step
+    /// per frame at 1×: deterministic). Default: per-frame when --script or --frames is given,
+    /// else real-time.
+    #[arg(long, value_enum)]
+    pub clock: Option<clock::Pace>,
+    /// How the boids start: `flocks` (a few flocks; the default without --scene) or `uniform`
+    /// (spread evenly; the default with one).
+    #[arg(long, value_enum)]
+    pub spawn: Option<start::Spawn>,
     /// Present without waiting for vertical sync (Mailbox or Immediate when offered).
     #[arg(long)]
     pub no_vsync: bool,
     /// Simulation steps to run before the window shows (a flock already formed, for captures).
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// Exit after this many frame ticks (tests, scripted captures, fps measurements).
+    /// Exit after this many frame ticks (tests, scripted captures, fps measurements); the clock
+    /// then takes one step per frame unless --clock real-time.
     #[arg(long)]
     pub frames: Option<u64>,
     /// Window inner width (physical px).
@@ -62,11 +99,15 @@ pub struct RunArgs {
     /// Start with the control panel open.
     #[arg(long)]
     pub panel: bool,
+    /// Do not show the start screen (it is not shown under --script or --frames either).
+    #[arg(long)]
+    pub no_start_screen: bool,
     /// Multisampling (1 = off; clamped to what the adapter offers). Default: 4 on a GPU, 1 on a
     /// software adapter (where it would cost more than the simulation).
     #[arg(long)]
     pub msaa: Option<u32>,
-    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events.
+    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;
+    /// the clock then takes one step per frame unless --clock real-time.
     #[arg(long)]
     pub script: Option<PathBuf>,
     /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
@@ -77,13 +118,32 @@ pub struct RunArgs {
     pub report: Option<PathBuf>,
 }
 
+impl RunArgs {
+    /// The clock's pace: `--clock`, else one step per frame under `--script` or `--frames`.
+    pub fn pace(&self) -> clock::Pace {
+        self.clock
+            .unwrap_or(if self.script.is_some() || self.frames.is_some() {
+                clock::Pace::PerFrame
+            } else {
+                clock::Pace::RealTime
+            })
+    }
+
+    /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first.
+    pub fn start_screen(&self) -> bool {
+        !self.no_start_screen && self.script.is_none() && self.frames.is_none()
+    }
+}
+
 impl Default for RunArgs {
     fn default() -> Self {
         RunArgs {
             boids: None,
             scene: None,
             seed: None,
-            backend: BackendKind::Gpu,
+            backend: AppBackend::Gpu,
+            clock: None,
+            spawn: None,
             no_vsync: false,
             warmup: 0,
             frames: None,
@@ -91,6 +151,7 @@ impl Default for RunArgs {
             height: 720,
             theme: Theme::Dark,
             panel: false,
+            no_start_screen: false,
             msaa: None,
             script: None,
             capture_dir: PathBuf::from("captures"),
@@ -105,13 +166,6 @@ impl Default for RunArgs {
 /// # Errors
 /// A message for the user (no display, no adapter, bad scene or script, GPU error).
 pub fn run(args: RunArgs) -> Result<(), String> {
-    if args.backend == BackendKind::CpuNaive {
-        return Err(
-            "the app runs the gpu or cpu backend; cpu-naive (brute force) is for \
-             `boids headless` and `boids bench`"
-                .into(),
-        );
-    }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));
     let report = match outcome {
         Ok(r) => r?,

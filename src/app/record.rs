@@ -1,8 +1,24 @@
 //! Live capture of a session: F9 (or the script line `key f9`) starts
-//! recording; every presented frame becomes a row of `frames.csv` (wall ms = time since the
-//! previous presented frame, i.e. simulate + render + present, and the backend's per-stage times
-//! when it has them); F9 again writes the same files as `boids bench` into
-//! `captures/<UTC timestamp>/` (source `live`, present mode of the window).
+//! recording; every presented frame becomes a row of `frames.csv`; F9 again writes the same files
+//! as `boids bench` into `captures/<UTC timestamp>/` (source `live`, present mode of the window).
+//!
+//! What each figure is, and how it was timed (also written into `summary.json` as
+//! `timing_notes`, column by column):
+//! - `wall_ms`: time between consecutive presented frames (CPU wall clock).
+//! - `ui_ms`, `step_cpu_ms`, `render_ms`, `present_ms`: where that frame's CPU time went
+//!   ([`crate::app::frame::FrameTimes`]); the GPU's own work shows up where the CPU waits for
+//!   it, mostly in `present_ms`.
+//! - The stage columns (`clear_ms` … `rules_ms`, `measures_ms`): on the GPU backend, GPU
+//!   timestamp queries of the newest step whose timer scopes came back during that frame
+//!   (`Simulation::take_timer_results`), empty on frames where none did — a reading is never
+//!   repeated; on the CPU backend, wall time per stage of the frame's last step, empty on frames
+//!   without a step (paused). A run's `stage_timing` is `gpu-timestamps` only when some scope
+//!   came back. On a software adapter (lavapipe) the GPU columns stay empty: its timestamps do
+//!   not bracket the passes while the window pipelines frames (rules 0.07 ms live against 23.8 ms
+//!   in `boids bench` at 20 000 boids), and `boids bench` gives the per-pass times.
+//! - `trace.json`: those timer scopes (the last frames of each run that had any); `args.step`
+//!   is the app's step count when they came back (the steps they timed were submitted up to a
+//!   few frames earlier).
 //!
 //! Rows are grouped into runs by (backend, boid count), so switching the backend or changing the
 //! count while recording gives one run each, side by side in the summary and the plots.
@@ -10,30 +26,121 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use wgpu_profiler::GpuTimerQueryResult;
+
+use crate::app::frame::FrameTimes;
 use crate::backend::BackendKind;
 use crate::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
 use crate::bench::summary::StageTiming;
+use crate::bench::trace::TraceFrame;
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
+
+/// What one presented frame gives the recording.
+#[derive(Debug)]
+pub struct FrameSample {
+    /// Running backend.
+    pub backend: BackendKind,
+    /// Boid count.
+    pub boids: usize,
+    /// Steps taken so far by the app.
+    pub step: u64,
+    /// Steps this frame took.
+    pub steps: u32,
+    /// CPU backend: wall time per stage of this frame's last step (None without a step).
+    pub cpu_stages: Option<Vec<(String, f64)>>,
+    /// GPU backend: timer scopes that came back during this frame (top-level, passes nested).
+    pub scopes: Vec<GpuTimerQueryResult>,
+    /// Where the frame's CPU time went.
+    pub times: FrameTimes,
+}
+
+/// One run of the recording: (backend, count, whether any GPU scope came back).
+type LiveRun = (BackendKind, usize, bool);
 
 /// A recording in progress.
 pub struct LiveRecording {
     recorder: CaptureRecorder,
     last: Option<Instant>,
     frames: u64,
-    runs: Vec<(BackendKind, usize, StageTiming)>,
+    runs: Vec<LiveRun>,
     params: SimParams,
 }
 
+/// What `summary.json`'s `timing_notes` says of each column of a live capture.
+pub fn timing_notes(software: bool) -> Vec<(&'static str, String)> {
+    let cpu = "CPU backend: wall time per stage of the frame's last step, empty on frames without \
+               a step";
+    let (stages, trace) = if software {
+        (
+            format!(
+                "GPU backend: empty: this software adapter's timestamp queries do not bracket \
+                 the passes while the window pipelines frames (lavapipe at 20 000 boids: rules \
+                 0.07 ms live against 23.8 ms in `boids bench`), so none are recorded; \
+                 `boids bench` gives per-pass times. {cpu}"
+            ),
+            "empty: this software adapter's timestamp scopes are not recorded in the window \
+             (see timing_notes)"
+                .to_string(),
+        )
+    } else {
+        (
+            format!(
+                "GPU backend: GPU timestamp queries of the newest step whose timer scopes came \
+                 back during the frame, empty when none did (never repeated). {cpu}"
+            ),
+            "the timer scopes that came back, by frame; args.step is the app's step count when \
+             they came back"
+                .to_string(),
+        )
+    };
+    vec![
+        (
+            "wall_ms",
+            "time between consecutive presented frames (CPU wall clock)".into(),
+        ),
+        ("ui_ms", "CPU: the egui pass and its tessellation".into()),
+        (
+            "step_cpu_ms",
+            "CPU: recording and submitting the frame's steps (GPU backend, which runs them \
+             asynchronously), or running them (CPU backend)"
+                .into(),
+        ),
+        (
+            "render_ms",
+            "CPU: encoding and submitting the frame's draw and UI (the GPU draws asynchronously)"
+                .into(),
+        ),
+        (
+            "present_ms",
+            "CPU: acquiring the surface texture and presenting it; includes waiting for the GPU \
+             and for vsync"
+                .into(),
+        ),
+        ("stage columns", stages),
+        ("trace.json", trace),
+    ]
+}
+
 impl LiveRecording {
-    /// Starts recording on the window's adapter (`present_mode` as wgpu names it).
-    pub fn start(ctx: &GpuContext, present_mode: &str, params: &SimParams) -> LiveRecording {
-        let meta = CaptureMeta::collect(
+    /// Starts recording on the window's adapter (`present_mode` as wgpu names it; `software`:
+    /// whether it is a software rasteriser, which the timing notes mention).
+    pub fn start(
+        ctx: &GpuContext,
+        present_mode: &str,
+        params: &SimParams,
+        software: bool,
+    ) -> LiveRecording {
+        let mut meta = CaptureMeta::collect(
             "live",
             present_mode,
             Some(ctx),
             serde_json::json!({ "params": params, "recorded": "interactive session" }),
         );
+        meta.timing_notes = timing_notes(software)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
         LiveRecording {
             recorder: CaptureRecorder::new(meta),
             last: None,
@@ -49,41 +156,55 @@ impl LiveRecording {
     }
 
     /// Records one presented frame. The first call only starts the clock.
-    pub fn frame(
-        &mut self,
-        backend: BackendKind,
-        boids: usize,
-        step: u64,
-        stages: &[(String, f64)],
-        timestamps: bool,
-        params: &SimParams,
-    ) {
+    pub fn frame(&mut self, f: FrameSample, params: &SimParams) {
         let now = Instant::now();
         let Some(last) = self.last.replace(now) else {
             return;
         };
-        let mut row = FrameRow::new(
-            backend.name(),
-            boids,
-            step,
-            (now - last).as_secs_f64() * 1e3,
-        );
-        for (name, ms) in stages {
-            row.set_stage(name, *ms);
+        let name = f.backend.name();
+        let mut row = FrameRow::new(name, f.boids, f.step, (now - last).as_secs_f64() * 1e3);
+        let t = &f.times;
+        for (col, v) in [
+            ("ui", t.ui_ms),
+            ("step_cpu", t.step_ms),
+            ("render", t.render_ms),
+            ("present", t.present_ms),
+        ] {
+            if let Some(ms) = v {
+                row.set_stage(col, ms);
+            }
+        }
+        for (stage, ms) in f.cpu_stages.iter().flatten() {
+            row.set_stage(stage, *ms);
+        }
+        // The newest scope of each name wins (a frame can bring back several steps).
+        for q in f.scopes.iter().rev() {
+            for pass in std::iter::once(q).chain(q.nested_queries.iter()) {
+                if let Some(tm) = &pass.time {
+                    if row.stage(&pass.label).is_none() {
+                        row.set_stage(&pass.label, (tm.end - tm.start) * 1e3);
+                    }
+                }
+            }
+        }
+        let any_scope = !f.scopes.is_empty();
+        if any_scope {
+            self.recorder.push_trace(TraceFrame {
+                backend: name.into(),
+                boids: f.boids,
+                step: f.step,
+                scopes: f.scopes,
+            });
         }
         self.recorder.push(row);
         self.frames += 1;
-        let timing = match backend {
-            BackendKind::Gpu if timestamps => StageTiming::GpuTimestamps,
-            BackendKind::Gpu => StageTiming::None,
-            _ => StageTiming::CpuWall,
-        };
-        if !self
+        match self
             .runs
-            .iter()
-            .any(|(b, n, _)| *b == backend && *n == boids)
+            .iter_mut()
+            .find(|(b, n, _)| *b == f.backend && *n == f.boids)
         {
-            self.runs.push((backend, boids, timing));
+            Some(run) => run.2 |= any_scope,
+            None => self.runs.push((f.backend, f.boids, any_scope)),
         }
         self.params = params.clone();
     }
@@ -101,12 +222,17 @@ impl LiveRecording {
         if self.frames == 0 {
             return Err("nothing recorded (no frame was presented)".into());
         }
-        for (backend, boids, timing) in &self.runs {
+        for (backend, boids, scopes) in &self.runs {
+            let timing = match backend {
+                BackendKind::Gpu if *scopes => StageTiming::GpuTimestamps,
+                BackendKind::Gpu => StageTiming::None,
+                _ => StageTiming::CpuWall,
+            };
             self.recorder.set_run_info(
                 backend.name(),
                 *boids,
                 RunInfo {
-                    stage_timing: *timing,
+                    stage_timing: timing,
                     params: Some(self.params.clone()),
                     final_measures: measures,
                     complete: true,

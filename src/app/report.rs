@@ -83,6 +83,36 @@ pub struct RunReport {
     pub step_ms_gpu: Option<f64>,
     /// Last CPU step time (ms).
     pub step_ms_cpu: Option<f64>,
+    /// Simulated time so far (s): the steps the clock took × dt.
+    pub sim_time_s: f64,
+    /// Wall time since the window opened (s).
+    pub wall_time_s: f64,
+    /// The clock's pace (`real-time` or `per-frame`).
+    pub clock: crate::app::clock::Pace,
+    /// The speed asked for (× real time).
+    pub speed: f64,
+    /// The smoothed achieved speed (× real time), once a frame ran.
+    pub achieved_speed: Option<f64>,
+    /// The speed the HUD reports as "slowed to", when the caps hold the simulation back.
+    pub slowed_to: Option<f64>,
+    /// How the flock was spawned.
+    pub spawn: crate::app::start::Spawn,
+    /// Whether the user panned or zoomed since the view last fitted the world.
+    pub view_moved: bool,
+    /// Help overlay shown.
+    pub help_open: bool,
+    /// HUD shown.
+    pub hud_visible: bool,
+    /// HUD details shown.
+    pub hud_details: bool,
+    /// Ambient sound wanted.
+    pub sound_on: bool,
+    /// What the sound does (playing, or why not), once tried.
+    pub sound: Option<String>,
+    /// The UI areas of the last drawn frame: name → [x0, y0, x1, y1] (physical px).
+    pub ui_areas: std::collections::BTreeMap<String, [f32; 4]>,
+    /// Whether boids are drawn as density dots at the current zoom.
+    pub density_dots: bool,
 }
 
 impl RunReport {
@@ -133,6 +163,26 @@ impl RunReport {
             msaa: g.frame.samples,
             step_ms_gpu: st.sim.step_ms_gpu(),
             step_ms_cpu: st.sim.step_ms_cpu(),
+            sim_time_s: st.clock.sim_time(),
+            wall_time_s: g.frame.opened.elapsed().as_secs_f64(),
+            clock: st.clock.pace,
+            speed: st.clock.speed,
+            achieved_speed: st.clock.achieved(),
+            slowed_to: st.clock.slowed_to(),
+            spawn: st.spawn,
+            view_moved: st.view_moved,
+            help_open: st.help_open,
+            hud_visible: st.hud_visible,
+            hud_details: st.hud_details,
+            sound_on: st.sound_on,
+            sound: g.sound.status(),
+            ui_areas: g
+                .frame
+                .ui_areas
+                .iter()
+                .map(|(n, r)| (n.to_string(), *r))
+                .collect(),
+            density_dots: st.render_style().dots_at(st.camera.zoom),
         })
     }
 

@@ -12,7 +12,7 @@
 //! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
-//! | `key NAME` | a key press | `escape` (`esc`), `f11`, `tab`, `home` (`r`), `space`, `delete`, `f9` (`record`: starts / stops a live capture), `1`–`5` |
+//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`5`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
 //! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel` |
 //! | `backend NAME` | live backend switch | `gpu`, `cpu` |
 //! | `theme NAME` | colour theme | `dark`, `light` |
@@ -44,7 +44,7 @@ use std::path::PathBuf;
 use glam::Vec2;
 
 use crate::app::state::Action;
-use crate::app::tools::{AppKey, Button, InputEvent, Tool};
+use crate::app::tools::{Button, InputEvent, Tool};
 use crate::backend::BackendKind;
 use crate::io::clip;
 use crate::render::Theme;
@@ -183,9 +183,14 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "wheel" => ScriptCmd::Input(InputEvent::Wheel(num(0, "LINES", MAX_WHEEL_LINES)?)),
         "key" => {
             let k = word(0);
-            ScriptCmd::Input(InputEvent::Key(
-                AppKey::parse(k).ok_or_else(|| format!("unknown key `{}`", clip(k)))?,
-            ))
+            ScriptCmd::Input(InputEvent::Key(crate::app::keys::parse(k).ok_or_else(
+                || {
+                    format!(
+                        "unknown key `{}` (see the key table, F1 in the app)",
+                        clip(k)
+                    )
+                },
+            )?))
         }
         "tool" => {
             let t = word(0);
@@ -418,6 +423,23 @@ mod tests {
                 ScriptCmd::Action(Action::SetBoidCount(500_000)),
             ]
         );
+    }
+
+    /// The `key` row of the module documentation names every key of the key table.
+    #[test]
+    fn the_doc_table_names_every_key() {
+        let src = include_str!("script.rs");
+        let row = src
+            .lines()
+            .find(|l| l.starts_with("//! | `key NAME`"))
+            .expect("a key row");
+        for b in crate::app::keys::KEYS {
+            let digit = b.names[0].len() == 1 && b.names[0].chars().all(|c| c.is_ascii_digit());
+            for n in b.names {
+                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`5`"));
+                assert!(shown, "key name {n} missing from the script doc");
+            }
+        }
     }
 
     /// The module documentation's table lists exactly the commands the parser accepts.

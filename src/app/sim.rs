@@ -127,7 +127,6 @@ impl Sim {
         self.step_ms_cpu
     }
 
-    /// Last step time of the running backend (ms).
     /// Per-stage times of the last finished step of the running backend (GPU timestamps, or CPU
     /// wall time per stage), `(stage, ms)`.
     pub fn stage_times(&mut self) -> Vec<(String, f64)> {
@@ -142,11 +141,18 @@ impl Sim {
         self.sim_mut().measures()
     }
 
+    /// The GPU timer scopes finished since the last call (top-level step scopes with their passes
+    /// nested, oldest first); empty on the CPU backend or without timestamp queries.
+    pub fn take_timer_results(&mut self) -> Vec<wgpu_profiler::GpuTimerQueryResult> {
+        self.sim_mut().take_timer_results()
+    }
+
     /// Whether the running backend measures per-pass GPU times with timestamp queries.
     pub fn has_timestamps(&self) -> bool {
         self.sim().has_timestamps()
     }
 
+    /// Last measured step time of the running backend (ms).
     pub fn step_ms(&self) -> Option<f64> {
         match self.kind() {
             BackendKind::Gpu => self.step_ms_gpu,

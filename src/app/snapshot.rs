@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use glam::Vec2;
 
 use crate::app::sim::Sim;
-use crate::backend::BackendKind;
+use crate::app::start::{app_setup, Spawn};
+use crate::app::AppBackend;
 use crate::gpu::GpuContext;
-use crate::model::{Scene, Setup};
+use crate::model::Scene;
 use crate::render::{
-    boid_length_for, supported_samples, Camera, Offscreen, RenderStyle, Renderer, Theme,
+    boid_length_for, supported_samples, Camera, Edge, Offscreen, RenderStyle, Renderer, Theme,
 };
 
 /// Options of `boids snapshot`.
@@ -41,7 +42,10 @@ pub struct SnapshotArgs {
     pub seed: Option<u32>,
     /// Backend that computes the steps (the picture is always drawn on the GPU).
     #[arg(long, value_enum, default_value = "gpu")]
-    pub backend: BackendKind,
+    pub backend: AppBackend,
+    /// How the boids start: `flocks` (the default without --scene) or `uniform` (with one).
+    #[arg(long, value_enum)]
+    pub spawn: Option<Spawn>,
     /// Colour theme.
     #[arg(long, value_enum, default_value = "dark")]
     pub theme: Theme,
@@ -64,7 +68,8 @@ impl SnapshotArgs {
             scene: None,
             boids: None,
             seed: None,
-            backend: BackendKind::Gpu,
+            backend: AppBackend::Gpu,
+            spawn: None,
             theme: Theme::Dark,
             boid_size: None,
             msaa: 4,
@@ -102,15 +107,23 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         None => None,
     };
     let aspect = args.width as f32 / args.height as f32;
-    let setup = Setup::resolve(scene.as_ref(), args.boids, args.seed, 20_000, aspect)
-        .map_err(|e| e.to_string())?;
-    let mut sim = Sim::new(ctx, args.backend, &setup).map_err(|e| e.to_string())?;
+    let (setup, _) = app_setup(
+        scene.as_ref(),
+        args.boids,
+        args.seed,
+        20_000,
+        aspect,
+        args.spawn,
+    )
+    .map_err(|e| e.to_string())?;
+    let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
+    check_memory(ctx, args.width, args.height, samples)?;
+    let mut sim = Sim::new(ctx, args.backend.kind(), &setup).map_err(|e| e.to_string())?;
     for _ in 0..args.steps {
         sim.step().map_err(|e| e.to_string())?;
     }
     sim.finish().map_err(|e| e.to_string())?;
 
-    let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
     let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
     renderer.set_actors(&ctx.queue, sim.actors());
     let target = Offscreen::new(&ctx.device, args.width, args.height);
@@ -123,6 +136,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         boid_length: args
             .boid_size
             .unwrap_or_else(|| boid_length_for(&setup.params)),
+        edge: Edge::of(setup.params.boundary),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;
@@ -147,6 +161,129 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         .map_err(|e| e.to_string())?;
     ctx.take_error().map_err(|e| e.to_string())?;
     Ok(img)
+}
+
+/// Bytes a `width` × `height` px snapshot with `samples` samples per pixel allocates on the GPU:
+/// (the image target, the multisampled target (0 without MSAA), the readback buffer with its rows
+/// padded to wgpu's copy alignment).
+pub fn snapshot_bytes(width: u32, height: u32, samples: u32) -> (u64, u64, u64) {
+    let px = width as u64 * height as u64;
+    let image = px * 4;
+    let msaa = if samples > 1 {
+        image * samples as u64
+    } else {
+        0
+    };
+    let row = (width as u64 * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as u64);
+    (image, msaa, row * height as u64)
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// System memory available now (bytes), from `/proc/meminfo` where there is one.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses, before allocating anything, a snapshot the adapter cannot hold: any one allocation
+/// above `max_buffer_size` (wgpu's bound on one buffer, which on Vulkan follows the driver's
+/// largest allocation, and which we take for textures too), or, on a software adapter (which
+/// draws in system memory), all of them together above the memory available. The message says
+/// what it needs and the way out (`--msaa 1`, a smaller size).
+///
+/// # Errors
+/// The message, naming the sizes and the limit.
+pub fn check_memory(ctx: &GpuContext, width: u32, height: u32, samples: u32) -> Result<(), String> {
+    let available = (ctx.info.device_type == wgpu::DeviceType::Cpu)
+        .then(available_memory)
+        .flatten();
+    check_memory_against(
+        width,
+        height,
+        samples,
+        ctx.device.limits().max_buffer_size,
+        available,
+        &ctx.describe(),
+    )
+}
+
+/// [`check_memory`] against given limits: `max_alloc` bytes per allocation and, when known,
+/// `available` bytes in all.
+///
+/// # Errors
+/// As [`check_memory`].
+pub fn check_memory_against(
+    width: u32,
+    height: u32,
+    samples: u32,
+    max_alloc: u64,
+    available: Option<u64>,
+    adapter: &str,
+) -> Result<(), String> {
+    let (image, msaa, readback) = snapshot_bytes(width, height, samples);
+    let total = image + msaa + readback;
+    let largest = image.max(msaa).max(readback);
+    let over_alloc = largest > max_alloc;
+    let over_total = available.is_some_and(|a| total > a);
+    if !over_alloc && !over_total {
+        return Ok(());
+    }
+    // The largest size of this aspect ratio that fits, and whether dropping MSAA would do.
+    let fits = |w: u32, h: u32, s: u32| {
+        let (i, m, r) = snapshot_bytes(w, h, s);
+        i.max(m).max(r) <= max_alloc && available.is_none_or(|a| i + m + r <= a)
+    };
+    let mut k = 1.0f64;
+    while k > 0.01
+        && !fits(
+            (width as f64 * k) as u32,
+            (height as f64 * k) as u32,
+            samples,
+        )
+    {
+        k *= 0.95;
+    }
+    let smaller = format!(
+        "{}×{} px",
+        (width as f64 * k) as u32,
+        (height as f64 * k) as u32
+    );
+    let msaa_text = if samples > 1 {
+        format!(
+            " with {samples}× MSAA (multisampled target {}, image {}, readback {})",
+            gib(msaa),
+            gib(image),
+            gib(readback)
+        )
+    } else {
+        format!(" (image {}, readback {})", gib(image), gib(readback))
+    };
+    let limit = if over_alloc {
+        format!(
+            "its largest allocation, {}, is above {adapter}'s max_buffer_size ({})",
+            gib(largest),
+            gib(max_alloc)
+        )
+    } else {
+        format!(
+            "this software adapter draws in system memory, of which {} is available",
+            gib(available.unwrap_or(0))
+        )
+    };
+    let way_out = if samples > 1 && fits(width, height, 1) {
+        format!("use --msaa 1 (same size), or --width/--height of at most {smaller}")
+    } else {
+        format!("use --width/--height of at most {smaller}")
+    };
+    Err(format!(
+        "a {width}×{height} px snapshot needs {}{msaa_text}, but {limit}: {way_out}",
+        gib(total)
+    ))
 }
 
 /// Encodes an image as PNG bytes.
@@ -263,4 +400,48 @@ pub fn compare_images(
         max_channel_diff,
         diff_image: diff,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1 << 30;
+
+    /// 16384² with 4× MSAA on an adapter whose largest allocation is 2 GiB (lavapipe's) is
+    /// refused with the memory it needs and the way out; without MSAA it fits.
+    #[test]
+    fn a_huge_multisampled_snapshot_is_refused_up_front() {
+        let e = check_memory_against(16384, 16384, 4, 2 * GIB - 1, None, "llvmpipe").unwrap_err();
+        for needle in [
+            "16384×16384 px",
+            "needs 6.00 GiB",
+            "4× MSAA",
+            "multisampled target 4.00 GiB",
+            "max_buffer_size (2.00 GiB)",
+            "--msaa 1",
+        ] {
+            assert!(e.contains(needle), "{e:?} lacks {needle:?}");
+        }
+        assert!(check_memory_against(16384, 16384, 1, 2 * GIB - 1, None, "x").is_ok());
+        assert!(check_memory_against(1280, 720, 4, 2 * GIB - 1, None, "x").is_ok());
+    }
+
+    /// Where memory in all is short, the message names it and suggests a size that fits.
+    #[test]
+    fn a_snapshot_above_the_available_memory_is_refused_with_a_size_that_fits() {
+        let e = check_memory_against(8192, 8192, 1, 4 * GIB, Some(GIB / 4), "x").unwrap_err();
+        assert!(e.contains("0.25 GiB is available"), "{e}");
+        let at_most = e.rsplit("at most ").next().unwrap();
+        let (w, h) = at_most.trim_end_matches(" px").split_once('×').unwrap();
+        let (w, h): (u32, u32) = (w.parse().unwrap(), h.parse().unwrap());
+        assert!(check_memory_against(w, h, 1, 4 * GIB, Some(GIB / 4), "x").is_ok());
+        assert!(w > 5000, "the suggestion is not needlessly small: {w}");
+    }
+
+    #[test]
+    fn bytes_count_padding_and_samples() {
+        assert_eq!(snapshot_bytes(10, 2, 1), (80, 0, 512));
+        assert_eq!(snapshot_bytes(64, 1, 4), (256, 1024, 256));
+    }
 }

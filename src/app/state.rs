@@ -7,10 +7,12 @@ use std::time::Instant;
 
 use glam::Vec2;
 
+use crate::app::clock::{Pace, SimClock};
 use crate::app::sim::Sim;
+use crate::app::start::Spawn;
 use crate::app::tools::{erase_points, resample_stroke, AppKey, Button, InputEvent, Tool};
 use crate::backend::BackendKind;
-use crate::model::{initial_state, Actors, Interaction, Setup, SimParams};
+use crate::model::{Actors, Interaction, Setup, SimParams};
 use crate::render::{Camera, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
@@ -55,6 +57,18 @@ pub enum Action {
     },
     /// Removes every obstacle.
     ClearObstacles,
+    /// Sets the simulation speed (× real time; one of [`crate::app::clock::SPEEDS`]).
+    SetSpeed(f64),
+    /// Runs one step and stays paused.
+    StepOnce,
+    /// Shows or hides the help overlay.
+    SetHelp(bool),
+    /// Shows or hides the HUD.
+    SetHud(bool),
+    /// Compact HUD (false) or with details (true).
+    SetHudDetails(bool),
+    /// Ambient sound on or off.
+    SetSound(bool),
 }
 
 /// Defaults of the pointer tools.
@@ -93,6 +107,25 @@ pub struct AppState {
     pub paused: bool,
     /// Fullscreen immersion (HUD and panel hidden).
     pub immersive: bool,
+    /// Help overlay shown.
+    pub help_open: bool,
+    /// The help overlay is the start screen (Start, Settings, Quit) until first closed.
+    pub start_screen: bool,
+    /// HUD shown.
+    pub hud_visible: bool,
+    /// HUD with details (frame budget, adapter, world) rather than compact.
+    pub hud_details: bool,
+    /// How many steps each frame takes (pace, speed, what it achieved).
+    pub clock: SimClock,
+    /// One step was asked for while paused: the next frame takes it.
+    pub step_once: bool,
+    /// Ambient sound wanted (the frame loop starts or stops it).
+    pub sound_on: bool,
+    /// The user panned or zoomed since the view last fitted the world: resizes keep the view
+    /// rather than fitting the world again.
+    pub view_moved: bool,
+    /// How the flock was spawned (the reset entry spawns it the same way).
+    pub spawn: Spawn,
     /// Quit requested.
     pub quit: bool,
     /// Pointer position (physical px), when inside the window.
@@ -127,8 +160,16 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A state around `sim` with `camera`, selecting the defaults above.
-    pub fn new(sim: Sim, camera: Camera, initial: Setup, max_boids: usize) -> Self {
+    /// A state around `sim` with `camera`, selecting the defaults above; the flock was spawned by
+    /// `spawn`, and steps follow `pace`.
+    pub fn new(
+        sim: Sim,
+        camera: Camera,
+        initial: Setup,
+        max_boids: usize,
+        spawn: Spawn,
+        pace: Pace,
+    ) -> Self {
         let style = RenderStyle {
             boid_length: crate::render::boid_length_for(sim.params()),
             ..RenderStyle::default()
@@ -143,6 +184,15 @@ impl AppState {
             menu_open: false,
             paused: false,
             immersive: false,
+            help_open: false,
+            start_screen: false,
+            hud_visible: true,
+            hud_details: false,
+            clock: SimClock::new(pace),
+            step_once: false,
+            sound_on: false,
+            view_moved: false,
+            spawn,
             quit: false,
             pointer: None,
             add_rate: defaults::ADD_RATE,
@@ -173,7 +223,18 @@ impl AppState {
         let base = RenderStyle::default();
         self.scale_factor = scale;
         self.style.min_length_px = base.min_length_px * scale;
+        self.style.max_length_px = base.max_length_px * scale;
+        self.style.dot_min_px = base.dot_min_px * scale;
+        self.style.edge_px = base.edge_px * scale;
         self.style.obstacle_min_px = base.obstacle_min_px * scale;
+    }
+
+    /// The style to draw with: [`AppState::style`] with the edge of the current boundary mode.
+    pub fn render_style(&self) -> RenderStyle {
+        RenderStyle {
+            edge: crate::render::Edge::of(self.sim.params().boundary),
+            ..self.style
+        }
     }
 
     /// Shows `msg` to the user (and on stderr).
@@ -244,6 +305,7 @@ impl AppState {
             InputEvent::PointerMoved(p) => {
                 if let (Some(last), true) = (self.pointer, self.pan_down) {
                     self.camera.pan_px(p - last);
+                    self.view_moved = true;
                 }
                 self.pointer = Some(p);
                 if self.left_down {
@@ -280,24 +342,63 @@ impl AppState {
             InputEvent::Wheel(lines) => {
                 let at = self.pointer.unwrap_or(self.camera.viewport * 0.5);
                 self.camera.wheel(at, lines);
+                self.view_moved = true;
             }
-            InputEvent::Key(k) => match k {
-                AppKey::Escape => {
-                    if self.immersive {
-                        self.apply(Action::SetImmersive(false));
-                    } else {
-                        let open = !self.menu_open;
-                        self.apply(Action::SetMenu(open));
-                    }
+            InputEvent::Key(k) => self.key(k),
+        }
+    }
+
+    /// Handles one key of [`crate::app::keys::KEYS`].
+    pub fn key(&mut self, k: AppKey) {
+        match k {
+            AppKey::Help => self.apply(Action::SetHelp(!self.help_open)),
+            AppKey::Escape => {
+                if self.help_open {
+                    self.apply(Action::SetHelp(false));
+                } else if self.immersive {
+                    self.apply(Action::SetImmersive(false));
+                } else {
+                    let open = !self.menu_open;
+                    self.apply(Action::SetMenu(open));
                 }
-                AppKey::F11 => self.apply(Action::SetImmersive(!self.immersive)),
-                AppKey::TogglePanel => self.apply(Action::SetPanel(!self.panel_open)),
-                AppKey::ResetView => self.apply(Action::ResetView),
-                AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
-                AppKey::Tool(t) => self.apply(Action::SetTool(t)),
-                AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
-                AppKey::Record => self.record_toggle = !self.record_toggle,
-            },
+            }
+            AppKey::Immersion => self.apply(Action::SetImmersive(!self.immersive)),
+            AppKey::TogglePanel => self.apply(Action::SetPanel(!self.panel_open)),
+            AppKey::ResetView => self.apply(Action::ResetView),
+            AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
+            AppKey::StepOnce => self.apply(Action::StepOnce),
+            AppKey::Slower | AppKey::Faster => {
+                let mut c = self.clock.clone();
+                c.step_speed(k == AppKey::Faster);
+                self.apply(Action::SetSpeed(c.speed));
+            }
+            AppKey::Tool(t) => self.apply(Action::SetTool(t)),
+            AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
+            AppKey::Record => self.record_toggle = !self.record_toggle,
+            AppKey::ToggleHud => self.apply(Action::SetHud(!self.hud_visible)),
+            AppKey::HudDetails => {
+                // Details of a hidden HUD show it.
+                let details = !(self.hud_details && self.hud_visible);
+                self.apply(Action::SetHud(true));
+                self.apply(Action::SetHudDetails(details));
+            }
+            AppKey::Sound => self.apply(Action::SetSound(!self.sound_on)),
+        }
+    }
+
+    /// Fits the whole world in the view again and forgets that the user moved it.
+    pub fn fit_view(&mut self) {
+        self.camera.reset();
+        self.view_moved = false;
+    }
+
+    /// The world changed size: a view the user has not moved fits it again.
+    fn world_changed(&mut self) {
+        let p = self.sim.params();
+        self.camera
+            .set_world(Vec2::new(p.world_width, p.world_height));
+        if !self.view_moved {
+            self.camera.reset();
         }
     }
 
@@ -322,7 +423,10 @@ impl AppState {
                 self.menu_open = open;
                 self.paused = open;
             }
-            Action::SetPaused(p) => self.paused = p,
+            Action::SetPaused(p) => {
+                self.paused = p;
+                self.clock.reset();
+            }
             Action::SetImmersive(on) => {
                 self.immersive = on;
                 if on {
@@ -330,11 +434,13 @@ impl AppState {
                     self.paused = false;
                 }
             }
-            Action::ResetView => self.camera.reset(),
+            Action::ResetView => self.fit_view(),
             Action::ResetFlock => {
                 // The initial flock, regenerated in the current world (which may have grown).
                 let params = self.sim.params().clone();
-                let boids = initial_state(self.initial.seed, self.initial.boids.len(), &params);
+                let boids = self
+                    .spawn
+                    .boids(self.initial.seed, self.initial.boids.len(), &params);
                 if let Err(e) = self.sim.set_state(&boids) {
                     self.say(format!("reset: {e}"));
                 }
@@ -350,16 +456,13 @@ impl AppState {
                     self.say(format!("boid count {n}: {e}"));
                 }
                 // The world may have grown to hold them at the default density.
-                let p = self.sim.params();
-                self.camera
-                    .set_world(Vec2::new(p.world_width, p.world_height));
+                self.world_changed();
             }
             Action::SetParams(p) => {
                 if let Err(e) = self.sim.set_params(&p) {
                     self.say(format!("parameters: {e}"));
                 } else {
-                    self.camera
-                        .set_world(Vec2::new(p.world_width, p.world_height));
+                    self.world_changed();
                 }
             }
             Action::SetInteraction(ia) => {
@@ -377,6 +480,26 @@ impl AppState {
                 self.pointer_weight = weight.clamp(0.0, 100.0);
             }
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
+            Action::SetSpeed(s) => {
+                self.clock.speed = crate::app::clock::SPEEDS
+                    .into_iter()
+                    .min_by(|a, b| (a - s).abs().total_cmp(&(b - s).abs()))
+                    .unwrap_or(1.0);
+            }
+            Action::StepOnce => {
+                self.paused = true;
+                self.step_once = true;
+                self.clock.reset();
+            }
+            Action::SetHelp(open) => {
+                self.help_open = open;
+                if !open {
+                    self.start_screen = false;
+                }
+            }
+            Action::SetHud(on) => self.hud_visible = on,
+            Action::SetHudDetails(on) => self.hud_details = on,
+            Action::SetSound(on) => self.sound_on = on,
         }
     }
 

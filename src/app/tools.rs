@@ -4,6 +4,8 @@
 
 use glam::Vec2;
 
+pub use crate::app::keys::AppKey;
+
 /// The tool of the left mouse button.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -22,7 +24,8 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// Every tool, in the order of their number keys 1–5.
+    /// Every tool, in the order of their number keys 1–5 and of the tool bar (a new tool, e.g. a
+    /// predator, goes here, gets a row in [`crate::app::keys::KEYS`] and a button by itself).
     pub const ALL: [Tool; 5] = [
         Tool::Add,
         Tool::Draw,
@@ -48,6 +51,17 @@ impl Tool {
             Tool::Add => "Add boids",
             Tool::Draw => "Draw obstacles",
             Tool::Erase => "Erase obstacles",
+            Tool::Attract => "Attract",
+            Tool::Repel => "Repel",
+        }
+    }
+
+    /// The tool bar's word for it.
+    pub fn short(self) -> &'static str {
+        match self {
+            Tool::Add => "Add",
+            Tool::Draw => "Obstacle",
+            Tool::Erase => "Eraser",
             Tool::Attract => "Attract",
             Tool::Repel => "Repel",
         }
@@ -79,47 +93,6 @@ impl Button {
             "right" => Some(Button::Right),
             _ => None,
         }
-    }
-}
-
-/// Keys with an app meaning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AppKey {
-    /// Esc: leaves immersion, else opens/closes the pause menu.
-    Escape,
-    /// F11: toggles fullscreen immersion.
-    F11,
-    /// Tab: shows/hides the control panel.
-    TogglePanel,
-    /// Home or R: shows the whole world again.
-    ResetView,
-    /// Space: pauses/resumes the simulation.
-    Pause,
-    /// Digits 1–5: selects a tool.
-    Tool(Tool),
-    /// Delete: removes every obstacle.
-    ClearObstacles,
-    /// F9: starts / stops recording a live capture.
-    Record,
-}
-
-impl AppKey {
-    /// Parses a script key name (`escape`, `f11`, `tab`, `home`, `space`, `1`–`5`, `delete`).
-    pub fn parse(s: &str) -> Option<AppKey> {
-        Some(match s {
-            "escape" | "esc" => AppKey::Escape,
-            "f11" => AppKey::F11,
-            "tab" => AppKey::TogglePanel,
-            "home" | "r" => AppKey::ResetView,
-            "space" => AppKey::Pause,
-            "delete" => AppKey::ClearObstacles,
-            "f9" | "record" => AppKey::Record,
-            d if d.len() == 1 => {
-                let k = d.parse::<usize>().ok()?.checked_sub(1)?;
-                AppKey::Tool(*Tool::ALL.get(k)?)
-            }
-            _ => return None,
-        })
     }
 }
 
@@ -197,13 +170,5 @@ mod tests {
         let mut pts = vec![[0.0, 0.0], [5.0, 0.0], [20.0, 0.0]];
         assert_eq!(erase_points(&mut pts, Vec2::new(1.0, 0.0), 6.0), 2);
         assert_eq!(pts, vec![[20.0, 0.0]]);
-    }
-
-    #[test]
-    fn keys_parse() {
-        assert_eq!(AppKey::parse("3"), Some(AppKey::Tool(Tool::Erase)));
-        assert_eq!(AppKey::parse("6"), None);
-        assert_eq!(AppKey::parse("0"), None);
-        assert_eq!(AppKey::parse("f11"), Some(AppKey::F11));
     }
 }

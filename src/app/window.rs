@@ -11,17 +11,17 @@ use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{Key, NamedKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::app::frame::Frame;
 use crate::app::script::{Script, ScriptCmd};
+use crate::app::sound::Sound;
 use crate::app::state::AppState;
-use crate::app::tools::{AppKey, Button, InputEvent};
+use crate::app::tools::{Button, InputEvent};
 use crate::app::{report::RunReport, RunArgs};
 use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
-use crate::model::{Scene, Setup};
+use crate::model::Scene;
 use crate::render::{supported_samples, Camera, Renderer};
 
 /// Boids of the default scene on a hardware GPU.
@@ -53,6 +53,8 @@ pub(crate) struct Gfx {
     pub renderer_actors_version: u64,
     /// Where F9 writes live captures.
     pub capture_dir: std::path::PathBuf,
+    /// The ambient sound.
+    pub sound: Sound,
     fullscreen_applied: bool,
     next_idle_tick: Instant,
 }
@@ -142,16 +144,17 @@ impl Gfx {
         } else {
             DEFAULT_BOIDS_GPU
         };
-        let setup = Setup::resolve(
+        let (setup, spawn) = crate::app::start::app_setup(
             scene,
             args.boids,
             args.seed,
             default_boids,
             viewport.x / viewport.y,
+            args.spawn,
         )
         .map_err(|e| e.to_string())?;
-        let mut sim =
-            crate::app::sim::Sim::new(&ctx, args.backend, &setup).map_err(|e| e.to_string())?;
+        let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)
+            .map_err(|e| e.to_string())?;
         for _ in 0..args.warmup {
             sim.step().map_err(|e| e.to_string())?;
         }
@@ -165,18 +168,31 @@ impl Gfx {
             .min(cap)
             .max(setup.boids.len());
         let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
-        let mut st = AppState::new(sim, camera, setup, max_boids);
+        let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
         st.set_scale_factor(window.scale_factor() as f32);
         st.style.theme = args.theme;
         st.panel_open = args.panel;
-        if software && default_count {
+        st.help_open = args.start_screen();
+        st.start_screen = st.help_open;
+        let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
+        if software {
+            let count = if default_count {
+                format!(
+                    "{DEFAULT_BOIDS_SOFTWARE} boids by default ({DEFAULT_BOIDS_GPU} on a GPU), "
+                )
+            } else {
+                String::new()
+            };
+            let msaa = if args.msaa.is_none() {
+                "no MSAA (--msaa 4 to ask)"
+            } else {
+                "MSAA as asked"
+            };
             st.note = Some(format!(
-                "software adapter: {DEFAULT_BOIDS_SOFTWARE} boids by default \
-                 ({DEFAULT_BOIDS_GPU} on a GPU)"
+                "software adapter: {count}{msaa}, what is fastest there"
             ));
         }
 
-        let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
         let samples = supported_samples(&ctx.adapter, format, wanted);
         let mut renderer = Renderer::new(&ctx.device, format, samples);
         renderer.set_actors(&ctx.queue, st.sim.actors());
@@ -210,6 +226,7 @@ impl Gfx {
             needs_configure: true,
             renderer_actors_version: 0,
             capture_dir: args.capture_dir.clone(),
+            sound: Sound::new(),
             fullscreen_applied: false,
             next_idle_tick: Instant::now(),
         };
@@ -233,6 +250,10 @@ impl Gfx {
             self.config.width as f32,
             self.config.height as f32,
         ));
+        // A view the user has not moved keeps showing the whole world.
+        if !self.st.view_moved {
+            self.st.fit_view();
+        }
     }
 
     pub(crate) fn configure(&mut self) {
@@ -258,23 +279,6 @@ impl Gfx {
                 .set_fullscreen(self.st.immersive.then_some(Fullscreen::Borderless(None)));
             self.fullscreen_applied = self.st.immersive;
         }
-    }
-}
-
-fn key_of(key: &Key) -> Option<AppKey> {
-    match key {
-        Key::Named(NamedKey::Escape) => Some(AppKey::Escape),
-        Key::Named(NamedKey::F11) => Some(AppKey::F11),
-        Key::Named(NamedKey::Tab) => Some(AppKey::TogglePanel),
-        Key::Named(NamedKey::Home) => Some(AppKey::ResetView),
-        Key::Named(NamedKey::Space) => Some(AppKey::Pause),
-        Key::Named(NamedKey::Delete) => Some(AppKey::ClearObstacles),
-        Key::Named(NamedKey::F9) => Some(AppKey::Record),
-        Key::Character(c) => match c.as_str() {
-            "r" | "R" => Some(AppKey::ResetView),
-            d => AppKey::parse(d).filter(|k| matches!(k, AppKey::Tool(_))),
-        },
-        _ => None,
     }
 }
 
@@ -429,7 +433,7 @@ impl ApplicationHandler for App {
             WindowEvent::KeyboardInput { event, .. } => {
                 let typing = g.egui_ctx.egui_wants_keyboard_input();
                 if event.state == ElementState::Pressed && !event.repeat && !typing {
-                    if let Some(k) = key_of(&event.logical_key) {
+                    if let Some(k) = crate::app::keys::lookup(&event.logical_key) {
                         g.st.input(InputEvent::Key(k));
                     }
                 }

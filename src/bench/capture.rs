@@ -42,15 +42,22 @@ use crate::bench::trace::{trace_json, TraceFrame};
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
 
-/// Number of timed columns: every stage of [`crate::stages::STAGES`], and the render pass.
-pub const TIMED: usize = crate::stages::STAGE_COUNT + 1;
+/// The timed columns after the stages: the render pass (`boids bench --render`: recorded and
+/// waited for; live captures: encoded and submitted), then, in live captures only, where the
+/// rest of the frame's CPU time went: the egui pass (`ui`), the frame's steps (`step_cpu`) and
+/// acquire + present (`present`); see [`crate::app::record`].
+pub const FRAME_COLUMNS: [&str; 4] = ["render", "ui", "step_cpu", "present"];
+
+/// Number of timed columns: every stage of [`crate::stages::STAGES`], then [`FRAME_COLUMNS`].
+pub const TIMED: usize = crate::stages::STAGE_COUNT + FRAME_COLUMNS.len();
 
 /// The timed columns of `frames.csv`, in order: every stage of [`crate::stages::STAGES`] (the
-/// step's stages, then the flock measures), and the render pass.
+/// step's stages, then the flock measures), then [`FRAME_COLUMNS`].
 pub fn timed_columns() -> [&'static str; TIMED] {
     let mut names = ["render"; TIMED];
-    for (n, s) in names.iter_mut().zip(crate::stages::STAGES.iter()) {
-        *n = s.name;
+    let stages = crate::stages::STAGES.iter().map(|s| s.name);
+    for (n, s) in names.iter_mut().zip(stages.chain(FRAME_COLUMNS)) {
+        *n = s;
     }
     names
 }
@@ -160,6 +167,9 @@ pub struct CaptureMeta {
     pub present_mode: String,
     /// Every option of the capture.
     pub parameters: serde_json::Value,
+    /// How each figure was timed, by column (`summary.json`'s `timing_notes`; empty: the
+    /// documented meaning of [`csv_header`]).
+    pub timing_notes: std::collections::BTreeMap<String, String>,
 }
 
 impl CaptureMeta {
@@ -179,6 +189,7 @@ impl CaptureMeta {
             adapter_error: None,
             present_mode: present_mode.to_string(),
             parameters,
+            timing_notes: Default::default(),
         }
     }
 }
@@ -327,6 +338,7 @@ impl CaptureRecorder {
                 None => GpuTiming::NoGpu,
             },
             parameters: m.parameters.clone(),
+            timing_notes: m.timing_notes.clone(),
             files: FILES.iter().map(|s| s.to_string()).collect(),
             runs,
             skipped: self.skipped.clone(),
@@ -370,6 +382,13 @@ impl CaptureRecorder {
             message,
         };
         let note = match summary.gpu_timing {
+            GpuTiming::TimestampQueries if self.traces.is_empty() => self
+                .meta
+                .timing_notes
+                .get("trace.json")
+                .filter(|n| n.starts_with("empty"))
+                .cloned()
+                .unwrap_or_else(|| "empty: no GPU timer scope came back while recording".into()),
             GpuTiming::TimestampQueries => format!(
                 "GPU timestamp scopes of the last {TRACE_FRAMES_PER_RUN} measured frames of each GPU run"
             ),

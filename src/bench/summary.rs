@@ -132,6 +132,10 @@ pub struct Summary {
     pub gpu_timing: GpuTiming,
     /// Every option of the capture (backends, counts, steps, warm-up, seed, scene, limits, …).
     pub parameters: serde_json::Value,
+    /// How each figure was timed, by column, where a capture says more than the documented
+    /// meaning of the columns (live captures: see `crate::app::record`). Absent when empty.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub timing_notes: BTreeMap<String, String>,
     /// The files of the capture, relative to its folder.
     pub files: Vec<String>,
     /// One entry per (backend, boids) with rows, in the order first measured.

@@ -13,3 +13,36 @@ pub const TIP: u32 = 1;
 
 /// The two triangles over [`CORNERS`].
 pub const INDICES: [u16; 6] = [0, 1, 2, 1, 2, 3];
+
+/// Area of the spearhead in boid lengths² (shoelace formula over [`CORNERS`] in outline order:
+/// left wing, tip, right wing, notch). Density dots carry this much coverage per boid.
+pub const fn area() -> f32 {
+    let o = [CORNERS[0], CORNERS[1], CORNERS[3], CORNERS[2]];
+    let mut twice = 0.0;
+    let mut i = 0;
+    while i < 4 {
+        let (a, b) = (o[i], o[(i + 1) % 4]);
+        twice += a[0] * b[1] - b[0] * a[1];
+        i += 1;
+    }
+    if twice < 0.0 {
+        -twice / 2.0
+    } else {
+        twice / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The arrowhead is the triangle (wings, tip) less the notch triangle (wings, notch).
+    #[test]
+    fn area_is_the_outer_triangle_less_the_notch() {
+        let outer = 0.5 * 0.68 * 1.0;
+        let notch = 0.5 * 0.68 * 0.25;
+        assert!(
+            (super::area() - (outer - notch)).abs() < 1e-6,
+            "{}",
+            super::area()
+        );
+    }
+}

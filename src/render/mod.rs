@@ -14,4 +14,4 @@ pub use camera::Camera;
 pub use mirror::StateMirror;
 pub use offscreen::{read_texture, Offscreen};
 pub use renderer::{supported_samples, Renderer, StateBuffers, ViewUniforms};
-pub use style::{boid_length_for, RenderStyle, Theme};
+pub use style::{boid_length_for, Edge, RenderStyle, Theme};

@@ -1,14 +1,24 @@
 //! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..6, 0, 0..N)`:
 //! the 4 corners of [`crate::render::mesh`] in a per-vertex buffer, one instance per boid) whose
 //! vertex shader reads each instance's boid from the state storage buffer by `instance_index`,
-//! oriented by its velocity; then obstacle discs (instanced quads) and the world rectangle. Used
-//! unchanged by the window, by `boids snapshot` and by benchmark captures, through
-//! [`Renderer::record`] and [`crate::render::Offscreen`].
+//! oriented by its velocity; before them the world rectangle and obstacle discs (instanced
+//! quads), after them the world's edge. Used unchanged by the window, by `boids snapshot` and by
+//! benchmark captures, through [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
-//! Sizes: the boid length is in wu with a minimum on-screen length in px, so a zoomed-out flock
-//! stays visible. Colour: a two-colour pastel gradient (tip → tail) from the hue vector angle,
-//! computed in OKLCh so every hue has the same lightness; the theme picks lighter pastels on a
-//! dark background and deeper ones on a light background.
+//! Sizes: the boid length is in wu, shown between [`RenderStyle::min_length_px`] and
+//! [`RenderStyle::max_length_px`]. Zoomed out so far that a boid would be shorter than the
+//! minimum, boids become **density dots** instead of a grey static of minimum-size arrows: one
+//! small square per boid (at least [`RenderStyle::dot_min_px`]) blended additively on the dark
+//! theme (subtractively on the light one) with the coverage the boid's spearhead would have had
+//! (its area × its on-screen length², at least a floor so a lone boid stays visible), so the
+//! picture's brightness follows the boids' density and their colour.
+//!
+//! Colour: a two-colour pastel gradient (tip → tail) from the hue vector angle, computed in OKLCh
+//! so every hue has the same lightness; the theme picks lighter pastels on a dark background and
+//! deeper ones on a light background.
+//!
+//! Cost: when the world covers the whole view the pass clears to the world's colour and skips the
+//! world rectangle (one clear instead of a clear and a full-screen quad).
 
 use encase::ShaderType;
 use glam::{Vec2, Vec4};
@@ -29,6 +39,8 @@ pub struct ViewUniforms {
     pub world_color: Vec4,
     /// Obstacle colour, in the target's encoding.
     pub obstacle_color: Vec4,
+    /// Edge line colour, in the target's encoding, premultiplied by its opacity.
+    pub edge_color: Vec4,
     /// World point at the viewport centre (wu).
     pub center: Vec2,
     /// Clip units per wu.
@@ -41,6 +53,12 @@ pub struct ViewUniforms {
     pub boid_length: f32,
     /// Smallest boid length (px).
     pub min_length_px: f32,
+    /// Largest boid length (px).
+    pub max_length_px: f32,
+    /// Smallest side of a density dot (px).
+    pub dot_min_px: f32,
+    /// Spearhead area (boid lengths²).
+    pub boid_area: f32,
     /// px per wu.
     pub zoom: f32,
     /// Boid opacity.
@@ -57,9 +75,18 @@ pub struct ViewUniforms {
     pub obstacle_radius: f32,
     /// Smallest obstacle radius (px).
     pub obstacle_min_px: f32,
+    /// Edge line width (px).
+    pub edge_px: f32,
+    /// 1 for a dashed edge (the wrap seam), 0 for a solid one.
+    pub edge_dash: u32,
+    /// 1 when density dots are subtracted (light theme), 0 when added.
+    pub dot_subtract: u32,
     /// 1 for an sRGB target.
     pub srgb_target: u32,
 }
+
+/// Opacity of a solid edge and of a seam.
+const EDGE_ALPHA: [f32; 2] = [0.85, 0.4];
 
 /// sRGB-encoded component to linear.
 pub fn srgb_to_linear(c: f32) -> f32 {
@@ -81,15 +108,22 @@ impl ViewUniforms {
         let srgb = format.is_srgb();
         let (tip, tail, chroma) = style.theme.palette();
         let vp = camera.viewport.max(Vec2::ONE);
+        let dash = style.edge == crate::render::Edge::Seam;
+        let edge_alpha = EDGE_ALPHA[dash as usize];
+        let edge = encode(style.theme.edge_color(), srgb);
         ViewUniforms {
             world_color: encode(style.theme.world_color(), srgb),
             obstacle_color: encode(style.theme.obstacle_color(), srgb),
+            edge_color: (edge * edge_alpha).truncate().extend(edge_alpha),
             center: camera.center,
             scale: Vec2::new(2.0 * camera.zoom / vp.x, -2.0 * camera.zoom / vp.y),
             px_to_clip: Vec2::new(2.0 / vp.x, -2.0 / vp.y),
             world: camera.world,
             boid_length: style.boid_length,
             min_length_px: style.min_length_px,
+            max_length_px: style.max_length_px.max(style.min_length_px),
+            dot_min_px: style.dot_min_px,
+            boid_area: mesh::area(),
             zoom: camera.zoom,
             alpha: style.alpha.clamp(0.0, 1.0),
             tip_lightness: tip,
@@ -98,6 +132,9 @@ impl ViewUniforms {
             tail_hue_shift: style.tail_hue_shift_deg.to_radians(),
             obstacle_radius: style.obstacle_radius,
             obstacle_min_px: style.obstacle_min_px,
+            edge_px: style.edge_px,
+            edge_dash: dash as u32,
+            dot_subtract: (style.theme == crate::render::Theme::Light) as u32,
             srgb_target: srgb as u32,
         }
     }
@@ -118,6 +155,9 @@ pub struct Renderer {
     bgl: wgpu::BindGroupLayout,
     world: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
+    /// Density dots: additive (dark theme), subtractive (light theme).
+    dots: [wgpu::RenderPipeline; 2],
+    edge: wgpu::RenderPipeline,
     obstacles: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
     obstacle_buffer: wgpu::Buffer,
@@ -132,6 +172,26 @@ pub struct Renderer {
     msaa: Option<(u32, u32, wgpu::TextureView)>,
 }
 
+/// Adds the source colour to the target (dark theme's density dots).
+const ADD: wgpu::BlendState = wgpu::BlendState {
+    color: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::One,
+        operation: wgpu::BlendOperation::Add,
+    },
+    alpha: wgpu::BlendComponent::OVER,
+};
+
+/// Subtracts the source colour from the target (light theme's density dots darken the paper).
+const SUBTRACT: wgpu::BlendState = wgpu::BlendState {
+    color: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::One,
+        operation: wgpu::BlendOperation::ReverseSubtract,
+    },
+    alpha: wgpu::BlendComponent::OVER,
+};
+
 #[allow(clippy::too_many_arguments)]
 fn pipeline(
     device: &wgpu::Device,
@@ -143,6 +203,33 @@ fn pipeline(
     format: wgpu::TextureFormat,
     samples: u32,
     topology: wgpu::PrimitiveTopology,
+) -> wgpu::RenderPipeline {
+    pipeline_blend(
+        device,
+        layout,
+        module,
+        name,
+        vertex_entry,
+        buffers,
+        format,
+        samples,
+        topology,
+        wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pipeline_blend(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    name: &str,
+    vertex_entry: &str,
+    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+    format: wgpu::TextureFormat,
+    samples: u32,
+    topology: wgpu::PrimitiveTopology,
+    blend: wgpu::BlendState,
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(name),
@@ -169,7 +256,7 @@ fn pipeline(
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
                 format,
-                blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+                blend: Some(blend),
                 write_mask: wgpu::ColorWrites::ALL,
             })],
         }),
@@ -253,7 +340,35 @@ impl Renderer {
             contents: bytemuck::cast_slice(&mesh::INDICES),
             usage: wgpu::BufferUsages::INDEX,
         });
+        let dot = |blend| {
+            pipeline_blend(
+                device,
+                &layout,
+                &module,
+                "dot",
+                "vs_dot",
+                &[],
+                format,
+                samples,
+                STRIP,
+                blend,
+            )
+        };
+        let dots = [dot(ADD), dot(SUBTRACT)];
+        let edge = pipeline(
+            device,
+            &layout,
+            &module,
+            "edge",
+            "vs_edge",
+            &[],
+            format,
+            samples,
+            STRIP,
+        );
         Renderer {
+            dots,
+            edge,
             world: pipeline(
                 device,
                 &layout,
@@ -389,7 +504,18 @@ impl Renderer {
             None
         };
         let bg = self.bind.as_ref().map(|(_, _, b)| b).expect("bind group");
-        let outside = encode(style.theme.outside_color(), self.format.is_srgb());
+        let (lo, hi) = camera.visible_world();
+        // The world covers the view (to half a pixel: no pixel centre lies outside): one clear to
+        // its colour, no rectangle, no seam.
+        let slack = Vec2::splat(0.5 / camera.zoom.max(1e-12));
+        let world_fills =
+            (lo + slack).cmpge(Vec2::ZERO).all() && (hi - slack).cmple(camera.world).all();
+        let clear = if world_fills {
+            style.theme.world_color()
+        } else {
+            style.theme.outside_color()
+        };
+        let outside = encode(clear, self.format.is_srgb());
         let (view, resolve_target) = match msaa_view {
             Some(v) => (v, Some(target)),
             None => (target, None),
@@ -420,17 +546,33 @@ impl Renderer {
             multiview_mask: None,
         });
         pass.set_bind_group(0, bg, &[]);
-        pass.set_pipeline(&self.world);
-        pass.draw(0..4, 0..1);
+        if !world_fills {
+            pass.set_pipeline(&self.world);
+            pass.draw(0..4, 0..1);
+        }
         if self.obstacle_count > 0 {
             pass.set_pipeline(&self.obstacles);
             pass.draw(0..4, 0..self.obstacle_count);
         }
-        if boid_count > 0 {
+        if boid_count > 0 && style.dots_at(camera.zoom) {
+            let light = style.theme == crate::render::Theme::Light;
+            pass.set_pipeline(&self.dots[light as usize]);
+            pass.draw(0..4, 0..boid_count);
+        } else if boid_count > 0 {
             pass.set_pipeline(&self.boids);
             pass.set_vertex_buffer(0, self.corners.slice(..));
             pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
             pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
+        }
+        // The edge: solid always; the wrap seam only where the view shows past the world.
+        let edge = match style.edge {
+            crate::render::Edge::Solid => true,
+            crate::render::Edge::Seam => !world_fills,
+            crate::render::Edge::None => false,
+        };
+        if edge && style.edge_px > 0.0 {
+            pass.set_pipeline(&self.edge);
+            pass.draw(0..4, 0..4);
         }
     }
 }

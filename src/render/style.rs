@@ -1,5 +1,5 @@
 //! How the picture looks: the colour [`Theme`] and the [`RenderStyle`] (boid size, opacity, tail
-//! hue shift, obstacle discs).
+//! hue shift, obstacle discs, the world's edge, density dots).
 
 /// Colour theme of the app and of snapshots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
@@ -41,11 +41,40 @@ impl Theme {
             Theme::Light => [0.33, 0.34, 0.38],
         }
     }
+    /// Colour of the world's edge line (sRGB, 0..1).
+    pub fn edge_color(self) -> [f32; 3] {
+        match self {
+            Theme::Dark => [0.55, 0.58, 0.68],
+            Theme::Light => [0.40, 0.41, 0.46],
+        }
+    }
     /// (tip lightness, tail lightness, chroma) in OKLCh.
     pub fn palette(self) -> (f32, f32, f32) {
         match self {
             Theme::Dark => (0.90, 0.74, 0.115),
             Theme::Light => (0.76, 0.62, 0.14),
+        }
+    }
+}
+
+/// How the world's edge is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Edge {
+    /// Not drawn.
+    #[default]
+    None,
+    /// A solid line around the world (walls and bounce: boids stay inside it).
+    Solid,
+    /// A faint dashed line, only where the view shows past the world (wrap: a seam, not a wall).
+    Seam,
+}
+
+impl Edge {
+    /// The edge of a boundary mode: solid for walls and bounce, a seam for wrap.
+    pub fn of(boundary: crate::model::Boundary) -> Edge {
+        match boundary {
+            crate::model::Boundary::Wrap => Edge::Seam,
+            _ => Edge::Solid,
         }
     }
 }
@@ -57,8 +86,14 @@ pub struct RenderStyle {
     pub theme: Theme,
     /// Boid length tip to tail (wu).
     pub boid_length: f32,
-    /// Smallest on-screen boid length (physical px; multiply by the scale factor for HiDPI).
+    /// Smallest on-screen boid length of a spearhead (physical px; multiply by the scale factor
+    /// for HiDPI). Boids whose length at the current zoom is below it are drawn as density dots.
     pub min_length_px: f32,
+    /// Largest on-screen boid length (physical px): zooming in past it, or a world of a few
+    /// boids, does not make boids larger.
+    pub max_length_px: f32,
+    /// Smallest side of a density dot (physical px).
+    pub dot_min_px: f32,
     /// Boid opacity, 0..1.
     pub alpha: f32,
     /// Hue offset of the tail colour from the tip colour (degrees).
@@ -67,6 +102,10 @@ pub struct RenderStyle {
     pub obstacle_radius: f32,
     /// Smallest on-screen obstacle radius (physical px).
     pub obstacle_min_px: f32,
+    /// The world's edge.
+    pub edge: Edge,
+    /// Width of the edge line (physical px).
+    pub edge_px: f32,
 }
 
 impl Default for RenderStyle {
@@ -74,12 +113,24 @@ impl Default for RenderStyle {
         RenderStyle {
             theme: Theme::Dark,
             boid_length: 8.0,
-            min_length_px: 6.0,
+            min_length_px: 4.0,
+            max_length_px: 64.0,
+            dot_min_px: 1.5,
             alpha: 0.92,
             tail_hue_shift_deg: 42.0,
             obstacle_radius: 3.0,
             obstacle_min_px: 2.0,
+            edge: Edge::None,
+            edge_px: 1.5,
         }
+    }
+}
+
+impl RenderStyle {
+    /// Whether boids are drawn as density dots at `zoom` (px per wu): their length on screen is
+    /// below [`RenderStyle::min_length_px`].
+    pub fn dots_at(&self, zoom: f32) -> bool {
+        self.boid_length * zoom < self.min_length_px
     }
 }
 

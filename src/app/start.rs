@@ -1,0 +1,127 @@
+//! What the window and `boids snapshot` start from: the [`Setup`] of the app, with the flock
+//! spawned as a few flocks by default ([`Spawn`]) and a world no smaller than [`MIN_WORLD_SIDE`].
+//!
+//! Decisions (the app's, not the model's: `model::initial_state`, which tests, benchmarks and
+//! headless runs use, is unchanged):
+//! - Without a scene the boids start as [`Spawn::Flocks`]: a uniform spray of thousands of boids
+//!   reads as noise until they have flocked; with a scene they start as the scene's uniform flock
+//!   ([`Spawn::Uniform`]). `--spawn` chooses either.
+//! - Without a scene, the world's short side is at least [`MIN_WORLD_SIDE`] wu: a world sized for
+//!   one boid at the default density is 60 wu across, where a boid of 10 wu fills a sixth of the
+//!   window. A scene's world is sized as the model sizes it (its own, or for its count).
+
+use crate::model::state::flocks_state;
+use crate::model::{initial_state, validate_boid_count, Boid, ParamError, Scene, Setup, SimParams};
+
+/// Smallest side of a world the app sizes (wu).
+pub const MIN_WORLD_SIDE: f32 = 400.0;
+
+/// How the initial boids are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Spawn {
+    /// Uniform positions, headings and hues (`model::initial_state`).
+    Uniform,
+    /// A few aligned flocks of similar hue (`model::state::flocks_state`).
+    Flocks,
+}
+
+impl Spawn {
+    /// The `n` boids of `seed` in the world of `params`.
+    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+        match self {
+            Spawn::Uniform => initial_state(seed, n, params),
+            Spawn::Flocks => flocks_state(seed, n, params),
+        }
+    }
+
+    /// The default: flocks without a scene, the scene's uniform flock with one.
+    pub fn default_for(scene: Option<&Scene>) -> Spawn {
+        if scene.is_some() {
+            Spawn::Uniform
+        } else {
+            Spawn::Flocks
+        }
+    }
+}
+
+/// The app's setup: as [`Setup::resolve`] (count, seed, world sized to `aspect` at the default
+/// density unless the scene fixes it), then without a scene the world's sides raised to at least
+/// [`MIN_WORLD_SIDE`] × (`aspect`, 1) (or (1, 1/`aspect`) for a tall window), and the boids placed
+/// by `spawn` (default [`Spawn::default_for`] the scene).
+///
+/// # Errors
+/// [`ParamError`] for parameters or a count out of range.
+pub fn app_setup(
+    scene: Option<&Scene>,
+    boids: Option<usize>,
+    seed: Option<u32>,
+    default_boids: usize,
+    aspect: f32,
+    spawn: Option<Spawn>,
+) -> Result<(Setup, Spawn), ParamError> {
+    let (mut params, n, seed, actors) =
+        Setup::resolve_params(scene, boids, seed, default_boids, aspect);
+    if scene.is_none() && params.world_width.min(params.world_height) < MIN_WORLD_SIDE {
+        // The window's aspect ratio, its short side MIN_WORLD_SIDE (a world sized for a few
+        // boids was squared by its minimum of 3 perception radii).
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect.clamp(0.1, 10.0)
+        } else {
+            1.0
+        };
+        let (w, h) = if aspect >= 1.0 {
+            (MIN_WORLD_SIDE * aspect, MIN_WORLD_SIDE)
+        } else {
+            (MIN_WORLD_SIDE, MIN_WORLD_SIDE / aspect)
+        };
+        params.world_width = params.world_width.max(w);
+        params.world_height = params.world_height.max(h);
+    }
+    params.validate()?;
+    validate_boid_count(n)?;
+    let spawn = spawn.unwrap_or(Spawn::default_for(scene));
+    Ok((
+        Setup {
+            boids: spawn.boids(seed, n, &params),
+            params,
+            seed,
+            step: 0,
+            actors,
+        },
+        spawn,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_boid_gets_a_world_of_at_least_the_minimum_side() {
+        let (s, spawn) = app_setup(None, Some(1), None, 20_000, 16.0 / 9.0, None).unwrap();
+        assert_eq!(spawn, Spawn::Flocks);
+        assert_eq!(s.boids.len(), 1);
+        assert!((s.params.world_height - MIN_WORLD_SIDE).abs() < 1e-3);
+        assert!((s.params.world_width / s.params.world_height - 16.0 / 9.0).abs() < 1e-3);
+        // A large count is left at the default density.
+        let (s, _) = app_setup(None, Some(20_000), None, 1, 16.0 / 9.0, None).unwrap();
+        let area = s.params.world_width * s.params.world_height;
+        assert!((area - 2.0e6).abs() / 2.0e6 < 1e-3, "{area}");
+    }
+
+    #[test]
+    fn a_scene_keeps_its_fixed_world_and_uniform_spawn() {
+        let scene = Scene::parse(
+            "boids = 50\n[params]\nworld_width = 100.0\nworld_height = 80.0\n",
+            std::path::Path::new("test.toml"),
+        )
+        .unwrap();
+        let (s, spawn) = app_setup(Some(&scene), None, None, 1, 1.0, None).unwrap();
+        assert_eq!(spawn, Spawn::Uniform);
+        assert_eq!((s.params.world_width, s.params.world_height), (100.0, 80.0));
+        assert_eq!(s.boids, initial_state(1, 50, &s.params));
+        let (s, _) = app_setup(Some(&scene), None, None, 1, 1.0, Some(Spawn::Flocks)).unwrap();
+        assert_eq!(s.boids, flocks_state(1, 50, &s.params));
+    }
+}
