@@ -14,9 +14,9 @@
 //!
 //! **Same bits on every path.** The lanes' arithmetic is IEEE single precision in a fixed order
 //! with no fused multiply-add, so the portable path ([`GatherPath::Portable`], plain Rust, any
-//! target) and the x86-64 paths chosen at run time ([`GatherPath::Avx2`], [`GatherPath::Avx512`],
-//! when the CPU has them) give the same bits: a run is the same run on any machine, and every path
-//! is tested against the portable one for equality. The order of the additions depends only on
+//! target) and the x86-64 paths chosen at run time ([`GatherPath::Sse2`], [`GatherPath::Avx2`],
+//! [`GatherPath::Avx512`], when the CPU has them) give the same bits: a run is the same run on
+//! any machine, and every path is tested against the portable one for equality. The order of the additions depends only on
 //! the sorted order (canonical: cell, then id), never on threads. Against the scalar reference the
 //! sums differ by the summation order only (a few ulp of the sum of the terms' magnitudes).
 //!
@@ -25,27 +25,28 @@
 //! `sorted_pos_vel` and `sorted_hue` buffers the stage binds; the transposition is part of the
 //! CPU `rules` stage, so `rules` reads exactly its bindings (whatever wrote them).
 //!
-//! **Dispatch.** The released binary targets plain x86-64 (SSE2), where the compiler keeps the
-//! gather scalar; so the choice is made at run time, with the standard library only
-//! (`is_x86_feature_detected!`, cached, and `#[target_feature]` functions; no crate needed): the
-//! whole `rules` loop of the CPU twin (gather and the 8-boid integrate inlined) is compiled three
-//! times — for the baseline target, for AVX2 and for AVX-512F + AVX-512VL — and
-//! [`GatherPath::best`] takes the widest the CPU has: AVX-512, else AVX2, else the portable 8-lane
-//! code. No fused multiply-add on any path (it would change the bits from machine to machine).
-//! Where no vector path applies the fallback stays the portable path, not the scalar
-//! reference, although on the baseline target it is the slower of the two (rules at 100 000
-//! boids: portable 19.3 ms, scalar 15.5 ms): every machine then runs the same bits. The scalar
-//! reference serves the capped model ([`simd_applies`]) and the tests. Rayon splits `rules` into
-//! tasks of 512 consecutive sorted items, i.e. runs of cells in row order.
+//! **Dispatch.** The released binary targets plain x86-64, where the compiler keeps the portable
+//! 8-lane loop scalar (and slower than the scalar reference, as measured below), so the
+//! choice is made at run time with the standard library only (`is_x86_feature_detected!`, cached,
+//! and `#[target_feature]` functions; no crate needed). The whole `rules` loop of the CPU twin
+//! (gather and the 8-boid integrate inlined) is compiled for the baseline target, for AVX2 and for
+//! AVX-512F + AVX-512VL, and [`GatherPath::best`] takes the widest path the CPU has: AVX-512, else
+//! AVX2, else SSE2 intrinsics (part of every x86-64 CPU, so the baseline binary vectorises too),
+//! and the portable code only on other architectures. No fused multiply-add on any path (it would
+//! change the bits from machine to machine): every path gives the portable path's bits, so a run
+//! is the same run on every machine. The scalar reference serves the capped model
+//! ([`simd_applies`]) and the tests. Rayon splits `rules` into tasks of 512 consecutive sorted
+//! items, i.e. runs of cells in row order.
 //!
-//! Measured on a 2-core AMD EPYC (AVX-512 path; lavapipe machine, other work paused), minimum
-//! wall time of the `rules` stage over repeated steps of the default scene (density 0.01 /wu²),
-//! and the median whole step of `boids bench --backends cpu --boids 10000,100000,1000000`:
+//! Measured on a 2-core AMD EPYC with AVX-512 (the machine's other work paused): the minimum wall
+//! time of the `rules` stage per path over repeated steps of the default scene (density 0.01
+//! boids/wu²), and the median whole step of `boids bench --backends cpu --boids
+//! 10000,100000,1000000` (the AVX-512 path, the one chosen there):
 //!
-//! | boids | scalar | portable | AVX2 | AVX-512 | whole step, median (AVX-512) |
-//! |------:|-------:|---------:|-----:|--------:|-----------------------------:|
-//! | 100 000 | 15.5 ms | 19.3 ms | 6.7 ms | 4.6 ms | 8.7 ms |
-//! | 1 000 000 | 155 ms | 192 ms | 68 ms | 51 ms | 91 ms |
+//! | boids | scalar | portable | SSE2 | AVX2 | AVX-512 | whole step, median |
+//! |------:|-------:|---------:|-----:|-----:|--------:|-------------------:|
+//! | 100 000 | 16.7 ms | 20.9 ms | 10.1 ms | 6.4 ms | 5.4 ms | 8.7 ms |
+//! | 1 000 000 | 169 ms | 208 ms | 103 ms | 57 ms | 53 ms | 87 ms |
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -70,6 +71,8 @@ pub enum GatherPath {
     Scalar,
     /// The 8-lane gather in plain Rust (any target; what the compiler makes of it).
     Portable,
+    /// The 8-lane gather with SSE2 intrinsics, as two 4-lane halves (every x86-64 CPU).
+    Sse2,
     /// The 8-lane gather with AVX2 intrinsics (x86-64 CPUs with AVX2).
     Avx2,
     /// The 8-lane gather with AVX-512 mask registers on 256-bit vectors (x86-64 CPUs with
@@ -79,9 +82,10 @@ pub enum GatherPath {
 
 impl GatherPath {
     /// Every path, available or not.
-    pub const ALL: [GatherPath; 4] = [
+    pub const ALL: [GatherPath; 5] = [
         GatherPath::Scalar,
         GatherPath::Portable,
+        GatherPath::Sse2,
         GatherPath::Avx2,
         GatherPath::Avx512,
     ];
@@ -91,6 +95,7 @@ impl GatherPath {
         match self {
             GatherPath::Scalar => "scalar",
             GatherPath::Portable => "portable",
+            GatherPath::Sse2 => "sse2",
             GatherPath::Avx2 => "avx2",
             GatherPath::Avx512 => "avx512",
         }
@@ -101,6 +106,8 @@ impl GatherPath {
         match self {
             GatherPath::Scalar | GatherPath::Portable => true,
             #[cfg(target_arch = "x86_64")]
+            GatherPath::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
             GatherPath::Avx2 => {
                 std::is_x86_feature_detected!("avx2")
             }
@@ -110,13 +117,13 @@ impl GatherPath {
                     && std::is_x86_feature_detected!("avx512vl")
             }
             #[cfg(not(target_arch = "x86_64"))]
-            GatherPath::Avx2 | GatherPath::Avx512 => false,
+            GatherPath::Sse2 | GatherPath::Avx2 | GatherPath::Avx512 => false,
         }
     }
 
     /// The fastest vectorised path this CPU runs (they all give the same bits).
     pub fn best() -> GatherPath {
-        [GatherPath::Avx512, GatherPath::Avx2]
+        [GatherPath::Avx512, GatherPath::Avx2, GatherPath::Sse2]
             .into_iter()
             .find(|p| p.is_available())
             .unwrap_or(GatherPath::Portable)
@@ -489,6 +496,17 @@ unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
                 }
             };
         }
+        if path == GatherPath::Sse2 {
+            // SAFETY: every x86-64 CPU has SSE2; the steps lie within the items (this
+            // function's contract).
+            return unsafe {
+                if same {
+                    x86::gather_sse2::<true, O, I>(s, p, steps, lanes, radii, out)
+                } else {
+                    x86::gather_sse2::<false, O, I>(s, p, steps, lanes, radii, out)
+                }
+            };
+        }
         if path == GatherPath::Avx2 && path.is_available() {
             // SAFETY: the CPU has AVX2 (checked just above); the steps lie within the items
             // (this function's contract).
@@ -577,7 +595,7 @@ mod x86 {
 
     use glam::Vec2;
 
-    use super::{LaneStep, Radii, SortedLanes, SumsOut, LANES};
+    use super::{LaneStep, LaneSums, Radii, SortedLanes, SumsOut, LANES};
     use crate::model::rules::COINCIDENT_EPS2;
 
     /// Lane masks by number of live lanes: `LIVE[n]` has lanes `0 .. n` set.
@@ -651,6 +669,115 @@ mod x86 {
         let (base, st) = (lanes.data.as_ptr(), lanes.stride);
         let at = |f: usize| base.wrapping_add(f * st);
         [at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)]
+    }
+
+    /// SSE2 path of [`super::gather_lanes`] (every x86-64 CPU): the 8 lanes as two 4-lane
+    /// halves, each with the AVX2 path's operations; a half with no live lane is skipped (it
+    /// would add +0.0 only). The lanes are then reduced like [`LaneSums::write`](super::LaneSums).
+    ///
+    /// # Safety
+    /// Every step must hold 1 to 8 items within `lanes.len()`.
+    #[inline(always)]
+    pub(super) unsafe fn gather_sse2<const SAME: bool, O: SumsOut, I: Iterator<Item = LaneStep>>(
+        s: usize,
+        p: Vec2,
+        steps: I,
+        lanes: &SortedLanes,
+        r: Radii,
+        out: &mut O,
+    ) {
+        let f = field_ptrs(lanes);
+        let pr2 = _mm_set1_ps(r.perception_r2);
+        let sr2 = _mm_set1_ps(r.separation_r2);
+        let ar2 = _mm_set1_ps(r.alignment_r2);
+        let cr2 = _mm_set1_ps(r.cohesion_r2);
+        let hr2 = _mm_set1_ps(r.hue_r2);
+        let eps = _mm_set1_ps(COINCIDENT_EPS2);
+        let one = _mm_set1_ps(1.0);
+        let px = _mm_set1_ps(p.x);
+        // Accumulators in the order of `LaneSums::f`, by half (lanes 0–3, 4–7).
+        let mut acc = [[_mm_setzero_ps(); 2]; 10];
+        // Per-lane counts [neighbours, alignment, cohesion, hue], by half.
+        let mut cnt = [[_mm_setzero_si128(); 2]; 4];
+        for step in steps {
+            let qy = _mm_set1_ps(p.y - step.y_shift);
+            let (k, live) = (step.start as usize, step.live as usize);
+            let me = s.wrapping_sub(k);
+            for h in 0..2 {
+                let o = 4 * h;
+                if live <= o {
+                    break;
+                }
+                // SAFETY: a row of LIVE is 8 i32; the 16 bytes from lane o (0 or 4) are in it.
+                let mut valid = unsafe { _mm_loadu_si128(LIVE[live].as_ptr().add(o).cast()) };
+                if me < LANES {
+                    // SAFETY: as above, for a row of ONE.
+                    let one_lane = unsafe { _mm_loadu_si128(ONE[me].as_ptr().add(o).cast()) };
+                    valid = _mm_andnot_si128(one_lane, valid);
+                }
+                // SAFETY: k < lanes.len() (the steps lie within the items), and each field
+                // holds len + 8 values, so the 4 values from k + o (o ≤ 4) are within it.
+                let ld = |x: usize| unsafe { _mm_loadu_ps(f[x].add(k + o)) };
+                let dx = _mm_sub_ps(ld(0), px);
+                let dy = _mm_sub_ps(ld(1), qy);
+                let d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+                let inside = _mm_and_ps(_mm_cmplt_ps(d2, pr2), _mm_castsi128_ps(valid));
+                let c = &mut cnt;
+                c[0][h] = _mm_sub_epi32(c[0][h], _mm_castps_si128(inside));
+                let sep = _mm_and_ps(
+                    _mm_and_ps(_mm_cmplt_ps(d2, sr2), _mm_cmpgt_ps(d2, eps)),
+                    inside,
+                );
+                let inv = _mm_div_ps(one, _mm_max_ps(d2, eps));
+                let a = &mut acc;
+                a[0][h] = _mm_sub_ps(a[0][h], _mm_and_ps(_mm_mul_ps(dx, inv), sep));
+                a[1][h] = _mm_sub_ps(a[1][h], _mm_and_ps(_mm_mul_ps(dy, inv), sep));
+                let (ali, coh, hm) = if SAME {
+                    (inside, inside, inside)
+                } else {
+                    let m = |r2| _mm_and_ps(_mm_cmplt_ps(d2, r2), inside);
+                    let (ali, coh, hm) = (m(ar2), m(cr2), m(hr2));
+                    c[1][h] = _mm_sub_epi32(c[1][h], _mm_castps_si128(ali));
+                    c[2][h] = _mm_sub_epi32(c[2][h], _mm_castps_si128(coh));
+                    c[3][h] = _mm_sub_epi32(c[3][h], _mm_castps_si128(hm));
+                    (ali, coh, hm)
+                };
+                a[2][h] = _mm_add_ps(a[2][h], _mm_and_ps(ld(2), ali));
+                a[3][h] = _mm_add_ps(a[3][h], _mm_and_ps(ld(3), ali));
+                a[4][h] = _mm_add_ps(a[4][h], _mm_and_ps(dx, coh));
+                a[5][h] = _mm_add_ps(a[5][h], _mm_and_ps(dy, coh));
+                a[6][h] = _mm_add_ps(a[6][h], _mm_and_ps(ld(4), hm));
+                a[7][h] = _mm_add_ps(a[7][h], _mm_and_ps(ld(5), hm));
+                a[8][h] = _mm_add_ps(a[8][h], _mm_and_ps(ld(6), hm));
+                a[9][h] = _mm_add_ps(a[9][h], _mm_and_ps(ld(7), hm));
+            }
+        }
+        let mut sums = LaneSums {
+            f: [[0.0; LANES]; 10],
+            alignment_n: 0,
+            cohesion_n: 0,
+            hue_n: 0,
+            neighbors: 0,
+        };
+        for (dst, [lo, hi]) in sums.f.iter_mut().zip(acc) {
+            // SAFETY: `dst` holds 8 f32; each unaligned store writes 4 of them.
+            unsafe {
+                _mm_storeu_ps(dst.as_mut_ptr(), lo);
+                _mm_storeu_ps(dst.as_mut_ptr().add(4), hi);
+            }
+        }
+        let n: [u32; 4] = std::array::from_fn(|i| {
+            let c = if SAME { cnt[0] } else { cnt[i] };
+            let mut l = [0u32; 4];
+            // SAFETY: `l` holds 4 u32, the 16 bytes an unaligned store writes.
+            unsafe { _mm_storeu_si128(l.as_mut_ptr().cast(), _mm_add_epi32(c[0], c[1])) };
+            l.iter().sum()
+        });
+        sums.neighbors = n[0];
+        sums.alignment_n = n[1];
+        sums.cohesion_n = n[2];
+        sums.hue_n = n[3];
+        sums.write(out)
     }
 
     /// AVX2 path of [`super::gather_lanes`].

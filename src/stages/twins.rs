@@ -646,7 +646,7 @@ pub fn rules(
                     unsafe { rules_run_avx2(&ctx, c * RULES_TASK, part) };
                     return;
                 }
-                GatherPath::Scalar | GatherPath::Portable => {}
+                GatherPath::Scalar | GatherPath::Portable | GatherPath::Sse2 => {}
             }
             rules_run(&ctx, c * RULES_TASK, part);
         });
