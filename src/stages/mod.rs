@@ -45,6 +45,8 @@ pub struct Binding {
 pub enum Items {
     /// One per boid.
     Boids,
+    /// One per [`MEASURES_CHUNK`] boids (each invocation sums that many in registers).
+    MeasureChunks,
     /// One per cell counter (`cell_count + 1`: the last one receives the scan's total).
     CellCounters,
     /// One workgroup.
@@ -308,9 +310,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("result", ReadWrite),
         ],
         run: Run::Dispatches(&[
-            ("measures_partial", Items::Boids),
+            ("measures_partial", Items::MeasureChunks),
             ("measures_final", Items::OneGroup),
-            ("milling_partial", Items::Boids),
+            ("milling_partial", Items::MeasureChunks),
             ("measures_final", Items::OneGroup),
         ]),
         when: When::OnRequest,
@@ -385,6 +387,11 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
         indirect: false,
     }
 }
+
+/// Boids summed by one invocation of the measures stage (`MEASURES_CHUNK` in
+/// `shaders/measures.wgsl`): a workgroup reduces 16 · 256 boids, so the stage runs 16× fewer
+/// workgroup barrier trees than with one boid per invocation.
+pub const MEASURES_CHUNK: u32 = 16;
 
 /// Bytes of one row of the measures reduction (12 floats: the sums of `shaders/measures.wgsl`).
 pub const MEASURES_ROW_BYTES: u64 = 48;
