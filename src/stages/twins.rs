@@ -21,13 +21,12 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::models::next_state;
 use crate::model::params::SimParams;
-use crate::model::rules::{
-    accumulate_parts, integrate, min_image, obstacle_sums, Nearest, NeighborSums,
-};
+use crate::model::rules::{accumulate_parts, min_image, obstacle_sums, Nearest, NeighborSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
-use crate::model::{flock_measures, FlockMeasures};
+use crate::model::{flock_measures_at_speed, FlockMeasures};
 
 /// Smallest number of items a rayon task handles.
 const MIN_TASK: usize = 1024;
@@ -284,7 +283,7 @@ pub fn rules(
             let sums = gather(s, sorted, cells, &grid, u);
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
             let ob = obstacle_sums(boid.pos(), obstacles, u);
-            let next = integrate(&boid, &sums, &ob, u);
+            let next = next_state(&boid, &sums, &ob, u);
             *pv = next.pos_vel();
             *hu = next.hue_parts();
             *id = boid.id;
@@ -292,7 +291,7 @@ pub fn rules(
         });
 }
 
-/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]) in the world
+/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures_at_speed`]) in the world
 /// of `u` (a periodic milling centre when it wraps).
 pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> FlockMeasures {
     let boids: Vec<Boid> = pos_vel
@@ -304,7 +303,8 @@ pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> Fl
         height: u.world_height,
         wrap: u.boundary == 0,
     };
-    flock_measures(&boids, neighbors, world)
+    let v0 = (u.model == crate::model::models::MODEL_VICSEK).then_some(u.vicsek_speed);
+    flock_measures_at_speed(&boids, neighbors, world, v0)
 }
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
@@ -323,7 +323,7 @@ pub fn rules_naive(
         .for_each(|(i, (o, k))| {
             let s = gather_naive(i, boids, u);
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
-            *o = integrate(&boids[i], &s, &ob, u);
+            *o = next_state(&boids[i], &s, &ob, u);
             *k = s.neighbors;
         });
 }
