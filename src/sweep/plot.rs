@@ -41,7 +41,8 @@ const TITLES: [&str; 5] = [
     "milling",
     "mean speed (wu/s)",
     "mean neighbours",
-    "v_a = |Σv|/(N·v0)",
+    // The plot font has no Σ.
+    "v_a = |sum of v| / (N·v0)",
 ];
 
 /// A line: its second-parameter value and its (x, mean, se) points sorted by x.
@@ -175,9 +176,13 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
             s.points.len()
         ));
     }
-    let name = MEASURES[m].replace('_', " ");
+    // v_a keeps its lower-case symbol; the other measures are words.
+    let name = match MEASURES[m] {
+        "va" => "v_a".to_string(),
+        other => capitalise(&other.replace('_', " ")),
+    };
     MeasurePlot {
-        title: format!("{} against {}", capitalise(&name), p.axes[0].name),
+        title: format!("{name} against {}", p.axes[0].name),
         subtitle: sub.join("  ·  "),
         x_name: p.axes[0].name.clone(),
         y_name: TITLES[m],
