@@ -54,6 +54,16 @@ struct Params {
     obstacle_radius: f32,
     obstacle_weight: f32,
     obstacle_bounce_radius: f32,
+    model: u32,
+    vicsek_eta: f32,
+    vicsek_speed: f32,
+    vicsek_update: u32,
+    fish_alignment: f32,
+    fish_cohesion: f32,
+    fish_separation: f32,
+    fish_barrier: f32,
+    fish_inv_barrier_width: f32,
+    fish_slow_speed: f32,
 }
 
 struct Boid {

@@ -193,7 +193,7 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 // Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index
 // s of the state: the state follows the canonical order of the sort.
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
-    let next = integrate(boid_from(me, h, sorted_id[s]), sums, ob);
+    let next = next_state(boid_from(me, h, sorted_id[s]), sums, ob);
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     hue[s] = vec4<f32>(next.hue, next.hue_velocity);
     id[s] = sorted_id[s];

@@ -1,8 +1,9 @@
 // Stage `measures`: flock measures by parallel reduction (docs/model.md §12). Columns of a partial row:
 // 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused ;
-// 8,9 Σ cos θx, Σ sin θx ; 10,11 Σ cos θy, Σ sin θy, with θx = 2π·x/W, θy = 2π·y/H.
+// 8,9 Σ cos θx, Σ sin θx ; 10,11 Σ cos θy, Σ sin θy, with θx = 2π·x/W, θy = 2π·y/H ;
+// 12,13 Σ v (for v_a) ; 14,15 unused.
 //   measures_partial: per workgroup of MEASURES_CHUNK·256 boids, every column but 6 → partials[wg]
-//   measures_final:   one workgroup sums all partial rows → result (12 floats)
+//   measures_final:   one workgroup sums all partial rows → result (16 floats)
 //   milling_partial:  per workgroup, column 6 about the centre: in a wrap world the periodic mean
 //                     atan2(Σ sin θ, Σ cos θ)·W/2π per axis with minimum-image offsets, else
 //                     the mean result[4,5] / N
@@ -18,6 +19,7 @@ struct Row {
     a: vec4<f32>,
     b: vec4<f32>,
     c: vec4<f32>,
+    d: vec4<f32>,
 }
 
 const TAU: f32 = 6.28318530717959;
@@ -47,6 +49,7 @@ fn tile_reduce(lid: u32) {
             tile[lid].a += tile[lid + stride].a;
             tile[lid].b += tile[lid + stride].b;
             tile[lid].c += tile[lid + stride].c;
+            tile[lid].d += tile[lid + stride].d;
         }
     }
     workgroupBarrier();
@@ -57,7 +60,7 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
                     @builtin(local_invocation_index) lid: u32) {
     let g = workgroup_linear(wid, nwg);
     let first = g * WORKGROUP_SIZE * MEASURES_CHUNK;
-    var row = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var row = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var j = 0u; j < MEASURES_CHUNK; j++) {
         let i = first + j * WORKGROUP_SIZE + lid;
         if (i < params.boid_count) {
@@ -65,6 +68,7 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
             let u = unit_or_zero(b.zw);
             row.a += vec4<f32>(u, length(b.zw), f32(neighbors[i]));
             row.b += vec4<f32>(b.xy, 0.0, 0.0);
+            row.d += vec4<f32>(b.zw, 0.0, 0.0);
             if (params.boundary == 0u) {
                 let t = TAU * b.xy * vec2<f32>(params.inv_world_width, params.inv_world_height);
                 row.c += vec4<f32>(cos(t.x), sin(t.x), cos(t.y), sin(t.y));
@@ -109,7 +113,7 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
             m += r.x * u.y - r.y * u.x;
         }
     }
-    tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0), vec4<f32>(0.0));
+    tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     tile_reduce(lid);
     if (lid == 0u && first < params.boid_count) {
         partials[g].b.z = tile[0].b.z;
@@ -120,11 +124,12 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
 fn measures_final(@builtin(local_invocation_index) lid: u32) {
     let per_group = WORKGROUP_SIZE * MEASURES_CHUNK;
     let groups = (params.boid_count + per_group - 1u) / per_group;
-    var acc = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var acc = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var g = lid; g < groups; g += WORKGROUP_SIZE) {
         acc.a += partials[g].a;
         acc.b += partials[g].b;
         acc.c += partials[g].c;
+        acc.d += partials[g].d;
     }
     tile[lid] = acc;
     tile_reduce(lid);

@@ -362,7 +362,13 @@ fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
     }
 
     let pv = apply_boundary(p + v_new * params.dt, v_new);
+    let hh = hue_rule(me, s);
 
+    return Boid(pv.p, pv.v, hh.xy, hh.zw, me.id);
+}
+
+// The hue-vector rule, shared by every model: (new hue vector, new hue velocity).
+fn hue_rule(me: Boid, s: NeighborSums) -> vec4<f32> {
     let h = me.hue;
     var hv = me.hue_velocity;
     if (s.hue_n > 0u) {
@@ -378,6 +384,5 @@ fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
     if (l2 > STEER_EPS2) {
         h_new = h2 / sqrt(l2);
     }
-
-    return Boid(pv.p, pv.v, h_new, hv, me.id);
+    return vec4<f32>(h_new, hv);
 }

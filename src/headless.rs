@@ -238,6 +238,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             "milling",
             "mean_speed",
             "mean_neighbors",
+            "va",
         ];
         if opts.flocks {
             header.extend(FLOCK_COLUMNS);
@@ -252,6 +253,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 m.milling.to_string(),
                 m.mean_speed.to_string(),
                 m.mean_neighbors.to_string(),
+                m.va.to_string(),
             ];
             if let Some(c) = c {
                 // Simulated time since the first step of this run.

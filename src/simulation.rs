@@ -170,6 +170,27 @@ pub trait Simulation {
     /// # Errors
     /// [`SimError::Gpu`] on a readback failure.
     fn measures(&mut self) -> Result<FlockMeasures, SimError>;
+    /// Runs `steps` steps and returns the flock measures after each of them — what
+    /// [`Simulation::step`], [`Simulation::finish`] and [`Simulation::measures`] in turn return —
+    /// calling `on_step` after each step is recorded. The GPU backend keeps the measures of many
+    /// steps on the GPU and reads them back together (one wait per batch, not per step).
+    ///
+    /// # Errors
+    /// As [`Simulation::step`] and [`Simulation::measures`].
+    fn run_measured(
+        &mut self,
+        steps: u32,
+        on_step: &mut dyn FnMut(),
+    ) -> Result<Vec<FlockMeasures>, SimError> {
+        let mut out = Vec::with_capacity(steps as usize);
+        for _ in 0..steps {
+            self.step()?;
+            self.finish()?;
+            out.push(self.measures()?);
+            on_step();
+        }
+        Ok(out)
+    }
     /// Per-stage times of the last finished step, `(stage name, ms)`, when the backend measures them
     /// (GPU timestamp queries, or CPU wall time per stage).
     fn stage_times(&mut self) -> Vec<(String, f64)>;

@@ -315,6 +315,9 @@ fn measures_match_the_cpu_twin() {
                 close(g.mean_neighbors, c.mean_neighbors),
                 "mean neighbours {g:?} vs {c:?}"
             );
+            // v_a = |Σ v| / Σ |v| here (not the Vicsek model): below the polarization's 1 when
+            // speeds differ, so a swapped column would show.
+            assert!(close(g.va, c.va) && c.va > 0.1, "v_a {g:?} vs {c:?}");
         });
     }
 }

@@ -39,10 +39,16 @@ pub struct GpuBackend {
     stage_ms: Vec<(&'static str, f64)>,
     /// Timer scopes finished since the last [`Simulation::take_timer_results`] (bounded).
     finished: std::collections::VecDeque<GpuTimerQueryResult>,
+    /// Rows of measures of consecutive steps ([`Simulation::run_measured`]), made on first use.
+    history: Option<wgpu::Buffer>,
 }
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
 const KEEP_SCOPES: usize = 16;
+
+/// Steps whose measures [`Simulation::run_measured`] keeps on the GPU before reading them back
+/// together (64 bytes each).
+const HISTORY_ROWS: u32 = 1024;
 
 impl GpuBackend {
     /// A backend on `ctx` holding the initial flock of `n` boids for `seed`.
@@ -96,6 +102,7 @@ impl GpuBackend {
             profiler,
             stage_ms: Vec::with_capacity(STAGES.len()),
             finished: std::collections::VecDeque::new(),
+            history: None,
         };
         ctx.take_error()?;
         Ok(b)
@@ -356,6 +363,31 @@ impl GpuBackend {
     }
 }
 
+impl GpuBackend {
+    /// The flock measures of a row of sums written by the `measures` stage (16 floats, columns as
+    /// in `shaders/measures.wgsl`).
+    fn measures_of_row(&self, r: &[f32]) -> FlockMeasures {
+        let n = self.count as f32;
+        // v_a = |Σ v| / (N·v0): v0 the Vicsek speed, else the mean speed (docs/model.md §12.7).
+        let total_speed = match self.params.model {
+            crate::model::Model::Vicsek => n * self.params.vicsek_speed,
+            _ => r[2],
+        };
+        let momentum = (r[12] * r[12] + r[13] * r[13]).sqrt();
+        FlockMeasures {
+            polarization: (r[0] * r[0] + r[1] * r[1]).sqrt() / n,
+            milling: r[6].abs() / n,
+            mean_speed: r[2] / n,
+            mean_neighbors: r[3] / n,
+            va: if total_speed > 0.0 {
+                momentum / total_speed
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
 /// The capacity `n` boids need with the grid of `params` and the obstacle grid `og`.
 fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid) -> Capacity {
     let wrap = params.boundary == crate::model::Boundary::Wrap;
@@ -518,13 +550,62 @@ impl Simulation for GpuBackend {
         let bytes = read_bytes(&self.ctx, self.buffers.get("result"), 0, MEASURES_ROW_BYTES)?;
         self.collect_timings();
         let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
-        let n = self.count as f32;
-        Ok(FlockMeasures {
-            polarization: (r[0] * r[0] + r[1] * r[1]).sqrt() / n,
-            milling: r[6].abs() / n,
-            mean_speed: r[2] / n,
-            mean_neighbors: r[3] / n,
-        })
+        Ok(self.measures_of_row(&r))
+    }
+
+    fn run_measured(
+        &mut self,
+        steps: u32,
+        on_step: &mut dyn FnMut(),
+    ) -> Result<Vec<FlockMeasures>, SimError> {
+        let history = self
+            .history
+            .get_or_insert_with(|| {
+                self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("measures history"),
+                    size: HISTORY_ROWS as u64 * MEASURES_ROW_BYTES,
+                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                })
+            })
+            .clone();
+        let mut out = Vec::with_capacity(steps as usize);
+        let mut left = steps;
+        while left > 0 {
+            let rows = left.min(HISTORY_ROWS);
+            // Each step with its measures in one submission (the uniforms of a step are written
+            // before it), the result row copied into the history; no wait in between.
+            for row in 0..rows as u64 {
+                self.write_uniforms();
+                let mut enc =
+                    self.ctx
+                        .device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("step and measures"),
+                        });
+                self.record_step(&mut enc);
+                self.record_scoped(&mut enc, "on request", When::OnRequest);
+                enc.copy_buffer_to_buffer(
+                    self.buffers.get("result"),
+                    0,
+                    &history,
+                    row * MEASURES_ROW_BYTES,
+                    MEASURES_ROW_BYTES,
+                );
+                self.submit(enc);
+                self.collect_timings();
+                self.step = self.step.wrapping_add(1);
+                on_step();
+            }
+            self.ctx.take_error()?;
+            let bytes = read_bytes(&self.ctx, &history, 0, rows as u64 * MEASURES_ROW_BYTES)?;
+            self.collect_timings();
+            let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+            let floats = (MEASURES_ROW_BYTES / 4) as usize;
+            out.extend(r.chunks_exact(floats).map(|row| self.measures_of_row(row)));
+            left -= rows;
+        }
+        Ok(out)
     }
 
     fn stage_times(&mut self) -> Vec<(String, f64)> {

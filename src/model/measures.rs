@@ -19,6 +19,11 @@ pub struct FlockMeasures {
     pub mean_speed: f32,
     /// Mean number of neighbours within the perception radius (after the neighbour cap).
     pub mean_neighbors: f32,
+    /// The order parameter v_a = |Σ v_i| / (N·v0) of Vicsek et al. 1995 (docs/model.md §12.7), v0
+    /// being the constant speed of the Vicsek model and the mean speed ⟨|v|⟩ in the other models
+    /// (so |Σ v_i| / Σ |v_i|), in [0, 1] (to rounding). 0 when every boid is stopped.
+    #[serde(default)]
+    pub va: f32,
 }
 
 /// The world a state's measures are taken in: its size and whether it wraps (a periodic milling
@@ -58,8 +63,20 @@ pub fn circular_mean(sum_cos: f64, sum_sin: f64, len: f64) -> f64 {
 
 /// Reference computation of the measures in f64 (the CPU twin of the `measures` GPU stage).
 /// `neighbors[i]` is the neighbour count of `boids[i]` from the last rules pass; in a `world` that
-/// wraps, the milling centre is the periodic mean.
+/// wraps, the milling centre is the periodic mean. v_a is taken with v0 = the mean speed (see
+/// [`flock_measures_at_speed`]).
 pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockMeasures {
+    flock_measures_at_speed(boids, neighbors, world, None)
+}
+
+/// [`flock_measures`] with v_a = |Σ v_i| / (N·v0) for the constant speed `v0` (wu per step) of the
+/// Vicsek model, or, for `None`, v0 = the mean speed (docs/model.md §12.7).
+pub fn flock_measures_at_speed(
+    boids: &[Boid],
+    neighbors: &[u32],
+    world: World,
+    v0: Option<f32>,
+) -> FlockMeasures {
     let n = boids.len();
     if n == 0 {
         return FlockMeasures::default();
@@ -74,6 +91,8 @@ pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockM
     };
     let tau = std::f64::consts::TAU;
     let (mut sx, mut sy, mut speed, mut cx, mut cy) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    // Σ v (for v_a).
+    let (mut vx_sum, mut vy_sum) = (0.0f64, 0.0f64);
     // Σ cos θ and Σ sin θ per axis, θ = 2π·x/W (used in a wrap world).
     let mut trig = [0.0f64; 4];
     let (w, h) = (world.width as f64, world.height as f64);
@@ -82,6 +101,8 @@ pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockM
         let (ux, uy) = unit(vx, vy);
         sx += ux;
         sy += uy;
+        vx_sum += vx;
+        vy_sum += vy;
         speed += (vx * vx + vy * vy).sqrt();
         let (px, py) = (b.position[0] as f64, b.position[1] as f64);
         cx += px;
@@ -124,11 +145,21 @@ pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockM
         mill += rx * uy - ry * ux;
     }
     let neigh: f64 = neighbors.iter().map(|&k| k as f64).sum();
+    let momentum = (vx_sum * vx_sum + vy_sum * vy_sum).sqrt();
+    let total_speed = match v0 {
+        Some(v0) => nf * v0 as f64,
+        None => speed,
+    };
     FlockMeasures {
         polarization: ((sx * sx + sy * sy).sqrt() / nf) as f32,
         milling: (mill.abs() / nf) as f32,
         mean_speed: (speed / nf) as f32,
         mean_neighbors: (neigh / nf) as f32,
+        va: if total_speed > 0.0 {
+            (momentum / total_speed) as f32
+        } else {
+            0.0
+        },
     }
 }
 

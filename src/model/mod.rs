@@ -3,8 +3,10 @@
 //! (docs/model.md).
 
 pub mod error;
+pub mod fish;
 pub mod grid;
 pub mod measures;
+pub mod models;
 pub mod params;
 pub mod rng;
 pub mod rules;
@@ -13,10 +15,14 @@ pub mod setup;
 pub mod state;
 pub mod state_csv;
 pub mod uniforms;
+pub mod vicsek;
 
 pub use error::{ParamError, SceneError};
 pub use grid::{Grid, ObstacleGrid};
-pub use measures::{flock_census, flock_measures, FlockCensus, FlockMeasures, World};
+pub use measures::{
+    flock_census, flock_measures, flock_measures_at_speed, FlockCensus, FlockMeasures, World,
+};
+pub use models::{Model, VicsekUpdate};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
 pub use scene::Scene;
 pub use setup::{Actors, Setup, SetupError};

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
+use crate::model::models::{Model, VicsekUpdate};
 
 /// What happens at the edges of the world rectangle `[0, W) × [0, H)` (docs/model.md §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
@@ -107,7 +108,35 @@ pub struct SimParams {
     /// Rotational diffusion coefficient D_r (rad²/s): the heading performs a random walk whose
     /// variance grows by 2·D_r per second whatever `dt` (each step turns the velocity by
     /// sqrt(2·D_r·dt)·ξ, ξ standard normal; docs/model.md §7). 0 = no noise. Range 0 ..= 100.
+    /// Also the noise of the fish-school model (docs/model.md §17).
     pub rotational_diffusion: f32,
+    /// The model simulated (docs/model.md §16–§17): `boids` (default), `vicsek` or `fish`.
+    pub model: Model,
+    /// Vicsek noise amplitude η (rad): each step adds a turn uniform in [−η/2, η/2)
+    /// (docs/model.md §16). Range 0 ..= 2π.
+    pub vicsek_eta: f32,
+    /// Vicsek speed v0 (wu per step; the model's time unit is its step, Δt = 1). Range 1e-6 ..= 1e5.
+    pub vicsek_speed: f32,
+    /// Which velocity moves a Vicsek particle: `new` (the heading just computed, Vicsek's own
+    /// simulations; default) or `old` (the one of the start of the step) (docs/model.md §16.3).
+    pub vicsek_update: VicsekUpdate,
+    /// Fish-school alignment weight M (the page's "mean term"): v ← (1 − M)·v + M·mean(v_j) per step
+    /// (docs/model.md §17). Range 0 ..= 1.
+    pub fish_alignment: f32,
+    /// Fish-school cohesion constant C: v += (C/L)·(centre − p) per step (docs/model.md §17).
+    /// Range 0 ..= 100.
+    pub fish_cohesion: f32,
+    /// Fish-school separation constant S: v += (S/L)·Σ d/|d|² per step (docs/model.md §17).
+    /// Range 0 ..= 100.
+    pub fish_separation: f32,
+    /// Amplitude a of the fish-school edge barrier (wu/s added per step at an edge; docs/model.md
+    /// §17). 0 = no barrier. Range 0 ..= 1000.
+    pub fish_barrier: f32,
+    /// Width E of the fish-school edge barrier's Gaussian (wu). Range 0.01 ..= 1e5.
+    pub fish_barrier_width: f32,
+    /// A fish in a crowd is slowed only while faster than this (wu/s; the program's 0.5·ini;
+    /// docs/model.md §17). Range 0 ..= 1e5.
+    pub fish_slow_speed: f32,
 }
 
 impl Default for SimParams {
@@ -135,6 +164,16 @@ impl Default for SimParams {
             wall_distance: 20.0,
             wall_weight: 300.0,
             rotational_diffusion: 0.0,
+            model: Model::Boids,
+            vicsek_eta: 2.0,
+            vicsek_speed: 0.03,
+            vicsek_update: VicsekUpdate::New,
+            fish_alignment: 0.15,
+            fish_cohesion: 0.05,
+            fish_separation: 0.3,
+            fish_barrier: 0.01,
+            fish_barrier_width: 10.0,
+            fish_slow_speed: 1.0,
         }
     }
 }
@@ -209,6 +248,7 @@ impl SimParams {
                 });
             }
         }
+        crate::model::models::validate_model_params(p)?;
         if p.boundary == Boundary::Wrap {
             // The minimum image is unique only when the world is at least two radii across.
             for (field, side) in [
@@ -231,7 +271,8 @@ impl SimParams {
             ("cohesion_radius", p.cohesion_radius),
             ("hue_radius", p.hue_radius),
         ] {
-            if r > p.perception_radius {
+            // The Vicsek model interacts within the perception radius alone (docs/model.md §16.2).
+            if r > p.perception_radius && p.model != Model::Vicsek {
                 return Err(ParamError::RadiusAbovePerception {
                     field,
                     value: decimal(r),
@@ -274,7 +315,7 @@ impl SimParams {
 }
 
 /// `x` as the f64 of its shortest decimal form, so messages say `0.1`, not `0.10000000149011612`.
-fn decimal(x: f32) -> f64 {
+pub(crate) fn decimal(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(x as f64)
 }
 

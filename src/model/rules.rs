@@ -354,8 +354,22 @@ pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniform
     }
 
     let (p_new, v_new) = apply_boundary(p + v_new * u.dt, v_new, u);
+    let (h_new, hv) = hue_rule(me, s, u);
 
-    // Hue vector (docs/model.md §8): colour cohesion and colour alignment, no colour separation.
+    Boid {
+        position: p_new.into(),
+        velocity: v_new.into(),
+        hue: h_new.into(),
+        hue_velocity: hv.into(),
+        id: me.id,
+        _pad: 0,
+    }
+}
+
+/// The hue-vector rule (docs/model.md §8), shared by every model: colour cohesion and colour
+/// alignment, no colour separation. Returns the new (hue vector, hue velocity).
+#[inline]
+pub fn hue_rule(me: &Boid, s: &NeighborSums, u: &StepUniforms) -> (Vec2, Vec2) {
     let h = me.hue_vec();
     let mut hv = me.hue_vel();
     if s.hue_n > 0 {
@@ -368,15 +382,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniform
     let h2 = h + hv * u.dt;
     let l2 = h2.dot(h2);
     let h_new = if l2 > STEER_EPS2 { h2 / l2.sqrt() } else { h };
-
-    Boid {
-        position: p_new.into(),
-        velocity: v_new.into(),
-        hue: h_new.into(),
-        hue_velocity: hv.into(),
-        id: me.id,
-        _pad: 0,
-    }
+    (h_new, hv)
 }
 
 /// Applies the boundary mode to a new position and velocity (docs/model.md §6.1–§6.3).

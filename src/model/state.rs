@@ -107,7 +107,8 @@ impl Boid {
 }
 
 /// The boid with identifier `id` of the initial flock for `seed`: uniform position in the world,
-/// uniform heading, speed uniform in [min_speed, max_speed], uniform hue angle and a hue velocity
+/// uniform heading, speed uniform in [min_speed, max_speed] (v0 in the Vicsek model), uniform hue
+/// angle and a hue velocity
 /// of at most 20 % of `max_hue_speed` tangent to the hue circle. A pure function of
 /// (seed, id, params), so the same seed gives the same flock on every machine, and boids added
 /// later (ids n, n+1, …) extend it.
@@ -123,7 +124,11 @@ pub fn spawn_boid(seed: u32, id: u32, params: &SimParams) -> Boid {
 pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> Boid {
     let u = |stream| uniform01(seed, id, 0, stream);
     let heading = u(rng::STREAM_HEADING) * std::f32::consts::TAU;
-    let speed = params.min_speed + u(rng::STREAM_SPEED) * (params.max_speed - params.min_speed);
+    let mut speed = params.min_speed + u(rng::STREAM_SPEED) * (params.max_speed - params.min_speed);
+    if params.model == crate::model::Model::Vicsek {
+        // Vicsek particles move at the constant speed v0 (docs/model.md §16.4).
+        speed = params.vicsek_speed;
+    }
     let hue = u(rng::STREAM_HUE) * std::f32::consts::TAU;
     let hue_speed = (u(rng::STREAM_HUE_VEL) * 2.0 - 1.0) * 0.2 * params.max_hue_speed;
     let (hs, hc) = hue.sin_cos();

@@ -118,6 +118,26 @@ pub struct StepUniforms {
     pub obstacle_weight: f32,
     /// Obstacle bounce radius (wu).
     pub obstacle_bounce_radius: f32,
+    /// The model ([`crate::model::Model::code`]: boids 0, vicsek 1, fish 2; docs/model.md §16–§17).
+    pub model: u32,
+    /// Vicsek noise amplitude η (rad).
+    pub vicsek_eta: f32,
+    /// Vicsek speed v0 (wu per step).
+    pub vicsek_speed: f32,
+    /// Vicsek update order ([`crate::model::VicsekUpdate::code`]: new 0, old 1).
+    pub vicsek_update: u32,
+    /// Fish-school alignment weight M.
+    pub fish_alignment: f32,
+    /// Fish-school cohesion constant C.
+    pub fish_cohesion: f32,
+    /// Fish-school separation constant S.
+    pub fish_separation: f32,
+    /// Fish-school barrier amplitude a (wu/s per step).
+    pub fish_barrier: f32,
+    /// 1 / E, the inverse width of the fish-school barrier (1/wu; computed once on the CPU).
+    pub fish_inv_barrier_width: f32,
+    /// Speed above which a fish in a crowd is slowed (wu/s).
+    pub fish_slow_speed: f32,
 }
 
 /// The live interaction state that is not a simulation parameter: pointer tool and obstacles.
@@ -184,7 +204,12 @@ impl StepUniforms {
             max_groups_per_dim: 65_535,
             perception_r2: sq(params.perception_radius),
             separation_r2: sq(params.separation_radius),
-            alignment_r2: sq(params.alignment_radius),
+            // The Vicsek model sums every velocity within r = perception_radius (docs/model.md
+            // §16.2) through the alignment sum of the shared gather.
+            alignment_r2: match params.model {
+                crate::model::Model::Vicsek => sq(params.perception_radius),
+                _ => sq(params.alignment_radius),
+            },
             cohesion_r2: sq(params.cohesion_radius),
             hue_r2: sq(params.hue_radius),
             separation_weight: params.separation_weight,
@@ -212,6 +237,16 @@ impl StepUniforms {
             obstacle_radius: ia.obstacle_radius,
             obstacle_weight: ia.obstacle_weight,
             obstacle_bounce_radius: ia.obstacle_bounce_radius,
+            model: params.model.code(),
+            vicsek_eta: params.vicsek_eta,
+            vicsek_speed: params.vicsek_speed,
+            vicsek_update: params.vicsek_update.code(),
+            fish_alignment: params.fish_alignment,
+            fish_cohesion: params.fish_cohesion,
+            fish_separation: params.fish_separation,
+            fish_barrier: params.fish_barrier,
+            fish_inv_barrier_width: 1.0 / params.fish_barrier_width,
+            fish_slow_speed: params.fish_slow_speed,
         }
     }
 

@@ -136,9 +136,10 @@ impl RenderStyle {
 
 /// The default boid length for a parameter set (wu): the separation radius, so neighbours at the
 /// separation distance just touch, whatever the scale of the scene (10 wu for the defaults, 2 wu in
-/// a 100 wu fish box); 0.4 × the perception radius when separation is off.
+/// a 100 wu fish box); 0.4 × the perception radius when separation is off, and in the Vicsek
+/// model, which has no separation (0.4 wu for its interaction radius r = 1).
 pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
-    if params.separation_radius > 0.0 {
+    if params.separation_radius > 0.0 && params.model != crate::model::Model::Vicsek {
         params.separation_radius
     } else {
         0.4 * params.perception_radius

@@ -246,6 +246,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
+            "vicsek.wgsl",
+            "fish.wgsl",
+            "models.wgsl",
             "gather.wgsl",
             "defer.wgsl",
             "rules.wgsl"
@@ -277,6 +280,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
+            "vicsek.wgsl",
+            "fish.wgsl",
+            "models.wgsl",
             "gather.wgsl",
             "rules_heavy.wgsl"
         ),
@@ -393,8 +399,8 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
 /// workgroup barrier trees than with one boid per invocation.
 pub const MEASURES_CHUNK: u32 = 16;
 
-/// Bytes of one row of the measures reduction (12 floats: the sums of `shaders/measures.wgsl`).
-pub const MEASURES_ROW_BYTES: u64 = 48;
+/// Bytes of one row of the measures reduction (16 floats: the sums of `shaders/measures.wgsl`).
+pub const MEASURES_ROW_BYTES: u64 = 64;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
 /// split into `pos_vel`, `hue` and `id` (docs/model.md §2.2), and the sorted items into

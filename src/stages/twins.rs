@@ -24,13 +24,15 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::models::next_state;
+use crate::model::models::MODEL_BOIDS;
 use crate::model::params::SimParams;
 use crate::model::rules::{
-    accumulate_parts, integrate, min_image, obstacle_sums, Nearest, NeighborSums, ObstacleSums,
+    accumulate_parts, min_image, obstacle_sums, Nearest, NeighborSums, ObstacleSums,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
-use crate::model::{flock_measures, FlockMeasures};
+use crate::model::{flock_measures_at_speed, FlockMeasures};
 use crate::stages::gather_simd::{
     gather_lanes_into, gather_steps_into, simd_applies, steps_of, CandidateRange, GatherPath,
     LaneStep, SortedLanes, SumsLanes, LANES,
@@ -669,7 +671,9 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
     const L: usize = integrate_simd::LANES;
     let (u, sorted) = (ctx.u, ctx.sorted);
     let n = out.pos_vel.len();
-    let lanes = integrate_simd::lanes_apply(u);
+    // The 8-lane integrate is the boids model's (docs/model.md §9); the other models integrate one
+    // boid at a time (their gather still runs on the vectorised path).
+    let lanes = integrate_simd::lanes_apply(u) && u.model == MODEL_BOIDS;
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
@@ -716,7 +720,7 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
             gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
-            let next = integrate(&boid, &sums, &ob, u);
+            let next = next_state(&boid, &sums, &ob, u);
             out.pos_vel[k] = next.pos_vel();
             out.hue[k] = next.hue_parts();
             out.id[k] = boid.id;
@@ -779,7 +783,8 @@ pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> Fl
         height: u.world_height,
         wrap: u.boundary == 0,
     };
-    flock_measures(&boids, neighbors, world)
+    let v0 = (u.model == crate::model::models::MODEL_VICSEK).then_some(u.vicsek_speed);
+    flock_measures_at_speed(&boids, neighbors, world, v0)
 }
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
@@ -798,7 +803,7 @@ pub fn rules_naive(
         .for_each(|(i, (o, k))| {
             let s = gather_naive(i, boids, u);
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
-            *o = integrate(&boids[i], &s, &ob, u);
+            *o = next_state(&boids[i], &s, &ob, u);
             *k = s.neighbors;
         });
 }

@@ -127,16 +127,19 @@ pub fn run(args: &SweepArgs) -> Result<(), String> {
         }
         SweepEvent::Step => pb.inc(1),
         SweepEvent::PointFinished { row, seconds } => {
-            let s = &row.stats[0];
+            let (s, va) = (&row.stats[0], &row.stats[4]);
             say(
                 &pb,
                 format!(
-                    "point {:>4} {} (repeat {}): polarization {:.4} ± {:.4}, {seconds:.1} s",
+                    "point {:>4} {} (repeat {}): polarization {:.4} ± {:.4}, v_a {:.4} ± {:.4}, \
+                     {seconds:.1} s",
                     row.point,
                     describe(&axes, &row.values),
                     row.repeat,
                     s.mean,
-                    s.se
+                    s.se,
+                    va.mean,
+                    va.se
                 ),
             )
         }

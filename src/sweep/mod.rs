@@ -11,9 +11,9 @@
 //! ```
 //!
 //! Each point (one combination of values × one repeat, [`plan`]) runs S steps from its own seed;
-//! the first D are discarded and the measures of the other S − D steps are averaged: polarization
-//! (at constant speed the Vicsek order parameter v_a = |Σ v_i| / (N v0)), milling, mean speed
-//! and mean neighbour count ([`MEASURES`]), each with its standard deviation over time and the
+//! the first D are discarded and the measures of the other S − D steps are averaged: polarization,
+//! milling, mean speed, mean neighbour count and the order parameter v_a = |Σ v_i| / (N v0)
+//! (docs/model.md §12.7) ([`MEASURES`]), each with its standard deviation over time and the
 //! standard error of its average by batch means ([`stats`]). NAME is any numeric
 //! [`crate::model::SimParams`] field (set generically, [`assign`]), `boids` or `density`
 //! (world rule in [`engine`]); values are parsed by [`values`]. A point out of range is an error
@@ -42,4 +42,10 @@ pub mod summary;
 pub mod values;
 
 /// The measures of every point, in column order: [`crate::model::FlockMeasures`]' fields.
-pub const MEASURES: [&str; 4] = ["polarization", "milling", "mean_speed", "mean_neighbors"];
+pub const MEASURES: [&str; 5] = [
+    "polarization",
+    "milling",
+    "mean_speed",
+    "mean_neighbors",
+    "va",
+];

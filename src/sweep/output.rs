@@ -47,7 +47,7 @@ pub struct PointRow {
     /// Measured steps.
     pub samples: u32,
     /// Statistics of each measure, in [`MEASURES`] order.
-    pub stats: [SeriesStats; 4],
+    pub stats: [SeriesStats; 5],
 }
 
 /// The CSV header for these swept parameter names.
@@ -135,7 +135,7 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
             mean: 0.0,
             sd: 0.0,
             se: 0.0,
-        }; 4];
+        }; MEASURES.len()];
         for (m, s) in stats.iter_mut().enumerate() {
             let c = 7 + a + 3 * m;
             *s = SeriesStats {

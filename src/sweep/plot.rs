@@ -6,7 +6,7 @@
 //! registered by [`crate::bench::plot::register_font`].
 //!
 //! A point with repeats is drawn at the mean of its repeats' time averages with the combined
-//! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). Polarization and milling are drawn on
+//! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). Polarization, milling and v_a are drawn on
 //! 0 ..= 1; the other measures on their data's range. The x axis is logarithmic when every value
 //! is positive and they span a factor of 100 or more (boid counts, densities).
 
@@ -36,11 +36,13 @@ const PALETTE: [(u8, u8, u8); 10] = [
 ];
 
 /// Axis title of each measure, in [`MEASURES`] order.
-const TITLES: [&str; 4] = [
+const TITLES: [&str; 5] = [
     "polarization (order parameter)",
     "milling",
     "mean speed (wu/s)",
     "mean neighbours",
+    // The plot font has no Σ.
+    "v_a = |sum of v| / (N·v0)",
 ];
 
 /// A line: its second-parameter value and its (x, mean, se) points sorted by x.
@@ -125,7 +127,8 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
         };
         (xmin - pad, xmax + pad)
     };
-    let (y0, y1) = if m < 2 {
+    // Polarization, milling and v_a lie in [0, 1].
+    let (y0, y1) = if m < 2 || MEASURES[m] == "va" {
         (0.0, 1.05)
     } else {
         let lo = all
@@ -173,9 +176,13 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
             s.points.len()
         ));
     }
-    let name = MEASURES[m].replace('_', " ");
+    // v_a keeps its lower-case symbol; the other measures are words.
+    let name = match MEASURES[m] {
+        "va" => "v_a".to_string(),
+        other => capitalise(&other.replace('_', " ")),
+    };
     MeasurePlot {
-        title: format!("{} against {}", capitalise(&name), p.axes[0].name),
+        title: format!("{name} against {}", p.axes[0].name),
         subtitle: sub.join("  ·  "),
         x_name: p.axes[0].name.clone(),
         y_name: TITLES[m],

@@ -125,7 +125,7 @@ fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
         boids: run.boids,
         world: run.world,
         samples,
-        stats: [0, 1, 2, 3].map(|m| series_stats(&col(m))),
+        stats: [0, 1, 2, 3, 4].map(|m| series_stats(&col(m))),
     }
 }
 

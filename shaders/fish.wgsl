@@ -1,0 +1,60 @@
+// The fish-school model (docs/model.md §17); mirrors src/model/fish.rs line for line. Needs:
+// common.wgsl, rng.wgsl (standard_normal), rules_common.wgsl (NeighborSums, ObstacleSums, rotate,
+// apply_boundary, hue_rule).
+
+// The inward velocity increment of the Gaussian edge barrier at p (all four edges, summed).
+fn fish_gauss(d: f32) -> f32 {
+    let q = d * params.fish_inv_barrier_width;
+    return exp(-(q * q));
+}
+
+fn fish_barrier(p: vec2<f32>) -> vec2<f32> {
+    let a = params.fish_barrier;
+    return vec2<f32>(a * (fish_gauss(p.x) - fish_gauss(params.world_width - p.x)),
+                     a * (fish_gauss(p.y) - fish_gauss(params.world_height - p.y)));
+}
+
+// The slowing factor of a fish with crowd = n_c + n_a among n fish (the program's bands).
+fn fish_slowing(crowd: u32, n: u32) -> f32 {
+    let c10 = crowd * 10u;
+    if (c10 > 5u * n) {
+        return 0.85;
+    } else if (c10 > 4u * n) {
+        return 0.90;
+    } else if (c10 > 3u * n) {
+        return 0.93;
+    } else if (c10 > 2u * n) {
+        return 0.97;
+    }
+    return 1.0;
+}
+
+fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
+    let p = me.position;
+    let v = me.velocity;
+    let bounce_normal = ob.bounce_normal;
+    var v_new = v;
+    if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {
+        v_new = v - 2.0 * dot(v, bounce_normal) * bounce_normal;
+    } else {
+        if (s.alignment_n > 1u) {
+            let mean = s.alignment / f32(s.alignment_n);
+            v_new = (1.0 - params.fish_alignment) * v_new + params.fish_alignment * mean;
+        }
+        if (s.cohesion_n > 0u) {
+            let to_centre = s.cohesion / f32(s.cohesion_n + 1u);
+            v_new += (params.fish_cohesion * params.inv_world_width) * to_centre;
+        }
+        v_new += (params.fish_separation * params.inv_world_width) * s.separation;
+        v_new += fish_barrier(p);
+        if (dot(v_new, v_new) > params.fish_slow_speed * params.fish_slow_speed) {
+            v_new *= fish_slowing(s.cohesion_n + 1u + s.alignment_n, params.boid_count);
+        }
+    }
+    if (params.heading_sd > 0.0) {
+        v_new = rotate(v_new, params.heading_sd * standard_normal(params.seed, me.id, params.step));
+    }
+    let pv = apply_boundary(p + v_new * params.dt, v_new);
+    let hh = hue_rule(me, s);
+    return Boid(pv.p, pv.v, hh.xy, hh.zw, me.id);
+}
