@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// The sweep submitted (small, CPU backend: bit-for-bit reproducible, so the merged table equals a
-/// local run's). Change the scene and parameter here (e.g. to a Vicsek scene and its noise).
-const SCENE: Option<&str> = None;
-const PARAM: &str = "rotational_diffusion";
-const VALUES: &str = "0:3:0.5";
+/// The sweep submitted: a small Vicsek noise sweep (CPU backend: bit-for-bit reproducible, so the
+/// merged table equals a local run's). 300 particles in the scene's L ≈ 31.6 box, 7 values of η.
+const SCENE: Option<&str> = Some("scenes/vicsek.toml");
+const PARAM: &str = "vicsek_eta";
+const VALUES: &str = "0:6:1";
 const BOIDS: &str = "300";
 const STEPS: &str = "60";
 const DISCARD: &str = "20";
@@ -99,6 +99,12 @@ fn cluster() -> bool {
             false
         }
     }
+}
+
+/// A line for the CI log, straight to stderr (the harness hides `eprintln!` of passing tests).
+fn log(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "slurm: {line}");
 }
 
 /// Submits the example as an array job of [`TASKS`] tasks writing under `dir`; `hold` keeps it
@@ -197,6 +203,10 @@ fn array_job_shards_merge_to_the_unsharded_sweep() {
     states.sort();
     let want: Vec<String> = (1..=TASKS).map(|i| format!("{i}:COMPLETED")).collect();
     assert_eq!(states, want, "job {job}:\n{}", logs(dir));
+    log(&format!(
+        "array job {job} ran {TASKS} tasks: {}",
+        states.join(", ")
+    ));
     let run = dir.join("run");
     let shards: Vec<String> = (1..=TASKS)
         .map(|i| run.join(format!("shard-{i}")).display().to_string())
@@ -217,6 +227,10 @@ fn array_job_shards_merge_to_the_unsharded_sweep() {
     let b = std::fs::read_to_string(merged.join("sweep.csv")).unwrap();
     assert_eq!(a, b, "the merged array job differs from the local run");
     assert!(a.lines().count() > TASKS as usize, "too few rows:\n{a}");
+    log(&format!(
+        "the merged sweep.csv of {TASKS} shards equals the unsharded run byte for byte ({} rows)",
+        a.lines().count() - 1
+    ));
 }
 
 #[test]
@@ -258,5 +272,9 @@ fn a_cancelled_task_makes_the_merge_refuse() {
         err.contains(&format!("shard 2/{TASKS} is missing")) && err.contains("--shard 2/3"),
         "{err}"
     );
+    log(&format!(
+        "job {job} with task 2 cancelled: the merge refused it: {}",
+        err.lines().next().unwrap_or("")
+    ));
     assert!(!merged.exists());
 }
