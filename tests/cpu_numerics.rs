@@ -150,6 +150,7 @@ fn wrap_cohesion_pulls_the_short_way() {
         alignment_weight: 0.0,
         cohesion_weight: 1.0,
         min_speed: 0.0,
+        rotational_diffusion: 0.0,
         ..SimParams::default()
     };
     let w = p.world_width;

@@ -165,7 +165,11 @@ fn too_many_boids_are_refused_naming_the_limit() {
 #[test]
 fn add_and_remove_boids_at_runtime() {
     let Some(ctx) = common::gpu() else { return };
-    let p = SimParams::default().with_world_for(1000, 0.02);
+    let p = SimParams {
+        rotational_diffusion: 0.0,
+        ..SimParams::default()
+    }
+    .with_world_for(1000, 0.02);
     let first = common::test_state(5, 1000, &p, false);
     common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &first, 6).unwrap();

@@ -235,7 +235,11 @@ fn a_huge_hue_or_velocity_is_brought_into_range_with_a_warning() {
         "huge.csv",
         "0,10,10,1e20,0,1e38,0,0,0\n1,12,10,50,0,0.6,0.8,1e38,-1e38\n2,500,500,0,0,-3.4028235e38,3.4028235e38,0,0\n",
     );
-    let params = SimParams::default();
+    // A hue speed bound of 1/s, so the scaled hue velocity is a unit vector.
+    let params = SimParams {
+        max_hue_speed: 1.0,
+        ..SimParams::default()
+    };
     let mut sf = StateFile::read(&p).unwrap();
     sf.conform(&params, "the defaults").unwrap();
     let w = sf.warnings().join("\n");

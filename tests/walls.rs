@@ -18,6 +18,8 @@ fn params() -> SimParams {
         separation_weight: 0.0,
         alignment_weight: 0.0,
         cohesion_weight: 0.0,
+        // The wall rule alone: no rotational noise (the defaults have some).
+        rotational_diffusion: 0.0,
         ..SimParams::default()
     }
 }

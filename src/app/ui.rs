@@ -17,6 +17,7 @@ use crate::app::keys::{self, AppKey};
 use crate::app::state::{Action, AppState};
 use crate::app::tools::Tool;
 use crate::backend::BackendKind;
+use crate::model::rules::MAX_NEIGHBORS_CAP;
 use crate::model::{Boundary, SimParams};
 use crate::render::Theme;
 
@@ -426,13 +427,13 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
             slider(
                 ui,
                 &mut p.hue_cohesion_weight,
-                0.0..=20.0,
+                0.0..=100.0,
                 "colour cohesion",
             );
             slider(
                 ui,
                 &mut p.hue_alignment_weight,
-                0.0..=20.0,
+                0.0..=100.0,
                 "colour alignment",
             );
             slider(
@@ -450,7 +451,12 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
             slider(ui, &mut p.cohesion_radius, 1.0..=80.0, "cohesion");
             slider(ui, &mut p.hue_radius, 1.0..=80.0, "colour");
             let mut k = p.max_neighbors as f32;
-            slider(ui, &mut k, 0.0..=256.0, "neighbour cap (0 = none)");
+            slider(
+                ui,
+                &mut k,
+                0.0..=MAX_NEIGHBORS_CAP as f32,
+                "neighbour cap (0 = none)",
+            );
             p.max_neighbors = k.round() as u32;
         });
     egui::CollapsingHeader::new("Speeds")
@@ -460,7 +466,7 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
             let max = p.max_speed;
             slider(ui, &mut p.min_speed, 0.0..=max, "min speed (wu/s)");
             slider(ui, &mut p.max_force, 0.0..=2000.0, "max force (wu/s²)");
-            slider(ui, &mut p.max_hue_speed, 0.0..=5.0, "max hue speed (1/s)");
+            slider(ui, &mut p.max_hue_speed, 0.0..=20.0, "max hue speed (1/s)");
         });
     let mut p = p.with_perception_following(&before);
     p.min_speed = p.min_speed.min(p.max_speed);

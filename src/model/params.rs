@@ -139,6 +139,14 @@ pub struct SimParams {
     pub fish_slow_speed: f32,
 }
 
+/// The defaults are tuned so that flocks stay loose — they split and merge, and do not harden into
+/// one evenly spaced sheet marching in one direction — and take one hue per flock: some rotational
+/// noise (D_r = 0.8 rad²/s), separation within 6 wu at weight 5, cohesion 0.8, and a strong colour
+/// rule (cohesion 100, alignment 20, hue speed up to 10/s). Measured over 5 minutes of simulated
+/// time at 20 000 boids (`boids headless --boids 20000 --steps 18000 --stats F --stats-every 60
+/// --flocks`): polarization stays between 0.64 and 0.76 after the first minute and the number of
+/// flocks changes 276 times (12 to 35 flocks), where the previous defaults reached 0.985 with 2
+/// flocks; see the README.
 impl Default for SimParams {
     fn default() -> Self {
         SimParams {
@@ -147,23 +155,23 @@ impl Default for SimParams {
             dt: 1.0 / 60.0,
             boundary: Boundary::Wrap,
             perception_radius: 20.0,
-            separation_radius: 10.0,
+            separation_radius: 6.0,
             alignment_radius: 20.0,
             cohesion_radius: 20.0,
             hue_radius: 20.0,
-            separation_weight: 1.5,
+            separation_weight: 5.0,
             alignment_weight: 1.2,
-            cohesion_weight: 0.6,
+            cohesion_weight: 0.8,
             min_speed: 40.0,
             max_speed: 100.0,
             max_force: 150.0,
             max_neighbors: 0,
-            hue_cohesion_weight: 6.0,
-            hue_alignment_weight: 3.0,
-            max_hue_speed: 1.0,
+            hue_cohesion_weight: 100.0,
+            hue_alignment_weight: 20.0,
+            max_hue_speed: 10.0,
             wall_distance: 20.0,
             wall_weight: 300.0,
-            rotational_diffusion: 0.0,
+            rotational_diffusion: 0.8,
             model: Model::Boids,
             vicsek_eta: 2.0,
             vicsek_speed: 0.03,
