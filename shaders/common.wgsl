@@ -54,6 +54,15 @@ struct Params {
     obstacle_radius: f32,
     obstacle_weight: f32,
     obstacle_bounce_radius: f32,
+    predator_count: u32,
+    predator_r2: f32,
+    predator_weight: f32,
+    predator_sight_r2: f32,
+    predator_max_speed: f32,
+    predator_max_force: f32,
+    catch_r2: f32,
+    predator_reach_x: u32,
+    predator_reach_y: u32,
 }
 
 struct Boid {

@@ -56,6 +56,8 @@ pub struct HeadlessReport {
     pub stage_median_ms: Vec<(String, f64)>,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
+    /// Predators in the world (from the scene).
+    pub predators: usize,
     /// What the loader changed in the initial state (speeds clamped, hue vectors normalised).
     pub warnings: Vec<String>,
 }
@@ -181,6 +183,10 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         boids,
         actors: Actors {
             obstacles: obstacles.clone(),
+            predators: scene
+                .as_ref()
+                .map(|s| s.actors().predators)
+                .unwrap_or_default(),
         },
     };
     let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
@@ -239,6 +245,10 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             "mean_speed",
             "mean_neighbors",
         ];
+        let predators = sim.predator_count() > 0;
+        if predators {
+            header.push("catches");
+        }
         if opts.flocks {
             header.extend(FLOCK_COLUMNS);
         }
@@ -253,6 +263,9 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 m.mean_speed.to_string(),
                 m.mean_neighbors.to_string(),
             ];
+            if predators {
+                row.push(m.catches.to_string());
+            }
             if let Some(c) = c {
                 // Simulated time since the first step of this run.
                 let t = s.wrapping_sub(step) as f64 * dt;
@@ -291,6 +304,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
         step_index: sim.step_index(),
+        predators: sim.predator_count(),
         warnings,
     })
 }

@@ -48,7 +48,8 @@ enum Command {
         #[arg(long)]
         save: Option<PathBuf>,
         /// Write the flock measures (CSV) here: step, step time, polarization, milling, mean speed,
-        /// mean neighbours, one row every --stats-every steps.
+        /// mean neighbours (and, when the scene has predators, the boids caught in that step), one
+        /// row every --stats-every steps.
         #[arg(long)]
         stats: Option<PathBuf>,
         /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).
@@ -185,6 +186,12 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     println!("milling:        {:.4}", r.measures.milling);
     println!("mean speed:     {:.3} wu/s", r.measures.mean_speed);
     println!("mean neighbors: {:.3}", r.measures.mean_neighbors);
+    if r.predators > 0 {
+        println!(
+            "predators:      {} (boids caught: {} in the run, {} in the last step)",
+            r.predators, r.measures.catches_total, r.measures.catches
+        );
+    }
     if let Some(c) = &r.census {
         println!(
             "flocks:         {} of at least {} boids (largest {}, {:.1} % of the boids in flocks)",

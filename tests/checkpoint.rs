@@ -268,6 +268,7 @@ fn resuming_continues_the_run() {
         let mut s = CpuBackend::new(BackendKind::Cpu, &params, 3000, seed).unwrap();
         s.set_actors(&boids::model::Actors {
             obstacles: obstacles.to_vec(),
+            ..Default::default()
         })
         .unwrap();
         s
@@ -297,6 +298,7 @@ fn resuming_continues_the_run() {
         }
         s.set_actors(&boids::model::Actors {
             obstacles: cp.obstacles.clone(),
+            ..Default::default()
         })
         .unwrap();
         for _ in 0..10 {

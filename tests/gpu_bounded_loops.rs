@@ -180,7 +180,10 @@ fn a_boid_near_more_than_65536_obstacle_points_bounces_like_on_the_cpu() {
     obstacles.push([at[0] + 3.0, at[1]]);
     boids[0].position = at;
     boids[0].velocity = [60.0, 0.0];
-    let actors = Actors { obstacles };
+    let actors = Actors {
+        obstacles,
+        ..Default::default()
+    };
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
         gpu.set_actors(&actors).unwrap();

@@ -40,6 +40,7 @@ fn params() -> SimParams {
 fn actors() -> Actors {
     Actors {
         obstacles: vec![[100.0, 100.0], [250.0, 400.0], [251.0, 404.0]],
+        ..Default::default()
     }
 }
 

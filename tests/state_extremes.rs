@@ -180,6 +180,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
         sim.set_step_index(loaded.step);
         sim.set_actors(&boids::model::Actors {
             obstacles: loaded.obstacles.clone(),
+            ..Default::default()
         })
         .unwrap();
         for step in 0..3 {

@@ -170,6 +170,9 @@ impl Gfx {
         let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
         let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
         st.set_scale_factor(window.scale_factor() as f32);
+        if let Some(p) = &args.scene {
+            st.scene_path = p.display().to_string();
+        }
         st.style.theme = args.theme;
         st.panel_open = args.panel;
         st.help_open = args.start_screen();

@@ -1,4 +1,5 @@
-//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count.
+//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count,
+//! and the predators' catches.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,12 @@ pub struct FlockMeasures {
     pub mean_speed: f32,
     /// Mean number of neighbours within the perception radius (after the neighbour cap).
     pub mean_neighbors: f32,
+    /// Boids caught by hunting predators in the last step (docs/model.md §16.4).
+    #[serde(default)]
+    pub catches: u32,
+    /// Boids caught since the backend was made (wraps at 2^32).
+    #[serde(default)]
+    pub catches_total: u32,
 }
 
 /// The world a state's measures are taken in: its size and whether it wraps (a periodic milling
@@ -129,6 +136,7 @@ pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockM
         milling: (mill.abs() / nf) as f32,
         mean_speed: (speed / nf) as f32,
         mean_neighbors: (neigh / nf) as f32,
+        ..FlockMeasures::default()
     }
 }
 

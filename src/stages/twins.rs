@@ -1,5 +1,5 @@
 //! The CPU twins of the compute stages, one function per stage with the stage's name:
-//! `clear` → `count` → `scan` → `slots` → `scatter` → `rules`, and `measures`. Each is the reference
+//! `clear` → `count` → `scan` → `slots` → `scatter` → `predators` → `rules`, and `measures`. Each is the reference
 //! definition of its stage: the GPU stage of the same name (`shaders/<name>.wgsl`, described in
 //! [`crate::stages::STAGES`]) is tested against it on seeded random input, and the CPU backend runs
 //! them, through the `<name>_step` adapters on a [`CpuStep`], in the table's order.
@@ -22,9 +22,8 @@ use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::params::SimParams;
-use crate::model::rules::{
-    accumulate_parts, integrate, min_image, obstacle_sums, Nearest, NeighborSums,
-};
+use crate::model::predators::{move_predator, nearest_boid, next_boid, Predator};
+use crate::model::rules::{accumulate_parts, min_image, obstacle_sums, Nearest, NeighborSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 use crate::model::{flock_measures, FlockMeasures};
@@ -264,14 +263,17 @@ pub struct StateMut<'a> {
 
 /// `rules`: the next state of every boid — the first N sorted items; the ghosts after them are
 /// candidates only — written at the same index of the state (so the state follows the sort's
-/// order), with its id and neighbour count. Parallel with rayon.
+/// order), with its id and neighbour count. A boid a hunting predator catches respawns instead
+/// (docs/model.md §16.4); the others feel the predators' push. Parallel with rayon. Returns the
+/// number of boids caught.
 pub fn rules(
     u: &StepUniforms,
     sorted: SortedRef<'_>,
     cells: &[u32],
     obstacles: &ObstacleGrid,
+    predators: &[Predator],
     out: StateMut<'_>,
-) {
+) -> u32 {
     let grid = u.grid();
     out.pos_vel
         .par_iter_mut()
@@ -280,16 +282,40 @@ pub fn rules(
         .zip(out.neighbors.par_iter_mut())
         .enumerate()
         .with_min_len(MIN_TASK / 4)
-        .for_each(|(s, (((pv, hu), id), nb))| {
+        .map(|(s, (((pv, hu), id), nb))| {
             let sums = gather(s, sorted, cells, &grid, u);
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
             let ob = obstacle_sums(boid.pos(), obstacles, u);
-            let next = integrate(&boid, &sums, &ob, u);
+            let (next, caught) = next_boid(&boid, &sums, &ob, predators, u);
             *pv = next.pos_vel();
             *hu = next.hue_parts();
             *id = boid.id;
             *nb = sums.neighbors;
-        });
+            caught as u32
+        })
+        .sum()
+}
+
+/// `predators`: each predator's next state (docs/model.md §16.2–§16.3) from the step's sorted
+/// items — a hunting predator steers toward the nearest boid it sees — and the step's catch
+/// counter (`catches[0]`) set to 0 (`rules` counts into it and into the total, `catches[1]`).
+pub fn predators(
+    u: &StepUniforms,
+    sorted: SortedRef<'_>,
+    cells: &[u32],
+    predators: &mut [Predator],
+    catches: &mut [u32; 2],
+) {
+    catches[0] = 0;
+    let n = (u.predator_count as usize).min(predators.len());
+    predators[..n].par_iter_mut().for_each(|pr| {
+        let target = if pr.is_hunting() {
+            nearest_boid(pr.pos(), sorted.pos_vel, sorted.id, cells, u)
+        } else {
+            None
+        };
+        *pr = move_predator(pr, target, u);
+    });
 }
 
 /// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]) in the world
@@ -309,23 +335,29 @@ pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> Fl
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
 /// candidate, by minimum image, in array order; output in input order.
+/// Predators act as in `rules` (their motion is the `predators` stage's). Returns the number of
+/// boids caught.
 pub fn rules_naive(
     u: &StepUniforms,
     boids: &[Boid],
     obstacles: &ObstacleGrid,
+    predators: &[Predator],
     out: &mut [Boid],
     neighbors: &mut [u32],
-) {
+) -> u32 {
     out.par_iter_mut()
         .zip(neighbors.par_iter_mut())
         .enumerate()
         .with_min_len(64)
-        .for_each(|(i, (o, k))| {
+        .map(|(i, (o, k))| {
             let s = gather_naive(i, boids, u);
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
-            *o = integrate(&boids[i], &s, &ob, u);
+            let (next, caught) = next_boid(&boids[i], &s, &ob, predators, u);
+            *o = next;
             *k = s.neighbors;
-        });
+            caught as u32
+        })
+        .sum()
 }
 
 /// Neighbour sums of `boids[i]` over every other boid (brute force; with a cap, the
@@ -365,6 +397,10 @@ pub struct CpuStep {
     pub params: StepUniforms,
     /// The binned obstacle points.
     pub obstacles: ObstacleGrid,
+    /// The predators (the `predators` stage moves them).
+    pub predators: Vec<Predator>,
+    /// Boids caught in the last step, and in every step since the buffers were made (wrapping).
+    pub catches: [u32; 2],
     /// `[x, y, vx, vy]` per boid (the state; `rules` writes it).
     pub pos_vel: Vec<[f32; 4]>,
     /// `[hx, hy, ux, uy]` per boid.
@@ -395,6 +431,8 @@ impl CpuStep {
         let mut s = CpuStep {
             params: StepUniforms::new(params, boids.len() as u32, 0, 0, &Default::default()),
             obstacles: ObstacleGrid::new(&[], 1.0, params),
+            predators: Vec::new(),
+            catches: [0; 2],
             pos_vel: Vec::new(),
             hue: Vec::new(),
             id: Vec::new(),
@@ -490,9 +528,24 @@ pub fn scatter_step(s: &mut CpuStep) {
     );
 }
 
-/// `rules` on a [`CpuStep`]: sorted items → state.
+/// `predators` on a [`CpuStep`]: sorted items → predators.
+pub fn predators_step(s: &mut CpuStep) {
+    predators(
+        &s.params,
+        SortedRef {
+            pos_vel: &s.sorted_pos_vel,
+            hue: &s.sorted_hue,
+            id: &s.sorted_id,
+        },
+        &s.cells,
+        &mut s.predators,
+        &mut s.catches,
+    );
+}
+
+/// `rules` on a [`CpuStep`]: sorted items → state; counts the catches.
 pub fn rules_step(s: &mut CpuStep) {
-    rules(
+    let caught = rules(
         &s.params,
         SortedRef {
             pos_vel: &s.sorted_pos_vel,
@@ -501,6 +554,7 @@ pub fn rules_step(s: &mut CpuStep) {
         },
         &s.cells,
         &s.obstacles,
+        &s.predators,
         StateMut {
             pos_vel: &mut s.pos_vel,
             hue: &mut s.hue,
@@ -508,11 +562,15 @@ pub fn rules_step(s: &mut CpuStep) {
             neighbors: &mut s.neighbors,
         },
     );
+    s.catches[0] = s.catches[0].wrapping_add(caught);
+    s.catches[1] = s.catches[1].wrapping_add(caught);
 }
 
-/// `measures` on a [`CpuStep`].
+/// `measures` on a [`CpuStep`] (with the catch counters).
 pub fn measures_step(s: &mut CpuStep) {
     s.measures = measures(&s.pos_vel, &s.neighbors, &s.params);
+    s.measures.catches = s.catches[0];
+    s.measures.catches_total = s.catches[1];
 }
 
 /// `scatter_heavy` on a [`CpuStep`]: nothing. On the GPU, `scatter` defers the items of crowded
