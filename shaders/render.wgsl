@@ -166,8 +166,8 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> B
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + corner(vi) * 0.5 * side * view.px_to_clip,
                              0.0, 1.0);
-    let hue = atan2(b.hue.y, b.hue.x);
-    let rgb = encode(oklch_to_linear(view.tip_lightness, view.chroma, hue));
+    let angle = atan2(b.hue.y, b.hue.x);
+    let rgb = encode(oklch_to_linear(view.tip_lightness, view.chroma, angle));
     var c = rgb;
     if (view.dot_subtract == 1u) {
         // Light theme: what the colour takes away from white.

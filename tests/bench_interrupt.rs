@@ -103,10 +103,14 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
         .collect();
     assert_eq!(kinds, [(400, "interrupted"), (800, "interrupted")]);
     let (header, rows) = read_csv(&dir.join("frames.csv"));
-    // backend, boids, step, wall_ms, one column per stage of the stage table, render_ms.
+    // backend, boids, step, wall_ms, one column per stage of the stage table, then the frame's
+    // columns (render, ui, step_cpu, present).
     assert_eq!(
         (header.len(), rows.len()),
-        (4 + boids::stages::STAGE_COUNT + 1, 0)
+        (
+            4 + boids::stages::STAGE_COUNT + boids::bench::capture::FRAME_COLUMNS.len(),
+            0
+        )
     );
 }
 

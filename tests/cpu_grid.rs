@@ -213,6 +213,23 @@ fn sparse_and_huge_worlds_keep_cells_proportional_to_the_boids() {
 }
 
 #[test]
+fn grown_cells_past_six_tenths_of_the_radius_become_cells_of_the_radius() {
+    // 100 000 boids in a 10 000² world: the 4·N budget grows r/2 cells to 19.5 wu, just under the
+    // 20 wu radius, where a 5 × 5 block holds 2.4 times the area of a 3 × 3 block of cells of r.
+    let r = 20.0;
+    let p = params(10_000.0, 10_000.0, r, Boundary::Wrap);
+    let grid = boids::model::Grid::new(&p, 100_000);
+    assert_eq!((grid.block_x, grid.block_y), (1, 1), "{grid:?}");
+    assert_eq!(grid.cols, 500, "{grid:?}");
+    // Ungrown cells keep their 5 × 5 block.
+    let dense = params(1000.0, 1000.0, r, Boundary::Wrap);
+    let g = boids::model::Grid::new(&dense, 100_000);
+    assert_eq!((g.block_x, g.block_y, g.cols), (2, 2, 100), "{g:?}");
+    let boids = boids::model::initial_state(8, 3000, &p);
+    check(&boids, &p, "cells of r after growth");
+}
+
+#[test]
 fn sorted_items_are_in_canonical_order_whatever_the_input_order() {
     // Cell by cell, within a cell by id: reversing the input changes nothing.
     let p = params(300.0, 200.0, 10.0, Boundary::Wrap);

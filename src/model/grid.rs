@@ -19,7 +19,8 @@
 //! about 6.25·ρr² candidates per boid at density ρ, against 9·ρr² for cells of r), unless that gives
 //! more than `max(4·N, 4096)` cells for N boids: then the cells grow (up to the whole world), so a
 //! sparse or huge world costs what its boids cost (clearing and scanning the cell counters is
-//! O(cells)).
+//! O(cells)). A cell grown past 0.6·r becomes a cell of r with a 3 × 3 block: 9·r² of block area
+//! instead of up to 25·c².
 //!
 //! Ghost copies are exact: every candidate in a block is at its true offset, and in a wrapping world
 //! at least twice the perception radius wide and high (which validation requires) at most one image
@@ -89,6 +90,11 @@ impl Grid {
                 break;
             }
             cell *= 1.25;
+        }
+        // Grown past 0.6·r, a 5 × 5 block of cells c holds 25·c² > 9·r² of area: cells of r and a
+        // 3 × 3 block cover the radius with fewer candidates (and fewer cells).
+        if cell > 0.6 * r && cell < r {
+            cell = r;
         }
         let (mut cols, mut block_x) = axis(w, cell, r);
         let (rows, block_y) = axis(h, cell, r);
