@@ -103,8 +103,8 @@ fn move_predator(pr: Predator, best: Seen) -> Predator {
 }
 
 @compute @workgroup_size(256)
-fn predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-             @builtin(local_invocation_index) lid: u32) {
+fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) lid: u32) {
     let k = workgroup_linear(wid, nwg);
     if (k == 0u && lid == 0u) {
         atomicStore(&catches[0], 0u);

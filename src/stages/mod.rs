@@ -255,7 +255,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("predators", ReadWrite),
             b("catches", ReadWrite),
         ],
-        run: Run::Dispatches(&[("predators", Items::Predators)]),
+        run: Run::Dispatches(&[("move_predators", Items::Predators)]),
         when: When::Step,
         twin: twins::predators_step,
     },
