@@ -456,7 +456,7 @@ mod tests {
         for b in crate::app::keys::KEYS {
             let digit = b.names[0].len() == 1 && b.names[0].chars().all(|c| c.is_ascii_digit());
             for n in b.names {
-                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`5`"));
+                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`6`"));
                 assert!(shown, "key name {n} missing from the script doc");
             }
         }
