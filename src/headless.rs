@@ -247,7 +247,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         ];
         let predators = sim.predator_count() > 0;
         if predators {
-            header.push("catches");
+            header.extend(["catches", "catches_total"]);
         }
         if opts.flocks {
             header.extend(FLOCK_COLUMNS);
@@ -265,6 +265,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             ];
             if predators {
                 row.push(m.catches.to_string());
+                row.push(m.catches_total.to_string());
             }
             if let Some(c) = c {
                 // Simulated time since the first step of this run.

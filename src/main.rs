@@ -48,8 +48,8 @@ enum Command {
         #[arg(long)]
         save: Option<PathBuf>,
         /// Write the flock measures (CSV) here: step, step time, polarization, milling, mean speed,
-        /// mean neighbours (and, when the scene has predators, the boids caught in that step), one
-        /// row every --stats-every steps.
+        /// mean neighbours (and, when the scene has predators, the boids caught in that step and
+        /// since the start), one row every --stats-every steps.
         #[arg(long)]
         stats: Option<PathBuf>,
         /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).

@@ -197,6 +197,10 @@ pub trait Simulation {
     fn cpu_state(&self) -> Option<StateSlices<'_>> {
         None
     }
+    /// The predators in CPU memory, when the backend keeps them there (no copy).
+    fn cpu_predators(&self) -> Option<&[Predator]> {
+        None
+    }
     /// Whether per-stage times come from GPU timestamp queries.
     fn has_timestamps(&self) -> bool {
         false

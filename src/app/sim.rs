@@ -25,7 +25,7 @@ pub struct Sim {
     mirror_dirty: bool,
     mirrored: Option<StateBuffers>,
     /// A GPU copy of the CPU backend's predators, for the renderer.
-    predator_mirror: Option<wgpu::Buffer>,
+    predator_mirror: crate::render::PredatorMirror,
     step_ms_gpu: Option<f64>,
     step_ms_cpu: Option<f64>,
     steps: u64,
@@ -54,7 +54,7 @@ impl Sim {
             mirror: StateMirror::default(),
             mirror_dirty: true,
             mirrored: None,
-            predator_mirror: None,
+            predator_mirror: crate::render::PredatorMirror::default(),
             step_ms_gpu: None,
             step_ms_cpu: None,
             steps: 0,
@@ -145,24 +145,10 @@ impl Sim {
         if let Some(b) = self.engine.gpu_predators() {
             return Some((b, n as u32));
         }
-        let predators = self.sim_mut().read_predators().ok()?;
-        let bytes = (predators.len() * std::mem::size_of::<crate::model::Predator>()) as u64;
-        if self
+        let predators = self.engine.cpu_predators()?;
+        let b = self
             .predator_mirror
-            .as_ref()
-            .is_none_or(|b| b.size() < bytes)
-        {
-            self.predator_mirror = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("cpu predators mirror"),
-                size: bytes.next_power_of_two(),
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-        }
-        let b = self.predator_mirror.clone().expect("made above");
-        self.ctx
-            .queue
-            .write_buffer(&b, 0, bytemuck::cast_slice(&predators));
+            .upload(&self.ctx.device, &self.ctx.queue, predators);
         Some((b, n as u32))
     }
 

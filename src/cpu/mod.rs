@@ -275,6 +275,9 @@ impl Simulation for CpuBackend {
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
     }
+    fn cpu_predators(&self) -> Option<&[Predator]> {
+        Some(&self.buffers.predators)
+    }
     fn cpu_state(&self) -> Option<StateSlices<'_>> {
         Some(StateSlices {
             pos_vel: &self.buffers.pos_vel,
