@@ -25,7 +25,9 @@ pub struct HeadlessOptions {
     pub seed: Option<u32>,
     /// Scene file.
     pub scene: Option<PathBuf>,
-    /// Initial state: a checkpoint or a plain state CSV.
+    /// Initial state: a checkpoint or a plain state CSV. A checkpoint that holds predators starts
+    /// them where they were saved (the scene's predators are then not used); otherwise the scene's
+    /// predators start where the scene places them.
     pub init: Option<PathBuf>,
     /// Final state, written as a checkpoint.
     pub save: Option<PathBuf>,
@@ -109,6 +111,14 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         }
     }
     let meta = file.as_ref().and_then(|f| f.meta.clone());
+    // The predators: a checkpoint's where they were saved, else the scene's.
+    let predators = match &meta {
+        Some(m) if !m.predators.is_empty() => m.predators.iter().map(|p| p.predator()).collect(),
+        _ => scene
+            .as_ref()
+            .map(|s| s.actors().predators)
+            .unwrap_or_default(),
+    };
     let (params, n, seed, obstacles, step, source) = match (meta, &file) {
         (Some(m), Some(f)) => {
             let shown = crate::io::show_path(&f.path);
@@ -183,10 +193,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         boids,
         actors: Actors {
             obstacles: obstacles.clone(),
-            predators: scene
-                .as_ref()
-                .map(|s| s.actors().predators)
-                .unwrap_or_default(),
+            predators,
         },
     };
     let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
@@ -290,6 +297,12 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             seed,
             step: sim.step_index(),
             obstacles: obstacles.clone(),
+            predators: sim
+                .read_predators()
+                .map_err(|e| e.to_string())?
+                .iter()
+                .map(crate::model::PredatorSpec::of)
+                .collect(),
             boids: sim.read_state().map_err(|e| e.to_string())?,
         };
         save_checkpoint(path, &cp).map_err(|e| e.to_string())?;

@@ -41,7 +41,8 @@ enum Command {
         /// Scene file (TOML, at most 16 MiB).
         #[arg(long)]
         scene: Option<PathBuf>,
-        /// Initial state: a checkpoint (resumes it) or a plain CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
+        /// Initial state: a checkpoint (resumes it, its predators where they were saved) or a plain
+        /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
         #[arg(long)]
         init: Option<PathBuf>,
         /// Write the final state here as a checkpoint (--init resumes it).

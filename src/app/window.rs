@@ -324,13 +324,19 @@ impl App {
                     let sim = &mut g.st.sim;
                     let saved = sim
                         .read_state()
+                        .and_then(|boids| Ok((boids, sim.live_actors()?)))
                         .map_err(|e| e.to_string())
-                        .and_then(|boids| {
+                        .and_then(|(boids, actors)| {
                             let cp = crate::model::state_csv::Checkpoint {
                                 params: sim.params().clone(),
                                 seed: sim.seed(),
                                 step: sim.step_index(),
-                                obstacles: sim.actors().obstacles.clone(),
+                                obstacles: actors.obstacles,
+                                predators: actors
+                                    .predators
+                                    .iter()
+                                    .map(crate::model::PredatorSpec::of)
+                                    .collect(),
                                 boids,
                             };
                             crate::model::state_csv::save_checkpoint(&p, &cp)
