@@ -362,3 +362,35 @@ fn the_predator_struct_matches_its_wgsl_in_the_stages_and_the_renderer() {
     assert_ne!(retyped, s, "the planted change must apply");
     assert!(check_predator(&parse(&retyped)).is_err());
 }
+
+/// The value of the WGSL `const NAME: u32 = …;` of `module`, if it has one.
+fn wgsl_u32_const(module: &naga::Module, name: &str) -> Option<u32> {
+    let (_, c) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))?;
+    match module.global_expressions[c.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => Some(v),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_measures_chunk_is_the_same_on_both_sides() {
+    // The dispatch covers MEASURES_CHUNK boids per invocation (Rust) and each invocation sums that
+    // many (WGSL); a mismatch would leave boids out of the measures or count them twice.
+    let module = module_of("measures");
+    assert_eq!(
+        wgsl_u32_const(&module, "MEASURES_CHUNK"),
+        Some(boids::stages::MEASURES_CHUNK)
+    );
+    // The reader can fail: a planted different value is read as that value, not the table's.
+    let stage = boids::stages::stage("measures");
+    let planted = stage.wgsl.source.replace(
+        "const MEASURES_CHUNK: u32 = 16u;",
+        "const MEASURES_CHUNK: u32 = 8u;",
+    );
+    assert_ne!(planted, stage.wgsl.source, "the planted edit must apply");
+    let module = shaders::validate("measures", &planted).unwrap();
+    assert_eq!(wgsl_u32_const(&module, "MEASURES_CHUNK"), Some(8));
+}

@@ -15,6 +15,7 @@ use crate::model::{
     Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{BackendKind, SimError, Simulation, StateSlices};
+use crate::stages::gather_simd::GatherPath;
 use crate::stages::twins::{self, CpuStep};
 use crate::stages::{self, When};
 
@@ -108,6 +109,12 @@ impl CpuBackend {
     /// The buffers of the stages (the tests and benches drive single stages on them).
     pub fn buffers(&self) -> &CpuStep {
         &self.buffers
+    }
+
+    /// Chooses how `rules` gathers the neighbour sums (by default [`GatherPath::best`]): a path
+    /// this CPU does not run falls back to the portable one, which gives the same bits.
+    pub fn set_gather_path(&mut self, path: GatherPath) {
+        self.buffers.gather_path = path;
     }
 
     /// Neighbour counts of the last step, aligned with the state.

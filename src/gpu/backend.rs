@@ -168,6 +168,7 @@ impl GpuBackend {
     fn invocations(&self, items: Items) -> u32 {
         match items {
             Items::Boids => self.count,
+            Items::MeasureChunks => self.count.div_ceil(crate::stages::MEASURES_CHUNK),
             Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
             Items::Predators => {

@@ -199,7 +199,18 @@ impl Grid {
         for dy in -b..=b {
             let y = cy as i32 + dy;
             if self.wrap {
-                out[n] = (y.rem_euclid(rows) as u32, y.div_euclid(rows));
+                // y.rem_euclid(rows) and y.div_euclid(rows) without a division: |dy| ≤ 2, so y is
+                // at most two grids outside.
+                let (mut row, mut k) = (y, 0);
+                while row < 0 {
+                    row += rows;
+                    k -= 1;
+                }
+                while row >= rows {
+                    row -= rows;
+                    k += 1;
+                }
+                out[n] = (row as u32, k);
                 n += 1;
             } else if (0..rows).contains(&y) {
                 out[n] = (y as u32, 0);
@@ -214,32 +225,42 @@ impl Grid {
     /// does not reach it (the padding exists only when the grid wraps).
     #[inline]
     pub fn row_ranges(&self, row: u32, cx: u32) -> [Option<(u32, u32)>; 3] {
+        let mut out = [None; 3];
+        self.for_each_row_range(row, cx, |k, first, last| out[k] = Some((first, last)));
+        out
+    }
+
+    /// Calls `f(k, first, last)` for each cell range of [`Grid::row_ranges`] that the block
+    /// reaches, in order (`k` = 0 left padding, 1 real cells, 2 right padding; `first ..= last`).
+    #[inline(always)]
+    pub fn for_each_row_range(&self, row: u32, cx: u32, mut f: impl FnMut(usize, u32, u32)) {
         let (lo, hi) = (
             cx as i32 - self.block_x as i32,
             cx as i32 + self.block_x as i32,
         );
         let cols = self.cols as i32;
-        let real = (
-            self.index(lo.max(0) as u32, row),
-            self.index(hi.min(cols - 1) as u32, row),
-        );
-        let (mut left, mut right) = (None, None);
         if self.wrap && lo < 0 {
             // Columns lo ..= −1 are slots pad + lo ..= pad − 1.
             let pad = self.pad as i32;
-            left = Some((
+            f(
+                0,
                 self.pad_index(row, (pad + lo) as u32),
                 self.pad_index(row, self.pad - 1),
-            ));
+            );
         }
+        f(
+            1,
+            self.index(lo.max(0) as u32, row),
+            self.index(hi.min(cols - 1) as u32, row),
+        );
         if self.wrap && hi >= cols {
             // Columns cols ..= hi are slots pad ..= pad + hi − cols.
-            right = Some((
+            f(
+                2,
                 self.pad_index(row, self.pad),
                 self.pad_index(row, self.pad + (hi - cols) as u32),
-            ));
+            );
         }
-        [left, Some(real), right]
     }
 }
 

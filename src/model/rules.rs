@@ -278,6 +278,7 @@ impl ObstacleSums {
 
 /// The obstacle sums of a boid at `p` over the binned obstacle points near it (the 3 × 3 cells of
 /// the obstacle grid around `p`, in cell order, then in point order within a cell).
+#[inline]
 pub fn obstacle_sums(
     p: Vec2,
     grid: &crate::model::grid::ObstacleGrid,
@@ -299,6 +300,7 @@ pub fn obstacle_sums(
 /// walls, pointer, obstacles and the predators' acceleration `predator` (wu/s², from
 /// [`crate::model::predators::predator_accel`]), semi-implicit Euler with the speed clamp, noise,
 /// boundary, then the hue-vector rule. Returns the new boid (same id).
+#[inline]
 pub fn integrate(
     me: &Boid,
     s: &NeighborSums,

@@ -14,6 +14,8 @@
 //! Adding a stage: its WGSL file in `shaders/`, its CPU twin in [`twins`], its entry in
 //! [`STAGES`] (and a buffer in [`BUFFERS`] if it needs a new one), and its test.
 
+pub mod gather_simd;
+pub mod integrate_simd;
 pub mod twins;
 
 use twins::CpuStep;
@@ -43,6 +45,8 @@ pub struct Binding {
 pub enum Items {
     /// One per boid.
     Boids,
+    /// One per [`MEASURES_CHUNK`] boids (each invocation sums that many in registers).
+    MeasureChunks,
     /// One per cell counter (`cell_count + 1`: the last one receives the scan's total).
     CellCounters,
     /// One workgroup.
@@ -336,9 +340,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("result", ReadWrite),
         ],
         run: Run::Dispatches(&[
-            ("measures_partial", Items::Boids),
+            ("measures_partial", Items::MeasureChunks),
             ("measures_final", Items::OneGroup),
-            ("milling_partial", Items::Boids),
+            ("milling_partial", Items::MeasureChunks),
             ("measures_final", Items::OneGroup),
         ]),
         when: When::OnRequest,
@@ -418,6 +422,11 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
 
 /// Bytes of one predator (`crate::model::Predator`, the WGSL struct `Predator`).
 pub const PREDATOR_BYTES: u64 = std::mem::size_of::<crate::model::Predator>() as u64;
+
+/// Boids summed by one invocation of the measures stage (`MEASURES_CHUNK` in
+/// `shaders/measures.wgsl`): a workgroup reduces 16 · 256 boids, so the stage runs 16× fewer
+/// workgroup barrier trees than with one boid per invocation.
+pub const MEASURES_CHUNK: u32 = 16;
 
 /// Bytes of one row of the measures reduction (12 floats: the sums of `shaders/measures.wgsl`).
 pub const MEASURES_ROW_BYTES: u64 = 48;
