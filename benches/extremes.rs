@@ -487,7 +487,10 @@ fn obstacle_sweep(ctx: Option<&GpuContext>, plan: Plan) -> Vec<ObstacleRow> {
         .into_iter()
         .map(|(label, boids, points)| {
             let tests = obstacle_tests(&boids, &points, &p);
-            let actors = Actors { obstacles: points };
+            let actors = Actors {
+                obstacles: points,
+                ..Actors::default()
+            };
             (
                 label,
                 actors.obstacles.len(),

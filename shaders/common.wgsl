@@ -64,6 +64,15 @@ struct Params {
     fish_barrier: f32,
     fish_inv_barrier_width: f32,
     fish_slow_speed: f32,
+    predator_count: u32,
+    predator_r2: f32,
+    predator_weight: f32,
+    predator_sight_r2: f32,
+    predator_max_speed: f32,
+    predator_max_force: f32,
+    catch_r2: f32,
+    predator_reach_x: u32,
+    predator_reach_y: u32,
 }
 
 struct Boid {

@@ -29,7 +29,7 @@ fn fish_slowing(crowd: u32, n: u32) -> f32 {
     return 1.0;
 }
 
-fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
+fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
     let bounce_normal = ob.bounce_normal;
@@ -47,6 +47,7 @@ fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
         }
         v_new += (params.fish_separation * params.inv_world_width) * s.separation;
         v_new += fish_barrier(p);
+        v_new += predator * params.dt;
         if (dot(v_new, v_new) > params.fish_slow_speed * params.fish_slow_speed) {
             v_new *= fish_slowing(s.cohesion_n + 1u + s.alignment_n, params.boid_count);
         }

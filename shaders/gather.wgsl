@@ -1,6 +1,7 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
-// `gather` in src/stages/twins.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl, and from the
-// stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`, `sorted_id`.
+// `gather` in src/stages/twins.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
+// predators_common.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`,
+// `sorted_id`, `predators`, `catches`.
 
 // Block row dy (−block_y ..= block_y) around cell c: up to three contiguous ranges of sorted items
 // (left padding, real cells, right padding; empty ranges are a == b), and the point the row's
@@ -191,9 +192,19 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 }
 
 // Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index
-// s of the state: the state follows the canonical order of the sort.
+// s of the state: the state follows the canonical order of the sort. A boid a hunting predator
+// catches respawns instead, counted in `catches` (this step, total); the others feel the
+// predators' push (predators_common.wgsl; mirrors `next_boid` in src/model/predators.rs).
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
-    let next = next_state(boid_from(me, h, sorted_id[s]), sums, ob);
+    let b = boid_from(me, h, sorted_id[s]);
+    var next: Boid;
+    if (caught_by_predator(b.position)) {
+        next = respawn(b);
+        atomicAdd(&catches[0], 1u);
+        atomicAdd(&catches[1], 1u);
+    } else {
+        next = next_state(b, sums, ob, predator_accel(b.position));
+    }
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     hue[s] = vec4<f32>(next.hue, next.hue_velocity);
     id[s] = sorted_id[s];

@@ -5,11 +5,12 @@
 const MODEL_VICSEK: u32 = 1u;
 const MODEL_FISH: u32 = 2u;
 
-fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
+// `predator`: the predators' acceleration on the boid (wu/s²; not applied in the Vicsek model).
+fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
     if (params.model == MODEL_VICSEK) {
         return vicsek_integrate(me, s, ob);
     } else if (params.model == MODEL_FISH) {
-        return fish_integrate(me, s, ob);
+        return fish_integrate(me, s, ob, predator);
     }
-    return integrate(me, s, ob);
+    return integrate(me, s, ob, predator);
 }

@@ -48,12 +48,26 @@ struct View {
     dot_subtract: u32,
     // 1 when the target is an sRGB format (write linear colour), 0 when it stores sRGB-encoded bytes.
     srgb_target: u32,
+    // Predator disc radius (wu) and its smallest on-screen radius (px).
+    predator_radius: f32,
+    predator_min_px: f32,
+}
+
+// One predator (src/model/predators.rs `Predator`, 32 bytes): kind 0 straight, 1 hunting.
+struct Predator {
+    position: vec2<f32>,
+    velocity: vec2<f32>,
+    kind: u32,
+    target_id: u32,
+    pad0: u32,
+    pad1: u32,
 }
 
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> obstacle_points: array<vec2<f32>>;
+@group(0) @binding(4) var<storage, read> predators: array<Predator>;
 
 fn to_clip(p: vec2<f32>) -> vec2<f32> {
     return (p - view.center) * view.scale;
@@ -253,6 +267,63 @@ fn fs_obstacle(in: DiscOut) -> @location(0) vec4<f32> {
         discard;
     }
     return view.obstacle_color * a;
+}
+
+struct PredatorOut {
+    @builtin(position) position: vec4<f32>,
+    // Position inside the disc's square in disc units, x along the heading.
+    @location(0) local: vec2<f32>,
+    @location(1) feather: f32,
+    @location(2) @interpolate(flat) kind: u32,
+}
+
+// One predator as a disc of `predator_radius` wu (at least `predator_min_px` px) turned along its
+// velocity, drawn after the boids.
+@vertex
+fn vs_predator(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> PredatorOut {
+    let pr = predators[ii];
+    let c = corner(vi);
+    let r_px = max(view.predator_radius * view.zoom, view.predator_min_px);
+    let v2 = dot(pr.velocity, pr.velocity);
+    var dir = vec2<f32>(1.0, 0.0);
+    if (v2 > 1e-12) {
+        dir = pr.velocity * inverseSqrt(v2);
+    }
+    let s = c * (r_px + 1.0);
+    let turned = vec2<f32>(s.x * dir.x - s.y * dir.y, s.x * dir.y + s.y * dir.x);
+    var out: PredatorOut;
+    out.position = vec4<f32>(to_clip(pr.position) + turned * view.px_to_clip, 0.0, 1.0);
+    out.local = c * (r_px + 1.0) / r_px;
+    out.feather = 1.0 / r_px;
+    out.kind = pr.kind;
+    return out;
+}
+
+// Hunting predators red, straight ones amber (sRGB), whatever the theme; a dark rim and a light
+// wedge toward the heading.
+@fragment
+fn fs_predator(in: PredatorOut) -> @location(0) vec4<f32> {
+    let d = length(in.local);
+    let a = clamp((1.0 - d) / in.feather + 0.5, 0.0, 1.0);
+    if (a <= 0.0) {
+        discard;
+    }
+    var body = vec3<f32>(0.92, 0.62, 0.12);
+    if (in.kind == 1u) {
+        body = vec3<f32>(0.86, 0.16, 0.16);
+    }
+    var rgb = body;
+    if (d > 0.8) {
+        rgb = body * 0.45;
+    } else if (in.local.x > 0.05 && abs(in.local.y) < (0.8 - in.local.x) * 0.7) {
+        rgb = mix(body, vec3<f32>(1.0), 0.55);
+    }
+    // To linear for an sRGB target (the constants are sRGB-encoded).
+    var c = rgb;
+    if (view.srgb_target == 1u) {
+        c = select(pow((rgb + 0.055) / 1.055, vec3<f32>(2.4)), rgb / 12.92, rgb <= vec3<f32>(0.04045));
+    }
+    return vec4<f32>(c * a, a);
 }
 
 // The world rectangle [0, W) × [0, H) in the world background colour.

@@ -3,7 +3,8 @@
 // most three contiguous ranges of sorted items (padding, real cells, padding), with one vertical
 // shift for the whole row — then the obstacle sums, and writes the boid's next state at the same
 // index of the state (ping-pong: state → sorted → state, the state in the sort's order). Mirrors
-// `rules` in src/stages/twins.rs. A boid with more candidates or nearby obstacle points than one
+// `rules` in src/stages/twins.rs. Predators (moved by the `predators` stage) push every boid and
+// catch some (finish_boid). A boid with more candidates or nearby obstacle points than one
 // invocation may loop over is deferred to `rules_heavy`.
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -20,6 +21,8 @@
 @group(0) @binding(11) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> overflow: array<u32>;
 @group(0) @binding(13) var<storage, read_write> dispatch_args: array<atomic<u32>>;
+@group(0) @binding(14) var<storage, read> predators: array<Predator>;
+@group(0) @binding(15) var<storage, read_write> catches: array<atomic<u32>>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.

@@ -313,7 +313,8 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
     return PosVel(p, v);
 }
 
-fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
+// `predator`: the predators' acceleration at the boid (predator_accel, wu/s²).
+fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
     let obstacle_push = ob.push;
@@ -341,6 +342,7 @@ fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
                 a += abs(params.pointer_weight) * steer(d * sign(params.pointer_weight), v);
             }
         }
+        a += predator;
         v_new = v + a * params.dt;
     }
 

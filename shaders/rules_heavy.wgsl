@@ -19,6 +19,8 @@
 @group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
 @group(0) @binding(11) var<storage, read> counters: array<u32>;
 @group(0) @binding(12) var<storage, read> overflow: array<u32>;
+@group(0) @binding(13) var<storage, read> predators: array<Predator>;
+@group(0) @binding(14) var<storage, read_write> catches: array<atomic<u32>>;
 
 const HEAVY_GROUP: u32 = 256u;
 

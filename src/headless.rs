@@ -25,7 +25,9 @@ pub struct HeadlessOptions {
     pub seed: Option<u32>,
     /// Scene file.
     pub scene: Option<PathBuf>,
-    /// Initial state: a checkpoint or a plain state CSV.
+    /// Initial state: a checkpoint or a plain state CSV. A checkpoint that holds predators starts
+    /// them where they were saved (the scene's predators are then not used); otherwise the scene's
+    /// predators start where the scene places them.
     pub init: Option<PathBuf>,
     /// Final state, written as a checkpoint.
     pub save: Option<PathBuf>,
@@ -56,6 +58,8 @@ pub struct HeadlessReport {
     pub stage_median_ms: Vec<(String, f64)>,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
+    /// Predators in the world (from the scene).
+    pub predators: usize,
     /// What the loader changed in the initial state (speeds clamped, hue vectors normalised).
     pub warnings: Vec<String>,
 }
@@ -107,6 +111,14 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         }
     }
     let meta = file.as_ref().and_then(|f| f.meta.clone());
+    // The predators: a checkpoint's where they were saved, else the scene's.
+    let predators = match &meta {
+        Some(m) if !m.predators.is_empty() => m.predators.iter().map(|p| p.predator()).collect(),
+        _ => scene
+            .as_ref()
+            .map(|s| s.actors().predators)
+            .unwrap_or_default(),
+    };
     let (params, n, seed, obstacles, step, source) = match (meta, &file) {
         (Some(m), Some(f)) => {
             let shown = crate::io::show_path(&f.path);
@@ -181,6 +193,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         boids,
         actors: Actors {
             obstacles: obstacles.clone(),
+            predators,
         },
     };
     let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
@@ -240,6 +253,10 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             "mean_neighbors",
             "va",
         ];
+        let predators = sim.predator_count() > 0;
+        if predators {
+            header.extend(["catches", "catches_total"]);
+        }
         if opts.flocks {
             header.extend(FLOCK_COLUMNS);
         }
@@ -255,6 +272,10 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 m.mean_neighbors.to_string(),
                 m.va.to_string(),
             ];
+            if predators {
+                row.push(m.catches.to_string());
+                row.push(m.catches_total.to_string());
+            }
             if let Some(c) = c {
                 // Simulated time since the first step of this run.
                 let t = s.wrapping_sub(step) as f64 * dt;
@@ -278,6 +299,12 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             seed,
             step: sim.step_index(),
             obstacles: obstacles.clone(),
+            predators: sim
+                .read_predators()
+                .map_err(|e| e.to_string())?
+                .iter()
+                .map(crate::model::PredatorSpec::of)
+                .collect(),
             boids: sim.read_state().map_err(|e| e.to_string())?,
         };
         save_checkpoint(path, &cp).map_err(|e| e.to_string())?;
@@ -293,6 +320,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
         step_index: sim.step_index(),
+        predators: sim.predator_count(),
         warnings,
     })
 }

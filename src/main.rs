@@ -41,14 +41,16 @@ enum Command {
         /// Scene file (TOML, at most 16 MiB).
         #[arg(long)]
         scene: Option<PathBuf>,
-        /// Initial state: a checkpoint (resumes it) or a plain CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
+        /// Initial state: a checkpoint (resumes it, its predators where they were saved) or a plain
+        /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
         #[arg(long)]
         init: Option<PathBuf>,
         /// Write the final state here as a checkpoint (--init resumes it).
         #[arg(long)]
         save: Option<PathBuf>,
         /// Write the flock measures (CSV) here: step, step time, polarization, milling, mean speed,
-        /// mean neighbours, v_a (the Vicsek order parameter |Σv|/(N·v0)), one row every
+        /// mean neighbours, v_a (the Vicsek order parameter |Σv|/(N·v0)) (and, when the scene has
+        /// predators, the boids caught in that step and since the start), one row every
         /// --stats-every steps.
         #[arg(long)]
         stats: Option<PathBuf>,
@@ -187,6 +189,12 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     println!("mean speed:     {:.3} wu/s", r.measures.mean_speed);
     println!("mean neighbors: {:.3}", r.measures.mean_neighbors);
     println!("v_a:            {:.4}", r.measures.va);
+    if r.predators > 0 {
+        println!(
+            "predators:      {} (boids caught: {} in the run, {} in the last step)",
+            r.predators, r.measures.catches_total, r.measures.catches
+        );
+    }
     if let Some(c) = &r.census {
         println!(
             "flocks:         {} of at least {} boids (largest {}, {:.1} % of the boids in flocks)",

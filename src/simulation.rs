@@ -3,7 +3,7 @@
 //! `crate::cpu` and `crate::gpu`; `crate::backend::create` makes one from a
 //! [`crate::model::Setup`].
 
-use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, SimParams};
+use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, Predator, SimParams};
 
 /// The state buffers of a GPU backend, in state order (docs/model.md §2.2): `pos_vel` holds
 /// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL).
@@ -134,11 +134,21 @@ pub trait Simulation {
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError>;
     /// Sets the pointer tool and obstacle settings.
     fn set_interaction(&mut self, ia: &Interaction);
-    /// Replaces the actors (obstacle points); they act from the next step.
+    /// Replaces the actors (obstacle points and predators); they act from the next step. The
+    /// predators start where `actors` places them (a position outside the world is brought inside
+    /// by the boundary rule) and then move on the backend.
     ///
     /// # Errors
-    /// [`SimError::Gpu`] when the GPU cannot hold them.
+    /// [`SimError::Param`] for more than [`crate::model::MAX_PREDATORS`] predators or a non-finite
+    /// one; [`SimError::Gpu`] when the GPU cannot hold them.
     fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError>;
+    /// The predators as they are now, in the order they were given (GPU: a readback).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a readback failure.
+    fn read_predators(&mut self) -> Result<Vec<Predator>, SimError>;
+    /// Number of predators.
+    fn predator_count(&self) -> usize;
     /// Advances one step of `dt`. The GPU backend only submits the work; call [`Simulation::finish`]
     /// to wait for it.
     ///
@@ -199,8 +209,17 @@ pub trait Simulation {
     fn gpu_state(&self) -> Option<StateBuffers> {
         None
     }
+    /// The predators as a GPU storage buffer (at least [`Simulation::predator_count`] entries of
+    /// [`Predator`]), when the backend keeps them on the GPU (the renderer draws from it).
+    fn gpu_predators(&self) -> Option<wgpu::Buffer> {
+        None
+    }
     /// The boid state in CPU memory, when the backend keeps it there (no copy).
     fn cpu_state(&self) -> Option<StateSlices<'_>> {
+        None
+    }
+    /// The predators in CPU memory, when the backend keeps them there (no copy).
+    fn cpu_predators(&self) -> Option<&[Predator]> {
         None
     }
     /// Whether per-stage times come from GPU timestamp queries.

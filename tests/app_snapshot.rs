@@ -191,3 +191,99 @@ fn snapshot_command_writes_a_png() {
     assert!(others > 500, "only {others} non-background pixels");
     assert!(!dir.join("snap.png.tmp").exists());
 }
+
+/// Pixels of `img` within `half` px of `(cx, cy)` whose colour is `kind`'s: red-dominant for a
+/// hunter (red > 150, green and blue < 100), amber for a straight predator (red > 180, green 110
+/// ..= 190, blue < 80). Returns their count and the width of their bounding box.
+fn predator_pixels(
+    img: &image::RgbaImage,
+    cx: u32,
+    cy: u32,
+    half: u32,
+    hunter: bool,
+) -> (usize, u32) {
+    let (mut n, mut lo, mut hi) = (0, u32::MAX, 0);
+    for y in cy.saturating_sub(half)..(cy + half).min(img.height()) {
+        for x in cx.saturating_sub(half)..(cx + half).min(img.width()) {
+            let [r, g, b, _] = img.get_pixel(x, y).0;
+            let hit = if hunter {
+                r > 150 && g < 100 && b < 100
+            } else {
+                r > 180 && (110..=190).contains(&g) && b < 80
+            };
+            if hit {
+                n += 1;
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        }
+    }
+    (n, if n > 0 { hi - lo + 1 } else { 0 })
+}
+
+/// Predators are drawn larger than a boid and in their own colours (hunting red, straight amber),
+/// the same from the GPU backend's predator buffer and from the CPU backend's uploaded copy; the
+/// same scene without predators has none of those pixels. The picture is also written to
+/// `target/snapshot-failures/predators.png` to look at.
+#[test]
+fn predators_are_drawn_larger_than_boids_in_their_own_colours() {
+    let Some(ctx) = common::gpu() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let scene = |predators: bool| {
+        let mut text = String::from(
+            "boids = 300\nseed = 3\n[params]\nworld_width = 400.0\nworld_height = 250.0\n",
+        );
+        if predators {
+            text += "[[predators]]\nposition = [100.0, 125.0]\nvelocity = [30.0, 0.0]\n\
+                     kind = \"hunting\"\n[[predators]]\nposition = [300.0, 125.0]\n\
+                     velocity = [0.0, 30.0]\n";
+        }
+        let path = tmp.path().join(format!("scene_{predators}.toml"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let args = |scene: PathBuf, backend: BackendKind| {
+        let mut a = SnapshotArgs::new(PathBuf::from("unused.png"));
+        (a.width, a.height, a.steps) = (400, 250, 0);
+        a.scene = Some(scene);
+        a.backend = backend;
+        a.boid_size = Some(4.0);
+        a
+    };
+    let with = scene(true);
+    let (gpu, cpu, none) = common::checked(&ctx, || {
+        (
+            render_snapshot(&ctx, &args(with.clone(), BackendKind::Gpu)).unwrap(),
+            render_snapshot(&ctx, &args(with.clone(), BackendKind::Cpu)).unwrap(),
+            render_snapshot(&ctx, &args(scene(false), BackendKind::Cpu)).unwrap(),
+        )
+    });
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/snapshot-failures");
+    std::fs::create_dir_all(&dir).unwrap();
+    write_png(&dir.join("predators.png"), &gpu).unwrap();
+    // The world fills the 400 × 250 image at 1 px per wu: the predators sit at (100, 125) and
+    // (300, 125) px. A boid is 4 px long; a predator's disc has a radius of at least 8 px.
+    let (hunter, hunter_w) = predator_pixels(&gpu, 100, 125, 20, true);
+    let (straight, straight_w) = predator_pixels(&gpu, 300, 125, 20, false);
+    assert!(
+        hunter >= 60 && hunter_w >= 12,
+        "hunter: {hunter} px, {hunter_w} px wide"
+    );
+    assert!(
+        straight >= 60 && straight_w >= 12,
+        "straight: {straight} px, {straight_w} px wide"
+    );
+    // Each colour is its kind's: no amber at the hunter, no red at the straight one.
+    assert_eq!(predator_pixels(&gpu, 100, 125, 20, false).0, 0);
+    assert_eq!(predator_pixels(&gpu, 300, 125, 20, true).0, 0);
+    // Boids alone have neither colour anywhere.
+    let everywhere =
+        |img: &image::RgbaImage, hunter: bool| predator_pixels(img, 200, 125, 200, hunter).0;
+    assert_eq!((everywhere(&none, true), everywhere(&none, false)), (0, 0));
+    let d = compare_images(&gpu, &cpu, &TOLERANCE).unwrap();
+    assert_eq!(
+        d.differing, 0,
+        "max channel difference {}",
+        d.max_channel_diff
+    );
+}

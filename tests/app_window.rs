@@ -440,3 +440,80 @@ fn raising_the_count_grows_the_world_to_the_default_density() {
     assert_eq!(after["finite"], true);
     assert_eq!(after["inside_world"], true);
 }
+
+/// In the window: the predator tool places a straight predator with the drag as its velocity, the
+/// run report counts it, and the panel's scene file saves the world (obstacles, predators) and
+/// loads it back after the obstacles were cleared; the scene's hunters start with it.
+#[test]
+fn predator_tool_and_scene_file_in_the_window() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        2: key 6\n\
+        2: predator-kind straight\n\
+        2: move 300 300\n\
+        3: press\n\
+        4: move 400 300\n\
+        5: release\n\
+        6: tool draw\n\
+        6: move 200 500\n\
+        7: press\n\
+        8: move 500 500\n\
+        9: release\n\
+        10: scene-path @/saved.toml\n\
+        11: save-scene\n\
+        12: report @/saved.json\n\
+        13: key delete\n\
+        14: report @/cleared.json\n\
+        15: load-scene\n\
+        16: report @/loaded.json\n\
+        17: capture @/loaded.png\n\
+        18: quit\n";
+    let r = run_app(
+        "predators",
+        &["--scene", "scenes/predators.toml", "--boids", "2000"],
+        Some(script),
+    );
+    r.assert_ok();
+    let saved = r.report("saved.json");
+    let predators = saved["predators"].as_array().unwrap();
+    assert_eq!(
+        predators.len(),
+        4,
+        "three from the scene and one placed: {saved}"
+    );
+    assert_eq!(predators[3]["kind"], "straight");
+    assert!(
+        predators[3]["velocity"][0].as_f64().unwrap() > 0.0,
+        "{saved}"
+    );
+    let obstacles = saved["obstacles"].as_u64().unwrap();
+    assert!(obstacles > 3, "{saved}");
+    assert!(
+        saved["scene_status"].as_str().unwrap().starts_with("saved"),
+        "{saved}"
+    );
+    assert_eq!(r.report("cleared.json")["obstacles"], 0);
+    let loaded = r.report("loaded.json");
+    assert!(
+        loaded["scene_status"]
+            .as_str()
+            .unwrap()
+            .starts_with("loaded"),
+        "{loaded}"
+    );
+    assert_eq!(loaded["obstacles"].as_u64().unwrap(), obstacles);
+    assert_eq!(loaded["predators"].as_array().unwrap().len(), 4);
+    assert_eq!(loaded["boids"], 2000);
+    let text = std::fs::read_to_string(r.path("saved.toml")).unwrap();
+    assert_eq!(text.matches("[[predators]]").count(), 4, "{text}");
+    // The loaded hunters are drawn in their red.
+    let red = r
+        .image("loaded.png")
+        .pixels()
+        .filter(|p| p.0[0] > 150 && p.0[1] < 100 && p.0[2] < 100)
+        .count();
+    assert!(red > 50, "{red} red pixels");
+}

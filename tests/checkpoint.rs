@@ -1,5 +1,5 @@
 //! Checkpoints: a saved state carries everything needed to resume (parameters, world size, seed,
-//! step index, obstacles, boids), loads back bit for bit, and `boids headless --init FILE` alone
+//! step index, obstacles, predators, boids), loads back bit for bit, and `boids headless --init FILE` alone
 //! resumes it.
 
 use std::path::Path;
@@ -86,6 +86,7 @@ fn a_checkpoint_round_trips_bit_for_bit() {
             [-3.4e38, 0.1],
             [1.0 / 3.0, 1e-38],
         ],
+        predators: Vec::new(),
         boids: b,
     };
     save_checkpoint(&path, &cp).unwrap();
@@ -115,6 +116,7 @@ fn a_checkpoint_that_would_not_load_back_is_not_written() {
         seed: 1,
         step: 0,
         obstacles: Vec::new(),
+        predators: Vec::new(),
         boids: b,
     };
     let e = save_checkpoint(&path, &cp).unwrap_err().to_string();
@@ -268,6 +270,7 @@ fn resuming_continues_the_run() {
         let mut s = CpuBackend::new(BackendKind::Cpu, &params, 3000, seed).unwrap();
         s.set_actors(&boids::model::Actors {
             obstacles: obstacles.to_vec(),
+            ..Default::default()
         })
         .unwrap();
         s
@@ -285,6 +288,7 @@ fn resuming_continues_the_run() {
         seed,
         step: first.step_index(),
         obstacles: obstacles.clone(),
+        predators: Vec::new(),
         boids: first.read_state().unwrap(),
     };
     save_checkpoint(&path, &cp).unwrap();
@@ -297,6 +301,7 @@ fn resuming_continues_the_run() {
         }
         s.set_actors(&boids::model::Actors {
             obstacles: cp.obstacles.clone(),
+            ..Default::default()
         })
         .unwrap();
         for _ in 0..10 {
@@ -357,4 +362,108 @@ fn headless_resume_matches_a_straight_run() {
     assert_eq!((a.step, b.step), (20, 20));
     assert_eq!(format!("{:?}", a.params), format!("{:?}", b.params));
     assert_eq!(by_id(a.boids), by_id(b.boids));
+}
+
+/// A run with moving predators resumes where they were: `--steps 20` against `--steps 10 --save`,
+/// then `--init … --steps 10` with no scene (the checkpoint carries the predators, with their
+/// kinds, positions and velocities, and the predator parameters). The hunters of the scene catch
+/// boids, which respawn from the step's random numbers: the same in both runs.
+#[test]
+fn headless_resume_with_predators_matches_a_straight_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("hunt.toml");
+    std::fs::write(
+        &scene,
+        "boids = 1500\nseed = 5\n[params]\ncatch_radius = 6.0\npredator_weight = 900.0\n\
+         [[predators]]\nposition = [100.0, 100.0]\nvelocity = [40.0, 10.0]\nkind = \"hunting\"\n\
+         [[predators]]\nposition = [250.0, 300.0]\nvelocity = [-30.0, 60.0]\n",
+    )
+    .unwrap();
+    let full = dir.path().join("full.csv");
+    let half = dir.path().join("half.csv");
+    let resumed = dir.path().join("resumed.csv");
+    let go = |steps: &str, out: &Path| {
+        run_ok(
+            boids()
+                .args(["headless", "--backend", "cpu", "--steps", steps, "--scene"])
+                .arg(&scene)
+                .arg("--save")
+                .arg(out),
+        );
+    };
+    go("20", &full);
+    go("10", &half);
+    let out = run_ok(
+        boids()
+            .args(["headless", "--backend", "cpu", "--steps", "10", "--init"])
+            .arg(&half)
+            .arg("--save")
+            .arg(&resumed),
+    );
+    assert!(out.contains("predators:      2"), "{out}");
+    let h = load_checkpoint(&half).unwrap();
+    assert_eq!(h.predators.len(), 2);
+    assert_eq!(h.predators[0].kind, boids::model::PredatorKind::Hunting);
+    assert_ne!(h.predators[1].position, [250.0, 300.0], "they moved");
+    let a = load_checkpoint(&full).unwrap();
+    let b = load_checkpoint(&resumed).unwrap();
+    assert_eq!((a.step, b.step), (20, 20));
+    assert_eq!(a.predators, b.predators);
+    assert_eq!(format!("{:?}", a.params), format!("{:?}", b.params));
+    assert_eq!(by_id(a.boids), by_id(b.boids));
+    // Without the saved predators (a scene restarts them where it places them) the run differs.
+    let text = std::fs::read_to_string(&half).unwrap();
+    let start = text.find("# predators = [").unwrap();
+    let end = start + text[start..].find("# ]\n").unwrap() + 4;
+    let stripped = dir.path().join("stripped.csv");
+    std::fs::write(&stripped, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let restarted = dir.path().join("restarted.csv");
+    run_ok(
+        boids()
+            .args(["headless", "--backend", "cpu", "--steps", "10", "--init"])
+            .arg(&stripped)
+            .arg("--scene")
+            .arg(&scene)
+            .arg("--save")
+            .arg(&restarted),
+    );
+    let c = load_checkpoint(&restarted).unwrap();
+    assert_ne!(a.predators, c.predators);
+}
+
+/// A checkpoint's predators are checked on load: a non-finite position names the line.
+#[test]
+fn a_checkpoint_with_a_bad_predator_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.csv");
+    let params = SimParams::default();
+    let cp = Checkpoint {
+        params: params.clone(),
+        seed: 1,
+        step: 3,
+        obstacles: Vec::new(),
+        predators: vec![boids::model::PredatorSpec {
+            position: [10.0, 20.0],
+            velocity: [1.5, -0.0],
+            kind: boids::model::PredatorKind::Hunting,
+        }],
+        boids: boids::model::initial_state(1, 10, &params),
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    assert_eq!(load_checkpoint(&path).unwrap().predators, cp.predators);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("# predators"))
+        .unwrap();
+    std::fs::write(
+        &path,
+        text.replace("position = [10.0, 20.0]", "position = [10.0, inf]"),
+    )
+    .unwrap();
+    let e = load_checkpoint(&path).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("line {line}")) && e.contains("predator 0"),
+        "{e}"
+    );
 }

@@ -266,7 +266,7 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
             );
         }
         for i in 0..LANES {
-            let want = integrate(&me[i], &s[i], &ob[i], &u);
+            let want = integrate(&me[i], &s[i], &ob[i], Vec2::ZERO, &u);
             seen.stopped += (Vec2::from(want.velocity).length() <= p.min_speed * 1.0001
                 && Vec2::from(me[i].velocity).length_squared() < 1e-12)
                 as usize;

@@ -88,6 +88,7 @@ fn a_checkpoint_cut_short_is_detected() {
     let path = dir.path().join("cut.csv");
     let p = boids::model::SimParams::default();
     let cp = boids::model::state_csv::Checkpoint {
+        predators: Vec::new(),
         boids: boids::model::initial_state(1, 30, &p),
         params: p,
         seed: 1,

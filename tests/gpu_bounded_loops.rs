@@ -180,7 +180,10 @@ fn a_boid_near_more_than_65536_obstacle_points_bounces_like_on_the_cpu() {
     obstacles.push([at[0] + 3.0, at[1]]);
     boids[0].position = at;
     boids[0].velocity = [60.0, 0.0];
-    let actors = Actors { obstacles };
+    let actors = Actors {
+        obstacles,
+        ..Default::default()
+    };
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
         gpu.set_actors(&actors).unwrap();
@@ -197,4 +200,53 @@ fn a_boid_near_more_than_65536_obstacle_points_bounces_like_on_the_cpu() {
     assert!(c0.velocity[0] < 0.0, "the CPU boid bounces: {c0:?}");
     assert!(g0.velocity[0] < 0.0, "the GPU boid bounces too: {g0:?}");
     common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap();
+}
+
+#[test]
+fn a_hunter_with_more_than_65536_boids_in_sight_finds_the_nearest_like_the_cpu() {
+    // Every boid of a 70 000-boid world is in the hunter's sight: its workgroup looks at all of
+    // them (274 each), and finds the planted nearest one, the last id, on both backends. (The
+    // boids' loop over predators is bounded by MAX_PREDATORS, a validated limit.)
+    let Some(ctx) = common::gpu() else { return };
+    let n = 70_000;
+    let p = SimParams {
+        boundary: Boundary::Walls,
+        predator_sight_radius: 1.0e5,
+        ..SimParams::default()
+    }
+    .with_world_for(n, 0.02);
+    let mut boids = boids::model::initial_state(8, n, &p);
+    let at = [p.world_width * 0.37, p.world_height * 0.61];
+    for b in boids.iter_mut() {
+        let d = ((b.position[0] - at[0]).powi(2) + (b.position[1] - at[1]).powi(2)).sqrt();
+        if d < 2.0 {
+            b.position[0] = (at[0] + 50.0).min(p.world_width - 1.0);
+        }
+    }
+    boids[n - 1].position = [at[0] + 0.5, at[1] - 0.25];
+    let actors = Actors {
+        predators: vec![boids::model::Predator::new(
+            glam::Vec2::from(at),
+            glam::Vec2::ZERO,
+            boids::model::PredatorKind::Hunting,
+        )],
+        ..Default::default()
+    };
+    let g = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
+        gpu.set_actors(&actors).unwrap();
+        gpu.step().unwrap();
+        gpu.read_predators().unwrap()
+    });
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 6).unwrap();
+    cpu.set_actors(&actors).unwrap();
+    cpu.step().unwrap();
+    let c = cpu.read_predators().unwrap();
+    assert_eq!(
+        c[0].target,
+        (n - 1) as u32,
+        "the CPU hunter aims at the planted boid"
+    );
+    assert_eq!(g[0].target, c[0].target, "the GPU hunter too");
+    assert!(g[0].pos().distance(c[0].pos()) < 1e-3, "{g:?} vs {c:?}");
 }

@@ -8,7 +8,10 @@ mod common;
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::gpu::GpuBackend;
-use boids::model::{Actors, Boid, Boundary, Interaction, Model, SimParams, VicsekUpdate};
+use boids::model::{
+    Actors, Boid, Boundary, Interaction, Model, Predator, PredatorKind, SimParams, VicsekUpdate,
+};
+use glam::Vec2;
 
 /// Vicsek particles at density 4 in the paper's units (r = 1, v0 = 0.03).
 fn vicsek_params(n: usize, boundary: Boundary, update: VicsekUpdate) -> SimParams {
@@ -77,6 +80,19 @@ fn obstacles(p: &SimParams, scale: f32) -> (Actors, Interaction) {
             [0.0, h * 0.5],
             [w * 0.8, h * 0.2],
         ],
+        // A straight predator on the crowd and a hunter beside it (docs/model.md §18).
+        predators: vec![
+            Predator::new(
+                Vec2::new(w * 0.37 - 1.0 * scale, h * 0.61 + 0.5 * scale),
+                Vec2::new(2.0 * scale, 0.5 * scale),
+                PredatorKind::Straight,
+            ),
+            Predator::new(
+                Vec2::new(w * 0.37 + 2.5 * scale, h * 0.61 - 2.0 * scale),
+                Vec2::new(0.0, 1.0 * scale),
+                PredatorKind::Hunting,
+            ),
+        ],
     };
     let ia = Interaction {
         obstacle_radius: 3.0 * scale,
@@ -94,6 +110,17 @@ fn one_step(
     scale: f32,
 ) -> (Vec<Boid>, Vec<Boid>) {
     let (actors, ia) = obstacles(p, scale);
+    // The predators' push within 3 wu·scale, a hunter that sees 6 wu·scale and catches within
+    // 0.3 wu·scale (a caught boid respawns on both backends alike).
+    let p = &SimParams {
+        predator_radius: 3.0 * scale,
+        predator_weight: 2.0 * scale,
+        predator_sight_radius: 6.0 * scale,
+        predator_max_speed: 3.0 * scale,
+        predator_max_force: 6.0 * scale,
+        catch_radius: 0.3 * scale,
+        ..p.clone()
+    };
     let g = common::checked(ctx, || {
         let mut gpu = GpuBackend::from_state(ctx, p, boids, 5).unwrap();
         gpu.set_interaction(&ia);

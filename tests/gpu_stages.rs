@@ -216,6 +216,7 @@ fn rules_match_the_cpu_twin() {
                 let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
                 let actors = Actors {
                     obstacles: vec![[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]],
+                    ..Default::default()
                 };
                 gpu.set_actors(&actors).unwrap();
                 let mut cpu = boids::cpu::CpuBackend::from_state(

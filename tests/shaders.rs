@@ -1,13 +1,13 @@
 //! The WGSL side agrees with the Rust side, checked with naga (no GPU needed): every shader parses
 //! and validates; every stage of the stage table has the entry points and binding slots (names,
 //! order, access) that naga reflects from its WGSL; and every struct shared with WGSL — the uniform
-//! blocks `Params` (StepUniforms), `View` (ViewUniforms) and `ScanLevel`, and the storage struct
-//! `Boid` — has the same member names, offsets and types on both sides. Each check is also shown
+//! blocks `Params` (StepUniforms), `View` (ViewUniforms) and `ScanLevel`, and the storage structs
+//! `Boid` and `Predator` — have the same member names, offsets and types on both sides. Each check is also shown
 //! to fail on a planted difference.
 
 use boids::gpu::scan::ScanLevel;
 use boids::gpu::shaders;
-use boids::model::{Boid, StepUniforms};
+use boids::model::{Boid, Predator, StepUniforms};
 use boids::render::ViewUniforms;
 use boids::stages::{Access, Binding, Len, Run, BUFFERS, STAGES};
 use encase::internal::WriteInto;
@@ -287,6 +287,80 @@ fn storage_arrays_have_the_element_size_of_their_buffer() {
         (b.pos_vel(), b.hue_parts(), b.id),
         ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], 9)
     );
+}
+
+/// Checks that the bytes of a Rust [`Predator`] agree with WGSL struct `Predator` of `module`:
+/// each member, found by name (`target` is `target_id` in WGSL, a reserved word there), holds at
+/// naga's offset the words the Rust value holds, of the same kind (f32 or u32), and the sizes agree.
+fn check_predator(module: &naga::Module) -> Result<(), String> {
+    let p = Predator {
+        position: [1.5, 2.5],
+        velocity: [3.5, 4.5],
+        kind: 7,
+        target: 9,
+        _pad: [11, 13],
+    };
+    let bytes = bytemuck::bytes_of(&p);
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let expect: &[(&str, &[u32], bool)] = &[
+        ("position", &[1.5f32.to_bits(), 2.5f32.to_bits()], true),
+        ("velocity", &[3.5f32.to_bits(), 4.5f32.to_bits()], true),
+        ("kind", &[7], false),
+        ("target_id", &[9], false),
+        ("pad0", &[11], false),
+        ("pad1", &[13], false),
+    ];
+    let (members, span) = struct_members(module, "Predator");
+    if span as usize != bytes.len() {
+        return Err(format!(
+            "Predator: {span} bytes in WGSL, {} in Rust",
+            bytes.len()
+        ));
+    }
+    if members.len() != expect.len() {
+        return Err(format!("Predator: {} WGSL members", members.len()));
+    }
+    for ((m, offset, comps), (name, words, float)) in members.iter().zip(expect) {
+        if m != name || comps.len() != words.len() || comps.iter().any(|f| f != float) {
+            return Err(format!(
+                "Predator.{m}: expected {name} ({} words)",
+                words.len()
+            ));
+        }
+        for (c, w) in words.iter().enumerate() {
+            let got = word(*offset as usize + 4 * c);
+            if got != *w {
+                return Err(format!(
+                    "Predator.{m}[{c}]: Rust has {got:#x}, expected {w:#x}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_predator_struct_matches_its_wgsl_in_the_stages_and_the_renderer() {
+    check_predator(&module_of("predators")).unwrap();
+    check_predator(&module_of("rules")).unwrap();
+    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    check_predator(&render).unwrap();
+    // Planted differences: two members swapped, a member's type changed.
+    let src = include_str!("../shaders/predators_common.wgsl");
+    let start = src.find("struct Predator {").unwrap();
+    let end = start + src[start..].find("\n}").unwrap() + 2;
+    let s = &src[start..end];
+    let parse = |text: &str| naga::front::wgsl::parse_str(text).unwrap();
+    check_predator(&parse(s)).unwrap();
+    let swapped = s
+        .replacen("    kind: u32,\n", "    TEMP\n", 1)
+        .replacen("    target_id: u32,\n", "    kind: u32,\n", 1)
+        .replacen("    TEMP\n", "    target_id: u32,\n", 1);
+    assert_ne!(swapped, s, "the planted change must apply");
+    assert!(check_predator(&parse(&swapped)).is_err());
+    let retyped = s.replacen("    kind: u32,", "    kind: f32,", 1);
+    assert_ne!(retyped, s, "the planted change must apply");
+    assert!(check_predator(&parse(&retyped)).is_err());
 }
 
 /// The value of the WGSL `const NAME: u32 = …;` of `module`, if it has one.

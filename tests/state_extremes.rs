@@ -156,6 +156,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             seed: r.next() as u32,
             step: r.next() as u32,
             obstacles,
+            predators: Vec::new(),
             boids,
         };
         save_checkpoint(&path, &cp).unwrap_or_else(|e| panic!("case {case}: {e}"));
@@ -180,6 +181,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
         sim.set_step_index(loaded.step);
         sim.set_actors(&boids::model::Actors {
             obstacles: loaded.obstacles.clone(),
+            ..Default::default()
         })
         .unwrap();
         for step in 0..3 {
@@ -203,6 +205,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             seed: cp.seed,
             step: sim.step_index(),
             obstacles: cp.obstacles.clone(),
+            predators: Vec::new(),
             boids: sim.read_state().unwrap(),
         };
         save_checkpoint(&again, &saved).unwrap_or_else(|e| panic!("case {case}: {e}"));

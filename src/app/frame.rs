@@ -183,6 +183,13 @@ impl Frame {
     }
 }
 
+/// Points `r` at the simulation's predators (the GPU backend's buffer; a small upload on the CPU
+/// backend).
+pub(crate) fn set_predators(r: &mut Renderer, sim: &mut crate::app::sim::Sim) {
+    let p = sim.predator_buffer();
+    r.set_predators(p.as_ref().map(|(b, n)| (b, *n)));
+}
+
 /// Renders the current view offscreen with the same renderer code and writes it as a PNG.
 fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let samples = g.frame.samples;
@@ -202,6 +209,7 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
+    set_predators(r, &mut g.st.sim);
     r.record(
         &mut enc,
         target.view(),
@@ -357,6 +365,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
+    set_predators(&mut g.renderer, &mut g.st.sim);
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &style);
 

@@ -10,7 +10,7 @@
 //! | `.` | one step (pauses first) |
 //! | `-` | slower: 2×, 1×, ½× real time |
 //! | `=`, `+` | faster: ½×, 1×, 2× real time |
-//! | 1–5 | tools: add boids, obstacle, eraser, attract, repel |
+//! | 1–6 | tools: add boids, obstacle, eraser, attract, repel, predator |
 //! | Delete | removes every obstacle |
 //! | Home, R | shows the whole world again |
 //! | Tab | control panel |
@@ -195,6 +195,13 @@ pub const KEYS: &[Binding] = &[
         "tool: attract",
     ),
     char("5", "5", &["5"], AppKey::Tool(Tool::Repel), "tool: repel"),
+    char(
+        "6",
+        "6",
+        &["6"],
+        AppKey::Tool(Tool::Predator),
+        "tool: predator (click; drag for its velocity)",
+    ),
     named(
         NamedKey::Delete,
         "Delete",
@@ -354,7 +361,8 @@ mod tests {
         assert_eq!(lookup(&Key::Character("R".into())), Some(AppKey::ResetView));
         assert_eq!(lookup(&Key::Character("x".into())), None);
         assert_eq!(lookup(&Key::Named(NamedKey::F2)), None);
-        assert_eq!(parse("6"), None);
+        assert_eq!(parse("7"), None);
+        assert_eq!(parse("6"), Some(AppKey::Tool(Tool::Predator)));
         assert_eq!(parse("3"), Some(AppKey::Tool(Tool::Erase)));
     }
 
@@ -390,7 +398,7 @@ mod tests {
                     keys.split(", ").any(|k| k == shown)
                         || (label.len() == 1
                             && label.chars().all(|c| c.is_ascii_digit())
-                            && keys == "1–5")
+                            && keys == "1–6")
                 })
             });
             assert!(found, "key {} is missing from the doc table", b.label);

@@ -43,6 +43,16 @@ pub struct RunReport {
     pub inside_world: bool,
     /// Obstacle points.
     pub obstacles: usize,
+    /// The predators where they are now (one readback).
+    pub predators: Vec<crate::model::PredatorSpec>,
+    /// Boids caught by predators since the backend was made (one readback).
+    pub catches_total: u32,
+    /// The seed of the running flock.
+    pub seed: u32,
+    /// The scene path typed in the panel.
+    pub scene_path: String,
+    /// What the last scene save or load did, or why it failed.
+    pub scene_status: Option<String>,
     /// Camera zoom (px per wu) and the zoom that fits the world.
     pub zoom: f32,
     /// The zoom showing the whole world.
@@ -123,6 +133,8 @@ impl RunReport {
     pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, String> {
         let st = &mut g.st;
         let boids = st.sim.read_state().map_err(|e| e.to_string())?;
+        let predators = st.sim.live_actors().map_err(|e| e.to_string())?.predators;
+        let catches_total = st.sim.measures().map_err(|e| e.to_string())?.catches_total;
         let w = st.camera.world;
         Ok(RunReport {
             frames: g.frame.ticks,
@@ -143,6 +155,14 @@ impl RunReport {
                 (0.0..=w.x).contains(&b.position[0]) && (0.0..=w.y).contains(&b.position[1])
             }),
             obstacles: st.sim.actors().obstacles.len(),
+            predators: predators
+                .iter()
+                .map(crate::model::PredatorSpec::of)
+                .collect(),
+            catches_total,
+            seed: st.sim.seed(),
+            scene_path: st.scene_path.clone(),
+            scene_status: st.scene_status.clone(),
             zoom: st.camera.zoom,
             fit_zoom: st.camera.fit_zoom(),
             center: st.camera.center.into(),

@@ -12,8 +12,8 @@
 //! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
-//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`5`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
-//! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel` |
+//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
+//! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel`, `predator` |
 //! | `backend NAME` | live backend switch | `gpu`, `cpu` |
 //! | `theme NAME` | colour theme | `dark`, `light` |
 //! | `panel STATE`, `menu STATE` | control panel / pause menu | `open` (`on`), `closed` (`close`, `off`) |
@@ -23,6 +23,9 @@
 //! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG | path |
 //! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG | path |
 //! | `report FILE.json` | writes the run report as it stands now | path |
+//! | `predator-kind KIND` | the kind of predator the predator tool places, as the panel's choice | `hunting`, `straight` |
+//! | `scene-path PATH` | the scene path, as typed in the panel | path |
+//! | `save-scene`, `load-scene` | the panel's Save and Load buttons (the typed path; errors show in the panel and the message area) | — |
 //! | `state FILE.csv` | writes a checkpoint: parameters, seed, step index, obstacles and boids (the `boids headless --save` format; `boids headless --init FILE` resumes it; one readback) | path |
 //! | `quit` | leaves the app | — |
 //!
@@ -88,7 +91,7 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 19] = [
+const KNOWN: [&str; 23] = [
     "move",
     "press",
     "release",
@@ -107,6 +110,10 @@ const KNOWN: [&str; 19] = [
     "screenshot",
     "report",
     "state",
+    "predator-kind",
+    "scene-path",
+    "save-scene",
+    "load-scene",
     "quit",
 ];
 
@@ -159,7 +166,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
     let (min, max) = match cmd {
         "move" | "resize" => (2, 2),
         "press" | "release" => (0, 1),
-        "minimize" | "restore" | "quit" => (0, 0),
+        "minimize" | "restore" | "quit" | "save-scene" | "load-scene" => (0, 0),
         _ => (1, 1),
     };
     if !KNOWN.contains(&cmd) {
@@ -245,6 +252,19 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0))),
         "report" => ScriptCmd::Report(PathBuf::from(word(0))),
         "state" => ScriptCmd::State(PathBuf::from(word(0))),
+        "predator-kind" => ScriptCmd::Action(Action::SetPredatorKind(match word(0) {
+            "hunting" => crate::model::PredatorKind::Hunting,
+            "straight" => crate::model::PredatorKind::Straight,
+            k => {
+                return Err(format!(
+                    "unknown predator kind `{}` (hunting or straight)",
+                    clip(k)
+                ))
+            }
+        })),
+        "scene-path" => ScriptCmd::Action(Action::SetScenePath(word(0).to_string())),
+        "save-scene" => ScriptCmd::Action(Action::SaveScene),
+        "load-scene" => ScriptCmd::Action(Action::LoadScene),
         _ => ScriptCmd::Action(Action::Quit),
     })
 }
@@ -436,7 +456,7 @@ mod tests {
         for b in crate::app::keys::KEYS {
             let digit = b.names[0].len() == 1 && b.names[0].chars().all(|c| c.is_ascii_digit());
             for n in b.names {
-                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`5`"));
+                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`6`"));
                 assert!(shown, "key name {n} missing from the script doc");
             }
         }

@@ -24,6 +24,8 @@ pub struct Sim {
     mirror: StateMirror,
     mirror_dirty: bool,
     mirrored: Option<StateBuffers>,
+    /// A GPU copy of the CPU backend's predators, for the renderer.
+    predator_mirror: crate::render::PredatorMirror,
     step_ms_gpu: Option<f64>,
     step_ms_cpu: Option<f64>,
     steps: u64,
@@ -52,6 +54,7 @@ impl Sim {
             mirror: StateMirror::default(),
             mirror_dirty: true,
             mirrored: None,
+            predator_mirror: crate::render::PredatorMirror::default(),
             step_ms_gpu: None,
             step_ms_cpu: None,
             steps: 0,
@@ -107,9 +110,46 @@ impl Sim {
         self.seed
     }
 
-    /// The actors (obstacle points).
+    /// The actors as last set (obstacle points, and the predators where they were placed: see
+    /// [`Sim::live_actors`] for where they are now).
     pub fn actors(&self) -> &Actors {
         &self.actors
+    }
+
+    /// The actors with the predators where they are now (one readback on the GPU when there are
+    /// predators): what to start from when changing the actors, so that predators keep moving
+    /// from where they are.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a readback failure.
+    pub fn live_actors(&mut self) -> Result<Actors, SimError> {
+        let mut actors = self.actors.clone();
+        if !actors.predators.is_empty() {
+            actors.predators = self.sim_mut().read_predators()?;
+        }
+        Ok(actors)
+    }
+
+    /// Number of predators.
+    pub fn predator_count(&self) -> usize {
+        self.sim().predator_count()
+    }
+
+    /// The predators as a GPU buffer for the renderer, and their count: the GPU backend's own
+    /// predator buffer, or (CPU backend) a copy uploaded here.
+    pub fn predator_buffer(&mut self) -> Option<(wgpu::Buffer, u32)> {
+        let n = self.predator_count();
+        if n == 0 {
+            return None;
+        }
+        if let Some(b) = self.engine.gpu_predators() {
+            return Some((b, n as u32));
+        }
+        let predators = self.engine.cpu_predators()?;
+        let b = self
+            .predator_mirror
+            .upload(&self.ctx.device, &self.ctx.queue, predators);
+        Some((b, n as u32))
     }
 
     /// The pointer and obstacle settings.
@@ -213,7 +253,8 @@ impl Sim {
     }
 
     /// Switches to backend `kind`, carrying the whole flock (state read back from the old one),
-    /// the step index, the actors and the pointer settings. No-op when already there.
+    /// the step index, the actors (predators where they are now) and the pointer settings. No-op
+    /// when already there.
     ///
     /// # Errors
     /// [`SimError`] when the new backend cannot hold the flock; the old one keeps running.
@@ -231,11 +272,12 @@ impl Sim {
             seed: self.seed,
             step: self.sim().step_index(),
             boids: self.sim_mut().read_state()?,
-            actors: self.actors.clone(),
+            actors: self.live_actors()?,
         };
         let mut engine = backend::create(kind, &setup, Some(&self.ctx))?;
         engine.set_interaction(&self.interaction);
         self.engine = engine;
+        self.actors = setup.actors;
         self.mirror_dirty = true;
         Ok(())
     }
@@ -255,7 +297,7 @@ impl Sim {
         self.sim_mut().set_interaction(&ia);
     }
 
-    /// Replaces the actors (obstacle points); they act from the next step.
+    /// Replaces the actors (obstacle points and predators); they act from the next step.
     ///
     /// # Errors
     /// [`SimError::Gpu`] when the GPU cannot hold them.

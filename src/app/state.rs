@@ -10,9 +10,14 @@ use glam::Vec2;
 use crate::app::clock::{Pace, SimClock};
 use crate::app::sim::Sim;
 use crate::app::start::Spawn;
-use crate::app::tools::{erase_points, resample_stroke, AppKey, Button, InputEvent, Tool};
+use crate::app::tools::{
+    drag_velocity, erase_points, resample_stroke, AppKey, Button, InputEvent, Tool,
+};
 use crate::backend::BackendKind;
-use crate::model::{Actors, Interaction, Setup, SimParams};
+use crate::model::{
+    Actors, Interaction, Predator, PredatorKind, PredatorSpec, Scene, Setup, SimParams,
+    MAX_PREDATORS,
+};
 use crate::render::{Camera, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
@@ -57,6 +62,17 @@ pub enum Action {
     },
     /// Removes every obstacle.
     ClearObstacles,
+    /// The kind of predator the predator tool places.
+    SetPredatorKind(PredatorKind),
+    /// Removes every predator.
+    ClearPredators,
+    /// Sets the path typed in the panel for saving and loading scenes.
+    SetScenePath(String),
+    /// Saves the scene (parameters, world, obstacles, predators, count, seed) to the typed path.
+    SaveScene,
+    /// Loads the scene at the typed path: a new flock of its count and seed in its world, with its
+    /// obstacles and predators.
+    LoadScene,
     /// Sets the simulation speed (× real time; one of [`crate::app::clock::SPEEDS`]).
     SetSpeed(f64),
     /// Runs one step and stays paused.
@@ -85,6 +101,11 @@ pub mod defaults {
     pub const ADD_RATE: usize = 12;
     /// Radius of the disc new boids appear in (wu).
     pub const ADD_SPREAD: f32 = 15.0;
+    /// A predator-tool drag shorter than this (physical px at scale factor 1) is a click: the
+    /// predator gets no velocity.
+    pub const STILL_PX: f32 = 4.0;
+    /// The scene path offered when the app started without `--scene`.
+    pub const SCENE_PATH: &str = "scene.toml";
 }
 
 /// The app's state apart from window and surface.
@@ -154,6 +175,14 @@ pub struct AppState {
     pub record_toggle: bool,
     /// The live capture being recorded, if any.
     pub recording: Option<crate::app::record::LiveRecording>,
+    /// The kind of predator the predator tool places.
+    pub predator_kind: PredatorKind,
+    /// Where the predator tool's button went down (wu), while it is held.
+    pub predator_drag: Option<Vec2>,
+    /// The scene path typed in the panel (saving and loading).
+    pub scene_path: String,
+    /// What the last save or load did (or why it failed: file and line), shown in the panel.
+    pub scene_status: Option<String>,
     left_down: bool,
     pan_down: bool,
     stroke_last: Option<Vec2>,
@@ -207,6 +236,10 @@ impl AppState {
             message: None,
             record_toggle: false,
             recording: None,
+            predator_kind: PredatorKind::Hunting,
+            predator_drag: None,
+            scene_path: defaults::SCENE_PATH.to_string(),
+            scene_status: None,
             left_down: false,
             pan_down: false,
             stroke_last: None,
@@ -266,14 +299,141 @@ impl AppState {
     fn set_actors(&mut self, actors: Actors) {
         match self.sim.set_actors(actors) {
             Ok(()) => self.actors_version += 1,
-            Err(e) => self.say(format!("obstacles: {e}")),
+            Err(e) => self.say(format!("obstacles and predators: {e}")),
+        }
+    }
+
+    /// The actors with the predators where they are now (they move on the backend), so that a
+    /// change of the obstacles does not put them back where they started.
+    fn live_actors(&mut self) -> Actors {
+        match self.sim.live_actors() {
+            Ok(a) => a,
+            Err(e) => {
+                self.say(format!("predators: {e}"));
+                self.sim.actors().clone()
+            }
         }
     }
 
     fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
-        let mut actors = self.sim.actors().clone();
+        let mut actors = self.live_actors();
         actors.obstacles = points;
         self.set_actors(actors);
+    }
+
+    /// Places a predator of the chosen kind at `at` (wu) with `velocity` (wu/s).
+    pub fn place_predator(&mut self, at: Vec2, velocity: Vec2) {
+        let mut actors = self.live_actors();
+        if actors.predators.len() >= MAX_PREDATORS {
+            self.say(format!(
+                "predators: at most {MAX_PREDATORS}; remove some in the panel first"
+            ));
+            return;
+        }
+        actors
+            .predators
+            .push(Predator::new(at, velocity, self.predator_kind));
+        self.set_actors(actors);
+    }
+
+    /// Saves the scene to [`AppState::scene_path`]: parameters (the world size fixed), boid count,
+    /// seed, obstacles and the predators where they are now, written whole (temporary file, then
+    /// rename).
+    fn save_scene(&mut self) {
+        let path = std::path::PathBuf::from(self.scene_path.trim());
+        if path.as_os_str().is_empty() {
+            self.scene_status = Some("type a path to save the scene to".into());
+            return;
+        }
+        let actors = self.live_actors();
+        let scene = Scene {
+            boids: Some(self.sim.len()),
+            seed: Some(self.sim.seed()),
+            fixed_world: Some(true),
+            obstacles: actors.obstacles.clone(),
+            params: self.sim.params().clone(),
+            predators: actors.predators.iter().map(PredatorSpec::of).collect(),
+            world_given: true,
+        };
+        let text = format!(
+            "# A boids scene saved by the app (docs/model.md; README \"Scenes\").\n{}",
+            scene.to_toml()
+        );
+        let shown = crate::io::show_path(&path);
+        let status = match crate::io::write_atomic(&path, text.as_bytes()) {
+            Ok(()) => format!(
+                "saved {shown}: {} boids, {} obstacle points, {} predators",
+                self.sim.len(),
+                actors.obstacles.len(),
+                actors.predators.len()
+            ),
+            Err(e) => format!("cannot save {shown}: {e}"),
+        };
+        self.say(status.clone());
+        self.scene_status = Some(status);
+    }
+
+    /// Loads the scene at [`AppState::scene_path`] as `boids run --scene` would start it (a new
+    /// flock of its count, at most the app's limit, and seed, spread uniformly; its world, or one
+    /// of the current aspect sized to the count; its obstacles and predators), on the running
+    /// backend. A file that cannot be read or used changes nothing: the panel and the message say
+    /// why, with the file and line.
+    fn load_scene(&mut self) {
+        let path = std::path::PathBuf::from(self.scene_path.trim());
+        let scene = match Scene::load(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                let msg = format!("not loaded: {e}");
+                self.say(msg.clone());
+                self.scene_status = Some(msg);
+                return;
+            }
+        };
+        let shown = crate::io::show_path(&path);
+        let mut n = scene.boids.unwrap_or(self.sim.len());
+        let mut note = String::new();
+        if n > self.max_boids {
+            note = format!(" ({n} boids in the file, {} here)", self.max_boids);
+            n = self.max_boids;
+        }
+        let p = self.sim.params();
+        let aspect = p.world_width / p.world_height;
+        let spawn = crate::app::start::Spawn::Uniform;
+        let loaded =
+            crate::app::start::app_setup(Some(&scene), Some(n), None, n, aspect, Some(spawn))
+                .map_err(|e| e.to_string())
+                .and_then(|(setup, _)| {
+                    let sim =
+                        crate::app::sim::Sim::new(self.sim.context(), self.sim.kind(), &setup)
+                            .map_err(|e| e.to_string())?;
+                    Ok((setup, sim))
+                });
+        match loaded {
+            Ok((setup, sim)) => {
+                let ia = *self.sim.interaction();
+                self.sim = sim;
+                self.sim.set_interaction(&ia);
+                self.initial = setup;
+                self.spawn = spawn;
+                self.actors_version += 1;
+                self.stroke_last = None;
+                self.predator_drag = None;
+                self.world_changed();
+                let status = format!(
+                    "loaded {shown}: {} boids{note}, {} obstacle points, {} predators",
+                    self.sim.len(),
+                    self.sim.actors().obstacles.len(),
+                    self.sim.predator_count()
+                );
+                self.say(status.clone());
+                self.scene_status = Some(status);
+            }
+            Err(e) => {
+                let msg = format!("not loaded: {shown}: {e}");
+                self.say(msg.clone());
+                self.scene_status = Some(msg);
+            }
+        }
     }
 
     fn draw_to(&mut self, to: Vec2) {
@@ -322,10 +482,12 @@ impl AppState {
                 self.left_down = false;
                 self.pan_down = false;
                 self.stroke_last = None;
+                self.predator_drag = None;
             }
             InputEvent::Button { button, pressed } => match button {
                 Button::Middle | Button::Right => self.pan_down = pressed,
                 Button::Left => {
+                    let was_down = self.left_down;
                     self.left_down = pressed;
                     self.stroke_last = None;
                     if pressed {
@@ -333,8 +495,16 @@ impl AppState {
                             match self.tool {
                                 Tool::Draw => self.draw_to(w),
                                 Tool::Erase => self.erase_at(w),
+                                Tool::Predator => self.predator_drag = Some(w),
                                 _ => {}
                             }
+                        }
+                    } else if was_down && self.tool == Tool::Predator {
+                        if let (Some(from), Some(to)) =
+                            (self.predator_drag.take(), self.pointer_world())
+                        {
+                            let still = defaults::STILL_PX * self.scale_factor / self.camera.zoom;
+                            self.place_predator(from, drag_velocity(from, to, still));
                         }
                     }
                 }
@@ -408,6 +578,7 @@ impl AppState {
             Action::SetTool(t) => {
                 self.tool = t;
                 self.stroke_last = None;
+                self.predator_drag = None;
             }
             Action::SetBackend(kind) => {
                 if kind != self.sim.kind() {
@@ -480,6 +651,15 @@ impl AppState {
                 self.pointer_weight = weight.clamp(0.0, 100.0);
             }
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
+            Action::SetPredatorKind(k) => self.predator_kind = k,
+            Action::ClearPredators => {
+                let mut actors = self.sim.actors().clone();
+                actors.predators.clear();
+                self.set_actors(actors);
+            }
+            Action::SetScenePath(p) => self.scene_path = p,
+            Action::SaveScene => self.save_scene(),
+            Action::LoadScene => self.load_scene(),
             Action::SetSpeed(s) => {
                 self.clock.speed = crate::app::clock::SPEEDS
                     .into_iter()

@@ -1,6 +1,6 @@
-//! Pointer tools (docs/model.md §6.4–§6.5): add boids while the button is held, draw obstacles,
-//! erase obstacles, attract, repel; and the app-level input events that real window events and
-//! scripted test input are both turned into.
+//! Pointer tools (docs/model.md §6.4–§6.5, §18): add boids while the button is held, draw
+//! obstacles, erase obstacles, attract, repel, place predators; and the app-level input events
+//! that real window events and scripted test input are both turned into.
 
 use glam::Vec2;
 
@@ -21,17 +21,21 @@ pub enum Tool {
     Attract,
     /// Boids near the pointer flee it.
     Repel,
+    /// A click places a predator (of the kind chosen in the panel) where the button went down;
+    /// dragging gives it the velocity that covers the drag in one second.
+    Predator,
 }
 
 impl Tool {
-    /// Every tool, in the order of their number keys 1–5 and of the tool bar (a new tool, e.g. a
-    /// predator, goes here, gets a row in [`crate::app::keys::KEYS`] and a button by itself).
-    pub const ALL: [Tool; 5] = [
+    /// Every tool, in the order of their number keys 1–6 and of the tool bar (a new tool goes
+    /// here, gets a row in [`crate::app::keys::KEYS`] and a button by itself).
+    pub const ALL: [Tool; 6] = [
         Tool::Add,
         Tool::Draw,
         Tool::Erase,
         Tool::Attract,
         Tool::Repel,
+        Tool::Predator,
     ];
 
     /// Name as shown and as written in scripts.
@@ -42,6 +46,7 @@ impl Tool {
             Tool::Erase => "erase",
             Tool::Attract => "attract",
             Tool::Repel => "repel",
+            Tool::Predator => "predator",
         }
     }
 
@@ -53,6 +58,7 @@ impl Tool {
             Tool::Erase => "Erase obstacles",
             Tool::Attract => "Attract",
             Tool::Repel => "Repel",
+            Tool::Predator => "Place predators (drag: velocity)",
         }
     }
 
@@ -64,6 +70,7 @@ impl Tool {
             Tool::Erase => "Eraser",
             Tool::Attract => "Attract",
             Tool::Repel => "Repel",
+            Tool::Predator => "Predator",
         }
     }
 
@@ -128,6 +135,17 @@ pub fn resample_stroke(last: Vec2, to: Vec2, spacing: f32) -> Vec<Vec2> {
     }
     let n = (len / spacing).ceil().min(100_000.0) as usize;
     (1..=n).map(|k| last + d * (k as f32 / n as f32)).collect()
+}
+
+/// The velocity (wu/s) of a predator placed by pressing at `from` and releasing at `to` (wu): the
+/// drag is covered in one second; a drag shorter than `still` wu (a click) gives none.
+pub fn drag_velocity(from: Vec2, to: Vec2, still: f32) -> Vec2 {
+    let d = to - from;
+    if d.is_finite() && d.length() >= still {
+        d
+    } else {
+        Vec2::ZERO
+    }
 }
 
 /// Removes the obstacle points within `radius` (wu) of `at`; returns how many were removed.

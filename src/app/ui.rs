@@ -18,7 +18,7 @@ use crate::app::state::{Action, AppState};
 use crate::app::tools::Tool;
 use crate::backend::BackendKind;
 use crate::model::rules::MAX_NEIGHBORS_CAP;
-use crate::model::{Boundary, SimParams};
+use crate::model::{Boundary, PredatorKind, SimParams};
 use crate::render::Theme;
 
 /// Figures the HUD shows that the state does not hold.
@@ -136,11 +136,18 @@ fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, out: &mut UiOut) {
                 } else {
                     ("more", "Frame budget, adapter, world (I)")
                 };
-                let parts = [
+                let mut parts = vec![
                     RichText::new(format!("{:.0} fps", info.fps)).strong(),
                     speed,
                     RichText::new(format!("{} boids", short_count(st.sim.len()))),
                 ];
+                let predators = st.sim.predator_count();
+                if predators > 0 {
+                    parts.push(RichText::new(format!(
+                        "{predators} predator{}",
+                        if predators == 1 { "" } else { "s" }
+                    )));
+                }
                 let gap = ui.spacing().item_spacing.x;
                 let width = |t: &RichText| {
                     egui::WidgetText::from(t.clone())
@@ -516,6 +523,88 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
                 }
             });
         });
+    egui::CollapsingHeader::new("Predators")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("tool places");
+                let mut k = st.predator_kind;
+                ui.selectable_value(&mut k, PredatorKind::Hunting, "hunting");
+                ui.selectable_value(&mut k, PredatorKind::Straight, "straight");
+                if k != st.predator_kind {
+                    out.push(Action::SetPredatorKind(k));
+                }
+            });
+            let mut q = st.sim.params().clone();
+            let q_before = q.clone();
+            slider(ui, &mut q.predator_radius, 0.0..=400.0, "push radius (wu)");
+            slider(
+                ui,
+                &mut q.predator_weight,
+                0.0..=10000.0,
+                "push B (wu^1.5/s²)",
+            );
+            slider(
+                ui,
+                &mut q.predator_sight_radius,
+                0.0..=1000.0,
+                "hunter sight (wu)",
+            );
+            slider(
+                ui,
+                &mut q.predator_max_speed,
+                0.0..=500.0,
+                "hunter max speed (wu/s)",
+            );
+            slider(
+                ui,
+                &mut q.predator_max_force,
+                0.0..=2000.0,
+                "hunter max force (wu/s²)",
+            );
+            slider(ui, &mut q.catch_radius, 0.0..=50.0, "catch radius (wu)");
+            if q != q_before {
+                out.push(Action::SetParams(Box::new(q)));
+            }
+            ui.horizontal(|ui| {
+                ui.label(format!("{} predators", st.sim.predator_count()));
+                if ui.button("Remove all").clicked() {
+                    out.push(Action::ClearPredators);
+                }
+            });
+        });
+    egui::CollapsingHeader::new("Scene file")
+        .default_open(false)
+        .show(ui, |ui| {
+            let mut path = st.scene_path.clone();
+            ui.add(
+                egui::TextEdit::singleline(&mut path)
+                    .hint_text("path/to/scene.toml")
+                    .desired_width(f32::INFINITY),
+            );
+            if path != st.scene_path {
+                out.push(Action::SetScenePath(path));
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Save")
+                    .on_hover_text("Parameters, world, obstacles, predators, count and seed")
+                    .clicked()
+                {
+                    out.push(Action::SaveScene);
+                }
+                if ui
+                    .button("Load")
+                    .on_hover_text("A new flock from the scene: its world, count, seed and actors")
+                    .clicked()
+                {
+                    out.push(Action::LoadScene);
+                }
+            });
+            if let Some(s) = &st.scene_status {
+                ui.add(egui::Label::new(RichText::new(s).small()).wrap());
+            }
+        });
     egui::CollapsingHeader::new("View and sound")
         .default_open(true)
         .show(ui, |ui| {
@@ -633,7 +722,7 @@ fn pause_menu(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
 
 /// What the help overlay says besides the key table.
 pub const HELP_INTRO: &str = "Boids steer by separation, alignment and cohesion with their \
-neighbours, and take on their neighbours' colour. Pick a tool in the tool bar (or 1–5) and use \
+neighbours, and take on their neighbours' colour. Pick a tool in the tool bar (or 1–6) and use \
 it with the left button.";
 
 /// The help overlay: the mouse, then every row of [`keys::help_rows`]; on the start screen
@@ -757,9 +846,19 @@ fn tool_cursor(ctx: &egui::Context, st: &AppState) {
         Tool::Draw => 3.0,
         Tool::Erase => r_pts(st.eraser_radius()),
         Tool::Attract | Tool::Repel => r_pts(st.pointer_radius),
+        Tool::Predator => r_pts(st.style.predator_scale * st.style.boid_length),
     };
     let width = if st.tool_active() { 2.0 } else { 1.0 };
     painter.circle_stroke(centre, radius.max(2.0), egui::Stroke::new(width, color));
+    // The predator tool's drag: the velocity the predator will get (the drag per second).
+    if let (Tool::Predator, Some(from)) = (st.tool, st.predator_drag) {
+        let a = st.camera.world_to_screen(from);
+        painter.arrow(
+            egui::pos2(a.x / ppp, a.y / ppp),
+            centre - egui::pos2(a.x / ppp, a.y / ppp),
+            egui::Stroke::new(2.0, color),
+        );
+    }
 }
 
 /// Builds the whole UI for one frame; returns the requested changes and the areas drawn.

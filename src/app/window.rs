@@ -170,6 +170,9 @@ impl Gfx {
         let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
         let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
         st.set_scale_factor(window.scale_factor() as f32);
+        if let Some(p) = &args.scene {
+            st.scene_path = p.display().to_string();
+        }
         st.style.theme = args.theme;
         st.panel_open = args.panel;
         st.help_open = args.start_screen();
@@ -321,13 +324,19 @@ impl App {
                     let sim = &mut g.st.sim;
                     let saved = sim
                         .read_state()
+                        .and_then(|boids| Ok((boids, sim.live_actors()?)))
                         .map_err(|e| e.to_string())
-                        .and_then(|boids| {
+                        .and_then(|(boids, actors)| {
                             let cp = crate::model::state_csv::Checkpoint {
                                 params: sim.params().clone(),
                                 seed: sim.seed(),
                                 step: sim.step_index(),
-                                obstacles: sim.actors().obstacles.clone(),
+                                obstacles: actors.obstacles,
+                                predators: actors
+                                    .predators
+                                    .iter()
+                                    .map(crate::model::PredatorSpec::of)
+                                    .collect(),
                                 boids,
                             };
                             crate::model::state_csv::save_checkpoint(&p, &cp)

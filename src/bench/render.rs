@@ -13,7 +13,9 @@ use glam::Vec2;
 
 use crate::gpu::{GpuContext, GpuError};
 use crate::model::{Actors, SimParams};
-use crate::render::{supported_samples, Camera, Offscreen, RenderStyle, Renderer, StateMirror};
+use crate::render::{
+    supported_samples, Camera, Offscreen, PredatorMirror, RenderStyle, Renderer, StateMirror,
+};
 use crate::simulation::Simulation;
 
 /// An offscreen renderer of a fixed size for one run.
@@ -24,6 +26,7 @@ pub struct RenderBench {
     camera: Camera,
     style: RenderStyle,
     mirror: StateMirror,
+    predator_mirror: PredatorMirror,
 }
 
 impl RenderBench {
@@ -52,6 +55,7 @@ impl RenderBench {
             camera,
             style: RenderStyle::default(),
             mirror: StateMirror::default(),
+            predator_mirror: PredatorMirror::default(),
         }
     }
 
@@ -60,8 +64,8 @@ impl RenderBench {
         self.renderer.samples()
     }
 
-    /// Draws the `count` boids of `sim` (from its GPU state buffer, or uploaded from CPU memory
-    /// first), waits for the GPU, and returns the wall time (ms).
+    /// Draws the `count` boids and the predators of `sim` (from its GPU buffers, or uploaded from
+    /// CPU memory first), waits for the GPU, and returns the wall time (ms).
     ///
     /// # Errors
     /// [`GpuError::Wgpu`] on a device error.
@@ -72,6 +76,20 @@ impl RenderBench {
             (None, Some(cpu)) => self.mirror.upload(&self.ctx.device, &self.ctx.queue, cpu),
             (None, None) => return Err(GpuError::Wgpu("the backend exposes no state".into())),
         };
+        // The predators where they are now: the GPU backend's buffer, or a copy of the CPU's.
+        let n = sim.predator_count() as u32;
+        let predators = match (n, sim.gpu_predators(), sim.cpu_predators()) {
+            (0, _, _) => None,
+            (_, Some(b), _) => Some(b),
+            (_, None, Some(p)) => Some(self.predator_mirror.upload(
+                &self.ctx.device,
+                &self.ctx.queue,
+                p,
+            )),
+            (_, None, None) => None,
+        };
+        self.renderer
+            .set_predators(predators.as_ref().map(|b| (b, n)));
         let mut enc = self
             .ctx
             .device

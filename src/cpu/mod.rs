@@ -9,9 +9,10 @@
 
 use std::time::Instant;
 
+use crate::model::predators::place_inside;
 use crate::model::{
     initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, ObstacleGrid,
-    SimParams, StepUniforms,
+    Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{BackendKind, SimError, Simulation, StateSlices};
 use crate::stages::gather_simd::GatherPath;
@@ -97,6 +98,7 @@ impl CpuBackend {
             &self.interaction,
         )
         .with_obstacles(&self.buffers.obstacles)
+        .with_predators(self.buffers.predators.len())
     }
 
     /// The current state (a copy, in state order).
@@ -163,9 +165,22 @@ impl Simulation for CpuBackend {
         }
     }
     fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
+        actors.validate()?;
+        let u = self.uniforms();
         self.actors = actors.clone();
+        self.buffers.predators = actors
+            .predators
+            .iter()
+            .map(|p| place_inside(p, &u))
+            .collect();
         self.rebin_obstacles();
         Ok(())
+    }
+    fn read_predators(&mut self) -> Result<Vec<Predator>, SimError> {
+        Ok(self.buffers.predators.clone())
+    }
+    fn predator_count(&self) -> usize {
+        self.buffers.predators.len()
     }
 
     fn step(&mut self) -> Result<(), SimError> {
@@ -185,13 +200,25 @@ impl Simulation for CpuBackend {
             );
             self.naive_out
                 .resize(self.naive_in.len(), Boid::from_parts([0.0; 4], [0.0; 4], 0));
-            twins::rules_naive(
+            // The predators move as in a grid step (their search uses the grid's sorted items),
+            // then the boids react by brute force.
+            if !b.predators.is_empty() {
+                b.prepare(u);
+                for name in ["clear", "count", "scan", "slots", "scatter", "predators"] {
+                    (stages::stage(name).twin)(b);
+                }
+            }
+            b.catches[0] = 0;
+            let caught = twins::rules_naive(
                 &u,
                 &self.naive_in,
                 &b.obstacles,
+                &b.predators,
                 &mut self.naive_out,
                 &mut b.neighbors,
             );
+            b.catches[0] = caught;
+            b.catches[1] = b.catches[1].wrapping_add(caught);
             for (k, o) in self.naive_out.iter().enumerate() {
                 b.pos_vel[k] = o.pos_vel();
                 b.hue[k] = o.hue_parts();
@@ -254,6 +281,9 @@ impl Simulation for CpuBackend {
             .iter()
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
+    }
+    fn cpu_predators(&self) -> Option<&[Predator]> {
+        Some(&self.buffers.predators)
     }
     fn cpu_state(&self) -> Option<StateSlices<'_>> {
         Some(StateSlices {

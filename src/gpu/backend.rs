@@ -14,9 +14,10 @@ use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::readback::{read_bytes, read_vec};
+use crate::model::predators::place_inside;
 use crate::model::{
     initial_state, join_state, split_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid,
-    Interaction, ObstacleGrid, SimParams, StepUniforms,
+    Interaction, ObstacleGrid, Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{BackendKind, SimError, Simulation, StateBuffers};
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
@@ -82,7 +83,7 @@ impl GpuBackend {
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
         let pipelines = Pipelines::new(&ctx.device);
-        let capacity = capacity_for(params, boids.len() as u32, &ObstacleGrid::default());
+        let capacity = capacity_for(params, boids.len() as u32, &ObstacleGrid::default(), 0);
         let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
         write_state(ctx, &buffers, 0, boids);
         let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
@@ -157,7 +158,8 @@ impl GpuBackend {
             self.seed,
             &self.interaction,
         )
-        .with_obstacles(&self.obstacles);
+        .with_obstacles(&self.obstacles)
+        .with_predators(self.actors.predators.len());
         u.max_groups_per_dim = self.max_per_dim;
         u
     }
@@ -176,6 +178,9 @@ impl GpuBackend {
             Items::MeasureChunks => self.count.div_ceil(crate::stages::MEASURES_CHUNK),
             Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
+            Items::Predators => {
+                self.actors.predators.len().max(1) as u32 * crate::model::predators::SEARCH_GROUP
+            }
             Items::Indirect(_) => 0,
         }
     }
@@ -221,7 +226,12 @@ impl GpuBackend {
     /// grid or the obstacle grid of the current parameters do not fit them, and rebuilds the scan
     /// levels when the number of cells changed.
     fn fit(&mut self, n: u32) -> Result<(), SimError> {
-        let need = capacity_for(&self.params, n, &self.obstacles);
+        let need = capacity_for(
+            &self.params,
+            n,
+            &self.obstacles,
+            self.actors.predators.len() as u32,
+        );
         let have = self.buffers.capacity;
         let grown = Capacity {
             boids: grow(have.boids, need.boids),
@@ -229,6 +239,7 @@ impl GpuBackend {
             cells: need.cells,
             obstacle_cells: grow(have.obstacle_cells, need.obstacle_cells),
             obstacles: grow(have.obstacles, need.obstacles),
+            predators: grow(have.predators, need.predators),
         };
         if grown != have {
             self.reallocate(grown)?;
@@ -345,11 +356,16 @@ impl GpuBackend {
                 label: Some("grow"),
             });
         let keep = self.count.min(capacity.boids) as u64;
+        // The predators move on the GPU: their buffer is copied too, with the catch counters.
+        let predators = (self.buffers.capacity.predators.min(capacity.predators) as u64)
+            * crate::stages::PREDATOR_BYTES;
         for (name, bytes) in [
             ("pos_vel", keep * 16),
             ("hue", keep * 16),
             ("id", keep * 4),
             ("neighbors", keep * 4),
+            ("predators", predators),
+            ("catches", 8),
         ] {
             if bytes > 0 {
                 enc.copy_buffer_to_buffer(self.buffers.get(name), 0, new.get(name), 0, bytes);
@@ -384,12 +400,14 @@ impl GpuBackend {
             } else {
                 0.0
             },
+            ..FlockMeasures::default()
         }
     }
 }
 
-/// The capacity `n` boids need with the grid of `params` and the obstacle grid `og`.
-fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid) -> Capacity {
+/// The capacity `n` boids need with the grid of `params`, the obstacle grid `og` and `predators`
+/// predators.
+fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid, predators: u32) -> Capacity {
     let wrap = params.boundary == crate::model::Boundary::Wrap;
     Capacity {
         boids: n,
@@ -397,6 +415,7 @@ fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid) -> Capacity {
         cells: Grid::new(params, n as usize).cells(),
         obstacle_cells: og.cells(),
         obstacles: og.points.len() as u32,
+        predators,
     }
 }
 
@@ -462,14 +481,43 @@ impl Simulation for GpuBackend {
         }
     }
     fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
+        actors.validate()?;
         check_fits(
             &self.ctx,
             format!("{} obstacle points", actors.obstacles.len()),
             actors.obstacles.len() as u64 * 8,
             String::new(),
         )?;
-        self.actors = actors.clone();
-        self.rebin_obstacles()
+        let u = self.uniforms();
+        self.actors = Actors {
+            obstacles: actors.obstacles.clone(),
+            predators: actors
+                .predators
+                .iter()
+                .map(|p| place_inside(p, &u))
+                .collect(),
+        };
+        self.rebin_obstacles()?;
+        if !self.actors.predators.is_empty() {
+            self.ctx.queue.write_buffer(
+                self.buffers.get("predators"),
+                0,
+                bytemuck::cast_slice(&self.actors.predators),
+            );
+        }
+        Ok(())
+    }
+
+    fn read_predators(&mut self) -> Result<Vec<Predator>, SimError> {
+        let n = self.actors.predators.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(read_vec(&self.ctx, self.buffers.get("predators"), n)?)
+    }
+
+    fn predator_count(&self) -> usize {
+        self.actors.predators.len()
     }
 
     fn step(&mut self) -> Result<(), SimError> {
@@ -550,7 +598,12 @@ impl Simulation for GpuBackend {
         let bytes = read_bytes(&self.ctx, self.buffers.get("result"), 0, MEASURES_ROW_BYTES)?;
         self.collect_timings();
         let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
-        Ok(self.measures_of_row(&r))
+        let catches: Vec<u32> = read_vec(&self.ctx, self.buffers.get("catches"), 2)?;
+        Ok(FlockMeasures {
+            catches: catches[0],
+            catches_total: catches[1],
+            ..self.measures_of_row(&r)
+        })
     }
 
     fn run_measured(
@@ -621,6 +674,10 @@ impl Simulation for GpuBackend {
             pos_vel: self.buffers.get("pos_vel").clone(),
             hue: self.buffers.get("hue").clone(),
         })
+    }
+
+    fn gpu_predators(&self) -> Option<wgpu::Buffer> {
+        Some(self.buffers.get("predators").clone())
     }
 
     fn has_timestamps(&self) -> bool {

@@ -22,6 +22,8 @@ pub struct Capacity {
     pub obstacle_cells: u32,
     /// Obstacle points.
     pub obstacles: u32,
+    /// Predators.
+    pub predators: u32,
 }
 
 impl Capacity {
@@ -33,6 +35,7 @@ impl Capacity {
             Len::CellCounters => self.cells as u64 + 1,
             Len::ObstacleCells => self.obstacle_cells as u64 + 1,
             Len::Obstacles => self.obstacles as u64,
+            Len::Predators => self.predators as u64,
             Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
             Len::One => 1,
             Len::Fixed(k) => k as u64,

@@ -49,7 +49,13 @@ pub fn fish_slowing(crowd: u32, n: u32) -> f32 {
 }
 
 /// The next state of fish `me` (docs/model.md §17.5).
-pub fn fish_integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniforms) -> Boid {
+pub fn fish_integrate(
+    me: &Boid,
+    s: &NeighborSums,
+    ob: &ObstacleSums,
+    predator: Vec2,
+    u: &StepUniforms,
+) -> Boid {
     let p = me.pos();
     let v = me.vel();
     let bounce_normal = ob.bounce_normal;
@@ -72,6 +78,8 @@ pub fn fish_integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUn
         v_new += (u.fish_separation * u.inv_world_width) * s.separation;
         // The edge barrier.
         v_new += fish_barrier(p, u);
+        // The predators' push (an acceleration, wu/s²), over the move's Δt (docs/model.md §18).
+        v_new += predator * u.dt;
         // Slowing in a crowd, while faster than the slow speed.
         if v_new.dot(v_new) > u.fish_slow_speed * u.fish_slow_speed {
             v_new *= fish_slowing(s.cohesion_n + 1 + s.alignment_n, u.boid_count);

@@ -1,4 +1,5 @@
-//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count.
+//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count,
+//! and the predators' catches.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +25,12 @@ pub struct FlockMeasures {
     /// (so |Σ v_i| / Σ |v_i|), in [0, 1] (to rounding). 0 when every boid is stopped.
     #[serde(default)]
     pub va: f32,
+    /// Boids caught by hunting predators in the last step (docs/model.md §18.4).
+    #[serde(default)]
+    pub catches: u32,
+    /// Boids caught since the backend was made (wraps at 2^32).
+    #[serde(default)]
+    pub catches_total: u32,
 }
 
 /// The world a state's measures are taken in: its size and whether it wraps (a periodic milling
@@ -160,6 +167,7 @@ pub fn flock_measures_at_speed(
         } else {
             0.0
         },
+        ..FlockMeasures::default()
     }
 }
 

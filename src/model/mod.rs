@@ -8,6 +8,7 @@ pub mod grid;
 pub mod measures;
 pub mod models;
 pub mod params;
+pub mod predators;
 pub mod rng;
 pub mod rules;
 pub mod scene;
@@ -24,6 +25,7 @@ pub use measures::{
 };
 pub use models::{Model, VicsekUpdate};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
+pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
 pub use scene::Scene;
 pub use setup::{Actors, Setup, SetupError};
 pub use state::{initial_state, join_state, spawn_boid, spawn_boid_at, split_state, Boid};

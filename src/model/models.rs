@@ -12,6 +12,7 @@ use crate::model::params::SimParams;
 use crate::model::rules::{integrate, NeighborSums, ObstacleSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
+use glam::Vec2;
 
 /// Which model a run simulates (docs/model.md §16–§17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -82,11 +83,18 @@ impl VicsekUpdate {
 /// The next state of `me` under the model of `u` (docs/model.md §9, §16, §17), from its neighbour
 /// sums and obstacle sums.
 #[inline]
-pub fn next_state(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniforms) -> Boid {
+pub fn next_state(
+    me: &Boid,
+    s: &NeighborSums,
+    ob: &ObstacleSums,
+    predator: Vec2,
+    u: &StepUniforms,
+) -> Boid {
     match u.model {
+        // A Vicsek particle turns only with its neighbours: predators do not push it.
         MODEL_VICSEK => crate::model::vicsek::vicsek_integrate(me, s, ob, u),
-        MODEL_FISH => crate::model::fish::fish_integrate(me, s, ob, u),
-        _ => integrate(me, s, ob, u),
+        MODEL_FISH => crate::model::fish::fish_integrate(me, s, ob, predator, u),
+        _ => integrate(me, s, ob, predator, u),
     }
 }
 

@@ -137,6 +137,21 @@ pub struct SimParams {
     /// A fish in a crowd is slowed only while faster than this (wu/s; the program's 0.5·ini;
     /// docs/model.md §17). Range 0 ..= 1e5.
     pub fish_slow_speed: f32,
+    /// Range of a predator's repulsion (wu; docs/model.md §18.1): boids closer than this to a
+    /// predator are pushed away. Range 0 ..= 1e5.
+    pub predator_radius: f32,
+    /// Strength B of a predator's repulsion B·e/|e|^1.5 (wu^1.5/s², so that the push is an
+    /// acceleration in wu/s²: B/√d at distance d; docs/model.md §18.1). Range 0 ..= 1e7.
+    pub predator_weight: f32,
+    /// How far a hunting predator sees boids to chase (wu; docs/model.md §18.3). Range 0 ..= 1e5.
+    pub predator_sight_radius: f32,
+    /// Highest speed of a hunting predator (wu/s). Range 0 ..= 1e5.
+    pub predator_max_speed: f32,
+    /// Largest steering force of a hunting predator (wu/s²). Range 0 ..= 1e6.
+    pub predator_max_force: f32,
+    /// A boid closer than this to a hunting predator is caught and respawns elsewhere (wu;
+    /// docs/model.md §18.4); 0 = hunting predators never catch. Range 0 ..= 1e4.
+    pub catch_radius: f32,
 }
 
 /// The defaults are tuned so that flocks stay loose — they split and merge, and do not harden into
@@ -182,6 +197,12 @@ impl Default for SimParams {
             fish_barrier: 0.01,
             fish_barrier_width: 10.0,
             fish_slow_speed: 1.0,
+            predator_radius: 80.0,
+            predator_weight: 1500.0,
+            predator_sight_radius: 150.0,
+            predator_max_speed: 110.0,
+            predator_max_force: 200.0,
+            catch_radius: 0.0,
         }
     }
 }
@@ -217,7 +238,7 @@ impl SimParams {
     /// exceeds `perception_radius`.
     pub fn validate(&self) -> Result<(), ParamError> {
         let p = self;
-        let checks: [(&'static str, f32, f32, f32); 21] = [
+        let checks: [(&'static str, f32, f32, f32); 27] = [
             ("world_width", p.world_width, 1.0, 1.0e6),
             ("world_height", p.world_height, 1.0, 1.0e6),
             ("dt", p.dt, 1.0e-4, 0.1),
@@ -238,6 +259,12 @@ impl SimParams {
             ("wall_distance", p.wall_distance, 0.0, 1.0e5),
             ("wall_weight", p.wall_weight, 0.0, 1.0e6),
             ("rotational_diffusion", p.rotational_diffusion, 0.0, 100.0),
+            ("predator_radius", p.predator_radius, 0.0, 1.0e5),
+            ("predator_weight", p.predator_weight, 0.0, 1.0e7),
+            ("predator_sight_radius", p.predator_sight_radius, 0.0, 1.0e5),
+            ("predator_max_speed", p.predator_max_speed, 0.0, 1.0e5),
+            ("predator_max_force", p.predator_max_force, 0.0, 1.0e6),
+            ("catch_radius", p.catch_radius, 0.0, 1.0e4),
             (
                 "max_neighbors",
                 p.max_neighbors as f32,

@@ -22,6 +22,14 @@ pub const STREAM_HUE_VEL: u32 = 5;
 pub const STREAM_NOISE: u32 = 6;
 /// Stream for the second uniform of the Box–Muller pair of the per-step velocity noise.
 pub const STREAM_NOISE_2: u32 = 7;
+/// Stream for the x of a boid respawned after a predator caught it (docs/model.md §18.4).
+pub const STREAM_RESPAWN_X: u32 = 20;
+/// Stream for the y of a respawned boid.
+pub const STREAM_RESPAWN_Y: u32 = 21;
+/// Stream for the heading of a respawned boid.
+pub const STREAM_RESPAWN_HEADING: u32 = 22;
+/// Stream for the speed of a respawned boid.
+pub const STREAM_RESPAWN_SPEED: u32 = 23;
 /// Stream for the distance from the cursor of a boid added by the app's add tool.
 pub const STREAM_ADD_RADIUS: u32 = 100;
 /// Stream for the direction from the cursor of a boid added by the app's add tool.

@@ -297,10 +297,17 @@ pub fn obstacle_sums(
 }
 
 /// The next state of `me` from its neighbour sums and obstacle sums (docs/model.md §9): steering,
-/// walls, pointer and obstacles, semi-implicit Euler with the speed clamp, noise, boundary, then the
-/// hue-vector rule. Returns the new boid (same id).
+/// walls, pointer, obstacles and the predators' acceleration `predator` (wu/s², from
+/// [`crate::model::predators::predator_accel`]), semi-implicit Euler with the speed clamp, noise,
+/// boundary, then the hue-vector rule. Returns the new boid (same id).
 #[inline]
-pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniforms) -> Boid {
+pub fn integrate(
+    me: &Boid,
+    s: &NeighborSums,
+    ob: &ObstacleSums,
+    predator: Vec2,
+    u: &StepUniforms,
+) -> Boid {
     let p = me.pos();
     let v = me.vel();
     let obstacle_push = ob.push;
@@ -329,6 +336,7 @@ pub fn integrate(me: &Boid, s: &NeighborSums, ob: &ObstacleSums, u: &StepUniform
                 a += u.pointer_weight.abs() * steer(d * u.pointer_weight.signum(), v, u);
             }
         }
+        a += predator;
         v_new = v + a * u.dt;
     }
 

@@ -1,5 +1,6 @@
 //! Scene files: TOML with an optional boid count, seed and a `[params]` table of [`SimParams`]
-//! fields, plus obstacle points. Unknown keys are errors (with file, line and column).
+//! fields, plus obstacle points and predators. Unknown keys are errors (with file, line and
+//! column).
 //!
 //! ```toml
 //! boids = 50
@@ -8,6 +9,10 @@
 //! [params]
 //! world_width = 800.0
 //! boundary = "walls"
+//! [[predators]]
+//! position = [400.0, 300.0]
+//! velocity = [30.0, 0.0]
+//! kind = "hunting"      # or "straight" (the default)
 //! ```
 
 use std::path::Path;
@@ -16,8 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::error::SceneError;
 use crate::model::params::SimParams;
+use crate::model::predators::PredatorSpec;
+use crate::model::setup::Actors;
 
-/// A scene: parameters, and optionally a boid count, seed and obstacles.
+/// A scene: parameters, and optionally a boid count, seed, obstacles and predators.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {
@@ -37,6 +44,9 @@ pub struct Scene {
     /// Simulation parameters; missing fields take their defaults.
     #[serde(default)]
     pub params: SimParams,
+    /// Predators (docs/model.md §18): `[[predators]]` tables of position, velocity and kind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predators: Vec<PredatorSpec>,
     /// Whether the file wrote `world_width` or `world_height` (set by [`Scene::parse`]).
     #[serde(skip)]
     pub world_given: bool,
@@ -82,6 +92,31 @@ impl Scene {
                 source,
             })?;
         }
+        if scene.predators.len() > crate::model::MAX_PREDATORS {
+            return Err(SceneError::Parse {
+                path: path.to_path_buf(),
+                line: predator_line(text, crate::model::MAX_PREDATORS),
+                column: 1,
+                message: format!(
+                    "{} predators: at most {} are allowed",
+                    scene.predators.len(),
+                    crate::model::MAX_PREDATORS
+                ),
+            });
+        }
+        for (k, p) in scene.predators.iter().enumerate() {
+            if !p.position.iter().chain(&p.velocity).all(|x| x.is_finite()) {
+                return Err(SceneError::Parse {
+                    path: path.to_path_buf(),
+                    line: predator_line(text, k),
+                    column: 1,
+                    message: format!(
+                        "predator {k}: position ({}, {}) and velocity ({}, {}) must be finite",
+                        p.position[0], p.position[1], p.velocity[0], p.velocity[1]
+                    ),
+                });
+            }
+        }
         for (k, o) in scene.obstacles.iter().enumerate() {
             if !(o[0].is_finite() && o[1].is_finite()) {
                 return Err(SceneError::Parse {
@@ -109,11 +144,37 @@ impl Scene {
         Scene::parse(&text, path)
     }
 
+    /// The obstacles and predators of the scene.
+    pub fn actors(&self) -> Actors {
+        Actors {
+            obstacles: self.obstacles.clone(),
+            predators: self.predators.iter().map(PredatorSpec::predator).collect(),
+        }
+    }
+
+    /// The scene as TOML text ([`Scene::parse`] reads it back to an equal scene: floats are
+    /// written so that they read back bit for bit).
+    ///
+    /// # Panics
+    /// Never for a scene of finite values (TOML has no NaN literal in serde's output).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a scene serialises")
+    }
+
     /// Whether the world size is kept as written: `fixed_world` when set, else whether the file
     /// wrote `world_width` or `world_height`.
     pub fn world_is_fixed(&self) -> bool {
         self.fixed_world.unwrap_or(self.world_given)
     }
+}
+
+/// 1-based line of the `k`-th `[[predators]]` table header in `text` (1 when not found).
+fn predator_line(text: &str, k: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[predators]]"))
+        .nth(k)
+        .map_or(1, |(i, _)| i + 1)
 }
 
 /// 1-based line where `key = …` is written in `text` (1 when not found).

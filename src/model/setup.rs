@@ -4,22 +4,54 @@
 
 use crate::model::error::ParamError;
 use crate::model::params::{validate_boid_count, SimParams, DEFAULT_DENSITY};
+use crate::model::predators::Predator;
 use crate::model::scene::Scene;
 use crate::model::state::{initial_state, Boid};
 
-/// Everything in the world that is not a boid: today the obstacle points. Backends and the
-/// renderer receive it whole, through one path, whenever it changes (never per frame).
+/// Everything in the world that is not a boid: the obstacle points and the predators. Backends
+/// and the renderer receive it whole, through one path, whenever it changes (never per frame).
+/// Predators then move on the backend (a GPU buffer on the GPU backend): what a backend was given
+/// is where they started, and [`crate::simulation::Simulation::read_predators`] says where they
+/// are.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Actors {
     /// Obstacle points (wu). Boids within `obstacle_radius` are pushed away; within
     /// `obstacle_bounce_radius` they bounce (docs/model.md).
     pub obstacles: Vec<[f32; 2]>,
+    /// Predators (docs/model.md §18), at most [`crate::model::MAX_PREDATORS`].
+    pub predators: Vec<Predator>,
 }
 
 impl Actors {
     /// Whether there is no actor at all.
     pub fn is_empty(&self) -> bool {
-        self.obstacles.is_empty()
+        self.obstacles.is_empty() && self.predators.is_empty()
+    }
+
+    /// Checks the predators: at most [`crate::model::MAX_PREDATORS`], finite.
+    ///
+    /// # Errors
+    /// [`ParamError::OutOfRange`] for field `predators` (too many) or `predator` (a non-finite
+    /// position or velocity; the value is its index).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let max = crate::model::MAX_PREDATORS;
+        if self.predators.len() > max {
+            return Err(ParamError::OutOfRange {
+                field: "predators",
+                value: self.predators.len() as f64,
+                min: 0.0,
+                max: max as f64,
+            });
+        }
+        if let Some(k) = self.predators.iter().position(|p| !p.is_finite()) {
+            return Err(ParamError::OutOfRange {
+                field: "predator (index of one with a non-finite position or velocity)",
+                value: k as f64,
+                min: 0.0,
+                max: 0.0,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -101,14 +133,14 @@ impl Setup {
             .or(scene.and_then(|s| s.boids))
             .unwrap_or(default_boids);
         let seed = seed.or(scene.and_then(|s| s.seed)).unwrap_or(1);
-        let (mut params, fixed, obstacles) = match scene {
-            Some(s) => (s.params.clone(), s.world_is_fixed(), s.obstacles.clone()),
-            None => (SimParams::default(), false, Vec::new()),
+        let (mut params, fixed, actors) = match scene {
+            Some(s) => (s.params.clone(), s.world_is_fixed(), s.actors()),
+            None => (SimParams::default(), false, Actors::default()),
         };
         if !fixed {
             params = params.with_world_for_aspect(n, DEFAULT_DENSITY, aspect);
         }
-        (params, n, seed, Actors { obstacles })
+        (params, n, seed, actors)
     }
 
     /// This setup starting from `boids` instead of the seeded flock.

@@ -12,6 +12,9 @@
 //! # obstacles = [
 //! #   [100.0, 200.0],
 //! # ]
+//! # predators = [
+//! #   { position = [50.0, 60.0], velocity = [30.0, 0.0], kind = "hunting" },
+//! # ]
 //! #
 //! # [params]
 //! # world_width = 320.0
@@ -24,7 +27,9 @@
 //! - **Metadata** (optional): when the first line is `# boids-state 1`, the following lines that
 //!   start with `#` hold a TOML document (each line without its `# ` prefix) with the keys `seed`
 //!   (u32), `step` (u32: steps taken, the counter of the noise stream), `boids` (the row count, so
-//!   a file cut short is detected), `obstacles` (points in wu, optional) and a `[params]` table of
+//!   a file cut short is detected), `obstacles` (points in wu, optional), `predators` (where they
+//!   were at `step`, optional: docs/model.md §18; at most [`crate::model::MAX_PREDATORS`]) and a
+//!   `[params]` table of
 //!   [`SimParams`] (missing fields take their defaults; unknown keys are errors). Tools that read
 //!   CSV with `#` comments see a plain CSV of boids. Without metadata, the caller supplies the
 //!   parameters (a scene or the defaults); other leading `#` lines are then comments.
@@ -67,6 +72,7 @@ use std::path::{Path, PathBuf};
 
 use crate::io::{clip, show_path};
 use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
+use crate::model::predators::PredatorSpec;
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
@@ -131,6 +137,8 @@ pub struct Checkpoint {
     pub step: u32,
     /// Obstacle points (wu).
     pub obstacles: Vec<[f32; 2]>,
+    /// The predators where they are at `step` (docs/model.md §18).
+    pub predators: Vec<PredatorSpec>,
     /// The boids, in the simulation's storage order.
     pub boids: Vec<Boid>,
 }
@@ -146,6 +154,8 @@ pub struct StateMeta {
     pub step: u32,
     /// Obstacle points (wu).
     pub obstacles: Vec<[f32; 2]>,
+    /// Predators where they were at `step`.
+    pub predators: Vec<PredatorSpec>,
     /// Number of boid rows the file says it holds.
     pub boids: usize,
 }
@@ -158,6 +168,8 @@ struct MetaToml {
     boids: usize,
     #[serde(default)]
     obstacles: Vec<[f32; 2]>,
+    #[serde(default)]
+    predators: Vec<PredatorSpec>,
     params: SimParams,
 }
 
@@ -511,6 +523,7 @@ impl StateFile {
             seed: m.seed,
             step: m.step,
             obstacles: m.obstacles,
+            predators: m.predators,
             boids: self.boids,
         })
     }
@@ -654,11 +667,30 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
             ));
         }
     }
+    let max = crate::model::MAX_PREDATORS;
+    if m.predators.len() > max {
+        return Err(err(
+            at(crate::model::scene::key_line(text, "predators")),
+            format!(
+                "predators = {} entries is out of range: allowed 0 ..= {max}",
+                m.predators.len()
+            ),
+        ));
+    }
+    for (k, p) in m.predators.iter().enumerate() {
+        if !p.position.iter().chain(&p.velocity).all(|x| x.is_finite()) {
+            return Err(err(
+                at(crate::model::scene::key_line(text, "predators")),
+                format!("predator {k}: position and velocity must be finite"),
+            ));
+        }
+    }
     Ok(StateMeta {
         params: m.params,
         seed: m.seed,
         step: m.step,
         obstacles: m.obstacles,
+        predators: m.predators,
         boids: m.boids,
     })
 }
@@ -708,6 +740,20 @@ fn meta_lines(cp: &Checkpoint) -> std::io::Result<String> {
         for o in &cp.obstacles {
             // `{:?}` is the shortest round-trip form with a `.0` or exponent: a TOML float.
             t.push_str(&format!("#   [{:?}, {:?}],\n", o[0], o[1]));
+        }
+        t.push_str("# ]\n");
+    }
+    if !cp.predators.is_empty() {
+        t.push_str("# predators = [\n");
+        for p in &cp.predators {
+            t.push_str(&format!(
+                "#   {{ position = [{:?}, {:?}], velocity = [{:?}, {:?}], kind = \"{}\" }},\n",
+                p.position[0],
+                p.position[1],
+                p.velocity[0],
+                p.velocity[1],
+                p.kind.name()
+            ));
         }
         t.push_str("# ]\n");
     }

@@ -138,6 +138,25 @@ pub struct StepUniforms {
     pub fish_inv_barrier_width: f32,
     /// Speed above which a fish in a crowd is slowed (wu/s).
     pub fish_slow_speed: f32,
+    /// Number of predators (docs/model.md §18).
+    pub predator_count: u32,
+    /// predator_radius² (wu²).
+    pub predator_r2: f32,
+    /// Predator repulsion strength B (wu^1.5/s²).
+    pub predator_weight: f32,
+    /// predator_sight_radius² (wu²).
+    pub predator_sight_r2: f32,
+    /// Highest speed of a hunting predator (wu/s).
+    pub predator_max_speed: f32,
+    /// Largest steering force of a hunting predator (wu/s²).
+    pub predator_max_force: f32,
+    /// catch_radius² (wu²).
+    pub catch_r2: f32,
+    /// Grid columns a hunting predator searches on each side of its own
+    /// (⌊sight · cols/W⌋ + 1, at most [`crate::model::predators::SEARCH_REACH_MAX`]).
+    pub predator_reach_x: u32,
+    /// Grid rows a hunting predator searches above and below its own.
+    pub predator_reach_y: u32,
 }
 
 /// The live interaction state that is not a simulation parameter: pointer tool and obstacles.
@@ -247,7 +266,22 @@ impl StepUniforms {
             fish_barrier: params.fish_barrier,
             fish_inv_barrier_width: 1.0 / params.fish_barrier_width,
             fish_slow_speed: params.fish_slow_speed,
+            predator_count: 0,
+            predator_r2: sq(params.predator_radius),
+            predator_weight: params.predator_weight,
+            predator_sight_r2: sq(params.predator_sight_radius),
+            predator_max_speed: params.predator_max_speed,
+            predator_max_force: params.predator_max_force,
+            catch_r2: sq(params.catch_radius),
+            predator_reach_x: reach(params.predator_sight_radius, grid.inv_cell_x),
+            predator_reach_y: reach(params.predator_sight_radius, grid.inv_cell_y),
         }
+    }
+
+    /// These uniforms with `n` predators.
+    pub fn with_predators(mut self, n: usize) -> Self {
+        self.predator_count = n as u32;
+        self
     }
 
     /// These uniforms with the obstacle grid `og` (its dimensions and point count).
@@ -280,6 +314,18 @@ impl StepUniforms {
         buf.write(self)
             .expect("the array is exactly the block's size");
         buf.into_inner()
+    }
+}
+
+/// Cells a search of radius `r` (wu) must reach on each side of its own cell, for cells of
+/// `1/inv_cell` wu: ⌊r · inv_cell⌋ + 1, at most [`crate::model::predators::SEARCH_REACH_MAX`].
+fn reach(r: f32, inv_cell: f32) -> u32 {
+    let cells = (r * inv_cell).floor();
+    let max = crate::model::predators::SEARCH_REACH_MAX;
+    if cells.is_finite() && cells < max as f32 {
+        (cells as u32 + 1).min(max)
+    } else {
+        max
     }
 }
 

@@ -1,4 +1,4 @@
-//! [`StateMirror`]: GPU copies of a CPU backend's state arrays, so the renderer draws every backend
+//! [`StateMirror`] and [`PredatorMirror`]: GPU copies of a CPU backend's state arrays and predators, so the renderer draws every backend
 //! from GPU buffers (the GPU backend's own, or these).
 
 use crate::simulation::{StateBuffers, StateSlices};
@@ -39,6 +39,36 @@ impl StateMirror {
         let b = self.buffers.clone().expect("made above");
         queue.write_buffer(&b.pos_vel, 0, bytemuck::cast_slice(state.pos_vel));
         queue.write_buffer(&b.hue, 0, bytemuck::cast_slice(state.hue));
+        b
+    }
+}
+
+/// A GPU copy of a CPU backend's predators (entries of [`crate::model::Predator`]), grown as
+/// needed (by powers of two), for [`crate::render::Renderer::set_predators`].
+#[derive(Default)]
+pub struct PredatorMirror {
+    buffer: Option<wgpu::Buffer>,
+}
+
+impl PredatorMirror {
+    /// Uploads `predators` and returns the buffer holding them.
+    pub fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        predators: &[crate::model::Predator],
+    ) -> wgpu::Buffer {
+        let bytes = (std::mem::size_of_val(predators) as u64).max(crate::stages::PREDATOR_BYTES);
+        if self.buffer.as_ref().is_none_or(|b| b.size() < bytes) {
+            self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("cpu predators mirror"),
+                size: bytes.next_power_of_two(),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        let b = self.buffer.clone().expect("made above");
+        queue.write_buffer(&b, 0, bytemuck::cast_slice(predators));
         b
     }
 }

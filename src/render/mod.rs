@@ -11,7 +11,7 @@ pub mod renderer;
 pub mod style;
 
 pub use camera::Camera;
-pub use mirror::StateMirror;
+pub use mirror::{PredatorMirror, StateMirror};
 pub use offscreen::{read_texture, Offscreen};
 pub use renderer::{supported_samples, Renderer, StateBuffers, ViewUniforms};
 pub use style::{boid_length_for, Edge, RenderStyle, Theme};

@@ -2,7 +2,8 @@
 //! the 4 corners of [`crate::render::mesh`] in a per-vertex buffer, one instance per boid) whose
 //! vertex shader reads each instance's boid from the state storage buffer by `instance_index`,
 //! oriented by its velocity; before them the world rectangle and obstacle discs (instanced
-//! quads), after them the world's edge. Used unchanged by the window, by `boids snapshot` and by
+//! quads), after them the predators (instanced discs with a heading wedge, larger than a boid, in
+//! their own colours, read from the predator buffer) and the world's edge. Used unchanged by the window, by `boids snapshot` and by
 //! benchmark captures, through [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
 //! Sizes: the boid length is in wu, shown between [`RenderStyle::min_length_px`] and
@@ -83,6 +84,10 @@ pub struct ViewUniforms {
     pub dot_subtract: u32,
     /// 1 for an sRGB target.
     pub srgb_target: u32,
+    /// Predator disc radius (wu).
+    pub predator_radius: f32,
+    /// Smallest predator radius (px).
+    pub predator_min_px: f32,
 }
 
 /// Opacity of a solid edge and of a seam.
@@ -136,6 +141,8 @@ impl ViewUniforms {
             edge_dash: dash as u32,
             dot_subtract: (style.theme == crate::render::Theme::Light) as u32,
             srgb_target: srgb as u32,
+            predator_radius: style.predator_scale * style.boid_length,
+            predator_min_px: style.predator_min_px,
         }
     }
 
@@ -159,15 +166,20 @@ pub struct Renderer {
     dots: [wgpu::RenderPipeline; 2],
     edge: wgpu::RenderPipeline,
     obstacles: wgpu::RenderPipeline,
+    predators: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
     obstacle_buffer: wgpu::Buffer,
     obstacle_count: u32,
+    /// The predators drawn: a backend's predator buffer (or a mirror), and how many.
+    predator_buffer: wgpu::Buffer,
+    predator_count: u32,
     /// The spearhead's corners (per-vertex buffer of the instanced draw).
     corners: wgpu::Buffer,
     /// The spearhead's two triangles.
     indices: wgpu::Buffer,
-    /// (state buffers, obstacle buffer, bind group): rebuilt when any buffer changes.
-    bind: Option<(StateBuffers, wgpu::Buffer, wgpu::BindGroup)>,
+    /// (state buffers, obstacle buffer, predator buffer, bind group): rebuilt when any buffer
+    /// changes.
+    bind: Option<(StateBuffers, wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
     msaa: Option<(u32, u32, wgpu::TextureView)>,
 }
@@ -305,6 +317,7 @@ impl Renderer {
                 entry(1, read),
                 entry(2, read),
                 entry(3, read),
+                entry(4, read),
             ],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -392,10 +405,28 @@ impl Renderer {
                 samples,
                 STRIP,
             ),
+            predators: pipeline(
+                device,
+                &layout,
+                &module,
+                "predator",
+                "vs_predator",
+                &[],
+                format,
+                samples,
+                STRIP,
+            ),
             corners,
             indices,
             obstacle_buffer: obstacle_buffer(device, 64),
             obstacle_count: 0,
+            predator_buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("render no predators"),
+                size: crate::stages::PREDATOR_BYTES,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            }),
+            predator_count: 0,
             device: device.clone(),
             format,
             samples,
@@ -431,6 +462,20 @@ impl Renderer {
         self.obstacle_count = points.len() as u32;
     }
 
+    /// Draws `count` predators from `buffer` (a backend's predator buffer, or a copy of a CPU
+    /// backend's: entries of [`crate::model::Predator`]) from the next frame on; `None` draws none.
+    pub fn set_predators(&mut self, predators: Option<(&wgpu::Buffer, u32)>) {
+        match predators {
+            Some((buffer, count)) => {
+                if buffer != &self.predator_buffer {
+                    self.predator_buffer = buffer.clone();
+                }
+                self.predator_count = count;
+            }
+            None => self.predator_count = 0,
+        }
+    }
+
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
     /// format whose size is `camera.viewport`) to the theme's background, then draws the world
     /// rectangle, the obstacles and `boid_count` boids read from `state` (the `pos_vel` and `hue`
@@ -449,7 +494,9 @@ impl Renderer {
         let u = ViewUniforms::new(camera, style, self.format);
         queue.write_buffer(&self.uniforms, 0, &u.to_bytes());
         let stale = match &self.bind {
-            Some((s, o, _)) => s != state || o != &self.obstacle_buffer,
+            Some((s, o, p, _)) => {
+                s != state || o != &self.obstacle_buffer || p != &self.predator_buffer
+            }
             None => true,
         };
         if stale {
@@ -473,9 +520,18 @@ impl Renderer {
                         binding: 3,
                         resource: self.obstacle_buffer.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: self.predator_buffer.as_entire_binding(),
+                    },
                 ],
             });
-            self.bind = Some((state.clone(), self.obstacle_buffer.clone(), bg));
+            self.bind = Some((
+                state.clone(),
+                self.obstacle_buffer.clone(),
+                self.predator_buffer.clone(),
+                bg,
+            ));
         }
         let (w, h) = (
             camera.viewport.x.max(1.0) as u32,
@@ -503,7 +559,11 @@ impl Renderer {
         } else {
             None
         };
-        let bg = self.bind.as_ref().map(|(_, _, b)| b).expect("bind group");
+        let bg = self
+            .bind
+            .as_ref()
+            .map(|(_, _, _, b)| b)
+            .expect("bind group");
         let (lo, hi) = camera.visible_world();
         // The world covers the view (to half a pixel: no pixel centre lies outside): one clear to
         // its colour, no rectangle, no seam.
@@ -563,6 +623,10 @@ impl Renderer {
             pass.set_vertex_buffer(0, self.corners.slice(..));
             pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
             pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
+        }
+        if self.predator_count > 0 {
+            pass.set_pipeline(&self.predators);
+            pass.draw(0..4, 0..self.predator_count);
         }
         // The edge: solid always; the wrap seam only where the view shows past the world.
         let edge = match style.edge {

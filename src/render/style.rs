@@ -79,7 +79,7 @@ impl Edge {
     }
 }
 
-/// How boids and obstacles look.
+/// How boids, obstacles and predators look.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderStyle {
     /// Theme (backgrounds and palette).
@@ -106,6 +106,10 @@ pub struct RenderStyle {
     pub edge: Edge,
     /// Width of the edge line (physical px).
     pub edge_px: f32,
+    /// Predator disc radius in boid lengths.
+    pub predator_scale: f32,
+    /// Smallest on-screen predator radius (physical px).
+    pub predator_min_px: f32,
 }
 
 impl Default for RenderStyle {
@@ -122,6 +126,8 @@ impl Default for RenderStyle {
             obstacle_min_px: 2.0,
             edge: Edge::None,
             edge_px: 1.5,
+            predator_scale: 1.25,
+            predator_min_px: 8.0,
         }
     }
 }

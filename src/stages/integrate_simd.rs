@@ -25,9 +25,10 @@ use crate::stages::gather_simd::SumsLanes;
 /// Boids per group.
 pub const LANES: usize = 8;
 
-/// Whether [`integrate_lanes`] computes the step of `u`: everything but the pointer tool.
+/// Whether [`integrate_lanes`] computes the step of `u`: everything but the pointer tool and
+/// predators (docs/model.md §18: with predators every boid takes the scalar path).
 pub fn lanes_apply(u: &StepUniforms) -> bool {
-    !(u.pointer_radius > 0.0 && u.pointer_weight != 0.0)
+    !(u.pointer_radius > 0.0 && u.pointer_weight != 0.0) && u.predator_count == 0
 }
 
 /// 8 floats, one per boid.

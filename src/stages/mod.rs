@@ -51,6 +51,8 @@ pub enum Items {
     CellCounters,
     /// One workgroup.
     OneGroup,
+    /// One workgroup per predator (at least one: the first also resets the step's catch counter).
+    Predators,
     /// As many workgroups as the GPU itself wrote into the `dispatch_args` buffer at this entry
     /// (an indirect dispatch: x, y, z at byte offset 12·k) — the deferred heavy items of a stage.
     Indirect(u32),
@@ -141,7 +143,7 @@ const fn b(name: &'static str, access: Access) -> Binding {
 use Access::{Read, ReadWrite, Uniform};
 
 /// Number of stages in [`STAGES`].
-pub const STAGE_COUNT: usize = 9;
+pub const STAGE_COUNT: usize = 10;
 
 /// Every compute stage: the step's stages in order, then the stages run on request.
 pub static STAGES: [Stage; STAGE_COUNT] = [
@@ -240,12 +242,35 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         twin: twins::scatter_heavy_step,
     },
     Stage {
+        name: "predators",
+        wgsl: wgsl!(
+            "common.wgsl",
+            "rng.wgsl",
+            "grid.wgsl",
+            "rules_common.wgsl",
+            "predators_common.wgsl",
+            "predators.wgsl"
+        ),
+        bindings: &[
+            b("params", Uniform),
+            b("sorted_pos_vel", Read),
+            b("sorted_id", Read),
+            b("cells", Read),
+            b("predators", ReadWrite),
+            b("catches", ReadWrite),
+        ],
+        run: Run::Dispatches(&[("move_predators", Items::Predators)]),
+        when: When::Step,
+        twin: twins::predators_step,
+    },
+    Stage {
         name: "rules",
         wgsl: wgsl!(
             "common.wgsl",
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
+            "predators_common.wgsl",
             "vicsek.wgsl",
             "fish.wgsl",
             "models.wgsl",
@@ -268,6 +293,8 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("counters", ReadWrite),
             b("overflow", ReadWrite),
             b("dispatch_args", ReadWrite),
+            b("predators", Read),
+            b("catches", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -280,6 +307,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
+            "predators_common.wgsl",
             "vicsek.wgsl",
             "fish.wgsl",
             "models.wgsl",
@@ -300,6 +328,8 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbors", ReadWrite),
             b("counters", Read),
             b("overflow", Read),
+            b("predators", Read),
+            b("catches", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules_heavy", Items::Indirect(1))]),
         when: When::Step,
@@ -361,6 +391,8 @@ pub enum Len {
     ObstacleCells,
     /// One element per obstacle point.
     Obstacles,
+    /// One element per predator.
+    Predators,
     /// One element per workgroup of a per-boid dispatch.
     BoidWorkgroups,
     /// Exactly one element.
@@ -394,6 +426,9 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
     }
 }
 
+/// Bytes of one predator (`crate::model::Predator`, the WGSL struct `Predator`).
+pub const PREDATOR_BYTES: u64 = std::mem::size_of::<crate::model::Predator>() as u64;
+
 /// Boids summed by one invocation of the measures stage (`MEASURES_CHUNK` in
 /// `shaders/measures.wgsl`): a workgroup reduces 16 · 256 boids, so the stage runs 16× fewer
 /// workgroup barrier trees than with one boid per invocation.
@@ -407,7 +442,7 @@ pub const MEASURES_ROW_BYTES: u64 = 64;
 /// `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the ping-pong pair,
 /// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
-pub static BUFFERS: [BufferDesc; 18] = [
+pub static BUFFERS: [BufferDesc; 20] = [
     BufferDesc {
         name: "params",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
@@ -427,6 +462,9 @@ pub static BUFFERS: [BufferDesc; 18] = [
     buf("sorted_id", 4, Len::Items),
     buf("obstacle_cells", 4, Len::ObstacleCells),
     buf("obstacles", 8, Len::Obstacles),
+    // The predators (32 bytes each: docs/model.md §18) and the catch counters: [this step, total].
+    buf("predators", PREDATOR_BYTES, Len::Predators),
+    buf("catches", 4, Len::Fixed(2)),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     buf("result", MEASURES_ROW_BYTES, Len::One),
     // Heavy items deferred to a workgroup each: [scatter's count, rules' count], their list (the

@@ -1,5 +1,5 @@
 //! The CPU twins of the compute stages, one function per stage with the stage's name:
-//! `clear` → `count` → `scan` → `slots` → `scatter` → `rules`, and `measures`. Each is the reference
+//! `clear` → `count` → `scan` → `slots` → `scatter` → `predators` → `rules`, and `measures`. Each is the reference
 //! definition of its stage: the GPU stage of the same name (`shaders/<name>.wgsl`, described in
 //! [`crate::stages::STAGES`]) is tested against it on seeded random input, and the CPU backend runs
 //! them, through the `<name>_step` adapters on a [`CpuStep`], in the table's order.
@@ -24,9 +24,9 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
-use crate::model::models::next_state;
 use crate::model::models::MODEL_BOIDS;
 use crate::model::params::SimParams;
+use crate::model::predators::{move_predator, nearest_boid, next_boid, Predator};
 use crate::model::rules::{
     accumulate_parts, min_image, obstacle_sums, Nearest, NeighborSums, ObstacleSums,
 };
@@ -599,17 +599,19 @@ pub struct StateMut<'a> {
 
 /// `rules`: the next state of every boid — the first N sorted items; the ghosts after them are
 /// candidates only — written at the same index of the state (so the state follows the sort's
-/// order), with its id and neighbour count; the neighbour sums gathered as `how` says. Parallel
-/// with rayon over runs of consecutive sorted items; each boid's result depends on the sorted
-/// arrays only, not on the tasks.
+/// order), with its id and neighbour count; the neighbour sums gathered as `how` says. A boid a
+/// hunting predator catches respawns instead (docs/model.md §18.4); the others feel the predators'
+/// push. Parallel with rayon over runs of consecutive sorted items; each boid's result depends on
+/// the sorted arrays only, not on the tasks. Returns the number of boids caught.
 pub fn rules(
     u: &StepUniforms,
     sorted: SortedRef<'_>,
     how: Gather<'_>,
     cells: &[u32],
     obstacles: &ObstacleGrid,
+    predators: &[Predator],
     out: StateMut<'_>,
-) {
+) -> u32 {
     let grid = u.grid();
     let ctx = RulesCtx {
         u,
@@ -618,6 +620,7 @@ pub fn rules(
         cells,
         grid: &grid,
         obstacles,
+        predators,
     };
     out.pos_vel
         .par_chunks_mut(RULES_TASK)
@@ -625,7 +628,7 @@ pub fn rules(
         .zip(out.id.par_chunks_mut(RULES_TASK))
         .zip(out.neighbors.par_chunks_mut(RULES_TASK))
         .enumerate()
-        .for_each(|(c, (((pv, hu), id), nb))| {
+        .map(|(c, (((pv, hu), id), nb))| {
             let part = StateMut {
                 pos_vel: pv,
                 hue: hu,
@@ -640,18 +643,39 @@ pub fn rules(
             match path {
                 GatherPath::Avx512 => {
                     // SAFETY: `path` is available: the CPU has AVX-512F, AVX-512VL and AVX2.
-                    unsafe { rules_run_avx512(&ctx, c * RULES_TASK, part) };
-                    return;
+                    return unsafe { rules_run_avx512(&ctx, c * RULES_TASK, part) };
                 }
                 GatherPath::Avx2 => {
                     // SAFETY: `path` is available: the CPU has AVX2.
-                    unsafe { rules_run_avx2(&ctx, c * RULES_TASK, part) };
-                    return;
+                    return unsafe { rules_run_avx2(&ctx, c * RULES_TASK, part) };
                 }
                 GatherPath::Scalar | GatherPath::Portable | GatherPath::Sse2 => {}
             }
-            rules_run(&ctx, c * RULES_TASK, part);
-        });
+            rules_run(&ctx, c * RULES_TASK, part)
+        })
+        .sum()
+}
+
+/// `predators`: each predator's next state (docs/model.md §18.2–§18.3) from the step's sorted
+/// items — a hunting predator steers toward the nearest boid it sees — and the step's catch
+/// counter (`catches[0]`) set to 0 (`rules` counts into it and into the total, `catches[1]`).
+pub fn predators(
+    u: &StepUniforms,
+    sorted: SortedRef<'_>,
+    cells: &[u32],
+    predators: &mut [Predator],
+    catches: &mut [u32; 2],
+) {
+    catches[0] = 0;
+    let n = (u.predator_count as usize).min(predators.len());
+    predators[..n].par_iter_mut().for_each(|pr| {
+        let target = if pr.is_hunting() {
+            nearest_boid(pr.pos(), sorted.pos_vel, sorted.id, cells, u)
+        } else {
+            None
+        };
+        *pr = move_predator(pr, target, u);
+    });
 }
 
 /// What `rules` reads.
@@ -662,18 +686,22 @@ struct RulesCtx<'a> {
     cells: &'a [u32],
     grid: &'a Grid,
     obstacles: &'a ObstacleGrid,
+    predators: &'a [Predator],
 }
 
 /// `rules` for the boids of `out`, from sorted item `s0` on: groups of 8 through
-/// [`integrate_lanes`] (the same bits as [`integrate`]) where it applies, the rest one by one.
+/// [`integrate_lanes`] (the same bits as [`crate::model::rules::integrate`]) where it applies, the
+/// rest one by one through [`next_boid`] (with predators every boid goes that way: the lanes know
+/// no predators). Returns the number of boids caught.
 #[inline(always)]
-fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
+fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     const L: usize = integrate_simd::LANES;
     let (u, sorted) = (ctx.u, ctx.sorted);
     let n = out.pos_vel.len();
     // The 8-lane integrate is the boids model's (docs/model.md §9); the other models integrate one
     // boid at a time (their gather still runs on the vectorised path).
     let lanes = integrate_simd::lanes_apply(u) && u.model == MODEL_BOIDS;
+    let mut caught = 0;
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
@@ -720,7 +748,8 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
             gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
-            let next = next_state(&boid, &sums, &ob, u);
+            let (next, was_caught) = next_boid(&boid, &sums, &ob, ctx.predators, u);
+            caught += was_caught as u32;
             out.pos_vel[k] = next.pos_vel();
             out.hue[k] = next.hue_parts();
             out.id[k] = boid.id;
@@ -728,6 +757,7 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
             k += 1;
         }
     }
+    caught
 }
 
 /// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to
@@ -757,7 +787,7 @@ fn gather_one(
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn rules_run_avx2(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
+unsafe fn rules_run_avx2(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     rules_run(ctx, s0, out)
 }
 
@@ -767,7 +797,7 @@ unsafe fn rules_run_avx2(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
 /// The CPU must have AVX-512F, AVX-512VL and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn rules_run_avx512(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) {
+unsafe fn rules_run_avx512(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     rules_run(ctx, s0, out)
 }
 
@@ -789,23 +819,29 @@ pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> Fl
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
 /// candidate, by minimum image, in array order; output in input order.
+/// Predators act as in `rules` (their motion is the `predators` stage's). Returns the number of
+/// boids caught.
 pub fn rules_naive(
     u: &StepUniforms,
     boids: &[Boid],
     obstacles: &ObstacleGrid,
+    predators: &[Predator],
     out: &mut [Boid],
     neighbors: &mut [u32],
-) {
+) -> u32 {
     out.par_iter_mut()
         .zip(neighbors.par_iter_mut())
         .enumerate()
         .with_min_len(64)
-        .for_each(|(i, (o, k))| {
+        .map(|(i, (o, k))| {
             let s = gather_naive(i, boids, u);
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
-            *o = next_state(&boids[i], &s, &ob, u);
+            let (next, caught) = next_boid(&boids[i], &s, &ob, predators, u);
+            *o = next;
             *k = s.neighbors;
-        });
+            caught as u32
+        })
+        .sum()
 }
 
 /// Neighbour sums of `boids[i]` over every other boid (brute force; with a cap, the
@@ -845,6 +881,10 @@ pub struct CpuStep {
     pub params: StepUniforms,
     /// The binned obstacle points.
     pub obstacles: ObstacleGrid,
+    /// The predators (the `predators` stage moves them).
+    pub predators: Vec<Predator>,
+    /// Boids caught in the last step, and in every step since the buffers were made (wrapping).
+    pub catches: [u32; 2],
     /// `[x, y, vx, vy]` per boid (the state; `rules` writes it).
     pub pos_vel: Vec<[f32; 4]>,
     /// `[hx, hy, ux, uy]` per boid.
@@ -883,6 +923,8 @@ impl CpuStep {
         let mut s = CpuStep {
             params: StepUniforms::new(params, boids.len() as u32, 0, 0, &Default::default()),
             obstacles: ObstacleGrid::new(&[], 1.0, params),
+            predators: Vec::new(),
+            catches: [0; 2],
             pos_vel: Vec::new(),
             hue: Vec::new(),
             id: Vec::new(),
@@ -990,8 +1032,24 @@ pub fn scatter_step(s: &mut CpuStep) {
     );
 }
 
+/// `predators` on a [`CpuStep`]: sorted items → predators.
+pub fn predators_step(s: &mut CpuStep) {
+    predators(
+        &s.params,
+        SortedRef {
+            pos_vel: &s.sorted_pos_vel,
+            hue: &s.sorted_hue,
+            id: &s.sorted_id,
+        },
+        &s.cells,
+        &mut s.predators,
+        &mut s.catches,
+    );
+}
+
 /// `rules` on a [`CpuStep`]: sorted items → state. On a vectorised [`CpuStep::gather_path`] the
-/// sorted items are first transposed into [`CpuStep::lanes`] (when [`simd_applies`]).
+/// sorted items are first transposed into [`CpuStep::lanes`] (when [`simd_applies`]). Counts the
+/// catches.
 pub fn rules_step(s: &mut CpuStep) {
     let total = s.cells[s.cells.len() - 1] as usize;
     let sorted = SortedRef {
@@ -1006,12 +1064,13 @@ pub fn rules_step(s: &mut CpuStep) {
     } else {
         Gather::Scalar
     };
-    rules(
+    let caught = rules(
         &s.params,
         sorted,
         how,
         &s.cells,
         &s.obstacles,
+        &s.predators,
         StateMut {
             pos_vel: &mut s.pos_vel,
             hue: &mut s.hue,
@@ -1019,11 +1078,15 @@ pub fn rules_step(s: &mut CpuStep) {
             neighbors: &mut s.neighbors,
         },
     );
+    s.catches[0] = s.catches[0].wrapping_add(caught);
+    s.catches[1] = s.catches[1].wrapping_add(caught);
 }
 
-/// `measures` on a [`CpuStep`].
+/// `measures` on a [`CpuStep`] (with the catch counters).
 pub fn measures_step(s: &mut CpuStep) {
     s.measures = measures(&s.pos_vel, &s.neighbors, &s.params);
+    s.measures.catches = s.catches[0];
+    s.measures.catches_total = s.catches[1];
 }
 
 /// `scatter_heavy` on a [`CpuStep`]: nothing. On the GPU, `scatter` defers the items of crowded
