@@ -61,6 +61,9 @@ pub struct HeadlessReport {
     /// Predators in the world (from the scene).
     pub predators: usize,
     /// What the loader changed in the initial state (speeds clamped, hue vectors normalised).
+    /// The unit of `measures.mean_speed`: wu per step in the Vicsek model (docs/model.md §16.1),
+    /// else wu/s.
+    pub speed_unit: &'static str,
     pub warnings: Vec<String>,
 }
 
@@ -321,6 +324,11 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             .collect(),
         step_index: sim.step_index(),
         predators: sim.predator_count(),
+        speed_unit: if sim.params().model == crate::model::Model::Vicsek {
+            "wu per step"
+        } else {
+            "wu/s"
+        },
         warnings,
     })
 }

@@ -186,7 +186,10 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     }
     println!("polarization:   {:.4}", r.measures.polarization);
     println!("milling:        {:.4}", r.measures.milling);
-    println!("mean speed:     {:.3} wu/s", r.measures.mean_speed);
+    println!(
+        "mean speed:     {:.3} {}",
+        r.measures.mean_speed, r.speed_unit
+    );
     println!("mean neighbors: {:.3}", r.measures.mean_neighbors);
     println!("v_a:            {:.4}", r.measures.va);
     if r.predators > 0 {

@@ -801,7 +801,7 @@ unsafe fn rules_run_avx512(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> 
     rules_run(ctx, s0, out)
 }
 
-/// `measures`: the flock measures of a state (f64 reference; see [`flock_measures`]) in the world
+/// `measures`: the flock measures of a state (f64 reference; see [`crate::model::flock_measures`]) in the world
 /// of `u` (a periodic milling centre when it wraps).
 pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> FlockMeasures {
     let boids: Vec<Boid> = pos_vel
