@@ -183,7 +183,7 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
                 names.sort();
                 let shown: Vec<String> = names.into_iter().take(4).collect();
                 return Err(fail(format!(
-                    "is not empty (holds {}…); choose another --out, or add --force to replace \
+                    "is not empty (holds {}…); choose another output folder, or add --force to replace \
                      the sweep's files in it",
                     shown.join(", ")
                 )));
