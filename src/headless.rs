@@ -114,6 +114,8 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         }
     }
     let meta = file.as_ref().and_then(|f| f.meta.clone());
+    // A checkpoint's running total of catches carries on (docs/model.md §18.4).
+    let catches_total = meta.as_ref().map_or(0, |m| m.catches_total);
     // The predators: a checkpoint's where they were saved, else the scene's.
     let predators = match &meta {
         Some(m) if !m.predators.is_empty() => m.predators.iter().map(|p| p.predator()).collect(),
@@ -201,6 +203,10 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
     };
     let mut sim = backend::create(opts.backend, &setup, ctx.as_ref()).map_err(|e| e.to_string())?;
     drop(setup);
+    if catches_total > 0 {
+        sim.set_catches_total(catches_total)
+            .map_err(|e| e.to_string())?;
+    }
 
     let mut times = Vec::with_capacity(opts.steps as usize);
     let mut stage_samples: Vec<(String, Vec<f64>)> = Vec::new();
@@ -308,6 +314,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 .iter()
                 .map(crate::model::PredatorSpec::of)
                 .collect(),
+            catches_total: measures.catches_total,
             boids: sim.read_state().map_err(|e| e.to_string())?,
         };
         save_checkpoint(path, &cp).map_err(|e| e.to_string())?;

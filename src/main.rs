@@ -29,8 +29,9 @@ enum Command {
         /// Backend.
         #[arg(long, value_enum, default_value = "cpu")]
         backend: BackendKind,
-        /// Number of boids (default: the --init file's, the scene's, else 20000).
-        #[arg(long)]
+        /// Number of boids, suffixes k and M allowed (default: the --init file's, the scene's,
+        /// else 20000).
+        #[arg(long, value_parser = boids::bench::cli::parse_count)]
         boids: Option<usize>,
         /// Steps to run; 0 only with --save (exports the initial state).
         #[arg(long, default_value_t = 100)]

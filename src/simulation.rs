@@ -180,6 +180,12 @@ pub trait Simulation {
     /// # Errors
     /// [`SimError::Gpu`] on a readback failure.
     fn measures(&mut self) -> Result<FlockMeasures, SimError>;
+    /// Sets the running total of boids caught by hunting predators (docs/model.md §18.4), so a
+    /// run resumed from a checkpoint carries on counting where the saved run stopped.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    fn set_catches_total(&mut self, total: u32) -> Result<(), SimError>;
     /// Runs `steps` steps and returns the flock measures after each of them — what
     /// [`Simulation::step`], [`Simulation::finish`] and [`Simulation::measures`] in turn return —
     /// calling `on_step` after each step is recorded. The GPU backend keeps the measures of many

@@ -2,6 +2,8 @@
 //! step index, obstacles, predators, boids), loads back bit for bit, and `boids headless --init FILE` alone
 //! resumes it.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -87,6 +89,7 @@ fn a_checkpoint_round_trips_bit_for_bit() {
             [1.0 / 3.0, 1e-38],
         ],
         predators: Vec::new(),
+        catches_total: 0,
         boids: b,
     };
     save_checkpoint(&path, &cp).unwrap();
@@ -117,6 +120,7 @@ fn a_checkpoint_that_would_not_load_back_is_not_written() {
         step: 0,
         obstacles: Vec::new(),
         predators: Vec::new(),
+        catches_total: 0,
         boids: b,
     };
     let e = save_checkpoint(&path, &cp).unwrap_err().to_string();
@@ -289,6 +293,7 @@ fn resuming_continues_the_run() {
         step: first.step_index(),
         obstacles: obstacles.clone(),
         predators: Vec::new(),
+        catches_total: 0,
         boids: first.read_state().unwrap(),
     };
     save_checkpoint(&path, &cp).unwrap();
@@ -409,6 +414,12 @@ fn headless_resume_with_predators_matches_a_straight_run() {
     let b = load_checkpoint(&resumed).unwrap();
     assert_eq!((a.step, b.step), (20, 20));
     assert_eq!(a.predators, b.predators);
+    // The running total of catches carries on across the resume (it would restart at 0).
+    assert!(
+        h.catches_total > 0,
+        "the hunter caught nothing in the first half"
+    );
+    assert_eq!(a.catches_total, b.catches_total);
     assert_eq!(format!("{:?}", a.params), format!("{:?}", b.params));
     assert_eq!(by_id(a.boids), by_id(b.boids));
     // Without the saved predators (a scene restarts them where it places them) the run differs.
@@ -447,10 +458,12 @@ fn a_checkpoint_with_a_bad_predator_is_refused_with_its_line() {
             velocity: [1.5, -0.0],
             kind: boids::model::PredatorKind::Hunting,
         }],
+        catches_total: 7,
         boids: boids::model::initial_state(1, 10, &params),
     };
     save_checkpoint(&path, &cp).unwrap();
     assert_eq!(load_checkpoint(&path).unwrap().predators, cp.predators);
+    assert_eq!(load_checkpoint(&path).unwrap().catches_total, 7);
     let text = std::fs::read_to_string(&path).unwrap();
     let line = 1 + text
         .lines()
@@ -466,4 +479,41 @@ fn a_checkpoint_with_a_bad_predator_is_refused_with_its_line() {
         e.contains(&format!("line {line}")) && e.contains("predator 0"),
         "{e}"
     );
+}
+
+/// The running total of catches in a checkpoint carries on through `--init` on both backends
+/// (a far-away hunter catches nothing more, so the resumed run saves the same total).
+#[test]
+fn the_catch_total_carries_on_through_a_resume_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = SimParams::default().with_world_for(200, 0.01);
+    let path = dir.path().join("ck.csv");
+    let cp = Checkpoint {
+        params: params.clone(),
+        seed: 1,
+        step: 3,
+        obstacles: Vec::new(),
+        predators: vec![boids::model::PredatorSpec {
+            position: [1.0, 1.0],
+            velocity: [0.0, 0.0],
+            kind: boids::model::PredatorKind::Straight,
+        }],
+        catches_total: 5,
+        boids: boids::model::initial_state(1, 200, &params),
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    for backend in ["cpu", "gpu"] {
+        if backend == "gpu" && common::gpu().is_none() {
+            continue;
+        }
+        let out = dir.path().join(format!("out-{backend}.csv"));
+        run_ok(
+            boids()
+                .args(["headless", "--backend", backend, "--steps", "2", "--init"])
+                .arg(&path)
+                .arg("--save")
+                .arg(&out),
+        );
+        assert_eq!(load_checkpoint(&out).unwrap().catches_total, 5, "{backend}");
+    }
 }

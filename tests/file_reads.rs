@@ -89,6 +89,7 @@ fn a_checkpoint_cut_short_is_detected() {
     let p = boids::model::SimParams::default();
     let cp = boids::model::state_csv::Checkpoint {
         predators: Vec::new(),
+        catches_total: 0,
         boids: boids::model::initial_state(1, 30, &p),
         params: p,
         seed: 1,

@@ -157,6 +157,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             step: r.next() as u32,
             obstacles,
             predators: Vec::new(),
+            catches_total: 0,
             boids,
         };
         save_checkpoint(&path, &cp).unwrap_or_else(|e| panic!("case {case}: {e}"));
@@ -206,6 +207,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             step: sim.step_index(),
             obstacles: cp.obstacles.clone(),
             predators: Vec::new(),
+            catches_total: 0,
             boids: sim.read_state().unwrap(),
         };
         save_checkpoint(&again, &saved).unwrap_or_else(|e| panic!("case {case}: {e}"));

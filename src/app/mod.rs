@@ -83,9 +83,9 @@ pub struct RunArgs {
     /// Simulation steps to run before the window shows (a flock already formed, for captures).
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// Exit after this many frame ticks (tests, scripted captures, fps measurements); the clock
-    /// then takes one step per frame unless --clock real-time.
-    #[arg(long)]
+    /// Exit after this many frame ticks, at least 1 (tests, scripted captures, fps
+    /// measurements); the clock then takes one step per frame unless --clock real-time.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
     /// Window inner width (physical px).
     #[arg(long, default_value_t = 1280)]

@@ -324,9 +324,9 @@ impl App {
                     let sim = &mut g.st.sim;
                     let saved = sim
                         .read_state()
-                        .and_then(|boids| Ok((boids, sim.live_actors()?)))
+                        .and_then(|boids| Ok((boids, sim.live_actors()?, sim.measures()?)))
                         .map_err(|e| e.to_string())
-                        .and_then(|(boids, actors)| {
+                        .and_then(|(boids, actors, m)| {
                             let cp = crate::model::state_csv::Checkpoint {
                                 params: sim.params().clone(),
                                 seed: sim.seed(),
@@ -337,6 +337,7 @@ impl App {
                                     .iter()
                                     .map(crate::model::PredatorSpec::of)
                                     .collect(),
+                                catches_total: m.catches_total,
                                 boids,
                             };
                             crate::model::state_csv::save_checkpoint(&p, &cp)

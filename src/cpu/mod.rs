@@ -140,6 +140,10 @@ impl Simulation for CpuBackend {
     fn set_step_index(&mut self, step: u32) {
         self.step = step;
     }
+    fn set_catches_total(&mut self, total: u32) -> Result<(), SimError> {
+        self.buffers.catches[1] = total;
+        Ok(())
+    }
     fn params(&self) -> &SimParams {
         &self.params
     }

@@ -450,6 +450,16 @@ impl Simulation for GpuBackend {
     fn set_step_index(&mut self, step: u32) {
         self.step = step;
     }
+    fn set_catches_total(&mut self, total: u32) -> Result<(), SimError> {
+        // [catches in the last step, running total]: the predators stage resets the first.
+        self.ctx.queue.write_buffer(
+            self.buffers.get("catches"),
+            0,
+            bytemuck::cast_slice(&[0u32, total]),
+        );
+        self.ctx.take_error()?;
+        Ok(())
+    }
     fn params(&self) -> &SimParams {
         &self.params
     }

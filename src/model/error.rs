@@ -21,7 +21,8 @@ pub enum ParamError {
     /// search would miss neighbours.
     #[error(
         "{field} = {value} is out of range: allowed 0 ..= perception_radius ({perception_radius}); \
-         raise perception_radius or lower {field}"
+         raise perception_radius or lower {field} (a radius left out of the scene keeps its \
+         default)"
     )]
     RadiusAbovePerception {
         /// Name of the rule radius.

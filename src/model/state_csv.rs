@@ -28,7 +28,8 @@
 //!   start with `#` hold a TOML document (each line without its `# ` prefix) with the keys `seed`
 //!   (u32), `step` (u32: steps taken, the counter of the noise stream), `boids` (the row count, so
 //!   a file cut short is detected), `obstacles` (points in wu, optional), `predators` (where they
-//!   were at `step`, optional: docs/model.md §18; at most [`crate::model::MAX_PREDATORS`]) and a
+//!   were at `step`, optional: docs/model.md §18; at most [`crate::model::MAX_PREDATORS`]),
+//!   `catches_total` (u32, boids caught since the run began, optional, 0 when absent) and a
 //!   `[params]` table of
 //!   [`SimParams`] (missing fields take their defaults; unknown keys are errors). Tools that read
 //!   CSV with `#` comments see a plain CSV of boids. Without metadata, the caller supplies the
@@ -139,6 +140,9 @@ pub struct Checkpoint {
     pub obstacles: Vec<[f32; 2]>,
     /// The predators where they are at `step` (docs/model.md §18).
     pub predators: Vec<PredatorSpec>,
+    /// Boids caught by hunting predators since the run began (docs/model.md §18.4); 0 when the
+    /// file does not say (optional key `catches_total`).
+    pub catches_total: u32,
     /// The boids, in the simulation's storage order.
     pub boids: Vec<Boid>,
 }
@@ -156,6 +160,8 @@ pub struct StateMeta {
     pub obstacles: Vec<[f32; 2]>,
     /// Predators where they were at `step`.
     pub predators: Vec<PredatorSpec>,
+    /// Boids caught since the run began (0 when the file does not say).
+    pub catches_total: u32,
     /// Number of boid rows the file says it holds.
     pub boids: usize,
 }
@@ -170,6 +176,8 @@ struct MetaToml {
     obstacles: Vec<[f32; 2]>,
     #[serde(default)]
     predators: Vec<PredatorSpec>,
+    #[serde(default)]
+    catches_total: u32,
     params: SimParams,
 }
 
@@ -524,6 +532,7 @@ impl StateFile {
             step: m.step,
             obstacles: m.obstacles,
             predators: m.predators,
+            catches_total: m.catches_total,
             boids: self.boids,
         })
     }
@@ -691,6 +700,7 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
         step: m.step,
         obstacles: m.obstacles,
         predators: m.predators,
+        catches_total: m.catches_total,
         boids: m.boids,
     })
 }
@@ -756,6 +766,9 @@ fn meta_lines(cp: &Checkpoint) -> std::io::Result<String> {
             ));
         }
         t.push_str("# ]\n");
+    }
+    if cp.catches_total > 0 {
+        t.push_str(&format!("# catches_total = {}\n", cp.catches_total));
     }
     t.push_str("#\n# [params]\n");
     let params = toml::to_string(&cp.params)
