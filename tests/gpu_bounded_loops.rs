@@ -113,24 +113,8 @@ fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
         assert!(total > n, "the crowd has ghosts");
         // `clear` resets the deferred-work counters and dispatch arguments; the arrays come after.
         run(&ctx, &gpu, &["clear"]);
+        common::upload_sorted(&ctx, &gpu, &c, total);
         let b = gpu.buffers();
-        let q = &ctx.queue;
-        q.write_buffer(
-            b.get("sorted_pos_vel"),
-            0,
-            bytemuck::cast_slice(&c.sorted_pos_vel[..total]),
-        );
-        q.write_buffer(
-            b.get("sorted_hue"),
-            0,
-            bytemuck::cast_slice(&c.sorted_hue[..total]),
-        );
-        q.write_buffer(
-            b.get("sorted_id"),
-            0,
-            bytemuck::cast_slice(&c.sorted_id[..total]),
-        );
-        q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
         run(&ctx, &gpu, &["rules", "rules_heavy"]);
         boids::stages::twins::rules_step(&mut c);
         assert_eq!(

@@ -232,24 +232,8 @@ fn rules_match_the_cpu_twin() {
                 let mut c = cpu_until(&boids, &p, u, "scatter");
                 c.obstacles = cpu.buffers().obstacles.clone();
                 let total = c.cells[c.cells.len() - 1] as usize;
+                common::upload_sorted(&ctx, &gpu, &c, total);
                 let b = gpu.buffers();
-                let q = &ctx.queue;
-                q.write_buffer(
-                    b.get("sorted_pos_vel"),
-                    0,
-                    bytemuck::cast_slice(&c.sorted_pos_vel[..total]),
-                );
-                q.write_buffer(
-                    b.get("sorted_hue"),
-                    0,
-                    bytemuck::cast_slice(&c.sorted_hue[..total]),
-                );
-                q.write_buffer(
-                    b.get("sorted_id"),
-                    0,
-                    bytemuck::cast_slice(&c.sorted_id[..total]),
-                );
-                q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
                 run(&ctx, &gpu, &["rules"]);
                 boids::stages::twins::rules_step(&mut c);
                 let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();

@@ -9,7 +9,8 @@
 //! into vector instructions: they are most of a step's divisions and square roots. The parts that
 //! are cheap or branchy — wall steering (§6.2), rotational diffusion (§7), the boundary (§6) —
 //! call the scalar model functions lane by lane, so they are the model's own code. When the
-//! pointer tool is active ([`lanes_apply`] is false) the scalar `integrate` serves every boid.
+//! pointer tool is active, with predators, or in another model ([`lanes_apply`] is false) the
+//! scalar step serves every boid.
 
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -25,10 +26,14 @@ use crate::stages::gather_simd::SumsLanes;
 /// Boids per group.
 pub const LANES: usize = 8;
 
-/// Whether [`integrate_lanes`] computes the step of `u`: everything but the pointer tool and
-/// predators (docs/model.md §18: with predators every boid takes the scalar path).
+/// Whether [`integrate_lanes`] computes the step of `u`: the boids model (docs/model.md §9; the
+/// Vicsek and fish-school models integrate one boid at a time after the same vectorised gather)
+/// without the pointer tool or predators (docs/model.md §18: with predators every boid takes the
+/// scalar path).
 pub fn lanes_apply(u: &StepUniforms) -> bool {
-    !(u.pointer_radius > 0.0 && u.pointer_weight != 0.0) && u.predator_count == 0
+    u.model == crate::model::models::MODEL_BOIDS
+        && !(u.pointer_radius > 0.0 && u.pointer_weight != 0.0)
+        && u.predator_count == 0
 }
 
 /// 8 floats, one per boid.

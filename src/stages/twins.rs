@@ -24,7 +24,6 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
-use crate::model::models::MODEL_BOIDS;
 use crate::model::params::SimParams;
 use crate::model::predators::{move_predator, nearest_boid, next_boid, Predator};
 use crate::model::rules::{
@@ -698,9 +697,7 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     const L: usize = integrate_simd::LANES;
     let (u, sorted) = (ctx.u, ctx.sorted);
     let n = out.pos_vel.len();
-    // The 8-lane integrate is the boids model's (docs/model.md §9); the other models integrate one
-    // boid at a time (their gather still runs on the vectorised path).
-    let lanes = integrate_simd::lanes_apply(u) && u.model == MODEL_BOIDS;
+    let lanes = integrate_simd::lanes_apply(u);
     let mut caught = 0;
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).

@@ -151,3 +151,31 @@ pub fn test_state(seed: u32, n: usize, params: &SimParams, special: bool) -> Vec
     }
     boids
 }
+
+/// Writes the CPU twin's sorted items (`total` of them: boids and ghosts) and cell starts into the
+/// GPU backend's buffers, so a GPU stage after `scatter` runs on exactly the CPU's input.
+pub fn upload_sorted(
+    ctx: &GpuContext,
+    gpu: &boids::gpu::GpuBackend,
+    c: &boids::stages::twins::CpuStep,
+    total: usize,
+) {
+    let b = gpu.buffers();
+    let q = &ctx.queue;
+    q.write_buffer(
+        b.get("sorted_pos_vel"),
+        0,
+        bytemuck::cast_slice(&c.sorted_pos_vel[..total]),
+    );
+    q.write_buffer(
+        b.get("sorted_hue"),
+        0,
+        bytemuck::cast_slice(&c.sorted_hue[..total]),
+    );
+    q.write_buffer(
+        b.get("sorted_id"),
+        0,
+        bytemuck::cast_slice(&c.sorted_id[..total]),
+    );
+    q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
+}
