@@ -159,7 +159,7 @@ impl Timer {
     /// Mean neighbours per boid after the last step.
     fn mean_neighbors(&mut self) -> Option<f32> {
         let sim = self.sim.as_mut().ok()?;
-        sim.measures().ok().map(|m| m.mean_neighbors)
+        sim.measures().ok().map(|m| m.mean_neighbors() as f32)
     }
 
     /// The median of the timed steps.

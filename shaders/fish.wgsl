@@ -1,15 +1,25 @@
-// The fish-school model (docs/model.md §17); mirrors src/model/fish.rs line for line. Needs:
+// The fish-school model (docs/model.md §17); mirrors src/model/models/fish.rs line for line. The
+// model's rule of the `rules` pass (the pipeline is compiled for this model alone). Needs:
 // common.wgsl, rng.wgsl (standard_normal), rules_common.wgsl (NeighborSums, ObstacleSums, rotate,
 // apply_boundary, hue_rule).
 
+// The model's parameters in the uniform block, as `uniforms` in src/model/models/fish.rs packs
+// them: [M, C, S, a], [1/E, v_slow, 0, 0].
+fn fish_alignment() -> f32 { return params.model_params[0].x; }
+fn fish_cohesion() -> f32 { return params.model_params[0].y; }
+fn fish_separation() -> f32 { return params.model_params[0].z; }
+fn fish_barrier_amplitude() -> f32 { return params.model_params[0].w; }
+fn fish_inv_barrier_width() -> f32 { return params.model_params[1].x; }
+fn fish_slow_speed() -> f32 { return params.model_params[1].y; }
+
 // The inward velocity increment of the Gaussian edge barrier at p (all four edges, summed).
 fn fish_gauss(d: f32) -> f32 {
-    let q = d * params.fish_inv_barrier_width;
+    let q = d * fish_inv_barrier_width();
     return exp(-(q * q));
 }
 
 fn fish_barrier(p: vec2<f32>) -> vec2<f32> {
-    let a = params.fish_barrier;
+    let a = fish_barrier_amplitude();
     return vec2<f32>(a * (fish_gauss(p.x) - fish_gauss(params.world_width - p.x)),
                      a * (fish_gauss(p.y) - fish_gauss(params.world_height - p.y)));
 }
@@ -29,7 +39,7 @@ fn fish_slowing(crowd: u32, n: u32) -> f32 {
     return 1.0;
 }
 
-fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
+fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
     let bounce_normal = ob.bounce_normal;
@@ -39,16 +49,16 @@ fn fish_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f3
     } else {
         if (s.alignment_n > 1u) {
             let mean = s.alignment / f32(s.alignment_n);
-            v_new = (1.0 - params.fish_alignment) * v_new + params.fish_alignment * mean;
+            v_new = (1.0 - fish_alignment()) * v_new + fish_alignment() * mean;
         }
         if (s.cohesion_n > 0u) {
             let to_centre = s.cohesion / f32(s.cohesion_n + 1u);
-            v_new += (params.fish_cohesion * params.inv_world_width) * to_centre;
+            v_new += (fish_cohesion() * params.inv_world_width) * to_centre;
         }
-        v_new += (params.fish_separation * params.inv_world_width) * s.separation;
+        v_new += (fish_separation() * params.inv_world_width) * s.separation;
         v_new += fish_barrier(p);
         v_new += predator * params.dt;
-        if (dot(v_new, v_new) > params.fish_slow_speed * params.fish_slow_speed) {
+        if (dot(v_new, v_new) > fish_slow_speed() * fish_slow_speed()) {
             v_new *= fish_slowing(s.cohesion_n + 1u + s.alignment_n, params.boid_count);
         }
     }

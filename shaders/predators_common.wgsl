@@ -48,8 +48,8 @@ fn caught_by_predator(p: vec2<f32>) -> bool {
     return caught;
 }
 
-// A caught boid respawned: uniform position, heading in [−π, π), speed in [min, max); same id,
-// hue and hue velocity.
+// A caught boid respawned: uniform position, heading in [−π, π), speed uniform in the model's
+// spawn range (spawn_speed_min ..= spawn_speed_max); same id, hue and hue velocity.
 fn respawn(me: Boid) -> Boid {
     let ux = uniform01(params.seed, me.id, params.step, STREAM_RESPAWN_X);
     let uy = uniform01(params.seed, me.id, params.step, STREAM_RESPAWN_Y);
@@ -58,6 +58,6 @@ fn respawn(me: Boid) -> Boid {
     let p = vec2<f32>(min(ux * params.world_width, params.x_max),
                       min(uy * params.world_height, params.y_max));
     let phi = PI * (2.0 * uh - 1.0);
-    let speed = params.min_speed + us * (params.max_speed - params.min_speed);
+    let speed = params.spawn_speed_min + us * (params.spawn_speed_max - params.spawn_speed_min);
     return Boid(p, vec2<f32>(speed * cos(phi), speed * sin(phi)), me.hue, me.hue_velocity, me.id);
 }

@@ -1,7 +1,9 @@
-// The rules of one step for one boid; mirrors src/model/rules.rs line for line (docs/model.md §4–§9).
-// Needs: common.wgsl (struct Params, struct Boid), rng.wgsl (standard_normal), and from the
-// stage: `params` (the uniform block), `obstacle_cells` (array<u32>: the obstacle grid's cell starts)
-// and `obstacles` (array<vec2<f32>>: the binned obstacle points).
+// What every model's rule shares: the neighbour sums, the k-nearest selection, Reynolds steering,
+// walls, obstacles, the hue-vector rule and the boundary; mirrors src/model/rules.rs line for line
+// (docs/model.md §4–§8). Each model's own rule (`next_state`) is in its file (boids.wgsl,
+// vicsek.wgsl, fish.wgsl). Needs: common.wgsl (struct Params, struct Boid), and from the stage:
+// `params` (the uniform block), `obstacle_cells` (array<u32>: the obstacle grid's cell starts) and
+// `obstacles` (array<vec2<f32>>: the binned obstacle points).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;
@@ -56,12 +58,12 @@ fn rotate(v: vec2<f32>, angle: f32) -> vec2<f32> {
     return vec2<f32>(cs * v.x - sn * v.y, sn * v.x + cs * v.y);
 }
 
-fn steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
+fn steer(target_dir: vec2<f32>, v: vec2<f32>, max_speed: f32, max_force: f32) -> vec2<f32> {
     let l2 = dot(target_dir, target_dir);
     if (l2 < STEER_EPS2) {
         return vec2<f32>(0.0);
     }
-    return clamp_len(target_dir * (params.max_speed / sqrt(l2)) - v, params.max_force);
+    return clamp_len(target_dir * (max_speed / sqrt(l2)) - v, max_force);
 }
 
 // Adds a neighbour at offset d (velocity vel, hue h = (hue vector, hue velocity)) when within the
@@ -311,62 +313,6 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
         v.y = -abs(v.y);
     }
     return PosVel(p, v);
-}
-
-// `predator`: the predators' acceleration at the boid (predator_accel, wu/s²).
-fn integrate(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
-    let p = me.position;
-    let v = me.velocity;
-    let obstacle_push = ob.push;
-    let bounce_normal = ob.bounce_normal;
-
-    var v_new: vec2<f32>;
-    if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {
-        v_new = v - 2.0 * dot(v, bounce_normal) * bounce_normal;
-    } else {
-        var a = vec2<f32>(0.0);
-        a += params.separation_weight * steer(s.separation, v);
-        if (s.alignment_n > 0u) {
-            a += params.alignment_weight * steer(s.alignment / f32(s.alignment_n), v);
-        }
-        if (s.cohesion_n > 0u) {
-            a += params.cohesion_weight * steer(s.cohesion / f32(s.cohesion_n), v);
-        }
-        if (params.boundary == 1u) {
-            a += wall_force(p, v, me.id);
-        }
-        a += params.obstacle_weight * steer(obstacle_push, v);
-        if (params.pointer_radius > 0.0 && params.pointer_weight != 0.0) {
-            let d = min_image(vec2<f32>(params.pointer_x, params.pointer_y) - p);
-            if (dot(d, d) < params.pointer_radius * params.pointer_radius) {
-                a += abs(params.pointer_weight) * steer(d * sign(params.pointer_weight), v);
-            }
-        }
-        a += predator;
-        v_new = v + a * params.dt;
-    }
-
-    if (params.heading_sd > 0.0) {
-        v_new = rotate(v_new, params.heading_sd * standard_normal(params.seed, me.id, params.step));
-    }
-
-    let speed2 = dot(v_new, v_new);
-    if (speed2 < SPEED_EPS2) {
-        let v2 = dot(v, v);
-        var dir = vec2<f32>(1.0, 0.0);
-        if (v2 > HEADING_EPS2) {
-            dir = v / sqrt(v2);
-        }
-        v_new = dir * params.min_speed;
-    } else {
-        let speed = sqrt(speed2);
-        v_new *= clamp(speed, params.min_speed, params.max_speed) / speed;
-    }
-
-    let pv = apply_boundary(p + v_new * params.dt, v_new);
-    let hh = hue_rule(me, s);
-
-    return Boid(pv.p, pv.v, hh.xy, hh.zw, me.id);
 }
 
 // The hue-vector rule, shared by every model: (new hue vector, new hue velocity).

@@ -1,11 +1,19 @@
 // The Vicsek model (Vicsek et al., Phys. Rev. Lett. 75, 1226 (1995); docs/model.md §16); mirrors
-// src/model/vicsek.rs line for line. Needs: common.wgsl, rng.wgsl (uniform_turn),
-// rules_common.wgsl (NeighborSums, ObstacleSums, rotate, apply_boundary, hue_rule).
+// src/model/models/vicsek.rs line for line. The model's rule of the `rules` pass (the pipeline is
+// compiled for this model alone). Needs: common.wgsl, rng.wgsl (uniform_turn), rules_common.wgsl
+// (NeighborSums, ObstacleSums, rotate, apply_boundary, hue_rule).
+
+// The model's parameters in the uniform block, as `uniforms` in src/model/models/vicsek.rs packs
+// them: [η, v0, update (0 new, 1 old), 0].
+fn vicsek_eta() -> f32 { return params.model_params[0].x; }
+fn vicsek_speed() -> f32 { return params.model_params[0].y; }
+fn vicsek_update_old() -> bool { return params.model_params[0].z != 0.0; }
 
 // The next state of particle `me`: the heading of the summed velocities within r, itself
 // included (s.alignment holds the others': the alignment radius is r in this model), turned by a
-// noise uniform in [−η/2, η/2); Δt = 1.
-fn vicsek_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
+// noise uniform in [−η/2, η/2); Δt = 1. Predators do not push a Vicsek particle (`_predator`
+// is not used).
+fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
     let v2 = dot(v, v);
@@ -21,14 +29,14 @@ fn vicsek_integrate(me: Boid, s: NeighborSums, ob: ObstacleSums) -> Boid {
         let sum = s.alignment + v;
         let l2 = dot(sum, sum);
         dir = own;
-        if (l2 > STEER_EPS2 * params.vicsek_speed * params.vicsek_speed) {
+        if (l2 > STEER_EPS2 * vicsek_speed() * vicsek_speed()) {
             dir = sum / sqrt(l2);
         }
     }
-    dir = rotate(dir, uniform_turn(params.seed, me.id, params.step, params.vicsek_eta));
-    let v_new = dir * params.vicsek_speed;
+    dir = rotate(dir, uniform_turn(params.seed, me.id, params.step, vicsek_eta()));
+    let v_new = dir * vicsek_speed();
     var moved = v_new;
-    if (params.vicsek_update != 0u) {
+    if (vicsek_update_old()) {
         moved = v;
     }
     let pv = apply_boundary(p + moved, v_new);

@@ -9,8 +9,9 @@ use crate::backend::{self, BackendKind};
 use crate::bench::stats::TimeStats;
 use crate::gpu::GpuContext;
 use crate::model::measures::FLOCK_MIN_BOIDS;
+use crate::model::measures::{Measure, MeasureId, Needs, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint, StateFile};
-use crate::model::{flock_census, Actors, FlockCensus, FlockMeasures, Scene, Setup, World};
+use crate::model::{flock_census, Actors, FlockMeasures, Scene, Setup, World};
 
 /// Options of `boids headless`.
 #[derive(Clone, Debug)]
@@ -50,10 +51,11 @@ pub struct HeadlessReport {
     pub boids: usize,
     /// Step time statistics (ms, step submitted and finished).
     pub step_ms: TimeStats,
-    /// Measures of the final state.
+    /// Measures of the final state (with its flock census when asked for).
     pub measures: FlockMeasures,
-    /// The flocks of the final state, when asked for.
-    pub census: Option<FlockCensus>,
+    /// The measures this run reports, in table order: the averages over the boids, the catches
+    /// when there are predators, the flock census when asked for (`--flocks`).
+    pub columns: Vec<&'static Measure>,
     /// Median time of each stage (ms), in step order, when the backend measures them.
     pub stage_median_ms: Vec<(String, f64)>,
     /// Step index of the final state (the initial state's plus the steps run).
@@ -210,17 +212,17 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
 
     let mut times = Vec::with_capacity(opts.steps as usize);
     let mut stage_samples: Vec<(String, Vec<f64>)> = Vec::new();
-    let mut rows: Vec<(u32, f64, FlockMeasures, Option<FlockCensus>)> = Vec::new();
-    let census_of =
-        |sim: &mut Box<dyn crate::simulation::Simulation>| -> Result<FlockCensus, String> {
+    let mut rows: Vec<(u32, f64, FlockMeasures)> = Vec::new();
+    let measured =
+        |sim: &mut Box<dyn crate::simulation::Simulation>| -> Result<FlockMeasures, String> {
+            let m = sim.measures().map_err(|e| e.to_string())?;
+            if !opts.flocks {
+                return Ok(m);
+            }
             let p = sim.params().clone();
             let state = sim.read_state().map_err(|e| e.to_string())?;
-            Ok(flock_census(
-                &state,
-                p.perception_radius,
-                World::of(&p),
-                FLOCK_MIN_BOIDS,
-            ))
+            let census = flock_census(&state, p.perception_radius, World::of(&p), FLOCK_MIN_BOIDS);
+            Ok(m.with_census(&census))
         };
     for k in 1..=opts.steps {
         let t = Instant::now();
@@ -235,66 +237,38 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
             }
         }
         if opts.stats.is_some() && k % opts.stats_every == 0 {
-            let m = sim.measures().map_err(|e| e.to_string())?;
-            let c = if opts.flocks {
-                Some(census_of(&mut sim)?)
-            } else {
-                None
-            };
-            rows.push((sim.step_index(), ms, m, c));
+            rows.push((sim.step_index(), ms, measured(&mut sim)?));
         }
     }
-    let measures = sim.measures().map_err(|e| e.to_string())?;
-    let census = if opts.flocks {
-        Some(census_of(&mut sim)?)
-    } else {
-        None
-    };
+    let measures = measured(&mut sim)?;
+    let columns = report_measures(sim.predator_count() > 0, opts.flocks);
     if let Some(path) = &opts.stats {
         let mut w = csv::Writer::from_writer(Vec::new());
         let io = |e: csv::Error| format!("{}: {e}", path.display());
-        let mut header = vec![
-            "step",
-            "step_ms",
-            "polarization",
-            "milling",
-            "mean_speed",
-            "mean_neighbors",
-            "va",
-        ];
-        let predators = sim.predator_count() > 0;
-        if predators {
-            header.extend(["catches", "catches_total"]);
-        }
-        if opts.flocks {
-            header.extend(FLOCK_COLUMNS);
+        // Simulated time since the run's first step goes before the census columns.
+        let time_at = columns.iter().position(|m| m.needs == Needs::Census);
+        let mut header = vec!["step", "step_ms"];
+        for (k, m) in columns.iter().enumerate() {
+            if Some(k) == time_at {
+                header.push("time_s");
+            }
+            header.push(m.name);
         }
         w.write_record(&header).map_err(io)?;
         let dt = sim.params().dt as f64;
-        for (s, ms, m, c) in &rows {
-            let mut row = vec![
-                s.to_string(),
-                format!("{ms:.4}"),
-                m.polarization.to_string(),
-                m.milling.to_string(),
-                m.mean_speed.to_string(),
-                m.mean_neighbors.to_string(),
-                m.va.to_string(),
-            ];
-            if predators {
-                row.push(m.catches.to_string());
-                row.push(m.catches_total.to_string());
-            }
-            if let Some(c) = c {
-                // Simulated time since the first step of this run.
-                let t = s.wrapping_sub(step) as f64 * dt;
-                row.extend([
-                    format!("{t:.4}"),
-                    c.flocks.to_string(),
-                    c.largest.to_string(),
-                    c.flocked_fraction.to_string(),
-                    c.hue_coherence.to_string(),
-                ]);
+        for (s, ms, m) in &rows {
+            let mut row = vec![s.to_string(), format!("{ms:.4}")];
+            for (k, c) in columns.iter().enumerate() {
+                if Some(k) == time_at {
+                    let t = s.wrapping_sub(step) as f64 * dt;
+                    row.push(format!("{t:.4}"));
+                }
+                let id = MeasureId::by_name(c.name).expect("a measure of the table");
+                // Written as f32, the precision the backends compute in.
+                row.push(
+                    m.get(id)
+                        .map_or_else(String::new, |v| (v as f32).to_string()),
+                );
             }
             w.write_record(&row).map_err(io)?;
         }
@@ -314,7 +288,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
                 .iter()
                 .map(crate::model::PredatorSpec::of)
                 .collect(),
-            catches_total: measures.catches_total,
+            catches_total: measures.catches_total(),
             boids: sim.read_state().map_err(|e| e.to_string())?,
         };
         save_checkpoint(path, &cp).map_err(|e| e.to_string())?;
@@ -324,32 +298,32 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
         boids: sim.len(),
         step_ms: TimeStats::from_ms(&times),
         measures,
-        census,
+        columns,
         stage_median_ms: stage_samples
             .into_iter()
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
         step_index: sim.step_index(),
         predators: sim.predator_count(),
-        speed_unit: if sim.params().model == crate::model::Model::Vicsek {
-            "wu per step"
-        } else {
-            "wu/s"
-        },
+        speed_unit: sim.params().model.desc().speed.unit,
         warnings,
     })
 }
 
-/// The columns `--flocks` adds to the measures CSV: simulated time since the run's first step (s),
-/// then the [`FlockCensus`] of the state (flocks of at least [`FLOCK_MIN_BOIDS`] boids linked at the
-/// perception radius).
-pub const FLOCK_COLUMNS: [&str; 5] = [
-    "time_s",
-    "flocks",
-    "largest_flock",
-    "flocked_fraction",
-    "hue_coherence",
-];
+/// The measures a run reports (the summary's lines and the `--stats` columns), in table order:
+/// every average over the boids, the catches when there are `predators`, the flock census when
+/// `flocks` is asked for. `--stats` writes `time_s` (simulated time since the run's first step, s)
+/// before the census columns.
+pub fn report_measures(predators: bool, flocks: bool) -> Vec<&'static Measure> {
+    MEASURES
+        .iter()
+        .filter(|m| match m.needs {
+            Needs::Sums | Needs::SumsAndNeighbors => true,
+            Needs::Catches => predators,
+            Needs::Census => flocks,
+        })
+        .collect()
+}
 
 /// A path for a message (`-` when absent).
 fn show(p: Option<&std::path::Path>) -> String {

@@ -185,29 +185,19 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
             .collect();
         println!("stages (median): {}", parts.join(", "));
     }
-    println!("polarization:   {:.4}", r.measures.polarization);
-    println!("milling:        {:.4}", r.measures.milling);
-    println!(
-        "mean speed:     {:.3} {}",
-        r.measures.mean_speed, r.speed_unit
-    );
-    println!("mean neighbors: {:.3}", r.measures.mean_neighbors);
-    println!("v_a:            {:.4}", r.measures.va);
-    if r.predators > 0 {
-        println!(
-            "predators:      {} (boids caught: {} in the run, {} in the last step)",
-            r.predators, r.measures.catches_total, r.measures.catches
-        );
+    for m in &r.columns {
+        let id =
+            boids::model::measures::MeasureId::by_name(m.name).expect("a measure of the table");
+        let label = format!("{}:", m.title);
+        let value = match r.measures.get(id) {
+            Some(v) => m.format(v, r.speed_unit),
+            // Not computed: the mean neighbour count before any step.
+            None => "—".to_string(),
+        };
+        println!("{label:<15} {value}");
     }
-    if let Some(c) = &r.census {
-        println!(
-            "flocks:         {} of at least {} boids (largest {}, {:.1} % of the boids in flocks)",
-            c.flocks,
-            boids::model::measures::FLOCK_MIN_BOIDS,
-            c.largest,
-            100.0 * c.flocked_fraction
-        );
-        println!("hue coherence:  {:.4}", c.hue_coherence);
+    if r.predators > 0 {
+        println!("{:<15} {}", "predators:", r.predators);
     }
     Ok(())
 }

@@ -65,7 +65,7 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
         q.boundary = Boundary::Walls;
         q.predator_weight = 2222.5;
         q.catch_radius = 3.0;
-        q.max_speed = 123.0;
+        q.models.boids.max_speed = 123.0;
         st.apply(Action::SetParams(Box::new(q.clone())));
         // An obstacle stroke with the draw tool, a hunting predator clicked in place and a
         // straight one dragged (its velocity is the drag per second).

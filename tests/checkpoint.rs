@@ -53,22 +53,25 @@ fn by_id(mut b: Vec<Boid>) -> Vec<[u32; 10]> {
 fn a_checkpoint_round_trips_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cp.csv");
-    let params = SimParams {
-        world_width: 1.000_000_1,
-        world_height: 333.333_34,
-        dt: 1.0 / 60.0,
-        boundary: Boundary::Bounce,
-        perception_radius: 0.1 + 0.2,
-        separation_radius: 0.1,
-        min_speed: 0.0,
-        max_speed: 1.0e5,
-        max_neighbors: 16,
-        max_hue_speed: 1.0 / 3.0,
-        rotational_diffusion: f32::from_bits(1),
-        alignment_radius: 0.3,
-        cohesion_radius: 0.0,
-        hue_radius: 0.29999998,
-        ..SimParams::default()
+    let params = {
+        let mut sp = SimParams {
+            world_width: 1.000_000_1,
+            world_height: 333.333_34,
+            dt: 1.0 / 60.0,
+            boundary: Boundary::Bounce,
+            perception_radius: 0.1 + 0.2,
+            separation_radius: 0.1,
+            max_neighbors: 16,
+            max_hue_speed: 1.0 / 3.0,
+            rotational_diffusion: f32::from_bits(1),
+            alignment_radius: 0.3,
+            cohesion_radius: 0.0,
+            hue_radius: 0.29999998,
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 0.0;
+        sp.models.boids.max_speed = 1.0e5;
+        sp
     };
     params.validate().unwrap();
     let mut b = boids::model::initial_state(7, 200, &params);
@@ -188,7 +191,10 @@ fn headless_exports_with_zero_steps_and_resumes_without_a_scene() {
         (320.0, 200.0)
     );
     assert_eq!(
-        (cp.params.rotational_diffusion, cp.params.max_speed),
+        (
+            cp.params.rotational_diffusion,
+            cp.params.models.boids.max_speed
+        ),
         (0.5, 60.0)
     );
 
@@ -231,7 +237,10 @@ fn scene_and_seed_override_a_checkpoint_by_the_documented_rule() {
             .arg(&out),
     );
     let cp = load_checkpoint(&out).unwrap();
-    assert_eq!((cp.params.world_width, cp.params.max_speed), (320.0, 50.0));
+    assert_eq!(
+        (cp.params.world_width, cp.params.models.boids.max_speed),
+        (320.0, 50.0)
+    );
     assert_eq!((cp.seed, cp.step), (5, 5));
     assert!(
         cp.obstacles.is_empty(),

@@ -46,7 +46,7 @@ fn headless_cpu_20k_prints_the_figures() {
         "p95",
         "polarization:",
         "mean speed:",
-        "mean neighbors:",
+        "mean neighbours:",
     ] {
         assert!(text.contains(k), "missing {k:?} in:\n{text}");
     }
@@ -152,7 +152,9 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        text.contains("flocks:         2 of at least 10 boids (largest 12, 100.0 %")
+        text.contains("flocks:         2\n")
+            && text.contains("largest flock:  12\n")
+            && text.contains("fraction in flocks: 1.0000\n")
             && text.contains("hue coherence:  1.0000"),
         "{text}"
     );

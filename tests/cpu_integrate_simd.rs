@@ -2,7 +2,8 @@
 //! each boid bit for bit, on random and extreme inputs in every boundary mode, with and without
 //! rotational diffusion, obstacles and walls; the branches of `integrate` are all taken.
 
-use boids::model::rules::{integrate, NeighborSums, ObstacleSums};
+use boids::model::models::boids::next_state as integrate;
+use boids::model::rules::{NeighborSums, ObstacleSums};
 use boids::model::{Boid, Boundary, Interaction, SimParams, StepUniforms};
 use boids::stages::gather_simd::SumsLanes;
 use boids::stages::integrate_simd::{integrate_lanes, lanes_apply, LANES};
@@ -72,7 +73,7 @@ fn boid(r: &mut Rng, p: &SimParams, id: u32, seen: &mut Seen) -> Boid {
         }
         _ => {
             let a = r.range(0.0, std::f32::consts::TAU);
-            let s = r.range(0.0, 1.5 * p.max_speed);
+            let s = r.range(0.0, 1.5 * p.models.boids.max_speed);
             [s * a.cos(), s * a.sin()]
         }
     };
@@ -267,7 +268,8 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
         }
         for i in 0..LANES {
             let want = integrate(&me[i], &s[i], &ob[i], Vec2::ZERO, &u);
-            seen.stopped += (Vec2::from(want.velocity).length() <= p.min_speed * 1.0001
+            seen.stopped += (Vec2::from(want.velocity).length()
+                <= p.models.boids.min_speed * 1.0001
                 && Vec2::from(me[i].velocity).length_squared() < 1e-12)
                 as usize;
             assert_eq!(
@@ -323,20 +325,26 @@ fn integrate_lanes_is_the_scalar_integrate_bit_for_bit() {
 #[test]
 fn integrate_lanes_with_other_weights_and_speeds() {
     // No minimum speed, strong forces, zero walls, a slow hue: other sides of the clamps.
-    let p = SimParams {
-        boundary: Boundary::Walls,
-        min_speed: 0.0,
-        max_force: 1e4,
-        wall_distance: 0.0,
-        max_hue_speed: 0.05,
-        ..SimParams::default()
+    let p = {
+        let mut sp = SimParams {
+            boundary: Boundary::Walls,
+            wall_distance: 0.0,
+            max_hue_speed: 0.05,
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 0.0;
+        sp.models.boids.max_force = 1e4;
+        sp
     };
     check(&p, 12345, 2000);
-    let p = SimParams {
-        max_speed: 5.0,
-        min_speed: 5.0,
-        separation_weight: 0.0,
-        ..SimParams::default()
+    let p = {
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.max_speed = 5.0;
+        sp.models.boids.min_speed = 5.0;
+        sp.models.boids.separation_weight = 0.0;
+        sp
     };
     check(&p, 777, 2000);
 }

@@ -48,7 +48,7 @@ fn coincident_boids_with_zero_velocity() {
     for b in &s {
         let speed = (b.velocity[0].powi(2) + b.velocity[1].powi(2)).sqrt();
         assert!(
-            speed >= p.min_speed * 0.999,
+            speed >= p.models.boids.min_speed * 0.999,
             "a stopped boid gets min_speed along a fixed heading"
         );
     }
@@ -64,9 +64,12 @@ fn zero_velocity_and_no_neighbours() {
 #[test]
 fn stopped_boid_keeps_previous_heading() {
     // min_speed 0: a boid slowed to ~0 keeps the heading it had (no NaN from normalising 0).
-    let p = SimParams {
-        min_speed: 0.0,
-        ..SimParams::default()
+    let p = {
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 0.0;
+        sp
     };
     // Heading 30° with a speed far below the "stopped" threshold (|v|² < 1e-12).
     let (sn, cs) = 30f32.to_radians().sin_cos();
@@ -83,9 +86,12 @@ fn stopped_boid_keeps_previous_heading() {
         );
     }
     // With a minimum speed the stopped boid restarts along its previous heading.
-    let q = SimParams {
-        min_speed: 5.0,
-        ..SimParams::default()
+    let q = {
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 5.0;
+        sp
     };
     let s = run(&q, vec![boid(0, [500.0, 500.0], v, 0.0)], 1);
     let [vx, vy] = s[0].velocity;
@@ -145,13 +151,16 @@ fn hue_takes_the_short_way_across_zero() {
 #[test]
 fn wrap_cohesion_pulls_the_short_way() {
     // Two boids either side of the seam x = 0 / x = W: cohesion pulls each across the seam.
-    let p = SimParams {
-        separation_weight: 0.0,
-        alignment_weight: 0.0,
-        cohesion_weight: 1.0,
-        min_speed: 0.0,
-        rotational_diffusion: 0.0,
-        ..SimParams::default()
+    let p = {
+        let mut sp = SimParams {
+            rotational_diffusion: 0.0,
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = 0.0;
+        sp.models.boids.alignment_weight = 0.0;
+        sp.models.boids.cohesion_weight = 1.0;
+        sp.models.boids.min_speed = 0.0;
+        sp
     };
     let w = p.world_width;
     let s = run(
@@ -184,7 +193,10 @@ fn wrap_brings_a_boid_back_inside() {
         vec![boid(
             0,
             [w - e, h - e],
-            [p.max_speed * 0.7, p.max_speed * 0.7],
+            [
+                p.models.boids.max_speed * 0.7,
+                p.models.boids.max_speed * 0.7,
+            ],
             0.0,
         )],
         1,
@@ -206,7 +218,7 @@ fn walls_never_let_a_boid_out() {
         ..SimParams::default()
     };
     let e = 1e-3;
-    let m = p.max_speed;
+    let m = p.models.boids.max_speed;
     let boids = vec![
         boid(0, [e, 75.0], [-m, 0.0], 0.0),
         boid(1, [200.0 - e, 75.0], [m, 0.0], 0.0),
@@ -234,7 +246,11 @@ fn bounce_reflects_velocity() {
         boundary: Boundary::Bounce,
         ..SimParams::default()
     };
-    let s = run(&p, vec![boid(0, [0.5, 500.0], [-p.max_speed, 0.0], 0.0)], 1);
+    let s = run(
+        &p,
+        vec![boid(0, [0.5, 500.0], [-p.models.boids.max_speed, 0.0], 0.0)],
+        1,
+    );
     assert!(s[0].velocity[0] > 0.0, "{:?}", s[0]);
     assert!(s[0].position[0] >= 0.0);
 }

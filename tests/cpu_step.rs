@@ -42,7 +42,7 @@ fn comparator_rejects_a_planted_difference() {
     let boids = common::test_state(1, 500, &p, false);
     let a = step_once(BackendKind::Cpu, &p, &boids);
     let mut b = a.clone();
-    b[123].velocity[0] += 0.01 * p.max_speed;
+    b[123].velocity[0] += 0.01 * p.models.boids.max_speed;
     assert!(common::compare_states(&a, &b, &p, common::ONE_STEP).is_err());
     let mut c = a.clone();
     c[7].position[1] += 0.01 * p.world_height;
@@ -83,7 +83,7 @@ fn same_seed_same_initial_state_and_different_seed_differs() {
     for x in &a {
         let speed = (x.velocity[0].powi(2) + x.velocity[1].powi(2)).sqrt();
         assert!(
-            speed >= p.min_speed * 0.999 && speed <= p.max_speed * 1.001,
+            speed >= p.models.boids.min_speed * 0.999 && speed <= p.models.boids.max_speed * 1.001,
             "speed {speed}"
         );
         let hl = (x.hue[0].powi(2) + x.hue[1].powi(2)).sqrt();

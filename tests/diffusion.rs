@@ -19,15 +19,18 @@ fn mean_se(xs: &[f64]) -> (f64, f64) {
 
 /// Non-interacting boids (every rule weight 0) with rotational diffusion `d_r` and step `dt`.
 fn free_params(d_r: f32, dt: f32) -> SimParams {
-    SimParams {
-        dt,
-        rotational_diffusion: d_r,
-        separation_weight: 0.0,
-        alignment_weight: 0.0,
-        cohesion_weight: 0.0,
-        hue_cohesion_weight: 0.0,
-        hue_alignment_weight: 0.0,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            dt,
+            rotational_diffusion: d_r,
+            hue_cohesion_weight: 0.0,
+            hue_alignment_weight: 0.0,
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = 0.0;
+        sp.models.boids.alignment_weight = 0.0;
+        sp.models.boids.cohesion_weight = 0.0;
+        sp
     }
     .with_world_for(4000, boids::model::DEFAULT_DENSITY)
 }
@@ -155,7 +158,7 @@ fn polarization_after(seed: u32, d_r: f32, dt: f32, seconds: f32) -> f64 {
     for _ in 0..steps {
         sim.step().unwrap();
     }
-    sim.measures().unwrap().polarization as f64
+    sim.measures().unwrap().polarization()
 }
 
 /// Whether the polarization differences `diffs` (one per seed) are consistent with 0: the mean

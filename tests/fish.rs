@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
+use boids::model::measures::MeasureId;
 use boids::model::{initial_state, FlockMeasures, Scene, Setup, SimParams};
 
 /// The program's run length (steps).
@@ -41,13 +42,9 @@ fn run(p: &SimParams, n: usize, seed: u32) -> (FlockMeasures, Vec<FlockMeasures>
     let first = sim.run_measured(1, &mut || {}).unwrap();
     let mut series = first.clone();
     series.extend(sim.run_measured(T - 1, &mut || {}).unwrap());
-    (
-        FlockMeasures {
-            mean_neighbors: first[0].mean_neighbors,
-            ..start
-        },
-        series,
-    )
+    let mut start = start;
+    start.set(MeasureId::MEAN_NEIGHBORS, first[0].mean_neighbors());
+    (start, series)
 }
 
 #[test]
@@ -55,36 +52,39 @@ fn the_published_parameters_form_a_stable_school() {
     let setup = school_scene();
     let p = &setup.params;
     let n = setup.boids.len();
-    assert_eq!((n, p.fish_alignment, p.fish_cohesion), (500, 0.15, 0.05));
+    assert_eq!(
+        (n, p.models.fish.alignment, p.models.fish.cohesion),
+        (500, 0.15, 0.05)
+    );
     for seed in [1, 2, 3] {
         let (start, series) = run(p, n, seed);
         let end = series.last().unwrap();
         // The uniform start: ρ·π·R² = 0.05·π·64 ≈ 10 neighbours, no order.
         assert!(
-            (7.0..13.0).contains(&start.mean_neighbors) && start.polarization < 0.2,
+            (7.0..13.0).contains(&start.mean_neighbors()) && start.polarization() < 0.2,
             "seed {seed}: start {start:?}"
         );
         assert!(
-            end.mean_neighbors >= 5.0 * start.mean_neighbors,
+            end.mean_neighbors() >= 5.0 * start.mean_neighbors(),
             "seed {seed}: no gathering: {} → {} neighbours",
-            start.mean_neighbors,
-            end.mean_neighbors
+            start.mean_neighbors(),
+            end.mean_neighbors()
         );
         let late_min = series[series.len() - 400..]
             .iter()
-            .map(|m| m.polarization)
-            .fold(1.0f32, f32::min);
+            .map(|m| m.polarization())
+            .fold(1.0f64, f64::min);
         assert!(
-            end.polarization >= 0.95 && late_min >= 0.8,
+            end.polarization() >= 0.95 && late_min >= 0.8,
             "seed {seed}: no stable school: polarization {} at T, {late_min} at least over the \
              last 400 steps",
-            end.polarization
+            end.polarization()
         );
         assert!(
-            end.mean_speed < 0.5 * start.mean_speed,
+            end.mean_speed() < 0.5 * start.mean_speed(),
             "seed {seed}: the school did not slow: {} → {} wu/s",
-            start.mean_speed,
-            end.mean_speed
+            start.mean_speed(),
+            end.mean_speed()
         );
     }
 }
@@ -93,11 +93,14 @@ fn the_published_parameters_form_a_stable_school() {
 fn without_alignment_no_school_forms() {
     // The control: the same set with M = 0 gathers (cohesion) but does not polarize.
     let setup = school_scene();
-    let p = SimParams {
-        fish_alignment: 0.0,
-        ..setup.params.clone()
+    let p = {
+        let mut sp = SimParams {
+            ..setup.params.clone()
+        };
+        sp.models.fish.alignment = 0.0;
+        sp
     };
     let (_, series) = run(&p, setup.boids.len(), 1);
     let end = series.last().unwrap();
-    assert!(end.polarization < 0.5, "{end:?}");
+    assert!(end.polarization() < 0.5, "{end:?}");
 }

@@ -119,7 +119,7 @@ fn two_gpu_runs_with_hunting_and_straight_predators_are_bit_identical() {
         (
             bits(g.read_state().unwrap()),
             g.read_predators().unwrap(),
-            m.catches_total,
+            m.catches_total(),
         )
     };
     let (a, b) = common::checked(&ctx, || (once(), once()));

@@ -16,43 +16,49 @@ use glam::Vec2;
 /// Vicsek particles at density 4 in the paper's units (r = 1, v0 = 0.03).
 fn vicsek_params(n: usize, boundary: Boundary, update: VicsekUpdate) -> SimParams {
     let l = (n as f32 / 4.0).sqrt();
-    SimParams {
-        model: Model::Vicsek,
-        world_width: l,
-        world_height: l,
-        boundary,
-        perception_radius: 1.0,
-        hue_radius: 1.0,
-        vicsek_speed: 0.03,
-        vicsek_eta: 2.5,
-        vicsek_update: update,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            model: Model::VICSEK,
+            world_width: l,
+            world_height: l,
+            boundary,
+            perception_radius: 1.0,
+            hue_radius: 1.0,
+            ..SimParams::default()
+        };
+        sp.models.vicsek.speed = 0.03;
+        sp.models.vicsek.eta = 2.5;
+        sp.models.vicsek.update = update;
+        sp
     }
 }
 
 /// The fish school's scene parameters (L = 100, R = 8, 7, 2, C, S, M, barrier) with noise.
 fn fish_params(boundary: Boundary) -> SimParams {
-    SimParams {
-        model: Model::Fish,
-        world_width: 100.0,
-        world_height: 100.0,
-        dt: 0.1,
-        boundary,
-        perception_radius: 8.0,
-        separation_radius: 2.0,
-        alignment_radius: 7.0,
-        cohesion_radius: 8.0,
-        hue_radius: 8.0,
-        min_speed: 0.0,
-        max_speed: 2.828427,
-        fish_alignment: 0.15,
-        fish_cohesion: 0.05,
-        fish_separation: 0.3,
-        fish_barrier: 0.05,
-        fish_barrier_width: 10.0,
-        fish_slow_speed: 1.0,
-        rotational_diffusion: 0.2,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            model: Model::FISH,
+            world_width: 100.0,
+            world_height: 100.0,
+            dt: 0.1,
+            boundary,
+            perception_radius: 8.0,
+            separation_radius: 2.0,
+            alignment_radius: 7.0,
+            cohesion_radius: 8.0,
+            hue_radius: 8.0,
+            rotational_diffusion: 0.2,
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 0.0;
+        sp.models.boids.max_speed = 2.828427;
+        sp.models.fish.alignment = 0.15;
+        sp.models.fish.cohesion = 0.05;
+        sp.models.fish.separation = 0.3;
+        sp.models.fish.barrier = 0.05;
+        sp.models.fish.barrier_width = 10.0;
+        sp.models.fish.slow_speed = 1.0;
+        sp
     }
 }
 
@@ -151,9 +157,10 @@ fn one_vicsek_step_equals_cpu_with_obstacles() {
         let boids = state(11, 3000, &p, 0.3);
         let (g, c) = one_step(&ctx, &p, &boids, 0.3);
         // Velocities are v0 = 0.03 wu per step: compare them relative to v0.
-        let scale = SimParams {
-            max_speed: p.vicsek_speed,
-            ..p.clone()
+        let scale = {
+            let mut sp = SimParams { ..p.clone() };
+            sp.models.boids.max_speed = p.models.vicsek.speed;
+            sp
         };
         common::compare_states(&g, &c, &scale, common::ONE_STEP)
             .unwrap_or_else(|e| panic!("{boundary:?} {update:?}: {e}"));
@@ -236,12 +243,12 @@ fn measured_runs_equal_step_by_step_measures_on_both_backends() {
         assert_eq!(batched.len(), 40);
         for (k, (x, y)) in batched.iter().zip(&stepped).enumerate() {
             // The GPU's atomic binning varies between runs: the same to rounding there.
-            let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * a.abs().max(1.0);
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-4 * a.abs().max(1.0);
             assert!(
-                close(x.va, y.va)
-                    && close(x.polarization, y.polarization)
-                    && close(x.mean_speed, y.mean_speed)
-                    && close(x.mean_neighbors, y.mean_neighbors),
+                close(x.va(), y.va())
+                    && close(x.polarization(), y.polarization())
+                    && close(x.mean_speed(), y.mean_speed())
+                    && close(x.mean_neighbors(), y.mean_neighbors()),
                 "{kind:?} step {k}: {x:?} vs {y:?}"
             );
         }

@@ -57,7 +57,7 @@ fn comparator_rejects_a_planted_one_boid_difference() {
     let c = cpu_step(&p, &boids, 1);
     common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap();
     let i = g.iter().position(|b| b.id == 1234).unwrap();
-    g[i].velocity[1] += 0.002 * p.max_speed;
+    g[i].velocity[1] += 0.002 * p.models.boids.max_speed;
     let e = common::compare_states(&g, &c, &p, common::ONE_STEP).unwrap_err();
     assert!(e.contains("boid 1234"), "{e}");
 }
@@ -229,7 +229,8 @@ fn many_steps_stay_finite_and_inside() {
             }
             let m = gpu.measures().unwrap();
             assert!(
-                m.polarization.is_finite() && m.mean_speed >= p.min_speed * 0.99,
+                m.polarization().is_finite()
+                    && m.mean_speed() >= p.models.boids.min_speed as f64 * 0.99,
                 "{m:?}"
             );
             gpu.read_state().unwrap()

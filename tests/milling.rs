@@ -52,16 +52,16 @@ fn params(boundary: Boundary) -> SimParams {
 const CENTRES: [[f32; 2]; 4] = [[500.0, 300.0], [0.0, 300.0], [500.0, 0.0], [995.0, 598.0]];
 
 /// Milling of the ring around each of [`CENTRES`], measured by `measure`.
-fn millings(p: &SimParams, mut measure: impl FnMut(&[Boid]) -> f32) -> Vec<f32> {
+fn millings(p: &SimParams, mut measure: impl FnMut(&[Boid]) -> f64) -> Vec<f64> {
     CENTRES
         .iter()
         .map(|c| measure(&ring(500, 120.0, *c, p)))
         .collect()
 }
 
-fn cpu_milling(p: &SimParams, boids: &[Boid]) -> f32 {
+fn cpu_milling(p: &SimParams, boids: &[Boid]) -> f64 {
     let mut sim = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), 1).unwrap();
-    sim.measures().unwrap().milling
+    sim.measures().unwrap().milling()
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn a_mill_on_the_seam_measures_as_one_in_the_middle_on_the_gpu() {
         let gpu = common::checked(&ctx, || {
             millings(&p, |b| {
                 let mut sim = GpuBackend::from_state(&ctx, &p, b, 1).unwrap();
-                sim.measures().unwrap().milling
+                sim.measures().unwrap().milling()
             })
         });
         let cpu = millings(&p, |b| cpu_milling(&p, b));

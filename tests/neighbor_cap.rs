@@ -91,20 +91,23 @@ fn a_capped_flock_has_no_direction() {
     // 5000 boids in a 500 × 500 wrapping world, separation only (radius 20), one step: the mean
     // velocity change from the cap (capped − uncapped) is zero within statistical error, over
     // seeds. (The first-k-in-scan-order cap gave about (+0.7, +1.3) wu/s.)
-    let base = SimParams {
-        world_width: 500.0,
-        world_height: 500.0,
-        boundary: Boundary::Wrap,
-        perception_radius: 20.0,
-        separation_radius: 20.0,
-        alignment_radius: 0.0,
-        cohesion_radius: 0.0,
-        hue_radius: 0.0,
-        separation_weight: 1.5,
-        alignment_weight: 0.0,
-        cohesion_weight: 0.0,
-        min_speed: 0.0,
-        ..SimParams::default()
+    let base = {
+        let mut sp = SimParams {
+            world_width: 500.0,
+            world_height: 500.0,
+            boundary: Boundary::Wrap,
+            perception_radius: 20.0,
+            separation_radius: 20.0,
+            alignment_radius: 0.0,
+            cohesion_radius: 0.0,
+            hue_radius: 0.0,
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = 1.5;
+        sp.models.boids.alignment_weight = 0.0;
+        sp.models.boids.cohesion_weight = 0.0;
+        sp.models.boids.min_speed = 0.0;
+        sp
     };
     let mean_v = |p: &SimParams, seed: u32| {
         let mut s = CpuBackend::new(BackendKind::Cpu, p, 5000, seed).unwrap();

@@ -17,21 +17,24 @@ use glam::Vec2;
 /// noise, wrapping world, a speed clamp wide enough to keep v + a·Δt as it is; hunters have no
 /// steering force (they stay where they are placed).
 fn quiet(predator_weight: f32) -> SimParams {
-    SimParams {
-        separation_weight: 0.0,
-        alignment_weight: 0.0,
-        cohesion_weight: 0.0,
-        predator_max_force: 0.0,
-        world_width: 1000.0,
-        world_height: 1000.0,
-        boundary: Boundary::Wrap,
-        min_speed: 0.0,
-        max_speed: 1000.0,
-        rotational_diffusion: 0.0,
-        predator_radius: 80.0,
-        predator_weight,
-        catch_radius: 0.0,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            predator_max_force: 0.0,
+            world_width: 1000.0,
+            world_height: 1000.0,
+            boundary: Boundary::Wrap,
+            rotational_diffusion: 0.0,
+            predator_radius: 80.0,
+            predator_weight,
+            catch_radius: 0.0,
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = 0.0;
+        sp.models.boids.alignment_weight = 0.0;
+        sp.models.boids.cohesion_weight = 0.0;
+        sp.models.boids.min_speed = 0.0;
+        sp.models.boids.max_speed = 1000.0;
+        sp
     }
 }
 
@@ -168,7 +171,11 @@ fn a_caught_boid_respawns_exactly_once_and_the_count_is_kept() {
         let u = sim.uniforms();
         sim.step().unwrap();
         let m = sim.measures().unwrap();
-        assert_eq!((m.catches, m.catches_total), (1, 1), "{kind:?}: one catch");
+        assert_eq!(
+            (m.catches(), m.catches_total()),
+            (1, 1),
+            "{kind:?}: one catch"
+        );
         let out = by_id(sim.read_state().unwrap());
         assert_eq!(out.len(), n, "{kind:?}: the count is kept");
         assert!(out.iter().enumerate().all(|(k, b)| b.id == k as u32));
@@ -182,7 +189,7 @@ fn a_caught_boid_respawns_exactly_once_and_the_count_is_kept() {
         }
         let m = sim.measures().unwrap();
         assert_eq!(
-            (m.catches, m.catches_total),
+            (m.catches(), m.catches_total()),
             (0, 1),
             "{kind:?}: caught once"
         );
@@ -350,11 +357,14 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
         compare_predators(&g_pred, &c_pred, tol_wu, tol_v)
             .unwrap_or_else(|e| panic!("{boundary:?}: {e}"));
         assert_eq!(
-            (g_m.catches, g_m.catches_total),
-            (c_m.catches, c_m.catches_total),
+            (g_m.catches(), g_m.catches_total()),
+            (c_m.catches(), c_m.catches_total()),
             "{boundary:?}: catches"
         );
-        assert!(c_m.catches >= 1, "{boundary:?}: the planted boid is caught");
+        assert!(
+            c_m.catches() >= 1,
+            "{boundary:?}: the planted boid is caught"
+        );
         assert!(c_pred.iter().take(2).all(|p| p.target != NO_TARGET));
         // The predator comparator rejects a planted difference.
         let mut off = g_pred.clone();

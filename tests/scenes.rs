@@ -39,7 +39,7 @@ fn check_state(name: &str, kind: BackendKind, sim: &mut dyn Simulation, setup: &
     }
     let m = sim.measures().unwrap();
     assert!(
-        m.polarization.is_finite() && m.va.is_finite() && m.mean_speed.is_finite(),
+        m.polarization().is_finite() && m.va().is_finite() && m.mean_speed().is_finite(),
         "{name} on {kind:?}: {m:?}"
     );
 }

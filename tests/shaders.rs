@@ -7,7 +7,7 @@
 
 use boids::gpu::scan::ScanLevel;
 use boids::gpu::shaders;
-use boids::model::{Boid, Predator, StepUniforms};
+use boids::model::{Boid, Model, Predator, StepUniforms, MODELS};
 use boids::render::ViewUniforms;
 use boids::stages::{Access, Binding, Len, Run, BUFFERS, STAGES};
 use encase::internal::WriteInto;
@@ -16,7 +16,7 @@ use encase::ShaderType;
 #[test]
 fn every_shader_parses_and_validates() {
     for (name, src) in shaders::all_sources() {
-        shaders::validate(name, src).unwrap_or_else(|e| panic!("{e}"));
+        shaders::validate(&name, &src).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -25,21 +25,40 @@ fn validation_rejects_a_broken_shader() {
     // The check above can fail: a type error is reported with the stage name.
     let broken = format!(
         "{}\nfn oops() -> u32 {{ return 1.0; }}\n",
-        STAGES[0].wgsl.source
+        STAGES[0].wgsl.text()
     );
     let err = shaders::validate("clear", &broken).unwrap_err();
     assert!(err.contains("clear"), "{err}");
 }
 
 fn module_of(name: &str) -> naga::Module {
+    module_for(name, Model::BOIDS)
+}
+
+/// The module of stage `name` as compiled for `model` (the model matters only to the stages that
+/// hold the model's rule).
+fn module_for(name: &str, model: Model) -> naga::Module {
     let stage = boids::stages::stage(name);
-    shaders::validate(name, stage.wgsl.source).unwrap()
+    shaders::validate(name, &stage.wgsl.source(model)).unwrap()
+}
+
+/// Every (stage, model) the GPU compiles: a stage holding the model's rule once per model.
+fn compiled() -> Vec<(&'static boids::stages::Stage, Model)> {
+    let mut out = Vec::new();
+    for stage in &STAGES {
+        if stage.wgsl.per_model() {
+            out.extend(Model::all().map(|m| (stage, m)));
+        } else {
+            out.push((stage, Model::BOIDS));
+        }
+    }
+    out
 }
 
 #[test]
 fn every_stage_matches_its_wgsl() {
-    for stage in &STAGES {
-        let module = module_of(stage.name);
+    for (stage, model) in compiled() {
+        let module = module_for(stage.name, model);
         shaders::check_bindings(stage.name, &module, stage.bindings)
             .unwrap_or_else(|e| panic!("{e}"));
         for entry in stage.entry_points() {
@@ -57,8 +76,8 @@ fn every_stage_matches_its_wgsl() {
         }
         // The stage's own file is named after it.
         assert_eq!(
-            stage.wgsl.files.last(),
-            Some(&format!("{}.wgsl", stage.name).as_str()),
+            stage.wgsl.files.last().map(|f| f.0),
+            Some(format!("{}.wgsl", stage.name).as_str()),
             "{}: its own WGSL file comes last",
             stage.name
         );
@@ -113,22 +132,57 @@ fn the_binding_check_fails_on_a_planted_slot() {
     assert!(err.contains("ghost"), "{err}");
 }
 
+/// One member of a WGSL struct: name, offset, scalar components (f32: true, u32: false) in
+/// memory order, and for an array of vectors the components per element (its JSON nesting).
+type Member = (String, u32, Vec<bool>, Option<usize>);
+
+/// The scalar components of a scalar or vector type.
+fn components(inner: &naga::TypeInner) -> Option<Vec<bool>> {
+    match inner {
+        naga::TypeInner::Scalar(s) => Some(vec![s.kind == naga::ScalarKind::Float]),
+        naga::TypeInner::Vector { size, scalar } => {
+            Some(vec![scalar.kind == naga::ScalarKind::Float; *size as usize])
+        }
+        _ => None,
+    }
+}
+
 /// Member names, offsets and scalar components (u32 or f32) of WGSL struct `name`, and its size.
-fn struct_members(module: &naga::Module, name: &str) -> (Vec<(String, u32, Vec<bool>)>, u32) {
+/// An array member must be of vectors packed without gaps (its stride their size).
+fn struct_members(module: &naga::Module, name: &str) -> (Vec<Member>, u32) {
     for (_, ty) in module.types.iter() {
         if ty.name.as_deref() == Some(name) {
             if let naga::TypeInner::Struct { members, span } = &ty.inner {
                 let m = members
                     .iter()
                     .map(|m| {
-                        let comps = match &module.types[m.ty].inner {
-                            naga::TypeInner::Scalar(s) => vec![s.kind == naga::ScalarKind::Float],
-                            naga::TypeInner::Vector { size, scalar } => {
-                                vec![scalar.kind == naga::ScalarKind::Float; *size as usize]
+                        let inner = &module.types[m.ty].inner;
+                        let (comps, per) = match inner {
+                            naga::TypeInner::Array {
+                                base,
+                                size: naga::ArraySize::Constant(n),
+                                stride,
+                            } => {
+                                let one =
+                                    components(&module.types[*base].inner).unwrap_or_else(|| {
+                                        panic!("{name}.{:?}: array of what?", m.name)
+                                    });
+                                assert_eq!(
+                                    *stride as usize,
+                                    4 * one.len(),
+                                    "{name}.{:?}: gaps",
+                                    m.name
+                                );
+                                (one.repeat(n.get() as usize), Some(one.len()))
                             }
-                            other => panic!("{name}.{:?}: unexpected type {other:?}", m.name),
+                            other => (
+                                components(other).unwrap_or_else(|| {
+                                    panic!("{name}.{:?}: unexpected type {other:?}", m.name)
+                                }),
+                                None,
+                            ),
                         };
-                        (m.name.clone().unwrap_or_default(), m.offset, comps)
+                        (m.name.clone().unwrap_or_default(), m.offset, comps, per)
                     })
                     .collect();
                 return (m, *span);
@@ -148,7 +202,7 @@ where
     let (members, span) = struct_members(module, name);
     let value = |k: usize, c: usize| 1000 + 16 * k as u32 + c as u32;
     let mut obj = serde_json::Map::new();
-    for (k, (m, _, comps)) in members.iter().enumerate() {
+    for (k, (m, _, comps, per)) in members.iter().enumerate() {
         let v: Vec<serde_json::Value> = comps
             .iter()
             .enumerate()
@@ -160,10 +214,14 @@ where
                 }
             })
             .collect();
-        let v = if v.len() == 1 {
-            v[0].clone()
-        } else {
-            serde_json::Value::Array(v)
+        let v = match per {
+            Some(per) => serde_json::Value::Array(
+                v.chunks(*per)
+                    .map(|c| serde_json::Value::Array(c.to_vec()))
+                    .collect(),
+            ),
+            None if v.len() == 1 => v[0].clone(),
+            None => serde_json::Value::Array(v),
         };
         obj.insert(m.clone(), v);
     }
@@ -178,7 +236,7 @@ where
             bytes.len()
         ));
     }
-    for (k, (m, offset, comps)) in members.iter().enumerate() {
+    for (k, (m, offset, comps, _)) in members.iter().enumerate() {
         for (c, float) in comps.iter().enumerate() {
             let at = *offset as usize + 4 * c;
             let word = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
@@ -200,7 +258,7 @@ where
 #[test]
 fn uniform_blocks_match_their_wgsl_structs() {
     check_layout::<StepUniforms>(&module_of("rules"), "Params").unwrap();
-    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    let render = shaders::validate("render", &shaders::RENDER.text()).unwrap();
     check_layout::<ViewUniforms>(&render, "View").unwrap();
     check_layout::<ScanLevel>(&module_of("scan"), "ScanLevel").unwrap();
 }
@@ -208,7 +266,7 @@ fn uniform_blocks_match_their_wgsl_structs() {
 #[test]
 fn the_layout_check_fails_on_a_planted_difference() {
     // The View struct alone, as written in the render shader, then with a planted change.
-    let src = shaders::RENDER.source;
+    let src = shaders::RENDER.text();
     let start = src.find("struct View {").unwrap();
     let end = start + src[start..].find("\n}").unwrap() + 2;
     let view = &src[start..end];
@@ -254,7 +312,7 @@ fn binding_strides(module: &naga::Module) -> Vec<(String, u32)> {
 fn storage_arrays_have_the_element_size_of_their_buffer() {
     // The state and sorted arrays are split (no buffer holds more than 16 bytes per element), and
     // every stage and the render pass see each buffer with the element size the table allocates.
-    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    let render = shaders::validate("render", &shaders::RENDER.text()).unwrap();
     let mut checked = 0;
     for (name, module) in STAGES
         .iter()
@@ -320,7 +378,7 @@ fn check_predator(module: &naga::Module) -> Result<(), String> {
     if members.len() != expect.len() {
         return Err(format!("Predator: {} WGSL members", members.len()));
     }
-    for ((m, offset, comps), (name, words, float)) in members.iter().zip(expect) {
+    for ((m, offset, comps, _), (name, words, float)) in members.iter().zip(expect) {
         if m != name || comps.len() != words.len() || comps.iter().any(|f| f != float) {
             return Err(format!(
                 "Predator.{m}: expected {name} ({} words)",
@@ -343,7 +401,7 @@ fn check_predator(module: &naga::Module) -> Result<(), String> {
 fn the_predator_struct_matches_its_wgsl_in_the_stages_and_the_renderer() {
     check_predator(&module_of("predators")).unwrap();
     check_predator(&module_of("rules")).unwrap();
-    let render = shaders::validate("render", shaders::RENDER.source).unwrap();
+    let render = shaders::validate("render", &shaders::RENDER.text()).unwrap();
     check_predator(&render).unwrap();
     // Planted differences: two members swapped, a member's type changed.
     let src = include_str!("../shaders/predators_common.wgsl");
@@ -386,11 +444,54 @@ fn the_measures_chunk_is_the_same_on_both_sides() {
     );
     // The reader can fail: a planted different value is read as that value, not the table's.
     let stage = boids::stages::stage("measures");
-    let planted = stage.wgsl.source.replace(
+    let planted = stage.wgsl.text().replace(
         "const MEASURES_CHUNK: u32 = 16u;",
         "const MEASURES_CHUNK: u32 = 8u;",
     );
-    assert_ne!(planted, stage.wgsl.source, "the planted edit must apply");
+    assert_ne!(planted, stage.wgsl.text(), "the planted edit must apply");
     let module = shaders::validate("measures", &planted).unwrap();
     assert_eq!(wgsl_u32_const(&module, "MEASURES_CHUNK"), Some(8));
+}
+
+/// Whether `src` holds the rule of `m` once and no other model's rule.
+fn holds_only_its_rule(src: &str, m: Model) -> Result<(), String> {
+    if src.matches(m.desc().wgsl.1).count() != 1 {
+        return Err(format!("{m}: its rule is not there once"));
+    }
+    for other in MODELS.iter().filter(|o| o.name != m.name()) {
+        if src.contains(other.wgsl.1) {
+            return Err(format!("{m}: holds the {} rule", other.name));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn each_model_compiles_its_own_rules_pass_and_no_other_models_code() {
+    // The rules stages hold the model's rule: the source for a model has its WGSL file and none
+    // of the other models' (so the boids pipeline carries no Vicsek or fish code).
+    let rules: Vec<_> = STAGES.iter().filter(|s| s.wgsl.per_model()).collect();
+    assert_eq!(
+        rules.iter().map(|s| s.name).collect::<Vec<_>>(),
+        ["rules", "rules_heavy"]
+    );
+    for stage in rules {
+        for m in Model::all() {
+            let src = stage.wgsl.source(m);
+            holds_only_its_rule(&src, m).unwrap_or_else(|e| panic!("{}: {e}", stage.name));
+            let module = module_for(stage.name, m);
+            assert!(
+                module
+                    .functions
+                    .iter()
+                    .any(|(_, f)| f.name.as_deref() == Some("next_state")),
+                "{} for {m}: no next_state",
+                stage.name
+            );
+        }
+    }
+    // The check can fail: a source holding two models' rules is refused.
+    let both = format!("{}\n{}", MODELS[0].wgsl.1, MODELS[1].wgsl.1);
+    assert!(holds_only_its_rule(&both, Model::BOIDS).is_err());
+    assert!(holds_only_its_rule("", Model::BOIDS).is_err());
 }

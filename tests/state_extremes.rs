@@ -65,27 +65,30 @@ impl Rng {
 
 /// Valid parameters with every range pushed to one of its ends at random.
 fn extreme_params(r: &mut Rng) -> SimParams {
-    let mut p = SimParams {
-        world_width: r.pick(&[1.0, 3.0, 1000.0, 1.0e6]),
-        world_height: r.pick(&[1.0, 7.5, 1000.0, 1.0e6]),
-        dt: r.pick(&[1.0e-4, 1.0 / 60.0, 0.1]),
-        boundary: r.pick(&[Boundary::Wrap, Boundary::Walls, Boundary::Bounce]),
-        perception_radius: r.pick(&[0.01, 20.0, 1.0e5]),
-        separation_weight: r.pick(&[0.0, 1.5, 100.0]),
-        alignment_weight: r.pick(&[0.0, 1.2, 100.0]),
-        cohesion_weight: r.pick(&[0.0, 0.6, 100.0]),
-        max_speed: r.pick(&[0.001, 100.0, 1.0e5]),
-        max_force: r.pick(&[0.0, 150.0, 1.0e6]),
-        max_neighbors: r.pick(&[0, 1, 16]),
-        hue_cohesion_weight: r.pick(&[0.0, 6.0, 100.0]),
-        hue_alignment_weight: r.pick(&[0.0, 3.0, 100.0]),
-        max_hue_speed: r.pick(&[0.0, 1.0, 100.0]),
-        wall_distance: r.pick(&[0.0, 20.0, 1.0e5]),
-        wall_weight: r.pick(&[0.0, 300.0, 1.0e6]),
-        rotational_diffusion: r.pick(&[0.0, 0.3, 100.0]),
-        ..SimParams::default()
+    let mut p = {
+        let mut sp = SimParams {
+            world_width: r.pick(&[1.0, 3.0, 1000.0, 1.0e6]),
+            world_height: r.pick(&[1.0, 7.5, 1000.0, 1.0e6]),
+            dt: r.pick(&[1.0e-4, 1.0 / 60.0, 0.1]),
+            boundary: r.pick(&[Boundary::Wrap, Boundary::Walls, Boundary::Bounce]),
+            perception_radius: r.pick(&[0.01, 20.0, 1.0e5]),
+            max_neighbors: r.pick(&[0, 1, 16]),
+            hue_cohesion_weight: r.pick(&[0.0, 6.0, 100.0]),
+            hue_alignment_weight: r.pick(&[0.0, 3.0, 100.0]),
+            max_hue_speed: r.pick(&[0.0, 1.0, 100.0]),
+            wall_distance: r.pick(&[0.0, 20.0, 1.0e5]),
+            wall_weight: r.pick(&[0.0, 300.0, 1.0e6]),
+            rotational_diffusion: r.pick(&[0.0, 0.3, 100.0]),
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = r.pick(&[0.0, 1.5, 100.0]);
+        sp.models.boids.alignment_weight = r.pick(&[0.0, 1.2, 100.0]);
+        sp.models.boids.cohesion_weight = r.pick(&[0.0, 0.6, 100.0]);
+        sp.models.boids.max_speed = r.pick(&[0.001, 100.0, 1.0e5]);
+        sp.models.boids.max_force = r.pick(&[0.0, 150.0, 1.0e6]);
+        sp
     };
-    p.min_speed = p.max_speed * r.pick(&[0.0, 0.5, 1.0]);
+    p.models.boids.min_speed = p.models.boids.max_speed * r.pick(&[0.0, 0.5, 1.0]);
     if p.boundary == Boundary::Wrap {
         // A wrapping world is at least two perception radii across (its minimum image is unique).
         p.perception_radius = p
@@ -169,8 +172,8 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             let hs = (b.hue_velocity[0] as f64).hypot(b.hue_velocity[1] as f64);
             let tol = 1.0 + 2e-4;
             assert!(
-                speed <= params.max_speed as f64 * tol + 1e-18
-                    && speed >= params.min_speed as f64 / tol - 1e-18
+                speed <= params.models.boids.max_speed as f64 * tol + 1e-18
+                    && speed >= params.models.boids.min_speed as f64 / tol - 1e-18
                     && (hue - 1.0).abs() < 2e-4
                     && hs <= params.max_hue_speed as f64 * tol + 1e-18,
                 "case {case}: loaded boid out of bounds: {b:?} (speed {speed}, |h| {hue}, |u| {hs})"
@@ -196,7 +199,9 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             });
             let m = sim.measures().unwrap();
             assert!(
-                m.polarization.is_finite() && m.mean_speed.is_finite() && m.milling.is_finite(),
+                m.polarization().is_finite()
+                    && m.mean_speed().is_finite()
+                    && m.milling().is_finite(),
                 "case {case}: measures {m:?}"
             );
         }

@@ -13,9 +13,12 @@ fn err_of(p: SimParams) -> String {
 
 #[test]
 fn out_of_range_names_field_value_and_range() {
-    let e = err_of(SimParams {
-        max_speed: -1.0,
-        ..SimParams::default()
+    let e = err_of({
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.max_speed = -1.0;
+        sp
     });
     assert!(
         e.contains("max_speed") && e.contains("-1") && e.contains("..="),
@@ -38,9 +41,12 @@ fn out_of_range_names_field_value_and_range() {
 
 #[test]
 fn nan_is_rejected() {
-    let e = err_of(SimParams {
-        cohesion_weight: f32::NAN,
-        ..SimParams::default()
+    let e = err_of({
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.cohesion_weight = f32::NAN;
+        sp
     });
     assert!(e.contains("cohesion_weight") && e.contains("NaN"), "{e}");
 }
@@ -74,10 +80,13 @@ fn zero_and_absurd_world_size() {
 
 #[test]
 fn min_speed_above_max_speed() {
-    let e = err_of(SimParams {
-        min_speed: 200.0,
-        max_speed: 100.0,
-        ..SimParams::default()
+    let e = err_of({
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.min_speed = 200.0;
+        sp.models.boids.max_speed = 100.0;
+        sp
     });
     assert!(e.contains("min_speed") && e.contains("100"), "{e}");
 }
@@ -95,9 +104,12 @@ fn zero_boids() {
 
 #[test]
 fn backends_refuse_invalid_params() {
-    let bad = SimParams {
-        separation_weight: -3.0,
-        ..SimParams::default()
+    let bad = {
+        let mut sp = SimParams {
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = -3.0;
+        sp
     };
     let e = CpuBackend::new(BackendKind::Cpu, &bad, 10, 1)
         .err()

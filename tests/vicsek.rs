@@ -18,15 +18,18 @@ use boids::sweep::stats::series_stats;
 /// `n` particles at density `rho` in the paper's units, noise `eta`.
 fn params(n: usize, rho: f32, eta: f32) -> SimParams {
     let l = (n as f32 / rho).sqrt();
-    SimParams {
-        model: Model::Vicsek,
-        world_width: l,
-        world_height: l,
-        perception_radius: 1.0,
-        hue_radius: 1.0,
-        vicsek_speed: 0.03,
-        vicsek_eta: eta,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            model: Model::VICSEK,
+            world_width: l,
+            world_height: l,
+            perception_radius: 1.0,
+            hue_radius: 1.0,
+            ..SimParams::default()
+        };
+        sp.models.vicsek.speed = 0.03;
+        sp.models.vicsek.eta = eta;
+        sp
     }
 }
 
@@ -39,7 +42,7 @@ fn va_series(sim: &mut dyn Simulation, steps: u32) -> Vec<f64> {
     sim.run_measured(steps, &mut || {})
         .unwrap()
         .iter()
-        .map(|m| f64::from(m.va))
+        .map(|m| m.va())
         .collect()
 }
 
@@ -47,9 +50,12 @@ fn va_series(sim: &mut dyn Simulation, steps: u32) -> Vec<f64> {
 fn no_noise_from_an_ordered_start_keeps_perfect_order_on_both_backends() {
     let ctx = common::gpu();
     for update in [VicsekUpdate::New, VicsekUpdate::Old] {
-        let p = SimParams {
-            vicsek_update: update,
-            ..params(1000, 4.0, 0.0)
+        let p = {
+            let mut sp = SimParams {
+                ..params(1000, 4.0, 0.0)
+            };
+            sp.models.vicsek.update = update;
+            sp
         };
         let mut boids = initial_state(4, 1000, &p);
         let (s, c) = 0.7f32.sin_cos();
@@ -110,16 +116,19 @@ fn all_to_all_interaction_gives_the_mean_of_the_noise() {
     // particle moves 12 wu: none comes near a wall (checked), which would reflect its velocity.
     let n = 500;
     for eta in [1.0f32, 3.0, 5.0] {
-        let p = SimParams {
-            model: Model::Vicsek,
-            world_width: 700.0,
-            world_height: 700.0,
-            boundary: Boundary::Walls,
-            perception_radius: 1000.0,
-            hue_radius: 20.0,
-            vicsek_speed: 0.03,
-            vicsek_eta: eta,
-            ..SimParams::default()
+        let p = {
+            let mut sp = SimParams {
+                model: Model::VICSEK,
+                world_width: 700.0,
+                world_height: 700.0,
+                boundary: Boundary::Walls,
+                perception_radius: 1000.0,
+                hue_radius: 20.0,
+                ..SimParams::default()
+            };
+            sp.models.vicsek.speed = 0.03;
+            sp.models.vicsek.eta = eta;
+            sp
         };
         p.validate().unwrap();
         let mut boids = initial_state(6, n, &p);
@@ -154,9 +163,12 @@ fn all_to_all_interaction_gives_the_mean_of_the_noise() {
 fn no_noise_at_high_density_orders_a_random_start() {
     // ρ = 10 (about 31 particles within r), η = 0, random headings: the headings align.
     for update in [VicsekUpdate::New, VicsekUpdate::Old] {
-        let p = SimParams {
-            vicsek_update: update,
-            ..params(2000, 10.0, 0.0)
+        let p = {
+            let mut sp = SimParams {
+                ..params(2000, 10.0, 0.0)
+            };
+            sp.models.vicsek.update = update;
+            sp
         };
         let mut sim = cpu(&p, initial_state(7, 2000, &p), 7);
         let va = va_series(&mut sim, 1000);
@@ -173,9 +185,12 @@ fn no_noise_at_high_density_orders_a_random_start() {
 #[test]
 fn the_update_orders_move_with_the_new_or_the_old_velocity() {
     for (update, new) in [(VicsekUpdate::New, true), (VicsekUpdate::Old, false)] {
-        let p = SimParams {
-            vicsek_update: update,
-            ..params(400, 4.0, 1.0)
+        let p = {
+            let mut sp = SimParams {
+                ..params(400, 4.0, 1.0)
+            };
+            sp.models.vicsek.update = update;
+            sp
         };
         let before = initial_state(8, 400, &p);
         let mut sim = cpu(&p, before.clone(), 8);
@@ -200,25 +215,34 @@ fn the_update_orders_move_with_the_new_or_the_old_velocity() {
 fn vicsek_parameters_are_validated_with_their_ranges() {
     for (p, field, range) in [
         (
-            SimParams {
-                vicsek_eta: 7.0,
-                ..params(100, 4.0, 0.0)
+            {
+                let mut sp = SimParams {
+                    ..params(100, 4.0, 0.0)
+                };
+                sp.models.vicsek.eta = 7.0;
+                sp
             },
             "vicsek_eta = 7",
             "6.28",
         ),
         (
-            SimParams {
-                vicsek_speed: 0.0,
-                ..params(100, 4.0, 0.0)
+            {
+                let mut sp = SimParams {
+                    ..params(100, 4.0, 0.0)
+                };
+                sp.models.vicsek.speed = 0.0;
+                sp
             },
             "vicsek_speed = 0",
             "0.000001",
         ),
         (
-            SimParams {
-                vicsek_eta: f32::NAN,
-                ..params(100, 4.0, 0.0)
+            {
+                let mut sp = SimParams {
+                    ..params(100, 4.0, 0.0)
+                };
+                sp.models.vicsek.eta = f32::NAN;
+                sp
             },
             "vicsek_eta = NaN",
             "6.28",
@@ -233,7 +257,7 @@ fn vicsek_parameters_are_validated_with_their_ranges() {
     assert!(p.separation_radius > p.perception_radius);
     p.validate().unwrap();
     let e = SimParams {
-        model: Model::Fish,
+        model: Model::FISH,
         ..p
     }
     .validate()

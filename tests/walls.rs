@@ -11,16 +11,19 @@ use boids::model::{Boid, Boundary, SimParams};
 
 /// A 200 × 200 walled world with the flocking rules off: each boid meets only the walls.
 fn params() -> SimParams {
-    SimParams {
-        world_width: 200.0,
-        world_height: 200.0,
-        boundary: Boundary::Walls,
-        separation_weight: 0.0,
-        alignment_weight: 0.0,
-        cohesion_weight: 0.0,
-        // The wall rule alone: no rotational noise (the defaults have some).
-        rotational_diffusion: 0.0,
-        ..SimParams::default()
+    {
+        let mut sp = SimParams {
+            world_width: 200.0,
+            world_height: 200.0,
+            boundary: Boundary::Walls,
+            // The wall rule alone: no rotational noise (the defaults have some).
+            rotational_diffusion: 0.0,
+            ..SimParams::default()
+        };
+        sp.models.boids.separation_weight = 0.0;
+        sp.models.boids.alignment_weight = 0.0;
+        sp.models.boids.cohesion_weight = 0.0;
+        sp
     }
 }
 
@@ -47,7 +50,7 @@ fn headings() -> Vec<f32> {
 /// two sides of the head-on tie-break), all starting at the centre.
 fn fan(p: &SimParams) -> Vec<Boid> {
     let mut boids = Vec::new();
-    for speed in [p.max_speed, p.min_speed] {
+    for speed in [p.models.boids.max_speed, p.models.boids.min_speed] {
         for a in headings() {
             for _ in 0..2 {
                 let id = boids.len() as u32;
@@ -205,7 +208,7 @@ fn head_on_push_turns_to_the_side_of_the_id_parity() {
     let p = params();
     let start = |id| Boid {
         position: [195.0, 100.0],
-        velocity: [p.min_speed, 0.0],
+        velocity: [p.models.boids.min_speed, 0.0],
         hue: [1.0, 0.0],
         hue_velocity: [0.0, 0.0],
         id,
@@ -220,7 +223,7 @@ fn head_on_push_turns_to_the_side_of_the_id_parity() {
     assert!(s[1].velocity[1] < 0.0, "odd id turns to −y: {:?}", s[1]);
     for b in &s {
         let speed = (b.velocity[0].powi(2) + b.velocity[1].powi(2)).sqrt();
-        assert!(speed >= p.min_speed * 0.999, "{b:?}");
+        assert!(speed >= p.models.boids.min_speed * 0.999, "{b:?}");
     }
 }
 

@@ -134,7 +134,11 @@ impl RunReport {
         let st = &mut g.st;
         let boids = st.sim.read_state().map_err(|e| e.to_string())?;
         let predators = st.sim.live_actors().map_err(|e| e.to_string())?.predators;
-        let catches_total = st.sim.measures().map_err(|e| e.to_string())?.catches_total;
+        let catches_total = st
+            .sim
+            .measures()
+            .map_err(|e| e.to_string())?
+            .catches_total();
         let w = st.camera.world;
         Ok(RunReport {
             frames: g.frame.ticks,

@@ -428,9 +428,24 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
     egui::CollapsingHeader::new("Rules")
         .default_open(true)
         .show(ui, |ui| {
-            slider(ui, &mut p.separation_weight, 0.0..=5.0, "separation");
-            slider(ui, &mut p.alignment_weight, 0.0..=5.0, "alignment");
-            slider(ui, &mut p.cohesion_weight, 0.0..=5.0, "cohesion");
+            slider(
+                ui,
+                &mut p.models.boids.separation_weight,
+                0.0..=5.0,
+                "separation",
+            );
+            slider(
+                ui,
+                &mut p.models.boids.alignment_weight,
+                0.0..=5.0,
+                "alignment",
+            );
+            slider(
+                ui,
+                &mut p.models.boids.cohesion_weight,
+                0.0..=5.0,
+                "cohesion",
+            );
             slider(
                 ui,
                 &mut p.hue_cohesion_weight,
@@ -469,14 +484,29 @@ fn panel_contents(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut Vec<Ac
     egui::CollapsingHeader::new("Speeds")
         .default_open(false)
         .show(ui, |ui| {
-            slider(ui, &mut p.max_speed, 1.0..=500.0, "max speed (wu/s)");
-            let max = p.max_speed;
-            slider(ui, &mut p.min_speed, 0.0..=max, "min speed (wu/s)");
-            slider(ui, &mut p.max_force, 0.0..=2000.0, "max force (wu/s²)");
+            slider(
+                ui,
+                &mut p.models.boids.max_speed,
+                1.0..=500.0,
+                "max speed (wu/s)",
+            );
+            let max = p.models.boids.max_speed;
+            slider(
+                ui,
+                &mut p.models.boids.min_speed,
+                0.0..=max,
+                "min speed (wu/s)",
+            );
+            slider(
+                ui,
+                &mut p.models.boids.max_force,
+                0.0..=2000.0,
+                "max force (wu/s²)",
+            );
             slider(ui, &mut p.max_hue_speed, 0.0..=20.0, "max hue speed (1/s)");
         });
     let mut p = p.with_perception_following(&before);
-    p.min_speed = p.min_speed.min(p.max_speed);
+    p.models.boids.min_speed = p.models.boids.min_speed.min(p.models.boids.max_speed);
     if p != before {
         out.push(Action::SetParams(Box::new(p)));
     }

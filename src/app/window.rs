@@ -337,7 +337,7 @@ impl App {
                                     .iter()
                                     .map(crate::model::PredatorSpec::of)
                                     .collect(),
-                                catches_total: m.catches_total,
+                                catches_total: m.catches_total(),
                                 boids,
                             };
                             crate::model::state_csv::save_checkpoint(&p, &cp)

@@ -223,6 +223,7 @@ impl Simulation for CpuBackend {
             );
             b.catches[0] = caught;
             b.catches[1] = b.catches[1].wrapping_add(caught);
+            b.neighbors_counted = true;
             for (k, o) in self.naive_out.iter().enumerate() {
                 b.pos_vel[k] = o.pos_vel();
                 b.hue[k] = o.hue_parts();

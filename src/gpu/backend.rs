@@ -14,6 +14,7 @@ use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::readback::{read_bytes, read_vec};
+use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
     initial_state, join_state, split_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid,
@@ -42,6 +43,8 @@ pub struct GpuBackend {
     finished: std::collections::VecDeque<GpuTimerQueryResult>,
     /// Rows of measures of consecutive steps ([`Simulation::run_measured`]), made on first use.
     history: Option<wgpu::Buffer>,
+    /// Whether the neighbour counts were written by a step of the current state.
+    neighbors_counted: bool,
 }
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
@@ -82,7 +85,7 @@ impl GpuBackend {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
-        let pipelines = Pipelines::new(&ctx.device);
+        let pipelines = Pipelines::new(&ctx.device, params.model);
         let capacity = capacity_for(params, boids.len() as u32, &ObstacleGrid::default(), 0);
         let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
         write_state(ctx, &buffers, 0, boids);
@@ -104,6 +107,7 @@ impl GpuBackend {
             stage_ms: Vec::with_capacity(STAGES.len()),
             finished: std::collections::VecDeque::new(),
             history: None,
+            neighbors_counted: false,
         };
         ctx.take_error()?;
         Ok(b)
@@ -381,27 +385,16 @@ impl GpuBackend {
 
 impl GpuBackend {
     /// The flock measures of a row of sums written by the `measures` stage (16 floats, columns as
-    /// in `shaders/measures.wgsl`).
+    /// in `shaders/measures.wgsl`), finished by the measure table.
     fn measures_of_row(&self, r: &[f32]) -> FlockMeasures {
-        let n = self.count as f32;
-        // v_a = |Σ v| / (N·v0): v0 the Vicsek speed, else the mean speed (docs/model.md §12.7).
-        let total_speed = match self.params.model {
-            crate::model::Model::Vicsek => n * self.params.vicsek_speed,
-            _ => r[2],
-        };
-        let momentum = (r[12] * r[12] + r[13] * r[13]).sqrt();
-        FlockMeasures {
-            polarization: (r[0] * r[0] + r[1] * r[1]).sqrt() / n,
-            milling: r[6].abs() / n,
-            mean_speed: r[2] / n,
-            mean_neighbors: r[3] / n,
-            va: if total_speed > 0.0 {
-                momentum / total_speed
-            } else {
-                0.0
+        FlockMeasures::from_sums(
+            &MeasureSums::from_row(r),
+            &MeasureContext {
+                n: self.count as usize,
+                v0: self.params.model.desc().constant_speed(&self.params),
+                neighbors_counted: self.neighbors_counted,
             },
-            ..FlockMeasures::default()
-        }
+        )
     }
 }
 
@@ -473,8 +466,10 @@ impl Simulation for GpuBackend {
         } else {
             self.fit(self.count)
         };
-        if result.is_err() {
-            self.params = old;
+        match result {
+            // The rules pass is compiled for one model at a time.
+            Ok(()) => self.pipelines.set_model(&self.ctx.device, params.model),
+            Err(_) => self.params = old,
         }
         result
     }
@@ -542,6 +537,7 @@ impl Simulation for GpuBackend {
         self.submit(enc);
         self.collect_timings();
         self.step = self.step.wrapping_add(1);
+        self.neighbors_counted = true;
         self.ctx.take_error()?;
         Ok(())
     }
@@ -573,6 +569,7 @@ impl Simulation for GpuBackend {
             bytemuck::cast_slice(&zeros),
         );
         self.count = boids.len() as u32;
+        self.neighbors_counted = false;
         Ok(())
     }
 
@@ -609,11 +606,9 @@ impl Simulation for GpuBackend {
         self.collect_timings();
         let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
         let catches: Vec<u32> = read_vec(&self.ctx, self.buffers.get("catches"), 2)?;
-        Ok(FlockMeasures {
-            catches: catches[0],
-            catches_total: catches[1],
-            ..self.measures_of_row(&r)
-        })
+        Ok(self
+            .measures_of_row(&r)
+            .with_catches(catches[0], catches[1]))
     }
 
     fn run_measured(
@@ -658,6 +653,7 @@ impl Simulation for GpuBackend {
                 self.submit(enc);
                 self.collect_timings();
                 self.step = self.step.wrapping_add(1);
+                self.neighbors_counted = true;
                 on_step();
             }
             self.ctx.take_error()?;

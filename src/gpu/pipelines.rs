@@ -1,9 +1,15 @@
 //! The compute pipelines of every stage of [`crate::stages::STAGES`]: for each, one bind group
 //! layout made from its binding slots and one pipeline per entry point, all labelled with the
-//! stage's name.
+//! stage's name. A stage that holds the model's rule (`rules`, `rules_heavy`) is compiled for the
+//! model of the run alone; switching models compiles it for the new one (once: each model's
+//! pipelines are kept), with the same bind group layout, so the bind groups stay valid.
 
 use crate::gpu::shaders;
+use crate::model::Model;
 use crate::stages::{Stage, STAGES};
+
+/// The pipelines of a stage's entry points, for one model.
+type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
 
 /// The bind group layout and pipelines of one stage.
 pub struct StagePipelines {
@@ -11,30 +17,63 @@ pub struct StagePipelines {
     pub stage: &'static Stage,
     /// Layout of group 0 (the stage's binding slots).
     pub bgl: wgpu::BindGroupLayout,
-    /// One pipeline per entry point.
-    pipelines: Vec<(&'static str, wgpu::ComputePipeline)>,
+    /// One pipeline per entry point, for the current model.
+    pipelines: EntryPipelines,
+    /// A per-model stage's pipelines for each model compiled so far (by model code).
+    by_model: Vec<Option<EntryPipelines>>,
 }
 
 impl StagePipelines {
-    /// Compiles `stage`.
-    pub fn new(device: &wgpu::Device, stage: &'static Stage) -> Self {
-        let module = shaders::module(device, stage.name, stage.wgsl.source);
+    /// Compiles `stage` (for `model`, when it holds the model's rule).
+    pub fn new(device: &wgpu::Device, stage: &'static Stage, model: Model) -> Self {
         let bgl = shaders::layout(device, stage.name, stage.bindings);
-        let pipelines = stage
+        let pipelines = Self::compile(device, stage, &bgl, model);
+        StagePipelines {
+            stage,
+            bgl,
+            pipelines,
+            by_model: Vec::new(),
+        }
+    }
+
+    fn compile(
+        device: &wgpu::Device,
+        stage: &'static Stage,
+        bgl: &wgpu::BindGroupLayout,
+        model: Model,
+    ) -> EntryPipelines {
+        let label = if stage.wgsl.per_model() {
+            format!("{} ({})", stage.name, model.name())
+        } else {
+            stage.name.to_string()
+        };
+        let module = shaders::module(device, &label, &stage.wgsl.source(model));
+        stage
             .entry_points()
             .into_iter()
             .map(|e| {
                 (
                     e,
-                    shaders::compute_pipeline(device, stage.name, &bgl, &module, e),
+                    shaders::compute_pipeline(device, &label, bgl, &module, e),
                 )
             })
-            .collect();
-        StagePipelines {
-            stage,
-            bgl,
-            pipelines,
+            .collect()
+    }
+
+    /// Makes the pipelines those of `model` (`from` is the current one), compiling them on first
+    /// use; nothing to do for a stage without the model's rule.
+    fn set_model(&mut self, device: &wgpu::Device, from: Model, model: Model) {
+        if !self.stage.wgsl.per_model() || from == model {
+            return;
         }
+        let slots = crate::model::MODELS.len();
+        self.by_model.resize_with(slots, || None);
+        let next = match self.by_model[model.code() as usize].take() {
+            Some(p) => p,
+            None => Self::compile(device, self.stage, &self.bgl, model),
+        };
+        let old = std::mem::replace(&mut self.pipelines, next);
+        self.by_model[from.code() as usize] = Some(old);
     }
 
     /// The pipeline of entry point `entry`.
@@ -56,20 +95,36 @@ impl StagePipelines {
     }
 }
 
-/// The pipelines of every stage, in the order of [`STAGES`].
+/// The pipelines of every stage, in the order of [`STAGES`], for one model at a time.
 pub struct Pipelines {
     stages: Vec<StagePipelines>,
+    model: Model,
 }
 
 impl Pipelines {
-    /// Compiles every stage.
-    pub fn new(device: &wgpu::Device) -> Self {
+    /// Compiles every stage for `model`.
+    pub fn new(device: &wgpu::Device, model: Model) -> Self {
         Pipelines {
             stages: STAGES
                 .iter()
-                .map(|s| StagePipelines::new(device, s))
+                .map(|s| StagePipelines::new(device, s, model))
                 .collect(),
+            model,
         }
+    }
+
+    /// The model the pipelines are compiled for.
+    pub fn model(&self) -> Model {
+        self.model
+    }
+
+    /// Makes the pipelines those of `model` (the stages holding the model's rule; compiled on
+    /// first use, then kept).
+    pub fn set_model(&mut self, device: &wgpu::Device, model: Model) {
+        for s in &mut self.stages {
+            s.set_model(device, self.model, model);
+        }
+        self.model = model;
     }
 
     /// The stage at position `k` of [`STAGES`].

@@ -6,13 +6,21 @@ use crate::stages::{Access, Binding, STAGES};
 /// The render source (instanced spearheads, obstacle discs, world rectangle).
 pub const RENDER: crate::stages::Wgsl = crate::wgsl!("common.wgsl", "render.wgsl");
 
-/// Every composed WGSL source with its name: each stage of [`STAGES`], then `render`.
-pub fn all_sources() -> Vec<(&'static str, &'static str)> {
-    STAGES
-        .iter()
-        .map(|s| (s.name, s.wgsl.source))
-        .chain([("render", RENDER.source)])
-        .collect()
+/// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
+/// model's rule once per model of the table, named `stage/model`), then `render`.
+pub fn all_sources() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for s in &STAGES {
+        if s.wgsl.per_model() {
+            for m in crate::model::Model::all() {
+                out.push((format!("{}/{}", s.name, m.name()), s.wgsl.source(m)));
+            }
+        } else {
+            out.push((s.name.to_string(), s.wgsl.text()));
+        }
+    }
+    out.push(("render".to_string(), RENDER.text()));
+    out
 }
 
 /// Parses and validates a WGSL source with naga (no GPU needed).

@@ -32,6 +32,57 @@ pub enum ParamError {
         /// The perception radius (wu).
         perception_radius: f64,
     },
+    /// No parameter has this key.
+    #[error("unknown parameter `{key}`{}", hint(suggestions))]
+    UnknownKey {
+        /// The key given (clipped).
+        key: String,
+        /// The nearest known keys, most similar first.
+        suggestions: Vec<String>,
+    },
+    /// A value of the wrong kind for its parameter (a name for a number, …).
+    #[error("{field} = {value}: {message}")]
+    BadValue {
+        /// The parameter.
+        field: &'static str,
+        /// The value given (clipped).
+        value: String,
+        /// What is wrong, from the parser.
+        message: String,
+    },
+    /// A parameter the model of the run does not use (set or swept, it would change nothing).
+    #[error("{key} is not used by the {model} model, whose parameters are: {uses}")]
+    UnusedByModel {
+        /// The parameter.
+        key: String,
+        /// The model's name.
+        model: &'static str,
+        /// The keys it uses, comma-separated.
+        uses: String,
+    },
+}
+
+/// ": did you mean `a`?" for the suggestions of an unknown key, or "" when there is none.
+fn hint(suggestions: &[String]) -> String {
+    let s: Vec<&str> = suggestions.iter().map(String::as_str).collect();
+    let text = crate::model::param_table::did_you_mean(&s);
+    if text.is_empty() {
+        " (docs/model.md §3.1 lists every parameter)".to_string()
+    } else {
+        format!(": {text}")
+    }
+}
+
+impl ParamError {
+    /// The key of the parameter at fault.
+    pub fn key(&self) -> &str {
+        match self {
+            ParamError::OutOfRange { field, .. }
+            | ParamError::RadiusAbovePerception { field, .. }
+            | ParamError::BadValue { field, .. } => field,
+            ParamError::UnknownKey { key, .. } | ParamError::UnusedByModel { key, .. } => key,
+        }
+    }
 }
 
 /// A scene file that cannot be used.

@@ -1,36 +1,556 @@
-//! Flock measures (docs/model.md §12): polarization, milling, mean speed, mean neighbour count,
-//! and the predators' catches.
+//! The measure table and the flock measures (docs/model.md §12): every measure a run reports —
+//! polarization, milling, mean speed, mean neighbour count, the Vicsek order parameter v_a, the
+//! predators' catches and the flock census — described once in [`MEASURES`] (name, symbol, unit,
+//! range, what it needs and how it is finished), so that the headless summary and its `--stats`
+//! columns, benchmark captures, sweep columns and plot labels all come from it.
+//!
+//! The measures that are averages over the boids are *finished* from one row of sums
+//! ([`MeasureSums`]: the same 16 columns in `shaders/measures.wgsl`'s reduction on the GPU, in
+//! f32, and in [`MeasureSums::of_state`] on the CPU, in f64): a backend fills the row, and
+//! [`FlockMeasures::from_sums`] turns it into the measures. **Adding a measure** touches two
+//! files: this one (its line in `measure_table!`, its columns in [`MeasureSums::add_boid`] and
+//! its finishing function) and `shaders/measures.wgsl` (the same columns on the GPU), plus its test
+//! and its line in docs/model.md §12.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::state::Boid;
 
-/// Order parameters and averages of one flock state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct FlockMeasures {
-    /// Polarization φ = |Σ v_i/|v_i|| / N, in [0, 1]; 1 = all boids fly the same way (Vicsek 1995's
-    /// v_a for constant speed). Stopped boids count as 0.
-    pub polarization: f32,
-    /// Milling (normalised angular momentum, Couzin et al. 2002):
-    /// m = |Σ r̂_i × v̂_i| / N with r̂_i the unit vector from the centre to boid i, in [0, 1]. The
-    /// centre is the mean of positions; in a wrap world the periodic (circular) mean per axis, with
-    /// r_i the minimum-image offset from it (docs/model.md §12.2).
-    pub milling: f32,
-    /// Mean speed ⟨|v|⟩ (wu/s).
-    pub mean_speed: f32,
-    /// Mean number of neighbours within the perception radius (after the neighbour cap).
-    pub mean_neighbors: f32,
-    /// The order parameter v_a = |Σ v_i| / (N·v0) of Vicsek et al. 1995 (docs/model.md §12.7), v0
-    /// being the constant speed of the Vicsek model and the mean speed ⟨|v|⟩ in the other models
-    /// (so |Σ v_i| / Σ |v_i|), in [0, 1] (to rounding). 0 when every boid is stopped.
-    #[serde(default)]
-    pub va: f32,
+/// Floats in one row of the measures reduction (`Row` of `shaders/measures.wgsl`: 4 × vec4).
+pub const SUMS: usize = 16;
+
+/// Column of Σ v̂ (x; y at +1): unit velocities, 0 for a stopped boid.
+pub const COL_UNIT_VELOCITY: usize = 0;
+/// Column of Σ |v|.
+pub const COL_SPEED: usize = 2;
+/// Column of Σ neighbour counts.
+pub const COL_NEIGHBORS: usize = 3;
+/// Column of Σ p (x; y at +1), for the milling centre of a closed world.
+pub const COL_POSITION: usize = 4;
+/// Column of Σ r̂ × v̂ about the centre (the second pass).
+pub const COL_MILLING: usize = 6;
+/// Columns of Σ cos θx, Σ sin θx, Σ cos θy, Σ sin θy (θx = 2π·x/W, θy = 2π·y/H), for the
+/// periodic centre of a wrapping world.
+pub const COL_TRIG: usize = 8;
+/// Column of Σ v (x; y at +1), for v_a.
+pub const COL_VELOCITY: usize = 12;
+
+/// One row of the measures reduction: per-boid quantities summed over the state (docs/model.md
+/// §12.5). Columns as in `shaders/measures.wgsl` (`COL_*`); 7, 14 and 15 are unused.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MeasureSums {
+    /// The sums.
+    pub cols: [f64; SUMS],
+}
+
+/// What finishing the sums needs besides them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasureContext {
+    /// Number of boids N.
+    pub n: usize,
+    /// The model's constant speed v0 (the Vicsek model), or `None`: v_a then divides by Σ |v|.
+    pub v0: Option<f32>,
+    /// Whether the neighbour counts are those of a step (`false` before the first step of a
+    /// state: the mean neighbour count is then not computed).
+    pub neighbors_counted: bool,
+}
+
+/// What a measure is computed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// The sums of the reduction ([`MeasureSums`]): every backend computes it, on request.
+    Sums,
+    /// The sums, with neighbour counts from a step.
+    SumsAndNeighbors,
+    /// The backend's catch counters.
+    Catches,
+    /// The flock census ([`flock_census`]): a read-back of the state and a CPU pass, on request.
+    Census,
+}
+
+/// The unit of a measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Dimensionless.
+    None,
+    /// The model's speed unit (wu/s; wu per step for the Vicsek model).
+    Speed,
+    /// A count (of boids, neighbours or flocks).
+    Count,
+}
+
+/// One measure, described (an entry of [`MEASURES`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Measure {
+    /// Its column name in `--stats` files, `sweep.csv` and summaries (`polarization`).
+    pub name: &'static str,
+    /// Its symbol in docs/model.md and plots (`φ`).
+    pub symbol: &'static str,
+    /// Its name in words, for summaries and plot titles.
+    pub title: &'static str,
+    /// Its unit.
+    pub unit: Unit,
+    /// Its range, when bounded (`[0, 1]`).
+    pub range: Option<(f64, f64)>,
+    /// What it is computed from.
+    pub needs: Needs,
+    /// Its value from the sums (measures that need them).
+    pub finish: Option<fn(&MeasureSums, &MeasureContext) -> f64>,
+    /// Its section of docs/model.md.
+    pub doc: &'static str,
+}
+
+impl Measure {
+    /// Whether it is an average over the boids, finished from the sums (what sweeps record).
+    pub fn from_sums(&self) -> bool {
+        matches!(self.needs, Needs::Sums | Needs::SumsAndNeighbors)
+    }
+
+    /// Its unit as text for a model whose speeds are in `speed_unit` ("" when dimensionless).
+    pub fn unit_text(&self, speed_unit: &'static str) -> &'static str {
+        match self.unit {
+            Unit::None | Unit::Count => "",
+            Unit::Speed => speed_unit,
+        }
+    }
+
+    /// A value for a summary: counts whole, fractions to 4 decimals, the rest to 3, with the unit.
+    pub fn format(&self, v: f64, speed_unit: &'static str) -> String {
+        let text = match (self.needs, self.unit) {
+            (Needs::Catches | Needs::Census, Unit::Count) => format!("{v:.0}"),
+            (_, Unit::None) => format!("{v:.4}"),
+            _ => format!("{v:.3}"),
+        };
+        match self.unit_text(speed_unit) {
+            "" => text,
+            u => format!("{text} {u}"),
+        }
+    }
+
+    /// The axis label of a plot: the symbol (or the title) and the unit, `⟨|v|⟩ (wu/s)`.
+    pub fn label(&self, speed_unit: &'static str) -> String {
+        let name = if self.symbol.is_empty() {
+            self.title
+        } else {
+            self.symbol
+        };
+        match self.unit_text(speed_unit) {
+            "" => name.to_string(),
+            u => format!("{name} ({u})"),
+        }
+    }
+}
+
+/// A measure's index in [`MEASURES`] (`MeasureId::POLARIZATION`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MeasureId(pub usize);
+
+impl MeasureId {
+    /// Its entry in the table.
+    pub fn desc(self) -> &'static Measure {
+        &MEASURES[self.0]
+    }
+
+    /// The measure named `name`.
+    pub fn by_name(name: &str) -> Option<MeasureId> {
+        MEASURES.iter().position(|m| m.name == name).map(MeasureId)
+    }
+
+    /// Every measure, in table order.
+    pub fn all() -> impl Iterator<Item = MeasureId> {
+        (0..MEASURES.len()).map(MeasureId)
+    }
+}
+
+/// The table: one line per measure, its constant on [`MeasureId`] and its [`Measure`].
+macro_rules! measure_table {
+    ($( $(#[doc = $doc:literal])* $CONST:ident => $desc:expr; )*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(usize)]
+        enum Index { $( $CONST, )* COUNT }
+
+        impl MeasureId {
+            $( $(#[doc = $doc])* pub const $CONST: MeasureId = MeasureId(Index::$CONST as usize); )*
+        }
+
+        /// Number of measures in [`MEASURES`].
+        pub const MEASURE_COUNT: usize = Index::COUNT as usize;
+
+        /// Every measure, in column order.
+        pub static MEASURES: [Measure; MEASURE_COUNT] = [ $( $desc, )* ];
+    };
+}
+
+/// |(x, y)|.
+fn norm(s: &MeasureSums, col: usize) -> f64 {
+    s.cols[col].hypot(s.cols[col + 1])
+}
+
+measure_table! {
+    /// Polarization φ = |Σ v_i/|v_i|| / N (docs/model.md §12.1).
+    POLARIZATION => Measure {
+        name: "polarization",
+        symbol: "φ",
+        title: "polarization",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Sums,
+        finish: Some(|s, c| norm(s, COL_UNIT_VELOCITY) / c.n as f64),
+        doc: "§12.1",
+    };
+    /// Milling m = |Σ r̂_i × v̂_i| / N (docs/model.md §12.2).
+    MILLING => Measure {
+        name: "milling",
+        symbol: "m",
+        title: "milling",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Sums,
+        finish: Some(|s, c| s.cols[COL_MILLING].abs() / c.n as f64),
+        doc: "§12.2",
+    };
+    /// Mean speed ⟨|v|⟩ (docs/model.md §12.3).
+    MEAN_SPEED => Measure {
+        name: "mean_speed",
+        symbol: "⟨|v|⟩",
+        title: "mean speed",
+        unit: Unit::Speed,
+        range: None,
+        needs: Needs::Sums,
+        finish: Some(|s, c| s.cols[COL_SPEED] / c.n as f64),
+        doc: "§12.3",
+    };
+    /// Mean neighbour count ⟨k⟩ within the perception radius (docs/model.md §12.4).
+    MEAN_NEIGHBORS => Measure {
+        name: "mean_neighbors",
+        symbol: "⟨k⟩",
+        title: "mean neighbours",
+        unit: Unit::Count,
+        range: None,
+        needs: Needs::SumsAndNeighbors,
+        finish: Some(|s, c| s.cols[COL_NEIGHBORS] / c.n as f64),
+        doc: "§12.4",
+    };
+    /// The order parameter v_a = |Σ v_i| / (N·v0) (docs/model.md §12.7).
+    VA => Measure {
+        name: "va",
+        symbol: "v_a",
+        title: "v_a",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Sums,
+        finish: Some(|s, c| {
+            let total = match c.v0 {
+                Some(v0) => c.n as f64 * v0 as f64,
+                None => s.cols[COL_SPEED],
+            };
+            if total > 0.0 {
+                norm(s, COL_VELOCITY) / total
+            } else {
+                0.0
+            }
+        }),
+        doc: "§12.7",
+    };
     /// Boids caught by hunting predators in the last step (docs/model.md §18.4).
-    #[serde(default)]
-    pub catches: u32,
-    /// Boids caught since the backend was made (wraps at 2^32).
-    #[serde(default)]
-    pub catches_total: u32,
+    CATCHES => Measure {
+        name: "catches",
+        symbol: "",
+        title: "boids caught in the last step",
+        unit: Unit::Count,
+        range: None,
+        needs: Needs::Catches,
+        finish: None,
+        doc: "§18.4",
+    };
+    /// Boids caught since the run began (carried through checkpoints; wraps at 2^32).
+    CATCHES_TOTAL => Measure {
+        name: "catches_total",
+        symbol: "",
+        title: "boids caught in the run",
+        unit: Unit::Count,
+        range: None,
+        needs: Needs::Catches,
+        finish: None,
+        doc: "§18.4",
+    };
+    /// Flocks: connected components of at least [`FLOCK_MIN_BOIDS`] boids (docs/model.md §12.6).
+    FLOCKS => Measure {
+        name: "flocks",
+        symbol: "",
+        title: "flocks",
+        unit: Unit::Count,
+        range: None,
+        needs: Needs::Census,
+        finish: None,
+        doc: "§12.6",
+    };
+    /// Boids in the largest component.
+    LARGEST_FLOCK => Measure {
+        name: "largest_flock",
+        symbol: "",
+        title: "largest flock",
+        unit: Unit::Count,
+        range: None,
+        needs: Needs::Census,
+        finish: None,
+        doc: "§12.6",
+    };
+    /// Fraction of the boids in a flock.
+    FLOCKED_FRACTION => Measure {
+        name: "flocked_fraction",
+        symbol: "",
+        title: "fraction in flocks",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Census,
+        finish: None,
+        doc: "§12.6",
+    };
+    /// Hue coherence of the flocks (1 = one hue per flock).
+    HUE_COHERENCE => Measure {
+        name: "hue_coherence",
+        symbol: "",
+        title: "hue coherence",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Census,
+        finish: None,
+        doc: "§12.6",
+    };
+}
+
+impl MeasureSums {
+    /// The row of the GPU's reduction (16 f32 in column order).
+    ///
+    /// # Panics
+    /// If `row` holds fewer than [`SUMS`] floats.
+    pub fn from_row(row: &[f32]) -> MeasureSums {
+        let mut cols = [0.0; SUMS];
+        for (c, r) in cols.iter_mut().zip(&row[..SUMS]) {
+            *c = *r as f64;
+        }
+        MeasureSums { cols }
+    }
+
+    /// Adds one boid's columns of the first pass (all but milling): its unit velocity, speed,
+    /// neighbour count, position, the periodic-centre terms (in a world that wraps) and velocity.
+    /// `shaders/measures.wgsl` (`measures_partial`) adds the same.
+    #[inline]
+    pub fn add_boid(&mut self, pos_vel: [f32; 4], neighbors: u32, world: World) {
+        let c = &mut self.cols;
+        let (vx, vy) = (pos_vel[2] as f64, pos_vel[3] as f64);
+        let (ux, uy) = unit(vx, vy);
+        c[COL_UNIT_VELOCITY] += ux;
+        c[COL_UNIT_VELOCITY + 1] += uy;
+        c[COL_SPEED] += vx.hypot(vy);
+        c[COL_NEIGHBORS] += neighbors as f64;
+        let (px, py) = (pos_vel[0] as f64, pos_vel[1] as f64);
+        c[COL_POSITION] += px;
+        c[COL_POSITION + 1] += py;
+        if world.wrap {
+            let tau = std::f64::consts::TAU;
+            let (tx, ty) = (
+                tau * px / world.width as f64,
+                tau * py / world.height as f64,
+            );
+            c[COL_TRIG] += tx.cos();
+            c[COL_TRIG + 1] += tx.sin();
+            c[COL_TRIG + 2] += ty.cos();
+            c[COL_TRIG + 3] += ty.sin();
+        }
+        c[COL_VELOCITY] += vx;
+        c[COL_VELOCITY + 1] += vy;
+    }
+
+    /// The milling centre of `n` boids (docs/model.md §12.2): the periodic mean per axis in a
+    /// world that wraps, else the mean position.
+    pub fn centre(&self, n: usize, world: World) -> (f64, f64) {
+        let c = &self.cols;
+        if world.wrap {
+            (
+                circular_mean(c[COL_TRIG], c[COL_TRIG + 1], world.width as f64),
+                circular_mean(c[COL_TRIG + 2], c[COL_TRIG + 3], world.height as f64),
+            )
+        } else {
+            let nf = n.max(1) as f64;
+            (c[COL_POSITION] / nf, c[COL_POSITION + 1] / nf)
+        }
+    }
+
+    /// Adds one boid's milling term r̂ × v̂ about `centre` (the second pass; minimum-image offsets
+    /// in a world that wraps; within [`MILLING_NEAR`] of the world's larger side of the centre a
+    /// boid has no direction from it). `shaders/measures.wgsl` (`milling_partial`) adds the same.
+    #[inline]
+    pub fn add_milling(&mut self, pos_vel: [f32; 4], centre: (f64, f64), world: World) {
+        let (w, h) = (world.width as f64, world.height as f64);
+        let offset = |d: f64, len: f64| match world.wrap {
+            true => d - len * (d / len).round(),
+            false => d,
+        };
+        let near2 = (MILLING_NEAR * w.max(h)).powi(2);
+        let (dx, dy) = (
+            offset(pos_vel[0] as f64 - centre.0, w),
+            offset(pos_vel[1] as f64 - centre.1, h),
+        );
+        let (rx, ry) = if dx * dx + dy * dy > near2 {
+            unit(dx, dy)
+        } else {
+            (0.0, 0.0)
+        };
+        let (ux, uy) = unit(pos_vel[2] as f64, pos_vel[3] as f64);
+        self.cols[COL_MILLING] += rx * uy - ry * ux;
+    }
+
+    /// The sums of a state in f64 (the CPU twin of the `measures` stage): both passes.
+    pub fn of_state(pos_vel: &[[f32; 4]], neighbors: &[u32], world: World) -> MeasureSums {
+        let mut s = MeasureSums::default();
+        for (i, pv) in pos_vel.iter().enumerate() {
+            s.add_boid(*pv, neighbors.get(i).copied().unwrap_or(0), world);
+        }
+        let centre = s.centre(pos_vel.len(), world);
+        for pv in pos_vel {
+            s.add_milling(*pv, centre, world);
+        }
+        s
+    }
+}
+
+/// The unit vector of (x, y), or 0 for a vector shorter than 1e-12.
+fn unit(x: f64, y: f64) -> (f64, f64) {
+    let l = (x * x + y * y).sqrt();
+    if l > 1e-12 {
+        (x / l, y / l)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// The measures of one state: a value for each measure of [`MEASURES`] that was computed
+/// (`None` for the others: the census when not asked for, catches where nothing counts them, the
+/// mean neighbour count before the first step).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockMeasures {
+    values: [Option<f64>; MEASURE_COUNT],
+}
+
+impl FlockMeasures {
+    /// The measures finished from `sums` (every measure of the table that has a `finish`; the
+    /// mean neighbour count only when `ctx.neighbors_counted`).
+    pub fn from_sums(sums: &MeasureSums, ctx: &MeasureContext) -> FlockMeasures {
+        let mut out = FlockMeasures::default();
+        if ctx.n == 0 {
+            return out;
+        }
+        for (k, m) in MEASURES.iter().enumerate() {
+            let Some(finish) = m.finish else { continue };
+            if m.needs == Needs::SumsAndNeighbors && !ctx.neighbors_counted {
+                continue;
+            }
+            out.values[k] = Some(finish(sums, ctx));
+        }
+        out
+    }
+
+    /// The value of measure `m`, when computed.
+    pub fn get(&self, m: MeasureId) -> Option<f64> {
+        self.values[m.0]
+    }
+
+    /// Sets measure `m`.
+    pub fn set(&mut self, m: MeasureId, value: f64) {
+        self.values[m.0] = Some(value);
+    }
+
+    /// These measures with the catch counters (this step, since the run began).
+    pub fn with_catches(mut self, step: u32, total: u32) -> FlockMeasures {
+        self.set(MeasureId::CATCHES, step as f64);
+        self.set(MeasureId::CATCHES_TOTAL, total as f64);
+        self
+    }
+
+    /// These measures with the flock census.
+    pub fn with_census(mut self, c: &FlockCensus) -> FlockMeasures {
+        self.set(MeasureId::FLOCKS, c.flocks as f64);
+        self.set(MeasureId::LARGEST_FLOCK, c.largest as f64);
+        self.set(MeasureId::FLOCKED_FRACTION, c.flocked_fraction as f64);
+        self.set(MeasureId::HUE_COHERENCE, c.hue_coherence as f64);
+        self
+    }
+
+    /// Every computed measure with its value, in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static Measure, f64)> + '_ {
+        MEASURES
+            .iter()
+            .zip(&self.values)
+            .filter_map(|(m, v)| v.map(|v| (m, v)))
+    }
+
+    /// A measure's value, or NaN when it was not computed.
+    fn or_nan(&self, m: MeasureId) -> f64 {
+        self.get(m).unwrap_or(f64::NAN)
+    }
+
+    /// Polarization φ (NaN when not computed).
+    pub fn polarization(&self) -> f64 {
+        self.or_nan(MeasureId::POLARIZATION)
+    }
+
+    /// Milling m (NaN when not computed).
+    pub fn milling(&self) -> f64 {
+        self.or_nan(MeasureId::MILLING)
+    }
+
+    /// Mean speed (NaN when not computed).
+    pub fn mean_speed(&self) -> f64 {
+        self.or_nan(MeasureId::MEAN_SPEED)
+    }
+
+    /// Mean neighbour count (NaN when not computed, e.g. before the first step).
+    pub fn mean_neighbors(&self) -> f64 {
+        self.or_nan(MeasureId::MEAN_NEIGHBORS)
+    }
+
+    /// The order parameter v_a (NaN when not computed).
+    pub fn va(&self) -> f64 {
+        self.or_nan(MeasureId::VA)
+    }
+
+    /// Boids caught in the last step (0 when not counted).
+    pub fn catches(&self) -> u32 {
+        self.get(MeasureId::CATCHES).unwrap_or(0.0) as u32
+    }
+
+    /// Boids caught since the run began (0 when not counted).
+    pub fn catches_total(&self) -> u32 {
+        self.get(MeasureId::CATCHES_TOTAL).unwrap_or(0.0) as u32
+    }
+}
+
+impl Serialize for FlockMeasures {
+    /// A map of the computed measures by name.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (m, v) in self.iter() {
+            map.serialize_entry(m.name, &v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for FlockMeasures {
+    /// The map [`Serialize`] writes; names not in the table are left out.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = std::collections::BTreeMap::<String, f64>::deserialize(d)?;
+        let mut out = FlockMeasures::default();
+        for (name, v) in map {
+            if let Some(m) = MeasureId::by_name(&name) {
+                out.set(m, v);
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The world a state's measures are taken in: its size and whether it wraps (a periodic milling
@@ -84,91 +604,16 @@ pub fn flock_measures_at_speed(
     world: World,
     v0: Option<f32>,
 ) -> FlockMeasures {
-    let n = boids.len();
-    if n == 0 {
-        return FlockMeasures::default();
-    }
-    let unit = |x: f64, y: f64| {
-        let l = (x * x + y * y).sqrt();
-        if l > 1e-12 {
-            (x / l, y / l)
-        } else {
-            (0.0, 0.0)
-        }
-    };
-    let tau = std::f64::consts::TAU;
-    let (mut sx, mut sy, mut speed, mut cx, mut cy) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    // Σ v (for v_a).
-    let (mut vx_sum, mut vy_sum) = (0.0f64, 0.0f64);
-    // Σ cos θ and Σ sin θ per axis, θ = 2π·x/W (used in a wrap world).
-    let mut trig = [0.0f64; 4];
-    let (w, h) = (world.width as f64, world.height as f64);
-    for b in boids {
-        let (vx, vy) = (b.velocity[0] as f64, b.velocity[1] as f64);
-        let (ux, uy) = unit(vx, vy);
-        sx += ux;
-        sy += uy;
-        vx_sum += vx;
-        vy_sum += vy;
-        speed += (vx * vx + vy * vy).sqrt();
-        let (px, py) = (b.position[0] as f64, b.position[1] as f64);
-        cx += px;
-        cy += py;
-        if world.wrap {
-            let (tx, ty) = (tau * px / w, tau * py / h);
-            trig[0] += tx.cos();
-            trig[1] += tx.sin();
-            trig[2] += ty.cos();
-            trig[3] += ty.sin();
-        }
-    }
-    let nf = n as f64;
-    let (cx, cy) = match world.wrap {
-        true => (
-            circular_mean(trig[0], trig[1], w),
-            circular_mean(trig[2], trig[3], h),
-        ),
-        false => (cx / nf, cy / nf),
-    };
-    let offset = |d: f64, len: f64| match world.wrap {
-        true => d - len * (d / len).round(),
-        false => d,
-    };
-    // A boid this near the centre (1e-5 of the world's larger side) has no direction from it: the
-    // GPU's f32 centre is that uncertain (docs/model.md §12.2).
-    let near2 = (MILLING_NEAR * w.max(h)).powi(2);
-    let mut mill = 0.0f64;
-    for b in boids {
-        let (dx, dy) = (
-            offset(b.position[0] as f64 - cx, w),
-            offset(b.position[1] as f64 - cy, h),
-        );
-        let (rx, ry) = if dx * dx + dy * dy > near2 {
-            unit(dx, dy)
-        } else {
-            (0.0, 0.0)
-        };
-        let (ux, uy) = unit(b.velocity[0] as f64, b.velocity[1] as f64);
-        mill += rx * uy - ry * ux;
-    }
-    let neigh: f64 = neighbors.iter().map(|&k| k as f64).sum();
-    let momentum = (vx_sum * vx_sum + vy_sum * vy_sum).sqrt();
-    let total_speed = match v0 {
-        Some(v0) => nf * v0 as f64,
-        None => speed,
-    };
-    FlockMeasures {
-        polarization: ((sx * sx + sy * sy).sqrt() / nf) as f32,
-        milling: (mill.abs() / nf) as f32,
-        mean_speed: (speed / nf) as f32,
-        mean_neighbors: (neigh / nf) as f32,
-        va: if total_speed > 0.0 {
-            (momentum / total_speed) as f32
-        } else {
-            0.0
+    let pos_vel: Vec<[f32; 4]> = boids.iter().map(Boid::pos_vel).collect();
+    let sums = MeasureSums::of_state(&pos_vel, neighbors, world);
+    FlockMeasures::from_sums(
+        &sums,
+        &MeasureContext {
+            n: boids.len(),
+            v0,
+            neighbors_counted: true,
         },
-        ..FlockMeasures::default()
-    }
+    )
 }
 
 /// Smallest connected component of the neighbour graph counted as a flock by [`flock_census`].
@@ -365,7 +810,7 @@ mod tests {
             let boids = ring(400, 100.0, centre, w, h);
             let m = flock_measures(&boids, &k, torus);
             assert!(
-                m.milling > 0.99 && (m.milling - middle.milling).abs() < 1e-3,
+                m.milling() > 0.99 && (m.milling() - middle.milling()).abs() < 1e-3,
                 "centre {centre:?}: {m:?} vs {middle:?}"
             );
             // Without the periodic centre (a world that does not wrap) the same positions mill
@@ -378,9 +823,9 @@ mod tests {
                     ..torus
                 },
             );
-            assert!(plain.milling < 0.9, "centre {centre:?}: {plain:?}");
+            assert!(plain.milling() < 0.9, "centre {centre:?}: {plain:?}");
         }
-        assert!(middle.milling > 0.99, "{middle:?}");
+        assert!(middle.milling() > 0.99, "{middle:?}");
     }
 
     #[test]

@@ -3,10 +3,10 @@
 //! (docs/model.md).
 
 pub mod error;
-pub mod fish;
 pub mod grid;
 pub mod measures;
 pub mod models;
+pub mod param_table;
 pub mod params;
 pub mod predators;
 pub mod rng;
@@ -16,14 +16,14 @@ pub mod setup;
 pub mod state;
 pub mod state_csv;
 pub mod uniforms;
-pub mod vicsek;
 
 pub use error::{ParamError, SceneError};
 pub use grid::{Grid, ObstacleGrid};
 pub use measures::{
     flock_census, flock_measures, flock_measures_at_speed, FlockCensus, FlockMeasures, World,
 };
-pub use models::{Model, VicsekUpdate};
+pub use models::vicsek::VicsekUpdate;
+pub use models::{Model, ModelParams, MODELS};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
 pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
 pub use scene::Scene;

@@ -202,12 +202,11 @@ pub fn caught_by_predator(p: Vec2, predators: &[Predator], u: &StepUniforms) -> 
 }
 
 /// A caught boid, respawned (docs/model.md §18.4): a position uniform in the world, a heading
-/// uniform in [−π, π) and a speed uniform in [`min_speed`, `max_speed`), from the counter-based
-/// random numbers of (seed, id, step) on streams [`rng::STREAM_RESPAWN_X`] …
-/// [`rng::STREAM_RESPAWN_SPEED`]; its id, hue and hue velocity are kept.
-///
-/// [`min_speed`]: crate::model::SimParams::min_speed
-/// [`max_speed`]: crate::model::SimParams::max_speed
+/// uniform in [−π, π) and a speed uniform in the model's spawn range
+/// ([`crate::model::models::SpeedRule::range`]: [min_speed, max_speed) for boids, v0 for Vicsek
+/// particles), from the counter-based random numbers of (seed, id, step) on streams
+/// [`rng::STREAM_RESPAWN_X`] … [`rng::STREAM_RESPAWN_SPEED`]; its id, hue and hue velocity are
+/// kept.
 #[inline]
 pub fn respawn(me: &Boid, u: &StepUniforms) -> Boid {
     let ux = rng::uniform01(u.seed, me.id, u.step, rng::STREAM_RESPAWN_X);
@@ -219,7 +218,7 @@ pub fn respawn(me: &Boid, u: &StepUniforms) -> Boid {
         (uy * u.world_height).min(u.y_max),
     );
     let phi = std::f32::consts::PI * (2.0 * uh - 1.0);
-    let speed = u.min_speed + us * (u.max_speed - u.min_speed);
+    let speed = u.spawn_speed_min + us * (u.spawn_speed_max - u.spawn_speed_min);
     Boid {
         position: p.into(),
         velocity: [speed * phi.cos(), speed * phi.sin()],
@@ -231,7 +230,8 @@ pub fn respawn(me: &Boid, u: &StepUniforms) -> Boid {
 }
 
 /// The next state of a boid from its sums (docs/model.md §9): respawned when a hunting predator
-/// catches it, else [`crate::model::rules::integrate`] with the predators' acceleration. Returns
+/// catches it, else the model's rule ([`crate::model::models::next_state`]) with the predators'
+/// acceleration. Returns
 /// the new boid and whether it was caught.
 #[inline]
 pub fn next_boid(

@@ -1,13 +1,15 @@
-//! The rules of one step for one boid (docs/model.md §4–§9), written once and shared by the CPU grid
-//! backend, the CPU naive backend and (line for line) `shaders/rules_common.wgsl`.
+//! What every model's rule shares (docs/model.md §4–§8), written once and shared by the CPU grid
+//! backend, the CPU naive backend and (line for line) `shaders/rules_common.wgsl`: the neighbour
+//! sums and how a neighbour adds to them, the k-nearest selection, Reynolds steering, walls,
+//! obstacles, the hue-vector rule and the boundary.
 //!
 //! A step for boid i is: gather neighbours into a [`NeighborSums`] with [`accumulate`] (in any
-//! neighbour order), then [`integrate`] turns the sums into the next state.
+//! neighbour order), then the model's rule (`next_state` of its entry in
+//! [`crate::model::models::MODELS`]) turns the sums into the next state.
 //! All arithmetic is f32, as on the GPU.
 
 use glam::Vec2;
 
-use crate::model::rng::standard_normal;
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -86,12 +88,12 @@ pub fn rotate(v: Vec2, angle: f32) -> Vec2 {
 /// Characters", 1999): `clamp_len(normalize(target) · max_speed − v, max_force)`, zero
 /// when `target` is (near) zero.
 #[inline]
-pub fn steer(target: Vec2, v: Vec2, u: &StepUniforms) -> Vec2 {
+pub fn steer(target: Vec2, v: Vec2, max_speed: f32, max_force: f32) -> Vec2 {
     let l2 = target.dot(target);
     if l2 < STEER_EPS2 {
         return Vec2::ZERO;
     }
-    clamp_len(target * (u.max_speed / l2.sqrt()) - v, u.max_force)
+    clamp_len(target * (max_speed / l2.sqrt()) - v, max_force)
 }
 
 /// Adds neighbour `other` at offset `d = p_j − p_i` to `s` when it is within the perception
@@ -294,84 +296,6 @@ pub fn obstacle_sums(
         });
     }
     o
-}
-
-/// The next state of `me` from its neighbour sums and obstacle sums (docs/model.md §9): steering,
-/// walls, pointer, obstacles and the predators' acceleration `predator` (wu/s², from
-/// [`crate::model::predators::predator_accel`]), semi-implicit Euler with the speed clamp, noise,
-/// boundary, then the hue-vector rule. Returns the new boid (same id).
-#[inline]
-pub fn integrate(
-    me: &Boid,
-    s: &NeighborSums,
-    ob: &ObstacleSums,
-    predator: Vec2,
-    u: &StepUniforms,
-) -> Boid {
-    let p = me.pos();
-    let v = me.vel();
-    let obstacle_push = ob.push;
-    let bounce_normal = ob.bounce_normal;
-
-    let mut v_new;
-    if bounce_normal.dot(bounce_normal) > 0.0 && v.dot(bounce_normal) < 0.0 {
-        // Bounce off the obstacle: reflect about its normal, ignore the other rules this step.
-        v_new = v - 2.0 * v.dot(bounce_normal) * bounce_normal;
-    } else {
-        let mut a = Vec2::ZERO;
-        a += u.separation_weight * steer(s.separation, v, u);
-        if s.alignment_n > 0 {
-            a += u.alignment_weight * steer(s.alignment / s.alignment_n as f32, v, u);
-        }
-        if s.cohesion_n > 0 {
-            a += u.cohesion_weight * steer(s.cohesion / s.cohesion_n as f32, v, u);
-        }
-        if u.boundary == 1 {
-            a += wall_force(p, v, me.id, u);
-        }
-        a += u.obstacle_weight * steer(obstacle_push, v, u);
-        if u.pointer_radius > 0.0 && u.pointer_weight != 0.0 {
-            let d = min_image(Vec2::new(u.pointer_x, u.pointer_y) - p, u);
-            if d.dot(d) < u.pointer_radius * u.pointer_radius {
-                a += u.pointer_weight.abs() * steer(d * u.pointer_weight.signum(), v, u);
-            }
-        }
-        a += predator;
-        v_new = v + a * u.dt;
-    }
-
-    // Rotational diffusion (docs/model.md §7): turn by sqrt(2·D_r·Δt)·ξ, ξ standard normal
-    // (Euler–Maruyama).
-    if u.heading_sd > 0.0 {
-        v_new = rotate(v_new, u.heading_sd * standard_normal(u.seed, me.id, u.step));
-    }
-
-    // Speed clamp into [min_speed, max_speed]; a stopped boid keeps its previous heading.
-    let speed2 = v_new.dot(v_new);
-    if speed2 < SPEED_EPS2 {
-        let v2 = v.dot(v);
-        let dir = if v2 > HEADING_EPS2 {
-            v / v2.sqrt()
-        } else {
-            Vec2::new(1.0, 0.0)
-        };
-        v_new = dir * u.min_speed;
-    } else {
-        let speed = speed2.sqrt();
-        v_new *= speed.clamp(u.min_speed, u.max_speed) / speed;
-    }
-
-    let (p_new, v_new) = apply_boundary(p + v_new * u.dt, v_new, u);
-    let (h_new, hv) = hue_rule(me, s, u);
-
-    Boid {
-        position: p_new.into(),
-        velocity: v_new.into(),
-        hue: h_new.into(),
-        hue_velocity: hv.into(),
-        id: me.id,
-        _pad: 0,
-    }
 }
 
 /// The hue-vector rule (docs/model.md §8), shared by every model: colour cohesion and colour

@@ -74,17 +74,14 @@ impl Scene {
             .get("params")
             .and_then(|p| p.as_table())
             .is_some_and(|p| p.contains_key("world_width") || p.contains_key("world_height"));
-        scene.params.validate().map_err(|source| {
-            let field = match &source {
-                crate::model::ParamError::OutOfRange { field, .. }
-                | crate::model::ParamError::RadiusAbovePerception { field, .. } => *field,
-            };
-            SceneError::Invalid {
+        scene
+            .params
+            .validate()
+            .map_err(|source| SceneError::Invalid {
                 path: path.to_path_buf(),
-                line: key_line(text, field),
+                line: key_line(text, source.key()),
                 source,
-            }
-        })?;
+            })?;
         if let Some(n) = scene.boids {
             crate::model::params::validate_boid_count(n).map_err(|source| SceneError::Invalid {
                 path: path.to_path_buf(),
@@ -193,16 +190,30 @@ pub(crate) fn key_line(text: &str, key: &str) -> usize {
 /// [`crate::io::QUOTE_CHARS`] characters of any value ([`crate::io::clip_message`]).
 pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, String) {
     let at = e.span().map(|s| s.start);
-    let (line, column) = at.map(|a| line_col(text, a)).unwrap_or((1, 1));
+    let (mut line, mut column) = at.map(|a| line_col(text, a)).unwrap_or((1, 1));
     let message = crate::io::clip_message(e.message());
+    // An unknown parameter is reported at its table; point at the key's own line.
+    let unknown = message
+        .strip_prefix("unknown parameter `")
+        .and_then(|r| r.split('`').next());
+    if let Some(k) = unknown {
+        // A long key is clipped in the message ("abc… (N characters)"): find it by its prefix.
+        let prefix = k.split('…').next().unwrap_or(k);
+        if let Some(i) = text
+            .lines()
+            .position(|l| l.trim_start().starts_with(prefix))
+        {
+            (line, column) = (i + 1, 1);
+        }
+    }
     let key = at.and_then(|a| key_at(text, a));
     let message = match key {
         // An unknown key is named by the message itself.
-        Some(k) if !message.starts_with("unknown field") => {
+        Some(k) if !message.starts_with("unknown field") && unknown.is_none() => {
             format!("{}: {message}", crate::io::clip(&k))
         }
         // The per-step noise angle of earlier versions became a rate (docs/model.md §7.2).
-        _ if message.starts_with("unknown field `noise`") => format!(
+        _ if unknown == Some("noise") => format!(
             "{message}. `noise` (a per-step angle η, rad) was replaced by `rotational_diffusion` \
              (D_r, rad²/s); the same diffusion at step dt is D_r = η² / (24·dt)"
         ),

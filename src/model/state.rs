@@ -107,7 +107,8 @@ impl Boid {
 }
 
 /// The boid with identifier `id` of the initial flock for `seed`: uniform position in the world,
-/// uniform heading, speed uniform in [min_speed, max_speed] (v0 in the Vicsek model), uniform hue
+/// uniform heading, a speed uniform in the model's spawn range ([min_speed, max_speed] for boids,
+/// v0 for the Vicsek model, [0, fish_spawn_speed] for fish), uniform hue
 /// angle and a hue velocity
 /// of at most 20 % of `max_hue_speed` tangent to the hue circle. A pure function of
 /// (seed, id, params), so the same seed gives the same flock on every machine, and boids added
@@ -124,11 +125,12 @@ pub fn spawn_boid(seed: u32, id: u32, params: &SimParams) -> Boid {
 pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> Boid {
     let u = |stream| uniform01(seed, id, 0, stream);
     let heading = u(rng::STREAM_HEADING) * std::f32::consts::TAU;
-    let mut speed = params.min_speed + u(rng::STREAM_SPEED) * (params.max_speed - params.min_speed);
-    if params.model == crate::model::Model::Vicsek {
-        // Vicsek particles move at the constant speed v0 (docs/model.md §16.4).
-        speed = params.vicsek_speed;
-    }
+    // The model's spawn speeds: [min_speed, max_speed] for boids, v0 for Vicsek particles
+    // (docs/model.md §11.1).
+    let speed = params
+        .model
+        .desc()
+        .spawn_speed(u(rng::STREAM_SPEED), params);
     let hue = u(rng::STREAM_HUE) * std::f32::consts::TAU;
     let hue_speed = (u(rng::STREAM_HUE_VEL) * 2.0 - 1.0) * 0.2 * params.max_hue_speed;
     let (hs, hc) = hue.sin_cos();
@@ -207,7 +209,7 @@ pub fn flock_count(n: usize) -> usize {
 /// its heading, at [`FLOCK_DENSITY`] on average, centred in the cell with a jitter of what the
 /// cell leaves free; within it boids are spread as a normal distribution of standard deviation
 /// 0.55 × the semi-axes, cut at 2.2 σ, so flocks have a dense core and a soft edge. A boid belongs to the flock its (seed, id) hash picks, heads the flock's way ± 0.35 rad
-/// at a speed uniform in [min_speed, max_speed], with the flock's hue ± 0.3 rad and the hue
+/// at the model's spawn speed, with the flock's hue ± 0.3 rad and the hue
 /// velocity of [`spawn_boid_at`]. Positions outside the world wrap around. A pure function of
 /// (seed, n, params), ids 0..n as in [`initial_state`] (which tests and benchmarks keep using).
 pub fn flocks_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
@@ -286,7 +288,10 @@ mod flocks_tests {
             assert!((0.0..p.world_width).contains(&b.position[0]), "{b:?}");
             assert!((0.0..p.world_height).contains(&b.position[1]), "{b:?}");
             let v = b.vel().length();
-            assert!(v >= p.min_speed - 1e-3 && v <= p.max_speed + 1e-3, "{v}");
+            assert!(
+                v >= p.models.boids.min_speed - 1e-3 && v <= p.models.boids.max_speed + 1e-3,
+                "{v}"
+            );
             assert!((b.hue_vec().length() - 1.0).abs() < 1e-4);
         }
         assert_eq!(flocks_state(1, 20_000, &p), boids, "a pure function");

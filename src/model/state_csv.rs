@@ -48,7 +48,7 @@
 //! |---|---|---|
 //! | `id` | u32, unique | a duplicate is an error |
 //! | `x`, `y` | finite, inside the world `[0, W) × [0, H)` | an error naming the line |
-//! | `vx`, `vy` | finite; speed in `[min_speed, max_speed]` | scaled to the nearest bound, direction kept (zero velocity: `(min_speed, 0)`), with a warning |
+//! | `vx`, `vy` | finite; the speed the model allows (its speed rule: boids `[min_speed, max_speed]`, Vicsek `vicsek_speed`, fish any) | boids: scaled to the nearest bound; Vicsek: set to v0; direction kept (zero velocity: along +x), with a warning in the model's speed unit |
 //! | `hx`, `hy` | finite, not both 0; unit length | normalised, with a warning; `(0, 0)` is an error |
 //! | `hvx`, `hvy` | finite; length at most `max_hue_speed` | scaled down to it, with a warning |
 //!
@@ -463,16 +463,21 @@ impl StateFile {
         Ok(sf)
     }
 
-    /// Brings the boids within the bounds of `params` (module documentation): speeds into
-    /// `[min_speed, max_speed]`, hue velocities to at most `max_hue_speed` (each only when off by
-    /// more than [`TOLERANCE`]; counted for [`StateFile::warnings`]), and checks that every
-    /// position is inside the world. `source` says where the parameters came from, for the error.
+    /// Brings the boids within the bounds of `params` (module documentation): speeds as the
+    /// model's speed rule says ([`crate::model::models::OnLoad`]: into `[min_speed, max_speed]` for
+    /// boids, to v0 for Vicsek particles, kept for fish), hue velocities to at most
+    /// `max_hue_speed` (each only when off by more than [`TOLERANCE`]; counted for
+    /// [`StateFile::warnings`], in the model's speed unit), and checks that every position is
+    /// inside the world. `source` says where the parameters came from, for the error.
     ///
     /// # Errors
     /// [`StateFileError::Row`] for the first boid outside the world.
     pub fn conform(&mut self, params: &SimParams, source: &str) -> Result<(), StateFileError> {
+        use crate::model::models::OnLoad;
         let (w, h) = (params.world_width, params.world_height);
-        let (lo, hi) = (params.min_speed as f64, params.max_speed as f64);
+        let model = params.model.desc();
+        let (lo, hi) = (model.speed.range)(params);
+        let (lo, hi) = (lo as f64, hi as f64);
         let max_hue = params.max_hue_speed as f64;
         for i in 0..self.boids.len() {
             let b = self.boids[i];
@@ -488,12 +493,13 @@ impl StateFile {
                 ));
             }
             let speed = len64(b.velocity);
-            let target = if speed > hi * (1.0 + TOLERANCE) + SLACK {
-                Some(hi)
-            } else if speed < lo * (1.0 - TOLERANCE) - SLACK {
-                Some(lo)
-            } else {
-                None
+            let above = speed > hi * (1.0 + TOLERANCE) + SLACK;
+            let below = speed < lo * (1.0 - TOLERANCE) - SLACK;
+            let target = match model.speed.on_load {
+                OnLoad::Keep => None,
+                OnLoad::Clamp | OnLoad::Constant if above => Some(hi),
+                OnLoad::Clamp | OnLoad::Constant if below => Some(lo),
+                OnLoad::Clamp | OnLoad::Constant => None,
             };
             if let Some(s) = target {
                 self.boids[i].velocity = if speed > 0.0 {
@@ -501,10 +507,16 @@ impl StateFile {
                 } else {
                     [s as f32, 0.0]
                 };
-                let what = format!(
-                    "speed scaled into [min_speed, max_speed] = [{}, {}] wu/s",
-                    params.min_speed, params.max_speed
-                );
+                let what = match model.speed.on_load {
+                    OnLoad::Constant => format!(
+                        "speed set to the {} model's constant speed {} = {} {}",
+                        model.name, model.speed.range_keys, lo, model.speed.unit
+                    ),
+                    _ => format!(
+                        "speed scaled into [{}] = [{lo}, {hi}] {} (the {} model's speed range)",
+                        model.speed.range_keys, model.speed.unit, model.name
+                    ),
+                };
                 let line = self.line_of(i);
                 self.note(what, line);
             }
@@ -653,12 +665,8 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
         err(at(line), message)
     })?;
     m.params.validate().map_err(|e| {
-        let field = match &e {
-            crate::model::ParamError::OutOfRange { field, .. }
-            | crate::model::ParamError::RadiusAbovePerception { field, .. } => *field,
-        };
         err(
-            at(crate::model::scene::key_line(text, field)),
+            at(crate::model::scene::key_line(text, e.key())),
             e.to_string(),
         )
     })?;

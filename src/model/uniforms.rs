@@ -67,18 +67,6 @@ pub struct StepUniforms {
     pub cohesion_r2: f32,
     /// hue_radius² (wu²).
     pub hue_r2: f32,
-    /// Separation weight.
-    pub separation_weight: f32,
-    /// Alignment weight.
-    pub alignment_weight: f32,
-    /// Cohesion weight.
-    pub cohesion_weight: f32,
-    /// Lowest speed (wu/s).
-    pub min_speed: f32,
-    /// Highest speed (wu/s).
-    pub max_speed: f32,
-    /// Largest steering force (wu/s²).
-    pub max_force: f32,
     /// Neighbour cap (0 = unlimited).
     pub max_neighbors: u32,
     /// Colour cohesion weight (1/s²).
@@ -118,26 +106,15 @@ pub struct StepUniforms {
     pub obstacle_weight: f32,
     /// Obstacle bounce radius (wu).
     pub obstacle_bounce_radius: f32,
-    /// The model ([`crate::model::Model::code`]: boids 0, vicsek 1, fish 2; docs/model.md §16–§17).
+    /// The model ([`crate::model::Model::code`]: its index in the model table).
     pub model: u32,
-    /// Vicsek noise amplitude η (rad).
-    pub vicsek_eta: f32,
-    /// Vicsek speed v0 (wu per step).
-    pub vicsek_speed: f32,
-    /// Vicsek update order ([`crate::model::VicsekUpdate::code`]: new 0, old 1).
-    pub vicsek_update: u32,
-    /// Fish-school alignment weight M.
-    pub fish_alignment: f32,
-    /// Fish-school cohesion constant C.
-    pub fish_cohesion: f32,
-    /// Fish-school separation constant S.
-    pub fish_separation: f32,
-    /// Fish-school barrier amplitude a (wu/s per step).
-    pub fish_barrier: f32,
-    /// 1 / E, the inverse width of the fish-school barrier (1/wu; computed once on the CPU).
-    pub fish_inv_barrier_width: f32,
-    /// Speed above which a fish in a crowd is slowed (wu/s).
-    pub fish_slow_speed: f32,
+    /// The model's own parameters, packed by its entry ([`crate::model::models::ModelDesc::uniforms`])
+    /// and read by its rules (`array<vec4<f32>, 3>` in WGSL).
+    pub model_params: [glam::Vec4; 3],
+    /// Lowest speed of a spawned or respawned boid (the model's speed rule; wu/s or wu per step).
+    pub spawn_speed_min: f32,
+    /// Highest speed of a spawned or respawned boid.
+    pub spawn_speed_max: f32,
     /// Number of predators (docs/model.md §18).
     pub predator_count: u32,
     /// predator_radius² (wu²).
@@ -200,6 +177,11 @@ impl StepUniforms {
     ) -> Self {
         let grid = Grid::new(params, boid_count as usize);
         let sq = |r: f32| r * r;
+        let model = params.model.desc();
+        // The radii of the model's neighbour sums, its own parameters, its spawn speeds.
+        let radii = (model.radii)(params);
+        let packed = (model.uniforms)(params);
+        let spawn = (model.speed.range)(params);
         StepUniforms {
             world_width: params.world_width,
             world_height: params.world_height,
@@ -222,21 +204,10 @@ impl StepUniforms {
             inv_cell_y: grid.inv_cell_y,
             max_groups_per_dim: 65_535,
             perception_r2: sq(params.perception_radius),
-            separation_r2: sq(params.separation_radius),
-            // The Vicsek model sums every velocity within r = perception_radius (docs/model.md
-            // §16.2) through the alignment sum of the shared gather.
-            alignment_r2: match params.model {
-                crate::model::Model::Vicsek => sq(params.perception_radius),
-                _ => sq(params.alignment_radius),
-            },
-            cohesion_r2: sq(params.cohesion_radius),
-            hue_r2: sq(params.hue_radius),
-            separation_weight: params.separation_weight,
-            alignment_weight: params.alignment_weight,
-            cohesion_weight: params.cohesion_weight,
-            min_speed: params.min_speed,
-            max_speed: params.max_speed,
-            max_force: params.max_force,
+            separation_r2: sq(radii[0]),
+            alignment_r2: sq(radii[1]),
+            cohesion_r2: sq(radii[2]),
+            hue_r2: sq(radii[3]),
             max_neighbors: params.max_neighbors,
             hue_cohesion_weight: params.hue_cohesion_weight,
             hue_alignment_weight: params.hue_alignment_weight,
@@ -257,15 +228,13 @@ impl StepUniforms {
             obstacle_weight: ia.obstacle_weight,
             obstacle_bounce_radius: ia.obstacle_bounce_radius,
             model: params.model.code(),
-            vicsek_eta: params.vicsek_eta,
-            vicsek_speed: params.vicsek_speed,
-            vicsek_update: params.vicsek_update.code(),
-            fish_alignment: params.fish_alignment,
-            fish_cohesion: params.fish_cohesion,
-            fish_separation: params.fish_separation,
-            fish_barrier: params.fish_barrier,
-            fish_inv_barrier_width: 1.0 / params.fish_barrier_width,
-            fish_slow_speed: params.fish_slow_speed,
+            model_params: [
+                glam::Vec4::from_slice(&packed[0..4]),
+                glam::Vec4::from_slice(&packed[4..8]),
+                glam::Vec4::from_slice(&packed[8..12]),
+            ],
+            spawn_speed_min: spawn.0,
+            spawn_speed_max: spawn.1,
             predator_count: 0,
             predator_r2: sq(params.predator_radius),
             predator_weight: params.predator_weight,

@@ -298,7 +298,7 @@ impl Renderer {
     /// a count from [`supported_samples`]; the renderer resolves into the single-sample target).
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> Self {
         use wgpu::util::DeviceExt;
-        let module = shaders::module(device, "render", shaders::RENDER.source);
+        let module = shaders::module(device, "render", &shaders::RENDER.text());
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,

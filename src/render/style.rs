@@ -145,7 +145,7 @@ impl RenderStyle {
 /// a 100 wu fish box); 0.4 × the perception radius when separation is off, and in the Vicsek
 /// model, which has no separation (0.4 wu for its interaction radius r = 1).
 pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
-    if params.separation_radius > 0.0 && params.model != crate::model::Model::Vicsek {
+    if params.separation_radius > 0.0 && params.model.desc().uses("separation_radius") {
         params.separation_radius
     } else {
         0.4 * params.perception_radius

@@ -1,4 +1,4 @@
-//! [`integrate`](crate::model::rules::integrate) for 8 boids at once: the same operations on each
+//! The boids model's rule ([`next_state`](crate::model::models::boids::next_state)) for 8 boids at once: the same operations on each
 //! lane in the same order (IEEE single precision, no fused multiply-add; `if` as a select of both
 //! branches), so each lane is bit for bit the scalar `integrate` of its boid — the CPU `rules`
 //! twin uses it for whole groups of 8 sorted items, and `tests/cpu_integrate_simd.rs` holds it to
@@ -16,6 +16,7 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use glam::Vec2;
 
+use crate::model::models::boids::BoidsUniforms;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
     apply_boundary, rotate, wall_force, ObstacleSums, HEADING_EPS2, SPEED_EPS2, STEER_EPS2,
@@ -31,7 +32,7 @@ pub const LANES: usize = 8;
 /// without the pointer tool or predators (docs/model.md §18: with predators every boid takes the
 /// scalar path).
 pub fn lanes_apply(u: &StepUniforms) -> bool {
-    u.model == crate::model::models::MODEL_BOIDS
+    u.model == crate::model::Model::BOIDS.code()
         && !(u.pointer_radius > 0.0 && u.pointer_weight != 0.0)
         && u.predator_count == 0
 }
@@ -195,12 +196,12 @@ fn clamp_len(v: V, max: f32) -> V {
 
 /// `steer` lane by lane.
 #[inline(always)]
-fn steer(target: V, v: V, u: &StepUniforms) -> V {
+fn steer(target: V, v: V, b: &BoidsUniforms) -> V {
     let l2 = target.dot(target);
     let zero = l2.lt(F::splat(STEER_EPS2));
     let s = clamp_len(
-        target.scale(F::splat(u.max_speed) / l2.sqrt()).sub(v),
-        u.max_force,
+        target.scale(F::splat(b.max_speed) / l2.sqrt()).sub(v),
+        b.max_force,
     );
     zero.select2(V::splat(0.0, 0.0), s)
 }
@@ -208,7 +209,7 @@ fn steer(target: V, v: V, u: &StepUniforms) -> V {
 /// The next state of 8 boids (`[x, y, vx, vy]`, `[hx, hy, ux, uy]` and id each) from their
 /// neighbour sums `s` and obstacle sums `ob` (`None`: no obstacle near any of them, the sums of
 /// [`ObstacleSums::empty`]), written to `out` (`[x, y, vx, vy]`, `[hx, hy, ux, uy]`): lane `i` is
-/// `integrate` of boid `i` bit for bit, where [`lanes_apply`] holds (the pointer tool inactive;
+/// the boids model's `next_state` of boid `i` bit for bit, where [`lanes_apply`] holds (the pointer tool inactive;
 /// with it active the pointer's steering is left out — callers use the scalar `integrate` then).
 ///
 /// # Panics
@@ -231,6 +232,7 @@ pub fn integrate_lanes(
         x: F(lanes!(|i| pos_vel[i][2])),
         y: F(lanes!(|i| pos_vel[i][3])),
     };
+    let b = BoidsUniforms::of(u);
     let sum = |k: usize| F(s.f[k]);
     let count = |k: usize| F(lanes!(|i| s.n[k][i] as f32));
     let zero = F::splat(0.0);
@@ -240,20 +242,20 @@ pub fn integrate_lanes(
         x: sum(0),
         y: sum(1),
     };
-    let mut a = V::splat(0.0, 0.0).add(steer(sep, v, u).scale(F::splat(u.separation_weight)));
+    let mut a = V::splat(0.0, 0.0).add(steer(sep, v, &b).scale(F::splat(b.separation_weight)));
     let ali_n = count(1);
     let ali = V {
         x: sum(2),
         y: sum(3),
     };
-    let with = a.add(steer(ali.div(ali_n), v, u).scale(F::splat(u.alignment_weight)));
+    let with = a.add(steer(ali.div(ali_n), v, &b).scale(F::splat(b.alignment_weight)));
     a = ali_n.gt(zero).select2(with, a);
     let coh_n = count(2);
     let coh = V {
         x: sum(4),
         y: sum(5),
     };
-    let with = a.add(steer(coh.div(coh_n), v, u).scale(F::splat(u.cohesion_weight)));
+    let with = a.add(steer(coh.div(coh_n), v, &b).scale(F::splat(b.cohesion_weight)));
     a = coh_n.gt(zero).select2(with, a);
     if u.boundary == 1 {
         let mut w = V::splat(0.0, 0.0);
@@ -272,7 +274,7 @@ pub fn integrate_lanes(
                 x: F(lanes!(|i| ob[i].bounce_normal.x)),
                 y: F(lanes!(|i| ob[i].bounce_normal.y)),
             };
-            a = a.add(steer(push, v, u).scale(F::splat(u.obstacle_weight)));
+            a = a.add(steer(push, v, &b).scale(F::splat(u.obstacle_weight)));
             // Bounce off an obstacle: reflect about its normal (the other rules left out).
             let vn_dot = v.dot(normal);
             let bounce = normal.dot(normal).gt(zero).and(vn_dot.lt(zero));
@@ -304,9 +306,9 @@ pub fn integrate_lanes(
     let dir = v2
         .gt(F::splat(HEADING_EPS2))
         .select2(v.div(v2.sqrt()), V::splat(1.0, 0.0));
-    let stopped = dir.scale(F::splat(u.min_speed));
+    let stopped = dir.scale(F::splat(b.min_speed));
     let speed = speed2.sqrt();
-    let moving = v_new.scale(speed.clamp(u.min_speed, u.max_speed) / speed);
+    let moving = v_new.scale(speed.clamp(b.min_speed, b.max_speed) / speed);
     let v_new = speed2.lt(F::splat(SPEED_EPS2)).select2(stopped, moving);
     let p_next = p.add(v_new.scale(F::splat(u.dt)));
 

@@ -20,6 +20,8 @@ pub mod twins;
 
 use twins::CpuStep;
 
+use crate::model::Model;
+
 /// How a stage accesses one binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -80,23 +82,84 @@ pub enum When {
     OnRequest,
 }
 
-/// A composed WGSL source: the files it is made of (in `shaders/`, in order) and their text.
+/// A composed WGSL source: the files it is made of (in `shaders/`, in order) with their text. A
+/// stage whose source holds the model's rule lists [`MODEL_RULE`] where the model's WGSL file
+/// ([`crate::model::models::ModelDesc::wgsl`]) goes: its pipelines are compiled for one model at
+/// a time, carrying no other model's code.
 #[derive(Clone, Copy, Debug)]
 pub struct Wgsl {
-    /// File names, shared snippets first and the stage's own file last.
-    pub files: &'static [&'static str],
-    /// The concatenated text.
-    pub source: &'static str,
+    /// `(file name, text)`, shared snippets first and the stage's own file last.
+    pub files: &'static [(&'static str, &'static str)],
 }
 
-/// Composes WGSL files from `shaders/` at compile time into a [`Wgsl`].
+/// The place of the model's rule file in a [`Wgsl`]'s files.
+pub const MODEL_RULE: &str = "<model rule>";
+
+impl Wgsl {
+    /// Whether the source holds the model's rule ([`MODEL_RULE`]).
+    pub fn per_model(&self) -> bool {
+        self.files.iter().any(|(name, _)| *name == MODEL_RULE)
+    }
+
+    /// The file names for `model` ([`MODEL_RULE`] replaced by its file).
+    pub fn file_names(&self, model: Model) -> Vec<&'static str> {
+        self.files
+            .iter()
+            .map(|(name, _)| match *name {
+                MODEL_RULE => model.desc().wgsl.0,
+                n => n,
+            })
+            .collect()
+    }
+
+    /// The source for `model`: the files' texts in order, [`MODEL_RULE`] replaced by the model's
+    /// rule file (the model is not used when the source has no rule).
+    pub fn source(&self, model: Model) -> String {
+        let mut out = String::new();
+        for (name, text) in self.files {
+            out.push_str(if *name == MODEL_RULE {
+                model.desc().wgsl.1
+            } else {
+                text
+            });
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The source of a [`Wgsl`] that holds no model rule.
+    ///
+    /// # Panics
+    /// When it holds one (a programming error: use [`Wgsl::source`]).
+    pub fn text(&self) -> String {
+        assert!(!self.per_model(), "a per-model source needs its model");
+        self.source(Model::default())
+    }
+}
+
+/// Composes WGSL files from `shaders/` at compile time into a [`Wgsl`]; the word `model` stands
+/// for the model's rule file ([`MODEL_RULE`]).
 #[macro_export]
 macro_rules! wgsl {
-    ($($file:literal),* $(,)?) => {
+    ($($part:tt),* $(,)?) => {
         $crate::stages::Wgsl {
-            files: &[$($file),*],
-            source: concat!($(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $file)), "\n"),*),
+            files: &[$($crate::wgsl_file!($part)),*],
         }
+    };
+}
+
+/// One file of [`wgsl!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! wgsl_file {
+    (model) => {
+        ($crate::stages::MODEL_RULE, "")
+    };
+    ($file:literal) => {
+        (
+            $file,
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $file)),
+        )
     };
 }
 
@@ -271,9 +334,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "grid.wgsl",
             "rules_common.wgsl",
             "predators_common.wgsl",
-            "vicsek.wgsl",
-            "fish.wgsl",
-            "models.wgsl",
+            model,
             "gather.wgsl",
             "defer.wgsl",
             "rules.wgsl"
@@ -308,9 +369,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "grid.wgsl",
             "rules_common.wgsl",
             "predators_common.wgsl",
-            "vicsek.wgsl",
-            "fish.wgsl",
-            "models.wgsl",
+            model,
             "gather.wgsl",
             "rules_heavy.wgsl"
         ),

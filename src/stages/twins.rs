@@ -24,6 +24,7 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::params::SimParams;
 use crate::model::predators::{move_predator, nearest_boid, next_boid, Predator};
 use crate::model::rules::{
@@ -31,7 +32,7 @@ use crate::model::rules::{
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
-use crate::model::{flock_measures_at_speed, FlockMeasures};
+use crate::model::FlockMeasures;
 use crate::stages::gather_simd::{
     gather_lanes_into, gather_steps_into, simd_applies, steps_of, CandidateRange, GatherPath,
     LaneStep, SortedLanes, SumsLanes, LANES,
@@ -798,20 +799,30 @@ unsafe fn rules_run_avx512(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> 
     rules_run(ctx, s0, out)
 }
 
-/// `measures`: the flock measures of a state (f64 reference; see [`crate::model::flock_measures`]) in the world
-/// of `u` (a periodic milling centre when it wraps).
-pub fn measures(pos_vel: &[[f32; 4]], neighbors: &[u32], u: &StepUniforms) -> FlockMeasures {
-    let boids: Vec<Boid> = pos_vel
-        .iter()
-        .map(|pv| Boid::from_parts(*pv, [1.0, 0.0, 0.0, 0.0], 0))
-        .collect();
+/// `measures`: the flock measures of a state — the reduction's sums in f64
+/// ([`MeasureSums::of_state`]), finished by the measure table ([`FlockMeasures::from_sums`]) — in
+/// the world of `u` (a periodic milling centre when it wraps), with v_a taken at the model's
+/// constant speed when it has one. `neighbors_counted`: whether `neighbors` come from a step.
+pub fn measures(
+    pos_vel: &[[f32; 4]],
+    neighbors: &[u32],
+    u: &StepUniforms,
+    neighbors_counted: bool,
+) -> FlockMeasures {
     let world = crate::model::measures::World {
         width: u.world_width,
         height: u.world_height,
         wrap: u.boundary == 0,
     };
-    let v0 = (u.model == crate::model::models::MODEL_VICSEK).then_some(u.vicsek_speed);
-    flock_measures_at_speed(&boids, neighbors, world, v0)
+    let sums = MeasureSums::of_state(pos_vel, neighbors, world);
+    FlockMeasures::from_sums(
+        &sums,
+        &MeasureContext {
+            n: pos_vel.len(),
+            v0: crate::model::models::constant_speed_of(u),
+            neighbors_counted,
+        },
+    )
 }
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
@@ -904,6 +915,9 @@ pub struct CpuStep {
     pub sorted_id: Vec<u32>,
     /// Neighbour count of each boid after `rules`.
     pub neighbors: Vec<u32>,
+    /// Whether `neighbors` were counted by a step of the current state (not since
+    /// [`CpuStep::set_state`]).
+    pub neighbors_counted: bool,
     /// The result of `measures`.
     pub measures: FlockMeasures,
     /// How `rules` gathers the neighbour sums: by default the fastest vectorised path of this
@@ -933,6 +947,7 @@ impl CpuStep {
             sorted_hue: Vec::new(),
             sorted_id: Vec::new(),
             neighbors: Vec::new(),
+            neighbors_counted: false,
             measures: FlockMeasures::default(),
             gather_path: GatherPath::best(),
             lanes: SortedLanes::default(),
@@ -958,6 +973,7 @@ impl CpuStep {
         self.hue = hu;
         self.id = id;
         self.neighbors = vec![0; boids.len()];
+        self.neighbors_counted = false;
     }
 
     /// The boids, in state order.
@@ -1077,13 +1093,13 @@ pub fn rules_step(s: &mut CpuStep) {
     );
     s.catches[0] = s.catches[0].wrapping_add(caught);
     s.catches[1] = s.catches[1].wrapping_add(caught);
+    s.neighbors_counted = true;
 }
 
 /// `measures` on a [`CpuStep`] (with the catch counters).
 pub fn measures_step(s: &mut CpuStep) {
-    s.measures = measures(&s.pos_vel, &s.neighbors, &s.params);
-    s.measures.catches = s.catches[0];
-    s.measures.catches_total = s.catches[1];
+    s.measures = measures(&s.pos_vel, &s.neighbors, &s.params, s.neighbors_counted)
+        .with_catches(s.catches[0], s.catches[1]);
 }
 
 /// `scatter_heavy` on a [`CpuStep`]: nothing. On the GPU, `scatter` defers the items of crowded

@@ -13,13 +13,16 @@
 //! 3. a `density` value (boids/wu²) re-sizes the world last, keeping its aspect ratio, to
 //!    count / density wu² — also when the scene fixes the world (the sweep asks for it); a
 //!    density whose world side would fall outside 3 perception radii ..= 10⁶ wu is refused;
-//! 4. the count and every parameter are validated.
+//! 4. the count and every parameter are validated, and every swept parameter must be one the
+//!    model uses (its own and the shared ones its rules read: a sweep of `vicsek_eta` on a boids
+//!    scene is refused, naming the model and its parameters).
 
 use std::path::Path;
 
 use crate::backend::{self, BackendKind};
 use crate::bench::sysinfo::AdapterSummary;
 use crate::gpu::GpuContext;
+use crate::model::measures::MeasureId;
 use crate::model::{initial_state, validate_boid_count, Scene, Setup, SimParams};
 use crate::sweep::assign::set_field;
 
@@ -61,8 +64,8 @@ pub struct PointRun {
     pub params: serde_json::Value,
     /// The adapter, for a GPU run.
     pub adapter: Option<AdapterSummary>,
-    /// The measures after each step past `discard`, in [`crate::sweep::MEASURES`] order.
-    pub samples: Vec<[f64; 5]>,
+    /// The measures after each step past `discard`, in [`crate::sweep::measures`] order.
+    pub samples: Vec<Vec<f64>>,
 }
 
 /// Resolves the setup of one point, validates it, and runs it when `req.steps > 0`, calling
@@ -115,6 +118,14 @@ pub fn run_point(
         params = sized;
     }
     params.validate().map_err(|e| e.to_string())?;
+    // A swept parameter the model does not use would change nothing.
+    for (name, _) in &req.settings {
+        if !crate::sweep::assign::SPECIAL.contains(&name.as_str()) {
+            params
+                .check_used(name)
+                .map_err(|e| format!("--param {name}: {e}"))?;
+        }
+    }
     let mut out = PointRun {
         boids: n,
         world: [params.world_width, params.world_height],
@@ -159,16 +170,16 @@ pub fn run_point(
     let measured = sim
         .run_measured(req.steps - discard, on_step)
         .map_err(|e| e.to_string())?;
+    let ids: Vec<MeasureId> = crate::sweep::measures()
+        .iter()
+        .map(|m| MeasureId::by_name(m.name).expect("a measure of the table"))
+        .collect();
     out.samples = measured
         .iter()
         .map(|m| {
-            [
-                f64::from(m.polarization),
-                f64::from(m.milling),
-                f64::from(m.mean_speed),
-                f64::from(m.mean_neighbors),
-                f64::from(m.va),
-            ]
+            ids.iter()
+                .map(|id| m.get(*id).unwrap_or(f64::NAN))
+                .collect()
         })
         .collect();
     Ok(out)

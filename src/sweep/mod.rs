@@ -13,7 +13,7 @@
 //! Each point (one combination of values × one repeat, [`plan`]) runs S steps from its own seed;
 //! the first D are discarded and the measures of the other S − D steps are averaged: polarization,
 //! milling, mean speed, mean neighbour count and the order parameter v_a = |Σ v_i| / (N v0)
-//! (docs/model.md §12.7) ([`MEASURES`]), each with its standard deviation over time and the
+//! (docs/model.md §12.7) ([`measures`]: the averages of the measure table), each with its standard deviation over time and the
 //! standard error of its average by batch means ([`stats`]). NAME is any numeric
 //! [`crate::model::SimParams`] field (set generically, [`assign`]), `boids` or `density`
 //! (world rule in [`engine`]); values are parsed by [`values`]. A point out of range is an error
@@ -41,11 +41,11 @@ pub mod stats;
 pub mod summary;
 pub mod values;
 
-/// The measures of every point, in column order: [`crate::model::FlockMeasures`]' fields.
-pub const MEASURES: [&str; 5] = [
-    "polarization",
-    "milling",
-    "mean_speed",
-    "mean_neighbors",
-    "va",
-];
+/// The measures a sweep records for every point, in column order: the averages over the boids of
+/// the measure table ([`crate::model::measures::MEASURES`]).
+pub fn measures() -> Vec<&'static crate::model::measures::Measure> {
+    crate::model::measures::MEASURES
+        .iter()
+        .filter(|m| m.from_sums())
+        .collect()
+}

@@ -3,7 +3,7 @@
 //! - `sweep.csv`: one row per point (one combination of values × one repeat), in plan order, with
 //!   the columns of [`header`]: `point,repeat,seed`, one column per swept parameter (named after
 //!   it), `n_boids,world_width_wu,world_height_wu,samples`, then for each measure `M` of
-//!   [`crate::sweep::MEASURES`] its time average `M`, its standard deviation over time `M_sd` and
+//!   [`crate::sweep::measures`] its time average `M`, its standard deviation over time `M_sd` and
 //!   the standard error of the average `M_se` ([`crate::sweep::stats`]). Numbers are written in
 //!   shortest round-trip form (Rust's `{}`: `0.1`, not `0.10000000149011612`; world sizes are the
 //!   f32 values used), so reading and rewriting a row gives the same bytes, and a merge of shards
@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 
 use crate::sweep::stats::SeriesStats;
 use crate::sweep::summary::SweepSummary;
-use crate::sweep::MEASURES;
 
 /// File name of the table.
 pub const CSV: &str = "sweep.csv";
@@ -46,8 +45,8 @@ pub struct PointRow {
     pub world: [f32; 2],
     /// Measured steps.
     pub samples: u32,
-    /// Statistics of each measure, in [`MEASURES`] order.
-    pub stats: [SeriesStats; 5],
+    /// Statistics of each measure, in [`crate::sweep::measures`] order.
+    pub stats: Vec<SeriesStats>,
 }
 
 /// The CSV header for these swept parameter names.
@@ -55,10 +54,10 @@ pub fn header(axes: &[String]) -> Vec<String> {
     let mut h: Vec<String> = ["point", "repeat", "seed"].map(String::from).to_vec();
     h.extend(axes.iter().cloned());
     h.extend(["n_boids", "world_width_wu", "world_height_wu", "samples"].map(String::from));
-    for m in MEASURES {
-        h.push(m.to_string());
-        h.push(format!("{m}_sd"));
-        h.push(format!("{m}_se"));
+    for m in crate::sweep::measures() {
+        h.push(m.name.to_string());
+        h.push(format!("{}_sd", m.name));
+        h.push(format!("{}_se", m.name));
     }
     h
 }
@@ -131,11 +130,14 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
             })
         };
         let a = axes.len();
-        let mut stats = [SeriesStats {
-            mean: 0.0,
-            sd: 0.0,
-            se: 0.0,
-        }; MEASURES.len()];
+        let mut stats = vec![
+            SeriesStats {
+                mean: 0.0,
+                sd: 0.0,
+                se: 0.0,
+            };
+            crate::sweep::measures().len()
+        ];
         for (m, s) in stats.iter_mut().enumerate() {
             let c = 7 + a + 3 * m;
             *s = SeriesStats {
@@ -202,9 +204,9 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
 
 /// The plot files written for every sweep, in order.
 pub fn plot_files() -> Vec<String> {
-    MEASURES
+    crate::sweep::measures()
         .iter()
-        .flat_map(|m| [format!("{m}.svg"), format!("{m}.png")])
+        .flat_map(|m| [format!("{}.svg", m.name), format!("{}.png", m.name)])
         .collect()
 }
 
@@ -228,7 +230,7 @@ pub fn write_outputs(
     write(CSV, &csv_bytes(&axes, rows)?)?;
     let mut files = vec![CSV.to_string(), SUMMARY.to_string()];
     if plots {
-        for (m, measure) in MEASURES.iter().enumerate() {
+        for (m, measure) in crate::sweep::measures().iter().map(|m| m.name).enumerate() {
             let svg = crate::sweep::plot::measure_svg(summary, rows, m)
                 .map_err(|e| format!("{measure}.svg: {e}"))?;
             write(&format!("{measure}.svg"), svg.as_bytes())?;

@@ -6,8 +6,9 @@
 //! registered by [`crate::bench::plot::register_font`].
 //!
 //! A point with repeats is drawn at the mean of its repeats' time averages with the combined
-//! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). Polarization, milling and v_a are drawn on
-//! 0 ..= 1; the other measures on their data's range. The x axis is logarithmic when every value
+//! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). A measure with a range in the measure
+//! table (polarization, milling, v_a: 0 ..= 1) is drawn on it; the others on their data's range.
+//! Titles and axis labels come from the measure table. The x axis is logarithmic when every value
 //! is positive and they span a factor of 100 or more (boid counts, densities).
 
 use plotters::coord::Shift;
@@ -19,7 +20,6 @@ use crate::bench::plot::{
 use crate::sweep::output::PointRow;
 use crate::sweep::stats::combine;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
-use crate::sweep::MEASURES;
 
 /// Line colours, one per value of the second parameter (Tableau 10).
 const PALETTE: [(u8, u8, u8); 10] = [
@@ -33,16 +33,6 @@ const PALETTE: [(u8, u8, u8); 10] = [
     (127, 127, 127),
     (188, 189, 34),
     (23, 190, 207),
-];
-
-/// Axis title of each measure, in [`MEASURES`] order.
-const TITLES: [&str; 5] = [
-    "polarization (order parameter)",
-    "milling",
-    "mean speed (wu/s)",
-    "mean neighbours",
-    // The plot font has no Σ.
-    "v_a = |sum of v| / (N·v0)",
 ];
 
 /// A line: its second-parameter value and its (x, mean, se) points sorted by x.
@@ -99,14 +89,14 @@ struct MeasurePlot {
     title: String,
     subtitle: String,
     x_name: String,
-    y_name: &'static str,
+    y_name: String,
     x: (f64, f64),
     xlog: bool,
     y: (f64, f64),
     lines: Vec<PlotLine>,
 }
 
-/// The plot of measure `m` (index in [`MEASURES`]) for a sweep's rows.
+/// The plot of measure `m` (index in [`crate::sweep::measures`]) for a sweep's rows.
 fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
     let lines = lines(s, rows, m);
     let all: Vec<(f64, f64, f64)> = lines.iter().flat_map(|l| l.1.clone()).collect();
@@ -127,9 +117,10 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
         };
         (xmin - pad, xmax + pad)
     };
-    // Polarization, milling and v_a lie in [0, 1].
-    let (y0, y1) = if m < 2 || MEASURES[m] == "va" {
-        (0.0, 1.05)
+    let measure = crate::sweep::measures()[m];
+    // A bounded measure (polarization, milling, v_a: [0, 1]) is drawn on its whole range.
+    let (y0, y1) = if let Some((lo, hi)) = measure.range {
+        (lo, lo + (hi - lo) * 1.05)
     } else {
         let lo = all
             .iter()
@@ -176,16 +167,22 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
             s.points.len()
         ));
     }
-    // v_a keeps its lower-case symbol; the other measures are words.
-    let name = match MEASURES[m] {
-        "va" => "v_a".to_string(),
-        other => capitalise(&other.replace('_', " ")),
-    };
+    let name = capitalise(measure.title);
+    // The speed unit of the sweep's model (wu per step in the Vicsek model).
+    let speed_unit = s
+        .base_params
+        .get("model")
+        .and_then(|m| m.as_str())
+        .and_then(crate::model::Model::by_name)
+        .unwrap_or_default()
+        .desc()
+        .speed
+        .unit;
     MeasurePlot {
         title: format!("{name} against {}", p.axes[0].name),
         subtitle: sub.join("  ·  "),
         x_name: p.axes[0].name.clone(),
-        y_name: TITLES[m],
+        y_name: measure.label(speed_unit),
         x: (x0, x1),
         xlog,
         y: (y0, y1),
@@ -313,7 +310,7 @@ where
     chart
         .configure_mesh()
         .x_desc(p.x_name.as_str())
-        .y_desc(p.y_name)
+        .y_desc(p.y_name.as_str())
         .x_label_formatter(&|v| short(*v))
         .y_label_formatter(&|v| short(*v))
         .label_style(text_style(15.0))
@@ -325,7 +322,7 @@ where
         .map_err(err)
 }
 
-/// `<measure>.svg` for measure `m` (index in [`MEASURES`]).
+/// `<measure>.svg` for measure `m` (index in [`crate::sweep::measures`]).
 ///
 /// # Errors
 /// plotters' error, as text.

@@ -86,7 +86,10 @@ pub struct SweepOutcome {
 /// The fixed texts of `summary.json`'s `method`.
 pub fn method(spec: &PlanSpec) -> Method {
     Method {
-        measures: crate::sweep::MEASURES.map(String::from).to_vec(),
+        measures: crate::sweep::measures()
+            .iter()
+            .map(|m| m.name.to_string())
+            .collect(),
         samples_per_point: spec.samples(),
         batches: crate::sweep::stats::batch_count(spec.samples() as usize),
         standard_error: "non-overlapping batch means: the measured steps are cut into \
@@ -125,7 +128,9 @@ fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
         boids: run.boids,
         world: run.world,
         samples,
-        stats: [0, 1, 2, 3, 4].map(|m| series_stats(&col(m))),
+        stats: (0..crate::sweep::measures().len())
+            .map(|m| series_stats(&col(m)))
+            .collect(),
     }
 }
 

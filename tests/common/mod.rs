@@ -80,7 +80,7 @@ pub fn compare_states(
     let (w, h) = (params.world_width, params.world_height);
     let wrap = params.boundary == boids::model::Boundary::Wrap;
     let pos_tol = tol.position_rel_world * w.max(h);
-    let vel_tol = tol.velocity_rel * params.max_speed;
+    let vel_tol = tol.velocity_rel * params.models.boids.max_speed;
     for (x, y) in a.iter().zip(&b) {
         if x.id != y.id {
             return Err(format!("id sets differ near id {} / {}", x.id, y.id));

@@ -1,0 +1,73 @@
+// Reynolds' boids (docs/model.md §5–§9); mirrors src/model/models/boids.rs line for line. The
+// model's rule of the `rules` pass (the pipeline is compiled for this model alone). Needs:
+// common.wgsl, rng.wgsl (standard_normal), rules_common.wgsl (NeighborSums, ObstacleSums, steer,
+// wall_force, rotate, min_image, apply_boundary, hue_rule).
+
+// The model's parameters in the uniform block, as `uniforms` in src/model/models/boids.rs packs
+// them: [w_s, w_a, w_c, v_min], [v_max, F_max, 0, 0].
+fn boids_separation_weight() -> f32 { return params.model_params[0].x; }
+fn boids_alignment_weight() -> f32 { return params.model_params[0].y; }
+fn boids_cohesion_weight() -> f32 { return params.model_params[0].z; }
+fn boids_min_speed() -> f32 { return params.model_params[0].w; }
+fn boids_max_speed() -> f32 { return params.model_params[1].x; }
+fn boids_max_force() -> f32 { return params.model_params[1].y; }
+
+fn boids_steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
+    return steer(target_dir, v, boids_max_speed(), boids_max_force());
+}
+
+// `predator`: the predators' acceleration at the boid (predator_accel, wu/s²).
+fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) -> Boid {
+    let p = me.position;
+    let v = me.velocity;
+    let obstacle_push = ob.push;
+    let bounce_normal = ob.bounce_normal;
+
+    var v_new: vec2<f32>;
+    if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {
+        v_new = v - 2.0 * dot(v, bounce_normal) * bounce_normal;
+    } else {
+        var a = vec2<f32>(0.0);
+        a += boids_separation_weight() * boids_steer(s.separation, v);
+        if (s.alignment_n > 0u) {
+            a += boids_alignment_weight() * boids_steer(s.alignment / f32(s.alignment_n), v);
+        }
+        if (s.cohesion_n > 0u) {
+            a += boids_cohesion_weight() * boids_steer(s.cohesion / f32(s.cohesion_n), v);
+        }
+        if (params.boundary == 1u) {
+            a += wall_force(p, v, me.id);
+        }
+        a += params.obstacle_weight * boids_steer(obstacle_push, v);
+        if (params.pointer_radius > 0.0 && params.pointer_weight != 0.0) {
+            let d = min_image(vec2<f32>(params.pointer_x, params.pointer_y) - p);
+            if (dot(d, d) < params.pointer_radius * params.pointer_radius) {
+                a += abs(params.pointer_weight) * boids_steer(d * sign(params.pointer_weight), v);
+            }
+        }
+        a += predator;
+        v_new = v + a * params.dt;
+    }
+
+    if (params.heading_sd > 0.0) {
+        v_new = rotate(v_new, params.heading_sd * standard_normal(params.seed, me.id, params.step));
+    }
+
+    let speed2 = dot(v_new, v_new);
+    if (speed2 < SPEED_EPS2) {
+        let v2 = dot(v, v);
+        var dir = vec2<f32>(1.0, 0.0);
+        if (v2 > HEADING_EPS2) {
+            dir = v / sqrt(v2);
+        }
+        v_new = dir * boids_min_speed();
+    } else {
+        let speed = sqrt(speed2);
+        v_new *= clamp(speed, boids_min_speed(), boids_max_speed()) / speed;
+    }
+
+    let pv = apply_boundary(p + v_new * params.dt, v_new);
+    let hh = hue_rule(me, s);
+
+    return Boid(pv.p, pv.v, hh.xy, hh.zw, me.id);
+}

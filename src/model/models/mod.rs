@@ -1,0 +1,349 @@
+//! The model table: every model a run can simulate (`SimParams::model`, one per run) is one entry
+//! of [`MODELS`] — a [`ModelDesc`] in its own file — and one line of `model_table!` below.
+//!
+//! The models share the state, the uniform grid, the neighbour gather, the hue-vector rule, the
+//! boundary and the predators; each declares the rest: its name, its own parameter group (scene
+//! files keep their flat `[params]` keys), which shared parameters it uses, its validation, what its
+//! speed means (unit, and the speeds of a loaded state, of a spawned or respawned boid), the radii
+//! of its neighbour sums, its parameters as the uniform block carries them, its CPU rule and its
+//! WGSL rule (a file of `shaders/` defining `next_state`; the GPU's `rules` pass is compiled for
+//! the model alone), and its section of docs/model.md.
+//!
+//! **Adding a model** touches five files: its Rust rule (`src/model/models/<name>.rs`: its
+//! parameter group, its `next_state` and its `ModelDesc`), its WGSL rule (`shaders/<name>.wgsl`),
+//! its line in `model_table!` here, its section of docs/model.md, and its test file.
+
+pub mod boids;
+pub mod fish;
+pub mod vicsek;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::model::error::ParamError;
+use crate::model::param_table::{ParamField, ParamSpec, ParamValue};
+use crate::model::params::SimParams;
+use crate::model::rules::{NeighborSums, ObstacleSums};
+use crate::model::state::Boid;
+use crate::model::uniforms::StepUniforms;
+
+/// Floats of the uniform block's `model_params` (`array<vec4<f32>, 3>` in WGSL): a model's own
+/// parameters as its rules read them, packed by [`ModelDesc::uniforms`].
+pub const MODEL_UNIFORMS: usize = 12;
+
+/// A model's rule: the next state of a boid from its neighbour sums, its obstacle sums and the
+/// predators' acceleration on it (wu/s²), under the uniforms of the step.
+pub type NextState = fn(&Boid, &NeighborSums, &ObstacleSums, Vec2, &StepUniforms) -> Boid;
+
+/// What a loaded state's speeds are brought to (docs/model.md §11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnLoad {
+    /// Scaled into the speed range (the boids model's clamp into [min_speed, max_speed]).
+    Clamp,
+    /// Set to the model's constant speed (the range's single value) when off by more than
+    /// rounding, the heading kept.
+    Constant,
+    /// Kept as they are (any finite speed is a state of the model).
+    Keep,
+}
+
+/// What a model's speed means.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedRule {
+    /// Its unit: `wu/s`, or `wu per step` for a model whose time unit is its step.
+    pub unit: &'static str,
+    /// The speeds of a spawned boid (uniform in `lo ..= hi`; a constant when equal): the initial
+    /// flock, the app's add tool, a boid respawned after a catch.
+    pub range: fn(&SimParams) -> (f32, f32),
+    /// The parameters `range` reads, for messages (`min_speed, max_speed`).
+    pub range_keys: &'static str,
+    /// What a loaded state's speeds are brought to.
+    pub on_load: OnLoad,
+}
+
+/// One model, described (an entry of [`MODELS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelDesc {
+    /// Its name in scene files (`model = "vicsek"`) and on the command line.
+    pub name: &'static str,
+    /// What it is, with its source, in one line.
+    pub title: &'static str,
+    /// Its section of docs/model.md (`§16`).
+    pub doc: &'static str,
+    /// Its own parameters (its group in [`ModelParams`]).
+    pub own_params: &'static [ParamSpec],
+    /// The shared parameters (of [`SimParams`] itself) its rules read.
+    pub shared_params: &'static [&'static str],
+    /// What its speed means.
+    pub speed: SpeedRule,
+    /// The name of its order parameter in the measure table (`va`, `polarization`).
+    pub order_parameter: &'static str,
+    /// The radii of its neighbour sums (wu): separation, alignment, cohesion, hue.
+    pub radii: fn(&SimParams) -> [f32; 4],
+    /// Its checks beyond each parameter's own range (e.g. radii within the perception radius).
+    pub validate: fn(&SimParams) -> Result<(), ParamError>,
+    /// Its parameters packed into the uniform block's `model_params`, as its rules read them.
+    pub uniforms: fn(&SimParams) -> [f32; MODEL_UNIFORMS],
+    /// Its CPU rule (the reference its WGSL rule is tested against).
+    pub next_state: NextState,
+    /// Its WGSL rule: the file name in `shaders/` and its text, defining `next_state`.
+    pub wgsl: (&'static str, &'static str),
+}
+
+impl ModelDesc {
+    /// Whether the model's rules use the parameter `key` (its own, a shared one it reads, or
+    /// `model` itself).
+    pub fn uses(&self, key: &str) -> bool {
+        key == "model"
+            || self.own_params.iter().any(|s| s.key == key)
+            || self.shared_params.contains(&key)
+    }
+
+    /// Every parameter key the model uses: the shared ones, then its own.
+    pub fn used_keys(&self) -> Vec<&'static str> {
+        self.shared_params
+            .iter()
+            .copied()
+            .chain(self.own_params.iter().map(|s| s.key))
+            .collect()
+    }
+
+    /// The constant speed of the model (wu per step or wu/s), when its speeds are one value.
+    pub fn constant_speed(&self, p: &SimParams) -> Option<f32> {
+        match self.speed.on_load {
+            OnLoad::Constant => Some((self.speed.range)(p).0),
+            _ => None,
+        }
+    }
+
+    /// The speed of a spawned boid for a uniform number `u` in [0, 1).
+    pub fn spawn_speed(&self, u: f32, p: &SimParams) -> f32 {
+        let (lo, hi) = (self.speed.range)(p);
+        if lo == hi {
+            lo
+        } else {
+            lo + u * (hi - lo)
+        }
+    }
+}
+
+/// Which model a run simulates: an index into [`MODELS`] (`Model::BOIDS`, `Model::VICSEK`, …),
+/// written by name in scene files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Model(u32);
+
+impl Model {
+    /// Its entry in the table.
+    pub fn desc(self) -> &'static ModelDesc {
+        MODELS[self.0 as usize]
+    }
+
+    /// Its name, as written in scene files.
+    pub fn name(self) -> &'static str {
+        self.desc().name
+    }
+
+    /// The code in the uniform block (`params.model`): its index in [`MODELS`].
+    pub fn code(self) -> u32 {
+        self.0
+    }
+
+    /// The model of a code (`None` past the table).
+    pub fn from_code(code: u32) -> Option<Model> {
+        ((code as usize) < MODELS.len()).then_some(Model(code))
+    }
+
+    /// The model named `name`.
+    pub fn by_name(name: &str) -> Option<Model> {
+        MODELS
+            .iter()
+            .position(|m| m.name == name)
+            .map(|i| Model(i as u32))
+    }
+
+    /// Every model, in table order.
+    pub fn all() -> impl Iterator<Item = Model> {
+        (0..MODELS.len() as u32).map(Model)
+    }
+
+    /// The names of every model, for messages (`boids, vicsek or fish`).
+    pub fn names() -> String {
+        let names: Vec<&str> = MODELS.iter().map(|m| m.name).collect();
+        match names.split_last() {
+            Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+            _ => names.join(""),
+        }
+    }
+}
+
+impl std::fmt::Display for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Model {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Model::by_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown model `{}`: {}",
+                crate::io::clip(&name),
+                Model::names()
+            ))
+        })
+    }
+}
+
+impl ParamField for Model {
+    fn param_value(&self) -> ParamValue {
+        ParamValue::Name(self.name())
+    }
+}
+
+/// The table: one line per model — its constant on [`Model`], its field of [`ModelParams`] with
+/// the parameter group's type, and its [`ModelDesc`].
+macro_rules! model_table {
+    ($( $(#[doc = $doc:literal])* $CONST:ident => $field:ident : $ty:ty = $desc:expr; )*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u32)]
+        enum Index { $( $CONST, )* }
+
+        impl Model {
+            $( $(#[doc = $doc])* pub const $CONST: Model = Model(Index::$CONST as u32); )*
+        }
+
+        /// Every model, in the order of their codes.
+        pub static MODELS: &[&ModelDesc] = &[ $( &$desc, )* ];
+
+        crate::param_group! {
+            /// The parameters of every model, one group each (docs/model.md §3.1). Scene files
+            /// write their keys flat in `[params]`; every group is validated whichever model runs
+            /// (a scene or the app may switch models).
+            pub struct ModelParams {}
+            groups {
+                $( $(#[doc = $doc])* $field: $ty, )*
+            }
+        }
+    };
+}
+
+model_table! {
+    /// Reynolds' boids (docs/model.md §5–§9).
+    BOIDS => boids: boids::BoidsParams = boids::MODEL;
+    /// The Vicsek model (docs/model.md §16).
+    VICSEK => vicsek: vicsek::VicsekParams = vicsek::MODEL;
+    /// The fish school (docs/model.md §17).
+    FISH => fish: fish::FishParams = fish::MODEL;
+}
+
+/// The radii every model but Vicsek uses: each rule's own (wu).
+pub(crate) fn rule_radii(p: &SimParams) -> [f32; 4] {
+    [
+        p.separation_radius,
+        p.alignment_radius,
+        p.cohesion_radius,
+        p.hue_radius,
+    ]
+}
+
+/// The check of models that sum their neighbours within per-rule radii: each rule radius at most
+/// the perception radius (the grid's search reach).
+///
+/// # Errors
+/// [`ParamError::RadiusAbovePerception`] for the first radius above it.
+pub(crate) fn radii_within_perception(p: &SimParams) -> Result<(), ParamError> {
+    for (field, r) in [
+        ("separation_radius", p.separation_radius),
+        ("alignment_radius", p.alignment_radius),
+        ("cohesion_radius", p.cohesion_radius),
+        ("hue_radius", p.hue_radius),
+    ] {
+        if r > p.perception_radius {
+            return Err(ParamError::RadiusAbovePerception {
+                field,
+                value: crate::model::params::decimal(r),
+                perception_radius: crate::model::params::decimal(p.perception_radius),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The model parameters of the uniforms `u`, as the rules read them (`model_params` flattened).
+#[inline]
+pub fn model_uniforms(u: &StepUniforms) -> [f32; MODEL_UNIFORMS] {
+    let mut out = [0.0; MODEL_UNIFORMS];
+    for (k, v) in u.model_params.iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(&v.to_array());
+    }
+    out
+}
+
+/// The constant speed of the model of `u` (its spawn speed, when its speeds are one value): v0 of
+/// the Vicsek model, for v_a.
+pub fn constant_speed_of(u: &StepUniforms) -> Option<f32> {
+    match MODELS[u.model as usize].speed.on_load {
+        OnLoad::Constant => Some(u.spawn_speed_min),
+        _ => None,
+    }
+}
+
+/// The next state of `me` under the model of `u` (its entry's CPU rule).
+#[inline]
+pub fn next_state(
+    me: &Boid,
+    s: &NeighborSums,
+    ob: &ObstacleSums,
+    predator: Vec2,
+    u: &StepUniforms,
+) -> Boid {
+    (MODELS[u.model as usize].next_state)(me, s, ob, predator, u)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::param_table::ParamGroup;
+
+    #[test]
+    fn every_model_is_found_by_its_name_and_code() {
+        for m in Model::all() {
+            assert_eq!(Model::by_name(m.name()), Some(m));
+            assert_eq!(Model::from_code(m.code()), Some(m));
+        }
+        assert_eq!(Model::by_name("nope"), None);
+        assert_eq!(Model::from_code(MODELS.len() as u32), None);
+        assert_eq!(Model::names(), "boids, vicsek or fish");
+    }
+
+    #[test]
+    fn each_model_uses_its_own_parameters_and_no_other_models() {
+        let all_own: Vec<&str> = MODELS
+            .iter()
+            .flat_map(|m| m.own_params.iter().map(|s| s.key))
+            .collect();
+        for m in MODELS {
+            for key in &all_own {
+                let own = m.own_params.iter().any(|s| s.key == *key);
+                assert_eq!(m.uses(key), own, "{} and {key}", m.name);
+            }
+            for key in m.shared_params {
+                assert!(
+                    SimParams::OWN_SPECS.iter().any(|s| s.key == *key),
+                    "{}: {key} is not a shared parameter",
+                    m.name
+                );
+            }
+        }
+        // The groups of ModelParams are the models' own parameters, in table order.
+        let grouped: Vec<&str> = ModelParams::specs().iter().map(|s| s.key).collect();
+        assert_eq!(grouped, all_own);
+    }
+}

@@ -1,0 +1,182 @@
+//! The Vicsek model (T. Vicsek, A. Czirók, E. Ben-Jacob, I. Cohen, O. Shochet, "Novel type of phase
+//! transition in a system of self-driven particles", Phys. Rev. Lett. 75, 1226 (1995);
+//! docs/model.md §16): particles at constant speed v0 whose heading becomes, every step, the
+//! direction of the summed velocities of all particles within r — itself included — turned by a
+//! noise uniform in [−η/2, η/2). The step is the model's unit of time (Δt = 1). Mirrored line for
+//! line by `shaders/vicsek.wgsl`.
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::model::error::ParamError;
+use crate::model::models::{model_uniforms, ModelDesc, OnLoad, SpeedRule, MODEL_UNIFORMS};
+use crate::model::param_table::{number, ParamField, ParamValue, Range};
+use crate::model::params::SimParams;
+use crate::model::rng::uniform_turn;
+use crate::model::rules::{apply_boundary, hue_rule, rotate, NeighborSums, ObstacleSums};
+use crate::model::rules::{HEADING_EPS2, STEER_EPS2};
+use crate::model::state::Boid;
+use crate::model::uniforms::StepUniforms;
+
+/// Which velocity moves a Vicsek particle in its step (docs/model.md §16.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum VicsekUpdate {
+    /// x(t+1) = x(t) + v(t+1)·Δt: the new heading moves the particle, as Vicsek's own simulations
+    /// do (the default).
+    #[default]
+    New,
+    /// x(t+1) = x(t) + v(t)·Δt: the velocity of the start of the step moves it, as eq. (1) of the
+    /// paper reads literally.
+    Old,
+}
+
+impl VicsekUpdate {
+    /// The code in the model's uniforms: new 0, old 1.
+    pub fn code(self) -> u32 {
+        match self {
+            VicsekUpdate::New => 0,
+            VicsekUpdate::Old => 1,
+        }
+    }
+
+    /// Lower-case name, as written in scene files.
+    pub fn name(self) -> &'static str {
+        match self {
+            VicsekUpdate::New => "new",
+            VicsekUpdate::Old => "old",
+        }
+    }
+}
+
+impl ParamField for VicsekUpdate {
+    fn param_value(&self) -> ParamValue {
+        ParamValue::Name(self.name())
+    }
+}
+
+crate::param_group! {
+    /// The Vicsek model's own parameters (docs/model.md §16).
+    pub struct VicsekParams {
+        /// Noise amplitude η (rad): each step adds a turn uniform in [−η/2, η/2)
+        /// (docs/model.md §16). Range 0 ..= 2π.
+        eta: f32 = 2.0, key: "vicsek_eta", symbol: "η", unit: "rad",
+            range: number(0.0, std::f64::consts::TAU);
+        /// Speed v0 (wu per step; the model's time unit is its step, Δt = 1). Range 1e-6 ..= 1e5.
+        speed: f32 = 0.03, key: "vicsek_speed", symbol: "v₀", unit: "wu per step",
+            range: number(1.0e-6, 1.0e5);
+        /// Which velocity moves a particle: `new` (the heading just computed, Vicsek's own
+        /// simulations; default) or `old` (the one of the start of the step) (docs/model.md §16.3).
+        update: VicsekUpdate = VicsekUpdate::New, key: "vicsek_update", symbol: "", unit: "",
+            range: Range::Choice(&["new", "old"]);
+    }
+}
+
+/// The Vicsek model's entry in the model table.
+pub static MODEL: ModelDesc = ModelDesc {
+    name: "vicsek",
+    title: "the Vicsek model: constant speed, the heading of the neighbours' summed velocities plus noise (Vicsek et al. 1995)",
+    doc: "§16",
+    own_params: VicsekParams::OWN_SPECS,
+    shared_params: &[
+        "world_width",
+        "world_height",
+        "dt",
+        "boundary",
+        "perception_radius",
+        "hue_radius",
+        "max_neighbors",
+        "hue_cohesion_weight",
+        "hue_alignment_weight",
+        "max_hue_speed",
+        "predator_sight_radius",
+        "predator_max_speed",
+        "predator_max_force",
+        "catch_radius",
+    ],
+    speed: SpeedRule {
+        unit: "wu per step",
+        range: |p| (p.models.vicsek.speed, p.models.vicsek.speed),
+        range_keys: "vicsek_speed",
+        on_load: OnLoad::Constant,
+    },
+    order_parameter: "va",
+    radii,
+    validate,
+    uniforms,
+    next_state,
+    wgsl: ("vicsek.wgsl", include_str!("../../../shaders/vicsek.wgsl")),
+};
+
+/// The radii of the Vicsek sums (docs/model.md §16.2): the alignment sum within r (the perception
+/// radius), no separation or cohesion, the colour rule within the hue radius (clipped to r by the
+/// gather).
+fn radii(p: &SimParams) -> [f32; 4] {
+    [0.0, p.perception_radius, 0.0, p.hue_radius]
+}
+
+/// Nothing beyond each parameter's range: the model interacts within the perception radius alone.
+fn validate(_: &SimParams) -> Result<(), ParamError> {
+    Ok(())
+}
+
+/// The Vicsek parameters in the uniform block: `[η, v0, update, 0, …]` (`shaders/vicsek.wgsl`
+/// reads them in this order).
+fn uniforms(p: &SimParams) -> [f32; MODEL_UNIFORMS] {
+    let v = &p.models.vicsek;
+    let mut out = [0.0; MODEL_UNIFORMS];
+    out[..3].copy_from_slice(&[v.eta, v.speed, v.update.code() as f32]);
+    out
+}
+
+/// The next state of particle `me` (docs/model.md §16.3). `s.alignment` must hold Σ v_j over the
+/// other particles within r (the model's radii set the alignment radius to r). Predators do not
+/// push a Vicsek particle (`_predator` is left out): its heading follows its neighbours alone.
+pub fn next_state(
+    me: &Boid,
+    s: &NeighborSums,
+    ob: &ObstacleSums,
+    _predator: Vec2,
+    u: &StepUniforms,
+) -> Boid {
+    let m = model_uniforms(u);
+    let (eta, v0, update_old) = (m[0], m[1], m[2] != 0.0);
+    let p = me.pos();
+    let v = me.vel();
+    let v2 = v.dot(v);
+    // The particle's own heading: kept when the summed velocities cancel exactly.
+    let own = if v2 > HEADING_EPS2 {
+        v / v2.sqrt()
+    } else {
+        Vec2::new(1.0, 0.0)
+    };
+    let bounce_normal = ob.bounce_normal;
+    let mut dir;
+    if bounce_normal.dot(bounce_normal) > 0.0 && v.dot(bounce_normal) < 0.0 {
+        // Bounce off the obstacle: the heading is reflected about its normal instead.
+        dir = own - 2.0 * own.dot(bounce_normal) * bounce_normal;
+    } else {
+        // The direction of Σ v_j within r, the particle itself included.
+        let sum = s.alignment + v;
+        let l2 = sum.dot(sum);
+        dir = own;
+        if l2 > STEER_EPS2 * v0 * v0 {
+            dir = sum / l2.sqrt();
+        }
+    }
+    // Noise: a turn uniform in [−η/2, η/2) (stream 6 of the counter-based generator).
+    dir = rotate(dir, uniform_turn(u.seed, me.id, u.step, eta));
+    let v_new = dir * v0;
+    // Δt = 1: the new velocity moves the particle (update `new`), or the old one (`old`).
+    let moved = if update_old { v } else { v_new };
+    let (p_new, v_new) = apply_boundary(p + moved, v_new, u);
+    let (h_new, hv) = hue_rule(me, s, u);
+    Boid {
+        position: p_new.into(),
+        velocity: v_new.into(),
+        hue: h_new.into(),
+        hue_velocity: hv.into(),
+        id: me.id,
+        _pad: 0,
+    }
+}
