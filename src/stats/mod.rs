@@ -1,5 +1,5 @@
-//! Statistics of measured series: errors of time averages and estimates over independent
-//! repeats.
+//! Statistics of measured series: errors of time averages, estimates over independent repeats,
+//! and moments and cumulants of an order parameter.
 //!
 //! A leaf module: it uses nothing else in the crate, and takes plain numbers (series of a measure,
 //! one value per measured step, oldest first; velocities; positions).
@@ -21,14 +21,18 @@
 //!
 //! - errors of time averages: [`series_stats`] and [`time_average`] (batch means),
 //!   [`block_jackknife`] (nonlinear functions of time averages);
-//! - over repeats: [`combine_repeats`], [`mean_over_repeats`].
+//! - over repeats: [`combine_repeats`], [`mean_over_repeats`];
+//! - an order parameter φ: [`order_parameter_moments`] and
+//!   [`order_parameter_moments_over_repeats`] (⟨φ⟩, ⟨φ²⟩, ⟨φ⁴⟩, the Binder cumulant, the
+//!   susceptibility).
 //!
 //! One job per file: `estimate.rs` (the value–error–kind type), `batch_means.rs`,
-//! `jackknife.rs` and `repeats.rs`.
+//! `jackknife.rs`, `repeats.rs` and `moments.rs`.
 
 mod batch_means;
 mod estimate;
 mod jackknife;
+mod moments;
 mod repeats;
 #[cfg(test)]
 mod test_rng;
@@ -36,4 +40,8 @@ mod test_rng;
 pub use batch_means::{batch_count, series_stats, time_average, SeriesStats, BATCHES, MIN_SAMPLES};
 pub use estimate::{ErrorKind, Estimate};
 pub use jackknife::{block_jackknife, Jackknife};
+pub use moments::{
+    binder_cumulant, order_parameter_moments, order_parameter_moments_over_repeats, susceptibility,
+    OrderParameterMoments,
+};
 pub use repeats::{combine_repeats, mean_over_repeats};

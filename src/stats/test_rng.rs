@@ -31,6 +31,11 @@ impl TestRng {
         (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
     }
 
+    /// Uniform angle in [0, 2π).
+    pub fn angle(&mut self) -> f64 {
+        std::f64::consts::TAU * self.uniform()
+    }
+
     /// `n` samples of the stationary AR(1) process x_t = ρ x_{t−1} + ε_t, ε_t standard normal
     /// (x_0 drawn from the stationary law, variance 1/(1 − ρ²)); i.i.d. normals for ρ = 0.
     pub fn ar1(&mut self, n: usize, rho: f64) -> Vec<f64> {
@@ -42,5 +47,16 @@ impl TestRng {
                 out
             })
             .collect()
+    }
+
+    /// The polarization φ = |Σ e^{iθ_j}|/N of `n` independent uniform headings.
+    pub fn random_polarization(&mut self, n: usize) -> f64 {
+        let (mut sx, mut sy) = (0.0f64, 0.0f64);
+        for _ in 0..n {
+            let (s, c) = self.angle().sin_cos();
+            sx += c;
+            sy += s;
+        }
+        (sx * sx + sy * sy).sqrt() / n as f64
     }
 }
