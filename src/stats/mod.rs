@@ -1,5 +1,5 @@
 //! Statistics of measured series: errors of time averages, estimates over independent repeats,
-//! and moments and cumulants of an order parameter.
+//! moments and cumulants of an order parameter, and nematic order.
 //!
 //! A leaf module: it uses nothing else in the crate, and takes plain numbers (series of a measure,
 //! one value per measured step, oldest first; velocities; positions).
@@ -24,15 +24,17 @@
 //! - over repeats: [`combine_repeats`], [`mean_over_repeats`];
 //! - an order parameter φ: [`order_parameter_moments`] and
 //!   [`order_parameter_moments_over_repeats`] (⟨φ⟩, ⟨φ²⟩, ⟨φ⁴⟩, the Binder cumulant, the
-//!   susceptibility).
+//!   susceptibility);
+//! - [`nematic_order`] of headings.
 //!
 //! One job per file: `estimate.rs` (the value–error–kind type), `batch_means.rs`,
-//! `jackknife.rs`, `repeats.rs` and `moments.rs`.
+//! `jackknife.rs`, `repeats.rs`, `moments.rs` and `nematic.rs`.
 
 mod batch_means;
 mod estimate;
 mod jackknife;
 mod moments;
+mod nematic;
 mod repeats;
 #[cfg(test)]
 mod test_rng;
@@ -44,4 +46,5 @@ pub use moments::{
     binder_cumulant, order_parameter_moments, order_parameter_moments_over_repeats, susceptibility,
     OrderParameterMoments,
 };
+pub use nematic::{nematic_order, STOPPED_SPEED};
 pub use repeats::{combine_repeats, mean_over_repeats};
