@@ -1,5 +1,5 @@
 //! Statistics of measured series: errors of time averages, estimates over independent repeats,
-//! moments and cumulants of an order parameter, and nematic order.
+//! moments and cumulants of an order parameter, nematic order, and giant number fluctuations.
 //!
 //! A leaf module: it uses nothing else in the crate, and takes plain numbers (series of a measure,
 //! one value per measured step, oldest first; velocities; positions).
@@ -25,26 +25,35 @@
 //! - an order parameter φ: [`order_parameter_moments`] and
 //!   [`order_parameter_moments_over_repeats`] (⟨φ⟩, ⟨φ²⟩, ⟨φ⁴⟩, the Binder cumulant, the
 //!   susceptibility);
-//! - [`nematic_order`] of headings.
+//! - [`nematic_order`] of headings;
+//! - giant number fluctuations: [`number_fluctuations`], [`number_fluctuations_over`], with the
+//!   straight-line fit [`least_squares_line`].
 //!
 //! One job per file: `estimate.rs` (the value–error–kind type), `batch_means.rs`,
-//! `jackknife.rs`, `repeats.rs`, `moments.rs` and `nematic.rs`.
+//! `jackknife.rs`, `repeats.rs`, `moments.rs`, `nematic.rs`, `fit.rs` and
+//! `number_fluctuations.rs`.
 
 mod batch_means;
 mod estimate;
+mod fit;
 mod jackknife;
 mod moments;
 mod nematic;
+mod number_fluctuations;
 mod repeats;
 #[cfg(test)]
 mod test_rng;
 
 pub use batch_means::{batch_count, series_stats, time_average, SeriesStats, BATCHES, MIN_SAMPLES};
 pub use estimate::{ErrorKind, Estimate};
+pub use fit::{least_squares_line, LineFit};
 pub use jackknife::{block_jackknife, Jackknife};
 pub use moments::{
     binder_cumulant, order_parameter_moments, order_parameter_moments_over_repeats, susceptibility,
     OrderParameterMoments,
 };
 pub use nematic::{nematic_order, STOPPED_SPEED};
+pub use number_fluctuations::{
+    number_fluctuations, number_fluctuations_over, BoxSizes, CountFluctuation, NumberFluctuations,
+};
 pub use repeats::{combine_repeats, mean_over_repeats};
