@@ -28,4 +28,5 @@ pub mod model;
 pub mod render;
 pub mod simulation;
 pub mod stages;
+pub mod stats;
 pub mod sweep;
