@@ -991,18 +991,33 @@ fn expect_json(frames: &[TrajectoryFrame]) -> String {
 }
 
 #[test]
-#[ignore = "needs Python with gsd and numpy: BOIDS_GSD_PYTHON=/path/to/python cargo test --release --test gsd -- --ignored python_cross_check --nocapture"]
+#[ignore = "needs Python with gsd and numpy: BOIDS_GSD_PYTHON=/path/to/python cargo test \
+            --release --test gsd -- --ignored python_cross_check --nocapture (BOIDS_GSD_KEEP=DIR \
+            keeps the file and its JSON there)"]
 fn python_cross_check() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rust.gsd");
     let frames: Vec<_> = (0..12)
         .map(|k| frame(k, [40, 0, 25][k as usize % 3], (k % 4) as usize))
         .collect();
-    write(&path, &frames);
+    // Half written, half appended after reopening: both reach the reference reader.
+    write(&path, &frames[..6]);
+    let mut w = TrajectoryWriter::append(&path).unwrap();
+    for f in &frames[6..] {
+        w.write_frame(f.step, f.world, &f.boids, &f.predators)
+            .unwrap();
+    }
+    drop(w);
     let json = dir.path().join("expect.json");
     std::fs::write(&json, expect_json(&frames)).unwrap();
     let (ok, out) = python(&["check".as_ref(), path.as_os_str(), json.as_os_str()]);
     assert!(ok && out.contains("OK:"), "{out}");
+    if let Some(keep) = std::env::var_os("BOIDS_GSD_KEEP") {
+        // For `pytest scripts/gsd_check.py` with BOIDS_GSD_FILE and BOIDS_GSD_EXPECT.
+        let keep = PathBuf::from(keep);
+        std::fs::copy(&path, keep.join("rust.gsd")).unwrap();
+        std::fs::copy(&json, keep.join("expect.json")).unwrap();
+    }
     // The checker sees a planted difference (one hue component, one float step away).
     let mut planted = frames.clone();
     planted[6].boids[3].hue[0] = planted[6].boids[3].hue[0].next_up();

@@ -39,6 +39,12 @@
 //! [`GsdReader::cut_short`] says why the file ended early. (The reference implementation refuses
 //! such a file altogether.) A file whose header is wrong is an error: [`GsdError::NotGsd`] or
 //! [`GsdError::Version`]. No input makes the reader panic or allocate more than the file's size.
+//!
+//! Where a cut falls matters because of where the index is. While it has room it stays where it
+//! is, before the frames written since, so a cut among those frames keeps every frame before the
+//! cut. But the index in use is the copy made when it last grew, at what was then the end of the
+//! file: a cut before that copy removes the index, and with it every frame, though their data are
+//! still there (the older copies are not searched). A killed run never cuts anything.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};

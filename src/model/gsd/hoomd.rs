@@ -1,6 +1,6 @@
 //! Boids and predators as frames of the HOOMD schema (schema `hoomd`, version 1.4), on the GSD
-//! container of [`super::container`]. The chunk table, the centring and the rules for reading are in
-//! the [module docs](super).
+//! container of [`super::container`]. The chunk table, the centring and the rules for reading
+//! are in the [module docs](super).
 
 use std::path::Path;
 
