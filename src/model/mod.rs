@@ -1,9 +1,10 @@
 //! The model shared by every backend: parameters, state, the uniform grid, the rules, the
 //! counter-based random numbers, the flock measures, scene files and the setup of a run
-//! (docs/model.md).
+//! (docs/model.md), and trajectories in GSD files ([`gsd`]).
 
 pub mod error;
 pub mod grid;
+pub mod gsd;
 pub mod measures;
 pub mod models;
 pub mod param_table;
