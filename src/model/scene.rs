@@ -1,6 +1,7 @@
 //! Scene files: TOML with an optional boid count, seed and a `[params]` table of [`SimParams`]
 //! fields, plus obstacle points and predators. Unknown keys are errors (with file, line and
-//! column).
+//! column), and so is a point (an obstacle, a predator's position or velocity) that is not
+//! exactly two numbers; errors name the key (`params.dt`, `predators[1].kind`, `obstacles[3]`).
 //!
 //! ```toml
 //! boids = 50
@@ -38,8 +39,8 @@ pub struct Scene {
     /// the default density (false, the default when the scene sets no world size).
     #[serde(default)]
     pub fixed_world: Option<bool>,
-    /// Obstacle points (wu).
-    #[serde(default)]
+    /// Obstacle points (wu), each exactly two numbers `[x, y]`.
+    #[serde(default, deserialize_with = "points")]
     pub obstacles: Vec<[f32; 2]>,
     /// Simulation parameters; missing fields take their defaults.
     #[serde(default)]
@@ -189,13 +190,13 @@ pub(crate) fn key_line(text: &str, key: &str) -> usize {
 }
 
 /// Line, column and a short message for a TOML error in `text`: the message names the key at
-/// the error (`params.dt: …`) when the line has one, and quotes at most
+/// the error (`params.dt: …`, `predators[1].kind: …`, `obstacles[3]: …`), and quotes at most
 /// [`crate::io::QUOTE_CHARS`] characters of any value ([`crate::io::clip_message`]).
 pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, String) {
     let at = e.span().map(|s| s.start);
     let (line, column) = at.map(|a| line_col(text, a)).unwrap_or((1, 1));
     let message = crate::io::clip_message(e.message());
-    let key = at.and_then(|a| key_at(text, a));
+    let key = at.and_then(|a| key_path_at(text, a).or_else(|| key_at(text, a)));
     let message = match key {
         // An unknown key is named by the message itself.
         Some(k) if !message.starts_with("unknown field") => {
@@ -212,7 +213,8 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, Stri
 }
 
 /// The dotted key written on the line holding byte offset `at` (`params.dt`), when that line is
-/// `key = value` (the table is the last `[table]` header above it).
+/// `key = value` (the table is the last `[table]` or `[[table]]` header above it): for text that
+/// does not parse as TOML, where [`key_path_at`] finds nothing.
 fn key_at(text: &str, at: usize) -> Option<String> {
     let at = at.min(text.len());
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -231,8 +233,12 @@ fn key_at(text: &str, at: usize) -> Option<String> {
         .lines()
         .rev()
         .map(str::trim)
-        .find(|l| l.starts_with('[') && !l.starts_with("[["))
-        .and_then(|l| l.strip_prefix('[')?.strip_suffix(']'))
+        .find(|l| l.starts_with('['))
+        .and_then(|l| {
+            l.strip_prefix("[[")
+                .and_then(|t| t.strip_suffix("]]"))
+                .or_else(|| l.strip_prefix('[')?.strip_suffix(']'))
+        })
         .map(str::trim)
         .filter(|t| bare(t));
     Some(match table {
@@ -247,4 +253,91 @@ pub(crate) fn line_col(text: &str, at: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
     (line, column)
+}
+
+/// The path of the innermost key or array element whose value holds byte offset `at` of the TOML
+/// document `text`: `params.dt`, `predators[1].kind` (the second `[[predators]]` table),
+/// `obstacles[3]`. From toml's spanned parse of the document, so it holds across tables, arrays of
+/// tables, inline tables and arrays written over several lines. None when `text` does not parse
+/// or `at` lies in no value.
+pub(crate) fn key_path_at(text: &str, at: usize) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+    use toml::Spanned;
+    fn in_value(v: &Spanned<DeValue<'_>>, at: usize, path: String) -> Option<String> {
+        let inner = match v.get_ref() {
+            DeValue::Table(t) => in_table(t, at, &path),
+            DeValue::Array(a) => a
+                .iter()
+                .enumerate()
+                .find_map(|(i, e)| in_value(e, at, format!("{path}[{i}]"))),
+            _ => None,
+        };
+        inner.or_else(|| v.span().contains(&at).then_some(path))
+    }
+    fn in_table(t: &DeTable<'_>, at: usize, prefix: &str) -> Option<String> {
+        t.iter().find_map(|(k, v)| {
+            let path = if prefix.is_empty() {
+                k.get_ref().to_string()
+            } else {
+                format!("{prefix}.{}", k.get_ref())
+            };
+            if k.span().contains(&at) {
+                return Some(path);
+            }
+            in_value(v, at, path)
+        })
+    }
+    let doc = DeTable::parse(text).ok()?;
+    in_table(doc.get_ref(), at, "")
+}
+
+/// Reads a point `[x, y]` (wu, wu/s): exactly two numbers. (Serde reads a `[f32; 2]` from the
+/// first two numbers of a longer array and drops the rest.)
+struct Point([f32; 2]);
+
+impl<'de> Deserialize<'de> for Point {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
+        // The count is checked inside the visitor, so the error carries the array's own place
+        // (toml gives an error raised after the array was read the place of what holds it).
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Point;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a point: exactly two numbers [x, y]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Point, A::Error> {
+                let mut v: Vec<f32> = Vec::with_capacity(2);
+                while let Some(x) = seq.next_element::<f32>()? {
+                    v.push(x);
+                }
+                match v[..] {
+                    [x, y] => Ok(Point([x, y])),
+                    _ => {
+                        let shown: Vec<String> = v.iter().take(4).map(f32::to_string).collect();
+                        let more = if v.len() > 4 { ", …" } else { "" };
+                        Err(serde::de::Error::custom(format!(
+                            "[{}{more}] has {} number{}: a point is exactly two numbers [x, y]",
+                            shown.join(", "),
+                            v.len(),
+                            if v.len() == 1 { "" } else { "s" }
+                        )))
+                    }
+                }
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
+}
+
+/// `deserialize_with` of a point field: exactly two numbers ([`Point`]).
+pub(crate) fn point<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f32; 2], D::Error> {
+    Point::deserialize(d).map(|p| p.0)
+}
+
+/// `deserialize_with` of a list of points: each exactly two numbers ([`Point`]).
+pub(crate) fn points<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
+    Vec::<Point>::deserialize(d).map(|v| v.into_iter().map(|p| p.0).collect())
 }

@@ -172,7 +172,7 @@ struct MetaToml {
     seed: u32,
     step: u32,
     boids: usize,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::model::scene::points")]
     obstacles: Vec<[f32; 2]>,
     #[serde(default)]
     predators: Vec<PredatorSpec>,
