@@ -436,3 +436,106 @@ fn binary_reports_the_commit_it_was_built_from() {
         }
     }
 }
+
+/// A scene point outside the world stops `headless`, `sweep` and `bench` before anything runs,
+/// with the file, line, key, value and world size; a checkpoint's predator outside the world a
+/// scene gives the resumed run is refused too.
+#[test]
+fn scene_points_outside_the_world_stop_every_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scene = tmp.path().join("far.toml");
+    std::fs::write(&scene, "boids = 100\nobstacles = [[1e9, 5]]\n").unwrap();
+    let s = scene.to_str().unwrap();
+    let out = tmp.path().join("out");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["headless", "--scene", s, "--steps", "1"],
+        vec![
+            "sweep",
+            "--scene",
+            s,
+            "--param",
+            "max_speed",
+            "--values",
+            "90,100",
+            "--steps",
+            "20",
+            "--discard",
+            "0",
+            "--out",
+            o,
+            "--quiet",
+        ],
+        vec![
+            "bench",
+            "--scene",
+            s,
+            "--backends",
+            "cpu",
+            "--boids",
+            "100",
+            "--steps",
+            "1",
+            "--out",
+            o,
+            "--quiet",
+        ],
+    ] {
+        let res = boids().args(&args).output().unwrap();
+        let e = String::from_utf8_lossy(&res.stderr);
+        assert!(!res.status.success(), "{args:?} succeeded: {e}");
+        assert!(
+            e.starts_with("error: ")
+                && e.contains("far.toml, line 2")
+                && e.contains("obstacles[0] = [1000000000, 5]")
+                && e.contains("[0, 100) × [0, 100)"),
+            "{args:?}: {e}"
+        );
+        assert!(
+            !out.join("summary.json").exists(),
+            "{args:?} wrote a folder"
+        );
+    }
+    // A checkpoint in a 1000 wu world with a predator at (500, 500), resumed with a 100 wu scene.
+    let cp = tmp.path().join("cp.csv");
+    let big = tmp.path().join("big.toml");
+    std::fs::write(
+        &big,
+        "boids = 20\n[params]\nworld_width = 1000.0\nworld_height = 1000.0\n\
+         [[predators]]\nposition = [500, 500]\n",
+    )
+    .unwrap();
+    let res = boids()
+        .args(["headless", "--scene"])
+        .arg(&big)
+        .args(["--steps", "0", "--save"])
+        .arg(&cp)
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let small = tmp.path().join("small.toml");
+    std::fs::write(
+        &small,
+        "[params]\nworld_width = 100.0\nworld_height = 100.0\n",
+    )
+    .unwrap();
+    let res = boids()
+        .args(["headless", "--steps", "1", "--init"])
+        .arg(&cp)
+        .arg("--scene")
+        .arg(&small)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&res.stderr);
+    assert!(!res.status.success(), "{e}");
+    assert!(
+        e.contains("cp.csv, line")
+            && e.contains("predators[0].position = [500, 500]")
+            && e.contains("[0, 100) × [0, 100)"),
+        "{e}"
+    );
+}

@@ -215,12 +215,20 @@ pub fn run_sweep(
             adapter_error.unwrap_or_default()
         )));
     }
-    prepare_out_dir(&cfg.out, cfg.create_out_parents)?;
-
     let seed = cfg
         .seed
         .or(scene.as_ref().and_then(|s| s.seed))
         .unwrap_or(1);
+    // Each count's world (sized to it unless the scene fixes it) must hold the scene's points.
+    if let Some(s) = &scene {
+        for &n in &counts {
+            let (params, ..) = Setup::resolve_params(Some(s), Some(n), Some(seed), n, 1.0);
+            s.check_inside(&params)
+                .map_err(|e| BenchError::Config(e.to_string()))?;
+        }
+    }
+    prepare_out_dir(&cfg.out, cfg.create_out_parents)?;
+
     let render_samples = match (cfg.render, ctx) {
         (Some(_), Some(c)) => Some(crate::render::supported_samples(
             &c.adapter,

@@ -137,7 +137,8 @@ impl Predator {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PredatorSpec {
-    /// Position (wu): exactly two numbers `[x, y]`.
+    /// Position (wu): exactly two numbers `[x, y]`, inside the world `[0, W) × [0, H)` (checked
+    /// when a run is set up: [`crate::model::Scene::check_inside`]).
     #[serde(deserialize_with = "crate::model::scene::point")]
     pub position: [f32; 2],
     /// Velocity (wu/s), exactly two numbers; `[0, 0]` when not written.

@@ -16,14 +16,14 @@
 //! kind = "hunting"      # or "straight" (the default)
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::SceneError;
 use crate::model::params::SimParams;
 use crate::model::predators::PredatorSpec;
-use crate::model::setup::Actors;
+use crate::model::setup::{inside_world, Actors, SetupError};
 
 /// A scene: parameters, and optionally a boid count, seed, obstacles and predators.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -51,6 +51,21 @@ pub struct Scene {
     /// Whether the file wrote `world_width` or `world_height` (set by [`Scene::parse`]).
     #[serde(skip)]
     pub world_given: bool,
+    /// Where the scene was read from (set by [`Scene::parse`]), so that points found outside the
+    /// world once a run's world is known ([`Scene::check_inside`]) are named by file and line.
+    #[serde(skip)]
+    pub origin: Option<SceneOrigin>,
+}
+
+/// The file a scene was read from and the lines of its points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneOrigin {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line of each obstacle point.
+    pub obstacle_lines: Vec<usize>,
+    /// 1-based line of each predator's `position`.
+    pub predator_lines: Vec<usize>,
 }
 
 impl Scene {
@@ -70,6 +85,12 @@ impl Scene {
             }
         })?;
         let mut scene = scene;
+        let (obstacle_lines, predator_lines) = point_lines(text);
+        scene.origin = Some(SceneOrigin {
+            path: path.to_path_buf(),
+            obstacle_lines,
+            predator_lines,
+        });
         let table: toml::Table = toml::from_str(text).unwrap_or_default();
         scene.world_given = table
             .get("params")
@@ -167,6 +188,95 @@ impl Scene {
     pub fn world_is_fixed(&self) -> bool {
         self.fixed_world.unwrap_or(self.world_given)
     }
+
+    /// Checks that every obstacle point and predator lies inside the world of `params`,
+    /// `[0, W) × [0, H)` as for boids: a run's world is known only once it is set up (a scene
+    /// without a world size gets one sized to the boid count, or to the app's window), so every
+    /// set-up calls this with its final parameters.
+    ///
+    /// # Errors
+    /// [`SetupError::PointOutsideWorld`] for the first point outside, naming the scene file, the
+    /// line, the key (`obstacles[3]`, `predators[0].position`), the point and the world's size.
+    pub fn check_inside(&self, params: &SimParams) -> Result<(), SetupError> {
+        let (w, h) = (params.world_width, params.world_height);
+        let origin = self.origin.as_ref();
+        let place = |line: Option<usize>| match (origin, line) {
+            (Some(o), Some(l)) => format!("scene file {}, line {l}", crate::io::show_path(&o.path)),
+            (Some(o), None) => format!("scene file {}", crate::io::show_path(&o.path)),
+            (None, _) => "the scene".to_string(),
+        };
+        let note = if self.world_is_fixed() {
+            String::new()
+        } else {
+            " (the scene writes no world size, so the world is sized to the run: the boid count \
+             at the default density, or the app's window; write world_width and world_height \
+             under [params] to fix it)"
+                .to_string()
+        };
+        let outside =
+            |key: String, line: Option<usize>, p: [f32; 2]| SetupError::PointOutsideWorld {
+                place: place(line),
+                key,
+                x: p[0],
+                y: p[1],
+                width: w,
+                height: h,
+                note: note.clone(),
+            };
+        if let Some((k, o)) = self
+            .obstacles
+            .iter()
+            .enumerate()
+            .find(|(_, o)| !inside_world(**o, w, h))
+        {
+            let line = origin.and_then(|o| o.obstacle_lines.get(k).copied());
+            return Err(outside(format!("obstacles[{k}]"), line, *o));
+        }
+        if let Some((k, p)) = self
+            .predators
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !inside_world(p.position, w, h))
+        {
+            let line = origin.and_then(|o| o.predator_lines.get(k).copied());
+            return Err(outside(
+                format!("predators[{k}].position"),
+                line,
+                p.position,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// 1-based lines, in the TOML document `text`, of each point of `obstacles` and of each
+/// predator's `position` (of the predator's table when it has none); empty when `text` does not
+/// parse.
+pub(crate) fn point_lines(text: &str) -> (Vec<usize>, Vec<usize>) {
+    use toml::de::{DeTable, DeValue};
+    let Ok(doc) = DeTable::parse(text) else {
+        return (Vec::new(), Vec::new());
+    };
+    let line = |at: usize| line_col(text, at).0;
+    let items = |key: &str| -> Vec<&toml::Spanned<DeValue<'_>>> {
+        match doc.get_ref().get(key).map(|v| v.get_ref()) {
+            Some(DeValue::Array(a)) => a.iter().collect(),
+            _ => Vec::new(),
+        }
+    };
+    let obstacles = items("obstacles")
+        .into_iter()
+        .map(|v| line(v.span().start))
+        .collect();
+    let predators = items("predators")
+        .into_iter()
+        .map(|v| match v.get_ref() {
+            DeValue::Table(t) => t.get("position").map_or(v.span().start, |p| p.span().start),
+            _ => v.span().start,
+        })
+        .map(line)
+        .collect();
+    (obstacles, predators)
 }
 
 /// 1-based line of the `k`-th `[[predators]]` table header in `text` (1 when not found).

@@ -115,6 +115,9 @@ pub fn run_point(
         params = sized;
     }
     params.validate().map_err(|e| e.to_string())?;
+    if let Some(s) = &scene {
+        s.check_inside(&params).map_err(|e| e.to_string())?;
+    }
     let mut out = PointRun {
         boids: n,
         world: [params.world_width, params.world_height],
