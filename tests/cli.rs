@@ -539,3 +539,63 @@ fn scene_points_outside_the_world_stop_every_command() {
         "{e}"
     );
 }
+
+/// Every command that writes a folder follows one rule: an existing non-empty folder is refused
+/// unless `--force`, and each one's `--help` says so.
+#[test]
+fn commands_that_write_a_folder_refuse_a_non_empty_one_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cap");
+    bench_cpu(&out, "20", "1");
+    let again = boids()
+        .args([
+            "bench",
+            "--backends",
+            "cpu",
+            "--boids",
+            "20",
+            "--steps",
+            "1",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        !again.status.success(),
+        "a second capture overwrote the first: {e}"
+    );
+    assert!(e.contains("is not empty") && e.contains("--force"), "{e}");
+    let forced = boids()
+        .args([
+            "bench",
+            "--backends",
+            "cpu",
+            "--boids",
+            "20",
+            "--steps",
+            "1",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    for cmd in [&["bench"][..], &["sweep"], &["sweep", "merge"]] {
+        let help = boids().args(cmd).arg("--help").output().unwrap();
+        let text = String::from_utf8_lossy(&help.stdout).replace('\n', " ");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("--force") && text.contains("non-empty folder is refused"),
+            "{cmd:?} --help: {text}"
+        );
+    }
+}

@@ -247,7 +247,7 @@ impl LiveRecording {
             dir = root.join(format!("{stamp}-{k}"));
             k += 1;
         }
-        crate::bench::outdir::prepare_out_dir(&dir, true).map_err(|e| e.to_string())?;
+        crate::bench::outdir::prepare_out_dir(&dir, true, false).map_err(|e| e.to_string())?;
         self.recorder.write(&dir).map_err(|e| e.to_string())?;
         Ok(dir)
     }

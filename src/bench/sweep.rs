@@ -66,6 +66,8 @@ pub struct BenchConfig {
     pub out: PathBuf,
     /// Whether missing parents of `out` may be created (the default folder only).
     pub create_out_parents: bool,
+    /// Whether a non-empty `out` may be used (its capture files are then replaced).
+    pub force: bool,
     /// Limit of `count² × (warmup + steps)` for `cpu-naive`.
     pub naive_max_pairs: f64,
 }
@@ -85,6 +87,7 @@ impl BenchConfig {
             seed: None,
             out,
             create_out_parents: false,
+            force: false,
             naive_max_pairs: DEFAULT_NAIVE_MAX_PAIRS,
         }
     }
@@ -227,7 +230,7 @@ pub fn run_sweep(
                 .map_err(|e| BenchError::Config(e.to_string()))?;
         }
     }
-    prepare_out_dir(&cfg.out, cfg.create_out_parents)?;
+    prepare_out_dir(&cfg.out, cfg.create_out_parents, cfg.force)?;
 
     let render_samples = match (cfg.render, ctx) {
         (Some(_), Some(c)) => Some(crate::render::supported_samples(

@@ -52,7 +52,8 @@ pub struct SweepArgs {
     /// Backend (cpu is reproducible bit for bit; gpu is not, between runs).
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendKind,
-    /// Output folder (default sweeps/YYYYMMDDTHHMMSSZ, UTC; created with its parents).
+    /// Output folder (default sweeps/YYYYMMDDTHHMMSSZ, UTC; created with its parents). An
+    /// existing non-empty folder is refused unless --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Use a non-empty output folder (the sweep's files in it are replaced).
@@ -72,7 +73,8 @@ pub enum SweepCommand {
     /// Combine the folders of every shard of one sweep into OUT (the same files an unsharded run
     /// writes).
     Merge {
-        /// Folder for the merged sweep (created with its parents; must be empty unless --force).
+        /// Folder for the merged sweep (created with its parents). An existing non-empty folder is
+        /// refused unless --force.
         out: PathBuf,
         /// The shard folders.
         #[arg(required = true)]
