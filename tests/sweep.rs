@@ -647,3 +647,63 @@ fn points_repeats_and_shards_count_from_one() {
         summary(&shard)["method"]
     );
 }
+
+/// `examples/parallel/sweep.sh` works from the caller's folder: a relative `--scene` is the
+/// caller's file, and the shards and the merged sweep land in the caller's `sweeps/`, not the
+/// repository's.
+#[test]
+fn the_parallel_script_works_from_the_callers_folder() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listing = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .map(|it| {
+                it.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let repo_sweeps = listing(&repo.join("sweeps"));
+    let caller = tempfile::tempdir().unwrap();
+    std::fs::write(caller.path().join("mine.toml"), "boids = 60\n").unwrap();
+    let o = Command::new("bash")
+        .arg(repo.join("examples/parallel/sweep.sh"))
+        .args([
+            "2",
+            "--",
+            "--scene",
+            "mine.toml",
+            "--param",
+            "max_speed",
+            "--values",
+        ])
+        .args([
+            "90,100,110",
+            "--steps",
+            "20",
+            "--discard",
+            "0",
+            "--backend",
+            "cpu",
+        ])
+        .current_dir(caller.path())
+        .env("BOIDS", env!("CARGO_BIN_EXE_boids"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let roots = listing(&caller.path().join("sweeps"));
+    assert_eq!(roots.len(), 1, "{roots:?}\n{}", text(&o));
+    let merged = caller.path().join("sweeps").join(&roots[0]).join("merged");
+    let csv = std::fs::read_to_string(merged.join("sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    // n_boids (column 5) is the caller's scene's 60, not the default count.
+    assert!(
+        rows.iter().all(|r| r.split(',').nth(4) == Some("60")),
+        "{csv}"
+    );
+    assert_eq!(
+        listing(&repo.join("sweeps")),
+        repo_sweeps,
+        "the repository's sweeps/ changed"
+    );
+}
