@@ -243,7 +243,7 @@ fn tiny_sweep_writes_a_complete_capture() {
     }
     assert!(img.pixels().filter(|p| p.0.iter().all(|c| *c < 80)).count() > 1000);
 
-    // The summary reads back equal, and compares to itself with ratios of 1.
+    // The summary reads back equal, and compares to itself with ratios of 1, within the noise.
     let back = load_summary(dir).unwrap();
     assert_json_close(
         &serde_json::to_value(&back).unwrap(),
@@ -259,7 +259,7 @@ fn tiny_sweep_writes_a_complete_capture() {
     assert!(
         data_rows
             .iter()
-            .all(|l| table_cells(l).get(4).map(String::as_str) == Some("1.00")),
+            .all(|l| table_cells(l).get(6).map(String::as_str) == Some("1.00 ~")),
         "{table}"
     );
     let scaling = scaling_table(&back);

@@ -344,6 +344,8 @@ fn compare_prints_dashes_for_missing_values() {
     for k in [
         "mean_ms",
         "median_ms",
+        "p25_ms",
+        "p75_ms",
         "p95_ms",
         "p99_ms",
         "max_ms",
@@ -374,14 +376,18 @@ fn compare_prints_dashes_for_missing_values() {
                 .unwrap_or_else(|| panic!("no cpu {n} row in {text}")),
         )
     };
-    // backend, boids, A median, B median, B/A, A p95, B p95, A fps, B fps
+    // backend, boids, A median, A IQR, B median, B IQR, B/A, A p95, B p95, A fps, B fps
     let one = row("1");
-    assert_eq!(one.len(), 9, "{one:?}");
-    assert_eq!([&one[3], &one[4], &one[6], &one[8]], ["—"; 4], "{one:?}");
+    assert_eq!(one.len(), 11, "{one:?}");
+    assert_eq!(
+        [&one[4], &one[5], &one[6], &one[8], &one[10]],
+        ["—"; 5],
+        "{one:?}"
+    );
     assert!(parse_time_label(&one[2]).is_some(), "{one:?}");
     let fifty = row("50");
     assert!(
-        fifty[2..4].iter().all(|c| parse_time_label(c).is_some()),
+        fifty[2..6].iter().all(|c| parse_time_label(c).is_some()),
         "{fifty:?}"
     );
 }
@@ -598,4 +604,69 @@ fn commands_that_write_a_folder_refuse_a_non_empty_one_without_force() {
             "{cmd:?} --help: {text}"
         );
     }
+}
+
+/// `--compare` shows each run's spread (the interquartile range of its step times) and marks a
+/// ratio whose runs' interquartile ranges overlap: a difference within the noise.
+#[test]
+fn compare_shows_the_spread_and_marks_ratios_within_the_noise() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    bench_cpu(&a, "50,100", "8");
+    bench_cpu(&b, "50,100", "8");
+    // Planted statistics (ms): at 50 boids B's quartiles overlap A's; at 100 they do not.
+    let plant = |dir: &Path, rows: [(f64, f64, f64); 2]| {
+        let path = dir.join("summary.json");
+        let mut s: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        for (run, (p25, median, p75)) in s["runs"].as_array_mut().unwrap().iter_mut().zip(rows) {
+            run["p25_ms"] = p25.into();
+            run["median_ms"] = median.into();
+            run["p75_ms"] = p75.into();
+        }
+        std::fs::write(&path, serde_json::to_vec(&s).unwrap()).unwrap();
+    };
+    plant(&a, [(9.0, 10.0, 11.0), (9.0, 10.0, 11.0)]);
+    plant(&b, [(10.5, 11.5, 12.5), (11.5, 12.0, 12.5)]);
+    let res = boids()
+        .args(["bench", "--compare"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let row = |n: &str| -> Vec<String> {
+        table_cells(
+            text.lines()
+                .find(|l| l.starts_with("cpu") && l.split_whitespace().nth(1) == Some(n))
+                .unwrap_or_else(|| panic!("no cpu {n} row in {text}")),
+        )
+    };
+    let head = table_cells(text.lines().find(|l| l.starts_with("backend")).unwrap());
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}: {head:?}"))
+    };
+    let (ia, ib, ir) = (col("A IQR"), col("B IQR"), col("B/A"));
+    let fifty = row("50");
+    assert_eq!(
+        (&*fifty[ia], &*fifty[ib]),
+        ("2.00 ms", "2.00 ms"),
+        "{fifty:?}"
+    );
+    assert_eq!(fifty[ir], "1.15 ~", "{text}");
+    let hundred = row("100");
+    assert_eq!(
+        (&*hundred[ia], &*hundred[ib]),
+        ("2.00 ms", "1.00 ms"),
+        "{hundred:?}"
+    );
+    assert_eq!(hundred[ir], "1.20", "{text}");
+    assert!(text.contains("~: within the noise"), "{text}");
 }
