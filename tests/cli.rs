@@ -670,3 +670,38 @@ fn compare_shows_the_spread_and_marks_ratios_within_the_noise() {
     assert_eq!(hundred[ir], "1.20", "{text}");
     assert!(text.contains("~: within the noise"), "{text}");
 }
+
+/// The text of `path` (relative to the repository) between the line `start` and the next heading
+/// of at most `level` `#`s, with its lines joined by spaces.
+fn doc_section(path: &str, start: &str, level: usize) -> String {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let mut lines = text.lines().skip_while(|l| *l != start);
+    assert!(lines.next().is_some(), "no {start:?} in {path}");
+    let stop = |l: &&str| {
+        let hashes = l.chars().take_while(|c| *c == '#').count();
+        hashes > 0 && hashes <= level && l[hashes..].starts_with(' ')
+    };
+    lines.take_while(|l| !stop(l)).collect::<Vec<_>>().join(" ")
+}
+
+/// What holds for GPU sweeps is said alike in `sweep --help` and the README: bit for bit on the
+/// same adapter and driver (tests/gpu_determinism.rs), within the stated per-step tolerance across
+/// adapters; not "not reproducible between runs".
+#[test]
+fn the_gpu_reproducibility_claim_is_what_holds() {
+    let help = boids().args(["sweep", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let readme = doc_section("README.md", "## Sweeps", 2);
+    for (name, text) in [("sweep --help", &help), ("README Sweeps", &readme)] {
+        assert!(
+            text.contains("same adapter and driver")
+                && text.contains("bit for bit")
+                && text.contains("1e-5 relative")
+                && !text.contains("gpu is not, between runs"),
+            "{name}: {text}"
+        );
+    }
+}
