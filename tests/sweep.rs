@@ -482,6 +482,34 @@ fn gpu_sweep_writes_rows_and_the_adapter() {
     assert_eq!(s["status"], "complete");
     assert!(s["adapter"]["name"].is_string(), "{}", s["adapter"]);
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    // A second run on the same adapter and driver writes the same bytes (what `sweep --help`
+    // promises for gpu).
+    let again = root.path().join("g2");
+    let args: Vec<&str> = [
+        "sweep",
+        "--backend",
+        "gpu",
+        "--param",
+        "rotational_diffusion",
+        "--values",
+        "0,30",
+        "--boids",
+        "500",
+        "--steps",
+        "30",
+        "--discard",
+        "10",
+        "--quiet",
+        "--out",
+    ]
+    .into_iter()
+    .chain([p(&again)])
+    .collect();
+    ok(&args);
+    assert_eq!(
+        std::fs::read_to_string(again.join("sweep.csv")).unwrap(),
+        csv
+    );
     let pol: Vec<f64> = csv
         .lines()
         .skip(1)
