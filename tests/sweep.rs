@@ -674,6 +674,16 @@ fn points_repeats_and_shards_count_from_one() {
         "{}",
         summary(&shard)["method"]
     );
+    // And `--help` says the same.
+    let help = boids().args(["sweep", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("(k - 1) mod N = I - 1") && !help.contains(" k mod N = I - 1"),
+        "{help}"
+    );
 }
 
 /// `examples/parallel/sweep.sh` works from the caller's folder: a relative `--scene` is the

@@ -62,7 +62,8 @@ pub struct SweepArgs {
     /// Use a non-empty output folder (the sweep's files in it are replaced).
     #[arg(long)]
     pub force: bool,
-    /// Run only shard I of N (1-based): the points k with k mod N = I - 1.
+    /// Run only shard I of N: the points k with (k - 1) mod N = I - 1 (shards, points and repeats
+    /// are all numbered from 1, in the progress lines, sweep.csv and summary.json).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// No progress bar and no line per point.
