@@ -204,6 +204,13 @@ fn no_display_is_a_clear_error() {
             .env_remove("WAYLAND_SOCKET");
         let r = run_cmd(cmd, scratch("no-display"));
         assert_ne!(r.code, Some(0));
+        // Every error message starts with "error: ", this one too.
+        assert!(
+            r.stderr.starts_with("error: cannot open a window"),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("Error:"), "{}", r.stderr);
         assert!(r.stderr.contains("boids headless"), "{}", r.stderr);
         assert!(r.stderr.contains("boids bench"), "{}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
