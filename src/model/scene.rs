@@ -174,8 +174,8 @@ impl Scene {
         }
     }
 
-    /// The scene as TOML text ([`Scene::parse`] reads it back to an equal scene: floats are
-    /// written so that they read back bit for bit).
+    /// The scene as TOML text ([`Scene::parse`] reads it back to the same values, floats bit for
+    /// bit; only [`Scene::origin`], where it was read from, is new).
     ///
     /// # Panics
     /// Never for a scene of finite values (TOML has no NaN literal in serde's output).

@@ -416,12 +416,9 @@ impl StateFile {
             break;
         }
         if is_checkpoint {
-            sf.meta = Some(parse_meta(&meta_text, meta_first_line, &p)?);
-            let (_, predators) = crate::model::scene::point_lines(&meta_text);
-            sf.predator_lines = predators
-                .into_iter()
-                .map(|l| meta_first_line + l as u64 - 1)
-                .collect();
+            let (meta, predator_lines) = parse_meta(&meta_text, meta_first_line, &p)?;
+            sf.meta = Some(meta);
+            sf.predator_lines = predator_lines;
         }
 
         // Rows.
@@ -669,8 +666,13 @@ fn first_duplicate(boids: &[Boid]) -> Option<usize> {
         .position(|b| dups.contains(&b.id) && !seen.insert(b.id))
 }
 
-/// Parses and checks the metadata; `first_line` is the file line of its first line.
-fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, StateFileError> {
+/// Parses and checks the metadata; `first_line` is the file line of its first line. Returns it
+/// with the file line of each predator's `position`.
+fn parse_meta(
+    text: &str,
+    first_line: u64,
+    path: &str,
+) -> Result<(StateMeta, Vec<u64>), StateFileError> {
     let at = |line_in_meta: usize| first_line + line_in_meta as u64 - 1;
     let err = |line: u64, message: String| StateFileError::Row {
         path: path.to_string(),
@@ -748,7 +750,7 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
             ));
         }
     }
-    Ok(StateMeta {
+    let meta = StateMeta {
         params: m.params,
         seed: m.seed,
         step: m.step,
@@ -756,7 +758,8 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
         predators: m.predators,
         catches_total: m.catches_total,
         boids: m.boids,
-    })
+    };
+    Ok((meta, predator_lines.into_iter().map(at).collect()))
 }
 
 /// Writes `boids` as a plain state CSV (header and rows, no metadata), whole (see
