@@ -119,6 +119,7 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
     // A checkpoint's running total of catches carries on (docs/model.md §18.4).
     let catches_total = meta.as_ref().map_or(0, |m| m.catches_total);
     // The predators: a checkpoint's where they were saved, else the scene's.
+    let saved_predators = meta.as_ref().is_some_and(|m| !m.predators.is_empty());
     let predators = match &meta {
         Some(m) if !m.predators.is_empty() => m.predators.iter().map(|p| p.predator()).collect(),
         _ => scene
@@ -175,6 +176,19 @@ pub fn run(opts: &HeadlessOptions) -> Result<HeadlessReport, String> {
     };
     params.validate().map_err(|e| e.to_string())?;
     crate::model::validate_boid_count(n).map_err(|e| e.to_string())?;
+    if let Some(s) = &scene {
+        // The scene's points that the run uses, in its world (a checkpoint's own predators
+        // replace the scene's; `conform` checks those).
+        let checked = if saved_predators {
+            std::borrow::Cow::Owned(Scene {
+                predators: Vec::new(),
+                ..s.clone()
+            })
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        };
+        checked.check_inside(&params).map_err(|e| e.to_string())?;
+    }
     let mut warnings = Vec::new();
     if let Some(f) = &mut file {
         f.conform(&params, &source).map_err(|e| e.to_string())?;

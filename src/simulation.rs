@@ -63,6 +63,9 @@ pub enum SimError {
     /// A parameter or boid count out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A run that cannot be set up (a scene's point outside the world, a state that does not fit).
+    #[error(transparent)]
+    Setup(#[from] crate::model::SetupError),
     /// A GPU problem (no adapter, a limit, a device error).
     #[error(transparent)]
     Gpu(#[from] GpuError),

@@ -287,3 +287,87 @@ fn predators_are_drawn_larger_than_boids_in_their_own_colours() {
         d.max_channel_diff
     );
 }
+
+/// Every picture is written in the format its extension names (`.png`, `.jpg`/`.jpeg`, any case);
+/// another extension is refused with the list of supported ones, before anything is rendered or
+/// written.
+#[test]
+fn pictures_are_written_in_the_format_their_extension_names() {
+    use boids::app::snapshot::write_picture;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut img = image::RgbaImage::from_pixel(40, 30, image::Rgba([20, 30, 200, 255]));
+    img.put_pixel(3, 3, image::Rgba([250, 250, 0, 255]));
+    for (name, format) in [
+        ("a.png", image::ImageFormat::Png),
+        ("b.PNG", image::ImageFormat::Png),
+        ("c.jpg", image::ImageFormat::Jpeg),
+        ("d.JPEG", image::ImageFormat::Jpeg),
+    ] {
+        let p = dir.join(name);
+        write_picture(&p, &img).unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        assert_eq!(image::guess_format(&bytes).unwrap(), format, "{name}");
+        let back = image::load_from_memory(&bytes).unwrap().to_rgba8();
+        assert_eq!(back.dimensions(), (40, 30), "{name}");
+        // JPEG is lossy: the flat colour comes back close.
+        let p = back.get_pixel(30, 20).0;
+        assert!(
+            (p[2] as i32 - 200).abs() < 8 && p[3] == 255,
+            "{name}: {p:?}"
+        );
+    }
+    for name in ["e.bmp", "f.gif", "noextension", "g.png.txt"] {
+        let e = write_picture(&dir.join(name), &img).unwrap_err();
+        assert!(
+            e.contains(name) && e.contains(".png") && e.contains(".jpg") && e.contains(".jpeg"),
+            "{name}: {e}"
+        );
+        assert!(!dir.join(name).exists(), "{name} was written");
+    }
+    // The command refuses before looking for an adapter or rendering.
+    let out = dir.join("snap.bmp");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(["snapshot", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && e.contains("snap.bmp") && e.contains(".jpeg"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    // So do the script's picture commands, naming the line.
+    for cmd in ["capture", "screenshot"] {
+        let e = boids::app::script::Script::parse(&format!("1: quit\n2: {cmd} shot.tiff\n"))
+            .unwrap_err();
+        assert!(
+            e.contains("line 2") && e.contains("shot.tiff") && e.contains(".png"),
+            "{e}"
+        );
+    }
+}
+
+/// `boids snapshot --out FILE.jpg` writes a JPEG.
+#[test]
+fn snapshot_command_writes_a_jpeg() {
+    let Some(_ctx) = common::gpu() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("snap.jpg");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args([
+            "snapshot", "--width", "160", "--height", "90", "--steps", "2",
+        ])
+        .args(["--boids", "500", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(
+        image::guess_format(&bytes).unwrap(),
+        image::ImageFormat::Jpeg
+    );
+    assert_eq!(image::load_from_memory(&bytes).unwrap().width(), 160);
+}

@@ -204,6 +204,13 @@ fn no_display_is_a_clear_error() {
             .env_remove("WAYLAND_SOCKET");
         let r = run_cmd(cmd, scratch("no-display"));
         assert_ne!(r.code, Some(0));
+        // Every error message starts with "error: ", this one too.
+        assert!(
+            r.stderr.starts_with("error: cannot open a window"),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("Error:"), "{}", r.stderr);
         assert!(r.stderr.contains("boids headless"), "{}", r.stderr);
         assert!(r.stderr.contains("boids bench"), "{}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
@@ -378,16 +385,13 @@ fn f9_records_a_live_capture() {
     let dirs = capture_dirs(&caps);
     assert_eq!(dirs.len(), 1, "one capture folder: {dirs:?}\n{}", r.stderr);
     let d = &dirs[0];
-    for f in [
-        "frames.csv",
-        "summary.json",
-        "trace.json",
-        "scaling.svg",
-        "scaling.png",
-        "frametimes.svg",
-    ] {
+    for f in boids::bench::capture::LIVE_FILES {
         assert!(d.join(f).is_file(), "{f} missing in {}", d.display());
     }
+    assert!(
+        !d.join("scaling.png").exists(),
+        "a live capture has no scaling plot"
+    );
     let csv = std::fs::read_to_string(d.join("frames.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     // Frames 3..50 are recorded; the first presented frame only starts the clock.

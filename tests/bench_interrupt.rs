@@ -220,3 +220,30 @@ fn naive_runs_over_the_work_limit_are_skipped_with_the_reason() {
         .unwrap()
         .contains("naive-max-pairs"));
 }
+
+/// An existing non-empty folder is refused unless `force`, as `boids sweep` does: an earlier
+/// capture there is not overwritten by accident.
+#[test]
+fn a_non_empty_output_folder_needs_force() {
+    let tmp = fresh_dir("nonempty");
+    let out = tmp.path().join("cap");
+    let cfg = cpu_config(out.clone(), &[200], 3, 1);
+    run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let before = std::fs::read(out.join("frames.csv")).unwrap();
+    let msg = assert_refused(out.clone(), "an earlier capture");
+    assert!(
+        msg.contains("is not empty") && msg.contains("--force") && msg.contains("frames.csv"),
+        "{msg}"
+    );
+    assert_eq!(std::fs::read(out.join("frames.csv")).unwrap(), before);
+    // Any other file makes it non-empty too; --force uses the folder and leaves that file.
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), b"mine").unwrap();
+    assert_refused(other.clone(), "a folder holding a file");
+    let mut cfg = cpu_config(other.clone(), &[200], 3, 1);
+    cfg.force = true;
+    run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert!(other.join("summary.json").is_file());
+    assert_eq!(std::fs::read(other.join("notes.txt")).unwrap(), b"mine");
+}

@@ -34,6 +34,9 @@ fn stats_of_one_to_a_hundred() {
     assert_eq!(s.samples, 100);
     assert!(close(s.mean_ms, 50.5));
     assert!(close(s.median_ms, 50.5));
+    // numpy: 25.75 and 75.25
+    assert!(close(s.p25_ms, 25.75));
+    assert!(close(s.p75_ms, 75.25));
     assert!(close(s.p95_ms, 95.05));
     assert!(close(s.p99_ms, 99.01));
     assert_eq!(s.max_ms, 100.0);

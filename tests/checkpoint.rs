@@ -82,13 +82,15 @@ fn a_checkpoint_round_trips_bit_for_bit() {
     b[1].velocity = [99_999.99, -0.001];
     b[1].hue = [-1.0, -0.0];
     b.reverse(); // the order given is the order kept
+                 // Obstacles lie inside the world too: its edges in odd bit patterns.
+    let below_width = f32::from_bits(params.world_width.to_bits() - 1);
     let cp = Checkpoint {
         params,
         seed: u32::MAX,
         step: u32::MAX - 1,
         obstacles: vec![
             [-0.0, f32::from_bits(1)],
-            [-3.4e38, 0.1],
+            [below_width, 0.1],
             [1.0 / 3.0, 1e-38],
         ],
         predators: Vec::new(),

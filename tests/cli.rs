@@ -346,6 +346,8 @@ fn compare_prints_dashes_for_missing_values() {
     for k in [
         "mean_ms",
         "median_ms",
+        "p25_ms",
+        "p75_ms",
         "p95_ms",
         "p99_ms",
         "max_ms",
@@ -376,14 +378,18 @@ fn compare_prints_dashes_for_missing_values() {
                 .unwrap_or_else(|| panic!("no cpu {n} row in {text}")),
         )
     };
-    // backend, boids, A median, B median, B/A, A p95, B p95, A fps, B fps
+    // backend, boids, A median, A IQR, B median, B IQR, B/A, A p95, B p95, A fps, B fps
     let one = row("1");
-    assert_eq!(one.len(), 9, "{one:?}");
-    assert_eq!([&one[3], &one[4], &one[6], &one[8]], ["—"; 4], "{one:?}");
+    assert_eq!(one.len(), 11, "{one:?}");
+    assert_eq!(
+        [&one[4], &one[5], &one[6], &one[8], &one[10]],
+        ["—"; 5],
+        "{one:?}"
+    );
     assert!(parse_time_label(&one[2]).is_some(), "{one:?}");
     let fifty = row("50");
     assert!(
-        fifty[2..4].iter().all(|c| parse_time_label(c).is_some()),
+        fifty[2..6].iter().all(|c| parse_time_label(c).is_some()),
         "{fifty:?}"
     );
 }
@@ -436,5 +442,268 @@ fn binary_reports_the_commit_it_was_built_from() {
             assert!(s["tool"]["git_commit"].is_null(), "{}", s["tool"]);
             assert!(s["tool"]["git_dirty"].is_null(), "{}", s["tool"]);
         }
+    }
+}
+
+/// A scene point outside the world stops `headless`, `sweep` and `bench` before anything runs,
+/// with the file, line, key, value and world size; a checkpoint's predator outside the world a
+/// scene gives the resumed run is refused too.
+#[test]
+fn scene_points_outside_the_world_stop_every_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scene = tmp.path().join("far.toml");
+    std::fs::write(&scene, "boids = 100\nobstacles = [[1e9, 5]]\n").unwrap();
+    let s = scene.to_str().unwrap();
+    let out = tmp.path().join("out");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["headless", "--scene", s, "--steps", "1"],
+        vec![
+            "sweep",
+            "--scene",
+            s,
+            "--param",
+            "max_speed",
+            "--values",
+            "90,100",
+            "--steps",
+            "20",
+            "--discard",
+            "0",
+            "--out",
+            o,
+            "--quiet",
+        ],
+        vec![
+            "bench",
+            "--scene",
+            s,
+            "--backends",
+            "cpu",
+            "--boids",
+            "100",
+            "--steps",
+            "1",
+            "--out",
+            o,
+            "--quiet",
+        ],
+    ] {
+        let res = boids().args(&args).output().unwrap();
+        let e = String::from_utf8_lossy(&res.stderr);
+        assert!(!res.status.success(), "{args:?} succeeded: {e}");
+        assert!(
+            e.starts_with("error: ")
+                && e.contains("far.toml, line 2")
+                && e.contains("obstacles[0] = [1000000000, 5]")
+                && e.contains("[0, 100) × [0, 100)"),
+            "{args:?}: {e}"
+        );
+        assert!(
+            !out.join("summary.json").exists(),
+            "{args:?} wrote a folder"
+        );
+    }
+    // A checkpoint in a 1000 wu world with a predator at (500, 500), resumed with a 100 wu scene.
+    let cp = tmp.path().join("cp.csv");
+    let big = tmp.path().join("big.toml");
+    std::fs::write(
+        &big,
+        "boids = 20\n[params]\nworld_width = 1000.0\nworld_height = 1000.0\n\
+         [[predators]]\nposition = [500, 500]\n",
+    )
+    .unwrap();
+    let res = boids()
+        .args(["headless", "--scene"])
+        .arg(&big)
+        .args(["--steps", "0", "--save"])
+        .arg(&cp)
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let small = tmp.path().join("small.toml");
+    std::fs::write(
+        &small,
+        "[params]\nworld_width = 100.0\nworld_height = 100.0\n",
+    )
+    .unwrap();
+    let res = boids()
+        .args(["headless", "--steps", "1", "--init"])
+        .arg(&cp)
+        .arg("--scene")
+        .arg(&small)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&res.stderr);
+    assert!(!res.status.success(), "{e}");
+    assert!(
+        e.contains("cp.csv, line")
+            && e.contains("predators[0].position = [500, 500]")
+            && e.contains("[0, 100) × [0, 100)"),
+        "{e}"
+    );
+}
+
+/// Every command that writes a folder follows one rule: an existing non-empty folder is refused
+/// unless `--force`, and each one's `--help` says so.
+#[test]
+fn commands_that_write_a_folder_refuse_a_non_empty_one_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cap");
+    bench_cpu(&out, "20", "1");
+    let again = boids()
+        .args([
+            "bench",
+            "--backends",
+            "cpu",
+            "--boids",
+            "20",
+            "--steps",
+            "1",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        !again.status.success(),
+        "a second capture overwrote the first: {e}"
+    );
+    assert!(e.contains("is not empty") && e.contains("--force"), "{e}");
+    let forced = boids()
+        .args([
+            "bench",
+            "--backends",
+            "cpu",
+            "--boids",
+            "20",
+            "--steps",
+            "1",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    for cmd in [&["bench"][..], &["sweep"], &["sweep", "merge"]] {
+        let help = boids().args(cmd).arg("--help").output().unwrap();
+        let text = String::from_utf8_lossy(&help.stdout).replace('\n', " ");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("--force") && text.contains("non-empty folder is refused"),
+            "{cmd:?} --help: {text}"
+        );
+    }
+}
+
+/// `--compare` shows each run's spread (the interquartile range of its step times) and marks a
+/// ratio whose runs' interquartile ranges overlap: a difference within the noise.
+#[test]
+fn compare_shows_the_spread_and_marks_ratios_within_the_noise() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    bench_cpu(&a, "50,100", "8");
+    bench_cpu(&b, "50,100", "8");
+    // Planted statistics (ms): at 50 boids B's quartiles overlap A's; at 100 they do not.
+    let plant = |dir: &Path, rows: [(f64, f64, f64); 2]| {
+        let path = dir.join("summary.json");
+        let mut s: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        for (run, (p25, median, p75)) in s["runs"].as_array_mut().unwrap().iter_mut().zip(rows) {
+            run["p25_ms"] = p25.into();
+            run["median_ms"] = median.into();
+            run["p75_ms"] = p75.into();
+        }
+        std::fs::write(&path, serde_json::to_vec(&s).unwrap()).unwrap();
+    };
+    plant(&a, [(9.0, 10.0, 11.0), (9.0, 10.0, 11.0)]);
+    plant(&b, [(10.5, 11.5, 12.5), (11.5, 12.0, 12.5)]);
+    let res = boids()
+        .args(["bench", "--compare"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let row = |n: &str| -> Vec<String> {
+        table_cells(
+            text.lines()
+                .find(|l| l.starts_with("cpu") && l.split_whitespace().nth(1) == Some(n))
+                .unwrap_or_else(|| panic!("no cpu {n} row in {text}")),
+        )
+    };
+    let head = table_cells(text.lines().find(|l| l.starts_with("backend")).unwrap());
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}: {head:?}"))
+    };
+    let (ia, ib, ir) = (col("A IQR"), col("B IQR"), col("B/A"));
+    let fifty = row("50");
+    assert_eq!(
+        (&*fifty[ia], &*fifty[ib]),
+        ("2.00 ms", "2.00 ms"),
+        "{fifty:?}"
+    );
+    assert_eq!(fifty[ir], "1.15 ~", "{text}");
+    let hundred = row("100");
+    assert_eq!(
+        (&*hundred[ia], &*hundred[ib]),
+        ("2.00 ms", "1.00 ms"),
+        "{hundred:?}"
+    );
+    assert_eq!(hundred[ir], "1.20", "{text}");
+    assert!(text.contains("~: within the noise"), "{text}");
+}
+
+/// The text of `path` (relative to the repository) between the line `start` and the next heading
+/// of at most `level` `#`s, with its lines joined by spaces.
+fn doc_section(path: &str, start: &str, level: usize) -> String {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let mut lines = text.lines().skip_while(|l| *l != start);
+    assert!(lines.next().is_some(), "no {start:?} in {path}");
+    let stop = |l: &&str| {
+        let hashes = l.chars().take_while(|c| *c == '#').count();
+        hashes > 0 && hashes <= level && l[hashes..].starts_with(' ')
+    };
+    lines.take_while(|l| !stop(l)).collect::<Vec<_>>().join(" ")
+}
+
+/// What holds for GPU sweeps is said alike in `sweep --help` and the README: bit for bit on the
+/// same adapter and driver (tests/gpu_determinism.rs), within the stated per-step tolerance across
+/// adapters; not "not reproducible between runs".
+#[test]
+fn the_gpu_reproducibility_claim_is_what_holds() {
+    let help = boids().args(["sweep", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let readme = doc_section("README.md", "## Sweeps", 2);
+    for (name, text) in [("sweep --help", &help), ("README Sweeps", &readme)] {
+        assert!(
+            text.contains("same adapter and driver")
+                && text.contains("bit for bit")
+                && text.contains("1e-5 relative")
+                && !text.contains("gpu is not, between runs"),
+            "{name}: {text}"
+        );
     }
 }

@@ -372,3 +372,37 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
         assert!(compare_predators(&off, &c_pred, tol_wu, tol_v).is_err());
     }
 }
+
+/// The defaults of a `[[predators]]` table (velocity 0, kind straight) are the ones documented
+/// where scene keys are: the README's scene section and docs/model.md §18.
+#[test]
+fn predator_table_defaults_are_documented_where_scene_keys_are() {
+    let s = boids::model::Scene::parse(
+        "[[predators]]\nposition = [1, 2]\n",
+        std::path::Path::new("p.toml"),
+    )
+    .unwrap();
+    assert_eq!(s.predators[0].velocity, [0.0, 0.0]);
+    assert_eq!(s.predators[0].kind, boids::model::PredatorKind::Straight);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let section = |path: &str, start: &str| -> String {
+        let text = std::fs::read_to_string(root.join(path)).unwrap();
+        let from = text
+            .find(start)
+            .unwrap_or_else(|| panic!("no {start:?} in {path}"));
+        let rest = &text[from + start.len()..];
+        let end = rest.find("\n#").unwrap_or(rest.len());
+        rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    for (path, start) in [
+        ("README.md", "### Scenes"),
+        ("docs/model.md", "## 18. Predators"),
+    ] {
+        let s = section(path, start);
+        assert!(
+            s.contains("`velocity` (wu/s, default `[0, 0]`")
+                && s.contains("`kind` (`\"straight\"` or `\"hunting\"`, default `\"straight\"`)"),
+            "{path}, {start}: {s}"
+        );
+    }
+}

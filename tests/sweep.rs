@@ -116,12 +116,12 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     pol.sort_unstable();
     pol.dedup();
     assert!(pol.len() > 10, "polarizations barely differ: {pol:?}");
-    // Each shard holds its own slice: point k in shard (k mod 3) + 1.
+    // Each shard holds its own slice: point k (from 1) in shard ((k − 1) mod 3) + 1.
     for (i, d) in s.iter().enumerate() {
         let t = std::fs::read_to_string(d.join("sweep.csv")).unwrap();
         for r in t.lines().skip(1) {
             let k: usize = r.split(',').next().unwrap().parse().unwrap();
-            assert_eq!(k % 3, i, "point {k} in shard {}", i + 1);
+            assert_eq!((k - 1) % 3, i, "point {k} in shard {}", i + 1);
         }
         let sj = summary(d);
         assert_eq!(sj["shard"]["index"], i + 1);
@@ -147,7 +147,7 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     assert!(points
         .iter()
         .enumerate()
-        .all(|(k, pt)| pt["point"] == k && pt["done"] == true && pt["seconds"].is_number()));
+        .all(|(k, pt)| pt["point"] == k + 1 && pt["done"] == true && pt["seconds"].is_number()));
     for f in sf["files"].as_array().unwrap() {
         let f = f.as_str().unwrap();
         assert!(merged.join(f).is_file(), "merged {f} missing");
@@ -226,7 +226,7 @@ fn a_csv_changed_after_the_run_is_refused() {
     std::fs::write(&csv, cut.join("\n") + "\n").unwrap();
     let out = root.path().join("out");
     let e = refused(&["sweep", "merge", p(&out), p(&s[0]), p(&s[1]), p(&s[2])]);
-    assert!(e.contains("holds points 0, 3 (2 points)"), "{e}");
+    assert!(e.contains("holds points 1, 4 (2 points)"), "{e}");
 }
 
 #[test]
@@ -482,6 +482,34 @@ fn gpu_sweep_writes_rows_and_the_adapter() {
     assert_eq!(s["status"], "complete");
     assert!(s["adapter"]["name"].is_string(), "{}", s["adapter"]);
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    // A second run on the same adapter and driver writes the same bytes (what `sweep --help`
+    // promises for gpu).
+    let again = root.path().join("g2");
+    let args: Vec<&str> = [
+        "sweep",
+        "--backend",
+        "gpu",
+        "--param",
+        "rotational_diffusion",
+        "--values",
+        "0,30",
+        "--boids",
+        "500",
+        "--steps",
+        "30",
+        "--discard",
+        "10",
+        "--quiet",
+        "--out",
+    ]
+    .into_iter()
+    .chain([p(&again)])
+    .collect();
+    ok(&args);
+    assert_eq!(
+        std::fs::read_to_string(again.join("sweep.csv")).unwrap(),
+        csv
+    );
     let pol: Vec<f64> = csv
         .lines()
         .skip(1)
@@ -553,5 +581,167 @@ fn batch_means_error_matches_iid_and_grows_with_correlation() {
     assert!(
         (mean_ratio / expected - 1.0).abs() < 0.12,
         "correlated: se / naive = {mean_ratio}, expected {expected}"
+    );
+}
+
+/// Points and repeats are counted from 1, as shards are (`--shard I/N`), in the progress lines,
+/// `sweep.csv` and `summary.json` alike: shard I of N holds the points k with (k − 1) mod N = I − 1.
+#[test]
+fn points_repeats_and_shards_count_from_one() {
+    let root = tempfile::tempdir().unwrap();
+    let args = |out: &Path, shard: Option<&str>| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "sweep",
+            "--backend",
+            "cpu",
+            "--param",
+            "max_speed",
+            "--values",
+            "90,100",
+            "--boids",
+            "50",
+            "--steps",
+            "20",
+            "--discard",
+            "0",
+            "--repeats",
+            "2",
+            "--out",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.push(p(out).to_string());
+        if let Some(s) = shard {
+            v.extend(["--shard".to_string(), s.to_string()]);
+        }
+        v
+    };
+    let full = root.path().join("full");
+    let o = boids().args(args(&full, None)).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let csv = std::fs::read_to_string(full.join("sweep.csv")).unwrap();
+    let cols: Vec<(u64, u64)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (c[0].parse().unwrap(), c[1].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        cols,
+        [(1, 1), (2, 2), (3, 1), (4, 2)],
+        "point, repeat:\n{csv}"
+    );
+    let s = summary(&full);
+    let pts: Vec<(u64, u64)> = s["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| (q["point"].as_u64().unwrap(), q["repeat"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(pts, cols, "summary points");
+    assert!(
+        s["method"]["points"].as_str().unwrap().contains("from 1"),
+        "{}",
+        s["method"]
+    );
+    // The progress lines: one per point, numbered as in the files.
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("point")).collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    for (l, (k, r)) in lines.iter().zip(&cols) {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(words[1], k.to_string(), "{l}");
+        assert!(l.contains(&format!("(repeat {r} of 2)")), "{l}");
+    }
+    // Shard 2/2 holds points 2 and 4.
+    let shard = root.path().join("s2");
+    let o = boids().args(args(&shard, Some("2/2"))).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let csv = std::fs::read_to_string(shard.join("sweep.csv")).unwrap();
+    let points: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(points, ["2", "4"], "{csv}");
+    assert!(
+        summary(&shard)["method"]["shards"]
+            .as_str()
+            .unwrap()
+            .contains("(k - 1) mod N = I - 1"),
+        "{}",
+        summary(&shard)["method"]
+    );
+    // And `--help` says the same.
+    let help = boids().args(["sweep", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("(k - 1) mod N = I - 1") && !help.contains(" k mod N = I - 1"),
+        "{help}"
+    );
+}
+
+/// `examples/parallel/sweep.sh` works from the caller's folder: a relative `--scene` is the
+/// caller's file, and the shards and the merged sweep land in the caller's `sweeps/`, not the
+/// repository's.
+#[test]
+fn the_parallel_script_works_from_the_callers_folder() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listing = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .map(|it| {
+                it.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let repo_sweeps = listing(&repo.join("sweeps"));
+    let caller = tempfile::tempdir().unwrap();
+    std::fs::write(caller.path().join("mine.toml"), "boids = 60\n").unwrap();
+    let o = Command::new("bash")
+        .arg(repo.join("examples/parallel/sweep.sh"))
+        .args([
+            "2",
+            "--",
+            "--scene",
+            "mine.toml",
+            "--param",
+            "max_speed",
+            "--values",
+        ])
+        .args([
+            "90,100,110",
+            "--steps",
+            "20",
+            "--discard",
+            "0",
+            "--backend",
+            "cpu",
+        ])
+        .current_dir(caller.path())
+        .env("BOIDS", env!("CARGO_BIN_EXE_boids"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let roots = listing(&caller.path().join("sweeps"));
+    assert_eq!(roots.len(), 1, "{roots:?}\n{}", text(&o));
+    let merged = caller.path().join("sweeps").join(&roots[0]).join("merged");
+    let csv = std::fs::read_to_string(merged.join("sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    // n_boids (column 5) is the caller's scene's 60, not the default count.
+    assert!(
+        rows.iter().all(|r| r.split(',').nth(4) == Some("60")),
+        "{csv}"
+    );
+    assert_eq!(
+        listing(&repo.join("sweeps")),
+        repo_sweeps,
+        "the repository's sweeps/ changed"
     );
 }

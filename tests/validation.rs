@@ -272,3 +272,232 @@ fn duplicate_ids_in_a_state_file_are_rejected() {
         "{e}"
     );
 }
+
+/// A scene's error for `text` (file `s.toml`).
+fn scene_err(text: &str) -> String {
+    Scene::parse(text, Path::new("s.toml"))
+        .unwrap_err()
+        .to_string()
+}
+
+/// Coordinates are exactly two numbers: extra numbers are refused (not dropped), naming the file,
+/// the line and the key, as is a single number.
+#[test]
+fn scene_coordinates_take_exactly_two_numbers() {
+    for (text, line, key) in [
+        (
+            "[[predators]]\nposition = [1, 2, 3]\n",
+            2,
+            "predators[0].position",
+        ),
+        (
+            "[[predators]]\nposition = [1, 2]\nvelocity = [1, 2, 3, 4]\n",
+            3,
+            "predators[0].velocity",
+        ),
+        ("boids = 5\nobstacles = [[1, 2, 3]]\n", 2, "obstacles[0]"),
+        (
+            "obstacles = [\n  [1.0, 2.0],\n  [3.0, 4.0, 5.0],\n]\n",
+            3,
+            "obstacles[1]",
+        ),
+        (
+            "[[predators]]\nposition = [1]\n",
+            2,
+            "predators[0].position",
+        ),
+    ] {
+        let e = scene_err(text);
+        assert!(
+            e.contains("s.toml")
+                && e.contains(&format!("line {line},"))
+                && e.contains(key)
+                && e.contains("exactly two numbers"),
+            "{text:?}: {e}"
+        );
+    }
+    // Two numbers load.
+    let s = Scene::parse(
+        "obstacles = [[1, 2]]\n[[predators]]\nposition = [3, 4]\nvelocity = [5, 6]\n",
+        Path::new("s.toml"),
+    )
+    .unwrap();
+    assert_eq!(s.obstacles, vec![[1.0, 2.0]]);
+    assert_eq!(
+        (s.predators[0].position, s.predators[0].velocity),
+        ([3.0, 4.0], [5.0, 6.0])
+    );
+}
+
+/// A bad value inside a `[[predators]]` table that follows `[params]` is named as the predator's
+/// key, not as a key of `[params]`.
+#[test]
+fn a_bad_predator_value_after_params_names_the_predator() {
+    let text = "[params]\nmax_speed = 90.0\n\n[[predators]]\nposition = [1, 2]\n\n\
+                [[predators]]\nposition = [3, 4]\nkind = \"hunter\"\n";
+    let e = scene_err(text);
+    assert!(
+        e.contains("line 9") && e.contains("predators[1].kind") && !e.contains("params.kind"),
+        "{e}"
+    );
+    let e = scene_err("[params]\ndt = 0.01\n[[predators]]\nposition = \"here\"\n");
+    assert!(
+        e.contains("line 4") && e.contains("predators[0].position") && !e.contains("params."),
+        "{e}"
+    );
+}
+
+/// A checkpoint's metadata takes exactly two numbers per point too, naming the file, line and key.
+#[test]
+fn checkpoint_coordinates_take_exactly_two_numbers() {
+    use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.csv");
+    let params = SimParams::default();
+    let cp = Checkpoint {
+        params: params.clone(),
+        seed: 1,
+        step: 0,
+        obstacles: vec![[10.0, 20.0], [30.0, 40.0]],
+        predators: vec![boids::model::PredatorSpec {
+            position: [50.0, 60.0],
+            velocity: [1.5, 0.0],
+            kind: boids::model::PredatorKind::Straight,
+        }],
+        catches_total: 0,
+        boids: boids::model::initial_state(1, 10, &params),
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line_of = |needle: &str| 1 + text.lines().position(|l| l.contains(needle)).unwrap();
+    for (from, to, key) in [
+        ("[30.0, 40.0]", "[30.0, 40.0, 1.0]", "obstacles[1]"),
+        (
+            "position = [50.0, 60.0]",
+            "position = [50.0, 60.0, 7.0]",
+            "predators[0].position",
+        ),
+        (
+            "velocity = [1.5, 0.0]",
+            "velocity = [1.5, 0.0, 0.0, 2.0]",
+            "predators[0].velocity",
+        ),
+    ] {
+        let line = line_of(from);
+        let bad = dir.path().join("bad.csv");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let e = load_checkpoint(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("bad.csv")
+                && e.contains(&format!("line {line}:"))
+                && e.contains(key)
+                && e.contains("exactly two numbers"),
+            "{to}: {e}"
+        );
+    }
+}
+
+/// Obstacles and predators outside the world of the run are refused when the run is set up,
+/// naming the scene file, the line, the key, the value and the world's size — also when the world
+/// is sized to the boid count later (the scene writes no world size).
+#[test]
+fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
+    use boids::model::Setup;
+    let scene = |text: &str| Scene::parse(text, Path::new("far.toml")).unwrap();
+    let s = scene(
+        "[params]\nworld_width = 50.0\nworld_height = 50.0\n\n[[predators]]\nposition = [10, 10]\n\
+         [[predators]]\nposition = [500, 500]\n",
+    );
+    let e = Setup::resolve(Some(&s), Some(10), None, 10, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("far.toml")
+            && e.contains("line 8")
+            && e.contains("predators[1].position = [500, 500]")
+            && e.contains("[0, 50) × [0, 50)"),
+        "{e}"
+    );
+    // No world size in the scene: 100 boids get a 100 × 100 world, known only at set-up.
+    let s = scene("boids = 100\nobstacles = [\n  [1, 2],\n  [1e9, 5],\n]\n");
+    let e = Setup::resolve(Some(&s), None, None, 10, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("far.toml")
+            && e.contains("line 4")
+            && e.contains("obstacles[1] = [1000000000, 5]")
+            && e.contains("[0, 100) × [0, 100)")
+            && e.contains("world_width"),
+        "{e}"
+    );
+    // The same scene in a world that holds its points (more boids) is fine, and the app's set-up
+    // (world sized to the window) refuses as the others do.
+    let s = scene("obstacles = [[150, 5]]\n[[predators]]\nposition = [5, 150]\n");
+    assert!(Setup::resolve(Some(&s), Some(10_000), None, 10, 1.0).is_ok());
+    let e = boids::app::start::app_setup(Some(&s), Some(100), None, 100, 1.0, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("far.toml") && e.contains("line 1") && e.contains("obstacles[0]"),
+        "{e}"
+    );
+    // Exactly on the far edge is outside ([0, W)), as for boids.
+    let s = scene(
+        "[params]\nworld_width = 50.0\nworld_height = 50.0\n[[predators]]\nposition = [50, 0]\n",
+    );
+    assert!(Setup::resolve(Some(&s), Some(10), None, 10, 1.0).is_err());
+}
+
+/// A checkpoint's obstacles and predators lie inside its world: refused on load (file, line, key,
+/// value, world) and on save.
+#[test]
+fn checkpoint_points_outside_the_world_are_refused() {
+    use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.csv");
+    let params = SimParams {
+        world_width: 200.0,
+        world_height: 100.0,
+        ..SimParams::default()
+    };
+    let mut cp = Checkpoint {
+        params: params.clone(),
+        seed: 1,
+        step: 0,
+        obstacles: vec![[10.0, 20.0], [30.0, 40.0]],
+        predators: vec![boids::model::PredatorSpec {
+            position: [50.0, 60.0],
+            velocity: [1.5, 0.0],
+            kind: boids::model::PredatorKind::Straight,
+        }],
+        catches_total: 0,
+        boids: boids::model::initial_state(1, 10, &params),
+    };
+    save_checkpoint(&path, &cp).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line_of = |needle: &str| 1 + text.lines().position(|l| l.contains(needle)).unwrap();
+    for (from, to, key) in [
+        ("[30.0, 40.0]", "[30.0, 400.0]", "obstacles[1] = [30, 400]"),
+        (
+            "position = [50.0, 60.0]",
+            "position = [-1.0, 60.0]",
+            "predators[0].position = [-1, 60]",
+        ),
+    ] {
+        let line = line_of(from);
+        let bad = dir.path().join("bad.csv");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let e = load_checkpoint(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("bad.csv")
+                && e.contains(&format!("line {line}:"))
+                && e.contains(key)
+                && e.contains("[0, 200) × [0, 100)"),
+            "{to}: {e}"
+        );
+    }
+    cp.predators[0].position = [250.0, 10.0];
+    let e = save_checkpoint(&path, &cp).unwrap_err().to_string();
+    assert!(e.contains("predators[0].position = [250, 10]"), "{e}");
+}

@@ -5,10 +5,12 @@
 #   examples/parallel/sweep.sh [JOBS] [-- sweep options…]
 #
 # JOBS (default: the CPU count / 2, at least 1) shards run at once, each with RAYON_NUM_THREADS=2
-# (the CPU backend's threads). Results: sweeps/parallel-<UTC time>/merged (plus one folder per
-# shard). BOIDS selects the binary (default: target/release/boids, else `boids` on PATH).
+# (the CPU backend's threads). It runs in the caller's folder: relative paths in the sweep options
+# (--scene) are the caller's, and the results go to ./sweeps/parallel-<UTC time>/merged (plus one
+# folder per shard) there. BOIDS selects the binary (default: this repository's
+# target/release/boids, else `boids` on PATH).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 
 JOBS="${1:-$(($(nproc) / 2))}"
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
@@ -18,7 +20,7 @@ if [ "$#" -eq 0 ]; then
   set -- --param rotational_diffusion --values 0:5:0.5 \
     --boids 4000 --steps 2000 --discard 500 --backend cpu
 fi
-BOIDS="${BOIDS:-target/release/boids}"
+BOIDS="${BOIDS:-$REPO/target/release/boids}"
 [ -x "$BOIDS" ] || BOIDS=boids
 
 ROOT="sweeps/parallel-$(date -u +%Y%m%dT%H%M%SZ)"

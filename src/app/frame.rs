@@ -8,7 +8,7 @@ use std::time::Instant;
 use wgpu_profiler::GpuTimerQueryResult;
 
 use crate::app::record::{FrameSample, LiveRecording};
-use crate::app::snapshot::write_png;
+use crate::app::snapshot::write_picture;
 use crate::app::ui::{self, Hud};
 use crate::app::window::Gfx;
 use crate::backend::BackendKind;
@@ -223,7 +223,7 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let img = target
         .read(&g.ctx.device, &g.ctx.queue)
         .map_err(|e| e.to_string())?;
-    write_png(path, &img)
+    write_picture(path, &img)
 }
 
 /// The steps of this frame: the clock's plan (or the single step asked for while paused), each
@@ -415,7 +415,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
             );
         }
         let img = read_texture(&device, &queue, &texture.texture).map_err(|e| e.to_string())?;
-        write_png(&p, &img)?;
+        write_picture(&p, &img)?;
     }
     let t = Instant::now();
     g.window.pre_present_notify();

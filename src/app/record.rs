@@ -1,6 +1,8 @@
 //! Live capture of a session: F9 (or the script line `key f9`) starts
-//! recording; every presented frame becomes a row of `frames.csv`; F9 again writes the same files
-//! as `boids bench` into `captures/<UTC timestamp>/` (source `live`, present mode of the window).
+//! recording; every presented frame becomes a row of `frames.csv`; F9 again writes the files of
+//! `boids bench` into `captures/<UTC timestamp>/` (source `live`, present mode of the window),
+//! with the frame times over the session and their histogram, as SVG and PNG, in place of the
+//! scaling plot ([`crate::bench::capture::LIVE_FILES`]).
 //!
 //! What each figure is, and how it was timed (also written into `summary.json` as
 //! `timing_notes`, column by column):
@@ -247,7 +249,7 @@ impl LiveRecording {
             dir = root.join(format!("{stamp}-{k}"));
             k += 1;
         }
-        crate::bench::outdir::prepare_out_dir(&dir, true).map_err(|e| e.to_string())?;
+        crate::bench::outdir::prepare_out_dir(&dir, true, false).map_err(|e| e.to_string())?;
         self.recorder.write(&dir).map_err(|e| e.to_string())?;
         Ok(dir)
     }

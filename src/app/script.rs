@@ -20,8 +20,8 @@
 //! | `boids N` | boid count | 1 ..= [`crate::model::MAX_BOIDS`]; above the app's own limit (software adapter 500 000, GPU 4 000 000, at most what the adapter holds) it runs with that limit and a warning naming the line is printed when the app starts |
 //! | `minimize`, `restore` | a zero-size resize of the surface, and back to the window's size | — |
 //! | `resize W H` | asks the window for an inner size of W×H px | integers 1 ..= 16384 |
-//! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a PNG | path |
-//! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a PNG | path |
+//! | `capture FILE.png` | renders the current view offscreen (same renderer, no UI) to a picture | path: `.png`, `.jpg` or `.jpeg` |
+//! | `screenshot FILE.png` | saves the next presented window frame, UI included, as a picture | path: `.png`, `.jpg` or `.jpeg` |
 //! | `report FILE.json` | writes the run report as it stands now | path |
 //! | `predator-kind KIND` | the kind of predator the predator tool places, as the panel's choice | `hunting`, `straight` |
 //! | `scene-path PATH` | the scene path, as typed in the panel | path |
@@ -248,8 +248,15 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             };
             ScriptCmd::Resize(side(0, "W")?, side(1, "H")?)
         }
-        "capture" => ScriptCmd::Capture(PathBuf::from(word(0))),
-        "screenshot" => ScriptCmd::Screenshot(PathBuf::from(word(0))),
+        "capture" | "screenshot" => {
+            let path = PathBuf::from(word(0));
+            crate::app::snapshot::picture_format(&path)?;
+            if cmd == "capture" {
+                ScriptCmd::Capture(path)
+            } else {
+                ScriptCmd::Screenshot(path)
+            }
+        }
         "report" => ScriptCmd::Report(PathBuf::from(word(0))),
         "state" => ScriptCmd::State(PathBuf::from(word(0))),
         "predator-kind" => ScriptCmd::Action(Action::SetPredatorKind(match word(0) {

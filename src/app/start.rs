@@ -11,7 +11,7 @@
 //!   window. A scene's world is sized as the model sizes it (its own, or for its count).
 
 use crate::model::state::flocks_state;
-use crate::model::{initial_state, validate_boid_count, Boid, ParamError, Scene, Setup, SimParams};
+use crate::model::{initial_state, validate_boid_count, Boid, Scene, Setup, SetupError, SimParams};
 
 /// Smallest side of a world the app sizes (wu).
 pub const MIN_WORLD_SIDE: f32 = 400.0;
@@ -51,7 +51,8 @@ impl Spawn {
 /// by `spawn` (default [`Spawn::default_for`] the scene).
 ///
 /// # Errors
-/// [`ParamError`] for parameters or a count out of range.
+/// [`SetupError::Param`] for parameters or a count out of range;
+/// [`SetupError::PointOutsideWorld`] for a scene's obstacle point or predator outside the world.
 pub fn app_setup(
     scene: Option<&Scene>,
     boids: Option<usize>,
@@ -59,7 +60,7 @@ pub fn app_setup(
     default_boids: usize,
     aspect: f32,
     spawn: Option<Spawn>,
-) -> Result<(Setup, Spawn), ParamError> {
+) -> Result<(Setup, Spawn), SetupError> {
     let (mut params, n, seed, actors) =
         Setup::resolve_params(scene, boids, seed, default_boids, aspect);
     if scene.is_none() && params.world_width.min(params.world_height) < MIN_WORLD_SIDE {
@@ -80,6 +81,9 @@ pub fn app_setup(
     }
     params.validate()?;
     validate_boid_count(n)?;
+    if let Some(s) = scene {
+        s.check_inside(&params)?;
+    }
     let spawn = spawn.unwrap_or(Spawn::default_for(scene));
     Ok((
         Setup {

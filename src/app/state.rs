@@ -277,12 +277,14 @@ impl AppState {
         self.message = Some((msg, Instant::now()));
     }
 
-    /// The world point under the pointer (wu), clamped to the world.
+    /// The world point under the pointer (wu), clamped into the world `[0, W) × [0, H)` (to
+    /// W·(1 − 1e-6) at the far edges, as boids are), so obstacles drawn and predators placed there
+    /// are saved in scenes and checkpoints that load back.
     pub fn pointer_world(&self) -> Option<Vec2> {
         self.pointer.map(|p| {
             self.camera
                 .screen_to_world(p)
-                .clamp(Vec2::ZERO, self.camera.world)
+                .clamp(Vec2::ZERO, self.camera.world * (1.0 - 1e-6))
         })
     }
 
@@ -354,6 +356,7 @@ impl AppState {
             params: self.sim.params().clone(),
             predators: actors.predators.iter().map(PredatorSpec::of).collect(),
             world_given: true,
+            origin: None,
         };
         let text = format!(
             "# A boids scene saved by the app (docs/model.md; README \"Scenes\").\n{}",

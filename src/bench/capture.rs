@@ -6,8 +6,13 @@
 //! | `frames.csv` | one row per measured frame: [`csv_header`] |
 //! | `summary.json` | [`Summary`]: machine, adapter, parameters, per-run statistics, skipped runs |
 //! | `trace.json` | Chrome trace of the GPU passes of the last [`TRACE_FRAMES_PER_RUN`] frames of each GPU run |
-//! | `scaling.svg`, `scaling.png` | median time against boid count, log-log, one line per backend |
+//! | `scaling.svg`, `scaling.png` | `boids bench`: median time against boid count, log-log, one line per backend |
 //! | `frametimes.svg` | every frame's time in capture order |
+//! | `frametimes.png`, `frametime_histogram.svg`, `frametime_histogram.png` | live captures: the frame times over the session as PNG too, and their histogram |
+//!
+//! A `boids bench` capture writes [`FILES`]; a live one ([`CaptureMeta::source`] `live`) writes
+//! [`LIVE_FILES`]: a session has one count per run, so a scaling plot would be a point per run,
+//! while its frame times over the session and their distribution are what it measured.
 //!
 //! Every file is written whole (temporary name, then rename), `summary.json` last, so a folder
 //! whose summary is there holds a consistent capture. Run statistics are computed from the same
@@ -86,6 +91,26 @@ pub const FILES: [&str; 6] = [
     "frametimes.svg",
     "summary.json",
 ];
+
+/// The file names of a live capture (the app's F9), in the order written (`summary.json` last).
+pub const LIVE_FILES: [&str; 7] = [
+    "frames.csv",
+    "trace.json",
+    "frametimes.svg",
+    "frametimes.png",
+    "frametime_histogram.svg",
+    "frametime_histogram.png",
+    "summary.json",
+];
+
+/// The files a capture from `source` writes: [`LIVE_FILES`] for `live`, else [`FILES`].
+pub fn files_of(source: &str) -> &'static [&'static str] {
+    if source == "live" {
+        &LIVE_FILES
+    } else {
+        &FILES
+    }
+}
 
 /// One measured frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -339,7 +364,7 @@ impl CaptureRecorder {
             },
             parameters: m.parameters.clone(),
             timing_notes: m.timing_notes.clone(),
-            files: FILES.iter().map(|s| s.to_string()).collect(),
+            files: files_of(&m.source).iter().map(|s| s.to_string()).collect(),
             runs,
             skipped: self.skipped.clone(),
         }
@@ -366,8 +391,8 @@ impl CaptureRecorder {
         w.into_inner().map_err(|e| e.to_string())
     }
 
-    /// Writes every file of [`FILES`] into `dir` (which must exist), `summary.json` last.
-    /// Returns the paths written.
+    /// Writes every file of [`files_of`] its source ([`FILES`], or [`LIVE_FILES`] for a live
+    /// capture) into `dir` (which must exist), `summary.json` last. Returns the paths written.
     ///
     /// # Errors
     /// [`BenchError::File`] or [`BenchError::Plot`].
@@ -401,31 +426,64 @@ impl CaptureRecorder {
             .map_err(|e| file_err("trace.json", e.to_string()))?;
         let summary_json = serde_json::to_vec_pretty(&summary)
             .map_err(|e| file_err("summary.json", e.to_string()))?;
-        let scaling = scaling_plot(&summary);
-        let contents: [(&str, Vec<u8>); 6] = [
+        let frametimes = frametimes_plot(&summary, &self.rows);
+        let mut contents: Vec<(&str, Vec<u8>)> = vec![
             (
                 "frames.csv",
                 self.frames_csv().map_err(|e| file_err("frames.csv", e))?,
             ),
             ("trace.json", trace),
-            (
-                "scaling.svg",
-                plot::scaling_svg(&scaling)
-                    .map_err(|e| plot_err("scaling.svg", e))?
-                    .into_bytes(),
-            ),
-            (
-                "scaling.png",
-                plot::scaling_png(&scaling).map_err(|e| plot_err("scaling.png", e))?,
-            ),
-            (
-                "frametimes.svg",
-                plot::frametimes_svg(&frametimes_plot(&summary, &self.rows))
-                    .map_err(|e| plot_err("frametimes.svg", e))?
-                    .into_bytes(),
-            ),
-            ("summary.json", summary_json),
         ];
+        if summary.source == "live" {
+            contents.extend([
+                (
+                    "frametimes.svg",
+                    plot::frametimes_svg(&frametimes)
+                        .map_err(|e| plot_err("frametimes.svg", e))?
+                        .into_bytes(),
+                ),
+                (
+                    "frametimes.png",
+                    plot::frametimes_png(&frametimes).map_err(|e| plot_err("frametimes.png", e))?,
+                ),
+                (
+                    "frametime_histogram.svg",
+                    plot::histogram_svg(&frametimes)
+                        .map_err(|e| plot_err("frametime_histogram.svg", e))?
+                        .into_bytes(),
+                ),
+                (
+                    "frametime_histogram.png",
+                    plot::histogram_png(&frametimes)
+                        .map_err(|e| plot_err("frametime_histogram.png", e))?,
+                ),
+            ]);
+        } else {
+            let scaling = scaling_plot(&summary);
+            contents.extend([
+                (
+                    "scaling.svg",
+                    plot::scaling_svg(&scaling)
+                        .map_err(|e| plot_err("scaling.svg", e))?
+                        .into_bytes(),
+                ),
+                (
+                    "scaling.png",
+                    plot::scaling_png(&scaling).map_err(|e| plot_err("scaling.png", e))?,
+                ),
+                (
+                    "frametimes.svg",
+                    plot::frametimes_svg(&frametimes)
+                        .map_err(|e| plot_err("frametimes.svg", e))?
+                        .into_bytes(),
+                ),
+            ]);
+        }
+        contents.push(("summary.json", summary_json));
+        debug_assert_eq!(
+            contents.iter().map(|c| c.0).collect::<Vec<_>>(),
+            files_of(&summary.source)
+        );
         let mut written = Vec::new();
         for (name, bytes) in contents {
             let path = dir.join(name);

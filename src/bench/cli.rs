@@ -48,10 +48,14 @@ pub struct BenchArgs {
     /// Random seed of the initial flock (default: the scene's, else 1).
     #[arg(long)]
     pub seed: Option<u32>,
-    /// Output folder (default captures/YYYYMMDDTHHMMSSZ, UTC). An existing folder must be writable; a
-    /// missing one is created when its parent exists.
+    /// Output folder (default captures/YYYYMMDDTHHMMSSZ, UTC). A missing one is created when its
+    /// parent exists; an existing one must be writable, and an existing non-empty folder is
+    /// refused unless --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Use a non-empty output folder (the capture's files in it are replaced, others left alone).
+    #[arg(long)]
+    pub force: bool,
     /// Skip cpu-naive runs whose boids² × (warmup + steps) is above this.
     #[arg(long, default_value_t = DEFAULT_NAIVE_MAX_PAIRS)]
     pub naive_max_pairs: f64,
@@ -117,6 +121,7 @@ impl BenchArgs {
             seed: self.seed,
             out,
             create_out_parents,
+            force: self.force,
             naive_max_pairs: self.naive_max_pairs,
         }
     }

@@ -1,11 +1,13 @@
 //! Text tables of captures: the scaling table of one summary (median step time per backend per
 //! count, with the gpu/cpu ratio) and `boids bench --compare A B` (two captures side by side with
-//! ratios). Times are written by [`format_ms`]; a missing value is `—`.
+//! ratios, each run's spread, and a mark on ratios within the noise). Times are written by
+//! [`format_ms`]; a missing value is `—`.
 
 use std::path::{Path, PathBuf};
 
 use crate::bench::error::BenchError;
 use crate::bench::format::format_ms;
+use crate::bench::stats::TimeStats;
 use crate::bench::summary::{Summary, SCHEMA};
 
 /// Reads a `summary.json` (or the `summary.json` inside a capture folder).
@@ -55,6 +57,26 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
         _ => "—".into(),
     }
 }
+
+/// The interquartile range p75 − p25 (ms) of a run, when its summary has the quartiles.
+fn iqr(t: &TimeStats) -> Option<f64> {
+    let w = t.p75_ms - t.p25_ms;
+    w.is_finite().then_some(w)
+}
+
+/// Whether two runs' interquartile ranges overlap: their medians differ by less than the
+/// step-to-step spread of either, so the ratio is within the noise. False when either lacks
+/// quartiles.
+pub fn within_noise(a: &TimeStats, b: &TimeStats) -> bool {
+    [a.p25_ms, a.p75_ms, b.p25_ms, b.p75_ms]
+        .iter()
+        .all(|v| v.is_finite())
+        && a.p25_ms <= b.p75_ms
+        && b.p25_ms <= a.p75_ms
+}
+
+/// The mark after a `B/A` ratio whose runs are [`within_noise`].
+pub const NOISE_MARK: &str = "~";
 
 fn backends_of(s: &Summary) -> Vec<String> {
     let mut v: Vec<String> = Vec::new();
@@ -157,8 +179,11 @@ fn identity(tag: &str, path: &Path, s: &Summary) -> String {
 }
 
 /// The `--compare` report of captures `a` and `b`: their identities, then one row per (backend,
-/// count) found in either: median, p95 and fps of each, and `B/A` = median B ÷ median A (above 1:
-/// B is slower). Runs missing from one side show `—`; skipped runs are listed after.
+/// count) found in either: median, interquartile range (p75 − p25 of the step times: the run's
+/// spread), p95 and fps of each, and `B/A` = median B ÷ median A (above 1: B is slower), marked
+/// [`NOISE_MARK`] when the two runs' interquartile ranges overlap ([`within_noise`]: the
+/// difference is within the step-to-step noise). Runs missing from one side show `—`; skipped
+/// runs are listed after.
 pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> String {
     let mut out = identity("A", a_path, a);
     out += &identity("B", b_path, b);
@@ -170,7 +195,8 @@ pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> 
         }
     }
     let mut rows = vec![[
-        "backend", "boids", "A median", "B median", "B/A", "A p95", "B p95", "A fps", "B fps",
+        "backend", "boids", "A median", "A IQR", "B median", "B IQR", "B/A", "A p95", "B p95",
+        "A fps", "B fps",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -185,12 +211,22 @@ pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> 
                      g: fn(&crate::bench::stats::TimeStats) -> f64| {
                 r.map(|r| g(&r.stats))
             };
+            let spread =
+                |r: Option<&crate::bench::summary::RunSummary>| ms(r.and_then(|r| iqr(&r.stats)));
+            let mut b_over_a = ratio(f(ra, |t| t.median_ms), f(rb, |t| t.median_ms));
+            if let (Some(x), Some(y)) = (ra, rb) {
+                if b_over_a != "—" && within_noise(&x.stats, &y.stats) {
+                    b_over_a = format!("{b_over_a} {NOISE_MARK}");
+                }
+            }
             rows.push(vec![
                 be.clone(),
                 n.to_string(),
                 ms(f(ra, |t| t.median_ms)),
+                spread(ra),
                 ms(f(rb, |t| t.median_ms)),
-                ratio(f(ra, |t| t.median_ms), f(rb, |t| t.median_ms)),
+                spread(rb),
+                b_over_a,
                 ms(f(ra, |t| t.p95_ms)),
                 ms(f(rb, |t| t.p95_ms)),
                 f(ra, |t| t.fps).map_or("—".into(), format_fps),
@@ -198,7 +234,10 @@ pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> 
             ]);
         }
     }
-    out += "step time; B/A = median B / median A (above 1: B slower)\n";
+    out += &format!(
+        "step time; B/A = median B / median A (above 1: B slower); IQR = p75 - p25 of a run's \
+         step times\n{NOISE_MARK}: within the noise: the two runs' interquartile ranges overlap\n"
+    );
     out += &table(&rows);
     for (tag, s) in [("A", a), ("B", b)] {
         for k in &s.skipped {

@@ -4,7 +4,8 @@
 //! capture folder through a [`capture::CaptureRecorder`]: `frames.csv` (per-frame wall and
 //! per-pass times), `summary.json` ([`summary::Summary`]: machine, adapter, parameters, per-run
 //! statistics from [`stats`], skipped runs with reasons), `trace.json` ([`trace`], Chrome trace of
-//! the GPU passes), and the [`plot`]s `scaling.svg`/`.png` and `frametimes.svg`.
+//! the GPU passes), and the [`plot`]s `scaling.svg`/`.png` and `frametimes.svg` (a live capture:
+//! `frametimes.svg`/`.png` and `frametime_histogram.svg`/`.png`).
 //! `boids bench --compare A B` prints two captures side by side ([`compare`]). Every time shown
 //! (plots, lines, tables) is written by [`format::format_ms`]: 3 significant digits with a unit.
 //!

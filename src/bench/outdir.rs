@@ -1,8 +1,12 @@
-//! The output-folder rule, checked before any run starts:
+//! The output-folder rule, checked before any run starts (the rule of `boids sweep` too, so every
+//! command that writes a folder follows one rule):
 //!
 //! - an existing folder is used if a file can be created in it (checked by creating and removing
-//!   a probe file, so read-only mounts and permissions are both caught, also for root); files of
-//!   an earlier capture there are replaced, every one of them (each capture writes all its files);
+//!   a probe file, so read-only mounts and permissions are both caught, also for root), and only
+//!   when it is empty — a non-empty folder (an earlier capture, anything else) is refused unless
+//!   `force` (`--force`), so nothing is overwritten by accident; with `force` the capture's files
+//!   there are replaced, every one of them (each capture writes all its files), and other files
+//!   are left alone;
 //! - a missing folder is created when its parent folder exists (only that last level is created,
 //!   so a mistyped path does not grow a tree) — except the default `captures/<UTC timestamp>`,
 //!   whose `captures/` is created too;
@@ -14,11 +18,11 @@ use std::path::{Path, PathBuf};
 use crate::bench::error::BenchError;
 
 /// Applies the rule above to `dir`; `create_parents` allows creating missing parents (used for the
-/// default folder only).
+/// default folder only); `force` allows a non-empty folder.
 ///
 /// # Errors
 /// [`BenchError::OutputDir`].
-pub fn prepare_out_dir(dir: &Path, create_parents: bool) -> Result<(), BenchError> {
+pub fn prepare_out_dir(dir: &Path, create_parents: bool, force: bool) -> Result<(), BenchError> {
     let fail = |reason: String| BenchError::OutputDir {
         path: dir.to_path_buf(),
         reason,
@@ -61,5 +65,21 @@ pub fn prepare_out_dir(dir: &Path, create_parents: bool) -> Result<(), BenchErro
         ))
     })?;
     let _ = std::fs::remove_file(&probe);
+    if !force {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map_err(|e| fail(format!("cannot be read: {e}")))?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        if !names.is_empty() {
+            names.sort();
+            let shown: Vec<String> = names.into_iter().take(4).collect();
+            return Err(fail(format!(
+                "is not empty (holds {}…); choose another folder with --out, or add --force to \
+                 replace the capture's files in it",
+                shown.join(", ")
+            )));
+        }
+    }
     Ok(())
 }

@@ -3,8 +3,13 @@
 //!
 //! - `scaling.svg` / `scaling.png` ([`scaling_svg`], [`scaling_png`]): median step time against
 //!   boid count, log-log, one line per backend with a marker and a time label at each point;
-//! - `frametimes.svg` ([`frametimes_svg`]): every frame's time in capture order (log time axis),
-//!   one line per run, each labelled with its boid count at its start.
+//! - `frametimes.svg` ([`frametimes_svg`]; live captures also `frametimes.png`,
+//!   [`frametimes_png`]): every frame's time in capture order (log time axis), one line per run,
+//!   each labelled with its boid count at its start;
+//! - `frametime_histogram.svg` / `.png` (live captures: [`histogram_svg`], [`histogram_png`]):
+//!   how many frames took each time, in [`HISTOGRAM_BINS`] bins of equal width on a log time
+//!   axis, one bar series per (backend, count) in its backend's colour (a later one in front
+//!   where two share a bin).
 //!
 //! The plots take plain data ([`ScalingPlot`], [`FrametimesPlot`]); `capture` builds it.
 //!
@@ -545,6 +550,155 @@ pub fn frametimes_svg(p: &FrametimesPlot) -> Result<String, String> {
         p,
     )?;
     Ok(out)
+}
+
+/// `frametimes.png`: the same drawing as [`frametimes_svg`], rasterised by plotters.
+///
+/// # Errors
+/// plotters' or the PNG encoder's error, as text.
+pub fn frametimes_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
+    png_of(|area| draw_frametimes(area, p))
+}
+
+/// Bins of the frame-time histogram (equal widths on its log time axis).
+pub const HISTOGRAM_BINS: usize = 40;
+
+/// `frametime_histogram.svg`.
+///
+/// # Errors
+/// plotters' error, as text.
+pub fn histogram_svg(p: &FrametimesPlot) -> Result<String, String> {
+    let mut out = String::new();
+    draw_histogram(
+        &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
+        p,
+    )?;
+    Ok(out)
+}
+
+/// `frametime_histogram.png`: the same drawing as [`histogram_svg`], rasterised by plotters.
+///
+/// # Errors
+/// plotters' or the PNG encoder's error, as text.
+pub fn histogram_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
+    png_of(|area| draw_histogram(area, p))
+}
+
+/// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG.
+fn png_of(
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = PLOT_SIZE;
+    let mut buf = vec![255u8; (w * h * 3) as usize];
+    draw(&BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area())?;
+    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut bytes, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes.into_inner())
+}
+
+/// The frame-time histogram: per (backend, count) — runs of the same pair merged — the frames in
+/// each of [`HISTOGRAM_BINS`] log-spaced bins over the times' range.
+fn draw_histogram<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    p: &FrametimesPlot,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    register_font()?;
+    let body = titled(
+        root,
+        "Frame times of the session (histogram, one colour per backend and count)",
+        &p.subtitle,
+    )?;
+    let ok = |v: &f64| v.is_finite() && *v > 0.0;
+    let mut series: Vec<(&str, usize, Vec<f64>)> = Vec::new();
+    for run in &p.runs {
+        let times = run.frame_ms.iter().copied().filter(ok);
+        match series
+            .iter_mut()
+            .find(|(b, n, _)| *b == run.backend && *n == run.boids)
+        {
+            Some(s) => s.2.extend(times),
+            None => series.push((&run.backend, run.boids, times.collect())),
+        }
+    }
+    let all = series.iter().flat_map(|s| s.2.iter().copied());
+    let lo = all.clone().fold(f64::INFINITY, f64::min);
+    let hi = all.fold(0.0, f64::max);
+    let (x0, x1) = log_range(lo, hi, 1.15);
+    let edge = |i: usize| x0 * (x1 / x0).powf(i as f64 / HISTOGRAM_BINS as f64);
+    let bin = |v: f64| {
+        (((v / x0).ln() / (x1 / x0).ln() * HISTOGRAM_BINS as f64) as usize).min(HISTOGRAM_BINS - 1)
+    };
+    let counts: Vec<Vec<u64>> = series
+        .iter()
+        .map(|(_, _, v)| {
+            let mut c = vec![0u64; HISTOGRAM_BINS];
+            for t in v {
+                c[bin(*t)] += 1;
+            }
+            c
+        })
+        .collect();
+    let top = counts.iter().flatten().copied().max().unwrap_or(0).max(1) as f64 * 1.15;
+    let mut chart = ChartBuilder::on(&body)
+        .margin_left(16)
+        .margin_right(36)
+        .margin_bottom(12)
+        .x_label_area_size(58)
+        .y_label_area_size(96)
+        .build_cartesian_2d(
+            (x0..x1).log_scale().with_key_points(log_ticks(x0, x1)),
+            0f64..top,
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("frame time")
+        .y_desc("frames")
+        .y_labels(8)
+        .x_label_formatter(&|v| format_ms(*v))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .label_style(text_style(15.0))
+        .axis_desc_style(text_style(17.0))
+        .bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .axis_style(TEXT)
+        .draw()
+        .map_err(err)?;
+    for ((backend, boids, _), c) in series.iter().zip(&counts) {
+        let color = rgb(backend);
+        chart
+            .draw_series(c.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| {
+                Rectangle::new([(edge(i), 0.0), (edge(i + 1), *n as f64)], color.filled())
+            }))
+            .map_err(err)?
+            .label(format!("{backend} · {} boids", format_count(*boids as f64)))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled()));
+    }
+    if series.iter().all(|s| s.2.is_empty()) {
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        root.draw(&Text::new(
+            "no frames measured",
+            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
+            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(err)?;
+    } else {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .margin(14)
+            .label_font(text_style(16.0))
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(150, 150, 150))
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
 }
 
 #[cfg(test)]

@@ -20,6 +20,11 @@ pub fn round_ms(ms: f64) -> f64 {
     (ms * 1e6).round() / 1e6
 }
 
+/// NaN: the value of a statistic a summary does not hold (written by an older version).
+fn nan() -> f64 {
+    f64::NAN
+}
+
 /// Reads a number that `serde_json` may have written as `null` (it writes NaN so) back as NaN.
 pub(crate) fn nan_if_null<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
@@ -38,6 +43,13 @@ pub struct TimeStats {
     /// Median (ms): [`percentile`] 50.
     #[serde(deserialize_with = "nan_if_null")]
     pub median_ms: f64,
+    /// Lower quartile (ms): [`percentile`] 25. With `p75_ms`, the interquartile range: the
+    /// spread `boids bench --compare` judges a difference by. NaN when a summary lacks it.
+    #[serde(default = "nan", deserialize_with = "nan_if_null")]
+    pub p25_ms: f64,
+    /// Upper quartile (ms): [`percentile`] 75. NaN when a summary lacks it.
+    #[serde(default = "nan", deserialize_with = "nan_if_null")]
+    pub p75_ms: f64,
     /// 95th percentile (ms), by [`percentile`].
     #[serde(deserialize_with = "nan_if_null")]
     pub p95_ms: f64,
@@ -67,6 +79,8 @@ impl TimeStats {
                 samples: 0,
                 mean_ms: f64::NAN,
                 median_ms: f64::NAN,
+                p25_ms: f64::NAN,
+                p75_ms: f64::NAN,
                 p95_ms: f64::NAN,
                 p99_ms: f64::NAN,
                 max_ms: f64::NAN,
@@ -81,6 +95,8 @@ impl TimeStats {
             samples: n,
             mean_ms: mean,
             median_ms: percentile(&v, 50.0),
+            p25_ms: percentile(&v, 25.0),
+            p75_ms: percentile(&v, 75.0),
             p95_ms: percentile(&v, 95.0),
             p99_ms: percentile(&v, 99.0),
             max_ms: v[n - 1],

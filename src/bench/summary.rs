@@ -89,7 +89,7 @@ pub struct RunSummary {
     pub boids: usize,
     /// Whether every planned measured step was done (false: interrupted or failed).
     pub complete: bool,
-    /// Statistics of the `wall_ms` column: samples, mean/median/p95/p99/max ms, fps, 1 % low fps.
+    /// Statistics of the `wall_ms` column: samples, mean/median/quartiles/p95/p99/max ms, fps, 1 % low fps.
     #[serde(flatten)]
     pub stats: TimeStats,
     /// Boids × steps per second at the mean step time.

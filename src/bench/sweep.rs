@@ -66,6 +66,8 @@ pub struct BenchConfig {
     pub out: PathBuf,
     /// Whether missing parents of `out` may be created (the default folder only).
     pub create_out_parents: bool,
+    /// Whether a non-empty `out` may be used (its capture files are then replaced).
+    pub force: bool,
     /// Limit of `count² × (warmup + steps)` for `cpu-naive`.
     pub naive_max_pairs: f64,
 }
@@ -85,6 +87,7 @@ impl BenchConfig {
             seed: None,
             out,
             create_out_parents: false,
+            force: false,
             naive_max_pairs: DEFAULT_NAIVE_MAX_PAIRS,
         }
     }
@@ -215,12 +218,20 @@ pub fn run_sweep(
             adapter_error.unwrap_or_default()
         )));
     }
-    prepare_out_dir(&cfg.out, cfg.create_out_parents)?;
-
     let seed = cfg
         .seed
         .or(scene.as_ref().and_then(|s| s.seed))
         .unwrap_or(1);
+    // Each count's world (sized to it unless the scene fixes it) must hold the scene's points.
+    if let Some(s) = &scene {
+        for &n in &counts {
+            let (params, ..) = Setup::resolve_params(Some(s), Some(n), Some(seed), n, 1.0);
+            s.check_inside(&params)
+                .map_err(|e| BenchError::Config(e.to_string()))?;
+        }
+    }
+    prepare_out_dir(&cfg.out, cfg.create_out_parents, cfg.force)?;
+
     let render_samples = match (cfg.render, ctx) {
         (Some(_), Some(c)) => Some(crate::render::supported_samples(
             &c.adapter,

@@ -137,10 +137,12 @@ impl Predator {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PredatorSpec {
-    /// Position (wu).
+    /// Position (wu): exactly two numbers `[x, y]`, inside the world `[0, W) × [0, H)` (checked
+    /// when a run is set up: [`crate::model::Scene::check_inside`]).
+    #[serde(deserialize_with = "crate::model::scene::point")]
     pub position: [f32; 2],
-    /// Velocity (wu/s); 0 when not written.
-    #[serde(default)]
+    /// Velocity (wu/s), exactly two numbers; `[0, 0]` when not written.
+    #[serde(default, deserialize_with = "crate::model::scene::point")]
     pub velocity: [f32; 2],
     /// `straight` (the default) or `hunting`.
     #[serde(default)]

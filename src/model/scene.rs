@@ -1,6 +1,7 @@
 //! Scene files: TOML with an optional boid count, seed and a `[params]` table of [`SimParams`]
 //! fields, plus obstacle points and predators. Unknown keys are errors (with file, line and
-//! column).
+//! column), and so is a point (an obstacle, a predator's position or velocity) that is not
+//! exactly two numbers; errors name the key (`params.dt`, `predators[1].kind`, `obstacles[3]`).
 //!
 //! ```toml
 //! boids = 50
@@ -15,14 +16,14 @@
 //! kind = "hunting"      # or "straight" (the default)
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::SceneError;
 use crate::model::params::SimParams;
 use crate::model::predators::PredatorSpec;
-use crate::model::setup::Actors;
+use crate::model::setup::{inside_world, Actors, SetupError};
 
 /// A scene: parameters, and optionally a boid count, seed, obstacles and predators.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,8 +39,8 @@ pub struct Scene {
     /// the default density (false, the default when the scene sets no world size).
     #[serde(default)]
     pub fixed_world: Option<bool>,
-    /// Obstacle points (wu).
-    #[serde(default)]
+    /// Obstacle points (wu), each exactly two numbers `[x, y]`.
+    #[serde(default, deserialize_with = "points")]
     pub obstacles: Vec<[f32; 2]>,
     /// Simulation parameters; missing fields take their defaults.
     #[serde(default)]
@@ -50,6 +51,21 @@ pub struct Scene {
     /// Whether the file wrote `world_width` or `world_height` (set by [`Scene::parse`]).
     #[serde(skip)]
     pub world_given: bool,
+    /// Where the scene was read from (set by [`Scene::parse`]), so that points found outside the
+    /// world once a run's world is known ([`Scene::check_inside`]) are named by file and line.
+    #[serde(skip)]
+    pub origin: Option<SceneOrigin>,
+}
+
+/// The file a scene was read from and the lines of its points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneOrigin {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line of each obstacle point.
+    pub obstacle_lines: Vec<usize>,
+    /// 1-based line of each predator's `position`.
+    pub predator_lines: Vec<usize>,
 }
 
 impl Scene {
@@ -69,6 +85,12 @@ impl Scene {
             }
         })?;
         let mut scene = scene;
+        let (obstacle_lines, predator_lines) = point_lines(text);
+        scene.origin = Some(SceneOrigin {
+            path: path.to_path_buf(),
+            obstacle_lines,
+            predator_lines,
+        });
         let table: toml::Table = toml::from_str(text).unwrap_or_default();
         scene.world_given = table
             .get("params")
@@ -149,8 +171,8 @@ impl Scene {
         }
     }
 
-    /// The scene as TOML text ([`Scene::parse`] reads it back to an equal scene: floats are
-    /// written so that they read back bit for bit).
+    /// The scene as TOML text ([`Scene::parse`] reads it back to the same values, floats bit for
+    /// bit; only [`Scene::origin`], where it was read from, is new).
     ///
     /// # Panics
     /// Never for a scene of finite values (TOML has no NaN literal in serde's output).
@@ -163,6 +185,95 @@ impl Scene {
     pub fn world_is_fixed(&self) -> bool {
         self.fixed_world.unwrap_or(self.world_given)
     }
+
+    /// Checks that every obstacle point and predator lies inside the world of `params`,
+    /// `[0, W) × [0, H)` as for boids: a run's world is known only once it is set up (a scene
+    /// without a world size gets one sized to the boid count, or to the app's window), so every
+    /// set-up calls this with its final parameters.
+    ///
+    /// # Errors
+    /// [`SetupError::PointOutsideWorld`] for the first point outside, naming the scene file, the
+    /// line, the key (`obstacles[3]`, `predators[0].position`), the point and the world's size.
+    pub fn check_inside(&self, params: &SimParams) -> Result<(), SetupError> {
+        let (w, h) = (params.world_width, params.world_height);
+        let origin = self.origin.as_ref();
+        let place = |line: Option<usize>| match (origin, line) {
+            (Some(o), Some(l)) => format!("scene file {}, line {l}", crate::io::show_path(&o.path)),
+            (Some(o), None) => format!("scene file {}", crate::io::show_path(&o.path)),
+            (None, _) => "the scene".to_string(),
+        };
+        let note = if self.world_is_fixed() {
+            String::new()
+        } else {
+            " (the scene writes no world size, so the world is sized to the run: the boid count \
+             at the default density, or the app's window; write world_width and world_height \
+             under [params] to fix it)"
+                .to_string()
+        };
+        let outside =
+            |key: String, line: Option<usize>, p: [f32; 2]| SetupError::PointOutsideWorld {
+                place: place(line),
+                key,
+                x: p[0],
+                y: p[1],
+                width: w,
+                height: h,
+                note: note.clone(),
+            };
+        if let Some((k, o)) = self
+            .obstacles
+            .iter()
+            .enumerate()
+            .find(|(_, o)| !inside_world(**o, w, h))
+        {
+            let line = origin.and_then(|o| o.obstacle_lines.get(k).copied());
+            return Err(outside(format!("obstacles[{k}]"), line, *o));
+        }
+        if let Some((k, p)) = self
+            .predators
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !inside_world(p.position, w, h))
+        {
+            let line = origin.and_then(|o| o.predator_lines.get(k).copied());
+            return Err(outside(
+                format!("predators[{k}].position"),
+                line,
+                p.position,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// 1-based lines, in the TOML document `text`, of each point of `obstacles` and of each
+/// predator's `position` (of the predator's table when it has none); empty when `text` does not
+/// parse.
+pub(crate) fn point_lines(text: &str) -> (Vec<usize>, Vec<usize>) {
+    use toml::de::{DeTable, DeValue};
+    let Ok(doc) = DeTable::parse(text) else {
+        return (Vec::new(), Vec::new());
+    };
+    let line = |at: usize| line_col(text, at).0;
+    let items = |key: &str| -> Vec<&toml::Spanned<DeValue<'_>>> {
+        match doc.get_ref().get(key).map(|v| v.get_ref()) {
+            Some(DeValue::Array(a)) => a.iter().collect(),
+            _ => Vec::new(),
+        }
+    };
+    let obstacles = items("obstacles")
+        .into_iter()
+        .map(|v| line(v.span().start))
+        .collect();
+    let predators = items("predators")
+        .into_iter()
+        .map(|v| match v.get_ref() {
+            DeValue::Table(t) => t.get("position").map_or(v.span().start, |p| p.span().start),
+            _ => v.span().start,
+        })
+        .map(line)
+        .collect();
+    (obstacles, predators)
 }
 
 /// 1-based line of the `k`-th `[[predators]]` table header in `text` (1 when not found).
@@ -186,7 +297,7 @@ pub(crate) fn key_line(text: &str, key: &str) -> usize {
 }
 
 /// Line, column and a short message for a TOML error in `text`: the message names the key at
-/// the error (`params.dt: …`) when the line has one, and quotes at most
+/// the error (`params.dt: …`, `predators[1].kind: …`, `obstacles[3]: …`), and quotes at most
 /// [`crate::io::QUOTE_CHARS`] characters of any value ([`crate::io::clip_message`]).
 pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, String) {
     let at = e.span().map(|s| s.start);
@@ -206,7 +317,7 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, Stri
             (line, column) = (i + 1, 1);
         }
     }
-    let key = at.and_then(|a| key_at(text, a));
+    let key = at.and_then(|a| key_path_at(text, a).or_else(|| key_at(text, a)));
     let message = match key {
         // An unknown key is named by the message itself.
         Some(k) if !message.starts_with("unknown field") && unknown.is_none() => {
@@ -223,7 +334,8 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> (usize, usize, Stri
 }
 
 /// The dotted key written on the line holding byte offset `at` (`params.dt`), when that line is
-/// `key = value` (the table is the last `[table]` header above it).
+/// `key = value` (the table is the last `[table]` or `[[table]]` header above it): for text that
+/// does not parse as TOML, where [`key_path_at`] finds nothing.
 fn key_at(text: &str, at: usize) -> Option<String> {
     let at = at.min(text.len());
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -242,8 +354,12 @@ fn key_at(text: &str, at: usize) -> Option<String> {
         .lines()
         .rev()
         .map(str::trim)
-        .find(|l| l.starts_with('[') && !l.starts_with("[["))
-        .and_then(|l| l.strip_prefix('[')?.strip_suffix(']'))
+        .find(|l| l.starts_with('['))
+        .and_then(|l| {
+            l.strip_prefix("[[")
+                .and_then(|t| t.strip_suffix("]]"))
+                .or_else(|| l.strip_prefix('[')?.strip_suffix(']'))
+        })
         .map(str::trim)
         .filter(|t| bare(t));
     Some(match table {
@@ -258,4 +374,91 @@ pub(crate) fn line_col(text: &str, at: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
     (line, column)
+}
+
+/// The path of the innermost key or array element whose value holds byte offset `at` of the TOML
+/// document `text`: `params.dt`, `predators[1].kind` (the second `[[predators]]` table),
+/// `obstacles[3]`. From toml's spanned parse of the document, so it holds across tables, arrays of
+/// tables, inline tables and arrays written over several lines. None when `text` does not parse
+/// or `at` lies in no value.
+pub(crate) fn key_path_at(text: &str, at: usize) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+    use toml::Spanned;
+    fn in_value(v: &Spanned<DeValue<'_>>, at: usize, path: String) -> Option<String> {
+        let inner = match v.get_ref() {
+            DeValue::Table(t) => in_table(t, at, &path),
+            DeValue::Array(a) => a
+                .iter()
+                .enumerate()
+                .find_map(|(i, e)| in_value(e, at, format!("{path}[{i}]"))),
+            _ => None,
+        };
+        inner.or_else(|| v.span().contains(&at).then_some(path))
+    }
+    fn in_table(t: &DeTable<'_>, at: usize, prefix: &str) -> Option<String> {
+        t.iter().find_map(|(k, v)| {
+            let path = if prefix.is_empty() {
+                k.get_ref().to_string()
+            } else {
+                format!("{prefix}.{}", k.get_ref())
+            };
+            if k.span().contains(&at) {
+                return Some(path);
+            }
+            in_value(v, at, path)
+        })
+    }
+    let doc = DeTable::parse(text).ok()?;
+    in_table(doc.get_ref(), at, "")
+}
+
+/// Reads a point `[x, y]` (wu, wu/s): exactly two numbers. (Serde reads a `[f32; 2]` from the
+/// first two numbers of a longer array and drops the rest.)
+struct Point([f32; 2]);
+
+impl<'de> Deserialize<'de> for Point {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
+        // The count is checked inside the visitor, so the error carries the array's own place
+        // (toml gives an error raised after the array was read the place of what holds it).
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Point;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a point: exactly two numbers [x, y]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Point, A::Error> {
+                let mut v: Vec<f32> = Vec::with_capacity(2);
+                while let Some(x) = seq.next_element::<f32>()? {
+                    v.push(x);
+                }
+                match v[..] {
+                    [x, y] => Ok(Point([x, y])),
+                    _ => {
+                        let shown: Vec<String> = v.iter().take(4).map(f32::to_string).collect();
+                        let more = if v.len() > 4 { ", …" } else { "" };
+                        Err(serde::de::Error::custom(format!(
+                            "[{}{more}] has {} number{}: a point is exactly two numbers [x, y]",
+                            shown.join(", "),
+                            v.len(),
+                            if v.len() == 1 { "" } else { "s" }
+                        )))
+                    }
+                }
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
+}
+
+/// `deserialize_with` of a point field: exactly two numbers ([`Point`]).
+pub(crate) fn point<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f32; 2], D::Error> {
+    Point::deserialize(d).map(|p| p.0)
+}
+
+/// `deserialize_with` of a list of points: each exactly two numbers ([`Point`]).
+pub(crate) fn points<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
+    Vec::<Point>::deserialize(d).map(|v| v.into_iter().map(|p| p.0).collect())
 }

@@ -55,6 +55,12 @@ impl Actors {
     }
 }
 
+/// Whether `p` lies inside the world `[0, w) × [0, h)` (the rule for boids, obstacle points and
+/// predators alike; NaN is outside).
+pub fn inside_world(p: [f32; 2], w: f32, h: f32) -> bool {
+    (0.0..w).contains(&p[0]) && (0.0..h).contains(&p[1])
+}
+
 /// What a run starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -76,6 +82,25 @@ pub enum SetupError {
     /// A parameter or the boid count is out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// An obstacle point or a predator of a scene lies outside the world of the run
+    /// ([`Scene::check_inside`]).
+    #[error("{place}: {key} = [{x}, {y}] is outside the world [0, {width}) × [0, {height}){note}")]
+    PointOutsideWorld {
+        /// Where it was written: `scene file FILE, line L`.
+        place: String,
+        /// The key: `obstacles[3]`, `predators[0].position`.
+        key: String,
+        /// The point (wu).
+        x: f32,
+        /// The point (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+        /// Why the world has that size, when the scene does not fix it (else empty).
+        note: String,
+    },
     /// A boid of a given state lies outside the world.
     #[error("boid {id} at ({x}, {y}) is outside the world [0, {width}) × [0, {height})")]
     OutsideWorld {
@@ -99,18 +124,23 @@ impl Setup {
     /// ([`DEFAULT_DENSITY`]). The boids are the seeded initial flock ([`initial_state`]).
     ///
     /// # Errors
-    /// [`ParamError`] for parameters or a count out of range.
+    /// [`SetupError::Param`] for parameters or a count out of range;
+    /// [`SetupError::PointOutsideWorld`] for a scene's obstacle point or predator outside the
+    /// world ([`Scene::check_inside`]).
     pub fn resolve(
         scene: Option<&Scene>,
         boids: Option<usize>,
         seed: Option<u32>,
         default_boids: usize,
         aspect: f32,
-    ) -> Result<Setup, ParamError> {
+    ) -> Result<Setup, SetupError> {
         let (params, n, seed, actors) =
             Self::resolve_params(scene, boids, seed, default_boids, aspect);
         params.validate()?;
         validate_boid_count(n)?;
+        if let Some(s) = scene {
+            s.check_inside(&params)?;
+        }
         Ok(Setup {
             boids: initial_state(seed, n, &params),
             params,
@@ -121,7 +151,8 @@ impl Setup {
     }
 
     /// What [`Setup::resolve`] resolves before making the flock, unvalidated: (parameters with the
-    /// world sized, boid count, seed, actors).
+    /// world sized, boid count, seed, actors). A caller that changes the world afterwards checks
+    /// the scene's points against its final world ([`Scene::check_inside`]).
     pub fn resolve_params(
         scene: Option<&Scene>,
         boids: Option<usize>,
@@ -151,12 +182,7 @@ impl Setup {
     pub fn with_boids(mut self, boids: Vec<Boid>) -> Result<Setup, SetupError> {
         validate_boid_count(boids.len())?;
         let (w, h) = (self.params.world_width, self.params.world_height);
-        if let Some(b) = boids.iter().find(|b| {
-            !(b.position[0] >= 0.0
-                && b.position[0] < w
-                && b.position[1] >= 0.0
-                && b.position[1] < h)
-        }) {
+        if let Some(b) = boids.iter().find(|b| !inside_world(b.position, w, h)) {
             return Err(SetupError::OutsideWorld {
                 id: b.id,
                 x: b.position[0],

@@ -31,7 +31,9 @@
 //!   were at `step`, optional: docs/model.md §18; at most [`crate::model::MAX_PREDATORS`]),
 //!   `catches_total` (u32, boids caught since the run began, optional, 0 when absent) and a
 //!   `[params]` table of
-//!   [`SimParams`] (missing fields take their defaults; unknown keys are errors). Tools that read
+//!   [`SimParams`] (missing fields take their defaults; unknown keys are errors). A point is
+//!   exactly two numbers, and obstacle points and predator positions lie inside the world of
+//!   `[params]`, `[0, W) × [0, H)` (else an error naming the line and key). Tools that read
 //!   CSV with `#` comments see a plain CSV of boids. Without metadata, the caller supplies the
 //!   parameters (a scene or the defaults); other leading `#` lines are then comments.
 //! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy`, then one row per boid: position (wu), velocity
@@ -74,6 +76,7 @@ use std::path::{Path, PathBuf};
 use crate::io::{clip, show_path};
 use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
 use crate::model::predators::PredatorSpec;
+use crate::model::setup::inside_world;
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
@@ -172,7 +175,7 @@ struct MetaToml {
     seed: u32,
     step: u32,
     boids: usize,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::model::scene::points")]
     obstacles: Vec<[f32; 2]>,
     #[serde(default)]
     predators: Vec<PredatorSpec>,
@@ -200,6 +203,8 @@ pub struct StateFile {
     pub boids: Vec<Boid>,
     /// (row index, line) where the line of row `i` stops being the previous one's plus one.
     row_lines: Vec<(usize, u64)>,
+    /// The line of each metadata predator's `position`.
+    predator_lines: Vec<u64>,
     adjusted: Vec<Adjusted>,
 }
 
@@ -333,6 +338,7 @@ impl StateFile {
             meta: None,
             boids: Vec::new(),
             row_lines: Vec::new(),
+            predator_lines: Vec::new(),
             adjusted: Vec::new(),
         };
         let row_err = |line: u64, message: String| StateFileError::Row {
@@ -410,7 +416,9 @@ impl StateFile {
             break;
         }
         if is_checkpoint {
-            sf.meta = Some(parse_meta(&meta_text, meta_first_line, &p)?);
+            let (meta, predator_lines) = parse_meta(&meta_text, meta_first_line, &p)?;
+            sf.meta = Some(meta);
+            sf.predator_lines = predator_lines;
         }
 
         // Rows.
@@ -467,14 +475,32 @@ impl StateFile {
     /// model's speed rule says ([`crate::model::models::OnLoad`]: into `[min_speed, max_speed]` for
     /// boids, to v0 for Vicsek particles, kept for fish), hue velocities to at most
     /// `max_hue_speed` (each only when off by more than [`TOLERANCE`]; counted for
-    /// [`StateFile::warnings`], in the model's speed unit), and checks that every position is
-    /// inside the world. `source` says where the parameters came from, for the error.
+    /// [`StateFile::warnings`], in the model's speed unit), and checks that every position — of
+    /// the boids and of the metadata's predators — is inside the world. `source` says where the
+    /// parameters came from, for the error.
     ///
     /// # Errors
-    /// [`StateFileError::Row`] for the first boid outside the world.
+    /// [`StateFileError::Row`] for the first predator or boid outside the world.
     pub fn conform(&mut self, params: &SimParams, source: &str) -> Result<(), StateFileError> {
         use crate::model::models::OnLoad;
         let (w, h) = (params.world_width, params.world_height);
+        if let Some(m) = &self.meta {
+            if let Some((k, p)) = m
+                .predators
+                .iter()
+                .enumerate()
+                .find(|(_, p)| !inside_world(p.position, w, h))
+            {
+                let line = self.predator_lines.get(k).copied().unwrap_or(1);
+                return Err(self.err(
+                    line,
+                    format!(
+                        "metadata: {} (world size from {source})",
+                        outside(&format!("predators[{k}].position"), p.position, w, h)
+                    ),
+                ));
+            }
+        }
         let model = params.model.desc();
         let (lo, hi) = (model.speed.range)(params);
         let (lo, hi) = (lo as f64, hi as f64);
@@ -652,8 +678,13 @@ fn first_duplicate(boids: &[Boid]) -> Option<usize> {
         .position(|b| dups.contains(&b.id) && !seen.insert(b.id))
 }
 
-/// Parses and checks the metadata; `first_line` is the file line of its first line.
-fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, StateFileError> {
+/// Parses and checks the metadata; `first_line` is the file line of its first line. Returns it
+/// with the file line of each predator's `position`.
+fn parse_meta(
+    text: &str,
+    first_line: u64,
+    path: &str,
+) -> Result<(StateMeta, Vec<u64>), StateFileError> {
     let at = |line_in_meta: usize| first_line + line_in_meta as u64 - 1;
     let err = |line: u64, message: String| StateFileError::Row {
         path: path.to_string(),
@@ -684,6 +715,31 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
             ));
         }
     }
+    // Obstacles and predators inside the file's world, as its boids (docs/model.md §1.2).
+    let (w, h) = (m.params.world_width, m.params.world_height);
+    let (obstacle_lines, predator_lines) = crate::model::scene::point_lines(text);
+    let line = |lines: &[usize], k: usize| at(lines.get(k).copied().unwrap_or(1));
+    if let Some((k, o)) = m
+        .obstacles
+        .iter()
+        .enumerate()
+        .find(|(_, o)| !inside_world(**o, w, h))
+    {
+        return Err(err(
+            line(&obstacle_lines, k),
+            outside(&format!("obstacles[{k}]"), *o, w, h),
+        ));
+    }
+    if let Some((k, p)) =
+        m.predators.iter().enumerate().find(|(_, p)| {
+            p.position.iter().all(|x| x.is_finite()) && !inside_world(p.position, w, h)
+        })
+    {
+        return Err(err(
+            line(&predator_lines, k),
+            outside(&format!("predators[{k}].position"), p.position, w, h),
+        ));
+    }
     let max = crate::model::MAX_PREDATORS;
     if m.predators.len() > max {
         return Err(err(
@@ -702,7 +758,7 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
             ));
         }
     }
-    Ok(StateMeta {
+    let meta = StateMeta {
         params: m.params,
         seed: m.seed,
         step: m.step,
@@ -710,7 +766,8 @@ fn parse_meta(text: &str, first_line: u64, path: &str) -> Result<StateMeta, Stat
         predators: m.predators,
         catches_total: m.catches_total,
         boids: m.boids,
-    })
+    };
+    Ok((meta, predator_lines.into_iter().map(at).collect()))
 }
 
 /// Writes `boids` as a plain state CSV (header and rows, no metadata), whole (see
@@ -789,8 +846,17 @@ fn meta_lines(cp: &Checkpoint) -> std::io::Result<String> {
     Ok(t)
 }
 
+/// `KEY = [x, y] is outside the world [0, W) × [0, H)`.
+fn outside(key: &str, p: [f32; 2], w: f32, h: f32) -> String {
+    format!(
+        "{key} = [{}, {}] is outside the world [0, {w}) × [0, {h})",
+        p[0], p[1]
+    )
+}
+
 /// Checks that `cp` will load back: valid parameters, 1 ..= [`MAX_BOIDS`] boids with unique ids,
-/// finite values, non-zero hue vectors, positions inside the world, finite obstacles.
+/// finite values, non-zero hue vectors, positions inside the world, finite obstacles and
+/// predators inside the world.
 ///
 /// # Errors
 /// What would be refused on load, naming the boid id.
@@ -809,6 +875,27 @@ pub fn check_checkpoint(cp: &Checkpoint) -> Result<(), String> {
         ));
     }
     let (w, h) = (cp.params.world_width, cp.params.world_height);
+    if let Some((k, o)) = cp
+        .obstacles
+        .iter()
+        .enumerate()
+        .find(|(_, o)| !inside_world(**o, w, h))
+    {
+        return Err(outside(&format!("obstacles[{k}]"), *o, w, h));
+    }
+    if let Some((k, p)) = cp
+        .predators
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !inside_world(p.position, w, h))
+    {
+        return Err(outside(
+            &format!("predators[{k}].position"),
+            p.position,
+            w,
+            h,
+        ));
+    }
     for b in &cp.boids {
         if !b.is_finite() {
             return Err(format!("boid {} has a non-finite value: {b:?}", b.id));
@@ -898,6 +985,7 @@ mod tests {
             meta: None,
             boids: Vec::new(),
             row_lines: vec![(0, 2), (3, 7), (4, 10)],
+            predator_lines: Vec::new(),
             adjusted: Vec::new(),
         };
         assert_eq!(

@@ -49,16 +49,21 @@ pub struct SweepArgs {
     /// Base seed of the point seeds (default: the scene's, else 1).
     #[arg(long)]
     pub seed: Option<u32>,
-    /// Backend (cpu is reproducible bit for bit; gpu is not, between runs).
+    /// Backend. cpu: reproducible bit for bit on every machine. gpu: bit for bit between runs on
+    /// the same adapter and driver; across adapters or drivers (and against cpu) each step agrees
+    /// within 1e-5 relative (docs/model.md §4.5), so long runs diverge and their averages agree
+    /// statistically, not bit for bit.
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendKind,
-    /// Output folder (default sweeps/YYYYMMDDTHHMMSSZ, UTC; created with its parents).
+    /// Output folder (default sweeps/YYYYMMDDTHHMMSSZ, UTC; created with its parents). An
+    /// existing non-empty folder is refused unless --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Use a non-empty output folder (the sweep's files in it are replaced).
     #[arg(long)]
     pub force: bool,
-    /// Run only shard I of N (1-based): the points k with k mod N = I - 1.
+    /// Run only shard I of N: the points k with (k - 1) mod N = I - 1 (shards, points and repeats
+    /// are all numbered from 1, in the progress lines, sweep.csv and summary.json).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// No progress bar and no line per point.
@@ -72,7 +77,8 @@ pub enum SweepCommand {
     /// Combine the folders of every shard of one sweep into OUT (the same files an unsharded run
     /// writes).
     Merge {
-        /// Folder for the merged sweep (created with its parents; must be empty unless --force).
+        /// Folder for the merged sweep (created with its parents). An existing non-empty folder is
+        /// refused unless --force.
         out: PathBuf,
         /// The shard folders.
         #[arg(required = true)]

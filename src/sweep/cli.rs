@@ -122,20 +122,23 @@ pub fn run(args: &SweepArgs) -> Result<(), String> {
             );
             pb.set_length(steps);
         }
-        SweepEvent::PointStarted(p) => {
-            pb.set_message(format!("point {} {}", p.index, describe(&axes, &p.values)))
-        }
+        SweepEvent::PointStarted(p) => pb.set_message(format!(
+            "point {} {}",
+            p.index + 1,
+            describe(&axes, &p.values)
+        )),
         SweepEvent::Step => pb.inc(1),
         SweepEvent::PointFinished { row, seconds } => {
             let (s, va) = (&row.stats[0], &row.stats[4]);
             say(
                 &pb,
                 format!(
-                    "point {:>4} {} (repeat {}): polarization {:.4} ± {:.4}, v_a {:.4} ± {:.4}, \
-                     {seconds:.1} s",
+                    "point {:>4} {} (repeat {} of {}): polarization {:.4} ± {:.4}, v_a {:.4} ± \
+                     {:.4}, {seconds:.1} s",
                     row.point,
                     describe(&axes, &row.values),
                     row.repeat,
+                    cfg.repeats,
                     s.mean,
                     s.se,
                     va.mean,

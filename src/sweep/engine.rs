@@ -126,6 +126,9 @@ pub fn run_point(
                 .map_err(|e| format!("--param {name}: {e}"))?;
         }
     }
+    if let Some(s) = &scene {
+        s.check_inside(&params).map_err(|e| e.to_string())?;
+    }
     let mut out = PointRun {
         boids: n,
         world: [params.world_width, params.world_height],

@@ -160,7 +160,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
         let r = read_csv(&d.join(CSV), &axes)?;
         let want: Vec<usize> = s.points.iter().map(|p| p.point).collect();
         let got: Vec<usize> = r.iter().map(|p| p.point).collect();
-        let expected = shard_of(s).points(s.points_total);
+        // Plan indices from 0; the files number points from 1.
+        let expected: Vec<usize> = shard_of(s)
+            .points(s.points_total)
+            .into_iter()
+            .map(|k| k + 1)
+            .collect();
         if got != want || want != expected {
             return Err(format!(
                 "{}: {CSV} holds points {} but the shard's points are {}; the folder was changed \
@@ -219,7 +224,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     })
 }
 
-/// `0, 3, 6, … (12 points)` for messages.
+/// `1, 4, 7, … (12 points)` for messages.
 fn brief(points: &[usize]) -> String {
     let head: Vec<String> = points.iter().take(6).map(|p| p.to_string()).collect();
     let more = if points.len() > 6 { ", …" } else { "" };

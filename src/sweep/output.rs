@@ -1,7 +1,8 @@
 //! The files of a sweep folder and the folder rule.
 //!
 //! - `sweep.csv`: one row per point (one combination of values × one repeat), in plan order, with
-//!   the columns of [`header`]: `point,repeat,seed`, one column per swept parameter (named after
+//!   the columns of [`header`]: `point,repeat,seed` (points and repeats numbered from 1, as shards
+//!   are), one column per swept parameter (named after
 //!   it), `n_boids,world_width_wu,world_height_wu,samples`, then for each measure `M` of
 //!   [`crate::sweep::measures`] its time average `M`, its standard deviation over time `M_sd` and
 //!   the standard error of the average `M_se` ([`crate::sweep::stats`]). Numbers are written in
@@ -31,9 +32,9 @@ pub const SUMMARY: &str = "summary.json";
 /// One row of `sweep.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointRow {
-    /// Index in the full plan.
+    /// Number in the full plan, from 1 (its index + 1).
     pub point: usize,
-    /// Repeat, 0-based.
+    /// Repeat, from 1.
     pub repeat: u32,
     /// Seed of the run.
     pub seed: u32,

@@ -4,7 +4,9 @@
 //! **Points.** A point is one combination of values × one repeat. They are numbered
 //! k = 0, 1, … in the full (unsharded) plan with the last axis varying fastest and the repeat
 //! fastest of all: k = (i₁·n₂ + i₂)·R + r for value i₁ of the first axis, i₂ of the second
-//! (n₂ values; 0 and n₂ = 1 without one) and repeat r of R.
+//! (n₂ values; 0 and n₂ = 1 without one) and repeat r of R. What is shown and written (progress
+//! lines, `sweep.csv`, `summary.json`) numbers them from 1, as `--shard I/N` numbers shards: point
+//! k + 1, repeat r + 1.
 //!
 //! **Seeds.** Point k runs from seed `hash4(base, k, 0, SEED_STREAM)`
 //! ([`crate::model::rng::hash4`], the PCG hash of the noise), base being `--seed`, else the

@@ -97,10 +97,12 @@ pub fn method(spec: &PlanSpec) -> Method {
             se = sd(batch means)/sqrt(B). sd is the standard deviation over time. Plots with \
             repeats: mean of the repeats, se = sqrt(sum se_k^2)/K"
             .into(),
-        points: "point k = (value index of param 1 * values of param 2 + value index of \
-            param 2) * repeats + repeat; seed of point k = hash4(seed, k, 0, 0x53574550)"
+        points: "points, repeats and shards are numbered from 1: point k = (value index of \
+            param 1 * values of param 2 + value index of param 2) * repeats + repeat, value \
+            indices from 0 and repeats from 1; seed of point k = hash4(seed, k - 1, 0, \
+            0x53574550)"
             .into(),
-        shards: "shard I/N runs the points k with k mod N = I - 1".into(),
+        shards: "shard I/N runs the points k with (k - 1) mod N = I - 1".into(),
         world: "as boids headless: unless the scene fixes the world, a square sized to the \
             boid count at 0.01 boids/wu^2; a density value re-sizes it last to boids/density \
             wu^2, keeping its aspect ratio"
@@ -117,12 +119,12 @@ pub fn describe(axes: &[Axis], values: &[f64]) -> String {
         .join(", ")
 }
 
-/// The row of a finished point.
+/// The row of a finished point (numbered from 1, its repeat too).
 fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
     let col = |m: usize| -> Vec<f64> { run.samples.iter().map(|s| s[m]).collect() };
     PointRow {
-        point: point.index,
-        repeat: point.repeat,
+        point: point.index + 1,
+        repeat: point.repeat + 1,
         seed: point.seed,
         values: point.values.clone(),
         boids: run.boids,
@@ -239,9 +241,9 @@ pub fn run_sweep(
             .map(|&k| {
                 let p = spec.point(k);
                 PointStatus {
-                    point: k,
+                    point: k + 1,
                     values: p.values,
-                    repeat: p.repeat,
+                    repeat: p.repeat + 1,
                     seed: p.seed,
                     done: false,
                     seconds: None,
@@ -277,9 +279,11 @@ pub fn run_sweep(
             Ok(r) => r,
             Err(e) => {
                 let msg = format!(
-                    "sweep point {k} ({}, repeat {}): {e}",
+                    "sweep point {} ({}, repeat {} of {}): {e}",
+                    k + 1,
                     describe(&spec.axes, &point.values),
-                    point.repeat
+                    point.repeat + 1,
+                    spec.repeats
                 );
                 summary.status = SweepStatus::Failed;
                 summary.error = Some(msg.clone());

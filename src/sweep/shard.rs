@@ -1,6 +1,7 @@
 //! Shards: `--shard I/N` runs the I-th (1-based) of N disjoint slices of a plan's points.
 //!
-//! Point k (0-based index in the full plan) belongs to shard `(k mod N) + 1`. Interleaving
+//! Point k (0-based index in the full plan; point k + 1 in the files, which number from 1) belongs
+//! to shard `(k mod N) + 1`. Interleaving
 //! spreads the expensive corner of a plan (say the largest boid counts, which come last) over
 //! every shard, and the slice of a point depends only on k and N, never on which machine asks.
 //! A shard may be empty when N exceeds the number of points; it is still a valid shard.

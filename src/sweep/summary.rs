@@ -41,11 +41,11 @@ impl SweepStatus {
 /// One point of the sweep (or shard) and whether it is done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointStatus {
-    /// Index in the full plan.
+    /// Number in the full plan, from 1 (its index + 1).
     pub point: usize,
     /// The value of each swept parameter.
     pub values: Vec<f64>,
-    /// Repeat, 0-based.
+    /// Repeat, from 1.
     pub repeat: u32,
     /// Seed of the run.
     pub seed: u32,
