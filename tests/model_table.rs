@@ -245,7 +245,7 @@ fn hunted(m: Model, seed: u32) -> Setup {
 
 /// The speed range of a model's spawned boids.
 fn spawn_range(p: &SimParams) -> (f32, f32) {
-    (p.model.desc().speed.range)(p)
+    p.spawn_speeds()
 }
 
 #[test]

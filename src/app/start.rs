@@ -10,7 +10,7 @@
 //!   one boid at the default density is 60 wu across, where a boid of 10 wu fills a sixth of the
 //!   window. A scene's world is sized as the model sizes it (its own, or for its count).
 
-use crate::model::state::flocks_state;
+use crate::model::spawn::flocks_state;
 use crate::model::{initial_state, validate_boid_count, Boid, Scene, Setup, SetupError, SimParams};
 
 /// Smallest side of a world the app sizes (wu).
@@ -22,7 +22,7 @@ pub const MIN_WORLD_SIDE: f32 = 400.0;
 pub enum Spawn {
     /// Uniform positions, headings and hues (`model::initial_state`).
     Uniform,
-    /// A few aligned flocks of similar hue (`model::state::flocks_state`).
+    /// A few aligned flocks of similar hue (`model::spawn::flocks_state`).
     Flocks,
 }
 

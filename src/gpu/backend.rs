@@ -391,7 +391,7 @@ impl GpuBackend {
             &MeasureSums::from_row(r),
             &MeasureContext {
                 n: self.count as usize,
-                v0: self.params.model.desc().constant_speed(&self.params),
+                v0: self.params.constant_speed(),
                 neighbors_counted: self.neighbors_counted,
             },
         )

@@ -65,7 +65,7 @@ pub enum ParamError {
 /// ": did you mean `a`?" for the suggestions of an unknown key, or "" when there is none.
 fn hint(suggestions: &[String]) -> String {
     let s: Vec<&str> = suggestions.iter().map(String::as_str).collect();
-    let text = crate::model::param_table::did_you_mean(&s);
+    let text = did_you_mean(&s);
     if text.is_empty() {
         " (docs/model.md §3.1 lists every parameter)".to_string()
     } else {
@@ -83,6 +83,47 @@ impl ParamError {
             ParamError::UnknownKey { key, .. } | ParamError::UnusedByModel { key, .. } => key,
         }
     }
+}
+
+/// An initial state that does not fit the world of its run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SetupError {
+    /// A parameter or the boid count is out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// An obstacle point or a predator of a scene lies outside the world of the run
+    /// (`Scene::check_inside`).
+    #[error("{place}: {key} = [{x}, {y}] is outside the world [0, {width}) × [0, {height}){note}")]
+    PointOutsideWorld {
+        /// Where it was written: `scene file FILE, line L`.
+        place: String,
+        /// The key: `obstacles[3]`, `predators[0].position`.
+        key: String,
+        /// The point (wu).
+        x: f32,
+        /// The point (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+        /// Why the world has that size, when the scene does not fix it (else empty).
+        note: String,
+    },
+    /// A boid of a given state lies outside the world.
+    #[error("boid {id} at ({x}, {y}) is outside the world [0, {width}) × [0, {height})")]
+    OutsideWorld {
+        /// The boid's id.
+        id: u32,
+        /// Its position (wu).
+        x: f32,
+        /// Its position (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+    },
 }
 
 /// A scene file that cannot be used.
@@ -118,4 +159,19 @@ pub enum SceneError {
         /// The range error.
         source: ParamError,
     },
+}
+
+/// "did you mean `a` or `b`?", or "" when there is no suggestion.
+pub fn did_you_mean(suggestions: &[&str]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!("did you mean `{one}`?"),
+        [init @ .., last] => format!(
+            "did you mean {} or `{last}`?",
+            init.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }

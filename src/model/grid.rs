@@ -28,8 +28,6 @@
 
 use glam::Vec2;
 
-use crate::model::params::{Boundary, SimParams};
-
 /// Largest number of cells a grid may have (2^24): a world much larger than the perception radius
 /// gets larger cells instead, which stays correct (the block covers the radius at any cell size).
 pub const MAX_CELLS: u32 = 1 << 24;
@@ -73,11 +71,10 @@ fn axis(len: f32, cell: f32, r: f32) -> (u32, u32) {
 }
 
 impl Grid {
-    /// The grid for `params` and `boids` boids.
-    pub fn new(params: &SimParams, boids: usize) -> Grid {
-        let r = params.perception_radius.max(1e-6);
-        let (w, h) = (params.world_width, params.world_height);
-        let wrap = params.boundary == Boundary::Wrap;
+    /// The grid of a world `w` × `h` wu (wrapping or not) for perception radius `r` (wu) and
+    /// `boids` boids (`Grid::new` derives it from the parameters).
+    pub fn for_world(w: f32, h: f32, wrap: bool, r: f32, boids: usize) -> Grid {
+        let r = r.max(1e-6);
         let budget = (4 * boids as u64)
             .max(MIN_CELL_BUDGET)
             .min(MAX_CELLS as u64);
@@ -286,9 +283,9 @@ pub struct ObstacleGrid {
 }
 
 impl ObstacleGrid {
-    /// Bins `points` for obstacles acting within `radius` wu in the world of `params`.
-    pub fn new(points: &[[f32; 2]], radius: f32, params: &SimParams) -> ObstacleGrid {
-        let (w, h) = (params.world_width, params.world_height);
+    /// Bins `points` for obstacles acting within `radius` wu in a world `w` × `h` wu
+    /// (`ObstacleGrid::new` takes them from the parameters).
+    pub fn for_world(points: &[[f32; 2]], radius: f32, w: f32, h: f32) -> ObstacleGrid {
         let budget = (4 * points.len() as u64).max(64);
         let mut cell = radius.max(1e-3).max(w.max(h) / 65_536.0);
         let (mut cols, mut rows);

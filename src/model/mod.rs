@@ -2,6 +2,8 @@
 //! counter-based random numbers, the flock measures, scene files and the setup of a run
 //! (docs/model.md), and trajectories in GSD files ([`gsd`]).
 
+pub mod actors;
+pub mod derive;
 pub mod error;
 pub mod grid;
 pub mod gsd;
@@ -14,10 +16,13 @@ pub mod rng;
 pub mod rules;
 pub mod scene;
 pub mod setup;
+pub mod spawn;
 pub mod state;
 pub mod state_csv;
 pub mod uniforms;
 
+pub use actors::Actors;
+pub use error::SetupError;
 pub use error::{ParamError, SceneError};
 pub use grid::{Grid, ObstacleGrid};
 pub use measures::{
@@ -28,6 +33,7 @@ pub use models::{Model, ModelParams, MODELS};
 pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
 pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
 pub use scene::Scene;
-pub use setup::{Actors, Setup, SetupError};
-pub use state::{initial_state, join_state, spawn_boid, spawn_boid_at, split_state, Boid};
+pub use setup::Setup;
+pub use spawn::{initial_state, spawn_boid, spawn_boid_at};
+pub use state::{join_state, split_state, Boid};
 pub use uniforms::{Interaction, StepUniforms, STEP_UNIFORMS_BYTES};

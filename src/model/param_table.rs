@@ -9,6 +9,7 @@
 //! `--set KEY=VALUE` and `--param NAME` of the command line, the nearest-key suggestions of their
 //! errors, plot axis labels and the app's panel all read the table.
 
+pub use crate::model::error::did_you_mean;
 use crate::model::error::ParamError;
 
 /// The allowed values of a parameter.
@@ -93,6 +94,11 @@ impl std::fmt::Display for ParamValue {
     }
 }
 
+/// `x` as the f64 of its shortest decimal form, so messages say `0.1`, not `0.10000000149011612`.
+pub fn decimal(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(x as f64)
+}
+
 /// The type of a parameter field: how the table reads its value.
 pub trait ParamField {
     /// The value.
@@ -101,7 +107,7 @@ pub trait ParamField {
 
 impl ParamField for f32 {
     fn param_value(&self) -> ParamValue {
-        ParamValue::Number(crate::model::params::decimal(*self))
+        ParamValue::Number(decimal(*self))
     }
 }
 
@@ -328,21 +334,6 @@ pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a 
     scored.into_iter().take(3).map(|(_, k)| k).collect()
 }
 
-/// "did you mean `a` or `b`?", or "" when there is no suggestion.
-pub fn did_you_mean(suggestions: &[&str]) -> String {
-    match suggestions {
-        [] => String::new(),
-        [one] => format!("did you mean `{one}`?"),
-        [init @ .., last] => format!(
-            "did you mean {} or `{last}`?",
-            init.iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
 /// The message of an unknown key in a group `G`: the key and the nearest known ones.
 pub fn unknown_key_message<G: ParamGroup>(key: &str) -> String {
     let hint = did_you_mean(&nearest_keys::<G>(key));
@@ -386,7 +377,7 @@ pub fn check_number(spec: &ParamSpec, value: f64, upper: Option<f64>) -> Result<
     let (v, lo, hi) = (value as f32, min as f32, max as f32);
     // `!(a <= b)` is also true for NaN.
     if !(v >= lo && v <= hi) {
-        let shown = |x: f32| crate::model::params::decimal(x);
+        let shown = decimal;
         return Err(ParamError::OutOfRange {
             field: spec.key,
             value,

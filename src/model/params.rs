@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
-use crate::model::models::{Model, ModelParams};
+use crate::model::models::{Model, ModelParams, OnLoad, Radii, MODEL_UNIFORMS};
 use crate::model::param_table::{
     check_number, number, ParamField, ParamGroup, ParamSpec, ParamValue, Range,
 };
@@ -189,12 +189,13 @@ impl SimParams {
 
     /// Checks every parameter against its range in the table ([`SimParams::specs`], in table
     /// order, every model's group whatever the model), that a wrapping world is at least two
-    /// perception radii across, and the model's own checks ([`crate::model::models::ModelDesc::validate`]).
+    /// perception radii across, and for a model that sums within per-rule radii that each is at
+    /// most the perception radius.
     ///
     /// # Errors
     /// [`ParamError::OutOfRange`] naming the first offending field, its value and the allowed range
     /// (NaN is always out of range), or [`ParamError::RadiusAbovePerception`] when a rule radius of
-    /// a model that uses it exceeds `perception_radius`.
+    /// a model that sums within per-rule radii ([`Radii::PerRule`]) exceeds `perception_radius`.
     pub fn validate(&self) -> Result<(), ParamError> {
         for spec in Self::specs() {
             let Some(ParamValue::Number(value)) = self.get(spec.key) else {
@@ -225,7 +226,55 @@ impl SimParams {
                 }
             }
         }
-        (self.model.desc().validate)(self)
+        // A model that sums within per-rule radii needs each within the grid's search reach.
+        if self.model.desc().radii == Radii::PerRule {
+            for (field, r) in [
+                ("separation_radius", self.separation_radius),
+                ("alignment_radius", self.alignment_radius),
+                ("cohesion_radius", self.cohesion_radius),
+                ("hue_radius", self.hue_radius),
+            ] {
+                if r > self.perception_radius {
+                    return Err(ParamError::RadiusAbovePerception {
+                        field,
+                        value: decimal(r),
+                        perception_radius: decimal(self.perception_radius),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The speeds of a spawned boid in the model of these parameters: uniform in `lo ..= hi`
+    /// (docs/model.md §3.1: [min_speed, max_speed] for boids, v0 for Vicsek particles,
+    /// [0, fish_spawn_speed] for fish).
+    pub fn spawn_speeds(&self) -> (f32, f32) {
+        self.models.group(self.model).spawn_speeds()
+    }
+
+    /// The speed of a spawned boid for a uniform number `u` in [0, 1).
+    pub fn spawn_speed(&self, u: f32) -> f32 {
+        let (lo, hi) = self.spawn_speeds();
+        if lo == hi {
+            lo
+        } else {
+            lo + u * (hi - lo)
+        }
+    }
+
+    /// The model's constant speed (wu per step or wu/s), when its speeds are one value (the
+    /// Vicsek model's v0, for v_a).
+    pub fn constant_speed(&self) -> Option<f32> {
+        match self.model.desc().speed.on_load {
+            OnLoad::Constant => Some(self.spawn_speeds().0),
+            _ => None,
+        }
+    }
+
+    /// The model's own parameters packed for the uniform block's `model_params`.
+    pub fn model_uniforms(&self) -> [f32; MODEL_UNIFORMS] {
+        self.models.group(self.model).uniforms()
     }
 
     /// Every parameter: the shared ones, then each model's group (the parameter table).
@@ -314,10 +363,7 @@ impl SimParams {
     }
 }
 
-/// `x` as the f64 of its shortest decimal form, so messages say `0.1`, not `0.10000000149011612`.
-pub(crate) fn decimal(x: f32) -> f64 {
-    x.to_string().parse().unwrap_or(x as f64)
-}
+pub(crate) use crate::model::param_table::decimal;
 
 /// Largest boid count any backend accepts (2^26 ≈ 67 M); the GPU backend may refuse fewer when the
 /// adapter's storage-buffer limit is lower.

@@ -205,7 +205,7 @@ pub fn caught_by_predator(p: Vec2, predators: &[Predator], u: &StepUniforms) -> 
 
 /// A caught boid, respawned (docs/model.md §18.4): a position uniform in the world, a heading
 /// uniform in [−π, π) and a speed uniform in the model's spawn range
-/// ([`crate::model::models::SpeedRule::range`]: [min_speed, max_speed) for boids, v0 for Vicsek
+/// ([`crate::model::SimParams::spawn_speeds`]: [min_speed, max_speed) for boids, v0 for Vicsek
 /// particles), from the counter-based random numbers of (seed, id, step) on streams
 /// [`rng::STREAM_RESPAWN_X`] … [`rng::STREAM_RESPAWN_SPEED`]; its id, hue and hue velocity are
 /// kept.

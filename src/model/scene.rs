@@ -20,10 +20,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::actors::{inside_world, Actors};
 use crate::model::error::SceneError;
+use crate::model::error::SetupError;
 use crate::model::params::SimParams;
 use crate::model::predators::PredatorSpec;
-use crate::model::setup::{inside_world, Actors, SetupError};
 
 /// A scene: parameters, and optionally a boid count, seed, obstacles and predators.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

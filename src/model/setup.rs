@@ -2,64 +2,12 @@
 //! the initial boids and the [`Actors`] — resolved once from an optional scene and command-line
 //! overrides, for the window, snapshots, headless runs, benchmarks and sweeps alike.
 
-use crate::model::error::ParamError;
+use crate::model::actors::{inside_world, Actors};
+use crate::model::error::SetupError;
 use crate::model::params::{validate_boid_count, SimParams, DEFAULT_DENSITY};
-use crate::model::predators::Predator;
 use crate::model::scene::Scene;
-use crate::model::state::{initial_state, Boid};
-
-/// Everything in the world that is not a boid: the obstacle points and the predators. Backends
-/// and the renderer receive it whole, through one path, whenever it changes (never per frame).
-/// Predators then move on the backend (a GPU buffer on the GPU backend): what a backend was given
-/// is where they started, and [`crate::simulation::Simulation::read_predators`] says where they
-/// are.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Actors {
-    /// Obstacle points (wu). Boids within `obstacle_radius` are pushed away; within
-    /// `obstacle_bounce_radius` they bounce (docs/model.md).
-    pub obstacles: Vec<[f32; 2]>,
-    /// Predators (docs/model.md §18), at most [`crate::model::MAX_PREDATORS`].
-    pub predators: Vec<Predator>,
-}
-
-impl Actors {
-    /// Whether there is no actor at all.
-    pub fn is_empty(&self) -> bool {
-        self.obstacles.is_empty() && self.predators.is_empty()
-    }
-
-    /// Checks the predators: at most [`crate::model::MAX_PREDATORS`], finite.
-    ///
-    /// # Errors
-    /// [`ParamError::OutOfRange`] for field `predators` (too many) or `predator` (a non-finite
-    /// position or velocity; the value is its index).
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let max = crate::model::MAX_PREDATORS;
-        if self.predators.len() > max {
-            return Err(ParamError::OutOfRange {
-                field: "predators",
-                value: self.predators.len() as f64,
-                min: 0.0,
-                max: max as f64,
-            });
-        }
-        if let Some(k) = self.predators.iter().position(|p| !p.is_finite()) {
-            return Err(ParamError::OutOfRange {
-                field: "predator (index of one with a non-finite position or velocity)",
-                value: k as f64,
-                min: 0.0,
-                max: 0.0,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Whether `p` lies inside the world `[0, w) × [0, h)` (the rule for boids, obstacle points and
-/// predators alike; NaN is outside).
-pub fn inside_world(p: [f32; 2], w: f32, h: f32) -> bool {
-    (0.0..w).contains(&p[0]) && (0.0..h).contains(&p[1])
-}
+use crate::model::spawn::initial_state;
+use crate::model::state::Boid;
 
 /// What a run starts from.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,47 +22,6 @@ pub struct Setup {
     pub boids: Vec<Boid>,
     /// Obstacles and other actors.
     pub actors: Actors,
-}
-
-/// An initial state that does not fit the world of its run.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SetupError {
-    /// A parameter or the boid count is out of range.
-    #[error(transparent)]
-    Param(#[from] ParamError),
-    /// An obstacle point or a predator of a scene lies outside the world of the run
-    /// ([`Scene::check_inside`]).
-    #[error("{place}: {key} = [{x}, {y}] is outside the world [0, {width}) × [0, {height}){note}")]
-    PointOutsideWorld {
-        /// Where it was written: `scene file FILE, line L`.
-        place: String,
-        /// The key: `obstacles[3]`, `predators[0].position`.
-        key: String,
-        /// The point (wu).
-        x: f32,
-        /// The point (wu).
-        y: f32,
-        /// World width (wu).
-        width: f32,
-        /// World height (wu).
-        height: f32,
-        /// Why the world has that size, when the scene does not fix it (else empty).
-        note: String,
-    },
-    /// A boid of a given state lies outside the world.
-    #[error("boid {id} at ({x}, {y}) is outside the world [0, {width}) × [0, {height})")]
-    OutsideWorld {
-        /// The boid's id.
-        id: u32,
-        /// Its position (wu).
-        x: f32,
-        /// Its position (wu).
-        y: f32,
-        /// World width (wu).
-        width: f32,
-        /// World height (wu).
-        height: f32,
-    },
 }
 
 impl Setup {

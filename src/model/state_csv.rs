@@ -74,9 +74,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::io::{clip, show_path};
+use crate::model::actors::inside_world;
 use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
 use crate::model::predators::PredatorSpec;
-use crate::model::setup::inside_world;
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
@@ -502,7 +502,7 @@ impl StateFile {
             }
         }
         let model = params.model.desc();
-        let (lo, hi) = (model.speed.range)(params);
+        let (lo, hi) = params.spawn_speeds();
         let (lo, hi) = (lo as f64, hi as f64);
         let max_hue = params.max_hue_speed as f64;
         for i in 0..self.boids.len() {

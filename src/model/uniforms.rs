@@ -1,5 +1,6 @@
-//! [`StepUniforms`]: the parameter block of one step, derived from [`SimParams`] once on the CPU and
-//! used unchanged by the CPU rules and (as a uniform buffer) by every WGSL stage.
+//! [`StepUniforms`]: the parameter block of one step, derived from the parameters once on the CPU
+//! (`StepUniforms::new`, in `crate::model::derive`, which knows the model table) and used unchanged
+//! by the CPU rules and (as a uniform buffer) by every WGSL stage.
 //!
 //! Its WGSL layout (the `Params` struct of `shaders/common.wgsl`) is computed by `encase`
 //! ([`encase::ShaderType`]), and the bytes uploaded come from [`StepUniforms::to_bytes`];
@@ -9,9 +10,9 @@
 use encase::ShaderType;
 
 use crate::model::grid::{Grid, ObstacleGrid};
-use crate::model::params::SimParams;
 
-/// Derived per-step constants (squared radii, grid, bounds). Units as in [`SimParams`]; squared
+/// Derived per-step constants (squared radii, grid, bounds). Units as in
+/// [`crate::model::SimParams`]; squared
 /// radii in wu².
 #[derive(Clone, Copy, Debug, PartialEq, ShaderType, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,7 +109,7 @@ pub struct StepUniforms {
     pub obstacle_bounce_radius: f32,
     /// The model ([`crate::model::Model::code`]: its index in the model table).
     pub model: u32,
-    /// The model's own parameters, packed by its entry ([`crate::model::models::ModelDesc::uniforms`])
+    /// The model's own parameters, packed by its entry ([`crate::model::models::ModelGroup::uniforms`])
     /// and read by its rules (`array<vec4<f32>, 3>` in WGSL).
     pub model_params: [glam::Vec4; 3],
     /// Lowest speed of a spawned or respawned boid (the model's speed rule; wu/s or wu per step).
@@ -166,87 +167,6 @@ impl Interaction {
 }
 
 impl StepUniforms {
-    /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`, the pointer
-    /// and obstacle settings of `ia`, and no obstacle points (see [`StepUniforms::with_obstacles`]).
-    pub fn new(
-        params: &SimParams,
-        boid_count: u32,
-        step: u32,
-        seed: u32,
-        ia: &Interaction,
-    ) -> Self {
-        let grid = Grid::new(params, boid_count as usize);
-        let sq = |r: f32| r * r;
-        let model = params.model.desc();
-        // The radii of the model's neighbour sums, its own parameters, its spawn speeds.
-        let radii = (model.radii)(params);
-        let packed = (model.uniforms)(params);
-        let spawn = (model.speed.range)(params);
-        StepUniforms {
-            world_width: params.world_width,
-            world_height: params.world_height,
-            inv_world_width: 1.0 / params.world_width,
-            inv_world_height: 1.0 / params.world_height,
-            x_max: params.world_width * (1.0 - 1e-6),
-            y_max: params.world_height * (1.0 - 1e-6),
-            dt: params.dt,
-            boundary: params.boundary.code(),
-            boid_count,
-            step,
-            seed,
-            grid_cols: grid.cols,
-            grid_rows: grid.rows,
-            grid_pad: grid.pad,
-            block_x: grid.block_x,
-            block_y: grid.block_y,
-            cell_count: grid.cells(),
-            inv_cell_x: grid.inv_cell_x,
-            inv_cell_y: grid.inv_cell_y,
-            max_groups_per_dim: 65_535,
-            perception_r2: sq(params.perception_radius),
-            separation_r2: sq(radii[0]),
-            alignment_r2: sq(radii[1]),
-            cohesion_r2: sq(radii[2]),
-            hue_r2: sq(radii[3]),
-            max_neighbors: params.max_neighbors,
-            hue_cohesion_weight: params.hue_cohesion_weight,
-            hue_alignment_weight: params.hue_alignment_weight,
-            max_hue_speed: params.max_hue_speed,
-            wall_distance: params.wall_distance,
-            wall_weight: params.wall_weight,
-            heading_sd: (2.0 * params.rotational_diffusion * params.dt).sqrt(),
-            pointer_x: ia.pointer[0],
-            pointer_y: ia.pointer[1],
-            pointer_radius: ia.pointer_radius,
-            pointer_weight: ia.pointer_weight,
-            obstacle_count: 0,
-            obstacle_cols: 1,
-            obstacle_rows: 1,
-            obstacle_inv_cell_x: 1.0 / params.world_width,
-            obstacle_inv_cell_y: 1.0 / params.world_height,
-            obstacle_radius: ia.obstacle_radius,
-            obstacle_weight: ia.obstacle_weight,
-            obstacle_bounce_radius: ia.obstacle_bounce_radius,
-            model: params.model.code(),
-            model_params: [
-                glam::Vec4::from_slice(&packed[0..4]),
-                glam::Vec4::from_slice(&packed[4..8]),
-                glam::Vec4::from_slice(&packed[8..12]),
-            ],
-            spawn_speed_min: spawn.0,
-            spawn_speed_max: spawn.1,
-            predator_count: 0,
-            predator_r2: sq(params.predator_radius),
-            predator_weight: params.predator_weight,
-            predator_sight_r2: sq(params.predator_sight_radius),
-            predator_max_speed: params.predator_max_speed,
-            predator_max_force: params.predator_max_force,
-            catch_r2: sq(params.catch_radius),
-            predator_reach_x: reach(params.predator_sight_radius, grid.inv_cell_x),
-            predator_reach_y: reach(params.predator_sight_radius, grid.inv_cell_y),
-        }
-    }
-
     /// These uniforms with `n` predators.
     pub fn with_predators(mut self, n: usize) -> Self {
         self.predator_count = n as u32;
@@ -283,18 +203,6 @@ impl StepUniforms {
         buf.write(self)
             .expect("the array is exactly the block's size");
         buf.into_inner()
-    }
-}
-
-/// Cells a search of radius `r` (wu) must reach on each side of its own cell, for cells of
-/// `1/inv_cell` wu: ⌊r · inv_cell⌋ + 1, at most [`crate::model::predators::SEARCH_REACH_MAX`].
-fn reach(r: f32, inv_cell: f32) -> u32 {
-    let cells = (r * inv_cell).floor();
-    let max = crate::model::predators::SEARCH_REACH_MAX;
-    if cells.is_finite() && cells < max as f32 {
-        (cells as u32 + 1).min(max)
-    } else {
-        max
     }
 }
 

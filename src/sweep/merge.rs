@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
-use crate::sweep::output::{prepare_dir, read_csv, read_summary, write_outputs, PointRow, CSV};
+use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
+use crate::sweep::table::{read_csv, PointRow, CSV};
 
 /// What a merge produced.
 #[derive(Debug)]

@@ -39,6 +39,7 @@ pub mod run;
 pub mod shard;
 pub mod stats;
 pub mod summary;
+pub mod table;
 pub mod values;
 
 /// The measures a sweep records for every point, in column order: the averages over the boids of

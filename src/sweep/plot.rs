@@ -17,9 +17,9 @@ use plotters::prelude::*;
 use crate::bench::plot::{
     err, log_ticks, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
 };
-use crate::sweep::output::PointRow;
 use crate::sweep::stats::combine;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
+use crate::sweep::table::PointRow;
 
 /// Line colours, one per value of the second parameter (Tableau 10).
 const PALETTE: [(u8, u8, u8); 10] = [

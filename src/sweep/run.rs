@@ -14,11 +14,12 @@ use std::time::Instant;
 use crate::backend::BackendKind;
 use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
-use crate::sweep::output::{prepare_dir, write_outputs, PointRow};
+use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
 use crate::sweep::shard::Shard;
 use crate::sweep::stats::series_stats;
 use crate::sweep::summary::{Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::table::PointRow;
 
 /// Options of a sweep (`boids sweep`).
 #[derive(Clone, Debug, PartialEq)]

@@ -6,12 +6,10 @@
 
 use glam::Vec2;
 
-use crate::model::models::{
-    model_uniforms, radii_within_perception, rule_radii, ModelDesc, OnLoad, SpeedRule,
-    MODEL_UNIFORMS,
+use crate::model::models::desc::{
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
 };
 use crate::model::param_table::{number, Range};
-use crate::model::params::SimParams;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
     apply_boundary, hue_rule, min_image, rotate, steer, wall_force, NeighborSums, ObstacleSums,
@@ -77,32 +75,35 @@ pub static MODEL: ModelDesc = ModelDesc {
     ],
     speed: SpeedRule {
         unit: "wu/s",
-        range: |p| (p.models.boids.min_speed, p.models.boids.max_speed),
         range_keys: "min_speed, max_speed",
         on_load: OnLoad::Clamp,
     },
     order_parameter: "polarization",
-    radii: rule_radii,
-    validate: radii_within_perception,
-    uniforms,
+    radii: Radii::PerRule,
     next_state,
     wgsl: ("boids.wgsl", include_str!("../../../shaders/boids.wgsl")),
 };
 
-/// The boids parameters in the uniform block: `[w_s, w_a, w_c, v_min, v_max, F_max, 0, …]`
-/// (`shaders/boids.wgsl` reads them in this order).
-fn uniforms(p: &SimParams) -> [f32; MODEL_UNIFORMS] {
-    let b = &p.models.boids;
-    let mut out = [0.0; MODEL_UNIFORMS];
-    out[..6].copy_from_slice(&[
-        b.separation_weight,
-        b.alignment_weight,
-        b.cohesion_weight,
-        b.min_speed,
-        b.max_speed,
-        b.max_force,
-    ]);
-    out
+impl ModelGroup for BoidsParams {
+    /// `[w_s, w_a, w_c, v_min, v_max, F_max, 0, …]` (`shaders/boids.wgsl` reads them in this
+    /// order).
+    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
+        let mut out = [0.0; MODEL_UNIFORMS];
+        out[..6].copy_from_slice(&[
+            self.separation_weight,
+            self.alignment_weight,
+            self.cohesion_weight,
+            self.min_speed,
+            self.max_speed,
+            self.max_force,
+        ]);
+        out
+    }
+
+    /// Uniform in [min_speed, max_speed].
+    fn spawn_speeds(&self) -> (f32, f32) {
+        (self.min_speed, self.max_speed)
+    }
 }
 
 /// The boids parameters of a step, unpacked from its uniforms.

@@ -8,12 +8,10 @@
 
 use glam::Vec2;
 
-use crate::model::models::{
-    model_uniforms, radii_within_perception, rule_radii, ModelDesc, OnLoad, SpeedRule,
-    MODEL_UNIFORMS,
+use crate::model::models::desc::{
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
 };
 use crate::model::param_table::number;
-use crate::model::params::SimParams;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{apply_boundary, hue_rule, rotate, NeighborSums, ObstacleSums};
 use crate::model::state::Boid;
@@ -83,32 +81,35 @@ pub static MODEL: ModelDesc = ModelDesc {
     ],
     speed: SpeedRule {
         unit: "wu/s",
-        range: |p| (0.0, p.models.fish.spawn_speed),
         range_keys: "fish_spawn_speed",
         on_load: OnLoad::Keep,
     },
     order_parameter: "polarization",
-    radii: rule_radii,
-    validate: radii_within_perception,
-    uniforms,
+    radii: Radii::PerRule,
     next_state,
     wgsl: ("fish.wgsl", include_str!("../../../shaders/fish.wgsl")),
 };
 
-/// The fish parameters in the uniform block: `[M, C, S, a, 1/E, v_slow, 0, …]`
-/// (`shaders/fish.wgsl` reads them in this order; 1/E computed once here).
-fn uniforms(p: &SimParams) -> [f32; MODEL_UNIFORMS] {
-    let f = &p.models.fish;
-    let mut out = [0.0; MODEL_UNIFORMS];
-    out[..6].copy_from_slice(&[
-        f.alignment,
-        f.cohesion,
-        f.separation,
-        f.barrier,
-        1.0 / f.barrier_width,
-        f.slow_speed,
-    ]);
-    out
+impl ModelGroup for FishParams {
+    /// `[M, C, S, a, 1/E, v_slow, 0, …]` (`shaders/fish.wgsl` reads them in this order; 1/E
+    /// computed once here).
+    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
+        let mut out = [0.0; MODEL_UNIFORMS];
+        out[..6].copy_from_slice(&[
+            self.alignment,
+            self.cohesion,
+            self.separation,
+            self.barrier,
+            1.0 / self.barrier_width,
+            self.slow_speed,
+        ]);
+        out
+    }
+
+    /// Uniform in [0, fish_spawn_speed].
+    fn spawn_speeds(&self) -> (f32, f32) {
+        (0.0, self.spawn_speed)
+    }
 }
 
 /// The fish parameters of a step, unpacked from its uniforms.

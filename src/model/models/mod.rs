@@ -14,118 +14,19 @@
 //! its line in `model_table!` here, its section of docs/model.md, and its test file.
 
 pub mod boids;
+pub mod desc;
 pub mod fish;
 pub mod vicsek;
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::model::error::ParamError;
-use crate::model::param_table::{ParamField, ParamSpec, ParamValue};
-use crate::model::params::SimParams;
+pub use desc::{ModelDesc, ModelGroup, NextState, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS};
+
+use crate::model::param_table::{ParamField, ParamValue};
 use crate::model::rules::{NeighborSums, ObstacleSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
-
-/// Floats of the uniform block's `model_params` (`array<vec4<f32>, 3>` in WGSL): a model's own
-/// parameters as its rules read them, packed by [`ModelDesc::uniforms`].
-pub const MODEL_UNIFORMS: usize = 12;
-
-/// A model's rule: the next state of a boid from its neighbour sums, its obstacle sums and the
-/// predators' acceleration on it (wu/s²), under the uniforms of the step.
-pub type NextState = fn(&Boid, &NeighborSums, &ObstacleSums, Vec2, &StepUniforms) -> Boid;
-
-/// What a loaded state's speeds are brought to (docs/model.md §11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnLoad {
-    /// Scaled into the speed range (the boids model's clamp into [min_speed, max_speed]).
-    Clamp,
-    /// Set to the model's constant speed (the range's single value) when off by more than
-    /// rounding, the heading kept.
-    Constant,
-    /// Kept as they are (any finite speed is a state of the model).
-    Keep,
-}
-
-/// What a model's speed means.
-#[derive(Clone, Copy, Debug)]
-pub struct SpeedRule {
-    /// Its unit: `wu/s`, or `wu per step` for a model whose time unit is its step.
-    pub unit: &'static str,
-    /// The speeds of a spawned boid (uniform in `lo ..= hi`; a constant when equal): the initial
-    /// flock, the app's add tool, a boid respawned after a catch.
-    pub range: fn(&SimParams) -> (f32, f32),
-    /// The parameters `range` reads, for messages (`min_speed, max_speed`).
-    pub range_keys: &'static str,
-    /// What a loaded state's speeds are brought to.
-    pub on_load: OnLoad,
-}
-
-/// One model, described (an entry of [`MODELS`]).
-#[derive(Clone, Copy, Debug)]
-pub struct ModelDesc {
-    /// Its name in scene files (`model = "vicsek"`) and on the command line.
-    pub name: &'static str,
-    /// What it is, with its source, in one line.
-    pub title: &'static str,
-    /// Its section of docs/model.md (`§16`).
-    pub doc: &'static str,
-    /// Its own parameters (its group in [`ModelParams`]).
-    pub own_params: &'static [ParamSpec],
-    /// The shared parameters (of [`SimParams`] itself) its rules read.
-    pub shared_params: &'static [&'static str],
-    /// What its speed means.
-    pub speed: SpeedRule,
-    /// The name of its order parameter in the measure table (`va`, `polarization`).
-    pub order_parameter: &'static str,
-    /// The radii of its neighbour sums (wu): separation, alignment, cohesion, hue.
-    pub radii: fn(&SimParams) -> [f32; 4],
-    /// Its checks beyond each parameter's own range (e.g. radii within the perception radius).
-    pub validate: fn(&SimParams) -> Result<(), ParamError>,
-    /// Its parameters packed into the uniform block's `model_params`, as its rules read them.
-    pub uniforms: fn(&SimParams) -> [f32; MODEL_UNIFORMS],
-    /// Its CPU rule (the reference its WGSL rule is tested against).
-    pub next_state: NextState,
-    /// Its WGSL rule: the file name in `shaders/` and its text, defining `next_state`.
-    pub wgsl: (&'static str, &'static str),
-}
-
-impl ModelDesc {
-    /// Whether the model's rules use the parameter `key` (its own, a shared one it reads, or
-    /// `model` itself).
-    pub fn uses(&self, key: &str) -> bool {
-        key == "model"
-            || self.own_params.iter().any(|s| s.key == key)
-            || self.shared_params.contains(&key)
-    }
-
-    /// Every parameter key the model uses: the shared ones, then its own.
-    pub fn used_keys(&self) -> Vec<&'static str> {
-        self.shared_params
-            .iter()
-            .copied()
-            .chain(self.own_params.iter().map(|s| s.key))
-            .collect()
-    }
-
-    /// The constant speed of the model (wu per step or wu/s), when its speeds are one value.
-    pub fn constant_speed(&self, p: &SimParams) -> Option<f32> {
-        match self.speed.on_load {
-            OnLoad::Constant => Some((self.speed.range)(p).0),
-            _ => None,
-        }
-    }
-
-    /// The speed of a spawned boid for a uniform number `u` in [0, 1).
-    pub fn spawn_speed(&self, u: f32, p: &SimParams) -> f32 {
-        let (lo, hi) = (self.speed.range)(p);
-        if lo == hi {
-            lo
-        } else {
-            lo + u * (hi - lo)
-        }
-    }
-}
 
 /// Which model a run simulates: an index into [`MODELS`] (`Model::BOIDS`, `Model::VICSEK`, …),
 /// written by name in scene files.
@@ -224,11 +125,21 @@ macro_rules! model_table {
 
         crate::param_group! {
             /// The parameters of every model, one group each (docs/model.md §3.1). Scene files
-            /// write their keys flat in `[params]`; every group is validated whichever model runs
+            /// write their keys flat in `[params]`; every group is validated whatever model runs
             /// (a scene or the app may switch models).
             pub struct ModelParams {}
             groups {
                 $( $(#[doc = $doc])* $field: $ty, )*
+            }
+        }
+
+        impl ModelParams {
+            /// The group of `model`.
+            pub fn group(&self, model: Model) -> &dyn ModelGroup {
+                match model {
+                    $( Model::$CONST => &self.$field, )*
+                    _ => unreachable!("a model's code is an index of the table"),
+                }
             }
         }
     };
@@ -241,49 +152,6 @@ model_table! {
     VICSEK => vicsek: vicsek::VicsekParams = vicsek::MODEL;
     /// The fish school (docs/model.md §17).
     FISH => fish: fish::FishParams = fish::MODEL;
-}
-
-/// The radii every model but Vicsek uses: each rule's own (wu).
-pub(crate) fn rule_radii(p: &SimParams) -> [f32; 4] {
-    [
-        p.separation_radius,
-        p.alignment_radius,
-        p.cohesion_radius,
-        p.hue_radius,
-    ]
-}
-
-/// The check of models that sum their neighbours within per-rule radii: each rule radius at most
-/// the perception radius (the grid's search reach).
-///
-/// # Errors
-/// [`ParamError::RadiusAbovePerception`] for the first radius above it.
-pub(crate) fn radii_within_perception(p: &SimParams) -> Result<(), ParamError> {
-    for (field, r) in [
-        ("separation_radius", p.separation_radius),
-        ("alignment_radius", p.alignment_radius),
-        ("cohesion_radius", p.cohesion_radius),
-        ("hue_radius", p.hue_radius),
-    ] {
-        if r > p.perception_radius {
-            return Err(ParamError::RadiusAbovePerception {
-                field,
-                value: crate::model::params::decimal(r),
-                perception_radius: crate::model::params::decimal(p.perception_radius),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The model parameters of the uniforms `u`, as the rules read them (`model_params` flattened).
-#[inline]
-pub fn model_uniforms(u: &StepUniforms) -> [f32; MODEL_UNIFORMS] {
-    let mut out = [0.0; MODEL_UNIFORMS];
-    for (k, v) in u.model_params.iter().enumerate() {
-        out[4 * k..4 * k + 4].copy_from_slice(&v.to_array());
-    }
-    out
 }
 
 /// The constant speed of the model of `u` (its spawn speed, when its speeds are one value): v0 of
@@ -336,7 +204,9 @@ mod tests {
             }
             for key in m.shared_params {
                 assert!(
-                    SimParams::OWN_SPECS.iter().any(|s| s.key == *key),
+                    crate::model::SimParams::OWN_SPECS
+                        .iter()
+                        .any(|s| s.key == *key),
                     "{}: {key} is not a shared parameter",
                     m.name
                 );

@@ -8,10 +8,10 @@
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::model::error::ParamError;
-use crate::model::models::{model_uniforms, ModelDesc, OnLoad, SpeedRule, MODEL_UNIFORMS};
+use crate::model::models::desc::{
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
+};
 use crate::model::param_table::{number, ParamField, ParamValue, Range};
-use crate::model::params::SimParams;
 use crate::model::rng::uniform_turn;
 use crate::model::rules::{apply_boundary, hue_rule, rotate, NeighborSums, ObstacleSums};
 use crate::model::rules::{HEADING_EPS2, STEER_EPS2};
@@ -96,37 +96,27 @@ pub static MODEL: ModelDesc = ModelDesc {
     ],
     speed: SpeedRule {
         unit: "wu per step",
-        range: |p| (p.models.vicsek.speed, p.models.vicsek.speed),
         range_keys: "vicsek_speed",
         on_load: OnLoad::Constant,
     },
     order_parameter: "va",
-    radii,
-    validate,
-    uniforms,
+    radii: Radii::AlignmentWithinPerception,
     next_state,
     wgsl: ("vicsek.wgsl", include_str!("../../../shaders/vicsek.wgsl")),
 };
 
-/// The radii of the Vicsek sums (docs/model.md §16.2): the alignment sum within r (the perception
-/// radius), no separation or cohesion, the colour rule within the hue radius (clipped to r by the
-/// gather).
-fn radii(p: &SimParams) -> [f32; 4] {
-    [0.0, p.perception_radius, 0.0, p.hue_radius]
-}
+impl ModelGroup for VicsekParams {
+    /// `[η, v0, update, 0, …]` (`shaders/vicsek.wgsl` reads them in this order).
+    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
+        let mut out = [0.0; MODEL_UNIFORMS];
+        out[..3].copy_from_slice(&[self.eta, self.speed, self.update.code() as f32]);
+        out
+    }
 
-/// Nothing beyond each parameter's range: the model interacts within the perception radius alone.
-fn validate(_: &SimParams) -> Result<(), ParamError> {
-    Ok(())
-}
-
-/// The Vicsek parameters in the uniform block: `[η, v0, update, 0, …]` (`shaders/vicsek.wgsl`
-/// reads them in this order).
-fn uniforms(p: &SimParams) -> [f32; MODEL_UNIFORMS] {
-    let v = &p.models.vicsek;
-    let mut out = [0.0; MODEL_UNIFORMS];
-    out[..3].copy_from_slice(&[v.eta, v.speed, v.update.code() as f32]);
-    out
+    /// Every particle moves at v0.
+    fn spawn_speeds(&self) -> (f32, f32) {
+        (self.speed, self.speed)
+    }
 }
 
 /// The next state of particle `me` (docs/model.md §16.3). `s.alignment` must hold Σ v_j over the

@@ -1,0 +1,135 @@
+//! The step's uniform block and the grids derived from the parameters: [`StepUniforms::new`],
+//! [`Grid::new`] and [`ObstacleGrid::new`]. Here, not beside their types, because deriving them
+//! needs the parameters and the model table (the radii of a model's sums, its packed parameters,
+//! its spawn speeds), which build on those types.
+
+use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::models::Radii;
+use crate::model::params::{Boundary, SimParams};
+use crate::model::uniforms::{Interaction, StepUniforms};
+
+impl StepUniforms {
+    /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`, the pointer
+    /// and obstacle settings of `ia`, and no obstacle points (see [`StepUniforms::with_obstacles`]).
+    pub fn new(
+        params: &SimParams,
+        boid_count: u32,
+        step: u32,
+        seed: u32,
+        ia: &Interaction,
+    ) -> Self {
+        let grid = Grid::new(params, boid_count as usize);
+        let sq = |r: f32| r * r;
+        // The radii of the model's neighbour sums, its own parameters, its spawn speeds.
+        let radii = match params.model.desc().radii {
+            Radii::PerRule => [
+                params.separation_radius,
+                params.alignment_radius,
+                params.cohesion_radius,
+                params.hue_radius,
+            ],
+            Radii::AlignmentWithinPerception => {
+                [0.0, params.perception_radius, 0.0, params.hue_radius]
+            }
+        };
+        let packed = params.model_uniforms();
+        let spawn = params.spawn_speeds();
+        StepUniforms {
+            world_width: params.world_width,
+            world_height: params.world_height,
+            inv_world_width: 1.0 / params.world_width,
+            inv_world_height: 1.0 / params.world_height,
+            x_max: params.world_width * (1.0 - 1e-6),
+            y_max: params.world_height * (1.0 - 1e-6),
+            dt: params.dt,
+            boundary: params.boundary.code(),
+            boid_count,
+            step,
+            seed,
+            grid_cols: grid.cols,
+            grid_rows: grid.rows,
+            grid_pad: grid.pad,
+            block_x: grid.block_x,
+            block_y: grid.block_y,
+            cell_count: grid.cells(),
+            inv_cell_x: grid.inv_cell_x,
+            inv_cell_y: grid.inv_cell_y,
+            max_groups_per_dim: 65_535,
+            perception_r2: sq(params.perception_radius),
+            separation_r2: sq(radii[0]),
+            alignment_r2: sq(radii[1]),
+            cohesion_r2: sq(radii[2]),
+            hue_r2: sq(radii[3]),
+            max_neighbors: params.max_neighbors,
+            hue_cohesion_weight: params.hue_cohesion_weight,
+            hue_alignment_weight: params.hue_alignment_weight,
+            max_hue_speed: params.max_hue_speed,
+            wall_distance: params.wall_distance,
+            wall_weight: params.wall_weight,
+            heading_sd: (2.0 * params.rotational_diffusion * params.dt).sqrt(),
+            pointer_x: ia.pointer[0],
+            pointer_y: ia.pointer[1],
+            pointer_radius: ia.pointer_radius,
+            pointer_weight: ia.pointer_weight,
+            obstacle_count: 0,
+            obstacle_cols: 1,
+            obstacle_rows: 1,
+            obstacle_inv_cell_x: 1.0 / params.world_width,
+            obstacle_inv_cell_y: 1.0 / params.world_height,
+            obstacle_radius: ia.obstacle_radius,
+            obstacle_weight: ia.obstacle_weight,
+            obstacle_bounce_radius: ia.obstacle_bounce_radius,
+            model: params.model.code(),
+            model_params: [
+                glam::Vec4::from_slice(&packed[0..4]),
+                glam::Vec4::from_slice(&packed[4..8]),
+                glam::Vec4::from_slice(&packed[8..12]),
+            ],
+            spawn_speed_min: spawn.0,
+            spawn_speed_max: spawn.1,
+            predator_count: 0,
+            predator_r2: sq(params.predator_radius),
+            predator_weight: params.predator_weight,
+            predator_sight_r2: sq(params.predator_sight_radius),
+            predator_max_speed: params.predator_max_speed,
+            predator_max_force: params.predator_max_force,
+            catch_r2: sq(params.catch_radius),
+            predator_reach_x: reach(params.predator_sight_radius, grid.inv_cell_x),
+            predator_reach_y: reach(params.predator_sight_radius, grid.inv_cell_y),
+        }
+    }
+}
+
+impl Grid {
+    /// The grid for `params` and `boids` boids ([`Grid::for_world`] of its world and perception
+    /// radius).
+    pub fn new(params: &SimParams, boids: usize) -> Grid {
+        Grid::for_world(
+            params.world_width,
+            params.world_height,
+            params.boundary == Boundary::Wrap,
+            params.perception_radius,
+            boids,
+        )
+    }
+}
+
+impl ObstacleGrid {
+    /// Bins `points` for obstacles acting within `radius` wu in the world of `params`
+    /// ([`ObstacleGrid::for_world`]).
+    pub fn new(points: &[[f32; 2]], radius: f32, params: &SimParams) -> ObstacleGrid {
+        ObstacleGrid::for_world(points, radius, params.world_width, params.world_height)
+    }
+}
+
+/// Cells a search of radius `r` (wu) must reach on each side of its own cell, for cells of
+/// `1/inv_cell` wu: ⌊r · inv_cell⌋ + 1, at most [`crate::model::predators::SEARCH_REACH_MAX`].
+fn reach(r: f32, inv_cell: f32) -> u32 {
+    let cells = (r * inv_cell).floor();
+    let max = crate::model::predators::SEARCH_REACH_MAX;
+    if cells.is_finite() && cells < max as f32 {
+        (cells as u32 + 1).min(max)
+    } else {
+        max
+    }
+}

@@ -1,0 +1,237 @@
+//! Spawning boids (docs/model.md §11): the initial flock of a seed ([`initial_state`]), a boid at a
+//! given place (the app's add tool, [`spawn_boid_at`]) and the app's start gathered into flocks
+//! ([`flocks_state`]), each at the model's spawn speed ([`SimParams::spawn_speeds`]).
+
+use glam::Vec2;
+
+use crate::model::params::SimParams;
+use crate::model::rng::{self, uniform01};
+use crate::model::state::Boid;
+
+/// The boid with identifier `id` of the initial flock for `seed`: uniform position in the world,
+/// uniform heading, a speed uniform in the model's spawn range ([min_speed, max_speed] for boids,
+/// v0 for the Vicsek model, [0, fish_spawn_speed] for fish), uniform hue
+/// angle and a hue velocity
+/// of at most 20 % of `max_hue_speed` tangent to the hue circle. A pure function of
+/// (seed, id, params), so the same seed gives the same flock on every machine, and boids added
+/// later (ids n, n+1, …) extend it.
+pub fn spawn_boid(seed: u32, id: u32, params: &SimParams) -> Boid {
+    let u = |stream| uniform01(seed, id, 0, stream);
+    let x = u(rng::STREAM_POS_X) * params.world_width;
+    let y = u(rng::STREAM_POS_Y) * params.world_height;
+    spawn_boid_at(seed, id, Vec2::new(x, y), params)
+}
+
+/// Like [`spawn_boid`] but at a given position (the app's add-boids tool): random heading, speed,
+/// pastel hue and small hue velocity from (seed, id).
+pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> Boid {
+    let u = |stream| uniform01(seed, id, 0, stream);
+    let heading = u(rng::STREAM_HEADING) * std::f32::consts::TAU;
+    // The model's spawn speeds: [min_speed, max_speed] for boids, v0 for Vicsek particles
+    // (docs/model.md §11.1).
+    let speed = params.spawn_speed(u(rng::STREAM_SPEED));
+    let hue = u(rng::STREAM_HUE) * std::f32::consts::TAU;
+    let hue_speed = (u(rng::STREAM_HUE_VEL) * 2.0 - 1.0) * 0.2 * params.max_hue_speed;
+    let (hs, hc) = hue.sin_cos();
+    Boid {
+        position: [
+            position.x.clamp(0.0, params.world_width * (1.0 - 1e-6)),
+            position.y.clamp(0.0, params.world_height * (1.0 - 1e-6)),
+        ],
+        velocity: [heading.cos() * speed, heading.sin() * speed],
+        hue: [hc, hs],
+        hue_velocity: [-hs * hue_speed, hc * hue_speed],
+        id,
+        _pad: 0,
+    }
+}
+
+/// The initial flock of `n` boids for `seed` (ids 0..n).
+pub fn initial_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+    (0..n as u32)
+        .map(|id| spawn_boid(seed, id, params))
+        .collect()
+}
+
+/// Streams of [`flocks_state`] (after the app's streams of `rng`, 100–102).
+const STREAM_FLOCK_OF: u32 = 110;
+const STREAM_FLOCK_X: u32 = 111;
+const STREAM_FLOCK_Y: u32 = 112;
+const STREAM_FLOCK_HEADING: u32 = 113;
+const STREAM_FLOCK_HUE: u32 = 114;
+const STREAM_IN_FLOCK_R: u32 = 115;
+const STREAM_IN_FLOCK_ANGLE: u32 = 116;
+const STREAM_IN_FLOCK_TURN: u32 = 117;
+const STREAM_IN_FLOCK_HUE: u32 = 118;
+
+/// Mean boid density over a flock's ellipse in [`flocks_state`] (boids/wu²): twice the default
+/// density, so the ellipses cover about half of a world sized at the default density (denser
+/// starts cost more neighbours per boid in the first steps). The core is 1.8 times denser, the
+/// rim thinner.
+pub const FLOCK_DENSITY: f32 = 0.02;
+
+/// Length over width of a flock of [`flocks_state`].
+pub const FLOCK_ASPECT: f32 = 1.6;
+
+/// The number of flocks [`flocks_state`] makes for `n` boids: about √n / 20, between 3 and 12,
+/// and never more than `n`.
+pub fn flock_count(n: usize) -> usize {
+    ((n as f32).sqrt() / 20.0)
+        .round()
+        .clamp(3.0, 12.0)
+        .min(n as f32) as usize
+}
+
+/// The app's default start: `n` boids for `seed` gathered into [`flock_count`] flocks instead of
+/// [`initial_state`]'s uniform spray, so a first view shows flocks. The world is cut into a grid
+/// of at least as many cells as flocks (as square as the world allows); flock k takes a cell of
+/// its own (chosen by the seed) and fills an ellipse [`FLOCK_ASPECT`] times as long as wide along
+/// its heading, at [`FLOCK_DENSITY`] on average, centred in the cell with a jitter of what the
+/// cell leaves free; within it boids are spread as a normal distribution of standard deviation
+/// 0.55 × the semi-axes, cut at 2.2 σ, so flocks have a dense core and a soft edge. A boid belongs to the flock its (seed, id) hash picks, heads the flock's way ± 0.35 rad
+/// at the model's spawn speed, with the flock's hue ± 0.3 rad and the hue
+/// velocity of [`spawn_boid_at`]. Positions outside the world wrap around. A pure function of
+/// (seed, n, params), ids 0..n as in [`initial_state`] (which tests and benchmarks keep using).
+pub fn flocks_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+    use std::f32::consts::TAU;
+    let k = flock_count(n).max(1);
+    let (w, h) = (params.world_width, params.world_height);
+    // The grid: cols × rows ≥ k with cells as square as possible.
+    let cols = ((k as f32 * w / h).sqrt().round() as usize).clamp(1, k);
+    let rows = k.div_ceil(cols);
+    let (cw, ch) = (w / cols as f32, h / rows as f32);
+    // The cells in an order drawn from the seed (sorting by hash).
+    let mut cells: Vec<usize> = (0..cols * rows).collect();
+    cells.sort_by_key(|&c| rng::hash4(seed, c as u32, 0, STREAM_FLOCK_OF));
+    let per_flock = n as f32 / k as f32;
+    // Ellipse of area per_flock / density with semi-axes a = FLOCK_ASPECT · b.
+    let b = (per_flock / FLOCK_DENSITY / (FLOCK_ASPECT * std::f32::consts::PI)).sqrt();
+    let a = FLOCK_ASPECT * b;
+    let flocks: Vec<(Vec2, f32, f32)> = (0..k as u32)
+        .map(|f| {
+            let u = |stream| uniform01(seed, f, 0, stream);
+            let cell = cells[f as usize];
+            let (i, j) = ((cell % cols) as f32, (cell / cols) as f32);
+            let free = |side: f32| (side - 2.0 * b).max(0.0);
+            let centre = Vec2::new(
+                (i + 0.5) * cw + (u(STREAM_FLOCK_X) - 0.5) * free(cw),
+                (j + 0.5) * ch + (u(STREAM_FLOCK_Y) - 0.5) * free(ch),
+            );
+            (
+                centre,
+                u(STREAM_FLOCK_HEADING) * TAU,
+                u(STREAM_FLOCK_HUE) * TAU,
+            )
+        })
+        .collect();
+    (0..n as u32)
+        .map(|id| {
+            let u = |stream| uniform01(seed, id, 0, stream);
+            let f = ((u(STREAM_FLOCK_OF) * k as f32) as usize).min(k - 1);
+            let (centre, heading, hue) = flocks[f];
+            let (s, c) = heading.sin_cos();
+            // Rayleigh radius of a normal distribution cut at 2.2 σ (inverse CDF), in σ units.
+            let cut = 1.0 - (-0.5f32 * 2.2 * 2.2).exp();
+            let r = (-2.0 * (1.0 - u(STREAM_IN_FLOCK_R) * cut).ln()).sqrt() * 0.55;
+            let t = u(STREAM_IN_FLOCK_ANGLE) * TAU;
+            let local = Vec2::new(a * r * t.cos(), b * r * t.sin());
+            let p = centre + Vec2::new(local.x * c - local.y * s, local.x * s + local.y * c);
+            let p = Vec2::new(p.x.rem_euclid(w), p.y.rem_euclid(h));
+            let mut boid = spawn_boid_at(seed, id, p, params);
+            let dir = heading + (u(STREAM_IN_FLOCK_TURN) * 2.0 - 1.0) * 0.35;
+            let speed = boid.vel().length();
+            boid.velocity = [dir.cos() * speed, dir.sin() * speed];
+            let hue = hue + (u(STREAM_IN_FLOCK_HUE) * 2.0 - 1.0) * 0.3;
+            // The signed hue speed of spawn_boid_at: the hue velocity along the circle's tangent.
+            let [oc, os] = boid.hue;
+            let hv = -boid.hue_velocity[0] * os + boid.hue_velocity[1] * oc;
+            let (hs, hc) = hue.sin_cos();
+            boid.hue = [hc, hs];
+            boid.hue_velocity = [-hs * hv, hc * hv];
+            boid
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod flocks_tests {
+    use super::*;
+
+    #[test]
+    fn flocks_are_inside_the_world_with_unique_ids_and_valid_speeds() {
+        let p = SimParams::default().with_world_for_aspect(20_000, 0.01, 16.0 / 9.0);
+        let boids = flocks_state(1, 20_000, &p);
+        assert_eq!(boids.len(), 20_000);
+        for (i, b) in boids.iter().enumerate() {
+            assert_eq!(b.id, i as u32);
+            assert!(b.is_finite());
+            assert!((0.0..p.world_width).contains(&b.position[0]), "{b:?}");
+            assert!((0.0..p.world_height).contains(&b.position[1]), "{b:?}");
+            let v = b.vel().length();
+            assert!(
+                v >= p.models.boids.min_speed - 1e-3 && v <= p.models.boids.max_speed + 1e-3,
+                "{v}"
+            );
+            assert!((b.hue_vec().length() - 1.0).abs() < 1e-4);
+        }
+        assert_eq!(flocks_state(1, 20_000, &p), boids, "a pure function");
+        assert_ne!(flocks_state(2, 20_000, &p), boids);
+    }
+
+    /// The boids are gathered: on a 16 × 9 grid of the world the fullest quarter of the cells
+    /// holds most boids (a uniform spray: about a quarter), and each flock heads one way
+    /// (polarization of each flock ≈ 0.98; of a uniform spray ≈ 0).
+    #[test]
+    fn boids_are_gathered_into_aligned_flocks() {
+        let p = SimParams::default().with_world_for_aspect(20_000, 0.01, 16.0 / 9.0);
+        let fullest_quarter = |boids: &[Boid]| {
+            let mut hist = [0u32; 16 * 9];
+            for b in boids {
+                let i = (b.position[0] / p.world_width * 16.0) as usize;
+                let j = (b.position[1] / p.world_height * 9.0) as usize;
+                hist[j * 16 + i] += 1;
+            }
+            hist.sort_unstable_by(|a, b| b.cmp(a));
+            hist[..16 * 9 / 4].iter().sum::<u32>() as f32 / boids.len() as f32
+        };
+        let flocks = flocks_state(1, 20_000, &p);
+        let uniform = initial_state(1, 20_000, &p);
+        assert!(
+            fullest_quarter(&uniform) < 0.3,
+            "{}",
+            fullest_quarter(&uniform)
+        );
+        assert!(
+            fullest_quarter(&flocks) > 0.5,
+            "{}",
+            fullest_quarter(&flocks)
+        );
+        let k = flock_count(20_000);
+        assert_eq!(k, 7);
+        let polar = |boids: &[Boid]| {
+            let s: Vec2 = boids.iter().map(|b| b.vel().normalize()).sum();
+            s.length() / boids.len() as f32
+        };
+        assert!(polar(&uniform) < 0.05);
+        // The first flock's boids: those nearest flock 0's heading, by their own hash.
+        let of =
+            |b: &Boid| ((uniform01(1, b.id, 0, STREAM_FLOCK_OF) * k as f32) as usize).min(k - 1);
+        for f in 0..k {
+            let members: Vec<Boid> = flocks.iter().filter(|b| of(b) == f).copied().collect();
+            assert!(members.len() > 2000, "flock {f}: {}", members.len());
+            assert!(polar(&members) > 0.95, "flock {f}: {}", polar(&members));
+        }
+    }
+
+    #[test]
+    fn small_counts_and_small_worlds() {
+        assert_eq!(flock_count(1), 1);
+        assert_eq!(flock_count(2), 2);
+        assert_eq!(flock_count(1000), 3);
+        assert_eq!(flock_count(100_000), 12);
+        let p = SimParams::default().with_world_for(1, 0.01);
+        let b = flocks_state(3, 1, &p);
+        assert_eq!(b.len(), 1);
+        assert!(b[0].position[0] < p.world_width && b[0].position[1] < p.world_height);
+    }
+}
