@@ -8,7 +8,6 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use boids::backend::{self, BackendKind};
 use boids::bench::render::RenderBench;
 use boids::gpu::GpuContext;
-use boids::model::Setup;
 
 fn render(c: &mut Criterion) {
     let ctx = match GpuContext::new() {
@@ -22,7 +21,8 @@ fn render(c: &mut Criterion) {
     let mut g = c.benchmark_group("render_1280x720");
     g.sample_size(10);
     for n in [20_000usize, 100_000] {
-        let setup = Setup::resolve(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+        let setup =
+            boids::run::spec::scene_setup(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
         let mut sim = backend::create(BackendKind::Gpu, &setup, Some(&ctx)).unwrap();
         for _ in 0..30 {
             sim.step().unwrap();
@@ -54,7 +54,7 @@ fn render_parts(c: &mut Criterion) {
         return;
     };
     let n = 20_000usize;
-    let setup = Setup::resolve(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+    let setup = boids::run::spec::scene_setup(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
     let mut sim = backend::create(BackendKind::Gpu, &setup, Some(&ctx)).unwrap();
     for _ in 0..30 {
         sim.step().unwrap();

@@ -26,6 +26,7 @@ pub mod headless;
 pub mod io;
 pub mod model;
 pub mod render;
+pub mod run;
 pub mod simulation;
 pub mod stages;
 pub mod stats;

@@ -1,14 +1,12 @@
 //! The `boids` command line: the interactive app (default), headless runs, adapter info,
 //! benchmark captures and parameter sweeps.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use boids::backend::BackendKind;
 use boids::bench::format::format_ms;
-use boids::headless::{self, HeadlessOptions};
+use boids::headless::{self, HeadlessArgs};
 
 #[derive(Parser)]
 #[command(
@@ -24,47 +22,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the simulation without a window; print step times and flock measures.
-    #[command(after_help = headless::RESUME_RULE)]
-    Headless {
-        /// Backend.
-        #[arg(long, value_enum, default_value = "cpu")]
-        backend: BackendKind,
-        /// Number of boids, suffixes k and M allowed (default: the --init file's, the scene's,
-        /// else 20000).
-        #[arg(long, value_parser = boids::bench::cli::parse_count)]
-        boids: Option<usize>,
-        /// Steps to run; 0 only with --save (exports the initial state).
-        #[arg(long, default_value_t = 100)]
-        steps: u32,
-        /// Random seed (default: the scene's, the --init checkpoint's, else 1).
-        #[arg(long)]
-        seed: Option<u32>,
-        /// Scene file (TOML, at most 16 MiB).
-        #[arg(long)]
-        scene: Option<PathBuf>,
-        /// Initial state: a checkpoint (resumes it, its predators where they were saved) or a plain
-        /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
-        #[arg(long)]
-        init: Option<PathBuf>,
-        /// Write the final state here as a checkpoint (--init resumes it).
-        #[arg(long)]
-        save: Option<PathBuf>,
-        /// Write the flock measures (CSV) here: step, step time, polarization, milling, mean speed,
-        /// mean neighbours, v_a (the Vicsek order parameter |Σv|/(N·v0)) (and, when the scene has
-        /// predators, the boids caught in that step and since the start), one row every
-        /// --stats-every steps.
-        #[arg(long)]
-        stats: Option<PathBuf>,
-        /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).
-        #[arg(long, default_value_t = 1, value_name = "N")]
-        stats_every: u32,
-        /// Also count the flocks (connected components of at least 10 boids linked within the
-        /// perception radius) and their hue coherence (1 = one hue per flock): adds the columns
-        /// time_s, flocks, largest_flock, flocked_fraction, hue_coherence to --stats, and prints
-        /// them for the final state.
-        #[arg(long)]
-        flocks: bool,
-    },
+    #[command(after_help = boids::run::spec::PRECEDENCE)]
+    Headless(HeadlessArgs),
     /// List GPU adapters with backend, device type, driver and limits.
     Info,
     /// Render the app's picture offscreen after some steps and write a PNG (no window needed).
@@ -85,35 +44,14 @@ fn main() -> ExitCode {
     };
     if !matches!(
         cli.command,
-        Some(Command::Bench(_)) | Some(Command::Sweep(_))
+        Some(Command::Bench(_)) | Some(Command::Sweep(_)) | Some(Command::Headless(_))
     ) {
-        // `bench` and `sweep` install their own handler (stop after the current step or point).
+        // `headless`, `bench` and `sweep` install their own handler (stop after the current step
+        // or point, still writing their files).
         let _ = boids::io::install_interrupt_cleanup();
     }
     let result = match cli.command {
-        Some(Command::Headless {
-            backend,
-            boids,
-            steps,
-            seed,
-            scene,
-            init,
-            save,
-            stats,
-            stats_every,
-            flocks,
-        }) => run_headless(HeadlessOptions {
-            backend,
-            boids,
-            steps,
-            seed,
-            scene,
-            init,
-            save,
-            stats,
-            stats_every,
-            flocks,
-        }),
+        Some(Command::Headless(args)) => run_headless(&args),
         Some(Command::Info) => {
             print!("{}", boids::gpu::adapter_report());
             Ok(())
@@ -155,8 +93,9 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
     std::process::exit(e.exit_code())
 }
 
-fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
-    let r = headless::run(&opts)?;
+fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
+    let stop = boids::run::steps::Stop::install("the current step");
+    let r = headless::run(opts, &stop).map_err(|e| e.to_string())?;
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
@@ -165,9 +104,9 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     println!("boids:          {}", r.boids);
     println!(
         "steps:          {} (step index now {})",
-        opts.steps, r.step_index
+        r.steps, r.step_index
     );
-    if opts.steps == 0 {
+    if r.steps == 0 {
         println!("step time:      no step run");
     } else {
         println!(
@@ -198,6 +137,11 @@ fn run_headless(opts: HeadlessOptions) -> Result<(), String> {
     }
     if r.predators > 0 {
         println!("{:<15} {}", "predators:", r.predators);
+    }
+    if r.interrupted {
+        println!("interrupted: the files asked for hold the state after the steps that ran");
+        // 128 + SIGINT, so scripts can tell a partial run.
+        std::process::exit(130);
     }
     Ok(())
 }

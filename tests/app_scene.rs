@@ -14,12 +14,12 @@ use boids::app::state::{Action, AppState};
 use boids::app::tools::{Button, InputEvent, Tool};
 use boids::backend::BackendKind;
 use boids::gpu::GpuContext;
-use boids::model::{Boundary, PredatorKind, PredatorSpec, Scene, Setup};
+use boids::model::{Boundary, PredatorKind, PredatorSpec, Scene};
 use boids::render::Camera;
 use glam::Vec2;
 
 fn app(ctx: &GpuContext, kind: BackendKind) -> AppState {
-    let setup = Setup::resolve(None, Some(300), Some(4), 300, 1.5).unwrap();
+    let setup = boids::run::spec::scene_setup(None, Some(300), Some(4), 300, 1.5).unwrap();
     let p = &setup.params;
     let camera = Camera::fit(
         Vec2::new(p.world_width, p.world_height),

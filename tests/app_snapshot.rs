@@ -33,7 +33,7 @@ fn scene_args(theme: Theme, backend: BackendKind, steps: u32) -> SnapshotArgs {
     a.width = 320;
     a.height = 200;
     a.steps = steps;
-    a.scene = Some(reference_dir().join("app_snapshot_scene.toml"));
+    a.setup.scene = Some(reference_dir().join("app_snapshot_scene.toml"));
     a.backend = backend;
     a.theme = theme;
     a
@@ -245,7 +245,7 @@ fn predators_are_drawn_larger_than_boids_in_their_own_colours() {
     let args = |scene: PathBuf, backend: BackendKind| {
         let mut a = SnapshotArgs::new(PathBuf::from("unused.png"));
         (a.width, a.height, a.steps) = (400, 250, 0);
-        a.scene = Some(scene);
+        a.setup.scene = Some(scene);
         a.backend = backend;
         a.boid_size = Some(4.0);
         a

@@ -6,7 +6,7 @@
 mod bench_util;
 mod common;
 
-use std::sync::atomic::AtomicBool;
+use boids::run::steps::Stop;
 
 use bench_util::*;
 use boids::backend::BackendKind;
@@ -31,21 +31,16 @@ fn tiny_sweep_writes_a_complete_capture() {
     cfg.steps = STEPS;
     cfg.warmup = WARMUP;
     let (mut measured, mut started, mut planned) = (0, 0, 0);
-    let outcome = run_sweep(
-        &cfg,
-        Some(&ctx),
-        &AtomicBool::new(false),
-        &mut |ev| match ev {
-            SweepEvent::Planned { runs, total_steps } => {
-                planned = runs.len();
-                assert_eq!(total_steps, 4 * u64::from(STEPS + WARMUP));
-            }
-            SweepEvent::RunStarted(_) => started += 1,
-            SweepEvent::Step { warmup: false, .. } => measured += 1,
-            SweepEvent::Skipped(s) => panic!("unexpected skip: {s:?}"),
-            _ => {}
-        },
-    )
+    let outcome = run_sweep(&cfg, Some(&ctx), &Stop::default(), &mut |ev| match ev {
+        SweepEvent::Planned { runs, total_steps } => {
+            planned = runs.len();
+            assert_eq!(total_steps, 4 * u64::from(STEPS + WARMUP));
+        }
+        SweepEvent::RunStarted(_) => started += 1,
+        SweepEvent::Step { warmup: false, .. } => measured += 1,
+        SweepEvent::Skipped(s) => panic!("unexpected skip: {s:?}"),
+        _ => {}
+    })
     .expect("sweep");
     assert_eq!((planned, started, measured), (4, 4, 4 * STEPS));
     for f in FILES {
@@ -288,7 +283,7 @@ fn render_option_times_an_offscreen_frame_per_step() {
     cfg.steps = 4;
     cfg.warmup = 1;
     cfg.render = Some((96, 64));
-    run_sweep(&cfg, Some(&ctx), &AtomicBool::new(false), &mut |_| {}).unwrap();
+    run_sweep(&cfg, Some(&ctx), &Stop::default(), &mut |_| {}).unwrap();
     let (header, rows) = read_csv(&dir.join("frames.csv"));
     let render = header.iter().position(|c| c == "render_ms").unwrap();
     assert_eq!(rows.len(), 8);

@@ -4,8 +4,8 @@
 
 mod bench_util;
 
+use boids::run::steps::Stop;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bench_util::*;
 use boids::backend::BackendKind;
@@ -27,14 +27,14 @@ fn interrupted_sweep_keeps_what_finished() {
     let tmp = fresh_dir("interrupt");
     let dir = tmp.path();
     let cfg = cpu_config(dir.to_path_buf(), &[300, 600, 900], 10, 2);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::default();
     let mut measured = 0;
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| {
         if let SweepEvent::Step { warmup: false, .. } = ev {
             measured += 1;
             // "Ctrl-C" halfway through the second run.
             if measured == 15 {
-                stop.store(true, Ordering::SeqCst);
+                stop.set();
             }
         }
     })
@@ -80,13 +80,13 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
     let tmp = fresh_dir("warmup-stop");
     let dir = tmp.path();
     let cfg = cpu_config(dir.to_path_buf(), &[400, 800], 5, 4);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::default();
     let mut warm = 0;
     run_sweep(&cfg, None, &stop, &mut |ev| {
         if let SweepEvent::Step { warmup: true, .. } = ev {
             warm += 1;
             if warm == 2 {
-                stop.store(true, Ordering::SeqCst);
+                stop.set();
             }
         }
     })
@@ -118,7 +118,7 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
 fn assert_refused(out: PathBuf, why: &str) -> String {
     let cfg = cpu_config(out.clone(), &[1000], 50, 5);
     let mut events = 0;
-    let err = run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| events += 1).expect_err(why);
+    let err = run_sweep(&cfg, None, &Stop::default(), &mut |_| events += 1).expect_err(why);
     assert_eq!(events, 0, "{why}: something ran before the error");
     match &err {
         BenchError::OutputDir { path, .. } => assert_eq!(path, &out),
@@ -168,7 +168,7 @@ fn missing_folder_with_an_existing_parent_is_created() {
     let base = tmp.path();
     let out = base.join("new-capture");
     let cfg = cpu_config(out.clone(), &[200], 3, 1);
-    run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    run_sweep(&cfg, None, &Stop::default(), &mut |_| {}).unwrap();
     for f in FILES {
         assert!(out.join(f).is_file(), "{f} missing");
     }
@@ -186,11 +186,11 @@ fn invalid_options_are_refused_before_any_run() {
     let base = tmp.path();
     let mut events = 0;
     let mut cfg = cpu_config(base.join("x"), &[0], 5, 1);
-    let e = run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| events += 1).unwrap_err();
+    let e = run_sweep(&cfg, None, &Stop::default(), &mut |_| events += 1).unwrap_err();
     assert!(matches!(e, BenchError::Config(_)), "{e:?}");
     cfg.boids = vec![100];
     cfg.steps = 0;
-    let e = run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| events += 1).unwrap_err();
+    let e = run_sweep(&cfg, None, &Stop::default(), &mut |_| events += 1).unwrap_err();
     assert!(e.to_string().contains("--steps"), "{e}");
     assert_eq!(events, 0);
     assert!(
@@ -207,7 +207,7 @@ fn naive_runs_over_the_work_limit_are_skipped_with_the_reason() {
     cfg.backends = vec![BackendKind::CpuNaive];
     // 100² × 2 = 2·10⁴ fits, 5000² × 2 = 5·10⁷ does not.
     cfg.naive_max_pairs = 1e6;
-    let out = run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let out = run_sweep(&cfg, None, &Stop::default(), &mut |_| {}).unwrap();
     assert_eq!(out.summary.runs.len(), 1);
     assert_eq!(out.summary.runs[0].boids, 100);
     let s: serde_json::Value =
@@ -228,7 +228,7 @@ fn a_non_empty_output_folder_needs_force() {
     let tmp = fresh_dir("nonempty");
     let out = tmp.path().join("cap");
     let cfg = cpu_config(out.clone(), &[200], 3, 1);
-    run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    run_sweep(&cfg, None, &Stop::default(), &mut |_| {}).unwrap();
     let before = std::fs::read(out.join("frames.csv")).unwrap();
     let msg = assert_refused(out.clone(), "an earlier capture");
     assert!(
@@ -243,7 +243,7 @@ fn a_non_empty_output_folder_needs_force() {
     assert_refused(other.clone(), "a folder holding a file");
     let mut cfg = cpu_config(other.clone(), &[200], 3, 1);
     cfg.force = true;
-    run_sweep(&cfg, None, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    run_sweep(&cfg, None, &Stop::default(), &mut |_| {}).unwrap();
     assert!(other.join("summary.json").is_file());
     assert_eq!(std::fs::read(other.join("notes.txt")).unwrap(), b"mine");
 }

@@ -25,7 +25,7 @@ const T: u32 = 3200;
 fn school_scene() -> Setup {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes/fish_school.toml");
     let scene = Scene::load(&path).unwrap();
-    let mut setup = Setup::resolve(Some(&scene), None, None, 500, 1.0).unwrap();
+    let mut setup = boids::run::spec::scene_setup(Some(&scene), None, None, 500, 1.0).unwrap();
     // The page let the school form before its two predators entered: the school is checked
     // without them.
     assert_eq!(setup.actors.predators.len(), 2, "the scene's two predators");

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use boids::backend::{self, BackendKind};
-use boids::headless::{self, HeadlessOptions, HeadlessReport};
+use boids::headless::{self, HeadlessArgs, HeadlessReport};
 use boids::model::measures::MeasureId;
 use boids::model::models::OnLoad;
 use boids::model::predators::respawn;
@@ -18,6 +18,7 @@ use boids::model::{
     initial_state, Actors, Boid, Interaction, Model, Predator, PredatorKind, Scene, Setup,
     SimParams, StepUniforms, MODELS,
 };
+use boids::run::steps::Stop;
 use glam::Vec2;
 
 /// A scene of each model of the table (its own scene file; the boids model's has hunting
@@ -54,23 +55,22 @@ fn variant(dir: &Path, m: Model, tag: &str, params: &str, extra: &str) -> PathBu
     path
 }
 
-fn opts(backend: BackendKind) -> HeadlessOptions {
-    HeadlessOptions {
-        backend,
-        boids: None,
+fn opts(backend: BackendKind) -> HeadlessArgs {
+    HeadlessArgs {
         steps: 10,
-        seed: None,
-        scene: None,
-        init: None,
-        save: None,
-        stats: None,
-        stats_every: 1,
-        flocks: false,
+        ..HeadlessArgs::new(backend)
     }
 }
 
-fn run(o: HeadlessOptions) -> HeadlessReport {
-    headless::run(&o).unwrap_or_else(|e| panic!("{e}"))
+fn with_scene(path: &Path) -> boids::run::SetupArgs {
+    boids::run::SetupArgs {
+        scene: Some(path.to_path_buf()),
+        ..Default::default()
+    }
+}
+
+fn run(o: HeadlessArgs) -> HeadlessReport {
+    headless::run(&o, &Stop::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The boids of a checkpoint sorted by id, as bits.
@@ -91,13 +91,13 @@ fn resume_is_exact(scene: &Path, backend: BackendKind, label: &str) {
         dir.path().join("resumed.csv"),
         dir.path().join("straight.csv"),
     );
-    let first = run(HeadlessOptions {
-        scene: Some(scene.to_path_buf()),
+    let first = run(HeadlessArgs {
+        setup: with_scene(scene),
         save: Some(half.clone()),
         ..opts(backend)
     });
     // The checkpoint alone, no step: the measures of the saved state, as the run reported them.
-    let loaded = run(HeadlessOptions {
+    let loaded = run(HeadlessArgs {
         init: Some(half.clone()),
         steps: 0,
         save: Some(dir.path().join("again.csv")),
@@ -129,13 +129,13 @@ fn resume_is_exact(scene: &Path, backend: BackendKind, label: &str) {
         None,
         "{label}: no neighbour was counted before a step"
     );
-    run(HeadlessOptions {
+    run(HeadlessArgs {
         init: Some(half),
         save: Some(resumed.clone()),
         ..opts(backend)
     });
-    run(HeadlessOptions {
-        scene: Some(scene.to_path_buf()),
+    run(HeadlessArgs {
+        setup: with_scene(scene),
         steps: 20,
         save: Some(straight.clone()),
         ..opts(backend)

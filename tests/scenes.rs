@@ -64,7 +64,7 @@ fn every_scene_loads_validates_and_runs_on_both_backends() {
         } else {
             None
         };
-        let setup = Setup::resolve(Some(&scene), reduced, None, 20_000, 1.0)
+        let setup = boids::run::spec::scene_setup(Some(&scene), reduced, None, 20_000, 1.0)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         setup.params.validate().unwrap();
         assert_eq!(setup.actors.obstacles, scene.obstacles, "{name}");

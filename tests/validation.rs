@@ -402,13 +402,12 @@ fn checkpoint_coordinates_take_exactly_two_numbers() {
 /// is sized to the boid count later (the scene writes no world size).
 #[test]
 fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
-    use boids::model::Setup;
     let scene = |text: &str| Scene::parse(text, Path::new("far.toml")).unwrap();
     let s = scene(
         "[params]\nworld_width = 50.0\nworld_height = 50.0\n\n[[predators]]\nposition = [10, 10]\n\
          [[predators]]\nposition = [500, 500]\n",
     );
-    let e = Setup::resolve(Some(&s), Some(10), None, 10, 1.0)
+    let e = boids::run::spec::scene_setup(Some(&s), Some(10), None, 10, 1.0)
         .unwrap_err()
         .to_string();
     assert!(
@@ -420,7 +419,7 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
     );
     // No world size in the scene: 100 boids get a 100 × 100 world, known only at set-up.
     let s = scene("boids = 100\nobstacles = [\n  [1, 2],\n  [1e9, 5],\n]\n");
-    let e = Setup::resolve(Some(&s), None, None, 10, 1.0)
+    let e = boids::run::spec::scene_setup(Some(&s), None, None, 10, 1.0)
         .unwrap_err()
         .to_string();
     assert!(
@@ -434,8 +433,8 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
     // The same scene in a world that holds its points (more boids) is fine, and the app's set-up
     // (world sized to the window) refuses as the others do.
     let s = scene("obstacles = [[150, 5]]\n[[predators]]\nposition = [5, 150]\n");
-    assert!(Setup::resolve(Some(&s), Some(10_000), None, 10, 1.0).is_ok());
-    let e = boids::app::start::app_setup(Some(&s), Some(100), None, 100, 1.0, None)
+    assert!(boids::run::spec::scene_setup(Some(&s), Some(10_000), None, 10, 1.0).is_ok());
+    let e = boids::app::start::app_setup(Some(&s), Some(100), None, 100, 1.0, None, &[])
         .unwrap_err()
         .to_string();
     assert!(
@@ -446,7 +445,7 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
     let s = scene(
         "[params]\nworld_width = 50.0\nworld_height = 50.0\n[[predators]]\nposition = [50, 0]\n",
     );
-    assert!(Setup::resolve(Some(&s), Some(10), None, 10, 1.0).is_err());
+    assert!(boids::run::spec::scene_setup(Some(&s), Some(10), None, 10, 1.0).is_err());
 }
 
 /// A checkpoint's obstacles and predators lie inside its world: refused on load (file, line, key,

@@ -56,14 +56,11 @@ pub struct RunArgs {
     /// Number of boids (default: the scene's, else 100000 on a GPU and 20000 on a software
     /// adapter). The world is sized to the window at the default density unless the scene fixes
     /// it.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::run::args::parse_count)]
     pub boids: Option<usize>,
-    /// Scene file (TOML).
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
-    /// Random seed (default: the scene's, else 1).
-    #[arg(long)]
-    pub seed: Option<u32>,
+    /// The scene, the seed and `--set KEY=VALUE`.
+    #[command(flatten)]
+    pub setup: crate::run::args::SetupArgs,
     /// Backend that computes the steps (switchable live in the panel).
     #[arg(long, value_enum, default_value = "gpu")]
     pub backend: AppBackend,
@@ -136,27 +133,14 @@ impl RunArgs {
 }
 
 impl Default for RunArgs {
+    /// The options of `boids run` without arguments (clap's own defaults).
     fn default() -> Self {
-        RunArgs {
-            boids: None,
-            scene: None,
-            seed: None,
-            backend: AppBackend::Gpu,
-            clock: None,
-            spawn: None,
-            no_vsync: false,
-            warmup: 0,
-            frames: None,
-            width: 1280,
-            height: 720,
-            theme: Theme::Dark,
-            panel: false,
-            no_start_screen: false,
-            msaa: None,
-            script: None,
-            capture_dir: PathBuf::from("captures"),
-            report: None,
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            run: RunArgs,
         }
+        <Cli as clap::Parser>::parse_from(["boids"]).run
     }
 }
 

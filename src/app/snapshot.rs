@@ -15,6 +15,7 @@ use crate::model::Scene;
 use crate::render::{
     boid_length_for, supported_samples, Camera, Edge, Offscreen, RenderStyle, Renderer, Theme,
 };
+use crate::run::args::SetupArgs;
 
 /// Options of `boids snapshot`.
 #[derive(Clone, Debug, clap::Args)]
@@ -32,16 +33,13 @@ pub struct SnapshotArgs {
     /// Simulation steps before the picture.
     #[arg(long, default_value_t = 120)]
     pub steps: u32,
-    /// Scene file (TOML).
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
-    /// Number of boids (default: the scene's, else 20000). The world is sized to the image at the
-    /// default density unless the scene fixes it.
-    #[arg(long)]
+    /// The scene, the seed and `--set KEY=VALUE`.
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Number of boids (default: the scene's, else 20000; k and M suffixes allowed). The world is
+    /// sized to the image at the default density unless the scene fixes it.
+    #[arg(long, value_parser = crate::run::args::parse_count)]
     pub boids: Option<usize>,
-    /// Random seed (default: the scene's, else 1).
-    #[arg(long)]
-    pub seed: Option<u32>,
     /// Backend that computes the steps (the picture is always drawn on the GPU).
     #[arg(long, value_enum, default_value = "gpu")]
     pub backend: AppBackend,
@@ -67,9 +65,8 @@ impl SnapshotArgs {
             width: 1280,
             height: 720,
             steps: 120,
-            scene: None,
+            setup: SetupArgs::default(),
             boids: None,
-            seed: None,
             backend: AppBackend::Gpu,
             spawn: None,
             theme: Theme::Dark,
@@ -104,7 +101,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
             args.width, args.height
         ));
     }
-    let scene = match &args.scene {
+    let scene = match &args.setup.scene {
         Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
         None => None,
     };
@@ -112,10 +109,11 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
     let (setup, _) = app_setup(
         scene.as_ref(),
         args.boids,
-        args.seed,
+        args.setup.seed,
         20_000,
         aspect,
         args.spawn,
+        &args.setup.set,
     )
     .map_err(|e| e.to_string())?;
     let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);

@@ -10,49 +10,34 @@
 //!   one boid at the default density is 60 wu across, where a boid of 10 wu fills a sixth of the
 //!   window. A scene's world is sized as the model sizes it (its own, or for its count).
 
-use crate::model::spawn::flocks_state;
-use crate::model::{initial_state, validate_boid_count, Boid, Scene, Setup, SetupError, SimParams};
+use crate::model::{Scene, Setup};
+use crate::run::args::Set;
+use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
+use crate::run::RunError;
 
 /// Smallest side of a world the app sizes (wu).
 pub const MIN_WORLD_SIDE: f32 = 400.0;
 
-/// How the initial boids are placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Spawn {
-    /// Uniform positions, headings and hues (`model::initial_state`).
-    Uniform,
-    /// A few aligned flocks of similar hue (`model::spawn::flocks_state`).
-    Flocks,
-}
+pub use crate::run::spec::Spawn;
 
-impl Spawn {
-    /// The `n` boids of `seed` in the world of `params`.
-    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
-        match self {
-            Spawn::Uniform => initial_state(seed, n, params),
-            Spawn::Flocks => flocks_state(seed, n, params),
-        }
-    }
-
-    /// The default: flocks without a scene, the scene's uniform flock with one.
-    pub fn default_for(scene: Option<&Scene>) -> Spawn {
-        if scene.is_some() {
-            Spawn::Uniform
-        } else {
-            Spawn::Flocks
-        }
+/// The default spawn: flocks without a scene, the scene's uniform flock with one.
+pub fn default_spawn(scene: Option<&Scene>) -> Spawn {
+    if scene.is_some() {
+        Spawn::Uniform
+    } else {
+        Spawn::Flocks
     }
 }
 
-/// The app's setup: as [`Setup::resolve`] (count, seed, world sized to `aspect` at the default
-/// density unless the scene fixes it), then without a scene the world's sides raised to at least
+/// The app's setup, through the run layer ([`crate::run::spec::resolve`]: the scene, `boids`,
+/// `seed` and every `--set` over the defaults, the world sized to `aspect` at the default density
+/// unless the scene fixes it), without a scene the world's sides raised to at least
 /// [`MIN_WORLD_SIDE`] × (`aspect`, 1) (or (1, 1/`aspect`) for a tall window), and the boids placed
-/// by `spawn` (default [`Spawn::default_for`] the scene).
+/// by `spawn` (default [`default_spawn`] for the scene).
 ///
 /// # Errors
-/// [`SetupError::Param`] for parameters or a count out of range;
-/// [`SetupError::PointOutsideWorld`] for a scene's obstacle point or predator outside the world.
+/// [`RunError`] for parameters, settings or a count out of range, or a scene's obstacle point or
+/// predator outside the world.
 pub fn app_setup(
     scene: Option<&Scene>,
     boids: Option<usize>,
@@ -60,56 +45,37 @@ pub fn app_setup(
     default_boids: usize,
     aspect: f32,
     spawn: Option<Spawn>,
-) -> Result<(Setup, Spawn), SetupError> {
-    let (mut params, n, seed, actors) =
-        Setup::resolve_params(scene, boids, seed, default_boids, aspect);
-    if scene.is_none() && params.world_width.min(params.world_height) < MIN_WORLD_SIDE {
-        // The window's aspect ratio, its short side MIN_WORLD_SIDE (a world sized for a few
-        // boids was squared by its minimum of 3 perception radii).
-        let aspect = if aspect.is_finite() && aspect > 0.0 {
-            aspect.clamp(0.1, 10.0)
-        } else {
-            1.0
-        };
-        let (w, h) = if aspect >= 1.0 {
-            (MIN_WORLD_SIDE * aspect, MIN_WORLD_SIDE)
-        } else {
-            (MIN_WORLD_SIDE, MIN_WORLD_SIDE / aspect)
-        };
-        params.world_width = params.world_width.max(w);
-        params.world_height = params.world_height.max(h);
-    }
-    params.validate()?;
-    validate_boid_count(n)?;
-    if let Some(s) = scene {
-        s.check_inside(&params)?;
-    }
-    let spawn = spawn.unwrap_or(Spawn::default_for(scene));
-    Ok((
-        Setup {
-            boids: spawn.boids(seed, n, &params),
-            params,
-            seed,
-            step: 0,
-            actors,
+    sets: &[Set],
+) -> Result<(Setup, Spawn), RunError> {
+    let spawn = spawn.unwrap_or(default_spawn(scene));
+    let spec = resolve(
+        &Inputs::of_scene(scene),
+        &Overrides { boids, seed, sets },
+        &Defaults {
+            boids: default_boids,
+            aspect,
+            spawn,
+            min_world_side: MIN_WORLD_SIDE,
         },
-        spawn,
-    ))
+    )?;
+    Ok((spec.setup, spawn))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::initial_state;
+    use crate::model::spawn::flocks_state;
 
     #[test]
     fn one_boid_gets_a_world_of_at_least_the_minimum_side() {
-        let (s, spawn) = app_setup(None, Some(1), None, 20_000, 16.0 / 9.0, None).unwrap();
+        let (s, spawn) = app_setup(None, Some(1), None, 20_000, 16.0 / 9.0, None, &[]).unwrap();
         assert_eq!(spawn, Spawn::Flocks);
         assert_eq!(s.boids.len(), 1);
         assert!((s.params.world_height - MIN_WORLD_SIDE).abs() < 1e-3);
         assert!((s.params.world_width / s.params.world_height - 16.0 / 9.0).abs() < 1e-3);
         // A large count is left at the default density.
-        let (s, _) = app_setup(None, Some(20_000), None, 1, 16.0 / 9.0, None).unwrap();
+        let (s, _) = app_setup(None, Some(20_000), None, 1, 16.0 / 9.0, None, &[]).unwrap();
         let area = s.params.world_width * s.params.world_height;
         assert!((area - 2.0e6).abs() / 2.0e6 < 1e-3, "{area}");
     }
@@ -121,11 +87,11 @@ mod tests {
             std::path::Path::new("test.toml"),
         )
         .unwrap();
-        let (s, spawn) = app_setup(Some(&scene), None, None, 1, 1.0, None).unwrap();
+        let (s, spawn) = app_setup(Some(&scene), None, None, 1, 1.0, None, &[]).unwrap();
         assert_eq!(spawn, Spawn::Uniform);
         assert_eq!((s.params.world_width, s.params.world_height), (100.0, 80.0));
         assert_eq!(s.boids, initial_state(1, 50, &s.params));
-        let (s, _) = app_setup(Some(&scene), None, None, 1, 1.0, Some(Spawn::Flocks)).unwrap();
+        let (s, _) = app_setup(Some(&scene), None, None, 1, 1.0, Some(Spawn::Flocks), &[]).unwrap();
         assert_eq!(s.boids, flocks_state(1, 50, &s.params));
     }
 }

@@ -403,7 +403,7 @@ impl AppState {
         let aspect = p.world_width / p.world_height;
         let spawn = crate::app::start::Spawn::Uniform;
         let loaded =
-            crate::app::start::app_setup(Some(&scene), Some(n), None, n, aspect, Some(spawn))
+            crate::app::start::app_setup(Some(&scene), Some(n), None, n, aspect, Some(spawn), &[])
                 .map_err(|e| e.to_string())
                 .and_then(|(setup, _)| {
                     let sim =

@@ -147,10 +147,11 @@ impl Gfx {
         let (setup, spawn) = crate::app::start::app_setup(
             scene,
             args.boids,
-            args.seed,
+            args.setup.seed,
             default_boids,
             viewport.x / viewport.y,
             args.spawn,
+            &args.setup.set,
         )
         .map_err(|e| e.to_string())?;
         let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)
@@ -170,7 +171,7 @@ impl Gfx {
         let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
         let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
         st.set_scale_factor(window.scale_factor() as f32);
-        if let Some(p) = &args.scene {
+        if let Some(p) = &args.setup.scene {
             st.scene_path = p.display().to_string();
         }
         st.style.theme = args.theme;
@@ -480,7 +481,7 @@ impl ApplicationHandler for App {
 /// A message for the user: no display (suggesting `boids headless` / `boids bench`), no adapter,
 /// a bad scene or script, or a GPU error.
 pub fn run(args: RunArgs) -> Result<RunReport, String> {
-    let scene = match &args.scene {
+    let scene = match &args.setup.scene {
         Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
         None => None,
     };

@@ -2,10 +2,6 @@
 //! [`crate::bench::compare`] (`--compare A B`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::backend::BackendKind;
 use crate::bench::compare::{compare_table, format_fps, load_summary, scaling_table};
@@ -13,6 +9,8 @@ use crate::bench::format::format_ms;
 use crate::bench::summary::CaptureStatus;
 use crate::bench::sweep::{run_sweep, BenchConfig, SweepEvent, DEFAULT_NAIVE_MAX_PAIRS};
 use crate::bench::sysinfo::now_folder_timestamp;
+use crate::run::args::{parse_count, SetupArgs};
+use crate::run::steps::{Progress, Stop};
 
 /// Options of `boids bench`.
 #[derive(clap::Args, Debug, Clone)]
@@ -42,12 +40,9 @@ pub struct BenchArgs {
     /// Multisampling of --render (clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
-    /// Scene file (TOML): parameters, obstacles, seed.
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
-    /// Random seed of the initial flock (default: the scene's, else 1).
-    #[arg(long)]
-    pub seed: Option<u32>,
+    /// The scene, the seed of the initial flock and `--set KEY=VALUE` (every run).
+    #[command(flatten)]
+    pub setup: SetupArgs,
     /// Output folder (default captures/YYYYMMDDTHHMMSSZ, UTC). A missing one is created when its
     /// parent exists; an existing one must be writable, and an existing non-empty folder is
     /// refused unless --force.
@@ -66,25 +61,6 @@ pub struct BenchArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// Parses a boid count: digits with an optional `k` (×1000) or `M` (×1 000 000) suffix.
-///
-/// # Errors
-/// A message for anything else.
-pub fn parse_count(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let (num, mult) = if let Some(x) = t.strip_suffix(['k', 'K']) {
-        (x, 1_000)
-    } else if let Some(x) = t.strip_suffix('M') {
-        (x, 1_000_000)
-    } else {
-        (t, 1)
-    };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|v| v.checked_mul(mult))
-        .ok_or_else(|| format!("{s:?} is not a boid count (e.g. 5000, 10k, 1M)"))
 }
 
 /// Parses `WxH` (e.g. `1920x1080`), each side ≥ 1.
@@ -117,8 +93,9 @@ impl BenchArgs {
             warmup: self.warmup,
             render: self.render,
             msaa: self.msaa,
-            scene: self.scene.clone(),
-            seed: self.seed,
+            scene: self.setup.scene.clone(),
+            seed: self.setup.seed,
+            sets: self.setup.set.clone(),
             out,
             create_out_parents,
             force: self.force,
@@ -143,74 +120,36 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         return Ok(());
     }
     let cfg = args.config();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Ctrl-C, SIGTERM (a scheduler cancelling the job) and SIGHUP. Fails only when a handler is
-        // already installed (then they keep their old meaning).
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted again: quitting without writing");
-                // Removes the temporary files of a write in progress.
-                crate::io::exit_interrupted();
-            }
-            eprintln!("\nCtrl-C: stopping after the current step (again to quit at once)");
-        });
-    }
-    let pb = if args.quiet {
-        ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
-    } else {
-        ProgressBar::new(0)
-    };
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{msg:22} [{bar:32.cyan/blue}] {pos}/{len} steps  {elapsed_precise} (eta {eta})",
-        )
-        .map_err(|e| e.to_string())?
-        .progress_chars("=> "),
-    );
-    let quiet = args.quiet;
-    let say = |pb: &ProgressBar, s: String| {
-        if !quiet {
-            pb.suspend(|| eprintln!("{s}"));
-        }
-    };
-    // Skipped runs are reported even with --quiet (it only hides progress): they change the table.
-    let warn = |pb: &ProgressBar, s: String| pb.suspend(|| eprintln!("{s}"));
+    let stop = Stop::install("the current step");
+    let pb = Progress::new(args.quiet, "steps");
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| match ev {
         SweepEvent::Planned { runs, total_steps } => {
-            say(
-                &pb,
-                format!(
-                    "{} runs, {} steps, into {}",
-                    runs.len(),
-                    total_steps,
-                    cfg.out.display()
-                ),
-            );
+            pb.say(&format!(
+                "{} runs, {} steps, into {}",
+                runs.len(),
+                total_steps,
+                cfg.out.display()
+            ));
             pb.set_length(total_steps);
         }
-        SweepEvent::Skipped(s) => {
-            warn(&pb, format!("skip {} {}: {}", s.backend, s.boids, s.reason))
-        }
+        // Skipped runs are reported even with --quiet (it only hides progress): they change the
+        // table.
+        SweepEvent::Skipped(s) => pb.warn(&format!("skip {} {}: {}", s.backend, s.boids, s.reason)),
         SweepEvent::RunStarted(r) => {
             pb.set_message(format!("{} {} boids", r.backend.name(), r.boids))
         }
         SweepEvent::Step { .. } => pb.inc(1),
-        SweepEvent::RunFinished(r) => say(
-            &pb,
-            format!(
-                "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
-                r.backend,
-                r.boids,
-                format_ms(r.stats.median_ms),
-                format_ms(r.stats.p95_ms),
-                format_fps(r.stats.fps),
-                if r.complete { "" } else { " (incomplete)" }
-            ),
-        ),
+        SweepEvent::RunFinished(r) => pb.say(&format!(
+            "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
+            r.backend,
+            r.boids,
+            format_ms(r.stats.median_ms),
+            format_ms(r.stats.p95_ms),
+            format_fps(r.stats.fps),
+            if r.complete { "" } else { " (incomplete)" }
+        )),
     });
-    pb.finish_and_clear();
+    pb.finish();
     let outcome = outcome.map_err(|e| e.to_string())?;
     println!("median step time:");
     print!("{}", scaling_table(&outcome.summary));
@@ -229,10 +168,6 @@ mod tests {
 
     #[test]
     fn counts_and_sizes() {
-        assert_eq!(parse_count("10k"), Ok(10_000));
-        assert_eq!(parse_count("1M"), Ok(1_000_000));
-        assert_eq!(parse_count(" 500 "), Ok(500));
-        assert!(parse_count("1.5k").is_err());
         assert_eq!(parse_size("1920x1080"), Ok((1920, 1080)));
         assert!(parse_size("0x10").is_err());
         assert!(parse_size("1920").is_err());

@@ -26,6 +26,10 @@ pub enum BenchError {
         /// The I/O, CSV or JSON error.
         message: String,
     },
+    /// The setup of a run cannot be resolved (scene, `--set`, a point outside a world). Reported
+    /// before any run starts.
+    #[error(transparent)]
+    Setup(#[from] crate::run::RunError),
     /// A plot could not be drawn.
     #[error("plot {name}: {message}")]
     Plot {

@@ -23,8 +23,6 @@
 //! folder — see [`crate::bench::outdir`]) is checked before the first run.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use serde_json::json;
 
@@ -38,7 +36,11 @@ use crate::bench::summary::{
 };
 use crate::bench::trace::TraceFrame;
 use crate::gpu::GpuContext;
-use crate::model::{validate_boid_count, Scene, Setup, DEFAULT_DENSITY};
+use crate::model::{validate_boid_count, DEFAULT_DENSITY};
+use crate::run::args::Set;
+use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
+use crate::run::steps::{run_steps, Ended, Nothing, Observer, Schedule, Stop};
+use crate::run::RunError;
 
 /// Default limit of the brute-force backend's estimated pair checks per run.
 pub const DEFAULT_NAIVE_MAX_PAIRS: f64 = 5e10;
@@ -62,6 +64,8 @@ pub struct BenchConfig {
     pub scene: Option<PathBuf>,
     /// Seed (default: the scene's, else 1).
     pub seed: Option<u32>,
+    /// `--set KEY=VALUE`, applied to every run.
+    pub sets: Vec<Set>,
     /// Output folder.
     pub out: PathBuf,
     /// Whether missing parents of `out` may be created (the default folder only).
@@ -85,10 +89,22 @@ impl BenchConfig {
             msaa: 4,
             scene: None,
             seed: None,
+            sets: Vec::new(),
             out,
             create_out_parents: false,
             force: false,
             naive_max_pairs: DEFAULT_NAIVE_MAX_PAIRS,
+        }
+    }
+}
+
+impl BenchConfig {
+    /// The command line's overrides of a run of `boids` boids.
+    pub fn overrides(&self, boids: usize) -> Overrides<'_> {
+        Overrides {
+            boids: Some(boids),
+            seed: self.seed,
+            sets: &self.sets,
         }
     }
 }
@@ -192,14 +208,12 @@ fn validate(cfg: &BenchConfig) -> Result<(Vec<BackendKind>, Vec<usize>), BenchEr
 pub fn run_sweep(
     cfg: &BenchConfig,
     gpu: Option<&GpuContext>,
-    stop: &AtomicBool,
+    stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
 ) -> Result<SweepOutcome, BenchError> {
     let (backends, counts) = validate(cfg)?;
-    let scene = match &cfg.scene {
-        Some(p) => Some(Scene::load(p).map_err(|e| BenchError::Config(e.to_string()))?),
-        None => None,
-    };
+    let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
+    let scene = inputs.scene.as_ref();
     let owned;
     let (ctx, adapter_error) = match gpu {
         Some(c) => (Some(c), None),
@@ -218,17 +232,13 @@ pub fn run_sweep(
             adapter_error.unwrap_or_default()
         )));
     }
-    let seed = cfg
-        .seed
-        .or(scene.as_ref().and_then(|s| s.seed))
-        .unwrap_or(1);
-    // Each count's world (sized to it unless the scene fixes it) must hold the scene's points.
-    if let Some(s) = &scene {
-        for &n in &counts {
-            let (params, ..) = Setup::resolve_params(Some(s), Some(n), Some(seed), n, 1.0);
-            s.check_inside(&params)
-                .map_err(|e| BenchError::Config(e.to_string()))?;
-        }
+    // Each count's setup (the world sized to it unless the scene fixes it, every --set) is
+    // resolved before any run: a bad setting or a scene point outside a world stops the bench now.
+    let mut seed = 1;
+    for &n in &counts {
+        seed = resolve(&inputs, &cfg.overrides(n), &Defaults::headless(n))?
+            .setup
+            .seed;
     }
     prepare_out_dir(&cfg.out, cfg.create_out_parents, cfg.force)?;
 
@@ -247,11 +257,12 @@ pub fn run_sweep(
         "warmup": cfg.warmup,
         "seed": seed,
         "scene": cfg.scene.as_ref().map(|p| p.display().to_string()),
+        "set": cfg.sets.iter().map(|s| format!("{}={}", s.key, s.value)).collect::<Vec<_>>(),
         "render": cfg.render.map(|(w, h)| format!("{w}x{h}")),
         "render_msaa": render_samples,
         "naive_max_pairs": cfg.naive_max_pairs,
         "naive_rule": "cpu-naive is skipped when boids^2 * (warmup + steps) > naive_max_pairs",
-        "world": if scene.as_ref().is_some_and(|s| s.world_is_fixed()) {
+        "world": if scene.is_some_and(|s| s.world_is_fixed()) {
             "fixed by the scene".to_string()
         } else {
             format!("sized to each count at {DEFAULT_DENSITY} boids/wu^2")
@@ -314,7 +325,7 @@ pub fn run_sweep(
     });
 
     for run in &plan {
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_set() {
             let s = SkippedRun {
                 backend: run.backend.name().into(),
                 boids: run.boids,
@@ -326,16 +337,7 @@ pub fn run_sweep(
             continue;
         }
         on_event(SweepEvent::RunStarted(*run));
-        let outcome = run_one(
-            cfg,
-            *run,
-            scene.as_ref(),
-            seed,
-            ctx,
-            &mut rec,
-            stop,
-            on_event,
-        );
+        let outcome = run_one(cfg, *run, &inputs, ctx, &mut rec, stop, on_event);
         let mut fail = |kind, reason: String| {
             let s = SkippedRun {
                 backend: run.backend.name().into(),
@@ -352,7 +354,7 @@ pub fn run_sweep(
                 SkipKind::Interrupted,
                 "interrupted (Ctrl-C) during warm-up: nothing measured".into(),
             ),
-            Err(SimError::Gpu(e @ GpuError::Limit { .. })) => {
+            Err(RunError::Sim(SimError::Gpu(e @ GpuError::Limit { .. }))) => {
                 fail(SkipKind::OverLimit, e.to_string())
             }
             Err(e) => fail(SkipKind::Failed, e.to_string()),
@@ -364,7 +366,7 @@ pub fn run_sweep(
         rec.set_status(CaptureStatus::InProgress);
         rec.write(&cfg.out)?;
     }
-    let interrupted = stop.load(Ordering::SeqCst);
+    let interrupted = stop.is_set();
     rec.set_status(if interrupted {
         CaptureStatus::Interrupted
     } else {
@@ -378,36 +380,43 @@ pub fn run_sweep(
     })
 }
 
-/// Runs one (backend, count): warm-up, then measured frames into `rec`. Ok(false) when stopped
-/// before any frame was measured.
-#[allow(clippy::too_many_arguments)]
+/// Runs one (backend, count) through the run layer's step loop: warm-up, then measured frames
+/// into `rec`. Ok(false) when stopped before any frame was measured.
 fn run_one(
     cfg: &BenchConfig,
     run: PlannedRun,
-    scene: Option<&Scene>,
-    seed: u32,
+    inputs: &Inputs,
     ctx: Option<&GpuContext>,
     rec: &mut CaptureRecorder,
-    stop: &AtomicBool,
+    stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
-) -> Result<bool, SimError> {
-    let setup = Setup::resolve(scene, Some(run.boids), Some(seed), run.boids, 1.0)?;
+) -> Result<bool, RunError> {
+    let spec = resolve(
+        inputs,
+        &cfg.overrides(run.boids),
+        &Defaults::headless(run.boids),
+    )?;
+    let setup = &spec.setup;
     let n = setup.boids.len();
-    let params = setup.params.clone();
     let name = run.backend.name();
     if run.backend == BackendKind::Gpu && ctx.is_none() {
-        return Err(SimError::Gpu(GpuError::NoAdapter {
+        return Err(GpuError::NoAdapter {
             detail: String::new(),
-        }));
-    }
-    let mut sim = backend::create(run.backend, &setup, ctx)?;
-    let mut render = match (cfg.render, ctx) {
-        (Some((w, h)), Some(c)) => {
-            Some(RenderBench::new(c, &params, w, h, cfg.msaa, &setup.actors))
         }
+        .into());
+    }
+    let mut sim = backend::create(run.backend, setup, ctx)?;
+    let render = match (cfg.render, ctx) {
+        (Some((w, h)), Some(c)) => Some(RenderBench::new(
+            c,
+            &setup.params,
+            w,
+            h,
+            cfg.msaa,
+            &setup.actors,
+        )),
         _ => None,
     };
-    drop(setup);
     let stage_timing = if sim.has_timestamps() {
         StageTiming::GpuTimestamps
     } else if sim.kind() == BackendKind::Gpu {
@@ -415,70 +424,113 @@ fn run_one(
     } else {
         StageTiming::CpuWall
     };
-    let mut info = RunInfo {
+    let info = RunInfo {
         stage_timing,
-        params: Some(params.clone()),
+        params: Some(setup.params.clone()),
         final_measures: None,
         complete: false,
     };
     // Recorded now so a run that fails part-way is summarised as incomplete.
     rec.set_run_info(name, n, info.clone());
-    let mut frame = |sim: &mut dyn Simulation| -> Result<(f64, Option<f64>), SimError> {
-        let t = Instant::now();
-        sim.step()?;
-        sim.finish()?;
-        let render_ms = match &mut render {
-            Some(r) => Some(r.frame(sim, n as u32)?),
-            None => None,
-        };
-        Ok((t.elapsed().as_secs_f64() * 1e3, render_ms))
+    let warm = Schedule {
+        warmup: cfg.warmup,
+        steps: 0,
+        measure_every: 0,
+        timed: false,
     };
-    for _ in 0..cfg.warmup {
-        let (ms, _) = frame(sim.as_mut())?;
+    let tick = &mut || {
         on_event(SweepEvent::Step {
             warmup: true,
-            wall_ms: ms,
-        });
-        if stop.load(Ordering::SeqCst) {
-            return Ok(false);
-        }
+            wall_ms: f64::NAN,
+        })
+    };
+    if run_steps(sim.as_mut(), &warm, stop, tick, &mut Nothing)? != Ended::Done {
+        return Ok(false);
     }
-    let mut measured = 0;
-    while measured < cfg.steps {
-        let (wall, render_ms) = frame(sim.as_mut())?;
+    let mut frames = Frames {
+        name,
+        n,
+        render,
+        rec,
+        on_event,
+        render_ms: None,
+        measured: 0,
+    };
+    let measured = Schedule {
+        warmup: 0,
+        steps: cfg.steps,
+        measure_every: 0,
+        timed: true,
+    };
+    run_steps(sim.as_mut(), &measured, stop, &mut || {}, &mut frames)?;
+    let done = frames.measured;
+    rec.set_run_info(
+        name,
+        n,
+        RunInfo {
+            final_measures: Some(sim.measures()?),
+            complete: done == cfg.steps,
+            ..info
+        },
+    );
+    Ok(true)
+}
+
+/// The measured frames of one run: each frame's wall time (the step, plus the offscreen render
+/// with `--render`), its stage times, the flock measures after it (outside the wall time; their
+/// time joins the stage times) and its GPU timer scopes.
+struct Frames<'a, 'e> {
+    name: &'static str,
+    n: usize,
+    render: Option<RenderBench>,
+    rec: &'a mut CaptureRecorder,
+    on_event: &'a mut dyn FnMut(SweepEvent<'e>),
+    /// The render time of the current frame.
+    render_ms: Option<f64>,
+    measured: u32,
+}
+
+impl Observer for Frames<'_, '_> {
+    fn within_step(&mut self, _k: u32, sim: &mut dyn Simulation) -> Result<(), RunError> {
+        self.render_ms = match &mut self.render {
+            Some(r) => Some(r.frame(sim, self.n as u32)?),
+            None => None,
+        };
+        Ok(())
+    }
+
+    fn stepped(
+        &mut self,
+        _k: u32,
+        wall_ms: Option<f64>,
+        sim: &mut dyn Simulation,
+    ) -> Result<(), RunError> {
+        let wall = wall_ms.unwrap_or(f64::NAN);
         let step = u64::from(sim.step_index());
-        // The flock measures run after the step, outside `wall_ms`; their time joins the stage
-        // times (GPU timestamp scope, or CPU wall time).
         sim.measures()?;
         sim.finish()?;
-        let mut row = FrameRow::new(name, n, step, wall);
+        let mut row = FrameRow::new(self.name, self.n, step, wall);
         for (stage, ms) in sim.stage_times() {
             row.set_stage(&stage, ms);
         }
-        if let Some(ms) = render_ms {
+        if let Some(ms) = self.render_ms.take() {
             row.set_stage("render", ms);
         }
         let scopes = sim.take_timer_results();
         if !scopes.is_empty() {
-            rec.push_trace(TraceFrame {
-                backend: name.into(),
-                boids: n,
+            self.rec.push_trace(TraceFrame {
+                backend: self.name.into(),
+                boids: self.n,
                 step,
                 scopes,
             });
         }
-        rec.push(row);
-        measured += 1;
-        on_event(SweepEvent::Step {
+        self.rec.push(row);
+        self.measured += 1;
+        (self.on_event)(SweepEvent::Step {
             warmup: false,
             wall_ms: wall,
         });
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
+        Ok(())
     }
-    info.complete = measured == cfg.steps;
-    info.final_measures = Some(sim.measures()?);
-    rec.set_run_info(name, n, info);
-    Ok(true)
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::backend::BackendKind;
-use crate::bench::cli::parse_count;
+use crate::run::args::{parse_count, SetupArgs};
 use crate::sweep::shard::Shard;
 
 /// `boids sweep …` or `boids sweep merge OUT DIR…`.
@@ -13,11 +13,13 @@ pub struct SweepArgs {
     /// Merge shard folders instead of running.
     #[command(subcommand)]
     pub command: Option<SweepCommand>,
-    /// Scene file (TOML): parameters, boid count, seed, obstacles.
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
-    /// Parameter to sweep: a numeric field of the scene's `[params]` (rotational_diffusion, alignment_weight, …),
-    /// `boids` (the count) or `density` (boids/wu² at a fixed count).
+    /// The scene, the base seed of the point seeds (default: the scene's, else 1) and `--set
+    /// KEY=VALUE` applied to every point before its swept values.
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Parameter to sweep: any numeric parameter the model uses (a key of a scene's `[params]`:
+    /// rotational_diffusion, alignment_weight, vicsek_eta, …), `boids` (the count) or `density`
+    /// (boids/wu² at a fixed count).
     #[arg(long, required = true, value_name = "NAME")]
     pub param: Option<String>,
     /// Its values: a,b,c or start:stop:step (stop included within 1e-9 of a step).
@@ -46,9 +48,6 @@ pub struct SweepArgs {
     /// Runs per combination of values, each from its own seed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeats: u32,
-    /// Base seed of the point seeds (default: the scene's, else 1).
-    #[arg(long)]
-    pub seed: Option<u32>,
     /// Backend. cpu: reproducible bit for bit on every machine. gpu: bit for bit between runs on
     /// the same adapter and driver; across adapters or drivers (and against cpu) each step agrees
     /// within 1e-5 relative (docs/model.md §4.5), so long runs diverge and their averages agree

@@ -2,12 +2,9 @@
 //! per point) and of [`crate::sweep::merge`].
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bench::sysinfo::now_folder_timestamp;
+use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
 use crate::sweep::merge::merge;
 use crate::sweep::plan::Axis;
@@ -41,14 +38,15 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, String> {
         }
     };
     Ok(SweepConfig {
-        scene: args.scene.clone(),
+        scene: args.setup.scene.clone(),
         backend: args.backend,
         axes,
         boids: args.boids,
         steps: args.steps,
         discard: args.discard,
         repeats: args.repeats,
-        seed: args.seed,
+        seed: args.setup.seed,
+        sets: args.setup.set.clone(),
         shard: args.shard,
         out,
         force: args.force,
@@ -73,38 +71,8 @@ pub fn run(args: &SweepArgs) -> Result<(), String> {
         return Ok(());
     }
     let cfg = config(args)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Ctrl-C, SIGTERM (a scheduler cancelling the job) and SIGHUP. Fails only when a handler is
-        // already installed (then they keep their old meaning).
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted again: quitting now (the folder holds the points done)");
-                // Removes the temporary files of a write in progress.
-                crate::io::exit_interrupted();
-            }
-            eprintln!("\nCtrl-C: stopping after the current point (again to quit at once)");
-        });
-    }
-    let pb = if args.quiet {
-        ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
-    } else {
-        ProgressBar::new(0)
-    };
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{msg:30} [{bar:30.cyan/blue}] {pos}/{len} steps  {elapsed_precise} (eta {eta})",
-        )
-        .map_err(|e| e.to_string())?
-        .progress_chars("=> "),
-    );
-    let quiet = args.quiet;
-    let say = |pb: &ProgressBar, s: String| {
-        if !quiet {
-            pb.suspend(|| eprintln!("{s}"));
-        }
-    };
+    let stop = Stop::install("the current point");
+    let pb = Progress::new(args.quiet, "steps");
     let axes = cfg.axes.clone();
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
         SweepEvent::Planned {
@@ -112,14 +80,11 @@ pub fn run(args: &SweepArgs) -> Result<(), String> {
             total,
             steps,
         } => {
-            say(
-                &pb,
-                format!(
-                    "{} of {total} points, {steps} steps, into {}",
-                    points.len(),
-                    cfg.out.display()
-                ),
-            );
+            pb.say(&format!(
+                "{} of {total} points, {steps} steps, into {}",
+                points.len(),
+                cfg.out.display()
+            ));
             pb.set_length(steps);
         }
         SweepEvent::PointStarted(p) => pb.set_message(format!(
@@ -129,25 +94,24 @@ pub fn run(args: &SweepArgs) -> Result<(), String> {
         )),
         SweepEvent::Step => pb.inc(1),
         SweepEvent::PointFinished { row, seconds } => {
-            let (s, va) = (&row.stats[0], &row.stats[4]);
-            say(
-                &pb,
-                format!(
-                    "point {:>4} {} (repeat {} of {}): polarization {:.4} ± {:.4}, v_a {:.4} ± \
-                     {:.4}, {seconds:.1} s",
-                    row.point,
-                    describe(&axes, &row.values),
-                    row.repeat,
-                    cfg.repeats,
-                    s.mean,
-                    s.se,
-                    va.mean,
-                    va.se
-                ),
-            )
+            // The averages of the sweep's measures, named from the measure table.
+            let values: Vec<String> = crate::sweep::measures()
+                .iter()
+                .zip(&row.stats)
+                .filter(|(m, _)| m.range.is_some())
+                .map(|(m, s)| format!("{} {:.4} ± {:.4}", m.symbol, s.mean, s.se))
+                .collect();
+            pb.say(&format!(
+                "point {:>4} {} (repeat {} of {}): {}, {seconds:.1} s",
+                row.point,
+                describe(&axes, &row.values),
+                row.repeat,
+                cfg.repeats,
+                values.join(", ")
+            ))
         }
     });
-    pb.finish_and_clear();
+    pb.finish();
     let outcome = outcome?;
     println!(
         "sweep: {} ({} of {} points, {:.1} s)",

@@ -15,7 +15,7 @@
 //! milling, mean speed, mean neighbour count and the order parameter v_a = |Σ v_i| / (N v0)
 //! (docs/model.md §12.7) ([`measures`]: the averages of the measure table), each with its standard deviation over time and the
 //! standard error of its average by batch means ([`stats`]). NAME is any numeric
-//! [`crate::model::SimParams`] field (set generically, [`assign`]), `boids` or `density`
+//! parameter of the parameter table (set by key as `--set` sets it), `boids` or `density`
 //! (world rule in [`engine`]); values are parsed by [`values`]. A point out of range is an error
 //! naming the value and the allowed range before anything runs.
 //!
@@ -28,7 +28,6 @@
 //! [`engine::run_point`].
 
 pub mod args;
-pub mod assign;
 pub mod cli;
 pub mod engine;
 pub mod merge;

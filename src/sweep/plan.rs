@@ -60,6 +60,9 @@ pub struct PlanSpec {
     pub repeats: u32,
     /// Base seed of the point seeds.
     pub seed: u32,
+    /// The `--set KEY=VALUE` settings applied to every point, in order (before its swept values).
+    #[serde(default)]
+    pub sets: Vec<String>,
 }
 
 /// One point of a plan.
@@ -215,6 +218,7 @@ mod tests {
             discard: 10,
             repeats: 2,
             seed: 7,
+            sets: Vec::new(),
         }
     }
 

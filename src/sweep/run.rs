@@ -8,11 +8,13 @@
 //! after the current point with status `interrupted`; the plots are drawn at the end either way.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::backend::BackendKind;
 use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::model::Scene;
+use crate::run::spec::Inputs;
+use crate::run::steps::Stop;
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
 use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
@@ -40,6 +42,8 @@ pub struct SweepConfig {
     pub repeats: u32,
     /// Base seed (None: the scene's, else 1).
     pub seed: Option<u32>,
+    /// `--set KEY=VALUE`, applied to every point before its swept values.
+    pub sets: Vec<crate::run::args::Set>,
     /// Which slice of the points to run (None: all).
     pub shard: Option<Shard>,
     /// Output folder.
@@ -154,26 +158,34 @@ fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, Strin
 /// (the folder then holds the points done before it, status `failed`), or a file error.
 pub fn run_sweep(
     cfg: &SweepConfig,
-    stop: &AtomicBool,
+    stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
 ) -> Result<SweepOutcome, String> {
     let start = Instant::now();
     let created_utc = now_rfc3339();
     let scene = read_scene(&cfg.scene)?;
-    let scene_ref = scene.as_ref().map(|(p, t)| (p.as_path(), t.as_str()));
+    let inputs = Inputs {
+        scene: match &scene {
+            Some((p, t)) => Some(Scene::parse(t, p).map_err(|e| e.to_string())?),
+            None => None,
+        },
+        state: None,
+    };
     let names: Vec<String> = cfg.axes.iter().map(|a| a.name.clone()).collect();
     let mut device = Device::default();
     let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| PointRequest {
-        scene: scene_ref,
+        inputs: &inputs,
         backend: cfg.backend,
         boids: cfg.boids,
         seed,
+        sets: &cfg.sets,
         settings: settings.to_vec(),
         steps,
         discard: cfg.discard,
     };
     // The base setup: the scene parses, the base seed, the adapter.
-    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
+    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})
+        .map_err(|e| e.to_string())?;
     let spec = PlanSpec {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         scene: cfg.scene.as_ref().map(|p| p.display().to_string()),
@@ -185,6 +197,11 @@ pub fn run_sweep(
         discard: cfg.discard,
         repeats: cfg.repeats,
         seed: base.seed,
+        sets: cfg
+            .sets
+            .iter()
+            .map(|s| format!("{}={}", s.key, s.value))
+            .collect(),
     };
     spec.check()?;
     let settings_of = |p: &Point| -> Vec<(String, f64)> {
@@ -198,6 +215,7 @@ pub fn run_sweep(
     for a in &spec.axes {
         let settings = [(a.name.clone(), a.values[0])];
         run_point(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
+            let e = e.to_string();
             if e.starts_with("--param") {
                 e
             } else {
@@ -265,7 +283,7 @@ pub fn run_sweep(
     });
 
     for (i, &k) in todo.iter().enumerate() {
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_set() {
             summary.status = SweepStatus::Interrupted;
             break;
         }

@@ -1,0 +1,96 @@
+//! The command-line parts every command that runs a simulation shares: `--scene`, `--seed` and the
+//! repeatable `--set KEY=VALUE` ([`SetupArgs`]), and the parsers of boid counts and settings.
+
+use std::path::PathBuf;
+
+/// `--scene`, `--seed` and `--set`, flattened into `run`, `headless`, `snapshot`, `bench` and
+/// `sweep` (each command keeps its own `--boids`: their defaults differ).
+#[derive(clap::Args, Debug, Clone, Default, PartialEq)]
+pub struct SetupArgs {
+    /// Scene file (TOML, at most 16 MiB): parameters, boid count, seed, obstacles, predators.
+    #[arg(long)]
+    pub scene: Option<PathBuf>,
+    /// Random seed (default: a checkpoint's, the scene's, else 1).
+    #[arg(long)]
+    pub seed: Option<u32>,
+    /// Sets a parameter, KEY=VALUE, as a scene's `[params]` would (any key of docs/model.md
+    /// §3.1: `--set vicsek_eta=1.5 --set boundary=walls`); repeatable; applied last, over the
+    /// scene and a checkpoint, and checked like a scene key (field, value, allowed range; an
+    /// unknown key names the nearest known ones; a key the model does not use is refused).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+    pub set: Vec<Set>,
+}
+
+/// One `--set KEY=VALUE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Set {
+    /// The parameter's key.
+    pub key: String,
+    /// Its value, as written (a number, or a name such as `walls`).
+    pub value: String,
+}
+
+/// Parses `KEY=VALUE` (spaces around either are trimmed).
+///
+/// # Errors
+/// A message for a missing `=`, key or value.
+pub fn parse_set(s: &str) -> Result<Set, String> {
+    let (key, value) = s.split_once('=').ok_or_else(|| {
+        format!(
+            "{:?} is not KEY=VALUE (e.g. vicsek_eta=1.5)",
+            crate::io::clip(s)
+        )
+    })?;
+    let (key, value) = (key.trim(), value.trim());
+    if key.is_empty() || value.is_empty() {
+        return Err(format!(
+            "{:?}: give both a key and a value (e.g. vicsek_eta=1.5)",
+            crate::io::clip(s)
+        ));
+    }
+    Ok(Set {
+        key: key.to_string(),
+        value: value.to_string(),
+    })
+}
+
+/// Parses a boid count: digits with an optional `k` (×1000) or `M` (×1 000 000) suffix.
+///
+/// # Errors
+/// A message for anything else.
+pub fn parse_count(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (num, mult) = if let Some(x) = t.strip_suffix(['k', 'K']) {
+        (x, 1_000)
+    } else if let Some(x) = t.strip_suffix('M') {
+        (x, 1_000_000)
+    } else {
+        (t, 1)
+    };
+    num.parse::<usize>()
+        .ok()
+        .and_then(|v| v.checked_mul(mult))
+        .ok_or_else(|| format!("{s:?} is not a boid count (e.g. 5000, 10k, 1M)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_and_counts() {
+        assert_eq!(
+            parse_set(" vicsek_eta = 1.5 "),
+            Ok(Set {
+                key: "vicsek_eta".into(),
+                value: "1.5".into()
+            })
+        );
+        assert!(parse_set("vicsek_eta").unwrap_err().contains("KEY=VALUE"));
+        assert!(parse_set("=1").unwrap_err().contains("both"));
+        assert_eq!(parse_count("10k"), Ok(10_000));
+        assert_eq!(parse_count("1M"), Ok(1_000_000));
+        assert_eq!(parse_count(" 500 "), Ok(500));
+        assert!(parse_count("1.5k").is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! [`RunError`]: why a run could not be set up or went wrong, for every command that runs one.
+
+use std::path::PathBuf;
+
+use crate::model::state_csv::StateFileError;
+use crate::model::{ParamError, SceneError, SetupError};
+use crate::simulation::SimError;
+
+/// Why a run could not be set up, or failed while running.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A scene file that cannot be read or used.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// A state file or checkpoint that cannot be read or used.
+    #[error(transparent)]
+    State(#[from] StateFileError),
+    /// A parameter or count out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// A `--set KEY=VALUE` that cannot be applied (unknown key, wrong kind of value, out of range,
+    /// or a parameter the model does not use).
+    #[error("--set {key}={value}: {source}")]
+    Set {
+        /// The key given.
+        key: String,
+        /// The value given (clipped).
+        value: String,
+        /// Why not.
+        source: ParamError,
+    },
+    /// An initial state or scene point that does not fit the world.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The backend failed (no adapter, a limit, a device error).
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// Options that disagree with each other or with a file.
+    #[error("{0}")]
+    Conflict(String),
+    /// A file could not be written.
+    #[error("cannot write {what} {}: {source}", crate::io::show_path(path))]
+    Write {
+        /// What it is (`measures CSV`, `checkpoint`, …).
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+impl From<crate::simulation::GpuError> for RunError {
+    fn from(e: crate::simulation::GpuError) -> Self {
+        RunError::Sim(SimError::Gpu(e))
+    }
+}

@@ -1,0 +1,19 @@
+//! The run layer: one way to set up and run a simulation, for every command (`headless`,
+//! `sweep`, `bench`, `snapshot` and the app's start-up).
+//!
+//! - [`spec`]: what a run starts from, resolved once — built-in defaults < scene < checkpoint <
+//!   command line ([`spec::PRECEDENCE`]) — into a [`spec::RunSpec`].
+//! - [`args`]: the command-line parts every command shares (`--scene`, `--seed`, `--set
+//!   KEY=VALUE`) and their parsers.
+//! - [`steps`]: the one step loop (warm-up, measured steps, the measures' cadence, a progress bar,
+//!   Ctrl-C and SIGTERM), each command's records an [`steps::Observer`].
+//! - [`error`]: why a run fails, [`RunError`].
+
+pub mod args;
+pub mod error;
+pub mod spec;
+pub mod steps;
+
+pub use args::{parse_count, SetupArgs};
+pub use error::RunError;
+pub use spec::{resolve, Defaults, Inputs, Overrides, RunSpec, Spawn};

@@ -1,0 +1,300 @@
+//! What a run starts from, resolved once for every command ([`resolve`]): the parameters, the boid
+//! count, the seed, the step index, the initial boids and the actors, from built-in defaults <
+//! scene < checkpoint < command line ([`PRECEDENCE`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::io::show_path;
+use crate::model::spawn::flocks_state;
+use crate::model::state_csv::StateFile;
+use crate::model::{
+    initial_state, validate_boid_count, Actors, Boid, Scene, Setup, SimParams, DEFAULT_DENSITY,
+};
+use crate::run::args::Set;
+use crate::run::error::RunError;
+
+/// How the sources of a run combine (`boids headless --help` prints it).
+pub const PRECEDENCE: &str = "\
+Where a run's setup comes from: built-in defaults < scene < checkpoint < command line.
+- The scene (--scene) replaces the defaults: parameters, boid count, seed, obstacles, predators.
+- A checkpoint (--init FILE written by --save or the app's script `state`) replaces the scene:
+  it resumes as saved (parameters, world size, seed, step index, obstacles, predators, boids),
+  so a scene given with it is not used (a warning says so). A plain state CSV (no metadata)
+  gives only the boids: everything else comes from the scene or the defaults.
+- The command line replaces everything: --seed, --boids (with a state file it must equal the
+  file's count), then each --set KEY=VALUE in order.
+Unless a checkpoint or the scene fixes the world (world_width or world_height written), the
+world is sized to the boid count at the default density (0.01 boids/wu²); a --set of its size
+wins over that.";
+
+/// How the initial boids are placed when no state file gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Spawn {
+    /// Uniform positions, headings and hues (`model::initial_state`).
+    Uniform,
+    /// A few aligned flocks of similar hue (`model::spawn::flocks_state`).
+    Flocks,
+}
+
+impl Spawn {
+    /// The `n` boids of `seed` in the world of `params`.
+    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+        match self {
+            Spawn::Uniform => initial_state(seed, n, params),
+            Spawn::Flocks => flocks_state(seed, n, params),
+        }
+    }
+}
+
+/// The files of a run, read once (a sweep resolves every point from the same ones).
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// The scene, when one is given.
+    pub scene: Option<Scene>,
+    /// The state file (a checkpoint, or a plain state CSV), when one is given.
+    pub state: Option<StateFile>,
+}
+
+impl Inputs {
+    /// Reads the scene and the state file.
+    ///
+    /// # Errors
+    /// [`RunError::Scene`] or [`RunError::State`] naming the file, line and key at fault.
+    pub fn load(scene: Option<&Path>, init: Option<&Path>) -> Result<Inputs, RunError> {
+        Ok(Inputs {
+            scene: scene.map(Scene::load).transpose()?,
+            state: init.map(StateFile::read).transpose()?,
+        })
+    }
+
+    /// Only a scene (already parsed).
+    pub fn of_scene(scene: Option<&Scene>) -> Inputs {
+        Inputs {
+            scene: scene.cloned(),
+            state: None,
+        }
+    }
+}
+
+/// What the command line sets, over the files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides<'a> {
+    /// `--boids`.
+    pub boids: Option<usize>,
+    /// `--seed`.
+    pub seed: Option<u32>,
+    /// `--set KEY=VALUE`, in order.
+    pub sets: &'a [Set],
+}
+
+/// What the command itself decides when nothing else does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Defaults {
+    /// Boid count.
+    pub boids: usize,
+    /// Width / height of a world sized to the count (the app's window; 1 elsewhere).
+    pub aspect: f32,
+    /// How boids are spawned.
+    pub spawn: Spawn,
+    /// Smallest side of a world sized to the count without a scene (the app: 400 wu; 0 = none).
+    pub min_world_side: f32,
+}
+
+impl Defaults {
+    /// The defaults of the commands without a window: `boids` boids in a square world, spawned
+    /// uniformly.
+    pub fn headless(boids: usize) -> Defaults {
+        Defaults {
+            boids,
+            aspect: 1.0,
+            spawn: Spawn::Uniform,
+            min_world_side: 0.0,
+        }
+    }
+}
+
+/// A resolved run.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Parameters (validated), seed, step index, initial boids and actors.
+    pub setup: Setup,
+    /// Boids caught before the run (a checkpoint's running total).
+    pub catches_total: u32,
+    /// How the boids were made (`None`: read from a state file).
+    pub spawn: Option<Spawn>,
+    /// Where the world's size came from, for messages.
+    pub world_from: String,
+    /// What the loader changed in a state file, and sources not used.
+    pub warnings: Vec<String>,
+}
+
+/// Resolves a run from its files `inputs`, the command line's `o` and the command's defaults `d`
+/// ([`PRECEDENCE`]).
+///
+/// # Errors
+/// [`RunError`]: a `--boids` that disagrees with a state file's count, a `--set` that cannot be
+/// applied (with the nearest known keys, or the model's parameters), a parameter or count out of
+/// range, a scene point outside the world, a state file that does not fit the world.
+pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSpec, RunError> {
+    let scene = inputs.scene.as_ref();
+    let file = inputs.state.as_ref();
+    let meta = file.and_then(|f| f.meta.as_ref());
+    let mut warnings = Vec::new();
+    let scene_name = || {
+        scene
+            .and_then(|s| s.origin.as_ref())
+            .map_or("the scene".into(), |o| show_path(&o.path))
+    };
+    if let (Some(_), Some(f)) = (meta, scene) {
+        let _ = f;
+        warnings.push(format!(
+            "{}: not used; the checkpoint {} holds every parameter (use --set to change one)",
+            scene_name(),
+            show_path(&file.expect("a checkpoint").path)
+        ));
+    }
+    let file_boids = file.map(|f| f.boids.len());
+    if let (Some(n), Some(k), Some(f)) = (o.boids, file_boids, file) {
+        if n != k {
+            return Err(RunError::Conflict(format!(
+                "--boids {n} disagrees with the {k} boids of {}: leave out --boids to use the file's",
+                show_path(&f.path)
+            )));
+        }
+    }
+    let n = o
+        .boids
+        .or(file_boids)
+        .or(scene.and_then(|s| s.boids))
+        .unwrap_or(d.boids);
+    let seed = o
+        .seed
+        .or(meta.map(|m| m.seed))
+        .or(scene.and_then(|s| s.seed))
+        .unwrap_or(1);
+    let (mut params, mut world_from, actors) = match (meta, scene) {
+        (Some(m), _) => (
+            m.params.clone(),
+            format!("the metadata of {}", show_path(&file.expect("a file").path)),
+            Actors {
+                obstacles: m.obstacles.clone(),
+                predators: m.predators.iter().map(|p| p.predator()).collect(),
+            },
+        ),
+        (None, Some(s)) => (
+            s.params.clone(),
+            format!("the scene {}", scene_name()),
+            s.actors(),
+        ),
+        (None, None) => (SimParams::default(), String::new(), Actors::default()),
+    };
+    let fixed = meta.is_some() || scene.is_some_and(|s| s.world_is_fixed());
+    if !fixed {
+        params = params.with_world_for_aspect(n, DEFAULT_DENSITY, d.aspect);
+        world_from = format!("the default density for {n} boids");
+        if scene.is_none() && d.min_world_side > 0.0 {
+            raise_sides(&mut params, d.aspect, d.min_world_side);
+        }
+    }
+    for s in o.sets {
+        params.set(&s.key, &s.value).map_err(|e| set_error(s, e))?;
+        if s.key == "world_width" || s.key == "world_height" {
+            world_from = "--set".into();
+        }
+    }
+    params
+        .validate()
+        .map_err(|e| match o.sets.iter().rfind(|s| s.key == e.key()) {
+            Some(s) => set_error(s, e),
+            None => RunError::Param(e),
+        })?;
+    for s in o.sets {
+        params.check_used(&s.key).map_err(|e| set_error(s, e))?;
+    }
+    validate_boid_count(n)?;
+    if let (None, Some(s)) = (meta, scene) {
+        s.check_inside(&params)?;
+    }
+    let (boids, spawn) = match file {
+        Some(f) => {
+            let mut f = f.clone();
+            f.conform(&params, &world_from)?;
+            warnings.extend(f.warnings());
+            (f.boids, None)
+        }
+        None => (d.spawn.boids(seed, n, &params), Some(d.spawn)),
+    };
+    Ok(RunSpec {
+        setup: Setup {
+            params,
+            seed,
+            step: meta.map_or(0, |m| m.step),
+            boids,
+            actors,
+        },
+        catches_total: meta.map_or(0, |m| m.catches_total),
+        spawn,
+        world_from,
+        warnings,
+    })
+}
+
+/// The setup of a scene alone (or the defaults) with `boids` and `seed` over it, spawned
+/// uniformly, the world sized to the count with aspect `aspect` unless the scene fixes it: what
+/// [`resolve`] gives without a state file or settings.
+///
+/// # Errors
+/// As [`resolve`].
+pub fn scene_setup(
+    scene: Option<&Scene>,
+    boids: Option<usize>,
+    seed: Option<u32>,
+    default_boids: usize,
+    aspect: f32,
+) -> Result<Setup, RunError> {
+    let d = Defaults {
+        aspect,
+        ..Defaults::headless(default_boids)
+    };
+    let o = Overrides {
+        boids,
+        seed,
+        sets: &[],
+    };
+    Ok(resolve(&Inputs::of_scene(scene), &o, &d)?.setup)
+}
+
+/// A `--set` error naming the setting.
+fn set_error(s: &Set, source: crate::model::ParamError) -> RunError {
+    RunError::Set {
+        key: crate::io::clip(&s.key),
+        value: crate::io::clip(&s.value),
+        source,
+    }
+}
+
+/// Raises a world's sides to at least `min` × (`aspect`, 1) (or (1, 1/`aspect`) for a tall one):
+/// the app's smallest world, so a window of a few boids is not a few boid lengths across.
+fn raise_sides(params: &mut SimParams, aspect: f32, min: f32) {
+    if params.world_width.min(params.world_height) >= min {
+        return;
+    }
+    let aspect = if aspect.is_finite() && aspect > 0.0 {
+        aspect.clamp(0.1, 10.0)
+    } else {
+        1.0
+    };
+    let (w, h) = if aspect >= 1.0 {
+        (min * aspect, min)
+    } else {
+        (min, min / aspect)
+    };
+    params.world_width = params.world_width.max(w);
+    params.world_height = params.world_height.max(h);
+}
+
+/// A path for a message (`-` when absent).
+pub fn shown(p: Option<&PathBuf>) -> String {
+    p.map_or_else(|| "-".into(), |p| show_path(p))
+}
