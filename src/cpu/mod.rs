@@ -29,10 +29,10 @@ use crate::cpu::gather_simd::GatherPath;
 use crate::cpu::step::{FastStep, FAST_STAGES};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, ObstacleGrid,
-    Predator, SimParams, StepUniforms,
+    initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, ObstacleGrid, Predator,
+    SimParams, StepUniforms,
 };
-use crate::simulation::{BackendKind, SimError, Simulation, StateSlices};
+use crate::simulation::{validate_predators, BackendKind, SimError, Simulation, StateSlices};
 use crate::stages::twins::CpuStep;
 use crate::stages::{self, When};
 
@@ -186,16 +186,15 @@ impl Simulation for CpuBackend {
             self.rebin_obstacles();
         }
     }
-    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
-        actors.validate()?;
-        let u = self.uniforms();
-        self.obstacle_points = actors.obstacles.clone();
-        self.buffers.bufs.predators = actors
-            .predators
-            .iter()
-            .map(|p| place_inside(p, &u))
-            .collect();
+    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
+        self.obstacle_points = points.to_vec();
         self.rebin_obstacles();
+        Ok(())
+    }
+    fn set_predators(&mut self, predators: &[Predator]) -> Result<(), SimError> {
+        validate_predators(predators)?;
+        let u = self.uniforms();
+        self.buffers.bufs.predators = predators.iter().map(|p| place_inside(p, &u)).collect();
         Ok(())
     }
     fn read_predators(&mut self) -> Result<Vec<Predator>, SimError> {
