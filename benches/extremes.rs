@@ -213,7 +213,8 @@ fn gpu_timer(ctx: Option<&GpuContext>, p: &SimParams, boids: &[Boid], actors: &A
     Timer::new((|| {
         let mut sim = GpuBackend::from_state(ctx, p, boids, SEED)?;
         sim.set_profiling(false);
-        sim.set_actors(actors)?;
+        sim.set_predators(&actors.predators)?;
+        sim.set_obstacles(&actors.obstacles)?;
         Ok(Box::new(sim) as Box<dyn Simulation>)
     })())
 }
@@ -222,7 +223,8 @@ fn gpu_timer(ctx: Option<&GpuContext>, p: &SimParams, boids: &[Boid], actors: &A
 fn cpu_timer(p: &SimParams, boids: &[Boid], actors: &Actors) -> Timer {
     Timer::new((|| {
         let mut sim = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), SEED)?;
-        sim.set_actors(actors)?;
+        sim.set_predators(&actors.predators)?;
+        sim.set_obstacles(&actors.obstacles)?;
         Ok(Box::new(sim) as Box<dyn Simulation>)
     })())
 }

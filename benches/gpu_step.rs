@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 use boids::backend::{BackendKind, Simulation};
+use boids::cpu::step::{FastStep, FAST_STAGES};
 use boids::cpu::CpuBackend;
 use boids::gpu::{GpuBackend, GpuContext};
 use boids::model::{SimParams, DEFAULT_DENSITY};
 use boids::stages;
-use boids::stages::twins::CpuStep;
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 
@@ -96,19 +96,20 @@ fn cpu_same_sizes(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("step", n), &n, |b, _| {
             b.iter(|| sim.step().unwrap())
         });
-        // Each stage's CPU twin, on the buffers of a real step (the stages before it run untimed).
-        for (k, stage) in stages::step_stages().enumerate() {
-            let mut buffers = CpuStep::new(&sim.boids(), sim.params());
+        // Each stage as the CPU backend runs it, on the buffers of a real step (the stages before
+        // it run untimed).
+        for (k, stage) in FAST_STAGES.iter().enumerate() {
+            let mut buffers = FastStep::new(&sim.boids(), sim.params());
             buffers.prepare(sim.uniforms());
             g.bench_with_input(BenchmarkId::new(stage.name, n), &n, |b, _| {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
-                        for before in stages::step_stages().take(k) {
-                            (before.twin)(&mut buffers);
+                        for before in &FAST_STAGES[..k] {
+                            (before.run)(&mut buffers);
                         }
                         let t = Instant::now();
-                        (stage.twin)(&mut buffers);
+                        (stage.run)(&mut buffers);
                         total += t.elapsed();
                     }
                     total

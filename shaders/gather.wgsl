@@ -1,5 +1,5 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
-// `gather` in src/stages/twins.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
+// `gather` in src/stages/twins/rules.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // predators_common.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`,
 // `sorted_id`, `predators`, `catches`.
 

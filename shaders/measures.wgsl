@@ -13,7 +13,7 @@
 // a workgroup's barrier tree reduces CHUNK·256 boids instead of 256: 16× fewer workgroups, tree
 // reductions and partial rows than one boid per invocation. The summation order is fixed, so the
 // result is the same on every run.
-// The CPU twin is `measures` in src/stages/twins.rs (f64).
+// The CPU twin is `measures` in src/stages/twins/measures.rs (f64).
 
 struct Row {
     a: vec4<f32>,

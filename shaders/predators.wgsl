@@ -7,7 +7,7 @@
 // invocation then moves the predator. The first workgroup also zeroes the step's catch counter
 // (`catches[0]`; `rules` counts into it and into the total, `catches[1]`). Every loop is bounded:
 // at most 2·1024 + 1 rows, two ranges per row, 32 768 candidates per invocation. Mirrors
-// `predators` in src/stages/twins.rs.
+// `predators` in src/stages/twins/predators.rs.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;

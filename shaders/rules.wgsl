@@ -3,8 +3,8 @@
 // most three contiguous ranges of sorted items (padding, real cells, padding), with one vertical
 // shift for the whole row — then the obstacle sums, and writes the boid's next state at the same
 // index of the state (ping-pong: state → sorted → state, the state in the sort's order). Mirrors
-// `rules` in src/stages/twins.rs. Predators (moved by the `predators` stage) push every boid and
-// catch some (finish_boid). A boid with more candidates or nearby obstacle points than one
+// `rules` in src/stages/twins/rules.rs. Predators (moved by the `predators` stage) push every boid
+// and catch some (finish_boid). A boid with more candidates or nearby obstacle points than one
 // invocation may loop over is deferred to `rules_heavy`.
 
 @group(0) @binding(0) var<uniform> params: Params;

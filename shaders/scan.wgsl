@@ -6,7 +6,7 @@
 //   scan_reduce:    sums[b] = Σ data[b*B .. (b+1)*B]            (one workgroup per block)
 //   (recurse on sums until one block remains, then scan_block on it)
 //   scan_downsweep: data[b*B + t] = exclusive_scan(block b)[t] + sums[b]
-// Mirrors the CPU twin `scan` in src/stages/twins.rs.
+// Mirrors the CPU twin `scan` in src/stages/twins/scan.rs.
 
 struct ScanLevel {
     len: u32,

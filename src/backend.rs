@@ -45,6 +45,7 @@ pub fn create(
         )?),
     };
     sim.set_step_index(setup.step);
-    sim.set_actors(&setup.actors)?;
+    sim.set_predators(&setup.actors.predators)?;
+    sim.set_obstacles(&setup.actors.obstacles)?;
     Ok(sim)
 }

@@ -5,6 +5,19 @@
 
 use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, Predator, SimParams};
 
+/// Checks predators for [`Simulation::set_predators`] as [`Actors::validate`] does: at most
+/// [`crate::model::MAX_PREDATORS`], each finite.
+///
+/// # Errors
+/// [`ParamError::OutOfRange`] naming the field.
+pub fn validate_predators(predators: &[Predator]) -> Result<(), ParamError> {
+    Actors {
+        obstacles: Vec::new(),
+        predators: predators.to_vec(),
+    }
+    .validate()
+}
+
 /// The state buffers of a GPU backend, in state order (docs/model.md §2.2): `pos_vel` holds
 /// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL).
 #[derive(Clone, Debug, PartialEq)]
@@ -137,14 +150,20 @@ pub trait Simulation {
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError>;
     /// Sets the pointer tool and obstacle settings.
     fn set_interaction(&mut self, ia: &Interaction);
-    /// Replaces the actors (obstacle points and predators); they act from the next step. The
-    /// predators start where `actors` places them (a position outside the world is brought inside
-    /// by the boundary rule) and then move on the backend.
+    /// Replaces the obstacle points (wu); they act from the next step. The predators are left as
+    /// they are (on the GPU their buffer is not touched).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] when the GPU cannot hold them.
+    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError>;
+    /// Replaces the predators; they act from the next step. They start where they are given (a
+    /// position outside the world is brought inside by the boundary rule) and then move on the
+    /// backend. The obstacle points are left as they are.
     ///
     /// # Errors
     /// [`SimError::Param`] for more than [`crate::model::MAX_PREDATORS`] predators or a non-finite
-    /// one; [`SimError::Gpu`] when the GPU cannot hold them.
-    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError>;
+    /// one ([`validate_predators`]); [`SimError::Gpu`] when the GPU cannot hold them.
+    fn set_predators(&mut self, predators: &[Predator]) -> Result<(), SimError>;
     /// The predators as they are now, in the order they were given (GPU: a readback).
     ///
     /// # Errors

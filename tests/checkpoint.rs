@@ -283,11 +283,7 @@ fn resuming_continues_the_run() {
     let seed = 11;
     let fresh = || {
         let mut s = CpuBackend::new(BackendKind::Cpu, &params, 3000, seed).unwrap();
-        s.set_actors(&boids::model::Actors {
-            obstacles: obstacles.to_vec(),
-            ..Default::default()
-        })
-        .unwrap();
+        s.set_obstacles(&obstacles).unwrap();
         s
     };
     let mut straight = fresh();
@@ -315,11 +311,7 @@ fn resuming_continues_the_run() {
         if set_step {
             s.set_step_index(cp.step);
         }
-        s.set_actors(&boids::model::Actors {
-            obstacles: cp.obstacles.clone(),
-            ..Default::default()
-        })
-        .unwrap();
+        s.set_obstacles(&cp.obstacles).unwrap();
         for _ in 0..10 {
             s.step().unwrap();
         }

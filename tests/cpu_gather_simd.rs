@@ -9,15 +9,15 @@
 mod common;
 
 use boids::backend::{BackendKind, Simulation};
+use boids::cpu::gather_simd::{
+    gather_steps_into, simd_applies, steps_of, GatherPath, LaneStep, SortedLanes,
+};
+use boids::cpu::naive::gather_naive;
+use boids::cpu::rules::{gather_with, Candidates, Gather, STEPS};
 use boids::cpu::CpuBackend;
 use boids::model::rules::{accumulate_parts, min_image, NeighborSums};
 use boids::model::{Boid, Boundary, SimParams, StepUniforms};
-use boids::stages::gather_simd::{
-    gather_steps_into, simd_applies, steps_of, GatherPath, LaneStep, SortedLanes,
-};
-use boids::stages::twins::{
-    gather, gather_naive, gather_with, Candidates, CpuStep, Gather, SortedRef, STEPS,
-};
+use boids::stages::twins::{gather, CpuStep, SortedRef};
 
 /// Bins `boids` with the CPU twins (clear → … → scatter).
 fn bin(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> CpuStep {

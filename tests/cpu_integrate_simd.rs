@@ -2,11 +2,11 @@
 //! each boid bit for bit, on random and extreme inputs in every boundary mode, with and without
 //! rotational diffusion, obstacles and walls; the branches of `integrate` are all taken.
 
+use boids::cpu::gather_simd::SumsLanes;
+use boids::cpu::integrate_simd::{integrate_lanes, lanes_apply, LANES};
 use boids::model::models::boids::next_state as integrate;
 use boids::model::rules::{NeighborSums, ObstacleSums};
 use boids::model::{Boid, Boundary, Interaction, SimParams, StepUniforms};
-use boids::stages::gather_simd::SumsLanes;
-use boids::stages::integrate_simd::{integrate_lanes, lanes_apply, LANES};
 use glam::Vec2;
 
 /// xorshift64*: a small deterministic generator for test inputs.

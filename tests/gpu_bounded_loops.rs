@@ -170,13 +170,15 @@ fn a_boid_near_more_than_65536_obstacle_points_bounces_like_on_the_cpu() {
     };
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
-        gpu.set_actors(&actors).unwrap();
+        gpu.set_predators(&actors.predators).unwrap();
+        gpu.set_obstacles(&actors.obstacles).unwrap();
         gpu.step().unwrap();
         assert!(deferred(&ctx, &gpu)[1] > 0, "boid 0 was deferred");
         gpu.read_state().unwrap()
     });
     let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 6).unwrap();
-    cpu.set_actors(&actors).unwrap();
+    cpu.set_predators(&actors.predators).unwrap();
+    cpu.set_obstacles(&actors.obstacles).unwrap();
     cpu.step().unwrap();
     let c = cpu.boids();
     let zero = |v: &[Boid]| *v.iter().find(|b| b.id == 0).unwrap();
@@ -218,12 +220,14 @@ fn a_hunter_with_more_than_65536_boids_in_sight_finds_the_nearest_like_the_cpu()
     };
     let g = common::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 6).unwrap();
-        gpu.set_actors(&actors).unwrap();
+        gpu.set_predators(&actors.predators).unwrap();
+        gpu.set_obstacles(&actors.obstacles).unwrap();
         gpu.step().unwrap();
         gpu.read_predators().unwrap()
     });
     let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 6).unwrap();
-    cpu.set_actors(&actors).unwrap();
+    cpu.set_predators(&actors.predators).unwrap();
+    cpu.set_obstacles(&actors.obstacles).unwrap();
     cpu.step().unwrap();
     let c = cpu.read_predators().unwrap();
     assert_eq!(

@@ -47,7 +47,9 @@ fn actors() -> Actors {
 fn run(ctx: &GpuContext, start: &[Boid], first_step: u32, steps: u32) -> Vec<Boid> {
     let mut g = GpuBackend::from_state(ctx, &params(), start, 11).unwrap();
     g.set_step_index(first_step);
-    g.set_actors(&actors()).unwrap();
+    let a = actors();
+    g.set_predators(&a.predators).unwrap();
+    g.set_obstacles(&a.obstacles).unwrap();
     for _ in 0..steps {
         g.step().unwrap();
     }
@@ -111,7 +113,8 @@ fn two_gpu_runs_with_hunting_and_straight_predators_are_bit_identical() {
     };
     let once = || {
         let mut g = GpuBackend::from_state(&ctx, &p, &start, 11).unwrap();
-        g.set_actors(&actors).unwrap();
+        g.set_predators(&actors.predators).unwrap();
+        g.set_obstacles(&actors.obstacles).unwrap();
         for _ in 0..20 {
             g.step().unwrap();
         }

@@ -130,14 +130,16 @@ fn one_step(
     let g = common::checked(ctx, || {
         let mut gpu = GpuBackend::from_state(ctx, p, boids, 5).unwrap();
         gpu.set_interaction(&ia);
-        gpu.set_actors(&actors).unwrap();
+        gpu.set_predators(&actors.predators).unwrap();
+        gpu.set_obstacles(&actors.obstacles).unwrap();
         gpu.set_step_index(7);
         gpu.step().unwrap();
         gpu.read_state().unwrap()
     });
     let mut cpu = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), 5).unwrap();
     cpu.set_interaction(&ia);
-    cpu.set_actors(&actors).unwrap();
+    cpu.set_predators(&actors.predators).unwrap();
+    cpu.set_obstacles(&actors.obstacles).unwrap();
     cpu.set_step_index(7);
     cpu.step().unwrap();
     (g, cpu.read_state().unwrap())

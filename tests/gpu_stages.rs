@@ -219,7 +219,8 @@ fn rules_match_the_cpu_twin() {
                     obstacles: vec![[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]],
                     ..Default::default()
                 };
-                gpu.set_actors(&actors).unwrap();
+                gpu.set_predators(&actors.predators).unwrap();
+                gpu.set_obstacles(&actors.obstacles).unwrap();
                 let mut cpu = boids::cpu::CpuBackend::from_state(
                     boids::backend::BackendKind::Cpu,
                     &p,
@@ -227,7 +228,8 @@ fn rules_match_the_cpu_twin() {
                     5,
                 )
                 .unwrap();
-                cpu.set_actors(&actors).unwrap();
+                cpu.set_predators(&actors.predators).unwrap();
+                cpu.set_obstacles(&actors.obstacles).unwrap();
                 let u = gpu.uniforms();
                 assert_eq!(u, cpu.uniforms(), "both backends derive the same uniforms");
                 let mut c = cpu_until(&boids, &p, u, "scatter");

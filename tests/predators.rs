@@ -97,11 +97,7 @@ fn the_push_on_planted_boids_equals_b_e_over_e_to_the_one_and_a_half() {
     assert!(((want[0] - Vec2::from(v0)).length() - 300.0 * dt).abs() < 1e-3);
     for kind in [BackendKind::Cpu, BackendKind::CpuNaive] {
         let mut sim = CpuBackend::from_state(kind, &p, boids.clone(), 1).unwrap();
-        sim.set_actors(&Actors {
-            predators: preds.to_vec(),
-            ..Actors::default()
-        })
-        .unwrap();
+        sim.set_predators(&preds).unwrap();
         sim.step().unwrap();
         let out = by_id(sim.read_state().unwrap());
         for (k, w) in want.iter().enumerate() {
@@ -129,11 +125,7 @@ fn the_push_on_planted_boids_equals_b_e_over_e_to_the_one_and_a_half() {
     }
     // A planted wrong weight is caught by the same check: B doubled gives another velocity.
     let mut sim = CpuBackend::from_state(BackendKind::Cpu, &quiet(2.0 * b), boids, 1).unwrap();
-    sim.set_actors(&Actors {
-        predators: preds.to_vec(),
-        ..Actors::default()
-    })
-    .unwrap();
+    sim.set_predators(&preds).unwrap();
     sim.step().unwrap();
     let out = by_id(sim.read_state().unwrap());
     assert!((Vec2::from(out[0].velocity) - want[0]).length() > 1.0);
@@ -163,11 +155,8 @@ fn a_caught_boid_respawns_exactly_once_and_the_count_is_kept() {
         boids[17].position = [at[0] + 1.0, at[1]];
         let before = boids[17];
         let mut sim = CpuBackend::from_state(kind, &p, boids, 3).unwrap();
-        sim.set_actors(&Actors {
-            predators: vec![still(at, PredatorKind::Hunting)],
-            ..Actors::default()
-        })
-        .unwrap();
+        sim.set_predators(&[still(at, PredatorKind::Hunting)])
+            .unwrap();
         let u = sim.uniforms();
         sim.step().unwrap();
         let m = sim.measures().unwrap();
@@ -213,17 +202,14 @@ fn a_straight_predator_crosses_the_world_and_a_hunter_closes_in() {
         boid(1, [100.0, 100.0], [0.0, 0.0]),
     ];
     let mut sim = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 1).unwrap();
-    sim.set_actors(&Actors {
-        predators: vec![
-            Predator::new(
-                Vec2::new(995.0, 20.0),
-                Vec2::new(60.0, 0.0),
-                PredatorKind::Straight,
-            ),
-            Predator::new(Vec2::new(500.0, 500.0), Vec2::ZERO, PredatorKind::Hunting),
-        ],
-        ..Actors::default()
-    })
+    sim.set_predators(&[
+        Predator::new(
+            Vec2::new(995.0, 20.0),
+            Vec2::new(60.0, 0.0),
+            PredatorKind::Straight,
+        ),
+        Predator::new(Vec2::new(500.0, 500.0), Vec2::ZERO, PredatorKind::Hunting),
+    ])
     .unwrap();
     let steps = 30;
     for _ in 0..steps {
@@ -249,13 +235,7 @@ fn too_many_predators_are_refused_naming_the_limit() {
     let p = SimParams::default().with_world_for(10, 0.002);
     let mut sim = CpuBackend::new(BackendKind::Cpu, &p, 10, 1).unwrap();
     let many = vec![still([1.0, 1.0], PredatorKind::Straight); boids::model::MAX_PREDATORS + 1];
-    let e = sim
-        .set_actors(&Actors {
-            predators: many,
-            ..Actors::default()
-        })
-        .unwrap_err()
-        .to_string();
+    let e = sim.set_predators(&many).unwrap_err().to_string();
     assert!(e.contains("predators") && e.contains("256"), "{e}");
     assert_eq!(sim.predator_count(), 0, "nothing was changed");
 }
@@ -336,7 +316,8 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
         };
         let (g, g_pred, g_m) = common::checked(&ctx, || {
             let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 9).unwrap();
-            gpu.set_actors(&actors).unwrap();
+            gpu.set_predators(&actors.predators).unwrap();
+            gpu.set_obstacles(&actors.obstacles).unwrap();
             gpu.step().unwrap();
             (
                 gpu.read_state().unwrap(),
@@ -345,7 +326,8 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
             )
         });
         let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 9).unwrap();
-        cpu.set_actors(&actors).unwrap();
+        cpu.set_predators(&actors.predators).unwrap();
+        cpu.set_obstacles(&actors.obstacles).unwrap();
         cpu.step().unwrap();
         let c = cpu.read_state().unwrap();
         let c_pred = cpu.read_predators().unwrap();
@@ -375,6 +357,183 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
 
 /// The defaults of a `[[predators]]` table (velocity 0, kind straight) are the ones documented
 /// where scene keys are: the README's scene section and docs/model.md §18.
+/// A flock with a straight and a hunting predator, and the obstacle points of a stroke (`k`
+/// points along a line).
+fn flock_and_stroke(k: usize) -> (SimParams, Vec<Boid>, Vec<Predator>, Vec<[f32; 2]>) {
+    let p = SimParams {
+        predator_sight_radius: 200.0,
+        ..SimParams::default()
+    }
+    .with_world_for(3000, 0.02);
+    let (w, h) = (p.world_width, p.world_height);
+    let boids = common::test_state(12, 3000, &p, false);
+    let predators = vec![
+        Predator::new(
+            Vec2::new(0.2 * w, 0.3 * h),
+            Vec2::new(70.0, 20.0),
+            PredatorKind::Straight,
+        ),
+        Predator::new(
+            Vec2::new(0.6 * w, 0.5 * h),
+            Vec2::ZERO,
+            PredatorKind::Hunting,
+        ),
+    ];
+    let stroke = (0..k)
+        .map(|i| [0.1 * w + 0.8 * w * i as f32 / k as f32, 0.7 * h])
+        .collect();
+    (p, boids, predators, stroke)
+}
+
+/// The predators' bytes.
+fn bytes(v: &[Predator]) -> Vec<u8> {
+    bytemuck::cast_slice(v).to_vec()
+}
+
+/// Changing the obstacles (the app's draw and erase tools) leaves the predators as they are:
+/// predators that have moved keep their state exactly, through a change that grows the obstacle
+/// buffers (copied on the GPU) and one that does not, and on the GPU the predator buffer is not
+/// written at all (a sentinel planted in it, which an upload of the predators would overwrite,
+/// survives). Changing the predators leaves the obstacles.
+#[test]
+fn changing_the_obstacles_leaves_the_predators_untouched() {
+    let (p, boids, predators, stroke) = flock_and_stroke(600);
+    let ctx = common::gpu();
+    let mut sims: Vec<Box<dyn Simulation>> = vec![Box::new(
+        CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 5).unwrap(),
+    )];
+    if let Some(ctx) = &ctx {
+        sims.push(Box::new(
+            GpuBackend::from_state(ctx, &p, &boids, 5).unwrap(),
+        ));
+    }
+    for sim in &mut sims {
+        let kind = sim.kind().name();
+        sim.set_predators(&predators).unwrap();
+        sim.set_obstacles(&stroke[..3]).unwrap();
+        for _ in 0..5 {
+            sim.step().unwrap();
+        }
+        let moved = sim.read_predators().unwrap();
+        assert!(
+            moved
+                .iter()
+                .zip(&predators)
+                .all(|(a, b)| a.pos() != b.pos()),
+            "{kind}: the predators moved"
+        );
+        // 600 points: the obstacle buffers grow. Then fewer: they do not.
+        for points in [&stroke[..], &stroke[..200], &[]] {
+            sim.set_obstacles(points).unwrap();
+            assert_eq!(
+                bytes(&sim.read_predators().unwrap()),
+                bytes(&moved),
+                "{kind}: predators after setting {} obstacle points",
+                points.len()
+            );
+        }
+        // The predators go on from where they are.
+        sim.set_obstacles(&stroke).unwrap();
+        sim.step().unwrap();
+        assert_ne!(bytes(&sim.read_predators().unwrap()), bytes(&moved));
+    }
+    // The GPU's predator buffer is not written: a sentinel (a predator far outside the world,
+    // which `set_predators` would bring inside) is left as it is.
+    if let Some(ctx) = &ctx {
+        common::checked(ctx, || {
+            let mut gpu = GpuBackend::from_state(ctx, &p, &boids, 5).unwrap();
+            gpu.set_predators(&predators).unwrap();
+            let mut sentinel = predators.clone();
+            sentinel[0].position = [-1.0e6, 3.5e6];
+            sentinel[1].velocity = [123.25, -7.5];
+            let buffer = gpu.buffers().get("predators").clone();
+            ctx.queue
+                .write_buffer(&buffer, 0, bytemuck::cast_slice(&sentinel));
+            for points in [&stroke[..], &stroke[..10]] {
+                gpu.set_obstacles(points).unwrap();
+                assert_eq!(
+                    bytes(&gpu.read_predators().unwrap()),
+                    bytes(&sentinel),
+                    "the predator buffer after setting {} obstacle points",
+                    points.len()
+                );
+            }
+            // The comparison sees a write: setting the predators replaces the sentinel.
+            gpu.set_predators(&predators).unwrap();
+            assert_ne!(bytes(&gpu.read_predators().unwrap()), bytes(&sentinel));
+        });
+    }
+    // Setting the predators keeps the obstacles.
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 5).unwrap();
+    cpu.set_obstacles(&stroke).unwrap();
+    let before = cpu.uniforms().obstacle_count;
+    let points = cpu.buffers().obstacles.points.clone();
+    cpu.set_predators(&predators[..1]).unwrap();
+    cpu.set_predators(&[]).unwrap();
+    assert_eq!(cpu.uniforms().obstacle_count, before);
+    assert_eq!(cpu.buffers().obstacles.points, points);
+    if let Some(ctx) = &ctx {
+        common::checked(ctx, || {
+            let mut gpu = GpuBackend::from_state(ctx, &p, &boids, 5).unwrap();
+            gpu.set_obstacles(&stroke).unwrap();
+            let n = gpu.uniforms().obstacle_count as usize;
+            assert_eq!(n, stroke.len());
+            let read = |g: &GpuBackend| -> Vec<[f32; 2]> {
+                boids::gpu::readback::read_vec(ctx, g.buffers().get("obstacles"), n).unwrap()
+            };
+            let before = read(&gpu);
+            gpu.set_predators(&predators).unwrap();
+            gpu.set_predators(&predators[..1]).unwrap();
+            assert_eq!(gpu.uniforms().obstacle_count as usize, n);
+            assert_eq!(read(&gpu), before);
+        });
+    }
+}
+
+#[test]
+fn predators_are_validated_when_set_and_a_refused_set_changes_nothing() {
+    let (p, boids, predators, _) = flock_and_stroke(0);
+    let mut nan = predators.clone();
+    nan[1].velocity[0] = f32::NAN;
+    let many = vec![predators[0]; boids::model::MAX_PREDATORS + 1];
+    let ctx = common::gpu();
+    let mut sims: Vec<Box<dyn Simulation>> = vec![Box::new(
+        CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 5).unwrap(),
+    )];
+    if let Some(ctx) = &ctx {
+        sims.push(Box::new(
+            GpuBackend::from_state(ctx, &p, &boids, 5).unwrap(),
+        ));
+    }
+    for sim in &mut sims {
+        let kind = sim.kind().name();
+        sim.set_predators(&predators).unwrap();
+        let kept = sim.read_predators().unwrap();
+        let e = sim.set_predators(&nan).unwrap_err().to_string();
+        assert!(
+            e.contains("predator") && e.contains("non-finite"),
+            "{kind}: {e}"
+        );
+        let e = sim.set_predators(&many).unwrap_err().to_string();
+        assert!(e.contains("predators") && e.contains("256"), "{kind}: {e}");
+        assert_eq!(
+            bytes(&sim.read_predators().unwrap()),
+            bytes(&kept),
+            "{kind}"
+        );
+        // A predator outside the world is brought inside.
+        let mut outside = predators.clone();
+        outside[0].position = [p.world_width + 30.0, -5.0];
+        sim.set_predators(&outside).unwrap();
+        let placed = sim.read_predators().unwrap();
+        let q = placed[0].position;
+        assert!(
+            (0.0..p.world_width).contains(&q[0]) && (0.0..p.world_height).contains(&q[1]),
+            "{kind}: {q:?}"
+        );
+    }
+}
+
 #[test]
 fn predator_table_defaults_are_documented_where_scene_keys_are() {
     let s = boids::model::Scene::parse(

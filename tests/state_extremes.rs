@@ -188,11 +188,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
             CpuBackend::from_state(BackendKind::Cpu, &loaded.params, loaded.boids, loaded.seed)
                 .unwrap();
         sim.set_step_index(loaded.step);
-        sim.set_actors(&boids::model::Actors {
-            obstacles: loaded.obstacles.clone(),
-            ..Default::default()
-        })
-        .unwrap();
+        sim.set_obstacles(&loaded.obstacles).unwrap();
         for step in 0..3 {
             sim.step().unwrap();
             let state = sim.read_state().unwrap();

@@ -9,7 +9,9 @@ use glam::Vec2;
 
 use crate::backend::{self, BackendKind, SimError, Simulation, StateBuffers};
 use crate::gpu::GpuContext;
-use crate::model::{rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Setup, SimParams};
+use crate::model::{
+    rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Predator, Setup, SimParams,
+};
 use crate::render::StateMirror;
 
 /// A simulation plus what the app needs around it: the actors, pointer interaction, next boid id,
@@ -297,13 +299,25 @@ impl Sim {
         self.sim_mut().set_interaction(&ia);
     }
 
-    /// Replaces the actors (obstacle points and predators); they act from the next step.
+    /// Replaces the obstacle points; they act from the next step. The predators are not touched
+    /// (no readback, nothing uploaded for them).
     ///
     /// # Errors
     /// [`SimError::Gpu`] when the GPU cannot hold them.
-    pub fn set_actors(&mut self, actors: Actors) -> Result<(), SimError> {
-        self.sim_mut().set_actors(&actors)?;
-        self.actors = actors;
+    pub fn set_obstacles(&mut self, points: Vec<[f32; 2]>) -> Result<(), SimError> {
+        self.sim_mut().set_obstacles(&points)?;
+        self.actors.obstacles = points;
+        Ok(())
+    }
+
+    /// Replaces the predators; they act from the next step. The obstacle points are kept.
+    ///
+    /// # Errors
+    /// [`SimError::Param`] for too many or a non-finite one; [`SimError::Gpu`] when the GPU cannot
+    /// hold them.
+    pub fn set_predators(&mut self, predators: Vec<Predator>) -> Result<(), SimError> {
+        self.sim_mut().set_predators(&predators)?;
+        self.actors.predators = predators;
         Ok(())
     }
 

@@ -298,15 +298,22 @@ impl AppState {
         defaults::ERASER_PX * self.scale_factor / self.camera.zoom
     }
 
-    fn set_actors(&mut self, actors: Actors) {
-        match self.sim.set_actors(actors) {
+    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
+        match self.sim.set_obstacles(points) {
             Ok(()) => self.actors_version += 1,
-            Err(e) => self.say(format!("obstacles and predators: {e}")),
+            Err(e) => self.say(format!("obstacles: {e}")),
+        }
+    }
+
+    fn set_predators(&mut self, predators: Vec<Predator>) {
+        match self.sim.set_predators(predators) {
+            Ok(()) => self.actors_version += 1,
+            Err(e) => self.say(format!("predators: {e}")),
         }
     }
 
     /// The actors with the predators where they are now (they move on the backend), so that a
-    /// change of the obstacles does not put them back where they started.
+    /// change of the predators or a saved scene does not put them back where they started.
     fn live_actors(&mut self) -> Actors {
         match self.sim.live_actors() {
             Ok(a) => a,
@@ -317,25 +324,17 @@ impl AppState {
         }
     }
 
-    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
-        let mut actors = self.live_actors();
-        actors.obstacles = points;
-        self.set_actors(actors);
-    }
-
     /// Places a predator of the chosen kind at `at` (wu) with `velocity` (wu/s).
     pub fn place_predator(&mut self, at: Vec2, velocity: Vec2) {
-        let mut actors = self.live_actors();
-        if actors.predators.len() >= MAX_PREDATORS {
+        let mut predators = self.live_actors().predators;
+        if predators.len() >= MAX_PREDATORS {
             self.say(format!(
                 "predators: at most {MAX_PREDATORS}; remove some in the panel first"
             ));
             return;
         }
-        actors
-            .predators
-            .push(Predator::new(at, velocity, self.predator_kind));
-        self.set_actors(actors);
+        predators.push(Predator::new(at, velocity, self.predator_kind));
+        self.set_predators(predators);
     }
 
     /// Saves the scene to [`AppState::scene_path`]: parameters (the world size fixed), boid count,
@@ -619,7 +618,8 @@ impl AppState {
                     self.say(format!("reset: {e}"));
                 }
                 let actors = self.initial.actors.clone();
-                self.set_actors(actors);
+                self.set_predators(actors.predators);
+                self.set_obstacles(actors.obstacles);
                 self.menu_open = false;
                 self.paused = false;
             }
@@ -655,11 +655,7 @@ impl AppState {
             }
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
             Action::SetPredatorKind(k) => self.predator_kind = k,
-            Action::ClearPredators => {
-                let mut actors = self.sim.actors().clone();
-                actors.predators.clear();
-                self.set_actors(actors);
-            }
+            Action::ClearPredators => self.set_predators(Vec::new()),
             Action::SetScenePath(p) => self.scene_path = p,
             Action::SaveScene => self.save_scene(),
             Action::LoadScene => self.load_scene(),

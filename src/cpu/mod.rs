@@ -1,22 +1,39 @@
-//! The CPU reference backend: the same stages as the GPU, in Rust, parallel with rayon.
+//! The CPU backend: the same stages as the GPU, in Rust, fast — parallel with rayon, vectorised
+//! where it pays.
 //!
-//! [`CpuBackend`] in grid mode runs the CPU twin of every step stage of
-//! [`crate::stages::STAGES`], in the table's order, on a [`CpuStep`] (buffers named as the GPU's),
-//! timing each; in naive mode it compares every pair (O(N²)). No allocation happens per step:
-//! every buffer lives in the backend and is resized only when the boid count or the grid changes.
-//! The state stays in the order it was given (the sorted copy is the one in cell order), so
+//! [`CpuBackend`] in grid mode runs [`step::FAST_STAGES`], the step stages of
+//! [`crate::stages::STAGES`] in the table's order, on a [`FastStep`] (the buffers of a
+//! [`CpuStep`], named as the GPU's, and what the fast paths add), timing each; each computes what
+//! its reference twin in [`crate::stages::twins`] computes (`tests/cpu_backend.rs`). In naive mode
+//! it compares every pair (O(N²), [`naive`]). No allocation happens per step: every buffer lives
+//! in the backend and is resized only when the boid count or the grid changes. The state stays in
+//! the order it was given (the sorted copy is the one in cell order), so
 //! [`Simulation::read_state`] returns the boids in the same order every step.
+//!
+//! - [`step`]: the backend's buffers and its list of stages;
+//! - [`binning`]: `count`, `slots` and `scatter` in parallel;
+//! - [`rules`]: `rules` in parallel, with cached candidate ranges, the vectorised gather
+//!   ([`gather_simd`]) and the 8-boid integrate ([`integrate_simd`]);
+//! - [`naive`]: the brute-force rules of `cpu-naive`.
+
+pub mod binning;
+pub mod gather_simd;
+pub mod integrate_simd;
+pub mod naive;
+pub mod rules;
+pub mod step;
 
 use std::time::Instant;
 
+use crate::cpu::gather_simd::GatherPath;
+use crate::cpu::step::{FastStep, FAST_STAGES};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, FlockMeasures, Interaction, ObstacleGrid,
-    Predator, SimParams, StepUniforms,
+    initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, ObstacleGrid, Predator,
+    SimParams, StepUniforms,
 };
-use crate::simulation::{BackendKind, SimError, Simulation, StateSlices};
-use crate::stages::gather_simd::GatherPath;
-use crate::stages::twins::{self, CpuStep};
+use crate::simulation::{validate_predators, BackendKind, SimError, Simulation, StateSlices};
+use crate::stages::twins::CpuStep;
 use crate::stages::{self, When};
 
 /// The CPU backend (grid or naive).
@@ -26,8 +43,9 @@ pub struct CpuBackend {
     seed: u32,
     step: u32,
     interaction: Interaction,
-    actors: Actors,
-    buffers: CpuStep,
+    /// The obstacle points as given (the buffers hold them binned).
+    obstacle_points: Vec<[f32; 2]>,
+    buffers: FastStep,
     /// The naive backend's state and output (array of boids), reused every step.
     naive_in: Vec<Boid>,
     naive_out: Vec<Boid>,
@@ -70,8 +88,8 @@ impl CpuBackend {
             seed,
             step: 0,
             interaction: Interaction::with_obstacle_defaults(),
-            actors: Actors::default(),
-            buffers: CpuStep::new(&boids, params),
+            obstacle_points: Vec::new(),
+            buffers: FastStep::new(&boids, params),
             naive_in: Vec::new(),
             naive_out: Vec::new(),
             stage_ms: Vec::with_capacity(stages::STAGES.len()),
@@ -81,8 +99,8 @@ impl CpuBackend {
     /// Re-bins the obstacle points (when they, their radii or the world change).
     fn rebin_obstacles(&mut self) {
         let ia = &self.interaction;
-        self.buffers.obstacles = ObstacleGrid::new(
-            &self.actors.obstacles,
+        self.buffers.bufs.obstacles = ObstacleGrid::new(
+            &self.obstacle_points,
             ia.obstacle_radius.max(ia.obstacle_bounce_radius),
             &self.params,
         );
@@ -92,23 +110,23 @@ impl CpuBackend {
     pub fn uniforms(&self) -> StepUniforms {
         StepUniforms::new(
             &self.params,
-            self.buffers.len() as u32,
+            self.buffers.bufs.len() as u32,
             self.step,
             self.seed,
             &self.interaction,
         )
-        .with_obstacles(&self.buffers.obstacles)
-        .with_predators(self.buffers.predators.len())
+        .with_obstacles(&self.buffers.bufs.obstacles)
+        .with_predators(self.buffers.bufs.predators.len())
     }
 
     /// The current state (a copy, in state order).
     pub fn boids(&self) -> Vec<Boid> {
-        self.buffers.boids()
+        self.buffers.bufs.boids()
     }
 
-    /// The buffers of the stages (the tests and benches drive single stages on them).
+    /// The buffers of the stages, named as the GPU's (what the last step left in them).
     pub fn buffers(&self) -> &CpuStep {
-        &self.buffers
+        &self.buffers.bufs
     }
 
     /// Chooses how `rules` gathers the neighbour sums (by default [`GatherPath::best`]): a path
@@ -119,7 +137,7 @@ impl CpuBackend {
 
     /// Neighbour counts of the last step, aligned with the state.
     pub fn neighbor_counts(&self) -> &[u32] {
-        &self.buffers.neighbors
+        &self.buffers.bufs.neighbors
     }
 }
 
@@ -132,7 +150,7 @@ impl Simulation for CpuBackend {
         }
     }
     fn len(&self) -> usize {
-        self.buffers.len()
+        self.buffers.bufs.len()
     }
     fn step_index(&self) -> u32 {
         self.step
@@ -141,7 +159,7 @@ impl Simulation for CpuBackend {
         self.step = step;
     }
     fn set_catches_total(&mut self, total: u32) -> Result<(), SimError> {
-        self.buffers.catches[1] = total;
+        self.buffers.bufs.catches[1] = total;
         Ok(())
     }
     fn params(&self) -> &SimParams {
@@ -168,23 +186,22 @@ impl Simulation for CpuBackend {
             self.rebin_obstacles();
         }
     }
-    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
-        actors.validate()?;
-        let u = self.uniforms();
-        self.actors = actors.clone();
-        self.buffers.predators = actors
-            .predators
-            .iter()
-            .map(|p| place_inside(p, &u))
-            .collect();
+    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
+        self.obstacle_points = points.to_vec();
         self.rebin_obstacles();
         Ok(())
     }
+    fn set_predators(&mut self, predators: &[Predator]) -> Result<(), SimError> {
+        validate_predators(predators)?;
+        let u = self.uniforms();
+        self.buffers.bufs.predators = predators.iter().map(|p| place_inside(p, &u)).collect();
+        Ok(())
+    }
     fn read_predators(&mut self) -> Result<Vec<Predator>, SimError> {
-        Ok(self.buffers.predators.clone())
+        Ok(self.buffers.bufs.predators.clone())
     }
     fn predator_count(&self) -> usize {
-        self.buffers.predators.len()
+        self.buffers.bufs.predators.len()
     }
 
     fn step(&mut self) -> Result<(), SimError> {
@@ -192,7 +209,15 @@ impl Simulation for CpuBackend {
         self.stage_ms.clear();
         if self.naive {
             let t = Instant::now();
-            let b = &mut self.buffers;
+            // The predators move as in a grid step (their search uses the grid's sorted items),
+            // then the boids react by brute force.
+            if !self.buffers.bufs.predators.is_empty() {
+                self.buffers.prepare(u);
+                for stage in FAST_STAGES.iter().take_while(|s| s.name != "rules") {
+                    (stage.run)(&mut self.buffers);
+                }
+            }
+            let b = &mut self.buffers.bufs;
             b.params = u;
             self.naive_in.clear();
             self.naive_in.extend(
@@ -204,16 +229,8 @@ impl Simulation for CpuBackend {
             );
             self.naive_out
                 .resize(self.naive_in.len(), Boid::from_parts([0.0; 4], [0.0; 4], 0));
-            // The predators move as in a grid step (their search uses the grid's sorted items),
-            // then the boids react by brute force.
-            if !b.predators.is_empty() {
-                b.prepare(u);
-                for name in ["clear", "count", "scan", "slots", "scatter", "predators"] {
-                    (stages::stage(name).twin)(b);
-                }
-            }
             b.catches[0] = 0;
-            let caught = twins::rules_naive(
+            let caught = naive::rules_naive(
                 &u,
                 &self.naive_in,
                 &b.obstacles,
@@ -221,8 +238,7 @@ impl Simulation for CpuBackend {
                 &mut self.naive_out,
                 &mut b.neighbors,
             );
-            b.catches[0] = caught;
-            b.catches[1] = b.catches[1].wrapping_add(caught);
+            b.count_catches(caught);
             b.neighbors_counted = true;
             for (k, o) in self.naive_out.iter().enumerate() {
                 b.pos_vel[k] = o.pos_vel();
@@ -232,9 +248,9 @@ impl Simulation for CpuBackend {
                 .push(("rules", t.elapsed().as_secs_f64() * 1e3));
         } else {
             self.buffers.prepare(u);
-            for stage in stages::step_stages() {
+            for stage in &FAST_STAGES {
                 let t = Instant::now();
-                (stage.twin)(&mut self.buffers);
+                (stage.run)(&mut self.buffers);
                 self.stage_ms
                     .push((stage.name, t.elapsed().as_secs_f64() * 1e3));
             }
@@ -247,11 +263,11 @@ impl Simulation for CpuBackend {
         Ok(())
     }
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
-        Ok(self.buffers.boids())
+        Ok(self.buffers.bufs.boids())
     }
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
         validate_boid_count(boids.len())?;
-        self.buffers.set_state(boids);
+        self.buffers.bufs.set_state(boids);
         Ok(())
     }
     fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
@@ -259,7 +275,7 @@ impl Simulation for CpuBackend {
             return Ok(());
         }
         validate_boid_count(self.len() + boids.len())?;
-        let b = &mut self.buffers;
+        let b = &mut self.buffers.bufs;
         for x in boids {
             b.pos_vel.push(x.pos_vel());
             b.hue.push(x.hue_parts());
@@ -270,16 +286,16 @@ impl Simulation for CpuBackend {
     }
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
         // The current parameters (the world and its boundary), as the GPU writes its uniforms.
-        self.buffers.params = self.uniforms();
+        self.buffers.bufs.params = self.uniforms();
         let t = Instant::now();
         for stage in stages::STAGES.iter().filter(|s| s.when == When::OnRequest) {
-            (stage.twin)(&mut self.buffers);
+            (stage.twin)(&mut self.buffers.bufs);
         }
         // The measures' time joins the stage times of the last step, as on the GPU.
         self.stage_ms.retain(|(n, _)| *n != "measures");
         self.stage_ms
             .push(("measures", t.elapsed().as_secs_f64() * 1e3));
-        Ok(self.buffers.measures)
+        Ok(self.buffers.bufs.measures)
     }
     fn stage_times(&mut self) -> Vec<(String, f64)> {
         self.stage_ms
@@ -288,12 +304,12 @@ impl Simulation for CpuBackend {
             .collect()
     }
     fn cpu_predators(&self) -> Option<&[Predator]> {
-        Some(&self.buffers.predators)
+        Some(&self.buffers.bufs.predators)
     }
     fn cpu_state(&self) -> Option<StateSlices<'_>> {
         Some(StateSlices {
-            pos_vel: &self.buffers.pos_vel,
-            hue: &self.buffers.hue,
+            pos_vel: &self.buffers.bufs.pos_vel,
+            hue: &self.buffers.bufs.hue,
         })
     }
 }

@@ -17,10 +17,10 @@ use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, join_state, split_state, validate_boid_count, Actors, Boid, FlockMeasures, Grid,
+    initial_state, join_state, split_state, validate_boid_count, Boid, FlockMeasures, Grid,
     Interaction, ObstacleGrid, Predator, SimParams, StepUniforms,
 };
-use crate::simulation::{BackendKind, SimError, Simulation, StateBuffers};
+use crate::simulation::{validate_predators, BackendKind, SimError, Simulation, StateBuffers};
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
 /// The GPU backend.
@@ -33,8 +33,11 @@ pub struct GpuBackend {
     step: u32,
     count: u32,
     interaction: Interaction,
-    actors: Actors,
+    /// The obstacle points as given (`obstacles` holds them binned).
+    obstacle_points: Vec<[f32; 2]>,
     obstacles: ObstacleGrid,
+    /// Number of predators (they live and move in the `predators` buffer).
+    predators: u32,
     max_per_dim: u32,
     profiler: GpuProfiler,
     /// GPU time of each stage of the last finished step (static names; reused).
@@ -100,8 +103,9 @@ impl GpuBackend {
             step: 0,
             count: boids.len() as u32,
             interaction: Interaction::with_obstacle_defaults(),
-            actors: Actors::default(),
+            obstacle_points: Vec::new(),
             obstacles: ObstacleGrid::new(&[], 1.0, params),
+            predators: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
             stage_ms: Vec::with_capacity(STAGES.len()),
@@ -163,7 +167,7 @@ impl GpuBackend {
             &self.interaction,
         )
         .with_obstacles(&self.obstacles)
-        .with_predators(self.actors.predators.len());
+        .with_predators(self.predators as usize);
         u.max_groups_per_dim = self.max_per_dim;
         u
     }
@@ -182,9 +186,7 @@ impl GpuBackend {
             Items::MeasureChunks => self.count.div_ceil(crate::stages::MEASURES_CHUNK),
             Items::CellCounters => self.grid().cells() + 1,
             Items::OneGroup => dispatch::WORKGROUP_SIZE,
-            Items::Predators => {
-                self.actors.predators.len().max(1) as u32 * crate::model::predators::SEARCH_GROUP
-            }
+            Items::Predators => self.predators.max(1) * crate::model::predators::SEARCH_GROUP,
             Items::Indirect(_) => 0,
         }
     }
@@ -198,7 +200,7 @@ impl GpuBackend {
     fn rebin_obstacles(&mut self) -> Result<(), SimError> {
         let ia = &self.interaction;
         self.obstacles = ObstacleGrid::new(
-            &self.actors.obstacles,
+            &self.obstacle_points,
             ia.obstacle_radius.max(ia.obstacle_bounce_radius),
             &self.params,
         );
@@ -230,12 +232,7 @@ impl GpuBackend {
     /// grid or the obstacle grid of the current parameters do not fit them, and rebuilds the scan
     /// levels when the number of cells changed.
     fn fit(&mut self, n: u32) -> Result<(), SimError> {
-        let need = capacity_for(
-            &self.params,
-            n,
-            &self.obstacles,
-            self.actors.predators.len() as u32,
-        );
+        let need = capacity_for(&self.params, n, &self.obstacles, self.predators);
         let have = self.buffers.capacity;
         let grown = Capacity {
             boids: grow(have.boids, need.boids),
@@ -485,36 +482,44 @@ impl Simulation for GpuBackend {
             let _ = self.rebin_obstacles();
         }
     }
-    fn set_actors(&mut self, actors: &Actors) -> Result<(), SimError> {
-        actors.validate()?;
+    fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
         check_fits(
             &self.ctx,
-            format!("{} obstacle points", actors.obstacles.len()),
-            actors.obstacles.len() as u64 * 8,
+            format!("{} obstacle points", points.len()),
+            points.len() as u64 * 8,
             String::new(),
         )?;
+        let old = std::mem::replace(&mut self.obstacle_points, points.to_vec());
+        if let Err(e) = self.rebin_obstacles() {
+            // The old points fitted: they are binned and uploaded again.
+            self.obstacle_points = old;
+            let _ = self.rebin_obstacles();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn set_predators(&mut self, predators: &[Predator]) -> Result<(), SimError> {
+        validate_predators(predators)?;
         let u = self.uniforms();
-        self.actors = Actors {
-            obstacles: actors.obstacles.clone(),
-            predators: actors
-                .predators
-                .iter()
-                .map(|p| place_inside(p, &u))
-                .collect(),
-        };
-        self.rebin_obstacles()?;
-        if !self.actors.predators.is_empty() {
+        let placed: Vec<Predator> = predators.iter().map(|p| place_inside(p, &u)).collect();
+        let old = std::mem::replace(&mut self.predators, placed.len() as u32);
+        if let Err(e) = self.fit(self.count) {
+            self.predators = old;
+            return Err(e);
+        }
+        if !placed.is_empty() {
             self.ctx.queue.write_buffer(
                 self.buffers.get("predators"),
                 0,
-                bytemuck::cast_slice(&self.actors.predators),
+                bytemuck::cast_slice(&placed),
             );
         }
         Ok(())
     }
 
     fn read_predators(&mut self) -> Result<Vec<Predator>, SimError> {
-        let n = self.actors.predators.len();
+        let n = self.predators as usize;
         if n == 0 {
             return Ok(Vec::new());
         }
@@ -522,7 +527,7 @@ impl Simulation for GpuBackend {
     }
 
     fn predator_count(&self) -> usize {
-        self.actors.predators.len()
+        self.predators as usize
     }
 
     fn step(&mut self) -> Result<(), SimError> {

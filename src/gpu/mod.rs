@@ -11,9 +11,11 @@ pub mod context;
 pub mod dispatch;
 pub mod pipelines;
 pub mod readback;
+pub mod report;
 pub mod scan;
 pub mod shaders;
 
 pub use crate::simulation::GpuError;
 pub use backend::GpuBackend;
-pub use context::{adapter_report, GpuContext};
+pub use context::GpuContext;
+pub use report::adapter_report;

@@ -3,19 +3,21 @@
 //! Each [`Stage`] names its WGSL source (the shared snippets it is composed from and its own file
 //! in `shaders/`), its entry points and how many invocations each dispatch covers, its binding slots
 //! (by buffer name, checked against naga's reflection of the WGSL in `tests/shaders.rs`), and its
-//! CPU twin in [`twins`]. Everything else derives from this table: the GPU backend's pipelines, bind
-//! groups, dispatches and profiler scopes (`crate::gpu`), the CPU backend's step and its per-stage
-//! timings (`crate::cpu`), the per-stage columns of a benchmark capture and the criterion benches.
+//! CPU twin in [`twins`] (the reference each GPU stage and each fast CPU path is tested against).
+//! Everything else derives from this table: the GPU backend's pipelines, bind groups, dispatches
+//! and profiler scopes (`crate::gpu`), the order and names of the CPU backend's stages and its
+//! per-stage timings (`crate::cpu`), the per-stage columns of a benchmark capture and the
+//! criterion benches.
 //!
 //! The buffers the stages bind are described once too ([`BUFFERS`]): name, element size and
 //! length. A binding names a buffer of that table, or (for `scan`) one of the scan's own level
 //! buffers.
 //!
-//! Adding a stage: its WGSL file in `shaders/`, its CPU twin in [`twins`], its entry in
+//! Adding a stage: its WGSL file in `shaders/`, its CPU twin in [`twins`] (a file of its own), its
+//! line in the CPU backend's list of stages (`crate::cpu::step::FAST_STAGES`: the twin itself, or
+//! a fast path tested against it) when it runs every step, its entry in
 //! [`STAGES`] (and a buffer in [`BUFFERS`] if it needs a new one), and its test.
 
-pub mod gather_simd;
-pub mod integrate_simd;
 pub mod twins;
 
 use twins::CpuStep;
@@ -177,7 +179,7 @@ pub struct Stage {
     pub run: Run,
     /// Every step, or on request.
     pub when: When,
-    /// Its CPU twin, run on the CPU backend's buffers of the same names.
+    /// Its CPU twin (the reference definition), run on a [`CpuStep`]'s buffers of the same names.
     pub twin: fn(&mut CpuStep),
 }
 

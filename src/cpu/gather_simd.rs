@@ -1,6 +1,6 @@
-//! The vectorised neighbour gather of the CPU `rules` twin, for the uncapped model
+//! The vectorised neighbour gather of the CPU backend's `rules` stage, for the uncapped model
 //! (`max_neighbors == 0`, see [`simd_applies`]): the same sums as the scalar reference
-//! [`super::twins::gather`] (docs/model.md §4–§5), eight candidates at a time.
+//! [`gather`](crate::stages::twins::gather) (docs/model.md §4–§5), eight candidates at a time.
 //!
 //! **Lanes.** The candidates of a sorted item are at most 15 contiguous ranges of sorted items
 //! (three per block row: left padding, real cells, right padding). Each range is walked in steps
@@ -28,7 +28,7 @@
 //! **Dispatch.** The released binary targets plain x86-64, where the compiler keeps the portable
 //! 8-lane loop scalar (and slower than the scalar reference, as measured below), so the
 //! choice is made at run time with the standard library only (`is_x86_feature_detected!`, cached,
-//! and `#[target_feature]` functions; no crate needed). The whole `rules` loop of the CPU twin
+//! and `#[target_feature]` functions; no crate needed). The whole `rules` loop of the CPU backend
 //! (gather and the 8-boid integrate inlined) is compiled for the baseline target, for AVX2 and for
 //! AVX-512F + AVX-512VL, and [`GatherPath::best`] takes the widest path the CPU has: AVX-512, else
 //! AVX2, else SSE2 intrinsics (part of every x86-64 CPU, so the baseline binary vectorises too),
@@ -53,21 +53,23 @@ use rayon::prelude::*;
 
 use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
 use crate::model::uniforms::StepUniforms;
+use crate::stages::twins::CandidateRange;
 
 /// Lanes of the vectorised gather.
 pub const LANES: usize = 8;
 
 /// Whether the vectorised gather computes the model of `u`: the uncapped neighbourhood
 /// (`max_neighbors == 0`). Other models (today the topological cap, whose selection of the
-/// nearest is sequential) use the scalar [`super::twins::gather`].
+/// nearest is sequential) use the scalar [`gather`](crate::stages::twins::gather).
 pub fn simd_applies(u: &StepUniforms) -> bool {
     u.max_neighbors == 0
 }
 
-/// An implementation of the neighbour gather of the CPU `rules` twin.
+/// An implementation of the neighbour gather of the CPU backend's `rules` stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GatherPath {
-    /// The scalar reference [`super::twins::gather`], one candidate at a time in range order.
+    /// The scalar reference [`gather`](crate::stages::twins::gather), one candidate at a time in
+    /// range order.
     Scalar,
     /// The 8-lane gather in plain Rust (any target; what the compiler makes of it).
     Portable,
@@ -204,18 +206,6 @@ impl SortedLanes {
     }
 }
 
-/// One range of candidates: sorted items `start .. end`, compared against the point
-/// `(p.x, p.y − y_shift)` (`y_shift` = the block row's whole number of world heights, in wu).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct CandidateRange {
-    /// First item.
-    pub start: u32,
-    /// One past the last item.
-    pub end: u32,
-    /// Vertical shift of the range's block row (wu).
-    pub y_shift: f32,
-}
-
 /// One step of the 8 lanes: sorted items `start .. start + live` (`live` ≤ 8) in lanes `0 ..
 /// live`, compared against `(p.x, p.y − y_shift)`. A range of candidates is walked in steps from
 /// its start, 8 items each but the last ([`steps_of`]).
@@ -322,7 +312,7 @@ impl SumsOut for NeighborSums {
 }
 
 /// The neighbour sums of [`LANES`] boids, one array per field (what the 8-boid
-/// [`integrate_lanes`](crate::stages::integrate_simd::integrate_lanes) reads).
+/// [`integrate_lanes`](crate::cpu::integrate_simd::integrate_lanes) reads).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SumsLanes {
     /// Separation x, y, alignment x, y, cohesion x, y, hue x, y, hue velocity x, y; by boid.
@@ -595,7 +585,7 @@ mod x86 {
 
     use glam::Vec2;
 
-    use super::{LaneStep, LaneSums, Radii, SortedLanes, SumsOut, LANES};
+    use crate::cpu::gather_simd::{LaneStep, LaneSums, Radii, SortedLanes, SumsOut, LANES};
     use crate::model::rules::COINCIDENT_EPS2;
 
     /// Lane masks by number of live lanes: `LIVE[n]` has lanes `0 .. n` set.

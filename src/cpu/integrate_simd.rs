@@ -1,8 +1,9 @@
-//! The boids model's rule ([`next_state`](crate::model::models::boids::next_state)) for 8 boids at once: the same operations on each
-//! lane in the same order (IEEE single precision, no fused multiply-add; `if` as a select of both
-//! branches), so each lane is bit for bit the scalar `integrate` of its boid — the CPU `rules`
-//! twin uses it for whole groups of 8 sorted items, and `tests/cpu_integrate_simd.rs` holds it to
-//! the scalar function on random and extreme inputs in every boundary mode.
+//! The boids model's rule ([`next_state`](crate::model::models::boids::next_state)) for 8 boids
+//! at once: the same operations on each lane in the same order (IEEE single precision, no fused
+//! multiply-add; `if` as a select of both branches), so each lane is bit for bit the scalar
+//! `integrate` of its boid — the CPU backend's `rules` stage uses it for whole groups of 8 sorted
+//! items, and `tests/cpu_integrate_simd.rs` holds it to the scalar function on random and extreme
+//! inputs in every boundary mode.
 //!
 //! The steering of docs/model.md §5 (four Reynolds steers, each a square root and two divisions),
 //! the speed clamp and the hue rule of §8 are computed on the lanes, where a compiler turns them
@@ -16,13 +17,13 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use glam::Vec2;
 
+use crate::cpu::gather_simd::SumsLanes;
 use crate::model::models::boids::BoidsUniforms;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
     apply_boundary, rotate, wall_force, ObstacleSums, HEADING_EPS2, SPEED_EPS2, STEER_EPS2,
 };
 use crate::model::uniforms::StepUniforms;
-use crate::stages::gather_simd::SumsLanes;
 
 /// Boids per group.
 pub const LANES: usize = 8;

@@ -1,0 +1,250 @@
+//! The CPU twins of the compute stages: the reference definition of each stage, one file per
+//! stage with the stage's name — `clear` → `count` → `scan` → `slots` → `scatter` → `predators`
+//! → `rules`, and `measures` on request. The GPU stage of the same name (`shaders/<name>.wgsl`,
+//! described in [`crate::stages::STAGES`]) is tested against its twin, and so is each fast path
+//! of the CPU backend (`crate::cpu`). The twins are plain scalar code, single-threaded, written
+//! to be obviously right rather than fast; the `<name>_step` adapters run them on the buffers of
+//! a [`CpuStep`], which are named as the GPU's.
+//!
+//! **Items.** Every boid is an item of its cell; in a wrapping world a boid within `pad` columns of
+//! the left or right edge is a second item, its *ghost*, in the padding at the other end of its row
+//! (see [`Grid`](crate::model::grid::Grid)). Rank `i < N` is boid `i`'s, rank `N + i` its ghost's
+//! (when it has one), so the per-item arrays (`rank`, `slot_ids`, `sorted_*`) hold up to 2·N
+//! entries in a wrapping world. The real cells come before the padding cells, so the first N
+//! sorted items are the boids and the ghosts follow.
+//!
+//! **Canonical order.** After `scatter` the sorted arrays hold the items cell by cell, and within a
+//! cell by boid id, whatever the order of `count`'s ranks (atomic additions on the GPU): the
+//! binning is deterministic and the same on every backend, so a step's float sums are added in
+//! the same order everywhere, and a run resumed from a saved state is the same run. `rules`
+//! writes boid k's next state at index k of the state, so after a step the state is in that order.
+//!
+//! **Heavy items.** On the GPU, `scatter` and `rules` defer the items too crowded for one
+//! invocation's bounded loops to `scatter_heavy` and `rules_heavy`; their twins do nothing, as
+//! the plain twins place and step every item themselves.
+
+pub mod clear;
+pub mod count;
+pub mod measures;
+pub mod predators;
+pub mod rules;
+pub mod scan;
+pub mod scatter;
+pub mod slots;
+
+pub use clear::clear;
+pub use count::count;
+pub use measures::measures;
+pub use predators::predators;
+pub use rules::{gather, rules, CandidateRange, StateMut};
+pub use scan::scan;
+pub use scatter::{scatter, Sorted, SortedRef};
+pub use slots::slots;
+
+use crate::model::grid::ObstacleGrid;
+use crate::model::params::SimParams;
+use crate::model::predators::Predator;
+use crate::model::state::Boid;
+use crate::model::uniforms::StepUniforms;
+use crate::model::FlockMeasures;
+
+/// The buffers of the stages, named as the GPU buffers of [`crate::stages::BUFFERS`], plus the
+/// step's uniforms and the obstacle grid: what the `<stage>_step` adapters of
+/// [`crate::stages::STAGES`] run on.
+#[derive(Clone, Debug)]
+pub struct CpuStep {
+    /// The uniform block of the step being computed.
+    pub params: StepUniforms,
+    /// The binned obstacle points.
+    pub obstacles: ObstacleGrid,
+    /// The predators (the `predators` stage moves them).
+    pub predators: Vec<Predator>,
+    /// Boids caught in the last step, and in every step since the buffers were made (wrapping).
+    pub catches: [u32; 2],
+    /// `[x, y, vx, vy]` per boid (the state; `rules` writes it).
+    pub pos_vel: Vec<[f32; 4]>,
+    /// `[hx, hy, ux, uy]` per boid.
+    pub hue: Vec<[f32; 4]>,
+    /// Id per boid.
+    pub id: Vec<u32>,
+    /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
+    pub cells: Vec<u32>,
+    /// Rank of each item within its cell (`2·N` entries in a wrapping world).
+    pub rank: Vec<u32>,
+    /// Ids of each cell's items.
+    pub slot_ids: Vec<u32>,
+    /// Sorted `[x, y, vx, vy]` per item.
+    pub sorted_pos_vel: Vec<[f32; 4]>,
+    /// Sorted `[hx, hy, ux, uy]` per item.
+    pub sorted_hue: Vec<[f32; 4]>,
+    /// Id of each sorted item's boid.
+    pub sorted_id: Vec<u32>,
+    /// Neighbour count of each boid after `rules`.
+    pub neighbors: Vec<u32>,
+    /// Whether `neighbors` were counted by a step of the current state (not since
+    /// [`CpuStep::set_state`]).
+    pub neighbors_counted: bool,
+    /// The result of `measures`.
+    pub measures: FlockMeasures,
+}
+
+impl CpuStep {
+    /// Buffers holding `boids`, sized for them and for the grid of `params`.
+    pub fn new(boids: &[Boid], params: &SimParams) -> CpuStep {
+        let mut s = CpuStep {
+            params: StepUniforms::new(params, boids.len() as u32, 0, 0, &Default::default()),
+            obstacles: ObstacleGrid::new(&[], 1.0, params),
+            predators: Vec::new(),
+            catches: [0; 2],
+            pos_vel: Vec::new(),
+            hue: Vec::new(),
+            id: Vec::new(),
+            cells: Vec::new(),
+            rank: Vec::new(),
+            slot_ids: Vec::new(),
+            sorted_pos_vel: Vec::new(),
+            sorted_hue: Vec::new(),
+            sorted_id: Vec::new(),
+            neighbors: Vec::new(),
+            neighbors_counted: false,
+            measures: FlockMeasures::default(),
+        };
+        s.set_state(boids);
+        s
+    }
+
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.pos_vel.len()
+    }
+
+    /// Whether there are no boids.
+    pub fn is_empty(&self) -> bool {
+        self.pos_vel.is_empty()
+    }
+
+    /// Replaces the boids (count may change); neighbour counts restart at 0.
+    pub fn set_state(&mut self, boids: &[Boid]) {
+        let (pv, hu, id) = crate::model::split_state(boids);
+        self.pos_vel = pv;
+        self.hue = hu;
+        self.id = id;
+        self.neighbors = vec![0; boids.len()];
+        self.neighbors_counted = false;
+    }
+
+    /// The boids, in state order.
+    pub fn boids(&self) -> Vec<Boid> {
+        crate::model::join_state(&self.pos_vel, &self.hue, &self.id)
+    }
+
+    /// Sizes every per-item and per-cell buffer for the uniforms `u` (no allocation when the sizes
+    /// are unchanged).
+    pub fn prepare(&mut self, u: StepUniforms) {
+        let items = self.len() * if u.boundary == 0 { 2 } else { 1 };
+        self.params = u;
+        self.cells.resize(u.cell_count as usize + 1, 0);
+        self.rank.resize(items, 0);
+        self.slot_ids.resize(items, 0);
+        self.sorted_pos_vel.resize(items, [0.0; 4]);
+        self.sorted_hue.resize(items, [0.0; 4]);
+        self.sorted_id.resize(items, 0);
+    }
+
+    /// Adds `caught` to both catch counters (the step's, reset by `predators`, and the total).
+    pub fn count_catches(&mut self, caught: u32) {
+        self.catches[0] = self.catches[0].wrapping_add(caught);
+        self.catches[1] = self.catches[1].wrapping_add(caught);
+    }
+}
+
+/// `clear` on a [`CpuStep`].
+pub fn clear_step(s: &mut CpuStep) {
+    clear(&mut s.cells);
+}
+
+/// `count` on a [`CpuStep`].
+pub fn count_step(s: &mut CpuStep) {
+    let grid = s.params.grid();
+    count(&s.pos_vel, &grid, &mut s.cells, &mut s.rank);
+}
+
+/// `scan` on a [`CpuStep`].
+pub fn scan_step(s: &mut CpuStep) {
+    scan(&mut s.cells);
+}
+
+/// `slots` on a [`CpuStep`].
+pub fn slots_step(s: &mut CpuStep) {
+    let grid = s.params.grid();
+    slots(&s.pos_vel, &s.id, &grid, &s.cells, &s.rank, &mut s.slot_ids);
+}
+
+/// `scatter` on a [`CpuStep`].
+pub fn scatter_step(s: &mut CpuStep) {
+    let grid = s.params.grid();
+    let out = Sorted {
+        pos_vel: &mut s.sorted_pos_vel,
+        hue: &mut s.sorted_hue,
+        id: &mut s.sorted_id,
+    };
+    let width = s.params.world_width;
+    scatter(
+        &s.pos_vel,
+        &s.hue,
+        &s.id,
+        &grid,
+        width,
+        &s.cells,
+        &s.slot_ids,
+        out,
+    );
+}
+
+/// `scatter_heavy` on a [`CpuStep`]: nothing, the twin `scatter` places every item itself (so
+/// the pair `scatter` + `scatter_heavy` is tested against `scatter`).
+pub fn scatter_heavy_step(_: &mut CpuStep) {}
+
+/// `predators` on a [`CpuStep`]: sorted items → predators.
+pub fn predators_step(s: &mut CpuStep) {
+    let sorted = SortedRef {
+        pos_vel: &s.sorted_pos_vel,
+        hue: &s.sorted_hue,
+        id: &s.sorted_id,
+    };
+    predators(
+        &s.params,
+        sorted,
+        &s.cells,
+        &mut s.predators,
+        &mut s.catches,
+    );
+}
+
+/// `rules` on a [`CpuStep`]: sorted items → state; counts the catches.
+pub fn rules_step(s: &mut CpuStep) {
+    let sorted = SortedRef {
+        pos_vel: &s.sorted_pos_vel,
+        hue: &s.sorted_hue,
+        id: &s.sorted_id,
+    };
+    let out = StateMut {
+        pos_vel: &mut s.pos_vel,
+        hue: &mut s.hue,
+        id: &mut s.id,
+        neighbors: &mut s.neighbors,
+    };
+    let caught = rules(&s.params, sorted, &s.cells, &s.obstacles, &s.predators, out);
+    s.count_catches(caught);
+    s.neighbors_counted = true;
+}
+
+/// `rules_heavy` on a [`CpuStep`]: nothing, the twin `rules` steps every boid itself (so the
+/// pair `rules` + `rules_heavy` is tested against `rules`).
+pub fn rules_heavy_step(_: &mut CpuStep) {}
+
+/// `measures` on a [`CpuStep`] (with the catch counters).
+pub fn measures_step(s: &mut CpuStep) {
+    s.measures = measures(&s.pos_vel, &s.neighbors, &s.params, s.neighbors_counted)
+        .with_catches(s.catches[0], s.catches[1]);
+}

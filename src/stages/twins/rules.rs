@@ -1,0 +1,146 @@
+//! `rules` (`shaders/rules.wgsl`, with `shaders/gather.wgsl`): each boid's next state from the
+//! sorted items.
+
+use glam::Vec2;
+
+use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::predators::{next_boid, Predator};
+use crate::model::rules::{accumulate_parts, obstacle_sums, Nearest, NeighborSums};
+use crate::model::state::Boid;
+use crate::model::uniforms::StepUniforms;
+
+use super::scatter::SortedRef;
+
+/// One range of candidates: sorted items `start .. end`, compared against the point
+/// `(p.x, p.y − y_shift)` (`y_shift` = the block row's whole number of world heights, in wu).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CandidateRange {
+    /// First item.
+    pub start: u32,
+    /// One past the last item.
+    pub end: u32,
+    /// Vertical shift of the range's block row (wu).
+    pub y_shift: f32,
+}
+
+/// The candidates of an item in cell `(cx, cy)` (`cells`: the cell starts after `scan`): for each
+/// row of its 5 × 5 block ([`Grid::for_each_block_row`]) up to three ranges of sorted items — left
+/// padding, real cells, right padding ([`Grid::for_each_row_range`]) — with the row's vertical
+/// shift; the empty ones left out. Ghosts and wrapped rows so carry their true offset.
+pub fn candidate_ranges(
+    cx: u32,
+    cy: u32,
+    cells: &[u32],
+    grid: &Grid,
+    u: &StepUniforms,
+) -> Vec<CandidateRange> {
+    let mut out = Vec::with_capacity(15);
+    grid.for_each_block_row(cy, |row, k| {
+        grid.for_each_row_range(row, cx, |_, first, last| {
+            let (start, end) = (cells[first as usize], cells[last as usize + 1]);
+            if start < end {
+                out.push(CandidateRange {
+                    start,
+                    end,
+                    y_shift: k as f32 * u.world_height,
+                });
+            }
+        });
+    });
+    out
+}
+
+/// The neighbour sums of sorted item `s` (docs/model.md §4): every candidate within the
+/// perception radius, or with a neighbour cap only the `max_neighbors` nearest (by squared
+/// distance, then id), the item itself left out.
+pub fn gather(
+    s: usize,
+    sorted: SortedRef<'_>,
+    cells: &[u32],
+    grid: &Grid,
+    u: &StepUniforms,
+) -> NeighborSums {
+    let me = sorted.pos_vel[s];
+    let (cx, cy) = grid.cell_xy(Vec2::new(me[0], me[1]));
+    gather_over(s, sorted, &candidate_ranges(cx, cy, cells, grid, u), u)
+}
+
+/// [`gather`] over the candidate ranges of item `s`'s cell, one candidate at a time in range
+/// order (nearest first with a cap).
+#[inline]
+pub fn gather_over(
+    s: usize,
+    sorted: SortedRef<'_>,
+    ranges: &[CandidateRange],
+    u: &StepUniforms,
+) -> NeighborSums {
+    let me = sorted.pos_vel[s];
+    let add = |sums: &mut NeighborSums, j: usize, d: Vec2| {
+        let (o, h) = (sorted.pos_vel[j], sorted.hue[j]);
+        let hue = [[h[0], h[1]], [h[2], h[3]]];
+        accumulate_parts(sums, d, Vec2::new(o[2], o[3]), hue, u);
+    };
+    let mut sums = NeighborSums::default();
+    let mut near = Nearest::new(u.max_neighbors as usize);
+    for r in ranges {
+        let q = Vec2::new(me[0], me[1] - r.y_shift);
+        for j in r.start as usize..r.end as usize {
+            let o = sorted.pos_vel[j];
+            let d = Vec2::new(o[0], o[1]) - q;
+            let d2 = d.dot(d);
+            if j == s || d2 >= u.perception_r2 {
+                continue;
+            }
+            if u.max_neighbors == 0 {
+                add(&mut sums, j, d);
+            } else {
+                near.offer(d, d2, sorted.id[j], j as u32);
+            }
+        }
+    }
+    for &(_, _, j, d) in near.selected() {
+        add(&mut sums, j as usize, d);
+    }
+    sums
+}
+
+/// The state arrays `rules` writes.
+pub struct StateMut<'a> {
+    /// `[x, y, vx, vy]` per boid.
+    pub pos_vel: &'a mut [[f32; 4]],
+    /// `[hx, hy, ux, uy]` per boid.
+    pub hue: &'a mut [[f32; 4]],
+    /// Id per boid.
+    pub id: &'a mut [u32],
+    /// Neighbour count per boid.
+    pub neighbors: &'a mut [u32],
+}
+
+/// The next state of every boid — the first N sorted items; the ghosts after them are candidates
+/// only — written at the same index of the state (so after a step the state is in the sorted
+/// order), with its id and neighbour count: the neighbour sums ([`gather`]) and the obstacle
+/// sums, then the model's rule with the predators' push ([`next_boid`]); a boid a hunting
+/// predator catches respawns instead (docs/model.md §18.4). Returns the number of boids caught.
+pub fn rules(
+    u: &StepUniforms,
+    sorted: SortedRef<'_>,
+    cells: &[u32],
+    obstacles: &ObstacleGrid,
+    predators: &[Predator],
+    out: StateMut<'_>,
+) -> u32 {
+    let grid = u.grid();
+    let mut caught = 0;
+    for s in 0..out.pos_vel.len() {
+        let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
+        let sums = gather(s, sorted, cells, &grid, u);
+        let ob = obstacle_sums(boid.pos(), obstacles, u);
+        let (next, was_caught) = next_boid(&boid, &sums, &ob, predators, u);
+        caught += was_caught as u32;
+        out.pos_vel[s] = next.pos_vel();
+        out.hue[s] = next.hue_parts();
+        out.id[s] = boid.id;
+        out.neighbors[s] = sums.neighbors;
+    }
+    caught
+}
