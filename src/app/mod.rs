@@ -6,12 +6,14 @@
 //! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
 //! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
-//! - [`state`], [`tools`], [`keys`], [`ui`], [`script`]: what the app does with input, its one key
-//!   table, its egui layer and scripted input for tests; [`window`] and `frame`: the winit/wgpu
+//! - [`state`], [`input`], [`tools`], [`keys`], [`ui`], [`script`]: what the app does with input,
+//!   the input events, the pointer tools, its one key table, its egui layer and scripted input for
+//!   tests; [`window`] and `frame`: the winit/wgpu
 //!   frame loop; [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 
 pub mod clock;
 pub mod frame;
+pub mod input;
 pub mod keys;
 pub mod record;
 pub mod report;

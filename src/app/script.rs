@@ -46,8 +46,9 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
+use crate::app::input::{Button, InputEvent};
 use crate::app::state::Action;
-use crate::app::tools::{Button, InputEvent, Tool};
+use crate::app::tools::Tool;
 use crate::backend::BackendKind;
 use crate::io::clip;
 use crate::render::Theme;

@@ -14,10 +14,10 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::app::frame::Frame;
+use crate::app::input::{Button, InputEvent};
 use crate::app::script::{Script, ScriptCmd};
 use crate::app::sound::Sound;
 use crate::app::state::AppState;
-use crate::app::tools::{Button, InputEvent};
 use crate::app::{report::RunReport, RunArgs};
 use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
