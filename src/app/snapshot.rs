@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
+use crate::app::args::AppBackend;
 use crate::app::sim::Sim;
 use crate::app::start::{app_setup, Spawn};
-use crate::app::AppBackend;
 use crate::gpu::GpuContext;
 use crate::model::Scene;
 use crate::render::{

@@ -13,21 +13,17 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
+use crate::app::args::{RunArgs, DEFAULT_BOIDS_GPU, DEFAULT_BOIDS_SOFTWARE};
 use crate::app::frame::Frame;
 use crate::app::input::{Button, InputEvent};
+use crate::app::report::RunReport;
 use crate::app::script::{Script, ScriptCmd};
 use crate::app::sound::Sound;
 use crate::app::state::AppState;
-use crate::app::{report::RunReport, RunArgs};
 use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
 use crate::model::Scene;
 use crate::render::{supported_samples, Camera, Renderer};
-
-/// Boids of the default scene on a hardware GPU.
-pub const DEFAULT_BOIDS_GPU: usize = 100_000;
-/// Boids of the default scene on a software adapter (lavapipe, WARP…), so it stays fluid.
-pub const DEFAULT_BOIDS_SOFTWARE: usize = 20_000;
 
 /// Everything that exists once the window is open (fields shared with `frame` and `report`).
 pub(crate) struct Gfx {
