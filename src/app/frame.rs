@@ -8,11 +8,11 @@ use std::time::Instant;
 use wgpu_profiler::GpuTimerQueryResult;
 
 use crate::app::record::{FrameSample, LiveRecording};
-use crate::app::snapshot::write_picture;
 use crate::app::ui::{self, Hud};
 use crate::app::window::Gfx;
 use crate::backend::BackendKind;
 use crate::gpu::GpuContext;
+use crate::io::write_picture;
 use crate::render::{read_texture, Offscreen, Renderer};
 
 /// Where one frame's time went, CPU side (ms): `frame` is the time between presents; `ui` the egui

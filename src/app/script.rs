@@ -251,7 +251,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         }
         "capture" | "screenshot" => {
             let path = PathBuf::from(word(0));
-            crate::app::snapshot::picture_format(&path)?;
+            crate::io::picture_format(&path)?;
             if cmd == "capture" {
                 ScriptCmd::Capture(path)
             } else {
