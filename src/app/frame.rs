@@ -183,13 +183,6 @@ impl Frame {
     }
 }
 
-/// Points `r` at the simulation's predators (the GPU backend's buffer; a small upload on the CPU
-/// backend).
-pub(crate) fn set_predators(r: &mut Renderer, sim: &mut crate::app::sim::Sim) {
-    let p = sim.predator_buffer();
-    r.set_predators(p.as_ref().map(|(b, n)| (b, *n)));
-}
-
 /// Renders the current view offscreen with the same renderer code and writes it as a PNG.
 fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let samples = g.frame.samples;
@@ -209,7 +202,7 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
-    set_predators(r, &mut g.st.sim);
+    g.st.sim.set_renderer_predators(r);
     r.record(
         &mut enc,
         target.view(),
@@ -365,7 +358,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
-    set_predators(&mut g.renderer, &mut g.st.sim);
+    g.st.sim.set_renderer_predators(&mut g.renderer);
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &style);
 

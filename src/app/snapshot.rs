@@ -149,7 +149,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
             label: Some("snapshot"),
         });
     let state = sim.state_buffers();
-    crate::app::frame::set_predators(&mut renderer, &mut sim);
+    sim.set_renderer_predators(&mut renderer);
     renderer.record(
         &mut enc,
         target.view(),
