@@ -2,19 +2,28 @@
 //! [`crate::render`].
 //!
 //! - [`args`]: what the app is started with (`boids run`'s options, the backends it offers).
-//! - [`record`]: F9 records a live capture (the files of `boids bench`).
-//! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
+//! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
+//! - [`state`]: what the app does with input; [`input`]: the input events window and script
+//!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
+//!   layer; [`script`]: scripted input for tests.
+//! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
+//!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
+//!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
+//! - [`record`]: F9 records a live capture (the files of `boids bench`).
+//! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
-//! - [`state`], [`input`], [`tools`], [`keys`], [`ui`], [`script`]: what the app does with input,
-//!   the input events, the pointer tools, its one key table, its egui layer and scripted input for
-//!   tests; [`window`] and `frame`: the winit/wgpu
-//!   frame loop; [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
+//!
+//! No two of these files import each other, directly or round a loop, and none imports this one:
+//! what several share has a file of its own ([`args`], [`input`], [`frame_times`]).
 
 pub mod args;
 pub mod clock;
 pub mod frame;
+pub mod frame_state;
+pub mod frame_times;
+pub(crate) mod gfx;
 pub mod input;
 pub mod keys;
 pub mod record;
