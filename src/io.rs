@@ -25,6 +25,10 @@
 //! without reading further. State files are streamed line by line (see
 //! [`crate::model::state_csv`]).
 //!
+//! **Pictures.** [`write_picture`] writes an image whole, as [`write_atomic`] does, in the format
+//! its file extension names ([`picture_format`]: PNG, or JPEG at [`JPEG_QUALITY`]); [`write_png`]
+//! and [`png_bytes`] write PNG.
+//!
 //! **Quoting.** Error messages quote at most [`QUOTE_CHARS`] characters of an offending value
 //! ([`clip`], [`clip_message`]), so a 100 000-character value cannot flood the terminal.
 
@@ -337,6 +341,82 @@ fn clip_bytes(s: &str, max: usize) -> &str {
         cut -= 1;
     }
     &s[..cut]
+}
+
+/// Encodes an image as PNG bytes.
+///
+/// # Errors
+/// The encoder's message.
+pub fn png_bytes(img: &image::RgbaImage) -> Result<Vec<u8>, String> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(out.into_inner())
+}
+
+/// Writes `img` as a PNG at `path`, whole (temporary file then rename).
+///
+/// # Errors
+/// The encoder's or the file system's message, with the path.
+pub fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+    write_atomic(path, &png_bytes(img)?).map_err(|e| e.to_string())
+}
+
+/// The picture formats written, by file extension (compared without case).
+pub const PICTURE_EXTENSIONS: [(&str, image::ImageFormat); 3] = [
+    ("png", image::ImageFormat::Png),
+    ("jpg", image::ImageFormat::Jpeg),
+    ("jpeg", image::ImageFormat::Jpeg),
+];
+
+/// Quality of the JPEG encoder (1 ..= 100).
+pub const JPEG_QUALITY: u8 = 90;
+
+/// The format a picture's path names by its extension ([`PICTURE_EXTENSIONS`]).
+///
+/// # Errors
+/// For another extension or none: a message naming the path and the supported extensions.
+pub fn picture_format(path: &Path) -> Result<image::ImageFormat, String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    PICTURE_EXTENSIONS
+        .iter()
+        .find(|(e, _)| ext.as_deref() == Some(*e))
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            let list: Vec<String> = PICTURE_EXTENSIONS
+                .iter()
+                .map(|(e, _)| format!(".{e}"))
+                .collect();
+            format!(
+                "{}: a picture is written in the format its extension names; supported: {}",
+                show_path(path),
+                list.join(", ")
+            )
+        })
+}
+
+/// Writes `img` at `path`, whole (temporary file then rename), in the format its extension names
+/// ([`picture_format`]): PNG, or JPEG at [`JPEG_QUALITY`] (without alpha: the pictures are opaque).
+///
+/// # Errors
+/// An unsupported extension (nothing is written), the encoder's or the file system's message,
+/// with the path.
+pub fn write_picture(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+    let bytes = match picture_format(path)? {
+        image::ImageFormat::Jpeg => {
+            let rgb = image::DynamicImage::ImageRgba8(img.clone()).to_rgb8();
+            let mut out = Vec::new();
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
+                .encode_image(&rgb)
+                .map_err(|e| format!("{}: {e}", show_path(path)))?;
+            out
+        }
+        _ => png_bytes(img)?,
+    };
+    write_atomic(path, &bytes).map_err(|e| e.to_string())
 }
 
 /// Deletes the temporary files of the writes in progress and exits with status 130 (the shell's

@@ -8,10 +8,11 @@
 mod common;
 
 use boids::app::clock::Pace;
+use boids::app::input::{Button, InputEvent};
 use boids::app::sim::Sim;
 use boids::app::start::Spawn;
 use boids::app::state::{Action, AppState};
-use boids::app::tools::{Button, InputEvent, Tool};
+use boids::app::tools::Tool;
 use boids::backend::BackendKind;
 use boids::gpu::GpuContext;
 use boids::model::{Boundary, PredatorKind, PredatorSpec, Scene};

@@ -15,8 +15,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use boids::app::snapshot::{compare_images, render_snapshot, write_png, SnapshotArgs, Tolerance};
+use boids::app::snapshot::{compare_images, render_snapshot, SnapshotArgs, Tolerance};
 use boids::app::AppBackend as BackendKind;
+use boids::io::write_png;
 use boids::render::Theme;
 
 const TOLERANCE: Tolerance = Tolerance {
@@ -293,7 +294,7 @@ fn predators_are_drawn_larger_than_boids_in_their_own_colours() {
 /// written.
 #[test]
 fn pictures_are_written_in_the_format_their_extension_names() {
-    use boids::app::snapshot::write_picture;
+    use boids::io::write_picture;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let mut img = image::RgbaImage::from_pixel(40, 30, image::Rgba([20, 30, 200, 255]));

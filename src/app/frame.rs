@@ -1,54 +1,19 @@
 //! One frame of the window: UI → tools → steps (as many as the clock asks) → acquire → render
-//! (boids, then egui) → present, plus scripted captures, the frame counters of the run report and
-//! where each frame's time went ([`FrameTimes`]).
+//! (boids, then egui) → present, plus scripted captures and F9's live captures. What is kept
+//! between frames is `Frame` ([`crate::app::frame_state`]); where each frame's time went,
+//! [`FrameTimes`].
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use wgpu_profiler::GpuTimerQueryResult;
 
+use crate::app::frame_times::FrameTimes;
+use crate::app::gfx::Gfx;
 use crate::app::record::{FrameSample, LiveRecording};
-use crate::app::snapshot::write_picture;
 use crate::app::ui::{self, Hud};
-use crate::app::window::Gfx;
 use crate::backend::BackendKind;
-use crate::gpu::GpuContext;
+use crate::io::write_picture;
 use crate::render::{read_texture, Offscreen, Renderer};
-
-/// Where one frame's time went, CPU side (ms): `frame` is the time between presents; `ui` the egui
-/// pass and its tessellation; `step` recording and submitting the frame's steps (GPU backend) or
-/// running them (CPU backend); `render` encoding and submitting the draw; `present` acquiring
-/// the surface texture and presenting it, which includes waiting for the GPU and for vsync.
-/// The HUD shows a smoothed copy; live captures record each frame's.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FrameTimes {
-    /// Between presents.
-    pub frame_ms: Option<f64>,
-    /// egui pass and tessellation.
-    pub ui_ms: Option<f64>,
-    /// The frame's steps (submit on the GPU, run on the CPU).
-    pub step_ms: Option<f64>,
-    /// Encoding and submitting the draw.
-    pub render_ms: Option<f64>,
-    /// Acquire and present.
-    pub present_ms: Option<f64>,
-}
-
-impl FrameTimes {
-    /// Moves each figure a tenth of the way to `new`'s (takes `new`'s where there was none).
-    pub fn smooth(&mut self, new: &FrameTimes) {
-        let mix = |old: &mut Option<f64>, new: Option<f64>| {
-            if let Some(n) = new {
-                *old = Some(old.map_or(n, |o| o + 0.1 * (n - o)));
-            }
-        };
-        mix(&mut self.frame_ms, new.frame_ms);
-        mix(&mut self.ui_ms, new.ui_ms);
-        mix(&mut self.step_ms, new.step_ms);
-        mix(&mut self.render_ms, new.render_ms);
-        mix(&mut self.present_ms, new.present_ms);
-    }
-}
 
 fn since_ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
@@ -61,133 +26,6 @@ pub fn scope_ms(q: &GpuTimerQueryResult) -> Option<f64> {
     }
     let nested: Vec<f64> = q.nested_queries.iter().filter_map(scope_ms).collect();
     (!nested.is_empty()).then(|| nested.iter().sum())
-}
-
-/// Presented frames ignored by the average fps (start-up, shader compilation).
-pub const WARMUP_FRAMES: u64 = 10;
-
-/// Frame counters and per-frame helpers.
-pub(crate) struct Frame {
-    /// Frame ticks (including ticks with nothing drawn).
-    pub ticks: u64,
-    /// Frames presented.
-    pub presented: u64,
-    /// Ticks skipped because the surface had zero size.
-    pub skipped_zero_size: u64,
-    /// Ticks skipped because the window was occluded.
-    pub skipped_occluded: u64,
-    /// Ticks whose surface texture could not be acquired (timeout, occluded, outdated, lost).
-    pub skipped_acquire: u64,
-    /// Surface (re)configurations.
-    pub surface_configures: u32,
-    /// Lost surfaces recreated.
-    pub surfaces_recreated: u32,
-    /// Captures requested by the script.
-    pub captures: Vec<PathBuf>,
-    /// Window screenshots requested by the script.
-    pub screenshots: Vec<PathBuf>,
-    /// Samples per pixel of the window.
-    pub samples: u32,
-    /// Present mode in use.
-    pub present_mode: wgpu::PresentMode,
-    /// Adapter line of the HUD.
-    pub adapter: String,
-    /// When the window opened (the run report's wall time counts from here).
-    pub opened: Instant,
-    /// Smoothed frame budget (HUD).
-    pub times: FrameTimes,
-    /// Steps the last frame took.
-    pub steps_last_frame: u32,
-    /// GPU time of the newest step whose timestamp scopes came back (ms).
-    pub gpu_passes_ms: Option<f64>,
-    /// The UI areas of the last frame: name and [x0, y0, x1, y1] in physical px.
-    pub ui_areas: Vec<(&'static str, [f32; 4])>,
-    /// When the last frame ticked with a drawable surface (the clock's frame time).
-    pub last_tick: Option<Instant>,
-    /// When the warm-up ended (presented == WARMUP_FRAMES).
-    pub measure_start: Option<Instant>,
-    /// Last presented frame.
-    pub measure_end: Option<Instant>,
-    last: Option<Instant>,
-    fps_smooth: f32,
-    capture_renderer: Option<Renderer>,
-}
-
-impl Frame {
-    pub fn new(
-        ctx: &GpuContext,
-        samples: u32,
-        present_mode: wgpu::PresentMode,
-        software: bool,
-    ) -> Frame {
-        Frame {
-            ticks: 0,
-            presented: 0,
-            skipped_zero_size: 0,
-            skipped_occluded: 0,
-            skipped_acquire: 0,
-            surface_configures: 0,
-            surfaces_recreated: 0,
-            captures: Vec::new(),
-            screenshots: Vec::new(),
-            samples,
-            present_mode,
-            adapter: format!(
-                "{} ({:?}{})",
-                ctx.info.name,
-                ctx.info.backend,
-                if software { ", software" } else { "" }
-            ),
-            opened: Instant::now(),
-            times: FrameTimes::default(),
-            steps_last_frame: 0,
-            gpu_passes_ms: None,
-            ui_areas: Vec::new(),
-            last_tick: None,
-            measure_start: None,
-            measure_end: None,
-            last: None,
-            fps_smooth: 0.0,
-            capture_renderer: None,
-        }
-    }
-
-    /// Average presented frames per second after the warm-up (None before two measured frames).
-    pub fn average_fps(&self) -> Option<f64> {
-        let (a, b) = (self.measure_start?, self.measure_end?);
-        let n = self.presented.checked_sub(WARMUP_FRAMES)?;
-        let s = (b - a).as_secs_f64();
-        (n > 0 && s > 0.0).then(|| n as f64 / s)
-    }
-
-    /// Counts a presented frame; returns the time since the previous one (ms).
-    fn on_present(&mut self) -> Option<f64> {
-        let now = Instant::now();
-        self.presented += 1;
-        let since = self.last.map(|l| (now - l).as_secs_f64() * 1e3);
-        if let Some(last) = self.last {
-            let dt = (now - last).as_secs_f32().max(1e-6);
-            let fps = 1.0 / dt;
-            self.fps_smooth = if self.fps_smooth == 0.0 {
-                fps
-            } else {
-                self.fps_smooth * 0.9 + fps * 0.1
-            };
-        }
-        self.last = Some(now);
-        if self.presented == WARMUP_FRAMES {
-            self.measure_start = Some(now);
-        }
-        self.measure_end = Some(now);
-        since
-    }
-}
-
-/// Points `r` at the simulation's predators (the GPU backend's buffer; a small upload on the CPU
-/// backend).
-pub(crate) fn set_predators(r: &mut Renderer, sim: &mut crate::app::sim::Sim) {
-    let p = sim.predator_buffer();
-    r.set_predators(p.as_ref().map(|(b, n)| (b, *n)));
 }
 
 /// Renders the current view offscreen with the same renderer code and writes it as a PNG.
@@ -209,7 +47,7 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
-    set_predators(r, &mut g.st.sim);
+    g.st.sim.set_renderer_predators(r);
     r.record(
         &mut enc,
         target.view(),
@@ -365,7 +203,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     let state = g.st.sim.state_buffers();
     let n = g.st.sim.len() as u32;
     let style = g.st.render_style();
-    set_predators(&mut g.renderer, &mut g.st.sim);
+    g.st.sim.set_renderer_predators(&mut g.renderer);
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &style);
 

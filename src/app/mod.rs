@@ -1,17 +1,30 @@
 //! The interactive app and its offscreen twin `boids snapshot`; both draw with
 //! [`crate::render`].
 //!
-//! - [`record`]: F9 records a live capture (the files of `boids bench`).
-//! - [`sim`]: the running simulation, GPU or CPU, switchable live.
+//! - [`args`]: what the app is started with (`boids run`'s options, the backends it offers).
 //! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
+//! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
+//! - [`state`]: what the app does with input; [`input`]: the input events window and script
+//!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
+//!   layer; [`script`]: scripted input for tests.
+//! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
+//!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
+//!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
+//! - [`record`]: F9 records a live capture (the files of `boids bench`).
+//! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
-//! - [`state`], [`tools`], [`keys`], [`ui`], [`script`]: what the app does with input, its one key
-//!   table, its egui layer and scripted input for tests; [`window`] and `frame`: the winit/wgpu
-//!   frame loop; [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
+//!
+//! No two of these files import each other, directly or round a loop, and none imports this one:
+//! what several share has a file of its own ([`args`], [`input`], [`frame_times`]).
 
+pub mod args;
 pub mod clock;
 pub mod frame;
+pub mod frame_state;
+pub mod frame_times;
+pub(crate) mod gfx;
+pub mod input;
 pub mod keys;
 pub mod record;
 pub mod report;
@@ -25,124 +38,7 @@ pub mod tools;
 pub mod ui;
 pub mod window;
 
-use std::path::PathBuf;
-
-use crate::backend::BackendKind;
-use crate::render::Theme;
-
-/// The backends the app and `boids snapshot` run (the brute-force `cpu-naive` is for `boids
-/// headless` and `boids bench`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum AppBackend {
-    /// wgpu compute shaders.
-    Gpu,
-    /// The CPU reference backend (uniform grid, rayon).
-    Cpu,
-}
-
-impl AppBackend {
-    /// The backend it names.
-    pub fn kind(self) -> BackendKind {
-        match self {
-            AppBackend::Gpu => BackendKind::Gpu,
-            AppBackend::Cpu => BackendKind::Cpu,
-        }
-    }
-}
-
-/// Options of `boids run` (and of `boids` with no subcommand).
-#[derive(Clone, Debug, clap::Args)]
-pub struct RunArgs {
-    /// Number of boids (default: the scene's, else 100000 on a GPU and 20000 on a software
-    /// adapter). The world is sized to the window at the default density unless the scene fixes
-    /// it.
-    #[arg(long, value_parser = crate::run::args::parse_count)]
-    pub boids: Option<usize>,
-    /// The scene, the seed and `--set KEY=VALUE`.
-    #[command(flatten)]
-    pub setup: crate::run::args::SetupArgs,
-    /// Backend that computes the steps (switchable live in the panel).
-    #[arg(long, value_enum, default_value = "gpu")]
-    pub backend: AppBackend,
-    /// How simulated time follows the frames: `real-time` (fixed steps of dt as real time asks,
-    /// at most 4 a frame; the HUD says when the machine cannot keep up) or `per-frame` (one step
-    /// per frame at 1×: deterministic). Default: per-frame when --script or --frames is given,
-    /// else real-time.
-    #[arg(long, value_enum)]
-    pub clock: Option<clock::Pace>,
-    /// How the boids start: `flocks` (a few flocks; the default without --scene) or `uniform`
-    /// (spread evenly; the default with one).
-    #[arg(long, value_enum)]
-    pub spawn: Option<start::Spawn>,
-    /// Present without waiting for vertical sync (Mailbox or Immediate when offered).
-    #[arg(long)]
-    pub no_vsync: bool,
-    /// Simulation steps to run before the window shows (a flock already formed, for captures).
-    #[arg(long, default_value_t = 0)]
-    pub warmup: u32,
-    /// Exit after this many frame ticks, at least 1 (tests, scripted captures, fps
-    /// measurements); the clock then takes one step per frame unless --clock real-time.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub frames: Option<u64>,
-    /// Window inner width (physical px).
-    #[arg(long, default_value_t = 1280)]
-    pub width: u32,
-    /// Window inner height (physical px).
-    #[arg(long, default_value_t = 720)]
-    pub height: u32,
-    /// Colour theme.
-    #[arg(long, value_enum, default_value = "dark")]
-    pub theme: Theme,
-    /// Start with the control panel open.
-    #[arg(long)]
-    pub panel: bool,
-    /// Do not show the start screen (it is not shown under --script or --frames either).
-    #[arg(long)]
-    pub no_start_screen: bool,
-    /// Multisampling (1 = off; clamped to what the adapter offers). Default: 4 on a GPU, 1 on a
-    /// software adapter (where it would cost more than the simulation).
-    #[arg(long)]
-    pub msaa: Option<u32>,
-    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;
-    /// the clock then takes one step per frame unless --clock real-time.
-    #[arg(long)]
-    pub script: Option<PathBuf>,
-    /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
-    #[arg(long, default_value = "captures")]
-    pub capture_dir: PathBuf,
-    /// Write the exit report (JSON) here.
-    #[arg(long)]
-    pub report: Option<PathBuf>,
-}
-
-impl RunArgs {
-    /// The clock's pace: `--clock`, else one step per frame under `--script` or `--frames`.
-    pub fn pace(&self) -> clock::Pace {
-        self.clock
-            .unwrap_or(if self.script.is_some() || self.frames.is_some() {
-                clock::Pace::PerFrame
-            } else {
-                clock::Pace::RealTime
-            })
-    }
-
-    /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first.
-    pub fn start_screen(&self) -> bool {
-        !self.no_start_screen && self.script.is_none() && self.frames.is_none()
-    }
-}
-
-impl Default for RunArgs {
-    /// The options of `boids run` without arguments (clap's own defaults).
-    fn default() -> Self {
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            run: RunArgs,
-        }
-        <Cli as clap::Parser>::parse_from(["boids"]).run
-    }
-}
+pub use args::{AppBackend, RunArgs};
 
 /// `boids run` / `boids`: runs the app, then prints the exit report (a human line and a
 /// `boids-report: {json}` line). A panic inside the app is turned into an error message.

@@ -8,7 +8,7 @@
 //! `timing_notes`, column by column):
 //! - `wall_ms`: time between consecutive presented frames (CPU wall clock).
 //! - `ui_ms`, `step_cpu_ms`, `render_ms`, `present_ms`: where that frame's CPU time went
-//!   ([`crate::app::frame::FrameTimes`]); the GPU's own work shows up where the CPU waits for
+//!   ([`crate::app::frame_times::FrameTimes`]); the GPU's own work shows up where the CPU waits for
 //!   it, mostly in `present_ms`.
 //! - The stage columns (`clear_ms` … `rules_ms`, `measures_ms`): on the GPU backend, GPU
 //!   timestamp queries of the newest step whose timer scopes came back during that frame
@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use wgpu_profiler::GpuTimerQueryResult;
 
-use crate::app::frame::FrameTimes;
+use crate::app::frame_times::FrameTimes;
 use crate::backend::BackendKind;
 use crate::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
 use crate::bench::summary::StageTiming;

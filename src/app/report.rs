@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::app::frame::WARMUP_FRAMES;
-use crate::app::window::Gfx;
+use crate::app::frame_state::WARMUP_FRAMES;
+use crate::app::gfx::Gfx;
 
 /// What a window run did, read at exit.
 #[derive(Clone, Debug, Serialize)]

@@ -46,8 +46,9 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
+use crate::app::input::{Button, InputEvent};
 use crate::app::state::Action;
-use crate::app::tools::{Button, InputEvent, Tool};
+use crate::app::tools::Tool;
 use crate::backend::BackendKind;
 use crate::io::clip;
 use crate::render::Theme;
@@ -250,7 +251,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         }
         "capture" | "screenshot" => {
             let path = PathBuf::from(word(0));
-            crate::app::snapshot::picture_format(&path)?;
+            crate::io::picture_format(&path)?;
             if cmd == "capture" {
                 ScriptCmd::Capture(path)
             } else {

@@ -12,7 +12,7 @@ use crate::gpu::GpuContext;
 use crate::model::{
     rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Predator, Setup, SimParams,
 };
-use crate::render::StateMirror;
+use crate::render::{PredatorMirror, Renderer, StateMirror};
 
 /// A simulation plus what the app needs around it: the actors, pointer interaction, next boid id,
 /// last step times per backend, and the GPU mirror of the CPU state.
@@ -27,7 +27,7 @@ pub struct Sim {
     mirror_dirty: bool,
     mirrored: Option<StateBuffers>,
     /// A GPU copy of the CPU backend's predators, for the renderer.
-    predator_mirror: crate::render::PredatorMirror,
+    predator_mirror: PredatorMirror,
     step_ms_gpu: Option<f64>,
     step_ms_cpu: Option<f64>,
     steps: u64,
@@ -56,7 +56,7 @@ impl Sim {
             mirror: StateMirror::default(),
             mirror_dirty: true,
             mirrored: None,
-            predator_mirror: crate::render::PredatorMirror::default(),
+            predator_mirror: PredatorMirror::default(),
             step_ms_gpu: None,
             step_ms_cpu: None,
             steps: 0,
@@ -152,6 +152,13 @@ impl Sim {
             .predator_mirror
             .upload(&self.ctx.device, &self.ctx.queue, predators);
         Some((b, n as u32))
+    }
+
+    /// Points `r` at the predators ([`Sim::predator_buffer`]: the GPU backend's buffer, or a
+    /// small upload on the CPU backend), before it records a draw.
+    pub fn set_renderer_predators(&mut self, r: &mut Renderer) {
+        let p = self.predator_buffer();
+        r.set_predators(p.as_ref().map(|(b, n)| (b, *n)));
     }
 
     /// The pointer and obstacle settings.

@@ -1,16 +1,17 @@
 //! `boids snapshot`: the app's picture rendered offscreen (same [`Renderer`] code path as the
 //! window) after a number of steps, written in the format its file extension names (PNG or JPEG:
-//! [`write_picture`], also used by the app's `capture` and `screenshot`); and the image comparator
-//! of the snapshot tests.
+//! [`crate::io::write_picture`], as the app's `capture` and `screenshot`); and the image
+//! comparator of the snapshot tests.
 
 use std::path::PathBuf;
 
 use glam::Vec2;
 
+use crate::app::args::AppBackend;
 use crate::app::sim::Sim;
 use crate::app::start::{app_setup, Spawn};
-use crate::app::AppBackend;
 use crate::gpu::GpuContext;
+use crate::io::{picture_format, write_picture};
 use crate::model::Scene;
 use crate::render::{
     boid_length_for, supported_samples, Camera, Edge, Offscreen, RenderStyle, Renderer, Theme,
@@ -146,7 +147,7 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
             label: Some("snapshot"),
         });
     let state = sim.state_buffers();
-    crate::app::frame::set_predators(&mut renderer, &mut sim);
+    sim.set_renderer_predators(&mut renderer);
     renderer.record(
         &mut enc,
         target.view(),
@@ -285,82 +286,6 @@ pub fn check_memory_against(
         "a {width}×{height} px snapshot needs {}{msaa_text}, but {limit}: {way_out}",
         gib(total)
     ))
-}
-
-/// Encodes an image as PNG bytes.
-///
-/// # Errors
-/// The encoder's message.
-pub fn png_bytes(img: &image::RgbaImage) -> Result<Vec<u8>, String> {
-    let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(out.into_inner())
-}
-
-/// Writes `img` as a PNG at `path`, whole (temporary file then rename).
-///
-/// # Errors
-/// The encoder's or the file system's message, with the path.
-pub fn write_png(path: &std::path::Path, img: &image::RgbaImage) -> Result<(), String> {
-    crate::io::write_atomic(path, &png_bytes(img)?).map_err(|e| e.to_string())
-}
-
-/// The picture formats written, by file extension (compared without case).
-pub const PICTURE_EXTENSIONS: [(&str, image::ImageFormat); 3] = [
-    ("png", image::ImageFormat::Png),
-    ("jpg", image::ImageFormat::Jpeg),
-    ("jpeg", image::ImageFormat::Jpeg),
-];
-
-/// Quality of the JPEG encoder (1 ..= 100).
-pub const JPEG_QUALITY: u8 = 90;
-
-/// The format a picture's path names by its extension ([`PICTURE_EXTENSIONS`]).
-///
-/// # Errors
-/// For another extension or none: a message naming the path and the supported extensions.
-pub fn picture_format(path: &std::path::Path) -> Result<image::ImageFormat, String> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    PICTURE_EXTENSIONS
-        .iter()
-        .find(|(e, _)| ext.as_deref() == Some(*e))
-        .map(|(_, f)| *f)
-        .ok_or_else(|| {
-            let list: Vec<String> = PICTURE_EXTENSIONS
-                .iter()
-                .map(|(e, _)| format!(".{e}"))
-                .collect();
-            format!(
-                "{}: a picture is written in the format its extension names; supported: {}",
-                crate::io::show_path(path),
-                list.join(", ")
-            )
-        })
-}
-
-/// Writes `img` at `path`, whole (temporary file then rename), in the format its extension names
-/// ([`picture_format`]): PNG, or JPEG at [`JPEG_QUALITY`] (without alpha: the pictures are opaque).
-///
-/// # Errors
-/// An unsupported extension (nothing is written), the encoder's or the file system's message,
-/// with the path.
-pub fn write_picture(path: &std::path::Path, img: &image::RgbaImage) -> Result<(), String> {
-    let bytes = match picture_format(path)? {
-        image::ImageFormat::Jpeg => {
-            let rgb = image::DynamicImage::ImageRgba8(img.clone()).to_rgb8();
-            let mut out = Vec::new();
-            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
-                .encode_image(&rgb)
-                .map_err(|e| format!("{}: {e}", crate::io::show_path(path)))?;
-            out
-        }
-        _ => png_bytes(img)?,
-    };
-    crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())
 }
 
 /// `boids snapshot`: renders on a fresh default GPU context and writes the picture (its format

@@ -256,7 +256,7 @@ mod device {
 
     use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 
-    use super::Ambient;
+    use crate::app::sound::Ambient;
 
     pub struct Player {
         _stream: cpal::Stream,

@@ -8,11 +8,11 @@ use std::time::Instant;
 use glam::Vec2;
 
 use crate::app::clock::{Pace, SimClock};
+use crate::app::input::{Button, InputEvent};
+use crate::app::keys::AppKey;
 use crate::app::sim::Sim;
 use crate::app::start::Spawn;
-use crate::app::tools::{
-    drag_velocity, erase_points, resample_stroke, AppKey, Button, InputEvent, Tool,
-};
+use crate::app::tools::{drag_velocity, erase_points, resample_stroke, Tool};
 use crate::backend::BackendKind;
 use crate::model::{
     Actors, Interaction, Predator, PredatorKind, PredatorSpec, Scene, Setup, SimParams,

@@ -12,7 +12,7 @@
 use egui::{Align2, Color32, RichText};
 
 use crate::app::clock::{speed_label, Pace, SPEEDS};
-use crate::app::frame::FrameTimes;
+use crate::app::frame_times::FrameTimes;
 use crate::app::keys::{self, AppKey};
 use crate::app::state::{Action, AppState};
 use crate::app::tools::Tool;

@@ -1,9 +1,9 @@
-//! The window: winit event loop, wgpu surface and the frame loop (script → UI → tools → step →
-//! render → present). Robustness: a zero-size surface pauses rendering and stepping, resize
-//! reconfigures, `Outdated`/`Lost`/`Timeout`/`Occluded` frames are skipped with the matching
-//! recovery, the present mode is picked from what the surface offers, and closing exits cleanly.
+//! The window: the winit event loop and the frame loop (script → UI → tools → step → render →
+//! present; the frame itself is [`crate::app::frame`], the window's graphics `Gfx`).
+//! Robustness: a zero-size surface pauses rendering and stepping, resize reconfigures,
+//! `Outdated`/`Lost`/`Timeout`/`Occluded` frames are skipped with the matching recovery, the
+//! present mode is picked from what the surface offers, and closing exits cleanly.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
@@ -11,53 +11,14 @@ use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::window::{Fullscreen, Window, WindowId};
+use winit::window::WindowId;
 
-use crate::app::frame::Frame;
+use crate::app::args::RunArgs;
+use crate::app::gfx::{without_source_location, Gfx};
+use crate::app::input::{Button, InputEvent};
+use crate::app::report::RunReport;
 use crate::app::script::{Script, ScriptCmd};
-use crate::app::sound::Sound;
-use crate::app::state::AppState;
-use crate::app::tools::{Button, InputEvent};
-use crate::app::{report::RunReport, RunArgs};
-use crate::gpu::context::pick_adapter;
-use crate::gpu::GpuContext;
 use crate::model::Scene;
-use crate::render::{supported_samples, Camera, Renderer};
-
-/// Boids of the default scene on a hardware GPU.
-pub const DEFAULT_BOIDS_GPU: usize = 100_000;
-/// Boids of the default scene on a software adapter (lavapipe, WARP…), so it stays fluid.
-pub const DEFAULT_BOIDS_SOFTWARE: usize = 20_000;
-
-/// Everything that exists once the window is open (fields shared with `frame` and `report`).
-pub(crate) struct Gfx {
-    /// The window.
-    pub window: Arc<Window>,
-    pub surface: wgpu::Surface<'static>,
-    pub config: wgpu::SurfaceConfiguration,
-    pub ctx: GpuContext,
-    pub renderer: Renderer,
-    pub egui_ctx: egui::Context,
-    pub egui_state: egui_winit::State,
-    pub egui_renderer: egui_wgpu::Renderer,
-    pub st: AppState,
-    pub frame: Frame,
-    pub software: bool,
-    /// The last size seen was 0 in a dimension (minimised): nothing is drawn or stepped.
-    pub zero_size: bool,
-    /// The window reported itself fully hidden (`WindowEvent::Occluded(true)`).
-    pub occluded: bool,
-    /// The surface must be configured before the next frame (resize, suboptimal).
-    pub needs_configure: bool,
-    /// The actors version the renderer last uploaded.
-    pub renderer_actors_version: u64,
-    /// Where F9 writes live captures.
-    pub capture_dir: std::path::PathBuf,
-    /// The ambient sound.
-    pub sound: Sound,
-    fullscreen_applied: bool,
-    next_idle_tick: Instant,
-}
 
 struct App {
     args: RunArgs,
@@ -65,225 +26,6 @@ struct App {
     script: Option<Script>,
     gfx: Option<Gfx>,
     error: Option<String>,
-}
-
-fn present_mode(caps: &wgpu::SurfaceCapabilities, vsync: bool) -> wgpu::PresentMode {
-    use wgpu::PresentMode as P;
-    let wanted: &[P] = if vsync {
-        &[P::Fifo, P::FifoRelaxed]
-    } else {
-        &[P::Mailbox, P::Immediate, P::FifoRelaxed, P::Fifo]
-    };
-    wanted
-        .iter()
-        .copied()
-        .find(|m| caps.present_modes.contains(m))
-        .or_else(|| caps.present_modes.first().copied())
-        .unwrap_or(P::Fifo)
-}
-
-fn surface_format(caps: &wgpu::SurfaceCapabilities) -> Option<wgpu::TextureFormat> {
-    // egui and the render shader write sRGB-encoded values: prefer a non-sRGB 8-bit format.
-    use wgpu::TextureFormat as F;
-    [F::Bgra8Unorm, F::Rgba8Unorm]
-        .into_iter()
-        .find(|f| caps.formats.contains(f))
-        .or_else(|| caps.formats.first().copied())
-}
-
-fn make_instance(el: &ActiveEventLoop) -> wgpu::Instance {
-    let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-        el.owned_display_handle(),
-    ));
-    if std::env::var_os("WGPU_BACKEND").is_none() {
-        desc.backends = wgpu::Backends::all();
-    }
-    wgpu::Instance::new(desc)
-}
-
-impl Gfx {
-    fn open(el: &ActiveEventLoop, args: &RunArgs, scene: Option<&Scene>) -> Result<Gfx, String> {
-        let attrs = Window::default_attributes()
-            .with_title("boids")
-            .with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)));
-        let window = Arc::new(el.create_window(attrs).map_err(|e| {
-            format!(
-                "cannot open a window: {}",
-                without_source_location(&e.to_string())
-            )
-        })?);
-        let instance = make_instance(el);
-        let surface = instance
-            .create_surface(window.clone())
-            .map_err(|e| format!("cannot create a drawing surface: {e}"))?;
-        let adapter = pick_adapter(&instance, Some(&surface)).map_err(|e| e.to_string())?;
-        let ctx = GpuContext::from_adapter(instance, adapter).map_err(|e| e.to_string())?;
-        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
-        let caps = surface.get_capabilities(&ctx.adapter);
-        let format = surface_format(&caps)
-            .ok_or_else(|| format!("the surface offers no format on {}", ctx.describe()))?;
-        let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&ctx.adapter, size.width.max(1), size.height.max(1))
-            .ok_or_else(|| format!("the window surface is not supported by {}", ctx.describe()))?;
-        config.format = format;
-        // Window screenshots (script `screenshot`) copy the surface texture when allowed.
-        if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
-            config.usage |= wgpu::TextureUsages::COPY_SRC;
-        }
-        config.view_formats = vec![];
-        config.present_mode = present_mode(&caps, !args.no_vsync);
-        config.desired_maximum_frame_latency = 2;
-        if let Some(m) = caps.alpha_modes.first() {
-            config.alpha_mode = *m;
-        }
-
-        let viewport = Vec2::new(size.width.max(1) as f32, size.height.max(1) as f32);
-        let default_boids = if software {
-            DEFAULT_BOIDS_SOFTWARE
-        } else {
-            DEFAULT_BOIDS_GPU
-        };
-        let (setup, spawn) = crate::app::start::app_setup(
-            scene,
-            args.boids,
-            args.setup.seed,
-            default_boids,
-            viewport.x / viewport.y,
-            args.spawn,
-            &args.setup.set,
-        )
-        .map_err(|e| e.to_string())?;
-        let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)
-            .map_err(|e| e.to_string())?;
-        for _ in 0..args.warmup {
-            sim.step().map_err(|e| e.to_string())?;
-        }
-        sim.finish().map_err(|e| e.to_string())?;
-        let camera = Camera::fit(
-            Vec2::new(setup.params.world_width, setup.params.world_height),
-            viewport,
-        );
-        let cap = crate::gpu::buffers::max_boids(&ctx) as usize;
-        let max_boids = if software { 500_000 } else { 4_000_000 }
-            .min(cap)
-            .max(setup.boids.len());
-        let default_count = args.boids.is_none() && scene.and_then(|s| s.boids).is_none();
-        let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
-        st.set_scale_factor(window.scale_factor() as f32);
-        if let Some(p) = &args.setup.scene {
-            st.scene_path = p.display().to_string();
-        }
-        st.style.theme = args.theme;
-        st.panel_open = args.panel;
-        st.help_open = args.start_screen();
-        st.start_screen = st.help_open;
-        let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
-        if software {
-            let count = if default_count {
-                format!(
-                    "{DEFAULT_BOIDS_SOFTWARE} boids by default ({DEFAULT_BOIDS_GPU} on a GPU), "
-                )
-            } else {
-                String::new()
-            };
-            let msaa = if args.msaa.is_none() {
-                "no MSAA (--msaa 4 to ask)"
-            } else {
-                "MSAA as asked"
-            };
-            st.note = Some(format!(
-                "software adapter: {count}{msaa}, what is fastest there"
-            ));
-        }
-
-        let samples = supported_samples(&ctx.adapter, format, wanted);
-        let mut renderer = Renderer::new(&ctx.device, format, samples);
-        renderer.set_actors(&ctx.queue, st.sim.actors());
-        let egui_ctx = egui::Context::default();
-        egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));
-        let egui_state = egui_winit::State::new(
-            egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            window.theme(),
-            Some(ctx.device.limits().max_texture_dimension_2d as usize),
-        );
-        let egui_renderer =
-            egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
-        let frame = Frame::new(&ctx, samples, config.present_mode, software);
-        let mut g = Gfx {
-            window,
-            surface,
-            config,
-            ctx,
-            renderer,
-            egui_ctx,
-            egui_state,
-            egui_renderer,
-            st,
-            frame,
-            software,
-            zero_size: false,
-            occluded: false,
-            needs_configure: true,
-            renderer_actors_version: 0,
-            capture_dir: args.capture_dir.clone(),
-            sound: Sound::new(),
-            fullscreen_applied: false,
-            next_idle_tick: Instant::now(),
-        };
-        g.resize(size);
-        Ok(g)
-    }
-
-    /// The surface-size handler (window resizes, and the script's minimise/restore).
-    pub(crate) fn resize(&mut self, size: PhysicalSize<u32>) {
-        if size.width == 0 || size.height == 0 {
-            self.zero_size = true;
-            return;
-        }
-        self.zero_size = false;
-        // A surface larger than the largest texture cannot be configured: draw at the limit.
-        let max = self.ctx.device.limits().max_texture_dimension_2d;
-        self.config.width = size.width.min(max);
-        self.config.height = size.height.min(max);
-        self.needs_configure = true;
-        self.st.camera.set_viewport(Vec2::new(
-            self.config.width as f32,
-            self.config.height as f32,
-        ));
-        // A view the user has not moved keeps showing the whole world.
-        if !self.st.view_moved {
-            self.st.fit_view();
-        }
-    }
-
-    pub(crate) fn configure(&mut self) {
-        self.surface.configure(&self.ctx.device, &self.config);
-        self.needs_configure = false;
-        self.frame.surface_configures += 1;
-    }
-
-    /// Replaces a lost surface with a new one on the same window.
-    pub(crate) fn recreate_surface(&mut self) -> Result<(), String> {
-        self.surface = self
-            .ctx
-            .instance
-            .create_surface(self.window.clone())
-            .map_err(|e| format!("cannot recreate the surface: {e}"))?;
-        self.configure();
-        Ok(())
-    }
-
-    fn apply_fullscreen(&mut self) {
-        if self.st.immersive != self.fullscreen_applied {
-            self.window
-                .set_fullscreen(self.st.immersive.then_some(Fullscreen::Borderless(None)));
-            self.fullscreen_applied = self.st.immersive;
-        }
-    }
 }
 
 impl App {
@@ -523,11 +265,4 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         report.write(path)?;
     }
     Ok(report)
-}
-
-/// winit's OS errors read `os error at <source file>:<line>: <message>`: the user needs the message.
-fn without_source_location(msg: &str) -> String {
-    msg.strip_prefix("os error at ")
-        .and_then(|rest| rest.split_once(": "))
-        .map_or_else(|| msg.to_string(), |(_, m)| m.to_string())
 }

@@ -38,8 +38,10 @@
 //!   parameters (a scene or the defaults); other leading `#` lines are then comments.
 //! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy`, then one row per boid: position (wu), velocity
 //!   (wu/s), hue vector, hue velocity (1/s). Floats are written in Rust's shortest round-trip form
-//!   (metadata and rows), so a saved checkpoint loads back bit for bit. Blank lines are skipped; a
-//!   field may be wrapped in double quotes.
+//!   (metadata and rows), so a saved checkpoint loads back bit for bit. Blank lines and, after the
+//!   header, lines starting with `#` are skipped; spaces around a field are ignored; a field may
+//!   be wrapped in double quotes, as in any CSV (the quote opens the field, `""` inside it stands
+//!   for `"`), but a row is one line: a quoted field does not run on past the end of its line.
 //! - **Row order** is the order the writer was given: the simulation's storage order, so that a
 //!   resumed simulation visits the boids in the same order. Ids identify boids (and seed their
 //!   random numbers); the order carries no meaning.
@@ -69,6 +71,15 @@
 //! [`crate::model::MAX_BOIDS`]. Reading `/dev/zero` stops at the first line. Errors name the file,
 //! the line and the limit or bound, quoting at most [`crate::io::QUOTE_CHARS`] characters of a
 //! value.
+//!
+//! # Reading
+//!
+//! The header and the rows are parsed by the `csv` crate (fields, quotes, trimming, comment
+//! lines). Two parts are read by hand, because the crate cannot do them: the lines are framed
+//! here, each under its limit and numbered, and handed to the crate one at a time, as the crate
+//! has no limit on the length of a record (a quote left open would make it read the rest of the
+//! file into one field); and the metadata lines are read here before the crate starts, as it
+//! skips comment lines without showing their text.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -208,49 +219,181 @@ pub struct StateFile {
     adjusted: Vec<Adjusted>,
 }
 
-/// Reads lines of at most [`MAX_LINE_BYTES`], counting them.
-struct LineReader<R> {
-    r: R,
+/// A line that cannot be read: its 1-based number and what is wrong.
+#[derive(Debug)]
+struct LineError {
     line: u64,
-    buf: Vec<u8>,
+    message: String,
+    /// The read itself failed (an I/O error), rather than the line being bad.
+    io: bool,
 }
 
-impl<R: BufRead> LineReader<R> {
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+impl LineError {
+    fn into_state_error(self, path: &str) -> StateFileError {
+        if self.io {
+            StateFileError::Io {
+                path: path.to_string(),
+                message: self.to_string(),
+            }
+        } else {
+            StateFileError::Row {
+                path: path.to_string(),
+                line: self.line,
+                message: self.message,
+            }
+        }
+    }
+}
+
+/// The lines of a state file, numbered, each at most [`MAX_LINE_BYTES`] of UTF-8 text (the
+/// hand-framed part of the module documentation's "Reading").
+///
+/// The leading `#` lines and the header are taken one at a time ([`Lines::next_line`]); the
+/// header and the rows then reach the CSV reader through [`Read`], a line per read, blank lines
+/// left out, and a read that would carry a row on to the next line is an error. So the row the
+/// CSV reader returns is on the last line given it ([`Lines::row_done`]).
+struct Lines<R> {
+    r: R,
+    /// The number of the line in `buf` (0 before the first).
+    line: u64,
+    /// The line, with its line end.
+    buf: Vec<u8>,
+    /// How many bytes of `buf` the CSV reader has been given.
+    sent: usize,
+    /// The line of the row the CSV reader is inside, between giving it the row's first byte and
+    /// [`Lines::row_done`].
+    open_row: Option<u64>,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(r: R) -> Self {
+        Lines {
+            r,
+            line: 0,
+            buf: Vec::with_capacity(256),
+            sent: 0,
+            open_row: None,
+        }
+    }
+
     /// The next line (1-based number, text without its end `\n` or `\r\n`), or `None` at the end
     /// of the file.
-    fn next(&mut self) -> Result<Option<(u64, &str)>, String> {
+    fn next_line(&mut self) -> Result<Option<(u64, &str)>, LineError> {
         self.buf.clear();
+        self.sent = 0;
         let n = (&mut self.r)
             .take(MAX_LINE_BYTES as u64 + 2)
             .read_until(b'\n', &mut self.buf)
-            .map_err(|e| format!("line {}: {e}", self.line + 1))?;
+            .map_err(|e| LineError {
+                line: self.line + 1,
+                message: e.to_string(),
+                io: true,
+            })?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
-        if self.buf.last() == Some(&b'\n') {
-            self.buf.pop();
-            if self.buf.last() == Some(&b'\r') {
-                self.buf.pop();
+        let mut text = &self.buf[..];
+        if let Some(t) = text.strip_suffix(b"\n") {
+            text = t.strip_suffix(b"\r").unwrap_or(t);
+        }
+        let bad = |message: String| LineError {
+            line: self.line,
+            message,
+            io: false,
+        };
+        if text.len() > MAX_LINE_BYTES {
+            return Err(bad(format!(
+                "the line is longer than the {} limit of a state-file line",
+                crate::io::size_words(MAX_LINE_BYTES as u64)
+            )));
+        }
+        std::str::from_utf8(text)
+            .map(|t| Some((self.line, t)))
+            .map_err(|e| {
+                bad(format!(
+                    "not UTF-8 text (invalid byte at column {})",
+                    e.valid_up_to() + 1
+                ))
+            })
+    }
+
+    /// Called when the CSV reader has returned a row: its line.
+    fn row_done(&mut self) -> u64 {
+        self.open_row = None;
+        self.line
+    }
+}
+
+impl<R: BufRead> Read for Lines<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.sent == self.buf.len() {
+            // The CSV reader asks for more while inside a row whose line, line end included, it
+            // has been given whole: a quoted field runs on past the end of the line.
+            if let (Some(line), true) = (self.open_row, self.buf.ends_with(b"\n")) {
+                return Err(std::io::Error::other(LineError {
+                    line,
+                    message: "a quoted field runs on past the end of the line (a row is one \
+                              line: a field holds no line break)"
+                        .into(),
+                    io: false,
+                }));
+            }
+            let Some((line, t)) = self.next_line().map_err(std::io::Error::other)? else {
+                return Ok(0);
+            };
+            if t.trim().is_empty() {
+                self.sent = self.buf.len();
+            } else if !t.starts_with('#') {
+                self.open_row = Some(line);
             }
         }
-        if self.buf.len() > MAX_LINE_BYTES {
-            return Err(format!(
-                "line {} is longer than the {} limit of a state-file line",
-                self.line,
-                crate::io::size_words(MAX_LINE_BYTES as u64)
-            ));
+        let n = out.len().min(self.buf.len() - self.sent);
+        out[..n].copy_from_slice(&self.buf[self.sent..self.sent + n]);
+        self.sent += n;
+        Ok(n)
+    }
+}
+
+/// The CSV reader of the header and rows: no header handling of its own (the header is checked
+/// as a row), any number of fields (counted by [`parse_row`]), fields trimmed, `#` lines skipped.
+fn csv_reader<R: Read>(r: R) -> csv::Reader<R> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(r)
+}
+
+/// A CSV reader's error as a state-file error; `line` is the line it was reading.
+fn csv_error(e: csv::Error, line: u64, path: &str) -> StateFileError {
+    if let csv::ErrorKind::Io(io) = e.kind() {
+        if let Some(le) = io.get_ref().and_then(|i| i.downcast_ref::<LineError>()) {
+            return LineError {
+                line: le.line,
+                message: le.message.clone(),
+                io: le.io,
+            }
+            .into_state_error(path);
         }
-        let line = self.line;
-        std::str::from_utf8(&self.buf)
-            .map(|t| Some((line, t)))
-            .map_err(|e| {
-                format!(
-                    "line {}: not UTF-8 text (invalid byte at column {})",
-                    self.line,
-                    e.valid_up_to() + 1
-                )
-            })
+        return StateFileError::Io {
+            path: path.to_string(),
+            message: format!("line {line}: {io}"),
+        };
+    }
+    StateFileError::Row {
+        path: path.to_string(),
+        line,
+        message: e.to_string(),
     }
 }
 
@@ -328,11 +471,17 @@ impl StateFile {
                 message: "is a directory".into(),
             });
         }
-        let mut lines = LineReader {
-            r: BufReader::with_capacity(1 << 16, file),
-            line: 0,
-            buf: Vec::with_capacity(256),
-        };
+        Self::read_from(BufReader::with_capacity(1 << 16, file), path, max_boids)
+    }
+
+    /// [`StateFile::read`] of the text `r`, named `path` in errors.
+    fn read_from(
+        r: impl BufRead,
+        path: &Path,
+        max_boids: usize,
+    ) -> Result<StateFile, StateFileError> {
+        let p = show_path(path);
+        let mut lines = Lines::new(r);
         let mut sf = StateFile {
             path: path.to_path_buf(),
             meta: None,
@@ -346,18 +495,14 @@ impl StateFile {
             line,
             message,
         };
-        let read_err = |m: String| StateFileError::Io {
-            path: p.clone(),
-            message: m,
-        };
 
-        // Leading `#` lines: the metadata of a checkpoint, or comments.
+        // Leading `#` lines: the metadata of a checkpoint, or comments. They are read here, line
+        // by line, because the CSV reader skips comment lines without showing their text.
         let mut meta_text = String::new();
         let mut meta_first_line = 0;
         let mut is_checkpoint = false;
-        let header_line;
-        loop {
-            let Some((line, l)) = lines.next().map_err(read_err)? else {
+        let (header_line, header_text) = loop {
+            let Some((line, l)) = lines.next_line().map_err(|e| e.into_state_error(&p))? else {
                 return Err(row_err(
                     lines.line.max(1),
                     format!("no header: expected {}", STATE_HEADER.join(",")),
@@ -401,32 +546,42 @@ impl StateFile {
                 }
                 continue;
             }
-            let fields: Vec<&str> = t.split(',').map(field).collect();
-            if fields != STATE_HEADER {
-                return Err(row_err(
-                    line,
-                    format!(
-                        "header must be {} (found {:?})",
-                        STATE_HEADER.join(","),
-                        clip(t)
-                    ),
-                ));
-            }
-            header_line = line;
-            break;
-        }
+            break (line, clip(t));
+        };
         if is_checkpoint {
             let (meta, predator_lines) = parse_meta(&meta_text, meta_first_line, &p)?;
             sf.meta = Some(meta);
             sf.predator_lines = predator_lines;
         }
 
-        // Rows.
+        // The header and the rows, through the CSV reader: `lines` gives it the header line
+        // first (read above, not yet given), then the rows.
+        lines.open_row = Some(header_line);
+        let mut csv = csv_reader(lines);
+        let mut record = csv::StringRecord::new();
+        let header_ok = match csv.read_record(&mut record) {
+            Ok(true) => record.iter().eq(STATE_HEADER),
+            Ok(false) => false,
+            Err(e) => return Err(csv_error(e, header_line, &p)),
+        };
+        csv.get_mut().row_done();
+        if !header_ok {
+            return Err(row_err(
+                header_line,
+                format!(
+                    "header must be {} (found {header_text:?})",
+                    STATE_HEADER.join(",")
+                ),
+            ));
+        }
         let mut expected_line = 0;
-        while let Some((line, l)) = lines.next().map_err(read_err)? {
-            if l.trim().is_empty() {
-                continue;
+        loop {
+            match csv.read_record(&mut record) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(e, csv.get_ref().line, &p)),
             }
+            let line = csv.get_mut().row_done();
             if sf.boids.len() == max_boids {
                 return Err(row_err(
                     line,
@@ -437,7 +592,7 @@ impl StateFile {
                 sf.row_lines.push((sf.boids.len(), line));
             }
             expected_line = line + 1;
-            let (boid, normalised) = parse_row(l).map_err(|m| row_err(line, m))?;
+            let (boid, normalised) = parse_row(&record).map_err(|m| row_err(line, m))?;
             if normalised {
                 sf.note("hue vector normalised to length 1".into(), line);
             }
@@ -576,14 +731,6 @@ impl StateFile {
     }
 }
 
-/// A CSV field: trimmed, one pair of surrounding double quotes removed.
-fn field(s: &str) -> &str {
-    let t = s.trim();
-    t.strip_prefix('"')
-        .and_then(|t| t.strip_suffix('"'))
-        .map_or(t, str::trim)
-}
-
 /// Length of an f32 vector, in f64 (no overflow).
 fn len64(v: [f32; 2]) -> f64 {
     (v[0] as f64).hypot(v[1] as f64)
@@ -594,33 +741,26 @@ fn scale64(v: [f32; 2], k: f64) -> [f32; 2] {
     [(v[0] as f64 * k) as f32, (v[1] as f64 * k) as f32]
 }
 
-/// Parses one row; returns the boid and whether its hue vector was normalised.
-fn parse_row(l: &str) -> Result<(Boid, bool), String> {
-    let mut it = l.split(',');
-    let mut cols = [""; 9];
-    let mut n = 0;
-    for c in it.by_ref().take(9) {
-        cols[n] = field(c);
-        n += 1;
-    }
-    let extra = it.count();
-    if n != 9 || extra > 0 {
+/// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted); returns the boid
+/// and whether its hue vector was normalised.
+fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
+    if row.len() != STATE_HEADER.len() {
         return Err(format!(
             "expected 9 fields ({}), found {}",
             STATE_HEADER.join(","),
-            n + extra
+            row.len()
         ));
     }
-    let id: u32 = cols[0].parse().map_err(|e| {
+    let id: u32 = row[0].parse().map_err(|e| {
         format!(
             "id = \"{}\": {e} (allowed 0 ..= {})",
-            clip(cols[0]),
+            clip(&row[0]),
             u32::MAX
         )
     })?;
     let mut f = [0f32; 8];
     for (k, slot) in f.iter_mut().enumerate() {
-        let s = cols[k + 1];
+        let s = &row[k + 1];
         let name = STATE_HEADER[k + 1];
         *slot = s
             .parse()
@@ -994,22 +1134,125 @@ mod tests {
         );
     }
 
+    const H: &str = "id,x,y,vx,vy,hx,hy,hvx,hvy";
+
+    /// Reads `text` as the state file `t.csv`.
+    fn read_text(text: &str) -> Result<StateFile, String> {
+        StateFile::read_from(text.as_bytes(), Path::new("t.csv"), MAX_BOIDS)
+            .map_err(|e| e.to_string())
+    }
+
     #[test]
-    fn fields_trim_and_unquote() {
-        assert_eq!(field(" \"1.5\" "), "1.5");
-        assert_eq!(field("2"), "2");
-        let (b, n) = parse_row("7,1,2,3,4,3,4,0,0").unwrap();
-        assert!(n);
-        assert_eq!((b.id, b.hue), (7, [0.6, 0.8]));
-        assert!(parse_row("7,1,2,3,4,0,0,0,0")
+    fn fields_may_be_quoted_padded_and_end_in_crlf() {
+        let sf = read_text(
+            "\"id\",x, y ,vx,vy,hx,hy,hvx,hvy\r\n\
+             7,\" 1.5 \",  2  ,3,4,3,4,0,0\r\n\
+             \"8\",\"1\",\"2\",\"3\",\"4\",\"1\",\"0\",\"0\",\"0\"",
+        )
+        .unwrap();
+        let b = &sf.boids;
+        assert_eq!(b.len(), 2);
+        assert_eq!(
+            (b[0].id, b[0].position, b[0].hue),
+            (7, [1.5, 2.0], [0.6, 0.8])
+        );
+        assert_eq!(
+            (b[1].id, b[1].velocity, b[1].hue),
+            (8, [3.0, 4.0], [1.0, 0.0])
+        );
+        assert_eq!((sf.line_of(0), sf.line_of(1)), (2, 3));
+        assert!(sf.warnings()[0].contains("hue vector normalised"));
+    }
+
+    /// A comma inside quotes belongs to the field, as in any CSV: the value is refused as a
+    /// number, not the row as having too many fields.
+    #[test]
+    fn a_quoted_comma_is_part_of_the_field() {
+        let e = read_text(&format!("{H}\n7,\"1,5\",2,3,4,1,0,0,0\n")).unwrap_err();
+        assert!(
+            e.contains("t.csv, line 2") && e.contains("x = \"1,5\"") && !e.contains("fields"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn rows_with_the_wrong_field_count_or_no_hue_are_refused_naming_the_line() {
+        for (row, needle) in [
+            ("7,1,2,3,4,1,0,0", "found 8"),
+            ("7,1,2,3,4,1,0,0,0,9", "found 10"),
+            ("\"\"", "found 1"),
+            ("7,1,2,3,4,0,0,0,0", "(0, 0)"),
+            ("7,1,2,3,4,1,0,0,inf", "hvy = \"inf\" is not a finite f32"),
+        ] {
+            let e = read_text(&format!("{H}\n0,1,1,1,0,1,0,0,0\n\n{row}\n")).unwrap_err();
+            assert!(
+                e.contains("t.csv, line 4") && e.contains(needle),
+                "{row}: {e}"
+            );
+        }
+    }
+
+    /// Blank lines and `#` lines among the rows are skipped; the rows keep their file lines.
+    #[test]
+    fn blank_and_comment_lines_among_rows_are_skipped() {
+        let text = format!(
+            "# a comment\n\n{H}\n0,1,1,1,0,1,0,0,0\n   \n# x,y\n\r\n1,1,1,1,0,1,0,0,0\n2,1,1,1,0,1,0,0,0\n"
+        );
+        let sf = read_text(&text).unwrap();
+        assert_eq!(sf.boids.iter().map(|b| b.id).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!((0..3).map(|i| sf.line_of(i)).collect::<Vec<_>>(), [4, 8, 9]);
+        let e = read_text(&text.replace("2,1,1,1", "1,1,1,1")).unwrap_err();
+        assert!(
+            e.contains("line 9") && e.contains("id 1 appears twice"),
+            "{e}"
+        );
+    }
+
+    /// A quote left open does not swallow the rest of the file: the row is refused at its line
+    /// as soon as the reader would need the next line.
+    #[test]
+    fn a_quoted_field_may_not_run_past_its_line() {
+        let mut text = format!("{H}\n0,1,1,1,0,1,0,0,0\n1,\"1,1,1,0,1,0,0,0\n\n");
+        for _ in 0..100_000 {
+            text.push_str("2,1,1,1,0,1,0,0,0\n");
+        }
+        let mut rest = text.as_bytes();
+        let e = StateFile::read_from(&mut rest, Path::new("t.csv"), MAX_BOIDS)
             .unwrap_err()
-            .contains("(0, 0)"));
-        assert!(parse_row("7,1,2,3,4,1,0,0")
+            .to_string();
+        assert!(
+            e.contains("t.csv, line 3") && e.contains("runs on past the end of the line"),
+            "{e}"
+        );
+        assert!(
+            text.len() - rest.len() < 100,
+            "read {} bytes",
+            text.len() - rest.len()
+        );
+        // At the end of the file the open quote ends with it, as in any CSV.
+        assert_eq!(
+            read_text(&format!("{H}\n0,1,1,1,0,1,0,0,\"0"))
+                .unwrap()
+                .boids[0]
+                .hue_velocity,
+            [0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_refused_naming_it() {
+        let text = [
+            format!("{H}\n0,1,1,1,0,1,0,0,0\n").as_bytes(),
+            b"1,1,1,1,\xff,1,0,0,0\n",
+        ]
+        .concat();
+        let e = StateFile::read_from(&text[..], Path::new("t.csv"), MAX_BOIDS)
             .unwrap_err()
-            .contains("found 8"));
-        assert!(parse_row("7,1,2,3,4,1,0,0,0,9")
-            .unwrap_err()
-            .contains("found 10"));
+            .to_string();
+        assert!(
+            e.contains("t.csv, line 3") && e.contains("not UTF-8") && e.contains("column 9"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,0 +1,128 @@
+//! What the app is started with: the options of `boids run` ([`RunArgs`]), the backends it offers
+//! ([`AppBackend`], also `boids snapshot`'s) and its default boid counts.
+
+use std::path::PathBuf;
+
+use crate::app::clock::Pace;
+use crate::app::start::Spawn;
+use crate::backend::BackendKind;
+use crate::render::Theme;
+
+/// Boids of the default scene on a hardware GPU.
+pub const DEFAULT_BOIDS_GPU: usize = 100_000;
+/// Boids of the default scene on a software adapter (lavapipe, WARP…), so it stays fluid.
+pub const DEFAULT_BOIDS_SOFTWARE: usize = 20_000;
+
+/// The backends the app and `boids snapshot` run (the brute-force `cpu-naive` is for `boids
+/// headless` and `boids bench`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AppBackend {
+    /// wgpu compute shaders.
+    Gpu,
+    /// The CPU reference backend (uniform grid, rayon).
+    Cpu,
+}
+
+impl AppBackend {
+    /// The backend it names.
+    pub fn kind(self) -> BackendKind {
+        match self {
+            AppBackend::Gpu => BackendKind::Gpu,
+            AppBackend::Cpu => BackendKind::Cpu,
+        }
+    }
+}
+
+/// Options of `boids run` (and of `boids` with no subcommand).
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    /// Number of boids (default: the scene's, else 100000 on a GPU and 20000 on a software
+    /// adapter). The world is sized to the window at the default density unless the scene fixes
+    /// it.
+    #[arg(long, value_parser = crate::run::args::parse_count)]
+    pub boids: Option<usize>,
+    /// The scene, the seed and `--set KEY=VALUE`.
+    #[command(flatten)]
+    pub setup: crate::run::args::SetupArgs,
+    /// Backend that computes the steps (switchable live in the panel).
+    #[arg(long, value_enum, default_value = "gpu")]
+    pub backend: AppBackend,
+    /// How simulated time follows the frames: `real-time` (fixed steps of dt as real time asks,
+    /// at most 4 a frame; the HUD says when the machine cannot keep up) or `per-frame` (one step
+    /// per frame at 1×: deterministic). Default: per-frame when --script or --frames is given,
+    /// else real-time.
+    #[arg(long, value_enum)]
+    pub clock: Option<Pace>,
+    /// How the boids start: `flocks` (a few flocks; the default without --scene) or `uniform`
+    /// (spread evenly; the default with one).
+    #[arg(long, value_enum)]
+    pub spawn: Option<Spawn>,
+    /// Present without waiting for vertical sync (Mailbox or Immediate when offered).
+    #[arg(long)]
+    pub no_vsync: bool,
+    /// Simulation steps to run before the window shows (a flock already formed, for captures).
+    #[arg(long, default_value_t = 0)]
+    pub warmup: u32,
+    /// Exit after this many frame ticks, at least 1 (tests, scripted captures, fps
+    /// measurements); the clock then takes one step per frame unless --clock real-time.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    /// Window inner width (physical px).
+    #[arg(long, default_value_t = 1280)]
+    pub width: u32,
+    /// Window inner height (physical px).
+    #[arg(long, default_value_t = 720)]
+    pub height: u32,
+    /// Colour theme.
+    #[arg(long, value_enum, default_value = "dark")]
+    pub theme: Theme,
+    /// Start with the control panel open.
+    #[arg(long)]
+    pub panel: bool,
+    /// Do not show the start screen (it is not shown under --script or --frames either).
+    #[arg(long)]
+    pub no_start_screen: bool,
+    /// Multisampling (1 = off; clamped to what the adapter offers). Default: 4 on a GPU, 1 on a
+    /// software adapter (where it would cost more than the simulation).
+    #[arg(long)]
+    pub msaa: Option<u32>,
+    /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;
+    /// the clock then takes one step per frame unless --clock real-time.
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
+    #[arg(long, default_value = "captures")]
+    pub capture_dir: PathBuf,
+    /// Write the exit report (JSON) here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The clock's pace: `--clock`, else one step per frame under `--script` or `--frames`.
+    pub fn pace(&self) -> Pace {
+        self.clock
+            .unwrap_or(if self.script.is_some() || self.frames.is_some() {
+                Pace::PerFrame
+            } else {
+                Pace::RealTime
+            })
+    }
+
+    /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first.
+    pub fn start_screen(&self) -> bool {
+        !self.no_start_screen && self.script.is_none() && self.frames.is_none()
+    }
+}
+
+impl Default for RunArgs {
+    /// The options of `boids run` without arguments (clap's own defaults).
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            run: RunArgs,
+        }
+        <Cli as clap::Parser>::parse_from(["boids"]).run
+    }
+}
