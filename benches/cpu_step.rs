@@ -56,7 +56,7 @@ fn grid_vs_naive(c: &mut Criterion) {
 /// Criterion's report plots are drawn with plotters, which measures text with the font that
 /// `boids` registers for its own plots (plotters' `ab_glyph` backend finds no system font).
 fn config() -> Criterion {
-    boids::bench::plot::register_font().expect("bundled plot font");
+    boids::plot::register_font().expect("bundled plot font");
     Criterion::default()
 }
 

@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 
 use crate::backend::{self, BackendKind, Simulation};
-use crate::bench::stats::TimeStats;
 use crate::gpu::GpuContext;
 use crate::model::measures::{Measure, MeasureId, Needs, FLOCK_MIN_BOIDS, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint};
@@ -16,6 +15,7 @@ use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
 use crate::run::RunError;
+use crate::stats::time::TimeStats;
 
 /// Options of `boids headless`.
 #[derive(clap::Args, Clone, Debug)]
@@ -167,6 +167,8 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         timed: true,
     };
     let ended = run_steps(sim.as_mut(), &schedule, stop, &mut || {}, &mut rec)?;
+    // The files are written whole: a signal now quits at once, removing a temporary file.
+    stop.quit_on_signal();
     let measures = sim.measures()?;
     let measures = rec.with_census(measures, sim.as_mut())?;
     let columns = report_measures(sim.predator_count() > 0, opts.flocks);

@@ -20,11 +20,13 @@
 pub mod app;
 pub mod backend;
 pub mod bench;
+pub mod capture;
 pub mod cpu;
 pub mod gpu;
 pub mod headless;
 pub mod io;
 pub mod model;
+pub mod plot;
 pub mod render;
 pub mod run;
 pub mod simulation;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use boids::bench::format::format_ms;
 use boids::headless::{self, HeadlessArgs};
+use boids::stats::format::format_ms;
 
 #[derive(Parser)]
 #[command(

@@ -385,7 +385,7 @@ fn f9_records_a_live_capture() {
     let dirs = capture_dirs(&caps);
     assert_eq!(dirs.len(), 1, "one capture folder: {dirs:?}\n{}", r.stderr);
     let d = &dirs[0];
-    for f in boids::bench::capture::LIVE_FILES {
+    for f in boids::capture::recorder::LIVE_FILES {
         assert!(d.join(f).is_file(), "{f} missing in {}", d.display());
     }
     assert!(

@@ -10,11 +10,12 @@ use boids::run::steps::Stop;
 
 use bench_util::*;
 use boids::backend::BackendKind;
-use boids::bench::capture::{csv_header, FILES, TRACE_FRAMES_PER_RUN};
 use boids::bench::compare::{compare_table, load_summary, scaling_table};
-use boids::bench::format::format_ms;
-use boids::bench::plot::{backend_color, backend_color_hex, PLOT_SIZE};
 use boids::bench::sweep::{run_sweep, BenchConfig, SweepEvent};
+use boids::capture::plot::{backend_color, backend_color_hex};
+use boids::capture::recorder::{csv_header, FILES, TRACE_FRAMES_PER_RUN};
+use boids::plot::PLOT_SIZE;
+use boids::stats::format::format_ms;
 
 const STEPS: u32 = 20;
 const WARMUP: u32 = 2;
@@ -339,7 +340,7 @@ fn assert_json_close(a: &serde_json::Value, b: &serde_json::Value, at: &str) {
 /// run. No GPU needed: the rows are planted.
 #[test]
 fn a_live_capture_plots_frame_times_over_the_session_and_their_histogram() {
-    use boids::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, LIVE_FILES};
+    use boids::capture::recorder::{CaptureMeta, CaptureRecorder, FrameRow, LIVE_FILES};
     let meta = CaptureMeta::collect("live", "Fifo", None, serde_json::json!({}));
     let mut rec = CaptureRecorder::new(meta);
     // cpu frames of 10..16 ms, then gpu frames of 30..34 ms.

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 
 use bench_util::*;
 use boids::backend::BackendKind;
-use boids::bench::capture::FILES;
 use boids::bench::sweep::{run_sweep, BenchConfig, SweepEvent};
-use boids::bench::BenchError;
+use boids::capture::error::BenchError;
+use boids::capture::recorder::FILES;
 
 fn cpu_config(out: PathBuf, counts: &[usize], steps: u32, warmup: u32) -> BenchConfig {
     let mut cfg = BenchConfig::new(out);
@@ -108,7 +108,7 @@ fn stopped_during_warmup_records_no_run_and_says_why() {
     assert_eq!(
         (header.len(), rows.len()),
         (
-            4 + boids::stages::STAGE_COUNT + boids::bench::capture::FRAME_COLUMNS.len(),
+            4 + boids::stages::STAGE_COUNT + boids::capture::recorder::FRAME_COLUMNS.len(),
             0
         )
     );

@@ -1,6 +1,6 @@
 //! Statistics of captures on known inputs: percentiles, median, fps, 1 % low.
 
-use boids::bench::stats::{percentile, round_ms, TimeStats};
+use boids::stats::time::{percentile, round_ms, TimeStats};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)

@@ -207,10 +207,11 @@ fn headless_exports_with_zero_steps_and_resumes_without_a_scene() {
     assert!(e.contains("--steps 0") && e.contains("--save"), "{e}");
 }
 
-/// `--scene` replaces the checkpoint's parameters and obstacles (the world size stays the file's
-/// when the scene writes none), `--seed` its seed; the step index stays the file's.
+/// A checkpoint wins over a scene (defaults < scene < checkpoint < command line): with `--init`,
+/// `--scene` is not used (a warning says so); `--seed` and `--set` change what they name; the
+/// step index stays the file's.
 #[test]
-fn scene_and_seed_override_a_checkpoint_by_the_documented_rule() {
+fn a_checkpoint_wins_over_a_scene_and_the_command_line_over_both() {
     let dir = tempfile::tempdir().unwrap();
     let start = dir.path().join("start.csv");
     let scene = dir.path().join("fixed.toml");
@@ -229,42 +230,38 @@ fn scene_and_seed_override_a_checkpoint_by_the_documented_rule() {
     let other = dir.path().join("slow.toml");
     std::fs::write(&other, "seed = 5\n[params]\nmax_speed = 50.0\n").unwrap();
     let out = dir.path().join("out.csv");
-    run_ok(
-        boids()
-            .args(["headless", "--steps", "2", "--init"])
-            .arg(&start)
-            .arg("--scene")
-            .arg(&other)
-            .arg("--save")
-            .arg(&out),
+    let res = boids()
+        .args(["headless", "--steps", "2", "--init"])
+        .arg(&start)
+        .arg("--scene")
+        .arg(&other)
+        .arg("--save")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(res.status.success());
+    let warn = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        warn.contains("slow.toml: not used") && warn.contains("start.csv"),
+        "{warn}"
     );
     let cp = load_checkpoint(&out).unwrap();
     assert_eq!(
         (cp.params.world_width, cp.params.models.boids.max_speed),
-        (320.0, 50.0)
+        (320.0, 100.0),
+        "the checkpoint's parameters, not the scene's"
     );
-    assert_eq!((cp.seed, cp.step), (5, 5));
-    assert!(
-        cp.obstacles.is_empty(),
-        "the scene's (no) obstacles replace the file's"
-    );
+    assert_eq!((cp.seed, cp.step), (1, 5));
+    assert_eq!(cp.obstacles, vec![[1.0, 1.0]], "the checkpoint's obstacles");
     run_ok(
         boids()
             .args(["headless", "--steps", "1", "--seed", "77", "--init"])
             .arg(&start)
-            .arg("--scene")
-            .arg(&other)
-            .arg("--save")
+            .args(["--set", "max_speed=50", "--save"])
             .arg(&out),
     );
-    assert_eq!(load_checkpoint(&out).unwrap().seed, 77);
-
-    // The rule is in --help.
-    let help = run_ok(boids().args(["headless", "--help"]));
-    assert!(
-        help.contains("checkpoint") && help.contains("--scene replaces"),
-        "{help}"
-    );
+    let cp = load_checkpoint(&out).unwrap();
+    assert_eq!((cp.seed, cp.params.models.boids.max_speed), (77, 50.0));
 }
 
 /// Resuming on the CPU backend: 20 steps straight against 10 steps, save, load, 10 more. With

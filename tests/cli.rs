@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use bench_util::*;
-use boids::bench::format::format_ms;
+use boids::stats::format::format_ms;
 
 fn boids() -> Command {
     Command::new(env!("CARGO_BIN_EXE_boids"))
@@ -310,7 +310,7 @@ fn sub_microsecond_times_keep_three_significant_digits() {
     assert_time_ticks_sound(&ticks, "scaling.svg");
     let labels: Vec<SvgText> = svg_texts(&svg)
         .into_iter()
-        .filter(|t| t.fill == boids::bench::plot::backend_color_hex("cpu"))
+        .filter(|t| t.fill == boids::capture::plot::backend_color_hex("cpu"))
         .collect();
     assert_eq!(labels.len(), 1, "{labels:?}");
     assert_time_label(&labels[0].content, median, "point label");
@@ -525,17 +525,11 @@ fn scene_points_outside_the_world_stop_every_command() {
         "{}",
         String::from_utf8_lossy(&res.stderr)
     );
-    let small = tmp.path().join("small.toml");
-    std::fs::write(
-        &small,
-        "[params]\nworld_width = 100.0\nworld_height = 100.0\n",
-    )
-    .unwrap();
+    // The checkpoint resumed in a 100 wu world (--set over the checkpoint).
     let res = boids()
         .args(["headless", "--steps", "1", "--init"])
         .arg(&cp)
-        .arg("--scene")
-        .arg(&small)
+        .args(["--set", "world_width=100", "--set", "world_height=100"])
         .output()
         .unwrap();
     let e = String::from_utf8_lossy(&res.stderr);

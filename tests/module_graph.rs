@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["backend"],
     &["render", "plot"],
     &["run"],
+    &["capture"],
     &["headless", "bench", "sweep", "app"],
 ];
 

@@ -326,11 +326,7 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         .collect()
     };
     let cases: [(&str, &str, &str); 9] = [
-        (
-            "nosie",
-            "1",
-            "--param \"nosie\" is not a parameter; sweepable names: boids, density",
-        ),
+        ("nosie", "1", "--param nosie: unknown parameter `nosie`"),
         (
             "rotational_diffusion",
             "0:400:200",
@@ -339,8 +335,16 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         ("rotational_diffusion", "0:1", "a range is start:stop:step"),
         ("rotational_diffusion", "0:1:0", "the step must not be 0"),
         ("rotational_diffusion", "1,x", "\"x\" is not a number"),
-        ("boundary", "1", "boundary is not numeric"),
-        ("max_neighbors", "2.5", "max_neighbors is a whole number"),
+        (
+            "boundary",
+            "1",
+            "--param boundary: boundary = 1: invalid type",
+        ),
+        (
+            "max_neighbors",
+            "2.5",
+            "--param max_neighbors: max_neighbors = 2.5: invalid type: floating point",
+        ),
         (
             "separation_radius",
             "30",

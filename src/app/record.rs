@@ -2,7 +2,7 @@
 //! recording; every presented frame becomes a row of `frames.csv`; F9 again writes the files of
 //! `boids bench` into `captures/<UTC timestamp>/` (source `live`, present mode of the window),
 //! with the frame times over the session and their histogram, as SVG and PNG, in place of the
-//! scaling plot ([`crate::bench::capture::LIVE_FILES`]).
+//! scaling plot ([`crate::capture::recorder::LIVE_FILES`]).
 //!
 //! What each figure is, and how it was timed (also written into `summary.json` as
 //! `timing_notes`, column by column):
@@ -32,9 +32,9 @@ use wgpu_profiler::GpuTimerQueryResult;
 
 use crate::app::frame_times::FrameTimes;
 use crate::backend::BackendKind;
-use crate::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
-use crate::bench::summary::StageTiming;
-use crate::bench::trace::TraceFrame;
+use crate::capture::recorder::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
+use crate::capture::summary::StageTiming;
+use crate::capture::trace::TraceFrame;
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
 
@@ -242,14 +242,14 @@ impl LiveRecording {
             );
         }
         // A new folder each time: two captures within one second get `-2`, `-3`, ….
-        let stamp = crate::bench::sysinfo::now_folder_timestamp();
+        let stamp = crate::run::provenance::now_folder_timestamp();
         let mut dir = root.join(&stamp);
         let mut k = 2;
         while dir.exists() {
             dir = root.join(format!("{stamp}-{k}"));
             k += 1;
         }
-        crate::bench::outdir::prepare_out_dir(&dir, true, false).map_err(|e| e.to_string())?;
+        crate::capture::outdir::prepare_out_dir(&dir, true, false).map_err(|e| e.to_string())?;
         self.recorder.write(&dir).map_err(|e| e.to_string())?;
         Ok(dir)
     }

@@ -61,7 +61,7 @@ const MARGIN: f32 = 8.0;
 const TOOLBAR_PT: f32 = 40.0;
 
 fn ms(v: Option<f64>) -> String {
-    v.map_or("–".to_string(), crate::bench::format::format_ms)
+    v.map_or("–".to_string(), crate::stats::format::format_ms)
 }
 
 /// A count for the compact HUD: `950`, `20k`, `1.5k`, `1.2M`.

@@ -231,6 +231,9 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         Some(p) => Some(Script::load(p)?),
         None => None,
     };
+    // Every --set checked before a window opens (the window's size only changes the world's).
+    let mut p = scene.as_ref().map(|s| s.params.clone()).unwrap_or_default();
+    crate::run::spec::apply_sets(&mut p, &args.setup.set).map_err(|e| e.to_string())?;
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
             "cannot open a window: {}\nThe interactive app needs a display (X11 or Wayland). \

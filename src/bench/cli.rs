@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use crate::backend::BackendKind;
 use crate::bench::compare::{compare_table, format_fps, load_summary, scaling_table};
-use crate::bench::format::format_ms;
-use crate::bench::summary::CaptureStatus;
 use crate::bench::sweep::{run_sweep, BenchConfig, SweepEvent, DEFAULT_NAIVE_MAX_PAIRS};
-use crate::bench::sysinfo::now_folder_timestamp;
+use crate::capture::summary::CaptureStatus;
 use crate::run::args::{parse_count, SetupArgs};
+use crate::run::provenance::now_folder_timestamp;
 use crate::run::steps::{Progress, Stop};
+use crate::stats::format::format_ms;
 
 /// Options of `boids bench`.
 #[derive(clap::Args, Debug, Clone)]

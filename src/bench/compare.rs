@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bench::error::BenchError;
-use crate::bench::format::format_ms;
-use crate::bench::stats::TimeStats;
-use crate::bench::summary::{Summary, SCHEMA};
+use crate::capture::error::BenchError;
+use crate::capture::summary::{Summary, SCHEMA};
+use crate::stats::format::format_ms;
+use crate::stats::time::TimeStats;
 
 /// Reads a `summary.json` (or the `summary.json` inside a capture folder).
 ///
@@ -171,9 +171,9 @@ fn identity(tag: &str, path: &Path, s: &Summary) -> String {
             .get("steps")
             .map_or("?".into(), |v| v.to_string()),
         match s.status {
-            crate::bench::summary::CaptureStatus::Complete => "complete",
-            crate::bench::summary::CaptureStatus::InProgress => "in progress",
-            crate::bench::summary::CaptureStatus::Interrupted => "interrupted",
+            crate::capture::summary::CaptureStatus::Complete => "complete",
+            crate::capture::summary::CaptureStatus::InProgress => "in progress",
+            crate::capture::summary::CaptureStatus::Interrupted => "interrupted",
         }
     )
 }
@@ -207,12 +207,12 @@ pub fn compare_table(a_path: &Path, a: &Summary, b_path: &Path, b: &Summary) -> 
             if ra.is_none() && rb.is_none() {
                 continue;
             }
-            let f = |r: Option<&crate::bench::summary::RunSummary>,
-                     g: fn(&crate::bench::stats::TimeStats) -> f64| {
+            let f = |r: Option<&crate::capture::summary::RunSummary>,
+                     g: fn(&crate::stats::time::TimeStats) -> f64| {
                 r.map(|r| g(&r.stats))
             };
             let spread =
-                |r: Option<&crate::bench::summary::RunSummary>| ms(r.and_then(|r| iqr(&r.stats)));
+                |r: Option<&crate::capture::summary::RunSummary>| ms(r.and_then(|r| iqr(&r.stats)));
             let mut b_over_a = ratio(f(ra, |t| t.median_ms), f(rb, |t| t.median_ms));
             if let (Some(x), Some(y)) = (ra, rb) {
                 if b_over_a != "—" && within_noise(&x.stats, &y.stats) {

@@ -20,21 +20,21 @@
 //! - every run not started when the stop flag (Ctrl-C) is set.
 //!
 //! Everything that can be checked without running (options, scene, `--render`, the output
-//! folder — see [`crate::bench::outdir`]) is checked before the first run.
+//! folder — see [`crate::capture::outdir`]) is checked before the first run.
 
 use std::path::PathBuf;
 
 use serde_json::json;
 
 use crate::backend::{self, BackendKind, GpuError, SimError, Simulation};
-use crate::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
-use crate::bench::error::BenchError;
-use crate::bench::outdir::prepare_out_dir;
 use crate::bench::render::RenderBench;
-use crate::bench::summary::{
+use crate::capture::error::BenchError;
+use crate::capture::outdir::prepare_out_dir;
+use crate::capture::recorder::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
+use crate::capture::summary::{
     CaptureStatus, RunSummary, SkipKind, SkippedRun, StageTiming, Summary,
 };
-use crate::bench::trace::TraceFrame;
+use crate::capture::trace::TraceFrame;
 use crate::gpu::GpuContext;
 use crate::model::{validate_boid_count, DEFAULT_DENSITY};
 use crate::run::args::Set;

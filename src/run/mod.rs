@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod error;
+pub mod provenance;
 pub mod spec;
 pub mod steps;
 

@@ -265,6 +265,23 @@ pub fn scene_setup(
     Ok(resolve(&Inputs::of_scene(scene), &o, &d)?.setup)
 }
 
+/// Applies `sets` to `params` in order, then checks that the resulting model uses each key (so
+/// `--set model=vicsek --set vicsek_eta=1` works in either order). The ranges are not checked
+/// here: call [`SimParams::validate`] after.
+///
+/// # Errors
+/// [`RunError::Set`]: an unknown key (with the nearest known ones), a value of the wrong kind, or
+/// a key the model does not use (naming the model's parameters).
+pub fn apply_sets(params: &mut SimParams, sets: &[Set]) -> Result<(), RunError> {
+    for s in sets {
+        params.set(&s.key, &s.value).map_err(|e| set_error(s, e))?;
+    }
+    for s in sets {
+        params.check_used(&s.key).map_err(|e| set_error(s, e))?;
+    }
+    Ok(())
+}
+
 /// A `--set` error naming the setting.
 fn set_error(s: &Set, source: crate::model::ParamError) -> RunError {
     RunError::Set {

@@ -17,7 +17,11 @@ use crate::simulation::Simulation;
 /// the current step (or point) and the command still writes what it has; a second signal quits at
 /// once, removing the temporary file of a write in progress (exit status 130).
 #[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
+pub struct Stop {
+    flag: Arc<AtomicBool>,
+    /// Once set, a signal quits at once (the loop is over: the command is writing its files).
+    immediate: Arc<AtomicBool>,
+}
 
 impl Stop {
     /// Installs the handler; `after` says where the command stops ("the current step"). When a
@@ -25,10 +29,10 @@ impl Stop {
     /// their meaning.
     pub fn install(after: &'static str) -> Stop {
         let stop = Stop::default();
-        let flag = stop.0.clone();
+        let (flag, immediate) = (stop.flag.clone(), stop.immediate.clone());
         let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted again: quitting without writing");
+            if immediate.load(Ordering::SeqCst) || flag.swap(true, Ordering::SeqCst) {
+                eprintln!("\ninterrupted: quitting now");
                 crate::io::exit_interrupted();
             }
             eprintln!("\nCtrl-C: stopping after {after} (again to quit at once)");
@@ -38,12 +42,18 @@ impl Stop {
 
     /// Whether a stop was asked for.
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        self.flag.load(Ordering::SeqCst)
     }
 
     /// Asks for a stop (tests, and a command stopping itself).
     pub fn set(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// From now on a signal quits at once, removing the temporary file of a write in progress
+    /// (exit status 130): a command whose loop is over calls it before writing its files.
+    pub fn quit_on_signal(&self) {
+        self.immediate.store(true, Ordering::SeqCst);
     }
 }
 

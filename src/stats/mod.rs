@@ -36,6 +36,7 @@
 mod batch_means;
 mod estimate;
 mod fit;
+pub mod format;
 mod jackknife;
 mod moments;
 mod nematic;
@@ -43,6 +44,7 @@ mod number_fluctuations;
 mod repeats;
 #[cfg(test)]
 mod test_rng;
+pub mod time;
 
 pub use batch_means::{batch_count, series_stats, time_average, SeriesStats, BATCHES, MIN_SAMPLES};
 pub use estimate::{ErrorKind, Estimate};

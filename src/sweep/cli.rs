@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::bench::sysinfo::now_folder_timestamp;
+use crate::run::provenance::now_folder_timestamp;
 use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
 use crate::sweep::merge::merge;

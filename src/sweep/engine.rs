@@ -20,11 +20,11 @@
 //!    scene is refused, naming the model and its parameters).
 
 use crate::backend::{self, BackendKind, Simulation};
-use crate::bench::sysinfo::AdapterSummary;
 use crate::gpu::GpuContext;
 use crate::model::measures::MeasureId;
 use crate::model::FlockMeasures;
 use crate::run::args::Set;
+use crate::run::provenance::AdapterSummary;
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Observer, Schedule, Stop};
 use crate::run::RunError;
@@ -141,8 +141,8 @@ pub fn run_point(
     )
     .map_err(|e| match e {
         // A swept value is a `--param`, not a `--set`.
-        RunError::Set { key, value, source } if req.settings.iter().any(|(n, _)| *n == key) => {
-            RunError::Conflict(format!("--param {key} = {value}: {source}"))
+        RunError::Set { key, source, .. } if req.settings.iter().any(|(n, _)| *n == key) => {
+            RunError::Conflict(format!("--param {key}: {source}"))
         }
         e => e,
     })?;

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};

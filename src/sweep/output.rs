@@ -106,7 +106,7 @@ pub fn write_outputs(
         files.extend(plot_files().into_iter().filter(|f| dir.join(f).is_file()));
     }
     summary.files = files;
-    summary.updated_utc = crate::bench::sysinfo::now_rfc3339();
+    summary.updated_utc = crate::run::provenance::now_rfc3339();
     let json = serde_json::to_vec_pretty(summary).map_err(|e| format!("{SUMMARY}: {e}"))?;
     write(SUMMARY, &json)?;
     Ok(())

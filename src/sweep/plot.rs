@@ -3,7 +3,7 @@
 //!
 //! Drawn with plotters (a cartesian chart, log x axis for wide positive ranges, error bars as
 //! segments with caps), the SVG and the PNG from the same code; text through the bundled font
-//! registered by [`crate::bench::plot::register_font`].
+//! registered by [`crate::plot::register_font`].
 //!
 //! A point with repeats is drawn at the mean of its repeats' time averages with the combined
 //! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). A measure with a range in the measure
@@ -14,8 +14,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::bench::plot::{
-    err, log_ticks, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
+use crate::plot::{
+    err, log_ticks, png_of, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
 };
 use crate::sweep::stats::combine;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
@@ -346,17 +346,7 @@ pub(crate) fn measure_png(
     m: usize,
 ) -> Result<Vec<u8>, String> {
     let p = measure_plot(s, rows, m);
-    let (w, h) = PLOT_SIZE;
-    let mut buf = vec![255u8; (w * h * 3) as usize];
-    draw(
-        &BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area(),
-        &p,
-    )?;
-    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(bytes.into_inner())
+    png_of(|area| draw(area, &p))
 }
 
 fn capitalise(s: &str) -> String {

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::backend::BackendKind;
-use crate::bench::sysinfo::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::model::Scene;
+use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::sysinfo::{AdapterSummary, SystemInfo, ToolInfo};
+use crate::run::provenance::{AdapterSummary, SystemInfo, ToolInfo};
 use crate::sweep::plan::PlanSpec;
 use crate::sweep::shard::Shard;
 

@@ -205,7 +205,7 @@ pub fn svg_texts(svg: &str) -> Vec<SvgText> {
         .collect()
 }
 
-/// The value of a time label as written by `boids::bench::format::format_ms` ("412 ns",
+/// The value of a time label as written by `boids::stats::format::format_ms` ("412 ns",
 /// "1.23 ms"), in ms; `None` for any other text. Parsed here, not by the library, so a label
 /// that says the wrong value is caught.
 pub fn parse_time_label(s: &str) -> Option<f64> {

@@ -22,7 +22,7 @@
 //! run in the summary):
 //!
 //! ```no_run
-//! use boids::bench::capture::{CaptureMeta, CaptureRecorder, FrameRow};
+//! use boids::capture::recorder::{CaptureMeta, CaptureRecorder, FrameRow};
 //! # fn frame() -> f64 { 16.0 }
 //! let meta = CaptureMeta::collect("live", "Immediate", None, serde_json::json!({"scene": null}));
 //! let mut rec = CaptureRecorder::new(meta);
@@ -36,16 +36,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bench::error::BenchError;
-use crate::bench::plot::{self, FrameRun, FrametimesPlot, ScalingLine, ScalingPlot};
-use crate::bench::stats::{round_ms, TimeStats};
-use crate::bench::summary::{
+use crate::capture::error::BenchError;
+use crate::capture::plot::{self, FrameRun, FrametimesPlot, ScalingLine, ScalingPlot};
+use crate::capture::summary::{
     CaptureStatus, GpuTiming, RunSummary, SkippedRun, StageTiming, Summary, SCHEMA,
 };
-use crate::bench::sysinfo::{now_rfc3339, AdapterSummary, SystemInfo, ToolInfo};
-use crate::bench::trace::{trace_json, TraceFrame};
+use crate::capture::trace::{trace_json, TraceFrame};
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
+use crate::run::provenance::{now_rfc3339, AdapterSummary, SystemInfo, ToolInfo};
+use crate::stats::time::{round_ms, TimeStats};
 
 /// The timed columns after the stages: the render pass (`boids bench --render`: recorded and
 /// waited for; live captures: encoded and submitted), then, in live captures only, where the

@@ -9,7 +9,7 @@ pub enum BenchError {
     /// run starts.
     #[error("{0}")]
     Config(String),
-    /// The output folder cannot be used (see [`crate::bench::outdir`] for the rule). Reported
+    /// The output folder cannot be used (see [`crate::capture::outdir`] for the rule). Reported
     /// before any run starts.
     #[error("output folder {}: {reason}", path.display())]
     OutputDir {

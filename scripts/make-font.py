@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Makes DejaVuSans-subset.ttf, the font of the capture plots' text (src/bench/plot.rs).
+"""Makes src/plot/font/DejaVuSans-subset.ttf, the font of the plots' text (src/plot/mod.rs).
 
-    /usr/bin/python3 src/bench/font/make-font.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]
+    /usr/bin/python3 scripts/make-font.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]
 
 Needs fontTools (Debian: python3-fonttools) and DejaVu Sans (Debian: fonts-dejavu-core).
 
@@ -19,13 +19,16 @@ The licence (LICENSE-DejaVu.txt, Bitstream Vera terms) allows modified copies wh
 contain "Bitstream" or "Vera"; the font keeps its name "DejaVu Sans".
 """
 
+import os
 import sys
 
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
 SOURCE = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-OUT = __file__.rsplit("/", 1)[0] + "/DejaVuSans-subset.ttf"
+OUT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "src", "plot", "font", "DejaVuSans-subset.ttf"
+)
 TEXT = "".join(chr(c) for c in range(0x20, 0x7F)) + "µ×²–—≈≤≥…·−"
 
 options = subset.Options()

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bench::error::BenchError;
+use crate::capture::error::BenchError;
 
 /// Applies the rule above to `dir`; `create_parents` allows creating missing parents (used for the
 /// default folder only); `force` allows a non-empty folder.

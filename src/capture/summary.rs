@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::stats::{nan_if_null, TimeStats};
-use crate::bench::sysinfo::{AdapterSummary, SystemInfo, ToolInfo};
 use crate::model::FlockMeasures;
+use crate::run::provenance::{AdapterSummary, SystemInfo, ToolInfo};
+use crate::stats::time::{nan_if_null, TimeStats};
 
 /// The `schema` field of every summary this version writes.
 pub const SCHEMA: &str = "boids-bench-capture/1";

@@ -30,40 +30,14 @@
 //! `font/LICENSE-DejaVu.txt`) registered as `sans-serif` ([`register_font`]), so no system font
 //! is needed. The SVG names the family `sans-serif`; a viewer draws it with its own font.
 
-use std::sync::OnceLock;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::bench::format::{format_count, format_ms};
-
-/// Size of every plot (px).
-pub const PLOT_SIZE: (u32, u32) = (1000, 640);
-
-/// The font family every text of the plots uses (the bundled font is registered under it).
-const FAMILY: &str = "sans-serif";
-
-/// The bundled font (see the module documentation).
-const FONT_BYTES: &[u8] = include_bytes!("font/DejaVuSans-subset.ttf");
-
-pub(crate) const TEXT: RGBColor = RGBColor(30, 30, 30);
-pub(crate) const GRID: RGBColor = RGBColor(221, 221, 221);
-
-/// Registers the bundled font with plotters as `sans-serif` (once per process; later calls
-/// return the first result). Every plotters chart in the process needs it, since plotters measures
-/// text with its font backend even for SVG — criterion's report plots included.
-///
-/// # Errors
-/// When the bundled font does not parse (a broken build).
-pub fn register_font() -> Result<(), String> {
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
-            .map_err(|_| "the bundled plot font does not parse".to_string())
-    })
-    .clone()
-}
+use crate::plot::{
+    err, log_range, log_ticks, png_of, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
+};
+use crate::stats::format::{format_count, format_ms};
 
 /// The colour of a backend's line (RGB): gpu blue, cpu orange, cpu-naive green, others from a
 /// fixed palette by name.
@@ -138,72 +112,6 @@ pub struct FrametimesPlot {
     pub subtitle: String,
     /// The runs in capture order.
     pub runs: Vec<FrameRun>,
-}
-
-/// Tick values of a log axis over `lo..=hi` (0 < lo < hi): the powers of ten inside when there
-/// are at least three, else 1, 2 and 5 × the powers of ten inside; at most 10 (every k-th power
-/// kept when there are more). A range of at least one decade (see [`log_range`]) always holds
-/// three 1-2-5 values, so an axis never lacks ticks, and distinct 1-2-5 values never share a
-/// [`format_ms`] label.
-pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
-        return Vec::new();
-    }
-    let (k0, k1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
-    let pick = |mults: &[f64]| -> Vec<f64> {
-        (k0..=k1)
-            .flat_map(|k| mults.iter().map(move |m| m * 10f64.powi(k)))
-            .filter(|v| *v >= lo * (1.0 - 1e-12) && *v <= hi * (1.0 + 1e-12))
-            .collect()
-    };
-    let mut v = pick(&[1.0]);
-    if v.len() < 3 {
-        v = pick(&[1.0, 2.0, 5.0]);
-    }
-    if v.len() > 10 {
-        let step = v.len().div_ceil(10);
-        v = v.into_iter().step_by(step).collect();
-    }
-    v
-}
-
-/// A log-axis range around data `lo..=hi` (both positive): `pad` times wider on each side, then
-/// widened about its geometric centre to at least one decade. `(1, 10)` when there is no data.
-pub fn log_range(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
-    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi >= lo) {
-        return (1.0, 10.0);
-    }
-    let (a, b) = (lo / pad, hi * pad);
-    if b / a >= 10.0 {
-        return (a, b);
-    }
-    let c = (a * b).sqrt();
-    (c / 10f64.sqrt(), c * 10f64.sqrt())
-}
-
-pub(crate) fn text_style(size: f64) -> TextStyle<'static> {
-    (FAMILY, size).into_font().color(&TEXT)
-}
-
-pub(crate) fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
-    e.to_string()
-}
-
-/// Fills `root` white, writes the two title lines at its top, and returns the area below them.
-pub(crate) fn titled<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    title: &str,
-    subtitle: &str,
-) -> Result<DrawingArea<DB, Shift>, String> {
-    root.fill(&WHITE).map_err(err)?;
-    let (head, body) = root.split_vertically(72);
-    let x = PLOT_SIZE.0 as i32 / 2;
-    let top = Pos::new(HPos::Center, VPos::Top);
-    head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))
-        .map_err(err)?;
-    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))
-        .map_err(err)?;
-    Ok(body)
 }
 
 /// A box in backend pixels: left, top, right, bottom.
@@ -584,20 +492,6 @@ pub fn histogram_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
     png_of(|area| draw_histogram(area, p))
 }
 
-/// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG.
-fn png_of(
-    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
-) -> Result<Vec<u8>, String> {
-    let (w, h) = PLOT_SIZE;
-    let mut buf = vec![255u8; (w * h * 3) as usize];
-    draw(&BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area())?;
-    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(bytes.into_inner())
-}
-
 /// The frame-time histogram: per (backend, count) — runs of the same pair merged — the frames in
 /// each of [`HISTOGRAM_BINS`] log-spaced bins over the times' range.
 fn draw_histogram<DB: DrawingBackend>(
@@ -731,7 +625,7 @@ mod tests {
     #[test]
     fn every_character_the_plots_write_is_in_the_bundled_font() {
         use ab_glyph::{Font, FontRef};
-        let font = FontRef::try_from_slice(FONT_BYTES).unwrap();
+        let font = FontRef::try_from_slice(crate::plot::FONT_BYTES).unwrap();
         let mut text = String::from(
             "Step time against boid count (median of 100 steps, log-log) Frame time over the \
              capture (one line per run, labelled with its boid count) median step time boids \

@@ -1,0 +1,141 @@
+//! What every figure shares: its size ([`PLOT_SIZE`]), the bundled font and text style, the
+//! title lines, log-axis ticks and ranges, PNG rasterising, and the error of drawing
+//! ([`PlotError`]). The capture plots (`crate::capture::plot`) and the sweep plots
+//! (`crate::sweep::plot`) are drawn with plotters on this ground.
+//!
+//! Text uses plotters' `ab_glyph` font backend with the bundled DejaVu Sans subset
+//! (`font/DejaVuSans-subset.ttf`, licence in `font/LICENSE-DejaVu.txt`; made by
+//! `scripts/make-font.py`) registered as `sans-serif` ([`register_font`]), so no system font is
+//! needed. The SVG names the family `sans-serif`; a viewer draws it with its own font.
+
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// A figure that could not be drawn or encoded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlotError(pub String);
+
+impl From<String> for PlotError {
+    fn from(s: String) -> Self {
+        PlotError(s)
+    }
+}
+
+impl From<&str> for PlotError {
+    fn from(s: &str) -> Self {
+        PlotError(s.to_string())
+    }
+}
+
+/// Size of every plot (px).
+pub const PLOT_SIZE: (u32, u32) = (1000, 640);
+
+/// The font family every text of the plots uses (the bundled font is registered under it).
+const FAMILY: &str = "sans-serif";
+
+/// The bundled font (see the module documentation).
+pub const FONT_BYTES: &[u8] = include_bytes!("font/DejaVuSans-subset.ttf");
+
+pub const TEXT: RGBColor = RGBColor(30, 30, 30);
+pub const GRID: RGBColor = RGBColor(221, 221, 221);
+
+/// Registers the bundled font with plotters as `sans-serif` (once per process; later calls
+/// return the first result). Every plotters chart in the process needs it, since plotters measures
+/// text with its font backend even for SVG — criterion's report plots included.
+///
+/// # Errors
+/// When the bundled font does not parse (a broken build).
+pub fn register_font() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
+            .map_err(|_| "the bundled plot font does not parse".to_string())
+    })
+    .clone()
+}
+
+/// Tick values of a log axis over `lo..=hi` (0 < lo < hi): the powers of ten inside when there
+/// are at least three, else 1, 2 and 5 × the powers of ten inside; at most 10 (every k-th power
+/// kept when there are more). A range of at least one decade (see [`log_range`]) always holds
+/// three 1-2-5 values, so an axis never lacks ticks, and distinct 1-2-5 values never share a
+/// `crate::stats::format::format_ms` label.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    let (k0, k1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let pick = |mults: &[f64]| -> Vec<f64> {
+        (k0..=k1)
+            .flat_map(|k| mults.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|v| *v >= lo * (1.0 - 1e-12) && *v <= hi * (1.0 + 1e-12))
+            .collect()
+    };
+    let mut v = pick(&[1.0]);
+    if v.len() < 3 {
+        v = pick(&[1.0, 2.0, 5.0]);
+    }
+    if v.len() > 10 {
+        let step = v.len().div_ceil(10);
+        v = v.into_iter().step_by(step).collect();
+    }
+    v
+}
+
+/// A log-axis range around data `lo..=hi` (both positive): `pad` times wider on each side, then
+/// widened about its geometric centre to at least one decade. `(1, 10)` when there is no data.
+pub fn log_range(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi >= lo) {
+        return (1.0, 10.0);
+    }
+    let (a, b) = (lo / pad, hi * pad);
+    if b / a >= 10.0 {
+        return (a, b);
+    }
+    let c = (a * b).sqrt();
+    (c / 10f64.sqrt(), c * 10f64.sqrt())
+}
+
+/// The text style of every figure at `size` px.
+pub fn text_style(size: f64) -> TextStyle<'static> {
+    (FAMILY, size).into_font().color(&TEXT)
+}
+
+/// A plotters drawing error as text.
+pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    e.to_string()
+}
+
+/// Fills `root` white, writes the two title lines at its top, and returns the area below them.
+pub fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+) -> Result<DrawingArea<DB, Shift>, String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (head, body) = root.split_vertically(72);
+    let x = PLOT_SIZE.0 as i32 / 2;
+    let top = Pos::new(HPos::Center, VPos::Top);
+    head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))
+        .map_err(err)?;
+    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))
+        .map_err(err)?;
+    Ok(body)
+}
+
+/// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG.
+pub fn png_of(
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = PLOT_SIZE;
+    let mut buf = vec![255u8; (w * h * 3) as usize];
+    draw(&BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area())?;
+    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut bytes, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes.into_inner())
+}
