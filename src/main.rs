@@ -103,6 +103,13 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
     println!("device:         {}", r.device);
     println!("boids:          {}", r.boids);
     println!(
+        "world:          {} × {} wu, density {} boids/wu² ({})",
+        r.world[0],
+        r.world[1],
+        boids::stats::format::trimmed(r.boids as f64 / (r.world[0] as f64 * r.world[1] as f64), 4),
+        r.world_from
+    );
+    println!(
         "steps:          {} (step index now {})",
         r.steps, r.step_index
     );
@@ -137,6 +144,37 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
     }
     if r.predators > 0 {
         println!("{:<15} {}", "predators:", r.predators);
+    }
+    if let Some((phi, stats)) = &r.order {
+        println!(
+            "order parameter φ = {} over the {} steps written to --stats (± one standard error):",
+            phi.symbol, r.stats_rows
+        );
+        for (k, (m, e)) in stats.iter().enumerate() {
+            // The first is the order parameter's own time average.
+            let (symbol, title) = match k {
+                0 => ("⟨φ⟩", "mean of the order parameter"),
+                _ => (m.symbol, m.title),
+            };
+            println!(
+                "  {symbol:<8}{title:<38}{:>10.4} ± {:.4}  ({})",
+                e.value, e.error, e.kind
+            );
+        }
+    }
+    if let Some((nf, snapshots)) = &r.fluctuations {
+        println!(
+            "number fluctuations over {snapshots} snapshot{}, {} box sizes (⟨n⟩ {}…{}): \
+             ΔN ∝ ⟨n⟩^α with α = {:.3} ± {:.3} (spatial jackknife over {} regions; 1/2 for a \
+             random gas)",
+            if *snapshots == 1 { "" } else { "s" },
+            nf.points.len(),
+            nf.points.last().map_or(0.0, |p| p.mean_count).round(),
+            nf.points.first().map_or(0.0, |p| p.mean_count).round(),
+            nf.alpha,
+            nf.alpha_error,
+            nf.regions
+        );
     }
     if r.interrupted {
         println!("interrupted: the files asked for hold the state after the steps that ran");

@@ -13,7 +13,7 @@ mod common;
 use boids::backend::{self, BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::model::{initial_state, Actors, Boid, Boundary, Model, Setup, SimParams, VicsekUpdate};
-use boids::sweep::stats::series_stats;
+use boids::stats::series_stats;
 
 /// `n` particles at density `rho` in the paper's units, noise `eta`.
 fn params(n: usize, rho: f32, eta: f32) -> SimParams {

@@ -50,7 +50,12 @@ pub fn app_setup(
     let spawn = spawn.unwrap_or(default_spawn(scene));
     let spec = resolve(
         &Inputs::of_scene(scene),
-        &Overrides { boids, seed, sets },
+        &Overrides {
+            boids,
+            seed,
+            sets,
+            ..Overrides::default()
+        },
         &Defaults {
             boids: default_boids,
             aspect,

@@ -96,6 +96,7 @@ impl BenchArgs {
             scene: self.setup.scene.clone(),
             seed: self.setup.seed,
             sets: self.setup.set.clone(),
+            keep_world: self.setup.keep_world,
             out,
             create_out_parents,
             force: self.force,

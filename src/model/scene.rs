@@ -164,6 +164,23 @@ impl Scene {
         Scene::parse(&text, path)
     }
 
+    /// The scene in a world whose sides are `factor` times its own: the world size, every
+    /// obstacle point and predator position scaled (radii, speeds and the count unchanged). A
+    /// scene that fixes its world and gives a count, run at another count N, is run scaled by
+    /// √(N/N_scene) so that its density stays (`crate::run::spec::resolve`).
+    pub fn scaled(&self, factor: f32) -> Scene {
+        let mut s = self.clone();
+        s.params.world_width *= factor;
+        s.params.world_height *= factor;
+        for o in &mut s.obstacles {
+            *o = o.map(|v| v * factor);
+        }
+        for p in &mut s.predators {
+            p.position = p.position.map(|v| v * factor);
+        }
+        s
+    }
+
     /// The obstacles and predators of the scene.
     pub fn actors(&self) -> Actors {
         Actors {

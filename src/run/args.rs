@@ -19,6 +19,11 @@ pub struct SetupArgs {
     /// unknown key names the nearest known ones; a key the model does not use is refused).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<Set>,
+    /// With a scene that fixes its world and gives a count: keep the world as written when
+    /// --boids differs (the density changes). Without it the world, obstacles and predators are
+    /// scaled by √(N/N_scene), keeping the scene's density.
+    #[arg(long)]
+    pub keep_world: bool,
 }
 
 /// One `--set KEY=VALUE`.

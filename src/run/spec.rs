@@ -24,8 +24,10 @@ Where a run's setup comes from: built-in defaults < scene < checkpoint < command
 - The command line replaces everything: --seed, --boids (with a state file it must equal the
   file's count), then each --set KEY=VALUE in order.
 Unless a checkpoint or the scene fixes the world (world_width or world_height written), the
-world is sized to the boid count at the default density (0.01 boids/wu²); a --set of its size
-wins over that.";
+world is sized to the boid count at the default density (0.01 boids/wu²). When the scene fixes
+the world and gives a count, a --boids that differs keeps the scene's density: the world's sides,
+obstacle points and predator positions are scaled by √(N/N_scene) (--keep-world keeps the world
+as written, and the density changes). A --set of the world's size wins over both.";
 
 /// How the initial boids are placed when no state file gives them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -86,6 +88,9 @@ pub struct Overrides<'a> {
     pub seed: Option<u32>,
     /// `--set KEY=VALUE`, in order.
     pub sets: &'a [Set],
+    /// `--keep-world`: a scene's fixed world is kept as written when `--boids` differs from its
+    /// count (else it is scaled to keep the scene's density).
+    pub keep_world: bool,
 }
 
 /// What the command itself decides when nothing else does.
@@ -173,6 +178,22 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         .or(meta.map(|m| m.seed))
         .or(scene.and_then(|s| s.seed))
         .unwrap_or(1);
+    // A scene that fixes its world and gives a count keeps its density when --boids differs.
+    let scaled;
+    let mut scaled_from = None;
+    let scene = match (meta, file, scene, o.boids) {
+        (None, None, Some(s), Some(n)) if s.world_is_fixed() && !o.keep_world => {
+            match s.boids.filter(|&k| k != n && k > 0) {
+                Some(k) => {
+                    scaled = s.scaled((n as f64 / k as f64).sqrt() as f32);
+                    scaled_from = Some(k);
+                    Some(&scaled)
+                }
+                None => Some(s),
+            }
+        }
+        _ => scene,
+    };
     let (mut params, mut world_from, actors) = match (meta, scene) {
         (Some(m), _) => (
             m.params.clone(),
@@ -184,7 +205,13 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         ),
         (None, Some(s)) => (
             s.params.clone(),
-            format!("the scene {}", scene_name()),
+            match scaled_from {
+                Some(k) => format!(
+                    "the scene {}, scaled by √({n}/{k}) to keep its density",
+                    scene_name()
+                ),
+                None => format!("the scene {}", scene_name()),
+            },
             s.actors(),
         ),
         (None, None) => (SimParams::default(), String::new(), Actors::default()),
@@ -261,6 +288,7 @@ pub fn scene_setup(
         boids,
         seed,
         sets: &[],
+        keep_world: false,
     };
     Ok(resolve(&Inputs::of_scene(scene), &o, &d)?.setup)
 }

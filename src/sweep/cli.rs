@@ -50,6 +50,9 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, String> {
         shard: args.shard,
         out,
         force: args.force,
+        keep_world: args.setup.keep_world,
+        series: args.series,
+        log: args.log.unwrap_or_default(),
     })
 }
 

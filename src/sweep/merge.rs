@@ -1,6 +1,7 @@
 //! `boids sweep merge OUT DIR…`: combines shard folders into one sweep folder whose `sweep.csv`
-//! is byte for byte the one an unsharded run writes, with a summary of the same layout (shard
-//! `null`, every point, status `complete`, `merged_from` listing the shards) and the plots.
+//! and `points.csv` are byte for byte the ones an unsharded run writes, with a summary of the
+//! same layout (shard `null`, every point, status `complete`, `merged_from` listing the shards),
+//! the plots, and the shards' `series/` files when they were written.
 //!
 //! Refused, with a message naming the folder and its shard: a folder that is not a sweep, a shard
 //! whose status is not `complete`, shards of different plans (fingerprints differ; the differing
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
+use crate::sweep::series::SERIES_DIR;
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
 use crate::sweep::table::{read_csv, PointRow, CSV};
@@ -217,7 +219,27 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .collect(),
         ..s0.clone()
     };
-    write_outputs(out, &mut summary, &rows, true)?;
+    // Each shard's series files, copied whole.
+    let mut series: Vec<String> = Vec::new();
+    for (d, s) in &shards {
+        for f in s.files.iter().filter(|f| f.starts_with(SERIES_DIR)) {
+            let bytes = std::fs::read(d.join(f)).map_err(|e| {
+                format!(
+                    "{}: cannot read {f} ({e}); the folder was changed after the run",
+                    s.label(d)
+                )
+            })?;
+            let to = out.join(f);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            crate::io::write_atomic(&to, &bytes).map_err(|e| e.to_string())?;
+            series.push(f.clone());
+        }
+    }
+    series.sort();
+    write_outputs(out, &mut summary, &rows, true, &series)?;
     Ok(MergeOutcome {
         dir: out.to_path_buf(),
         summary,

@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::sweep::stats::MIN_SAMPLES;
+use crate::stats::MIN_SAMPLES;
 
 /// Most points (combinations × repeats) in one plan.
 pub const MAX_POINTS: usize = 10_000;
@@ -63,6 +63,9 @@ pub struct PlanSpec {
     /// The `--set KEY=VALUE` settings applied to every point, in order (before its swept values).
     #[serde(default)]
     pub sets: Vec<String>,
+    /// `--keep-world`: a scene's fixed world kept at any count (else scaled to keep its density).
+    #[serde(default)]
+    pub keep_world: bool,
 }
 
 /// One point of a plan.
@@ -219,6 +222,7 @@ mod tests {
             repeats: 2,
             seed: 7,
             sets: Vec::new(),
+            keep_world: false,
         }
     }
 

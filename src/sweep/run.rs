@@ -15,12 +15,14 @@ use crate::model::Scene;
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
+use crate::stats::{batch_count, order_parameter_moments, series_stats};
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
 use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
+use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
-use crate::sweep::stats::series_stats;
-use crate::sweep::summary::{Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::summary::{LogAxes, Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::table::order_columns;
 use crate::sweep::table::PointRow;
 
 /// Options of a sweep (`boids sweep`).
@@ -50,6 +52,12 @@ pub struct SweepConfig {
     pub out: PathBuf,
     /// Whether a non-empty output folder may be used.
     pub force: bool,
+    /// `--keep-world`: a scene's fixed world is kept when the count differs from the scene's.
+    pub keep_world: bool,
+    /// `--series`: write each run's per-step measures ([`crate::sweep::series`]).
+    pub series: bool,
+    /// `--log`: which plot axes are logarithmic.
+    pub log: LogAxes,
 }
 
 /// Progress of a sweep, for a progress bar or a test.
@@ -96,11 +104,15 @@ pub fn method(spec: &PlanSpec) -> Method {
             .map(|m| m.name.to_string())
             .collect(),
         samples_per_point: spec.samples(),
-        batches: crate::sweep::stats::batch_count(spec.samples() as usize),
-        standard_error: "non-overlapping batch means: the measured steps are cut into \
-            B = min(20, n/2) consecutive batches (earliest leftover samples dropped); \
-            se = sd(batch means)/sqrt(B). sd is the standard deviation over time. Plots with \
-            repeats: mean of the repeats, se = sqrt(sum se_k^2)/K"
+        batches: batch_count(spec.samples() as usize),
+        standard_error: "sweep.csv (one run): non-overlapping batch means for the averages \
+            (the measured steps cut into B = min(20, n/2) consecutive batches, earliest leftover \
+            samples dropped; se = sd(batch means)/sqrt(B); sd is the standard deviation over \
+            time), the delete-one-block jackknife over the same batches for phi2, phi4, binder \
+            (G = 1 - <phi^4>/(3 <phi^2>^2)) and susceptibility (chi = N (<phi^2> - <phi>^2)) of \
+            the model's order parameter phi; points.csv and the plots: with K >= 2 repeats the \
+            mean of the K repeat values and se = sd/sqrt(K) of them, with one repeat the run's \
+            own error (column error)"
             .into(),
         points: "points, repeats and shards are numbered from 1: point k = (value index of \
             param 1 * values of param 2 + value index of param 2) * repeats + repeat, value \
@@ -109,8 +121,11 @@ pub fn method(spec: &PlanSpec) -> Method {
             .into(),
         shards: "shard I/N runs the points k with (k - 1) mod N = I - 1".into(),
         world: "as boids headless: unless the scene fixes the world, a square sized to the \
-            boid count at 0.01 boids/wu^2; a density value re-sizes it last to boids/density \
-            wu^2, keeping its aspect ratio"
+            boid count at 0.01 boids/wu^2; a scene that fixes the world and gives a count, run \
+            at another count N (--boids or a boids axis), has its world, obstacles and \
+            predators scaled by sqrt(N/N_scene) to keep its density, unless keep_world; a \
+            density value re-sizes the world last to boids/density wu^2, keeping its aspect \
+            ratio"
             .into(),
     }
 }
@@ -124,9 +139,14 @@ pub fn describe(axes: &[Axis], values: &[f64]) -> String {
         .join(", ")
 }
 
-/// The row of a finished point (numbered from 1, its repeat too).
+/// The row of a finished point (numbered from 1, its repeat too): each measure's statistics, and
+/// those of the model's order parameter φ over the run (docs/model.md §12.9).
 fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
     let col = |m: usize| -> Vec<f64> { run.samples.iter().map(|s| s[m]).collect() };
+    let phi = crate::sweep::measures()
+        .iter()
+        .position(|m| m.name == run.order_parameter)
+        .expect("the order parameter is an average of the measure table");
     PointRow {
         point: point.index + 1,
         repeat: point.repeat + 1,
@@ -138,6 +158,7 @@ fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
         stats: (0..crate::sweep::measures().len())
             .map(|m| series_stats(&col(m)))
             .collect(),
+        order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
     }
 }
 
@@ -179,6 +200,7 @@ pub fn run_sweep(
         boids: cfg.boids,
         seed,
         sets: &cfg.sets,
+        keep_world: cfg.keep_world,
         settings: settings.to_vec(),
         steps,
         discard: cfg.discard,
@@ -202,6 +224,7 @@ pub fn run_sweep(
             .iter()
             .map(|s| format!("{}={}", s.key, s.value))
             .collect(),
+        keep_world: cfg.keep_world,
     };
     spec.check()?;
     let settings_of = |p: &Point| -> Vec<(String, f64)> {
@@ -272,10 +295,16 @@ pub fn run_sweep(
         seconds_total: 0.0,
         files: Vec::new(),
         merged_from: Vec::new(),
+        log: cfg.log,
         plan: spec.clone(),
     };
     let mut rows: Vec<PointRow> = Vec::new();
-    write_outputs(&cfg.out, &mut summary, &rows, false)?;
+    let mut series: Vec<String> = Vec::new();
+    if cfg.series {
+        let d = cfg.out.join(SERIES_DIR);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
     on_event(SweepEvent::Planned {
         points: &todo,
         total: spec.total(),
@@ -307,7 +336,7 @@ pub fn run_sweep(
                 summary.status = SweepStatus::Failed;
                 summary.error = Some(msg.clone());
                 summary.seconds_total = start.elapsed().as_secs_f64();
-                write_outputs(&cfg.out, &mut summary, &rows, true)?;
+                write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
                 return Err(format!(
                     "{msg}\nthe points done before it are in {}",
                     cfg.out.display()
@@ -316,12 +345,18 @@ pub fn run_sweep(
         };
         let seconds = t.elapsed().as_secs_f64();
         let row = row_of(&point, &run, spec.samples());
+        if cfg.series {
+            let name = series_file(row.point, row.repeat);
+            let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
+            crate::io::write_atomic(&cfg.out.join(&name), &bytes).map_err(|e| e.to_string())?;
+            series.push(name);
+        }
         summary.points[i].done = true;
         summary.points[i].seconds = Some(seconds);
         summary.points_done += 1;
         summary.seconds_total = start.elapsed().as_secs_f64();
         rows.push(row);
-        write_outputs(&cfg.out, &mut summary, &rows, false)?;
+        write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
         if let Some(row) = rows.last() {
             on_event(SweepEvent::PointFinished { row, seconds });
         }
@@ -330,7 +365,7 @@ pub fn run_sweep(
         summary.status = SweepStatus::Complete;
     }
     summary.seconds_total = start.elapsed().as_secs_f64();
-    write_outputs(&cfg.out, &mut summary, &rows, true)?;
+    write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
     Ok(SweepOutcome {
         dir: cfg.out.clone(),
         summary,

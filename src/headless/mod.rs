@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::backend::{self, BackendKind, Simulation};
 use crate::gpu::GpuContext;
-use crate::model::measures::{Measure, MeasureId, Needs, FLOCK_MIN_BOIDS, MEASURES};
+use crate::model::measures::{Measure, Needs, FLOCK_MIN_BOIDS, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};
@@ -16,6 +16,13 @@ use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
 use crate::run::RunError;
 use crate::stats::time::TimeStats;
+use crate::stats::{Estimate, NumberFluctuations};
+
+pub mod fluctuations;
+pub mod stats_csv;
+
+use fluctuations::{fluctuations, write_fluctuations, Snapshots};
+use stats_csv::{order_statistics, write_stats};
 
 /// Options of `boids headless`.
 #[derive(clap::Args, Clone, Debug)]
@@ -55,6 +62,13 @@ pub struct HeadlessArgs {
     /// them for the final state.
     #[arg(long)]
     pub flocks: bool,
+    /// Giant number fluctuations: write the standard deviation ΔN of the count in square boxes
+    /// against the mean count ⟨n⟩ (CSV: box_width_wu, box_height_wu, boxes, mean_count, delta_n;
+    /// box sides from a quarter of the world down to 4 boids per box) averaged over up to 64
+    /// snapshots at the --stats rows (the final state alone without --stats), and print the
+    /// fitted exponent α of ΔN ∝ ⟨n⟩^α (1/2 for a random gas) with its error.
+    #[arg(long, value_name = "FILE")]
+    pub fluctuations: Option<PathBuf>,
 }
 
 impl HeadlessArgs {
@@ -70,6 +84,7 @@ impl HeadlessArgs {
             stats: None,
             stats_every: 1,
             flocks: false,
+            fluctuations: None,
         }
     }
 }
@@ -92,6 +107,8 @@ pub struct HeadlessReport {
     pub stage_median_ms: Vec<(String, f64)>,
     /// Steps run (fewer than asked when interrupted).
     pub steps: u32,
+    /// Rows written to `--stats` (the steps measured).
+    pub stats_rows: usize,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
     /// Predators in the world.
@@ -103,6 +120,16 @@ pub struct HeadlessReport {
     pub warnings: Vec<String>,
     /// Whether Ctrl-C (or SIGTERM) stopped the run early (its files are still written).
     pub interrupted: bool,
+    /// The model's order parameter (its measure) and, over the rows of `--stats` (at least
+    /// [`crate::stats::MIN_SAMPLES`]), its moments, Binder cumulant and susceptibility with their
+    /// block-jackknife errors (docs/model.md §12.9), as `(measure, estimate)` in table order.
+    pub order: Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)>,
+    /// World width and height (wu).
+    pub world: [f32; 2],
+    /// Where the world's size came from.
+    pub world_from: String,
+    /// With `--fluctuations`: the number fluctuations and the snapshots they average.
+    pub fluctuations: Option<(NumberFluctuations, usize)>,
 }
 
 /// Runs `boids headless` with `stop` checked after every step.
@@ -134,6 +161,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             boids: opts.boids,
             seed: opts.setup.seed,
             sets: &opts.setup.set,
+            keep_world: opts.setup.keep_world,
         },
         &Defaults::headless(20_000),
     )?;
@@ -155,6 +183,10 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         times: Vec::with_capacity(opts.steps as usize),
         stages: Vec::new(),
         rows: Vec::new(),
+        snapshots: Snapshots::new(
+            opts.fluctuations.is_some() && opts.stats.is_some(),
+            u64::from(opts.steps / opts.stats_every),
+        ),
     };
     let schedule = Schedule {
         warmup: 0,
@@ -171,10 +203,23 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     stop.quit_on_signal();
     let measures = sim.measures()?;
     let measures = rec.with_census(measures, sim.as_mut())?;
+    let order = order_statistics(sim.params(), sim.len(), &rec.rows);
     let columns = report_measures(sim.predator_count() > 0, opts.flocks);
     if let Some(path) = &opts.stats {
         write_stats(path, &columns, &rec.rows, setup.step, sim.params().dt)?;
     }
+    let (w, h) = (sim.params().world_width, sim.params().world_height);
+    let nf = match &opts.fluctuations {
+        Some(path) => {
+            if rec.snapshots.positions.is_empty() {
+                rec.snapshots.positions.push(positions(sim.as_mut())?);
+            }
+            let nf = fluctuations(&rec.snapshots.positions, w, h);
+            write_fluctuations(path, &nf)?;
+            Some((nf, rec.snapshots.positions.len()))
+        }
+        None => None,
+    };
     if let Some(path) = &opts.save {
         // Storage order, not sorted: a resumed backend then visits the boids in the same order.
         let cp = Checkpoint {
@@ -204,11 +249,16 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
         steps: rec.times.len() as u32,
+        stats_rows: rec.rows.len(),
         step_index: sim.step_index(),
         predators: sim.predator_count(),
         speed_unit: sim.params().model.desc().speed.unit,
         warnings: spec.warnings,
         interrupted: matches!(ended, Ended::Interrupted(_)),
+        order,
+        world: [w, h],
+        world_from: spec.world_from,
+        fluctuations: nf,
     })
 }
 
@@ -219,6 +269,13 @@ struct Recorder {
     stages: Vec<(String, Vec<f64>)>,
     /// (step index, step time (ms), measures).
     rows: Vec<(u32, f64, FlockMeasures)>,
+    /// The positions taken for `--fluctuations`.
+    snapshots: Snapshots,
+}
+
+/// The boids' positions (wu).
+fn positions(sim: &mut dyn Simulation) -> Result<Vec<[f32; 2]>, RunError> {
+    Ok(sim.read_state()?.iter().map(|b| b.position).collect())
 }
 
 impl Recorder {
@@ -262,59 +319,13 @@ impl Observer for Recorder {
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
         let m = self.with_census(*m, sim)?;
+        if self.snapshots.take_this_row() {
+            self.snapshots.positions.push(positions(sim)?);
+        }
         let ms = self.times.last().copied().unwrap_or(0.0);
         self.rows.push((sim.step_index(), ms, m));
         Ok(())
     }
-}
-
-/// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f32 precision), with
-/// `time_s` (simulated time since the run's first step, `first` its step index) before the
-/// census columns.
-fn write_stats(
-    path: &std::path::Path,
-    columns: &[&'static Measure],
-    rows: &[(u32, f64, FlockMeasures)],
-    first: u32,
-    dt: f32,
-) -> Result<(), RunError> {
-    let time_at = columns.iter().position(|m| m.needs == Needs::Census);
-    let mut header = vec!["step", "step_ms"];
-    for (k, m) in columns.iter().enumerate() {
-        if Some(k) == time_at {
-            header.push("time_s");
-        }
-        header.push(m.name);
-    }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let io = |e: csv::Error| RunError::Write {
-        what: "measures CSV",
-        path: path.to_path_buf(),
-        source: std::io::Error::other(e),
-    };
-    w.write_record(&header).map_err(io)?;
-    for (s, ms, m) in rows {
-        let mut row = vec![s.to_string(), format!("{ms:.4}")];
-        for (k, c) in columns.iter().enumerate() {
-            if Some(k) == time_at {
-                let t = s.wrapping_sub(first) as f64 * dt as f64;
-                row.push(format!("{t:.4}"));
-            }
-            let id = MeasureId::by_name(c.name).expect("a measure of the table");
-            // Written as f32, the precision the backends compute in.
-            row.push(
-                m.get(id)
-                    .map_or_else(String::new, |v| (v as f32).to_string()),
-            );
-        }
-        w.write_record(&row).map_err(io)?;
-    }
-    let bytes = w.into_inner().map_err(|e| io(e.into_error().into()))?;
-    crate::io::write_atomic(path, &bytes).map_err(|source| RunError::Write {
-        what: "measures CSV",
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// The measures a run reports (the summary's lines and the `--stats` columns), in table order:
@@ -328,6 +339,7 @@ pub fn report_measures(predators: bool, flocks: bool) -> Vec<&'static Measure> {
             Needs::Sums | Needs::SumsAndNeighbors => true,
             Needs::Catches => predators,
             Needs::Census => flocks,
+            Needs::Series => false,
         })
         .collect()
 }
