@@ -743,7 +743,9 @@ fn scale64(v: [f32; 2], k: f64) -> [f32; 2] {
 }
 
 /// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted); returns the boid
-/// and whether its hue vector was normalised.
+/// and whether its hue vector was normalised. The error is the message of a
+/// [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
+/// fault, so the text is all a caller uses, and it stays a `String`.
 fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
     if row.len() != STATE_HEADER.len() {
         return Err(format!(
