@@ -50,22 +50,23 @@ fn main() -> ExitCode {
         // or point, still writing their files).
         let _ = boids::io::install_interrupt_cleanup();
     }
-    let result = match cli.command {
-        Some(Command::Headless(args)) => run_headless(&args),
+    // Each command returns its own error type; every one is printed the same way.
+    let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
+        Some(Command::Headless(args)) => run_headless(&args).map_err(Into::into),
         Some(Command::Info) => {
             print!("{}", boids::gpu::adapter_report());
             Ok(())
         }
-        Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
-        Some(Command::Bench(args)) => boids::bench::cli::run(&args),
-        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args),
-        Some(Command::Run(args)) => boids::app::run(args),
-        None => boids::app::run(boids::app::RunArgs::default()),
+        Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args).map_err(Into::into),
+        Some(Command::Bench(args)) => boids::bench::cli::run(&args).map_err(Into::into),
+        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args).map_err(Into::into),
+        Some(Command::Run(args)) => boids::app::run(args).map_err(Into::into),
+        None => boids::app::run(boids::app::RunArgs::default()).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", boids::io::clip_message(&e));
+            eprintln!("error: {}", boids::io::clip_message(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -93,9 +94,9 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
     std::process::exit(e.exit_code())
 }
 
-fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
+fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     let stop = boids::run::steps::Stop::install("the current step");
-    let r = headless::run(opts, &stop).map_err(|e| e.to_string())?;
+    let r = headless::run(opts, &stop)?;
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }

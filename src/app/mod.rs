@@ -14,12 +14,15 @@
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
+//! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
+//!   be used ([`error::ScriptError`]).
 //!
 //! No two of these files import each other, directly or round a loop, and none imports this one:
-//! what several share has a file of its own ([`args`], [`input`], [`frame_times`]).
+//! what several share has a file of its own ([`args`], [`input`], [`frame_times`], [`error`]).
 
 pub mod args;
 pub mod clock;
+pub mod error;
 pub mod frame;
 pub mod frame_state;
 pub mod frame_times;
@@ -39,29 +42,30 @@ pub mod ui;
 pub mod window;
 
 pub use args::{AppBackend, RunArgs};
+pub use error::AppError;
 
 /// `boids run` / `boids`: runs the app, then prints the exit report (a human line and a
 /// `boids-report: {json}` line). A panic inside the app is turned into an error message.
 ///
 /// # Errors
-/// A message for the user (no display, no adapter, bad scene or script, GPU error).
-pub fn run(args: RunArgs) -> Result<(), String> {
+/// [`AppError`]: no display, no adapter, a bad scene or script, a GPU error, a caught panic.
+pub fn run(args: RunArgs) -> Result<(), AppError> {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));
     let report = match outcome {
         Ok(r) => r?,
         Err(p) => {
-            let msg = p
+            let message = p
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown".into());
-            return Err(format!("internal error in the app: {msg}"));
+            return Err(AppError::Panic { message });
         }
     };
     println!("{}", report.summary());
     println!(
         "boids-report: {}",
-        serde_json::to_string(&report).map_err(|e| e.to_string())?
+        serde_json::to_string(&report).map_err(AppError::ReportJson)?
     );
     Ok(())
 }

@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use crate::app::error::AppError;
 use crate::app::frame_state::WARMUP_FRAMES;
 use crate::app::gfx::Gfx;
+use crate::simulation::SimError;
 
 /// What a window run did, read at exit.
 #[derive(Clone, Debug, Serialize)]
@@ -130,15 +132,11 @@ impl RunReport {
     ///
     /// # Errors
     /// When the state cannot be read back.
-    pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, String> {
+    pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, SimError> {
         let st = &mut g.st;
-        let boids = st.sim.read_state().map_err(|e| e.to_string())?;
-        let predators = st.sim.live_actors().map_err(|e| e.to_string())?.predators;
-        let catches_total = st
-            .sim
-            .measures()
-            .map_err(|e| e.to_string())?
-            .catches_total();
+        let boids = st.sim.read_state()?;
+        let predators = st.sim.live_actors()?.predators;
+        let catches_total = st.sim.measures()?.catches_total();
         let w = st.camera.world;
         Ok(RunReport {
             frames: g.frame.ticks,
@@ -213,10 +211,13 @@ impl RunReport {
     /// Writes the report as pretty JSON, whole.
     ///
     /// # Errors
-    /// The write error, with the path.
-    pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
-        let json = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        crate::io::write_atomic(path, &json).map_err(|e| e.to_string())
+    /// [`AppError::Report`] naming the path, or [`AppError::ReportJson`].
+    pub fn write(&self, path: &std::path::Path) -> Result<(), AppError> {
+        let json = serde_json::to_vec_pretty(self).map_err(AppError::ReportJson)?;
+        crate::io::write_atomic(path, &json).map_err(|source| AppError::Report {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// One human line: frames and average fps.

@@ -46,6 +46,7 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
+pub use crate::app::error::ScriptError;
 use crate::app::input::{Button, InputEvent};
 use crate::app::state::Action;
 use crate::app::tools::Tool;
@@ -118,6 +119,9 @@ const KNOWN: [&str; 23] = [
     "quit",
 ];
 
+/// One command and its arguments. The error is the message of [`ScriptError::Line`] (which adds
+/// the line): text is all a caller does with it, so it stays a `String`, as do those of the
+/// argument helpers inside.
 fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
     let arity = |min: usize, max: usize| -> Result<(), String> {
         if args.len() < min {
@@ -251,7 +255,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         }
         "capture" | "screenshot" => {
             let path = PathBuf::from(word(0));
-            crate::io::picture_format(&path)?;
+            crate::io::picture_format(&path).map_err(|e| e.to_string())?;
             if cmd == "capture" {
                 ScriptCmd::Capture(path)
             } else {
@@ -281,15 +285,20 @@ impl Script {
     /// Parses script text.
     ///
     /// # Errors
-    /// `line N: what is wrong`, quoting at most 60 characters of a value.
-    pub fn parse(text: &str) -> Result<Script, String> {
+    /// [`ScriptError::Line`] without a file (`line N: what is wrong`), quoting at most 60
+    /// characters of a value.
+    pub fn parse(text: &str) -> Result<Script, ScriptError> {
         let mut events = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
-            let err = |m: String| format!("line {}: {m}", i + 1);
+            let err = |message: String| ScriptError::Line {
+                file: None,
+                line: i + 1,
+                message,
+            };
             let (frame, rest) = line.split_once(':').ok_or_else(|| {
                 err(format!(
                     "expected `FRAME: COMMAND`, found \"{}\"",
@@ -315,12 +324,21 @@ impl Script {
     /// Reads and parses a script file of at most [`crate::io::TEXT_FILE_LIMIT`] bytes (16 MiB).
     ///
     /// # Errors
-    /// The I/O, size or parse error, with the path.
-    pub fn load(path: &std::path::Path) -> Result<Script, String> {
-        let shown = crate::io::show_path(path);
+    /// [`ScriptError::Read`], or [`ScriptError::Line`] naming the file.
+    pub fn load(path: &std::path::Path) -> Result<Script, ScriptError> {
         let text = crate::io::read_text_limited(path, crate::io::TEXT_FILE_LIMIT, "script")
-            .map_err(|e| format!("script {shown}: {e}"))?;
-        Script::parse(&text).map_err(|e| format!("script {shown}: {e}"))
+            .map_err(|source| ScriptError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Script::parse(&text).map_err(|e| match e {
+            ScriptError::Line { line, message, .. } => ScriptError::Line {
+                file: Some(crate::io::show_path(path)),
+                line,
+                message,
+            },
+            read => read,
+        })
     }
 
     /// Lowers every `boids N` above `max_boids` (the app's limit) to `max_boids`, and returns one
@@ -389,12 +407,37 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let e = Script::parse("1: move 1\n").unwrap_err();
+        let e = Script::parse("1: move 1\n").unwrap_err().to_string();
         assert!(e.starts_with("line 1:"), "{e}");
-        let e = Script::parse("1: tool hammer\n2: quit\n").unwrap_err();
+        let e = Script::parse("1: tool hammer\n2: quit\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("hammer"), "{e}");
         assert!(Script::parse("x: quit").is_err());
         assert!(Script::parse("3: resize 0 0").is_err());
+    }
+
+    /// A loaded script's error names the file and keeps the line apart, so a caller can point at
+    /// it; a file that cannot be read is another kind.
+    #[test]
+    fn a_loaded_script_names_the_file_and_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.txt");
+        std::fs::write(&path, "1: quit\n\n3: jump\n").unwrap();
+        let e = Script::load(&path).unwrap_err();
+        assert_eq!(e.line(), Some(3), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("script ") && text.contains("s.txt: line 3: unknown command `jump`"),
+            "{text}"
+        );
+        let e = Script::load(&dir.path().join("missing.txt")).unwrap_err();
+        assert!(
+            matches!(&e, ScriptError::Read { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound),
+            "{e:?}"
+        );
+        assert_eq!(e.line(), None);
     }
 
     /// Nothing is clamped silently: out-of-range values, fractions and extra arguments are
@@ -426,7 +469,7 @@ mod tests {
             ("1: key\n", &["line 1", "needs 1"][..]),
             ("0: quit\n", &["line 1", "start at 1"][..]),
         ] {
-            let e = Script::parse(text).unwrap_err();
+            let e = Script::parse(text).unwrap_err().to_string();
             for n in needles {
                 assert!(e.contains(n), "{text:?}: {e:?} lacks {n:?}");
             }

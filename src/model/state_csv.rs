@@ -86,6 +86,7 @@ use std::path::{Path, PathBuf};
 
 use crate::io::{clip, show_path};
 use crate::model::actors::inside_world;
+use crate::model::error::ParamError;
 use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
 use crate::model::predators::PredatorSpec;
 use crate::model::state::Boid;
@@ -742,7 +743,9 @@ fn scale64(v: [f32; 2], k: f64) -> [f32; 2] {
 }
 
 /// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted); returns the boid
-/// and whether its hue vector was normalised.
+/// and whether its hue vector was normalised. The error is the message of a
+/// [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
+/// fault, so the text is all a caller uses, and it stays a `String`.
 fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
     if row.len() != STATE_HEADER.len() {
         return Err(format!(
@@ -994,65 +997,138 @@ fn outside(key: &str, p: [f32; 2], w: f32, h: f32) -> String {
     )
 }
 
+/// What [`check_checkpoint`] refuses: a checkpoint that would not load back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CheckpointError {
+    /// A parameter or the boid count is out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// An obstacle point that is not finite.
+    #[error("obstacle point {index} ({x}, {y}) is not finite")]
+    NonFiniteObstacle {
+        /// Its index among the obstacle points.
+        index: usize,
+        /// The point (wu).
+        x: f32,
+        /// The point (wu).
+        y: f32,
+    },
+    /// An obstacle point or a predator outside the world.
+    #[error("{key} = [{x}, {y}] is outside the world [0, {width}) × [0, {height})")]
+    PointOutsideWorld {
+        /// The key: `obstacles[3]`, `predators[0].position`.
+        key: String,
+        /// The point (wu).
+        x: f32,
+        /// The point (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+    },
+    /// A boid with a value that is not finite.
+    #[error("boid {} has a non-finite value: {boid:?}", boid.id)]
+    NonFiniteBoid {
+        /// The boid.
+        boid: Boid,
+    },
+    /// A boid whose hue vector has no direction.
+    #[error("boid {id} has the hue vector (0, 0)")]
+    ZeroHue {
+        /// The boid's id.
+        id: u32,
+    },
+    /// A boid outside the world.
+    #[error("boid {id} at ({x}, {y}) is outside the world [0, {width}) × [0, {height})")]
+    BoidOutsideWorld {
+        /// The boid's id.
+        id: u32,
+        /// Its position (wu).
+        x: f32,
+        /// Its position (wu).
+        y: f32,
+        /// World width (wu).
+        width: f32,
+        /// World height (wu).
+        height: f32,
+    },
+    /// Two boids with the same id (ids seed the random numbers).
+    #[error("id {id} appears twice")]
+    DuplicateId {
+        /// The id.
+        id: u32,
+    },
+}
+
 /// Checks that `cp` will load back: valid parameters, 1 ..= [`MAX_BOIDS`] boids with unique ids,
 /// finite values, non-zero hue vectors, positions inside the world, finite obstacles and
 /// predators inside the world.
 ///
 /// # Errors
-/// What would be refused on load, naming the boid id.
-pub fn check_checkpoint(cp: &Checkpoint) -> Result<(), String> {
-    cp.params.validate().map_err(|e| e.to_string())?;
-    validate_boid_count(cp.boids.len()).map_err(|e| e.to_string())?;
-    if let Some((k, o)) = cp
+/// The first fault found, naming the boid id, obstacle or predator.
+pub fn check_checkpoint(cp: &Checkpoint) -> Result<(), CheckpointError> {
+    cp.params.validate()?;
+    validate_boid_count(cp.boids.len())?;
+    if let Some((index, o)) = cp
         .obstacles
         .iter()
         .enumerate()
         .find(|(_, o)| !(o[0].is_finite() && o[1].is_finite()))
     {
-        return Err(format!(
-            "obstacle point {k} ({}, {}) is not finite",
-            o[0], o[1]
-        ));
+        return Err(CheckpointError::NonFiniteObstacle {
+            index,
+            x: o[0],
+            y: o[1],
+        });
     }
-    let (w, h) = (cp.params.world_width, cp.params.world_height);
+    let (width, height) = (cp.params.world_width, cp.params.world_height);
+    let point_outside = |key: String, [x, y]: [f32; 2]| CheckpointError::PointOutsideWorld {
+        key,
+        x,
+        y,
+        width,
+        height,
+    };
     if let Some((k, o)) = cp
         .obstacles
         .iter()
         .enumerate()
-        .find(|(_, o)| !inside_world(**o, w, h))
+        .find(|(_, o)| !inside_world(**o, width, height))
     {
-        return Err(outside(&format!("obstacles[{k}]"), *o, w, h));
+        return Err(point_outside(format!("obstacles[{k}]"), *o));
     }
     if let Some((k, p)) = cp
         .predators
         .iter()
         .enumerate()
-        .find(|(_, p)| !inside_world(p.position, w, h))
+        .find(|(_, p)| !inside_world(p.position, width, height))
     {
-        return Err(outside(
-            &format!("predators[{k}].position"),
+        return Err(point_outside(
+            format!("predators[{k}].position"),
             p.position,
-            w,
-            h,
         ));
     }
     for b in &cp.boids {
         if !b.is_finite() {
-            return Err(format!("boid {} has a non-finite value: {b:?}", b.id));
+            return Err(CheckpointError::NonFiniteBoid { boid: *b });
         }
         if b.hue == [0.0, 0.0] {
-            return Err(format!("boid {} has the hue vector (0, 0)", b.id));
+            return Err(CheckpointError::ZeroHue { id: b.id });
         }
         let [x, y] = b.position;
-        if !((0.0..w).contains(&x) && (0.0..h).contains(&y)) {
-            return Err(format!(
-                "boid {} at ({x}, {y}) is outside the world [0, {w}) × [0, {h})",
-                b.id
-            ));
+        if !((0.0..width).contains(&x) && (0.0..height).contains(&y)) {
+            return Err(CheckpointError::BoidOutsideWorld {
+                id: b.id,
+                x,
+                y,
+                width,
+                height,
+            });
         }
     }
     if let Some(i) = first_duplicate(&cp.boids) {
-        return Err(format!("id {} appears twice", cp.boids[i].id));
+        return Err(CheckpointError::DuplicateId { id: cp.boids[i].id });
     }
     Ok(())
 }
@@ -1137,9 +1213,8 @@ mod tests {
     const H: &str = "id,x,y,vx,vy,hx,hy,hvx,hvy";
 
     /// Reads `text` as the state file `t.csv`.
-    fn read_text(text: &str) -> Result<StateFile, String> {
+    fn read_text(text: &str) -> Result<StateFile, StateFileError> {
         StateFile::read_from(text.as_bytes(), Path::new("t.csv"), MAX_BOIDS)
-            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -1170,6 +1245,11 @@ mod tests {
     fn a_quoted_comma_is_part_of_the_field() {
         let e = read_text(&format!("{H}\n7,\"1,5\",2,3,4,1,0,0,0\n")).unwrap_err();
         assert!(
+            matches!(&e, StateFileError::Row { line: 2, .. }),
+            "a bad row is a row error, with its line: {e:?}"
+        );
+        let e = e.to_string();
+        assert!(
             e.contains("t.csv, line 2") && e.contains("x = \"1,5\"") && !e.contains("fields"),
             "{e}"
         );
@@ -1184,7 +1264,9 @@ mod tests {
             ("7,1,2,3,4,0,0,0,0", "(0, 0)"),
             ("7,1,2,3,4,1,0,0,inf", "hvy = \"inf\" is not a finite f32"),
         ] {
-            let e = read_text(&format!("{H}\n0,1,1,1,0,1,0,0,0\n\n{row}\n")).unwrap_err();
+            let e = read_text(&format!("{H}\n0,1,1,1,0,1,0,0,0\n\n{row}\n"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains("t.csv, line 4") && e.contains(needle),
                 "{row}: {e}"
@@ -1201,7 +1283,9 @@ mod tests {
         let sf = read_text(&text).unwrap();
         assert_eq!(sf.boids.iter().map(|b| b.id).collect::<Vec<_>>(), [0, 1, 2]);
         assert_eq!((0..3).map(|i| sf.line_of(i)).collect::<Vec<_>>(), [4, 8, 9]);
-        let e = read_text(&text.replace("2,1,1,1", "1,1,1,1")).unwrap_err();
+        let e = read_text(&text.replace("2,1,1,1", "1,1,1,1"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("line 9") && e.contains("id 1 appears twice"),
             "{e}"
