@@ -135,12 +135,10 @@ impl Gfx {
         };
         let (setup, spawn) = crate::app::start::app_setup(
             scene,
-            args.boids,
-            args.setup.seed,
+            &args.setup.overrides(args.boids),
             default_boids,
             viewport.x / viewport.y,
             args.spawn,
-            &args.setup.set,
         )?;
         let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)?;
         for _ in 0..args.warmup {

@@ -108,12 +108,10 @@ pub fn render_snapshot(
     let aspect = args.width as f32 / args.height as f32;
     let (setup, _) = app_setup(
         scene.as_ref(),
-        args.boids,
-        args.setup.seed,
+        &args.setup.overrides(args.boids),
         20_000,
         aspect,
         args.spawn,
-        &args.setup.set,
     )?;
     let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
     check_memory(ctx, args.width, args.height, samples)?;

@@ -401,15 +401,22 @@ impl AppState {
         let p = self.sim.params();
         let aspect = p.world_width / p.world_height;
         let spawn = crate::app::start::Spawn::Uniform;
-        let loaded =
-            crate::app::start::app_setup(Some(&scene), Some(n), None, n, aspect, Some(spawn), &[])
-                .map_err(|e| e.to_string())
-                .and_then(|(setup, _)| {
-                    let sim =
-                        crate::app::sim::Sim::new(self.sim.context(), self.sim.kind(), &setup)
-                            .map_err(|e| e.to_string())?;
-                    Ok((setup, sim))
-                });
+        let loaded = crate::app::start::app_setup(
+            Some(&scene),
+            &crate::run::spec::Overrides {
+                boids: Some(n),
+                ..Default::default()
+            },
+            n,
+            aspect,
+            Some(spawn),
+        )
+        .map_err(|e| e.to_string())
+        .and_then(|(setup, _)| {
+            let sim = crate::app::sim::Sim::new(self.sim.context(), self.sim.kind(), &setup)
+                .map_err(|e| e.to_string())?;
+            Ok((setup, sim))
+        });
         match loaded {
             Ok((setup, sim)) => {
                 let ia = *self.sim.interaction();

@@ -12,7 +12,7 @@ use crate::model::measures::{Measure, Needs, FLOCK_MIN_BOIDS, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};
-use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
+use crate::run::spec::{resolve, Defaults, Inputs};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
 use crate::run::RunError;
 use crate::stats::time::TimeStats;
@@ -157,12 +157,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     let inputs = Inputs::load(opts.setup.scene.as_deref(), opts.init.as_deref())?;
     let spec = resolve(
         &inputs,
-        &Overrides {
-            boids: opts.boids,
-            seed: opts.setup.seed,
-            sets: &opts.setup.set,
-            keep_world: opts.setup.keep_world,
-        },
+        &opts.setup.overrides(opts.boids),
         &Defaults::headless(20_000),
     )?;
     let ctx = match opts.backend {
