@@ -127,3 +127,121 @@ pub enum SweepError {
         source: PlotError,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::output::{prepare_dir, read_summary};
+    use crate::sweep::table::{header, read_csv};
+
+    #[test]
+    fn a_non_empty_output_folder_is_a_folder_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("keep.txt"), "x").unwrap();
+        match prepare_dir(dir.path(), false) {
+            Err(SweepError::Folder { path, why }) => {
+                assert_eq!(path, dir.path());
+                assert!(why.contains("is not empty (holds keep.txt"), "{why}");
+            }
+            other => panic!("expected a Folder error, got {other:?}"),
+        }
+        assert!(prepare_dir(dir.path(), true).is_ok());
+        let e = prepare_dir(&dir.path().join("keep.txt"), false).unwrap_err();
+        assert!(matches!(e, SweepError::Folder { .. }), "{e:?}");
+        assert!(
+            e.to_string().starts_with("output folder ") && e.to_string().contains("not a folder"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_plan_errors_naming_the_parameter() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: crate::sweep::args::SweepArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from([
+            "sweep",
+            "--param",
+            "rotational_diffusion",
+            "--values",
+            "0:1:0",
+        ])
+        .unwrap();
+        let e = crate::sweep::cli::config(&cli.args).unwrap_err();
+        assert!(matches!(e, SweepError::Plan(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "--param rotational_diffusion: --values \"0:1:0\": the step must not be 0"
+        );
+    }
+
+    #[test]
+    fn a_foreign_csv_is_a_file_error_with_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let axes = vec!["rotational_diffusion".to_string()];
+        let p = dir.path().join("sweep.csv");
+        std::fs::write(&p, "a,b\n1,2\n").unwrap();
+        match read_csv(&p, &axes) {
+            Err(SweepError::File { path, line, why }) => {
+                assert_eq!((path.as_path(), line), (p.as_path(), Some(1)));
+                assert!(why.contains("is not the sweep's"), "{why}");
+            }
+            other => panic!("expected a File error, got {other:?}"),
+        }
+        // The right header, then a row whose seed is not a whole number: line 2, named.
+        let h = header(&axes);
+        let mut row = vec!["1"; h.len()];
+        row[2] = "x";
+        std::fs::write(&p, format!("{}\n{}\n", h.join(","), row.join(","))).unwrap();
+        let e = read_csv(&p, &axes).unwrap_err();
+        assert!(
+            matches!(&e, SweepError::File { line: Some(2), why, .. } if why.contains("seed = \"x\"")),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with("sweep.csv, line 2: seed = \"x\" is not a whole number"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_folder_without_a_summary_is_not_a_sweep_and_another_schema_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_summary(dir.path()).unwrap_err();
+        assert!(matches!(e, SweepError::NotSweep { .. }), "{e:?}");
+        assert!(
+            e.to_string().contains("cannot read summary.json (")
+                && e.to_string().contains("is it a sweep folder?"),
+            "{e}"
+        );
+        std::fs::write(dir.path().join("summary.json"), r#"{"schema": "other"}"#).unwrap();
+        let e = read_summary(dir.path()).unwrap_err();
+        assert!(matches!(&e, SweepError::File { line: None, .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .contains("summary.json: not a sweep summary (schema \"other\""),
+            "{e}"
+        );
+        std::fs::write(dir.path().join("summary.json"), "{").unwrap();
+        let e = read_summary(dir.path()).unwrap_err();
+        assert!(matches!(e, SweepError::Json { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn a_failed_point_says_where_the_points_done_are() {
+        let e = SweepError::Failed {
+            point: "3 (rotational_diffusion = 0.5, repeat 1 of 2)".into(),
+            source: Box::new(RunError::Conflict("the device was lost".into())),
+            dir: PathBuf::from("sweeps/x"),
+        };
+        assert_eq!(
+            e.to_string(),
+            "sweep point 3 (rotational_diffusion = 0.5, repeat 1 of 2): the device was lost\n\
+             the points done before it are in sweeps/x"
+        );
+        assert!(std::error::Error::source(&e).is_some());
+    }
+}
