@@ -38,14 +38,6 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotE
     }
 }
 
-/// For drawings whose error is still a message (the sweep plots), so they can use `?` on the
-/// functions here.
-impl From<PlotError> for String {
-    fn from(e: PlotError) -> Self {
-        e.0
-    }
-}
-
 /// Size of every plot (px).
 pub const PLOT_SIZE: (u32, u32) = (1000, 640);
 
@@ -117,12 +109,6 @@ pub fn log_range(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
 /// The text style of every figure at `size` px.
 pub fn text_style(size: f64) -> TextStyle<'static> {
     (FAMILY, size).into_font().color(&TEXT)
-}
-
-/// A plotters drawing error as text, for drawings whose error is a message (the sweep plots);
-/// a drawing returning [`PlotError`] uses `?` instead (`From<DrawingAreaErrorKind<_>>`).
-pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
-    e.to_string()
 }
 
 /// Fills `root` white, writes the two title lines at its top, and returns the area below them.

@@ -21,6 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::sweep::error::SweepError;
 use crate::sweep::points::{points_csv, summarise, POINTS_CSV};
 use crate::sweep::summary::SweepSummary;
 use crate::sweep::table::{csv_bytes, PointRow};
@@ -32,10 +33,13 @@ pub const SUMMARY: &str = "summary.json";
 /// Applies the folder rule to `dir`.
 ///
 /// # Errors
-/// A message naming the folder: a file in the way, a folder that cannot be created or read, or a
+/// [`SweepError::Folder`]: a file in the way, a folder that cannot be created or read, or a
 /// non-empty folder without `force`.
-pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
-    let fail = |why: String| format!("output folder {}: {why}", dir.display());
+pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), SweepError> {
+    let fail = |why: String| SweepError::Folder {
+        path: dir.to_path_buf(),
+        why,
+    };
     if dir.as_os_str().is_empty() {
         return Err(fail("empty path".into()));
     }
@@ -83,20 +87,25 @@ pub fn plot_files(summary: &SweepSummary) -> Vec<String> {
 /// written so far).
 ///
 /// # Errors
-/// The file and the I/O, CSV or plot error.
+/// [`SweepError::Write`] for a file that cannot be written, [`SweepError::Csv`],
+/// [`SweepError::Json`] or [`SweepError::Plot`] for one that cannot be made.
 pub fn write_outputs(
     dir: &Path,
     summary: &mut SweepSummary,
     rows: &[PointRow],
     plots: bool,
     series: &[String],
-) -> Result<(), String> {
+) -> Result<(), SweepError> {
     let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
-    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
+    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, SweepError> {
         let p = dir.join(name);
-        crate::io::write_atomic(&p, bytes).map_err(|e| e.to_string())?;
+        crate::io::write_atomic(&p, bytes).map_err(|source| SweepError::Write {
+            path: p.clone(),
+            source,
+        })?;
         Ok(p)
     };
+    let plot = |file: String| move |source| SweepError::Plot { file, source };
     write(CSV, &csv_bytes(&axes, rows)?)?;
     let points = summarise(rows);
     write(POINTS_CSV, &points_csv(&axes, &points)?)?;
@@ -105,10 +114,10 @@ pub fn write_outputs(
         for what in crate::sweep::plot::plotted(summary) {
             let name = what.measure().name;
             let svg = crate::sweep::plot::measure_svg(summary, &points, what)
-                .map_err(|e| format!("{name}.svg: {e}"))?;
+                .map_err(plot(format!("{name}.svg")))?;
             write(&format!("{name}.svg"), svg.as_bytes())?;
             let png = crate::sweep::plot::measure_png(summary, &points, what)
-                .map_err(|e| format!("{name}.png: {e}"))?;
+                .map_err(plot(format!("{name}.png")))?;
             write(&format!("{name}.png"), &png)?;
         }
         files.extend(plot_files(summary));
@@ -122,7 +131,10 @@ pub fn write_outputs(
     files.extend(series.iter().cloned());
     summary.files = files;
     summary.updated_utc = crate::run::provenance::now_rfc3339();
-    let json = serde_json::to_vec_pretty(summary).map_err(|e| format!("{SUMMARY}: {e}"))?;
+    let json = serde_json::to_vec_pretty(summary).map_err(|source| SweepError::Json {
+        path: SUMMARY.into(),
+        source,
+    })?;
     write(SUMMARY, &json)?;
     Ok(())
 }
@@ -130,24 +142,29 @@ pub fn write_outputs(
 /// Reads a folder's `summary.json`.
 ///
 /// # Errors
-/// A message naming the file: missing, unreadable, not JSON, or not a sweep summary.
-pub fn read_summary(dir: &Path) -> Result<SweepSummary, String> {
+/// [`SweepError::NotSweep`]: missing or unreadable; [`SweepError::Json`]: not JSON or not a
+/// sweep summary's fields; [`SweepError::File`]: a summary of another schema.
+pub fn read_summary(dir: &Path) -> Result<SweepSummary, SweepError> {
     let p = dir.join(SUMMARY);
-    let text = std::fs::read_to_string(&p).map_err(|e| {
-        format!(
-            "{}: cannot read {SUMMARY} ({e}); is it a sweep folder?",
-            dir.display()
-        )
+    let text = std::fs::read_to_string(&p).map_err(|source| SweepError::NotSweep {
+        dir: dir.to_path_buf(),
+        source,
     })?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    let json = |source| SweepError::Json {
+        path: p.clone(),
+        source,
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(json)?;
     if v.get("schema").and_then(|s| s.as_str()) != Some(crate::sweep::summary::SCHEMA) {
-        return Err(format!(
-            "{}: not a sweep summary (schema {}, expected {})",
-            p.display(),
-            v.get("schema").map_or("missing".into(), |s| s.to_string()),
-            crate::sweep::summary::SCHEMA
-        ));
+        return Err(SweepError::File {
+            path: p.clone(),
+            line: None,
+            why: format!(
+                "not a sweep summary (schema {}, expected {})",
+                v.get("schema").map_or("missing".into(), |s| s.to_string()),
+                crate::sweep::summary::SCHEMA
+            ),
+        });
     }
-    serde_json::from_value(v).map_err(|e| format!("{}: {e}", p.display()))
+    serde_json::from_value(v).map_err(json)
 }

@@ -20,7 +20,7 @@ use plotters::prelude::*;
 
 use crate::model::measures::Measure;
 use crate::plot::{
-    err, log_ticks, png_of, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
+    log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE, TEXT,
 };
 use crate::stats::Estimate;
 use crate::sweep::points::PointSummary;
@@ -324,7 +324,7 @@ fn draw_lines<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64>, Y: Ranged
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     p: &MeasurePlot,
     cap: impl Fn(f64, f64) -> f64,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -338,24 +338,19 @@ where
                     [(cap(x, -1.0), a), (cap(x, 1.0), a)],
                     [(cap(x, -1.0), b), (cap(x, 1.0), b)],
                 ] {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(seg.to_vec(), color)))
-                        .map_err(err)?;
+                    chart.draw_series(std::iter::once(PathElement::new(seg.to_vec(), color)))?;
                 }
             }
         }
         let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-        let series = chart
-            .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))
-            .map_err(err)?;
+        let series =
+            chart.draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))?;
         if let Some(l) = label {
             series.label(l.as_str()).legend(move |(x, y)| {
                 Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled())
             });
         }
-        chart
-            .draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))
-            .map_err(err)?;
+        chart.draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))?;
     }
     if p.lines.iter().any(|l| l.0.is_some()) {
         chart
@@ -365,13 +360,12 @@ where
             .label_font(text_style(16.0))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(150, 150, 150))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
     }
     Ok(())
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &MeasurePlot) -> Result<(), String>
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &MeasurePlot) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -394,22 +388,22 @@ where
     let ys = (y0..y1).log_scale().with_key_points(log_ticks(y0, y1));
     match (p.xlog, p.ylog) {
         (true, true) => {
-            let mut chart = b.build_cartesian_2d(xs, ys).map_err(err)?;
+            let mut chart = b.build_cartesian_2d(xs, ys)?;
             mesh(&mut chart, p)?;
             draw_lines(&mut chart, p, log_cap)?;
         }
         (true, false) => {
-            let mut chart = b.build_cartesian_2d(xs, y0..y1).map_err(err)?;
+            let mut chart = b.build_cartesian_2d(xs, y0..y1)?;
             mesh(&mut chart, p)?;
             draw_lines(&mut chart, p, log_cap)?;
         }
         (false, true) => {
-            let mut chart = b.build_cartesian_2d(x0..x1, ys).map_err(err)?;
+            let mut chart = b.build_cartesian_2d(x0..x1, ys)?;
             mesh(&mut chart, p)?;
             draw_lines(&mut chart, p, linear_cap)?;
         }
         (false, false) => {
-            let mut chart = b.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?;
+            let mut chart = b.build_cartesian_2d(x0..x1, y0..y1)?;
             mesh(&mut chart, p)?;
             draw_lines(&mut chart, p, linear_cap)?;
         }
@@ -423,10 +417,10 @@ where
                 plotters::style::text_anchor::HPos::Center,
                 plotters::style::text_anchor::VPos::Center,
             )),
-        ))
-        .map_err(err)?;
+        ))?;
     }
-    root.present().map_err(err)
+    root.present()?;
+    Ok(())
 }
 
 fn mesh<
@@ -437,7 +431,7 @@ fn mesh<
 >(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     p: &MeasurePlot,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -452,19 +446,19 @@ where
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .axis_style(TEXT)
-        .draw()
-        .map_err(err)
+        .draw()?;
+    Ok(())
 }
 
 /// `<name>.svg` of `what` for the sweep's points.
 ///
 /// # Errors
-/// plotters' error, as text.
+/// plotters' error.
 pub(crate) fn measure_svg(
     s: &SweepSummary,
     points: &[PointSummary],
     what: Plotted,
-) -> Result<String, String> {
+) -> Result<String, PlotError> {
     let p = measure_plot(s, points, what);
     let mut out = String::new();
     draw(
@@ -477,12 +471,12 @@ pub(crate) fn measure_svg(
 /// `<measure>.png`: the same drawing as [`measure_svg`], rasterised by plotters.
 ///
 /// # Errors
-/// plotters' or the PNG encoder's error, as text.
+/// plotters' or the PNG encoder's error.
 pub(crate) fn measure_png(
     s: &SweepSummary,
     points: &[PointSummary],
     what: Plotted,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, PlotError> {
     let p = measure_plot(s, points, what);
     png_of(|area| draw(area, &p))
 }

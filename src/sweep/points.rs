@@ -6,6 +6,7 @@
 //! `error` column says which. A pure function of `sweep.csv`'s rows, so a merge recomputes it.
 
 use crate::stats::{combine_repeats, ErrorKind, Estimate};
+use crate::sweep::error::SweepError;
 use crate::sweep::table::{density, PointRow};
 
 /// File name of the table.
@@ -93,10 +94,13 @@ pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
 /// order-parameter statistic.
 ///
 /// # Errors
-/// The CSV writer's error, as text.
-pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, String> {
+/// [`SweepError::Csv`]: the CSV writer's error.
+pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let e = |e: csv::Error| format!("{POINTS_CSV}: {e}");
+    let e = |source: csv::Error| SweepError::Csv {
+        path: POINTS_CSV.into(),
+        source,
+    };
     let mut h: Vec<String> = axes.to_vec();
     h.extend(
         [
@@ -131,7 +135,8 @@ pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, S
         }
         w.write_record(&rec).map_err(e)?;
     }
-    w.into_inner().map_err(|e| format!("{POINTS_CSV}: {e}"))
+    w.into_inner()
+        .map_err(|x| e(csv::Error::from(x.into_error())))
 }
 
 #[cfg(test)]

@@ -11,12 +11,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::backend::BackendKind;
-use crate::model::Scene;
+use crate::model::{Scene, SceneError};
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
+use crate::run::RunError;
 use crate::stats::{batch_count, order_parameter_moments, series_stats};
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
+use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
 use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
@@ -162,11 +164,14 @@ fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
     }
 }
 
-fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, String> {
+fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, SceneError> {
     match path {
         Some(p) => std::fs::read_to_string(p)
             .map(|t| Some((p.clone(), t)))
-            .map_err(|e| format!("cannot read scene file {}: {e}", p.display())),
+            .map_err(|source| SceneError::Io {
+                path: p.clone(),
+                source,
+            }),
         None => Ok(None),
     }
 }
@@ -174,20 +179,22 @@ fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, Strin
 /// Runs the sweep of `cfg` (its shard) into `cfg.out`. `stop` is polled before every point.
 ///
 /// # Errors
-/// Before any run: a message naming the option, scene, parameter value (with its allowed range)
-/// or output folder at fault. During the sweep: the backend's error for the point that failed
-/// (the folder then holds the points done before it, status `failed`), or a file error.
+/// Before any run: [`SweepError::Plan`] (the options), [`SweepError::Run`] (the scene, a
+/// setting, a parameter value with its allowed range, the adapter), [`SweepError::Point`] (the
+/// setup of a combination of values) or [`SweepError::Folder`]. During the sweep:
+/// [`SweepError::Failed`] for the point that failed (the folder then holds the points done before
+/// it, status `failed`), or a file error.
 pub fn run_sweep(
     cfg: &SweepConfig,
     stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
-) -> Result<SweepOutcome, String> {
+) -> Result<SweepOutcome, SweepError> {
     let start = Instant::now();
     let created_utc = now_rfc3339();
-    let scene = read_scene(&cfg.scene)?;
+    let scene = read_scene(&cfg.scene).map_err(RunError::from)?;
     let inputs = Inputs {
         scene: match &scene {
-            Some((p, t)) => Some(Scene::parse(t, p).map_err(|e| e.to_string())?),
+            Some((p, t)) => Some(Scene::parse(t, p).map_err(RunError::from)?),
             None => None,
         },
         state: None,
@@ -206,8 +213,7 @@ pub fn run_sweep(
         discard: cfg.discard,
     };
     // The base setup: the scene parses, the base seed, the adapter.
-    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})
-        .map_err(|e| e.to_string())?;
+    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
     let spec = PlanSpec {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         scene: cfg.scene.as_ref().map(|p| p.display().to_string()),
@@ -238,11 +244,15 @@ pub fn run_sweep(
     for a in &spec.axes {
         let settings = [(a.name.clone(), a.values[0])];
         run_point(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
-            let e = e.to_string();
-            if e.starts_with("--param") {
-                e
-            } else {
-                format!("sweep point {} = {}: {e}", a.name, a.values[0])
+            match e {
+                // The engine's refusal of a swept name already names it (`--param NAME: …`).
+                RunError::Conflict(m) if m.starts_with("--param") => {
+                    SweepError::Run(RunError::Conflict(m))
+                }
+                e => SweepError::Point {
+                    point: format!("{} = {}", a.name, a.values[0]),
+                    source: Box::new(e),
+                },
             }
         })?;
     }
@@ -254,7 +264,10 @@ pub fn run_sweep(
             &mut device,
             &mut || {},
         )
-        .map_err(|e| format!("sweep point {}: {e}", describe(&spec.axes, &p.values)))?;
+        .map_err(|e| SweepError::Point {
+            point: describe(&spec.axes, &p.values),
+            source: Box::new(e),
+        })?;
         base_params.get_or_insert(r.params);
     }
     let todo: Vec<usize> = match cfg.shard {
@@ -302,7 +315,7 @@ pub fn run_sweep(
     let mut series: Vec<String> = Vec::new();
     if cfg.series {
         let d = cfg.out.join(SERIES_DIR);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        std::fs::create_dir_all(&d).map_err(|source| SweepError::Io { path: d, source })?;
     }
     write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
     on_event(SweepEvent::Planned {
@@ -325,22 +338,24 @@ pub fn run_sweep(
         };
         let run = match result {
             Ok(r) => r,
-            Err(e) => {
-                let msg = format!(
-                    "sweep point {} ({}, repeat {} of {}): {e}",
+            Err(source) => {
+                let which = format!(
+                    "{} ({}, repeat {} of {})",
                     k + 1,
                     describe(&spec.axes, &point.values),
                     point.repeat + 1,
                     spec.repeats
                 );
                 summary.status = SweepStatus::Failed;
-                summary.error = Some(msg.clone());
+                // The summary says which point failed and why; the error adds the folder.
+                summary.error = Some(format!("sweep point {which}: {source}"));
                 summary.seconds_total = start.elapsed().as_secs_f64();
                 write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
-                return Err(format!(
-                    "{msg}\nthe points done before it are in {}",
-                    cfg.out.display()
-                ));
+                return Err(SweepError::Failed {
+                    point: which,
+                    source: Box::new(source),
+                    dir: cfg.out.clone(),
+                });
             }
         };
         let seconds = t.elapsed().as_secs_f64();
@@ -348,7 +363,9 @@ pub fn run_sweep(
         if cfg.series {
             let name = series_file(row.point, row.repeat);
             let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
-            crate::io::write_atomic(&cfg.out.join(&name), &bytes).map_err(|e| e.to_string())?;
+            let path = cfg.out.join(&name);
+            crate::io::write_atomic(&path, &bytes)
+                .map_err(|source| SweepError::Write { path, source })?;
             series.push(name);
         }
         summary.points[i].done = true;

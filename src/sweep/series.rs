@@ -14,6 +14,8 @@ use std::io::Write;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 
+use crate::sweep::error::SweepError;
+
 /// The folder of the series files in a sweep folder.
 pub const SERIES_DIR: &str = "series";
 
@@ -25,47 +27,52 @@ pub fn series_file(point: usize, repeat: u32) -> String {
 /// The compressed series of a run: `samples[i]` holds the measures after step `first_step + i`.
 ///
 /// # Errors
-/// The CSV writer's or the compressor's error, as text.
-pub fn series_bytes(first_step: u32, samples: &[Vec<f64>]) -> Result<Vec<u8>, String> {
-    let e = |e: std::io::Error| format!("series: {e}");
+/// [`SweepError::Csv`] (file `series`): the CSV writer's or the compressor's error.
+pub fn series_bytes(first_step: u32, samples: &[Vec<f64>]) -> Result<Vec<u8>, SweepError> {
+    let e = |source: csv::Error| SweepError::Csv {
+        path: SERIES_DIR.into(),
+        source,
+    };
+    let io = |x: std::io::Error| e(csv::Error::from(x));
     let mut w =
         csv::Writer::from_writer(GzEncoder::new(Vec::new(), flate2::Compression::default()));
     let mut header = vec!["step".to_string()];
     header.extend(crate::sweep::measures().iter().map(|m| m.name.to_string()));
-    w.write_record(&header)
-        .map_err(|e| format!("series: {e}"))?;
+    w.write_record(&header).map_err(e)?;
     for (i, row) in samples.iter().enumerate() {
         let mut rec = vec![(first_step as u64 + i as u64).to_string()];
         rec.extend(row.iter().map(|v| (*v as f32).to_string()));
-        w.write_record(&rec).map_err(|e| format!("series: {e}"))?;
+        w.write_record(&rec).map_err(e)?;
     }
-    let gz = w.into_inner().map_err(|e| format!("series: {e}"))?;
-    let mut gz = gz;
-    gz.flush().map_err(e)?;
-    gz.finish().map_err(e)
+    let mut gz = w.into_inner().map_err(|x| io(x.into_error()))?;
+    gz.flush().map_err(io)?;
+    gz.finish().map_err(io)
 }
 
 /// Reads a series written by [`series_bytes`]: the header and the rows (step first).
 ///
 /// # Errors
-/// A message naming `name`: not gzip, not CSV, or a field that is not a number.
-pub fn read_series(name: &str, bytes: &[u8]) -> Result<(Vec<String>, Vec<Vec<f64>>), String> {
+/// Naming `name`: [`SweepError::Csv`] for a file that is not gzip or not CSV,
+/// [`SweepError::File`] (with the line) for a field that is not a number.
+pub fn read_series(name: &str, bytes: &[u8]) -> Result<(Vec<String>, Vec<Vec<f64>>), SweepError> {
+    let e = |source: csv::Error| SweepError::Csv {
+        path: name.into(),
+        source,
+    };
     let mut r = csv::Reader::from_reader(GzDecoder::new(bytes));
-    let header: Vec<String> = r
-        .headers()
-        .map_err(|e| format!("{name}: {e}"))?
-        .iter()
-        .map(String::from)
-        .collect();
+    let header: Vec<String> = r.headers().map_err(e)?.iter().map(String::from).collect();
     let mut rows = Vec::new();
     for rec in r.records() {
-        let rec = rec.map_err(|e| format!("{name}: {e}"))?;
+        let rec = rec.map_err(e)?;
         let line = rec.position().map_or(0, |p| p.line());
         rows.push(
             rec.iter()
                 .map(|f| {
-                    f.parse::<f64>()
-                        .map_err(|_| format!("{name}, line {line}: {f:?} is not a number"))
+                    f.parse::<f64>().map_err(|_| SweepError::File {
+                        path: name.into(),
+                        line: Some(line),
+                        why: format!("{f:?} is not a number"),
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         );
@@ -95,7 +102,10 @@ mod tests {
                 assert_eq!(*a as f32, *b as f32);
             }
         }
-        assert!(read_series("t", b"not gzip").is_err());
+        assert!(matches!(
+            read_series("t", b"not gzip"),
+            Err(SweepError::Csv { .. })
+        ));
         assert_eq!(series_file(3, 12), "series/point-00003-repeat-012.csv.gz");
     }
 }

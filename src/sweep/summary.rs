@@ -156,6 +156,7 @@ impl LogAxes {
     ///
     /// # Errors
     /// The value and what is allowed.
+    // A String, not a SweepError: clap's value parser (`--log`) shows it as the option's error.
     pub fn parse(s: &str) -> Result<LogAxes, String> {
         match s {
             "x" => Ok(LogAxes {

@@ -15,6 +15,7 @@
 use std::path::Path;
 
 use crate::stats::{OrderParameterMoments, SeriesStats};
+use crate::sweep::error::SweepError;
 
 /// File name of the table.
 pub const CSV: &str = "sweep.csv";
@@ -98,10 +99,13 @@ pub fn header(axes: &[String]) -> Vec<String> {
 /// `sweep.csv` of `rows` (written in the order given).
 ///
 /// # Errors
-/// The CSV writer's error, as text.
-pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, String> {
+/// [`SweepError::Csv`]: the CSV writer's error.
+pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let e = |e: csv::Error| format!("{CSV}: {e}");
+    let e = |source: csv::Error| SweepError::Csv {
+        path: CSV.into(),
+        source,
+    };
     w.write_record(header(axes)).map_err(e)?;
     for r in rows {
         let mut rec = vec![
@@ -126,16 +130,26 @@ pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, String> 
         }
         w.write_record(&rec).map_err(e)?;
     }
-    w.into_inner().map_err(|e| format!("{CSV}: {e}"))
+    w.into_inner()
+        .map_err(|x| e(csv::Error::from(x.into_error())))
 }
 
 /// Reads the rows of a `sweep.csv` written for `axes`.
 ///
 /// # Errors
-/// A message naming the file and line: another header, or a field that is not a number.
-pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
-    let fail = |line: u64, why: String| format!("{}, line {line}: {why}", path.display());
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// [`SweepError::File`] naming the file and line: another header, or a field that is not a
+/// number; [`SweepError::Csv`]: a file that cannot be read or is not CSV.
+pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, SweepError> {
+    let fail = |line: u64, why: String| SweepError::File {
+        path: path.to_path_buf(),
+        line: Some(line),
+        why,
+    };
+    let csv_error = |source: csv::Error| SweepError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut r = csv::Reader::from_path(path).map_err(csv_error)?;
     let want = header(axes);
     let got: Vec<String> = r
         .headers()
@@ -160,14 +174,14 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
     );
     let mut rows = Vec::new();
     for rec in r.records() {
-        let rec = rec.map_err(|e| format!("{}: {e}", path.display()))?;
+        let rec = rec.map_err(csv_error)?;
         let line = rec.position().map_or(0, |p| p.line());
-        let num = |i: usize| -> Result<f64, String> {
+        let num = |i: usize| -> Result<f64, SweepError> {
             rec[i]
                 .parse::<f64>()
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
         };
-        let int = |i: usize| -> Result<u64, String> {
+        let int = |i: usize| -> Result<u64, SweepError> {
             rec[i].parse::<u64>().map_err(|_| {
                 fail(
                     line,
@@ -175,7 +189,7 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
                 )
             })
         };
-        let f32_at = |i: usize| -> Result<f32, String> {
+        let f32_at = |i: usize| -> Result<f32, SweepError> {
             rec[i]
                 .parse::<f32>()
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
@@ -190,11 +204,11 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
                     se: num(c + 2)?,
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, SweepError>>()?;
         let first = first + 3 * measures;
         let order_cols = (0..order)
             .map(|k| Ok((num(first + 2 * k)?, num(first + 2 * k + 1)?)))
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, SweepError>>()?;
         rows.push(PointRow {
             point: int(0)? as usize,
             repeat: int(1)? as u32,
