@@ -68,9 +68,10 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     if let Some(SweepCommand::Merge { out, dirs, force }) = &args.command {
         let m = merge(out, dirs, *force)?;
         println!(
-            "merged {} points from {} folders into {}",
+            "merged {} runs from {} folder{} into {}",
             m.rows.len(),
             dirs.len(),
+            if dirs.len() == 1 { "" } else { "s" },
             m.dir.display()
         );
         return Ok(());

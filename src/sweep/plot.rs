@@ -295,11 +295,16 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
     let p = &s.plan;
     let x_symbol = symbol(&p.axes[0].name);
     MeasurePlot {
-        title: format!(
-            "{} {} against {x_symbol}",
-            capitalise(measure.title),
-            measure.symbol
-        ),
+        // "Binder cumulant G against η"; a measure whose title is its symbol (v_a) once.
+        title: if measure.title == measure.symbol || measure.symbol.is_empty() {
+            format!("{} against {x_symbol}", measure.title)
+        } else {
+            format!(
+                "{} {} against {x_symbol}",
+                capitalise(measure.title),
+                measure.symbol
+            )
+        },
         subtitle: subtitle(s, points),
         x_name: axis_label(&p.axes[0].name),
         y_name: measure.label(speed_unit),
