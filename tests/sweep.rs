@@ -847,6 +847,14 @@ fn a_boids_axis_on_a_fixed_world_keeps_the_scenes_density_and_series_hold_every_
     // The series: one file per run, a row per measured step (steps 21 ..= 120), whose mean is
     // the sweep's average to f32 precision.
     let sj = summary(&kept);
+    // The summary gives each run's N, world and density too.
+    let pt = &sj["points"][1];
+    assert_eq!(pt["boids"], 400);
+    assert!(
+        (pt["world_wu"][0].as_f64().unwrap() - 10.0).abs() < 1e-4,
+        "{pt}"
+    );
+    assert!((pt["density"].as_f64().unwrap() - 4.0).abs() < 1e-4, "{pt}");
     let files: Vec<&str> = sj["files"]
         .as_array()
         .unwrap()

@@ -302,6 +302,9 @@ pub fn run_sweep(
                     seed: p.seed,
                     done: false,
                     seconds: None,
+                    boids: None,
+                    world_wu: None,
+                    density: None,
                 }
             })
             .collect(),
@@ -370,6 +373,9 @@ pub fn run_sweep(
         }
         summary.points[i].done = true;
         summary.points[i].seconds = Some(seconds);
+        summary.points[i].boids = Some(row.boids);
+        summary.points[i].world_wu = Some(row.world);
+        summary.points[i].density = Some(row.density());
         summary.points_done += 1;
         summary.seconds_total = start.elapsed().as_secs_f64();
         rows.push(row);

@@ -53,6 +53,15 @@ pub struct PointStatus {
     pub done: bool,
     /// Wall time of the run (backend made, every step and its measures), when done.
     pub seconds: Option<f64>,
+    /// Boid count N of the run, when done.
+    #[serde(default)]
+    pub boids: Option<usize>,
+    /// World width and height (wu) of the run, when done.
+    #[serde(default)]
+    pub world_wu: Option<[f32; 2]>,
+    /// Density N/(W·H) (boids/wu²) of the run, when done.
+    #[serde(default)]
+    pub density: Option<f64>,
 }
 
 /// A shard folder a merged sweep was made from.
