@@ -358,7 +358,7 @@ impl AppState {
             origin: None,
         };
         let text = format!(
-            "# A boids scene saved by the app (docs/model.md; README \"Scenes\").\n{}",
+            "# A boids scene saved by the app (docs/model.md; docs/cli.md \"Scenes\").\n{}",
             scene.to_toml()
         );
         let shown = crate::io::show_path(&path);
