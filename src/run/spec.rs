@@ -10,7 +10,6 @@ use crate::model::state_csv::StateFile;
 use crate::model::{
     initial_state, validate_boid_count, Actors, Boid, Scene, Setup, SimParams, DEFAULT_DENSITY,
 };
-use crate::run::args::Set;
 use crate::run::error::RunError;
 
 /// How the sources of a run combine (`boids headless --help` prints it).
@@ -77,6 +76,15 @@ impl Inputs {
             state: None,
         }
     }
+}
+
+/// One `--set KEY=VALUE` (parsed by [`crate::run::args::parse_set`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Set {
+    /// The parameter's key.
+    pub key: String,
+    /// Its value, as written (a number, or a name such as `walls`).
+    pub value: String,
 }
 
 /// What the command line sets, over the files.
