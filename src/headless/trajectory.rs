@@ -66,7 +66,7 @@ impl Observer for Trajectory {
         _wall_ms: Option<f64>,
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
-        if k % self.every == 0 {
+        if k.is_multiple_of(self.every) {
             self.write(sim)?;
         }
         Ok(())
