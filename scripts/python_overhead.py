@@ -9,6 +9,8 @@ For each count, one run of each:
   py setup   boids.Simulation(boids=N): the same setup (resolve, spawn, backend);
   py step(S) one call of S steps;
   py S×step(1)  S calls of one step: the per-call cost is (this − step(S)) / S.
+Then the cost of a call alone, where a step costs little: 16 boids, 5000 × step(1) against one
+step(5000), and 5000 × step(0) (a call that runs no step).
 Needs the module installed (pip install ./python) and target/release/boids (cargo build --release),
 or BOIDS_BIN.
 """
@@ -60,6 +62,22 @@ def main():
         per_call = (many - one_call) / s
         print(f"{n:>7} {wall:>9.3f} {cli_steps:>9.3f} {setup:>9.3f} {one_call:>10.3f} "
               f"{many:>12.3f} {per_call * 1e6:>7.1f}µs")
+    k = 5000
+    sim = boids.Simulation(boids=16, backend=a.backend)
+    t = time.perf_counter()
+    sim.step(k)
+    one_call = time.perf_counter() - t
+    t = time.perf_counter()
+    for _ in range(k):
+        sim.step(1)
+    many = time.perf_counter() - t
+    t = time.perf_counter()
+    for _ in range(k):
+        sim.step(0)
+    empty = time.perf_counter() - t
+    print(f"16 boids: step({k}) {one_call / k * 1e6:.1f} µs/step, {k} × step(1) "
+          f"{many / k * 1e6:.1f} µs/call: {(many - one_call) / k * 1e6:.1f} µs per call; "
+          f"step(0) {empty / k * 1e6:.2f} µs")
 
 
 if __name__ == "__main__":
