@@ -162,7 +162,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(
         lines[0],
-        "step,step_ms,polarization,milling,mean_speed,mean_neighbors,va,time_s,flocks,\
+        "step,step_ms,polarization,milling,mean_speed,mean_neighbors,va,nematic,time_s,flocks,\
          largest_flock,flocked_fraction,hue_coherence"
     );
     // Rows at steps 4 and 8 (every 4 steps of 10).
@@ -170,7 +170,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     for (line, step, time) in [(lines[1], "4", "0.0667"), (lines[2], "8", "0.1333")] {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(
-            (f[0], f[7], f[8], f[9], f[10], f[11]),
+            (f[0], f[8], f[9], f[10], f[11], f[12]),
             (step, time, "2", "12", "1", "1")
         );
     }
