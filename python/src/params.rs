@@ -13,9 +13,9 @@ use crate::simulation::Simulation;
 
 /// The parameters of a Simulation, a mapping from key to value (docs/model.md §3.1).
 ///
-/// params[key] reads a parameter of the table (a float, an int for whole-number parameters, a
+/// `params[key]` reads a parameter of the table (a float, an int for whole-number parameters, a
 /// str for names such as boundary or model); KeyError for an unknown key, naming the nearest
-/// ones. params[key] = value sets it as `--set key=value` would: checked against its range, the
+/// ones. `params[key] = value` sets it as `--set key=value` would: checked against its range, the
 /// other parameters (e.g. min_speed ≤ max_speed) and the model (a parameter the model does not
 /// use is refused), ValueError with the message otherwise, and the simulation unchanged; the
 /// next step uses it. keys() lists the parameters of the current model ("model" first), as do

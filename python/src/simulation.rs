@@ -117,21 +117,25 @@ fn run_guarded<T>(inner: &mut Inner, f: impl FnOnce(&mut Inner) -> PyResult<T>) 
     }
 }
 
-/// What the constructor resolves and creates, with the run layer's warnings.
-fn create(
-    kind: BackendKind,
+/// What the constructor was given, besides the backend.
+struct Request {
     scene: Option<PathBuf>,
     init: Option<PathBuf>,
-    overrides: (Option<usize>, Option<u32>, bool),
+    boids: Option<usize>,
+    seed: Option<u32>,
+    keep_world: bool,
     sets: Vec<Set>,
-) -> Result<(Inner, Vec<String>), RunError> {
-    let (boids, seed, keep_world) = overrides;
-    let inputs = Inputs::load(scene.as_deref(), init.as_deref())?;
+}
+
+/// The simulation `r` asks for on backend `kind`, resolved by the run layer as `boids headless`
+/// resolves its options, with the run layer's warnings.
+fn create(kind: BackendKind, r: Request) -> Result<(Inner, Vec<String>), RunError> {
+    let inputs = Inputs::load(r.scene.as_deref(), r.init.as_deref())?;
     let o = Overrides {
-        boids,
-        seed,
-        sets: &sets,
-        keep_world,
+        boids: r.boids,
+        seed: r.seed,
+        sets: &r.sets,
+        keep_world: r.keep_world,
     };
     let spec = resolve(&inputs, &o, &Defaults::headless(DEFAULT_BOIDS))?;
     let gpu = match kind {
@@ -183,8 +187,15 @@ impl Simulation {
                 sets.push(Set { key, value });
             }
         }
-        let made =
-            py.detach(|| no_panic(|| create(kind, scene, init, (boids, seed, keep_world), sets)));
+        let request = Request {
+            scene,
+            init,
+            boids,
+            seed,
+            keep_world,
+            sets,
+        };
+        let made = py.detach(|| no_panic(|| create(kind, request)));
         let (inner, warnings) = made
             .map_err(|why| {
                 PyRuntimeError::new_err(format!("internal error in the simulator: {why}"))

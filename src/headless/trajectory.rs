@@ -10,7 +10,9 @@ use crate::run::steps::Observer;
 use crate::run::RunError;
 use crate::simulation::Simulation;
 
-/// Writes a frame of the simulation every `every` steps.
+/// Writes a frame of the simulation every `every` steps. It counts the steps reported to
+/// [`Observer::stepped`], so its schedule must report each step (timed, or not measuring every
+/// step: see [`crate::run::steps::Schedule`]), as `boids headless`'s does.
 #[derive(Debug)]
 pub struct Trajectory {
     writer: TrajectoryWriter,
