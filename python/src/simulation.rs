@@ -313,27 +313,28 @@ impl Simulation {
         hue_velocities: Option<Bound<'_, PyAny>>,
         ids: Option<Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let mut boids = self.read_boids()?;
-        for (v, c) in [
-            (positions, Column::Position),
-            (velocities, Column::Velocity),
-            (hues, Column::Hue),
-            (hue_velocities, Column::HueVelocity),
-        ] {
-            if let Some(v) = v {
-                convert::set_column(&v, &mut boids, c)?;
-            }
-        }
-        if let Some(v) = ids {
-            convert::set_ids(&v, &mut boids)?;
-        }
-        for b in &mut boids {
-            let l = (b.hue[0] as f64).hypot(b.hue[1] as f64);
-            if l.is_finite() && l > 0.0 {
-                b.hue = [(b.hue[0] as f64 / l) as f32, (b.hue[1] as f64 / l) as f32];
-            }
-        }
+        // One turn of the lock: no other thread's step falls between reading and writing.
         self.with(|inner| {
+            let mut boids = inner.sim.read_state().map_err(sim_error)?;
+            for (v, c) in [
+                (positions, Column::Position),
+                (velocities, Column::Velocity),
+                (hues, Column::Hue),
+                (hue_velocities, Column::HueVelocity),
+            ] {
+                if let Some(v) = v {
+                    convert::set_column(&v, &mut boids, c)?;
+                }
+            }
+            if let Some(v) = ids {
+                convert::set_ids(&v, &mut boids)?;
+            }
+            for b in &mut boids {
+                let l = (b.hue[0] as f64).hypot(b.hue[1] as f64);
+                if l.is_finite() && l > 0.0 {
+                    b.hue = [(b.hue[0] as f64 / l) as f32, (b.hue[1] as f64 / l) as f32];
+                }
+            }
             let cp = checkpoint(inner, boids)?;
             check_checkpoint(&cp).map_err(|e| PyValueError::new_err(format!("set_state: {e}")))?;
             inner.sim.set_state(&cp.boids).map_err(sim_error)
