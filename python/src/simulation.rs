@@ -49,9 +49,6 @@ pub struct Inner {
 
 /// A flocking simulation: a scene, a state file or the defaults, on the CPU or the GPU.
 ///
-/// Simulation(scene=None, backend="cpu", seed=None, boids=None, init=None, keep_world=False,
-///            **params)
-///
 /// Arguments (all optional, combined as `boids headless` combines its options: built-in defaults
 /// < scene < state file < these arguments):
 ///

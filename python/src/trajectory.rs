@@ -11,7 +11,7 @@ use sim::model::gsd::TrajectoryWriter;
 use crate::errors::{gsd_error, sim_error};
 use crate::simulation::Simulation;
 
-/// Trajectory(path, append=False)
+/// A GSD trajectory written frame by frame.
 ///
 /// A GSD file of the HOOMD schema, read by the `gsd` package (`gsd.hoomd.open(path)`), OVITO
 /// or freud: append(sim) writes the state of sim as a frame (step, box, positions centred on the
