@@ -26,18 +26,6 @@ pub struct SetupArgs {
     pub keep_world: bool,
 }
 
-impl SetupArgs {
-    /// What these options set over the files, with the command's own `--boids`.
-    pub fn overrides(&self, boids: Option<usize>) -> crate::run::spec::Overrides<'_> {
-        crate::run::spec::Overrides {
-            boids,
-            seed: self.seed,
-            sets: &self.set,
-            keep_world: self.keep_world,
-        }
-    }
-}
-
 /// One `--set KEY=VALUE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Set {
