@@ -282,8 +282,10 @@ fn attract_gathers_and_repel_scatters() {
     let _l = lock();
     let mut counts = Vec::new();
     for tool in ["attract", "repel"] {
+        // 270 px: 150 wu in this 711 × 400 wu world.
         let script = format!(
             "2: tool {tool}\n\
+             2: tool-radius 270\n\
              2: move 640 360\n\
              3: report @/start.json\n\
              63: state @/idle.csv\n\

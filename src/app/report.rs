@@ -70,7 +70,8 @@ pub struct RunReport {
     pub pointer_world: Option<[f32; 2]>,
     /// Window scale factor (physical px per logical px).
     pub scale_factor: f32,
-    /// Attract/repel radius (wu) at the current zoom.
+    /// The pointer force's radius (wu) at the current zoom (repel's when selected, else
+    /// attract's).
     pub pointer_radius: f32,
     /// Each tool's radius on screen (logical px), by tool name (the tools that have one).
     pub tool_radius_px: std::collections::BTreeMap<String, f32>,

@@ -17,6 +17,7 @@
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
 //! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
 //! | `tool NAME` | selects a tool (the tool bar's names) | `add`, `obstacle` (or `draw`), `eraser` (or `erase`), `attract`, `repel`, `predator` |
+//! | `tool-radius PX` | the selected tool's radius on screen, as the panel's Tools slider (the add tool, eraser, attract and repel have one) | logical px, 1 ..= 2000 |
 //! | `model NAME` | switches the model live, as the panel's selector: the boids stay, their speeds become the model's | `boids`, `vicsek`, `fish` (the model table) |
 //! | `set KEY VALUE` | sets a parameter live, as the panel's widgets: checked with the others, refused (with a message) when out of range or unused by the running model | a key of the parameter table (unknown keys are refused here, with the nearest known ones), a value of its kind |
 //! | `preset NAME` | loads a preset of the panel's gallery, as its button | a file stem of `scenes/` (`vicsek`, `predators`, …) |
@@ -99,13 +100,14 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 26] = [
+const KNOWN: [&str; 27] = [
     "move",
     "press",
     "release",
     "wheel",
     "key",
     "tool",
+    "tool-radius",
     "model",
     "set",
     "preset",
@@ -218,6 +220,16 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             ScriptCmd::Action(Action::SetTool(
                 Tool::parse(t).ok_or_else(|| format!("unknown tool `{}`", clip(t)))?,
             ))
+        }
+        "tool-radius" => {
+            let px = num(0, "PX", 2000.0)?;
+            if px < 1.0 {
+                return Err(format!(
+                    "`tool-radius` PX = \"{}\" is out of range: allowed 1 ..= 2000",
+                    clip(word(0))
+                ));
+            }
+            ScriptCmd::Action(Action::SetSelectedToolRadius(px))
         }
         "model" => {
             let m = word(0);
@@ -553,6 +565,8 @@ mod tests {
             ("1: quit now\n", &["line 1", "at most 0"][..]),
             ("1: key\n", &["line 1", "needs 1"][..]),
             ("0: quit\n", &["line 1", "start at 1"][..]),
+            ("1: tool-radius 0\n", &["line 1", "PX", "1 ..= 2000"][..]),
+            ("1: tool-radius 2001\n", &["line 1", "PX"][..]),
         ] {
             let e = Script::parse(text).unwrap_err().to_string();
             for n in needles {

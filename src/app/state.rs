@@ -64,6 +64,8 @@ pub enum Action {
         /// Its radius (logical px).
         px: f32,
     },
+    /// Sets the selected tool's radius on screen (logical px), when it has one.
+    SetSelectedToolRadius(f32),
     /// Sets the attract/repel weight (> 0; the sign comes from the tool).
     SetPointerWeight(f32),
     /// Switches the model, keeping the boids where they are (their speeds brought to the new
@@ -335,9 +337,15 @@ impl AppState {
         self.tool_radius_wu(Tool::Erase).unwrap_or(0.0)
     }
 
-    /// Attract/repel radius (wu) at the current zoom.
+    /// The pointer force's radius (wu) at the current zoom: the repel tool's when it is selected,
+    /// else the attract tool's.
     pub fn pointer_radius(&self) -> f32 {
-        self.tool_radius_wu(Tool::Attract).unwrap_or(0.0)
+        let tool = if self.tool == Tool::Repel {
+            Tool::Repel
+        } else {
+            Tool::Attract
+        };
+        self.tool_radius_wu(tool).unwrap_or(0.0)
     }
 
     /// Sizes predators to the world: [`RenderStyle::predator_scale`] boid lengths, at most a
@@ -887,6 +895,14 @@ impl AppState {
                     };
                 }
             }
+            Action::SetSelectedToolRadius(px) => {
+                let tool = self.tool;
+                if tool.default_radius_px().is_some() {
+                    self.apply(Action::SetToolRadius { tool, px });
+                } else {
+                    self.say(format!("the {} tool has no radius", tool.name()));
+                }
+            }
             Action::SetPointerWeight(w) => self.pointer_weight = w.clamp(0.0, 100.0),
             Action::SetModel(m) => self.switch_model(m),
             Action::SetParam { key, value } => self.set_param(&key, &value),
@@ -927,10 +943,7 @@ impl AppState {
         let mut ia = *self.sim.interaction();
         let (radius, weight) = match (active, self.tool) {
             (true, Tool::Attract) => (self.pointer_radius(), self.pointer_weight),
-            (true, Tool::Repel) => (
-                self.tool_radius_wu(Tool::Repel).unwrap_or(0.0),
-                -self.pointer_weight,
-            ),
+            (true, Tool::Repel) => (self.pointer_radius(), -self.pointer_weight),
             _ => (0.0, 0.0),
         };
         let pointer: [f32; 2] = self.pointer_world().unwrap_or_default().into();
