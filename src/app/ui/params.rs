@@ -1,6 +1,7 @@
 //! The panel's model selector and parameter widgets, generated from the parameter table
-//! ([`SimParams::specs`]) and the model table ([`ModelDesc::uses`]): only the parameters the
-//! running model uses, grouped ([`GROUPS`]: the model's own first, then motion, colour, world and
+//! ([`SimParams::specs`]) and the model table
+//! ([`ModelDesc::uses`](crate::model::models::ModelDesc::uses)): only the parameters the running
+//! model uses, grouped ([`GROUPS`]: the model's own first, then motion, colour, world and
 //! predators), each labelled with its name, symbol and unit and its documentation on hover. A
 //! parameter with named values (boundary, the Vicsek update, …) is a combo box; a number is a
 //! slider whose range comes from the table's limits cut to a sensible range around the value the
@@ -57,7 +58,8 @@ pub fn shown(spec: &ParamSpec, model: Model) -> bool {
 }
 
 /// The running model's parameters with a widget, by group: its own first (titled with its name;
-/// left out when it has none), then [`SHOWN`]'s groups (each left out when empty).
+/// left out when it has none), then the groups of [`GROUPS`] in the order Motion, Colour, World,
+/// Predators (each left out when empty).
 pub fn groups(model: Model) -> Vec<(String, Vec<&'static ParamSpec>)> {
     let own: Vec<&'static ParamSpec> = model
         .desc()
