@@ -6,11 +6,8 @@ use std::path::{Path, PathBuf};
 
 use crate::io::show_path;
 use crate::model::gsd::initial::{frame_ref, read_frame_state};
-use crate::model::spawn::flocks_state;
 use crate::model::state_csv::StateFile;
-use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, Scene, Setup, SimParams, DEFAULT_DENSITY,
-};
+use crate::model::{validate_boid_count, Actors, Scene, Setup, SimParams, DEFAULT_DENSITY};
 use crate::run::error::RunError;
 
 /// How the sources of a run combine (`boids headless --help` prints it).
@@ -33,25 +30,7 @@ the world and gives a count, a --boids that differs keeps the scene's density: t
 obstacle points and predator positions are scaled by √(N/N_scene) (--keep-world keeps the world
 as written, and the density changes). A --set of the world's size wins over both.";
 
-/// How the initial boids are placed when no state file gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Spawn {
-    /// Uniform positions, headings and hues (`model::initial_state`).
-    Uniform,
-    /// A few aligned flocks of similar hue (`model::spawn::flocks_state`).
-    Flocks,
-}
-
-impl Spawn {
-    /// The `n` boids of `seed` in the world of `params`.
-    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
-        match self {
-            Spawn::Uniform => initial_state(seed, n, params),
-            Spawn::Flocks => flocks_state(seed, n, params),
-        }
-    }
-}
+pub use crate::model::spawn::Spawn;
 
 /// The files of a run, read once (a sweep resolves every point from the same ones).
 #[derive(Clone, Debug, Default)]
