@@ -870,6 +870,57 @@ mod tests {
             .collect()
     }
 
+    /// The measure table's nematic order (sums of cos 2θ, sin 2θ from the velocity's components,
+    /// no angles) equals the statistics module's independent one (`stats::nematic_order`) on
+    /// random headings and speeds, some boids stopped; and a planted change of one heading is seen.
+    #[test]
+    fn the_nematic_measure_equals_the_independent_nematic_order() {
+        let mut rng = crate::stats::test_rng::TestRng::new(7);
+        for n in [1usize, 2, 17, 400] {
+            let boids: Vec<Boid> = (0..n)
+                .map(|i| {
+                    let a = rng.angle() as f32;
+                    let v = if i % 7 == 3 {
+                        0.0
+                    } else {
+                        (0.1 + 99.0 * rng.uniform()) as f32
+                    };
+                    let (s, c) = a.sin_cos();
+                    Boid {
+                        position: [rng.uniform() as f32 * 100.0, rng.uniform() as f32 * 100.0],
+                        velocity: [v * c, v * s],
+                        hue: [1.0, 0.0],
+                        hue_velocity: [0.0, 0.0],
+                        id: i as u32,
+                        _pad: 0,
+                    }
+                })
+                .collect();
+            let w = World {
+                width: 100.0,
+                height: 100.0,
+                wrap: true,
+            };
+            let k = vec![0; n];
+            let ours = flock_measures(&boids, &k, w).nematic();
+            let vels: Vec<[f32; 2]> = boids.iter().map(|b| b.velocity).collect();
+            let reference = crate::stats::nematic_order(&vels);
+            assert!(
+                (ours - reference).abs() < 1e-5,
+                "N = {n}: {ours} vs {reference}"
+            );
+            if n == 17 {
+                let mut turned = boids.clone();
+                turned[0].velocity = [turned[0].velocity[1], -turned[0].velocity[0]];
+                let t = flock_measures(&turned, &k, w).nematic();
+                assert!(
+                    (t - reference).abs() > 1e-3,
+                    "a quarter turn of one boid is seen"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_mill_on_the_seam_mills_as_one_in_the_middle() {
         let (w, h) = (1000.0, 600.0);
