@@ -126,7 +126,7 @@ crate::param_group! {
         /// The model simulated: an entry of the model table ([`crate::model::models::MODELS`]:
         /// `boids`, the default; `vicsek`; `fish`).
         model: Model = Model::BOIDS, key: "model", symbol: "", unit: "",
-            range: Range::Choice(&["boids", "vicsek", "fish"]);
+            range: Range::Choice(crate::model::models::MODEL_NAMES);
         /// Range of a predator's repulsion (wu; docs/model.md §18.1): boids closer than this to a
         /// predator are pushed away. Range 0 ..= 1e5.
         predator_radius: f32 = 80.0, key: "predator_radius", symbol: "r_p", unit: "wu",

@@ -73,7 +73,7 @@ crate::param_group! {
 }
 
 /// The Vicsek model's entry in the model table.
-pub static MODEL: ModelDesc = ModelDesc {
+pub const MODEL: ModelDesc = ModelDesc {
     name: "vicsek",
     title: "the Vicsek model: constant speed, the heading of the neighbours' summed velocities plus noise (Vicsek et al. 1995)",
     doc: "§16",
