@@ -491,7 +491,7 @@ mod tests {
                 .map(|t| ScriptCmd::Action(Action::SetTool(t)))
         );
         for (text, needle) in [
-            ("1: model reynolds\n", "boids, vicsek or fish"),
+            ("1: model reynolds\n", "boids, vicsek"),
             ("1: set seperation_weight 2\n", "separation_weight"),
             ("1: set boundary 3\n", "boundary"),
             ("1: set dt\n", "needs 2"),
