@@ -138,46 +138,83 @@ pub fn accumulate_parts(
 }
 
 /// The `k` nearest neighbours seen so far (the topological neighbourhood of Ballerini et al.,
-/// PNAS 105, 1232, 2008; docs/model.md §4.4): candidates within the perception radius ordered by
-/// (squared distance, id), ties broken by the smaller id; `k ≤` [`MAX_NEIGHBORS_CAP`].
+/// PNAS 105, 1232, 2008; docs/model.md §4.4, §19): candidates ordered by (squared distance, id),
+/// ties broken by the smaller id; `k ≤ C`. [`Nearest`] holds the neighbour cap's (within the
+/// perception radius, `k ≤` [`MAX_NEIGHBORS_CAP`]), [`TopoNearest`] the topological
+/// neighbourhood's (`k ≤` [`TOPOLOGICAL_K_MAX`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Nearest {
+pub struct NearestOf<const C: usize> {
     /// (d², id, candidate index, offset d), sorted ascending by (d², id); `len` valid entries.
-    pub items: [(f32, u32, u32, Vec2); MAX_NEIGHBORS_CAP],
+    pub items: [(f32, u32, u32, Vec2); C],
     /// Valid entries.
     pub len: usize,
     /// Entries kept (the cap).
     pub k: usize,
 }
 
+/// The neighbour cap's selection ([`NearestOf`] of at most [`MAX_NEIGHBORS_CAP`]).
+pub type Nearest = NearestOf<MAX_NEIGHBORS_CAP>;
+
+/// The topological neighbourhood's selection ([`NearestOf`] of at most [`TOPOLOGICAL_K_MAX`]).
+pub type TopoNearest = NearestOf<{ TOPOLOGICAL_K_MAX as usize }>;
+
+pub use crate::model::params::TOPOLOGICAL_K_MAX;
+
 /// Largest neighbour cap (`max_neighbors`): the selection of the nearest lives in a fixed-size
 /// list per boid (also on the GPU).
 pub const MAX_NEIGHBORS_CAP: usize = 16;
 
-impl Nearest {
-    /// An empty selection keeping `k` (1 ..= [`MAX_NEIGHBORS_CAP`]).
+/// Whether (d², id) `a` comes before `b`: nearer, or as near with a smaller id.
+#[inline(always)]
+pub fn nearer(a: (f32, u32), b: (f32, u32)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+impl<const C: usize> NearestOf<C> {
+    /// An empty selection keeping `k` (1 ..= `C`).
     pub fn new(k: usize) -> Self {
-        Nearest {
-            items: [(0.0, 0, 0, Vec2::ZERO); MAX_NEIGHBORS_CAP],
+        NearestOf {
+            items: [(0.0, 0, 0, Vec2::ZERO); C],
             len: 0,
-            k: k.clamp(1, MAX_NEIGHBORS_CAP),
+            k: k.clamp(1, C),
         }
     }
 
-    /// Offers candidate `index` with id `id` at offset `d` (squared length `d2`, within the
-    /// perception radius): kept when among the `k` nearest so far.
+    /// Empties the selection and makes it keep `k` (1 ..= `C`), without touching the entries.
+    #[inline]
+    pub fn reset(&mut self, k: usize) {
+        self.len = 0;
+        self.k = k.clamp(1, C);
+    }
+
+    /// Whether `k` entries are held.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.len == self.k
+    }
+
+    /// The (d², id) of the last (farthest) entry kept, when full.
+    #[inline(always)]
+    pub fn last(&self) -> Option<(f32, u32)> {
+        self.is_full().then(|| {
+            let l = self.items[self.len - 1];
+            (l.0, l.1)
+        })
+    }
+
+    /// Offers candidate `index` with id `id` at offset `d` (squared length `d2`): kept when among
+    /// the `k` nearest so far.
     #[inline]
     pub fn offer(&mut self, d: Vec2, d2: f32, id: u32, index: u32) {
-        let less = |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
         if self.len == self.k {
             let last = self.items[self.len - 1];
-            if !less((d2, id), (last.0, last.1)) {
+            if !nearer((d2, id), (last.0, last.1)) {
                 return;
             }
             self.len -= 1;
         }
         let mut at = self.len;
-        while at > 0 && less((d2, id), (self.items[at - 1].0, self.items[at - 1].1)) {
+        while at > 0 && nearer((d2, id), (self.items[at - 1].0, self.items[at - 1].1)) {
             self.items[at] = self.items[at - 1];
             at -= 1;
         }
@@ -189,6 +226,14 @@ impl Nearest {
     pub fn selected(&self) -> &[(f32, u32, u32, Vec2)] {
         &self.items[..self.len]
     }
+}
+
+/// The squared length of a topological offset d: `d.x² + d.y²`, each square rounded and then
+/// added, as on the GPU (whose `topo_d2` keeps the compiler from fusing the two into a
+/// multiply-add), so both backends order the candidates alike bit for bit (docs/model.md §19.2).
+#[inline(always)]
+pub fn topo_d2(d: Vec2) -> f32 {
+    d.x * d.x + d.y * d.y
 }
 
 /// The soft wall push (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away
