@@ -182,32 +182,87 @@ struct TopoItem {
     j: u32,
 }
 
-// The k nearest so far, sorted by (d², id): the plain search's list (insertion).
-struct TopoList {
+// The k nearest seen so far: a max-heap on (d², id), the root the farthest kept (the k-th once
+// full). An offer takes no loop once the heap is full (the sift down is written out), so a
+// search's loop iterations are its candidates, whatever their order: a SIMD driver runs the
+// invocations of a group in lock step and counts their loops together.
+struct TopoHeap {
     items: array<TopoItem, 64>,
     len: u32,
     k: u32,
 }
 
-// Offers a candidate; returns the loop iterations it took (for the caller's budget).
-fn topo_offer(n: ptr<function, TopoList>, d2: f32, id: u32, j: u32) -> u32 {
-    if ((*n).len == (*n).k) {
-        let last = (*n).items[(*n).len - 1u];
-        if (!topo_less(d2, id, last.d2, last.id)) {
-            return 0u;
+fn heap_after(a: TopoItem, b: TopoItem) -> bool {
+    return topo_less(b.d2, b.id, a.d2, a.id);
+}
+
+// One level of sifting item i down a heap of `len` items: the index it moved to (i when it
+// stays).
+fn heap_down_step(h: ptr<function, TopoHeap>, i: u32, len: u32) -> u32 {
+    let l = 2u * i + 1u;
+    if (l >= len) {
+        return i;
+    }
+    var m = l;
+    if (l + 1u < len && heap_after((*h).items[l + 1u], (*h).items[l])) {
+        m = l + 1u;
+    }
+    if (heap_after((*h).items[m], (*h).items[i])) {
+        let tmp = (*h).items[i];
+        (*h).items[i] = (*h).items[m];
+        (*h).items[m] = tmp;
+        return m;
+    }
+    return i;
+}
+
+// Sifts the root down a heap of `len` ≤ 64 items: at most 6 levels, written out (no loop).
+fn heap_down(h: ptr<function, TopoHeap>, len: u32) {
+    var i = heap_down_step(h, 0u, len);
+    i = heap_down_step(h, i, len);
+    i = heap_down_step(h, i, len);
+    i = heap_down_step(h, i, len);
+    i = heap_down_step(h, i, len);
+    i = heap_down_step(h, i, len);
+}
+
+// Offers candidate j (not the boid s itself) seen from p.
+fn heap_offer(h: ptr<function, TopoHeap>, j: u32, s: u32, p: vec2<f32>) {
+    if (j == s) {
+        return;
+    }
+    let it = TopoItem(topo_d2(min_image(sorted_pos_vel[j].xy - p)), sorted_id[j], j);
+    if ((*h).len < (*h).k) {
+        // Sift up (k times in all).
+        var i = (*h).len;
+        (*h).items[i] = it;
+        (*h).len += 1u;
+        while (i > 0u) {
+            let up = (i - 1u) / 2u;
+            if (!heap_after((*h).items[i], (*h).items[up])) {
+                break;
+            }
+            let tmp = (*h).items[i];
+            (*h).items[i] = (*h).items[up];
+            (*h).items[up] = tmp;
+            i = up;
         }
-        (*n).len -= 1u;
+        return;
     }
-    var at = (*n).len;
-    var steps = 0u;
-    while (at > 0u && topo_less(d2, id, (*n).items[at - 1u].d2, (*n).items[at - 1u].id)) {
-        (*n).items[at] = (*n).items[at - 1u];
-        at -= 1u;
-        steps += 1u;
+    if (topo_less(it.d2, it.id, (*h).items[0].d2, (*h).items[0].id)) {
+        (*h).items[0] = it;
+        heap_down(h, (*h).len);
     }
-    (*n).items[at] = TopoItem(d2, id, j);
-    (*n).len += 1u;
-    return steps;
+}
+
+// Sorts the heap's items ascending in place (heapsort).
+fn heap_sort(h: ptr<function, TopoHeap>) {
+    for (var end = (*h).len; end > 1u; end--) {
+        let tmp = (*h).items[0];
+        (*h).items[0] = (*h).items[end - 1u];
+        (*h).items[end - 1u] = tmp;
+        heap_down(h, end - 1u);
+    }
 }
 
 // The candidate at sorted index j seen from p (not the boid s itself): its minimum-image offset.
@@ -215,16 +270,16 @@ fn topo_offset(j: u32, p: vec2<f32>) -> vec2<f32> {
     return min_image(sorted_pos_vel[j].xy - p);
 }
 
-// The neighbour sums over the chosen neighbours, nearest first (`list` sorted, `n` of them), and
+// The neighbour sums over the chosen neighbours, nearest first (`h` sorted by `heap_sort`), and
 // their ids recorded when sorted item s is among those asked for (`u32::MAX` past the last).
-fn topo_sums(s: u32, p: vec2<f32>, list: ptr<function, TopoList>) -> NeighborSums {
+fn topo_sums(s: u32, p: vec2<f32>, h: ptr<function, TopoHeap>) -> NeighborSums {
     var sums = empty_sums();
     let k = min(params.topological_k, TOPOLOGICAL_K_MAX);
     let record = s < params.record_neighbors;
     for (var t = 0u; t < k; t++) {
         var id_t = 0xffffffffu;
-        if (t < (*list).len) {
-            let it = (*list).items[t];
+        if (t < (*h).len) {
+            let it = (*h).items[t];
             accumulate(&sums, topo_offset(it.j, p), sorted_pos_vel[it.j].zw, sorted_hue[it.j]);
             id_t = it.id;
         }
@@ -235,49 +290,51 @@ fn topo_sums(s: u32, p: vec2<f32>, list: ptr<function, TopoList>) -> NeighborSum
     return sums;
 }
 
-// Most loop iterations the plain search may take (candidates, rows, ranges and insertion steps
-// together), within the 65 535 a driver allows one invocation with room for the rest of `rules`.
-const TOPO_BUDGET: u32 = 16384u;
+// Most loop iterations the plain search may take, every loop of it counted (rows, their segments
+// and ranges, candidates, the bound's axes, the heap's sift-ups): a SIMD driver (lavapipe) runs 8
+// invocations in lock step and stops their loops, counted together, past 65 535 iterations, so 8
+// searches of TOPO_BUDGET stay within it with room for the rest of `rules`.
+const TOPO_BUDGET: u32 = 6144u;
 
 // The topological neighbour sums of sorted item s at p, ring by ring (ring r: the frame of
 // inner = outer = r) until the k-th nearest is certain; `ok` is false when the search would pass
 // TOPO_BUDGET (the caller defers the boid to `rules_heavy`).
 fn gather_topological(s: u32, p: vec2<f32>) -> Gathered {
-    var list: TopoList;
-    list.len = 0u;
-    list.k = min(params.topological_k, TOPOLOGICAL_K_MAX);
+    var heap: TopoHeap;
+    heap.len = 0u;
+    heap.k = min(params.topological_k, TOPOLOGICAL_K_MAX);
     let c = cell_xy(p);
-    var work = 0u;
+    // The sift-ups (at most 6 iterations for each of the k pushes) and the sort, up front.
+    var work = 8u * heap.k;
     var r = 0u;
     loop {
         let f = frame_of(c, r, r);
         let rows = frame_rows(f);
         for (var t = 0u; t < rows; t++) {
+            // The row, its two segments and four ranges.
+            work += 7u;
             let fr = frame_row(f, t);
-            work += 1u;
             for (var u = 0u; u < 4u; u++) {
                 let rg = frame_row_range(u, fr);
+                work += rg.y - rg.x;
+                if (work > TOPO_BUDGET) {
+                    return Gathered(empty_sums(), false);
+                }
                 for (var j = rg.x; j < rg.y; j++) {
-                    work += 1u;
-                    if (work > TOPO_BUDGET) {
-                        return Gathered(empty_sums(), false);
-                    }
-                    if (j == s) {
-                        continue;
-                    }
-                    let d = topo_offset(j, p);
-                    work += topo_offer(&list, topo_d2(d), sorted_id[j], j);
+                    heap_offer(&heap, j, s, p);
                 }
             }
-            if (work > TOPO_BUDGET) {
-                return Gathered(empty_sums(), false);
-            }
         }
+        work += 3u;
         let b2 = block_bound2(p, c, r);
-        if (b2 == F32_MAX || (list.len == list.k && list.items[list.len - 1u].d2 < b2)) {
+        if (b2 == F32_MAX || (heap.len == heap.k && heap.items[0].d2 < b2)) {
             break;
+        }
+        if (work > TOPO_BUDGET) {
+            return Gathered(empty_sums(), false);
         }
         r += 1u;
     }
-    return Gathered(topo_sums(s, p, &list), true);
+    heap_sort(&heap);
+    return Gathered(topo_sums(s, p, &heap), true);
 }

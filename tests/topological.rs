@@ -415,3 +415,100 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
         });
     }
 }
+
+/// One recorded step of the GPU and of the CPU backend from `boids`: the GPU's lists equal the
+/// CPU's exactly and its state the CPU's within the one-step tolerance. Returns the number of
+/// boids the GPU deferred to its workgroup search (`rules_heavy`).
+fn gpu_against_cpu(
+    ctx: &boids::gpu::GpuContext,
+    p: &SimParams,
+    boids: &[Boid],
+    label: &str,
+) -> u32 {
+    common::checked(ctx, || {
+        let mut g = GpuBackend::from_state(ctx, p, boids, 9).unwrap();
+        g.record_neighbor_ids(true).unwrap();
+        let mut c = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), 9).unwrap();
+        c.record_neighbor_ids(true).unwrap();
+        g.step().unwrap();
+        c.step().unwrap();
+        let deferred: Vec<u32> =
+            boids::gpu::readback::read_vec(ctx, g.buffers().get("counters"), 2).unwrap();
+        let lists = c.neighbor_ids().unwrap();
+        assert_eq!(lists.len(), boids.len(), "{label}");
+        compare(&g.neighbor_ids().unwrap(), &lists)
+            .unwrap_or_else(|e| panic!("{label}: GPU and CPU lists differ: {e}"));
+        common::compare_states(
+            &g.read_state().unwrap(),
+            &c.read_state().unwrap(),
+            p,
+            common::ONE_STEP,
+        )
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+        deferred[1]
+    })
+}
+
+#[test]
+fn boids_alone_far_from_a_crowd_are_searched_by_a_workgroup_like_on_the_cpu() {
+    // 19 990 boids in an 80 × 80 square in the middle of a 1000 × 1000 world (about 90 per cell:
+    // ranges longer than a workgroup shares out item by item), and ten alone at the corners and on
+    // the seams, some 80 rings of cells from the crowd: their plain search passes its budget, and
+    // a workgroup widens by frames of rings until it reaches the crowd.
+    let Some(ctx) = common::gpu() else { return };
+    for boundary in [Boundary::Wrap, Boundary::Walls] {
+        let p = topo(world(1000.0, 1000.0, boundary), 7);
+        let mut boids = initial_state(11, 20_000, &p);
+        for b in &mut boids[10..] {
+            b.position = [460.0 + b.position[0] % 80.0, 460.0 + b.position[1] % 80.0];
+        }
+        let alone = [
+            [0.0, 0.0],
+            [999.9, 0.0],
+            [0.0, 999.9],
+            [999.9, 999.9],
+            [0.5, 500.0],
+            [999.5, 500.0],
+            [500.0, 0.5],
+            [500.0, 999.5],
+            [3.0, 1.0],
+            [996.0, 998.0],
+        ];
+        for (b, at) in boids.iter_mut().zip(alone) {
+            b.position = at;
+        }
+        let label = format!("alone, {boundary:?}");
+        let deferred = gpu_against_cpu(&ctx, &p, &boids, &label);
+        assert!(
+            (10..100).contains(&deferred),
+            "{label}: the lone boids were deferred ({deferred})"
+        );
+    }
+}
+
+#[test]
+fn a_crowd_in_one_cell_is_searched_by_a_workgroup_per_boid_like_on_the_cpu() {
+    // 7000 boids within 2 wu, in one cell: each one's own cell holds more candidates than the
+    // plain search may visit, so every boid is deferred; its workgroup shares the cell's items out
+    // 256 ways.
+    let Some(ctx) = common::gpu() else { return };
+    let n = 7000;
+    for k in [7u32, 64] {
+        let p = topo(world(1000.0, 1000.0, Boundary::Walls), k);
+        let grid = boids::model::Grid::new(&p, n);
+        let centre = [40.5 / grid.inv_cell_x, 60.5 / grid.inv_cell_y];
+        let mut boids = initial_state(12, n, &p);
+        for b in &mut boids {
+            b.position = [
+                centre[0] - 1.0 + b.position[0] % 2.0,
+                centre[1] - 1.0 + b.position[1] % 2.0,
+            ];
+        }
+        assert!(boids
+            .iter()
+            .all(|b| grid.cell_of(b.pos()) == grid.cell_of(boids[0].pos())));
+        let label = format!("crowd, k = {k}");
+        let deferred = gpu_against_cpu(&ctx, &p, &boids, &label);
+        assert_eq!(deferred, n as u32, "{label}: every boid was deferred");
+    }
+}
