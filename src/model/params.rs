@@ -382,19 +382,51 @@ impl SimParams {
     }
 
     /// Checks that the model of these parameters uses `key` (its own parameters and the shared
-    /// ones its rules read).
+    /// ones its rules read), and so does its neighbourhood ([`SimParams::check_neighborhood_uses`]).
     ///
     /// # Errors
-    /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses.
+    /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses, or
+    /// [`ParamError::Inapplicable`] for a parameter of the other neighbourhood.
     pub fn check_used(&self, key: &str) -> Result<(), ParamError> {
         let m = self.model.desc();
         if m.uses(key) {
-            return Ok(());
+            return self.check_neighborhood_uses(key);
         }
         Err(ParamError::UnusedByModel {
             key: crate::io::clip(key),
             model: m.name,
             uses: m.used_keys().join(", "),
+        })
+    }
+
+    /// Checks that the neighbourhood of these parameters uses `key`: `topological_k` only the
+    /// topological one; the perception radius, the alignment, cohesion and hue radii and the
+    /// neighbour cap only the metric one (docs/model.md §19.3).
+    ///
+    /// # Errors
+    /// [`ParamError::Inapplicable`] naming the neighbourhood and what to set instead.
+    pub fn check_neighborhood_uses(&self, key: &str) -> Result<(), ParamError> {
+        let message = match (self.neighborhood, key) {
+            (Neighborhood::Metric, "topological_k") => {
+                "topological_k is the number of neighbours of the topological neighbourhood; set \
+                 neighborhood = topological"
+            }
+            (
+                Neighborhood::Topological,
+                "perception_radius" | "alignment_radius" | "cohesion_radius" | "hue_radius"
+                | "max_neighbors",
+            ) => {
+                "the topological neighbourhood is the topological_k nearest whatever the \
+                 distance (only separation keeps its radius among them)"
+            }
+            _ => return Ok(()),
+        };
+        let field = Self::spec(key).map_or("?", |s| s.key);
+        Err(ParamError::Inapplicable {
+            field,
+            value: self.get(key).map_or(String::new(), |v| v.to_string()),
+            context: format!("neighborhood = {}", self.neighborhood.name()),
+            message: message.to_string(),
         })
     }
 
