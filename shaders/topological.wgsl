@@ -34,7 +34,7 @@ fn axis_window(c: u32, r: u32, n: u32) -> vec2<i32> {
     let ni = i32(n);
     if (params.boundary == 0u) {
         if (2 * ri + 1 >= ni) {
-            let lo = -((ni - 1) / 2);
+            let lo = -((ni - 1) >> 1u);
             return vec2<i32>(lo, lo + ni - 1);
         }
         return vec2<i32>(-ri, ri);
@@ -70,6 +70,12 @@ fn frame_rows(f: Frame) -> u32 {
     return u32(f.y_out.y - f.y_out.x + 1);
 }
 
+// x modulo n for x in −n .. 2n (every offset of a frame), without an integer division; mirrors
+// `wrap_once`.
+fn wrap_once(x: i32, n: i32) -> i32 {
+    return select(select(x, x - n, x >= n), x + n, x < 0);
+}
+
 // Row t of a frame as up to four ranges of sorted items (empty ones are a == b), in column order;
 // mirrors `Grid::frame_row` (which gives the cells; here their items).
 struct FrameRow {
@@ -100,7 +106,7 @@ fn frame_row(f: Frame, t: u32) -> FrameRow {
     let cols = i32(params.grid_cols);
     var row = i32(f.c.y) + dy;
     if (wrap) {
-        row = ((row % rows) + rows) % rows;
+        row = wrap_once(row, rows);
     }
     let base = u32(row) * params.grid_cols;
     let inside = f.y_in.x <= dy && dy <= f.y_in.y;
@@ -122,8 +128,8 @@ fn frame_row(f: Frame, t: u32) -> FrameRow {
         if (!wrap) {
             a = cell_items(base + u32(x0), base + u32(x1));
         } else {
-            let w0 = ((x0 % cols) + cols) % cols;
-            let w1 = ((x1 % cols) + cols) % cols;
+            let w0 = wrap_once(x0, cols);
+            let w1 = wrap_once(x1, cols);
             if (w0 <= w1) {
                 a = cell_items(base + u32(w0), base + u32(w1));
             } else {

@@ -59,10 +59,7 @@ fn twin(boids: &[Boid], p: &SimParams) -> Lists {
     let mut out: Lists = (0..boids.len())
         .map(|s| {
             topological_nearest(s, sorted, &c.cells, &grid, &u, &mut near);
-            (
-                c.sorted_id[s],
-                near.selected().iter().map(|x| x.1).collect(),
-            )
+            (c.sorted_id[s], near.selected().map(|x| x.1).collect())
         })
         .collect();
     out.sort_by_key(|x| x.0);

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::model::grid::ObstacleGrid;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
-    accumulate, min_image, obstacle_sums, topo_d2, Nearest, NeighborSums, TopoNearest,
+    accumulate, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums, TopoNearest,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
@@ -47,7 +47,8 @@ pub fn rules_naive(
                     record_ids(&near, slots);
                 }
                 let mut s = NeighborSums::default();
-                for &(_, _, j, d) in near.selected() {
+                for (_, _, j) in near.selected() {
+                    let d = min_image(boids[j as usize].pos() - boids[i].pos(), u);
                     accumulate(&mut s, d, &boids[j as usize], u);
                 }
                 s
@@ -71,7 +72,7 @@ pub fn topological_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> TopoNear
     for (j, other) in boids.iter().enumerate() {
         if j != i {
             let d = min_image(other.pos() - p, u);
-            near.offer(d, topo_d2(d), other.id, j as u32);
+            near.offer(topo_key(topo_d2(d), other.id), j as u32);
         }
     }
     near

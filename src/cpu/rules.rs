@@ -354,8 +354,10 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             for (l, ob) in obs.iter_mut().enumerate() {
                 let me = sorted.pos_vel[s + l];
                 let p = Vec2::new(me[0], me[1]);
-                let (cx, cy) = ctx.grid.cell_xy(p);
-                cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+                if topo_k == 0 {
+                    let (cx, cy) = ctx.grid.cell_xy(p);
+                    cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+                }
                 match ctx.how {
                     _ if topo_k > 0 => {
                         let n =
@@ -429,7 +431,7 @@ fn topological_one(
     if s < ctx.u.record_neighbors as usize && at + k <= ids.len() {
         record_ids(near, &mut ids[at..at + k]);
     }
-    topological_sums(near, ctx.sorted, ctx.u)
+    topological_sums(s, near, ctx.sorted, ctx.u)
 }
 
 /// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to

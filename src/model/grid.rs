@@ -266,7 +266,7 @@ impl Grid {
 /// offsets `−r ..= r`, or, once `2r + 1 ≥ n`, a window of all `n` cells as even about `c` as can
 /// be (`−⌊(n − 1)/2⌋ ..= ⌈(n − 1)/2⌉`, so that the windows of growing blocks are nested); in a
 /// non-wrapping axis the offsets clipped to the grid.
-#[inline]
+#[inline(always)]
 pub fn axis_window(c: u32, r: u32, n: u32, wrap: bool) -> (i32, i32) {
     let (c, r, n) = (c as i64, r as i64, n as i64);
     let (lo, hi) = if wrap {
@@ -310,6 +310,22 @@ impl Frame {
     }
 }
 
+/// Rings the topological search takes in its first step: the block of 5 × 5 cells around a boid's
+/// cell (rings 0 ..= 2; its rows are contiguous runs of cells), which holds the k nearest of most
+/// boids with the grid's cells (docs/model.md §19.2); each later step adds one ring.
+pub const FIRST_RINGS: u32 = 2;
+
+/// The frame of step `step` of the topological search: `(inner, outer)` for [`Grid::frame`] — the
+/// block of rings `0 ..= FIRST_RINGS` first, then one ring at a time.
+#[inline(always)]
+pub fn search_frame(step: u32) -> (u32, u32) {
+    if step == 0 {
+        (0, FIRST_RINGS)
+    } else {
+        (FIRST_RINGS + step, FIRST_RINGS + step)
+    }
+}
+
 /// The largest squared distance the topological search may stop at (docs/model.md §19.2): every
 /// boid outside the block of half-width `r` around cell `(cx, cy)` of a boid at `p` is farther
 /// than this (by minimum image). It is the squared distance from `p` to the block's nearest edge,
@@ -317,7 +333,7 @@ impl Frame {
 /// the binning, of the offsets and of their squares, so that no boid outside is ever nearer in
 /// f32 than this bound says); `f32::MAX` when the block covers the whole grid (every boid was
 /// seen). Mirrored by `block_bound2` in `shaders/gather.wgsl`.
-#[inline]
+#[inline(always)]
 pub fn block_bound2(grid: &Grid, p: Vec2, cx: u32, cy: u32, r: u32, w: f32, h: f32) -> f32 {
     let side = |c: u32, n: u32, pos: f32, len: f32| -> f32 {
         let cell = len / n as f32;
@@ -344,10 +360,24 @@ pub fn block_bound2(grid: &Grid, p: Vec2, cx: u32, cy: u32, r: u32, w: f32, h: f
     m * m * (1.0 - 1.0 / 1_048_576.0)
 }
 
+/// `x` modulo `n` for `x` in `−n .. 2n` (every cell offset of a frame: its windows are at most `n`
+/// cells about a cell of the grid), by one addition or subtraction: no integer division, which has
+/// no vector instruction (a software GPU runs the shader's copy of this on the CPU).
+#[inline(always)]
+fn wrap_once(x: i32, n: i32) -> i32 {
+    if x < 0 {
+        x + n
+    } else if x >= n {
+        x - n
+    } else {
+        x
+    }
+}
+
 impl Grid {
     /// The frame of the blocks of half-widths `inner − 1` and `outer` around cell `(cx, cy)`
     /// (`inner ≤ outer`).
-    #[inline]
+    #[inline(always)]
     pub fn frame(&self, cx: u32, cy: u32, inner: u32, outer: u32) -> Frame {
         let none = (1, 0);
         let (x_in, y_in) = if inner == 0 {
@@ -368,16 +398,12 @@ impl Grid {
         }
     }
 
-    /// The cell ranges of row `t` (0 ..= `frame.rows() − 1`, from the lowest offset) of a frame:
-    /// up to four `(first, last)` runs of consecutive real cells of one grid row (inclusive), in
-    /// column order — one column segment for a row outside the inner block, two (left and right
-    /// of it) for a row inside, each split in two where it crosses the seam of a wrapping grid;
-    /// `None` where there is no run. Mirrored by `frame_row` in `shaders/gather.wgsl`.
-    #[inline]
-    pub fn frame_row(&self, f: &Frame, t: u32) -> [Option<(u32, u32)>; 4] {
+    /// Calls `f(first, last)` for each run of cells of [`Grid::frame_row`] `t`, in order.
+    #[inline(always)]
+    pub fn for_each_frame_range(&self, f: &Frame, t: u32, mut visit: impl FnMut(u32, u32)) {
         let dy = f.y_out.0 + t as i32;
         let row = if self.wrap {
-            (f.cy as i32 + dy).rem_euclid(self.rows as i32) as u32
+            wrap_once(f.cy as i32 + dy, self.rows as i32) as u32
         } else {
             (f.cy as i32 + dy) as u32
         };
@@ -387,27 +413,40 @@ impl Grid {
         } else {
             [(f.x_out.0, f.x_out.1), (1, 0)]
         };
-        let mut out = [None; 4];
         let cols = self.cols as i32;
         let base = row * self.cols;
-        for (k, &(a, b)) in segments.iter().enumerate() {
+        for (a, b) in segments {
             if a > b {
                 continue;
             }
             let (x0, x1) = (f.cx as i32 + a, f.cx as i32 + b);
             if !self.wrap {
-                out[2 * k] = Some((base + x0 as u32, base + x1 as u32));
+                visit(base + x0 as u32, base + x1 as u32);
                 continue;
             }
-            let (w0, w1) = (x0.rem_euclid(cols), x1.rem_euclid(cols));
+            let (w0, w1) = (wrap_once(x0, cols), wrap_once(x1, cols));
             if w0 <= w1 {
-                out[2 * k] = Some((base + w0 as u32, base + w1 as u32));
+                visit(base + w0 as u32, base + w1 as u32);
             } else {
-                // Across the seam: the end of the row, then its start.
-                out[2 * k] = Some((base + w0 as u32, base + self.cols - 1));
-                out[2 * k + 1] = Some((base, base + w1 as u32));
+                visit(base + w0 as u32, base + self.cols - 1);
+                visit(base, base + w1 as u32);
             }
         }
+    }
+
+    /// The cell ranges of row `t` (0 ..= `frame.rows() − 1`, from the lowest offset) of a frame:
+    /// up to four `(first, last)` runs of consecutive real cells of one grid row (inclusive), in
+    /// column order, then `None` — one column segment for a row outside the inner block, two
+    /// (left and right of it) for a row inside, each split in two where it crosses the seam of a
+    /// wrapping grid. Mirrored by `frame_row` in `shaders/topological.wgsl`.
+    #[inline(always)]
+    pub fn frame_row(&self, f: &Frame, t: u32) -> [Option<(u32, u32)>; 4] {
+        let mut out = [None; 4];
+        let mut k = 0;
+        self.for_each_frame_range(f, t, |first, last| {
+            out[k] = Some((first, last));
+            k += 1;
+        });
         out
     }
 }

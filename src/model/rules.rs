@@ -140,8 +140,8 @@ pub fn accumulate_parts(
 /// The `k` nearest neighbours seen so far (the topological neighbourhood of Ballerini et al.,
 /// PNAS 105, 1232, 2008; docs/model.md §4.4, §19): candidates ordered by (squared distance, id),
 /// ties broken by the smaller id; `k ≤ C`. [`Nearest`] holds the neighbour cap's (within the
-/// perception radius, `k ≤` [`MAX_NEIGHBORS_CAP`]), [`TopoNearest`] the topological
-/// neighbourhood's (`k ≤` [`TOPOLOGICAL_K_MAX`]).
+/// perception radius, `k ≤` [`MAX_NEIGHBORS_CAP`]); the topological neighbourhood's is
+/// [`TopoNearest`].
 #[derive(Clone, Copy, Debug)]
 pub struct NearestOf<const C: usize> {
     /// (d², id, candidate index, offset d), sorted ascending by (d², id); `len` valid entries.
@@ -154,9 +154,6 @@ pub struct NearestOf<const C: usize> {
 
 /// The neighbour cap's selection ([`NearestOf`] of at most [`MAX_NEIGHBORS_CAP`]).
 pub type Nearest = NearestOf<MAX_NEIGHBORS_CAP>;
-
-/// The topological neighbourhood's selection ([`NearestOf`] of at most [`TOPOLOGICAL_K_MAX`]).
-pub type TopoNearest = NearestOf<{ TOPOLOGICAL_K_MAX as usize }>;
 
 pub use crate::model::params::TOPOLOGICAL_K_MAX;
 
@@ -225,6 +222,100 @@ impl<const C: usize> NearestOf<C> {
     /// The selected candidates, nearest first.
     pub fn selected(&self) -> &[(f32, u32, u32, Vec2)] {
         &self.items[..self.len]
+    }
+}
+
+/// The order of a candidate of the topological neighbourhood as one integer: the bits of its
+/// squared distance (a float ≥ 0, whose bits order as it does) above its id, so that comparing
+/// keys compares (squared distance, id) — ties go to the smaller id.
+#[inline(always)]
+pub fn topo_key(d2: f32, id: u32) -> u64 {
+    ((d2.to_bits() as u64) << 32) | id as u64
+}
+
+/// The topological neighbourhood's selection (docs/model.md §19): the `k` nearest candidates seen
+/// so far (`k ≤` [`TOPOLOGICAL_K_MAX`]), ascending by [`topo_key`], with each one's candidate
+/// (sorted) index.
+#[derive(Clone, Copy, Debug)]
+pub struct TopoNearest {
+    keys: [u64; TOPOLOGICAL_K_MAX as usize],
+    index: [u32; TOPOLOGICAL_K_MAX as usize],
+    len: usize,
+    k: usize,
+}
+
+impl TopoNearest {
+    /// An empty selection keeping `k` (1 ..= [`TOPOLOGICAL_K_MAX`]).
+    pub fn new(k: usize) -> Self {
+        TopoNearest {
+            keys: [0; TOPOLOGICAL_K_MAX as usize],
+            index: [0; TOPOLOGICAL_K_MAX as usize],
+            len: 0,
+            k: k.clamp(1, TOPOLOGICAL_K_MAX as usize),
+        }
+    }
+
+    /// Empties the selection and makes it keep `k`, without touching the entries.
+    #[inline]
+    pub fn reset(&mut self, k: usize) {
+        self.len = 0;
+        self.k = k.clamp(1, TOPOLOGICAL_K_MAX as usize);
+    }
+
+    /// The key of the farthest kept when `k` are held, else `u64::MAX`: a candidate enters only
+    /// with a smaller key.
+    #[inline(always)]
+    pub fn bound(&self) -> u64 {
+        if self.len == self.k {
+            self.keys[self.len - 1]
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// The squared distance of the farthest kept, when `k` are held.
+    #[inline(always)]
+    pub fn last_d2(&self) -> Option<f32> {
+        (self.len == self.k).then(|| f32::from_bits((self.keys[self.len - 1] >> 32) as u32))
+    }
+
+    /// Offers candidate `index` of key `key` ([`topo_key`]): kept when among the `k` nearest so
+    /// far.
+    #[inline(always)]
+    pub fn offer(&mut self, key: u64, index: u32) {
+        if key >= self.bound() {
+            return;
+        }
+        if self.len == self.k {
+            self.len -= 1;
+        }
+        let mut at = self.len;
+        while at > 0 && key < self.keys[at - 1] {
+            self.keys[at] = self.keys[at - 1];
+            self.index[at] = self.index[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        self.index[at] = index;
+        self.len += 1;
+    }
+
+    /// The number held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The selected candidates, nearest first: (squared distance, id, candidate index).
+    pub fn selected(&self) -> impl Iterator<Item = (f32, u32, u32)> + '_ {
+        self.keys[..self.len]
+            .iter()
+            .zip(&self.index[..self.len])
+            .map(|(&key, &j)| (f32::from_bits((key >> 32) as u32), key as u32, j))
     }
 }
 

@@ -3,10 +3,11 @@
 
 use glam::Vec2;
 
-use crate::model::grid::{block_bound2, Grid, ObstacleGrid};
+use crate::model::grid::{block_bound2, search_frame, Grid, ObstacleGrid};
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
-    accumulate_parts, min_image, obstacle_sums, topo_d2, Nearest, NeighborSums, TopoNearest,
+    accumulate_parts, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
+    TopoNearest,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
@@ -66,7 +67,7 @@ pub fn gather(
     if u.topological_k > 0 {
         let mut near = TopoNearest::new(u.topological_k as usize);
         topological_nearest(s, sorted, cells, grid, u, &mut near);
-        return topological_sums(&near, sorted, u);
+        return topological_sums(s, &near, sorted, u);
     }
     let me = sorted.pos_vel[s];
     let (cx, cy) = grid.cell_xy(Vec2::new(me[0], me[1]));
@@ -114,10 +115,11 @@ pub fn gather_over(
 
 /// The topological neighbours of sorted item `s` into `near` (emptied first, keeping
 /// `topological_k`): its k nearest other boids by minimum-image distance whatever the distance,
-/// ordered by (squared distance, id) (docs/model.md §19). The search widens ring by ring around
-/// the item's cell (each ring the cells one step farther out, [`Grid::frame`], each boid found
-/// once, in its own real cell) until the k-th nearest is certain: every boid outside the rings
-/// searched is farther than the k-th ([`block_bound2`]), or every cell has been searched.
+/// ordered by (squared distance, id) (docs/model.md §19). The search takes the block of 5 × 5 cells
+/// around the item's cell, then widens ring by ring (each ring the cells one step farther out,
+/// [`Grid::frame`], [`search_frame`]; each boid found once, in its own real cell) until the k-th
+/// nearest is certain: every boid outside the rings searched is farther than the k-th
+/// ([`block_bound2`]), or every cell has been searched.
 pub fn topological_nearest(
     s: usize,
     sorted: SortedRef<'_>,
@@ -130,8 +132,9 @@ pub fn topological_nearest(
     let me = sorted.pos_vel[s];
     let p = Vec2::new(me[0], me[1]);
     let (cx, cy) = grid.cell_xy(p);
-    for r in 0.. {
-        let f = grid.frame(cx, cy, r, r);
+    for step in 0.. {
+        let (inner, r) = search_frame(step);
+        let f = grid.frame(cx, cy, inner, r);
         for t in 0..f.rows() {
             for (first, last) in grid.frame_row(&f, t).into_iter().flatten() {
                 for j in cells[first as usize]..cells[last as usize + 1] {
@@ -141,26 +144,32 @@ pub fn topological_nearest(
                     }
                     let o = sorted.pos_vel[j];
                     let d = min_image(Vec2::new(o[0], o[1]) - p, u);
-                    near.offer(d, topo_d2(d), sorted.id[j], j as u32);
+                    near.offer(topo_key(topo_d2(d), sorted.id[j]), j as u32);
                 }
             }
         }
         let bound2 = block_bound2(grid, p, cx, cy, r, u.world_width, u.world_height);
-        if bound2 == f32::MAX || near.last().is_some_and(|(d2, _)| d2 < bound2) {
+        if bound2 == f32::MAX || near.last_d2().is_some_and(|d2| d2 < bound2) {
             break;
         }
     }
 }
 
-/// The neighbour sums over the topological neighbours `near`, nearest first.
+/// The neighbour sums of sorted item `s` over its topological neighbours `near`, nearest first
+/// (each one's offset the minimum image, as the search computed it).
+#[inline(always)]
 pub fn topological_sums(
+    s: usize,
     near: &TopoNearest,
     sorted: SortedRef<'_>,
     u: &StepUniforms,
 ) -> NeighborSums {
+    let me = sorted.pos_vel[s];
+    let p = Vec2::new(me[0], me[1]);
     let mut sums = NeighborSums::default();
-    for &(_, _, j, d) in near.selected() {
+    for (_, _, j) in near.selected() {
         let (o, h) = (sorted.pos_vel[j as usize], sorted.hue[j as usize]);
+        let d = min_image(Vec2::new(o[0], o[1]) - p, u);
         let hue = [[h[0], h[1]], [h[2], h[3]]];
         accumulate_parts(&mut sums, d, Vec2::new(o[2], o[3]), hue, u);
     }
@@ -171,7 +180,7 @@ pub fn topological_sums(
 /// (`u32::MAX` in the slots past the last, when fewer than k other boids exist).
 pub fn record_ids(near: &TopoNearest, slots: &mut [u32]) {
     for (t, slot) in slots.iter_mut().enumerate() {
-        *slot = near.selected().get(t).map_or(u32::MAX, |x| x.1);
+        *slot = near.selected().nth(t).map_or(u32::MAX, |x| x.1);
     }
 }
 
@@ -214,7 +223,7 @@ pub fn rules(
             if s < u.record_neighbors as usize && (s + 1) * k <= out.neighbor_ids.len() {
                 record_ids(&near, &mut out.neighbor_ids[s * k..(s + 1) * k]);
             }
-            topological_sums(&near, sorted, u)
+            topological_sums(s, &near, sorted, u)
         } else {
             gather(s, sorted, cells, &grid, u)
         };
