@@ -1,7 +1,7 @@
 // Stage `measures`: flock measures by parallel reduction (docs/model.md §12). Columns of a partial row:
 // 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused ;
 // 8,9 Σ cos θx, Σ sin θx ; 10,11 Σ cos θy, Σ sin θy, with θx = 2π·x/W, θy = 2π·y/H ;
-// 12,13 Σ v (for v_a) ; 14,15 unused.
+// 12,13 Σ v (for v_a) ; 14,15 Σ e^{2iθ} (cos 2θ, sin 2θ of the heading: the nematic order).
 //   measures_partial: per workgroup of MEASURES_CHUNK·256 boids, every column but 6 → partials[wg]
 //   measures_final:   one workgroup sums all partial rows → result (16 floats)
 //   milling_partial:  per workgroup, column 6 about the centre: in a wrap world the periodic mean
@@ -68,7 +68,7 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
             let u = unit_or_zero(b.zw);
             row.a += vec4<f32>(u, length(b.zw), f32(neighbors[i]));
             row.b += vec4<f32>(b.xy, 0.0, 0.0);
-            row.d += vec4<f32>(b.zw, 0.0, 0.0);
+            row.d += vec4<f32>(b.zw, u.x * u.x - u.y * u.y, 2.0 * u.x * u.y);
             if (params.boundary == 0u) {
                 let t = TAU * b.xy * vec2<f32>(params.inv_world_width, params.inv_world_height);
                 row.c += vec4<f32>(cos(t.x), sin(t.x), cos(t.y), sin(t.y));

@@ -343,23 +343,64 @@ fn clip_bytes(s: &str, max: usize) -> &str {
     &s[..cut]
 }
 
+/// A picture that cannot be written; nothing is written then (a failed write leaves no partial
+/// file, see the module documentation).
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// The path's extension names no format written ([`PICTURE_EXTENSIONS`]); refused before
+    /// anything is rendered or written.
+    #[error(
+        "{}: a picture is written in the format its extension names; supported: {}",
+        show_path(path),
+        picture_extensions()
+    )]
+    Format {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The encoder failed.
+    #[error("{}: cannot encode the picture: {source}", show_path(path))]
+    Encode {
+        /// The picture's path.
+        path: PathBuf,
+        /// The encoder's error.
+        source: image::ImageError,
+    },
+    /// The file could not be written (the message names the path and, where it helps, the way
+    /// out: a missing folder, a permission, a target that is not a regular file).
+    #[error(transparent)]
+    Write(std::io::Error),
+}
+
+/// `.png, .jpg, .jpeg`: the extensions of [`PICTURE_EXTENSIONS`].
+fn picture_extensions() -> String {
+    let list: Vec<String> = PICTURE_EXTENSIONS
+        .iter()
+        .map(|(e, _)| format!(".{e}"))
+        .collect();
+    list.join(", ")
+}
+
 /// Encodes an image as PNG bytes.
 ///
 /// # Errors
-/// The encoder's message.
-pub fn png_bytes(img: &image::RgbaImage) -> Result<Vec<u8>, String> {
+/// The encoder's error.
+pub fn png_bytes(img: &image::RgbaImage) -> Result<Vec<u8>, image::ImageError> {
     let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
+    img.write_to(&mut out, image::ImageFormat::Png)?;
     Ok(out.into_inner())
 }
 
 /// Writes `img` as a PNG at `path`, whole (temporary file then rename).
 ///
 /// # Errors
-/// The encoder's or the file system's message, with the path.
-pub fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
-    write_atomic(path, &png_bytes(img)?).map_err(|e| e.to_string())
+/// [`PictureError::Encode`] or [`PictureError::Write`], naming the path.
+pub fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), PictureError> {
+    let bytes = png_bytes(img).map_err(|source| PictureError::Encode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    write_atomic(path, &bytes).map_err(PictureError::Write)
 }
 
 /// The picture formats written, by file extension (compared without case).
@@ -375,8 +416,9 @@ pub const JPEG_QUALITY: u8 = 90;
 /// The format a picture's path names by its extension ([`PICTURE_EXTENSIONS`]).
 ///
 /// # Errors
-/// For another extension or none: a message naming the path and the supported extensions.
-pub fn picture_format(path: &Path) -> Result<image::ImageFormat, String> {
+/// [`PictureError::Format`] for another extension or none (its message names the path and the
+/// supported extensions).
+pub fn picture_format(path: &Path) -> Result<image::ImageFormat, PictureError> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -385,16 +427,8 @@ pub fn picture_format(path: &Path) -> Result<image::ImageFormat, String> {
         .iter()
         .find(|(e, _)| ext.as_deref() == Some(*e))
         .map(|(_, f)| *f)
-        .ok_or_else(|| {
-            let list: Vec<String> = PICTURE_EXTENSIONS
-                .iter()
-                .map(|(e, _)| format!(".{e}"))
-                .collect();
-            format!(
-                "{}: a picture is written in the format its extension names; supported: {}",
-                show_path(path),
-                list.join(", ")
-            )
+        .ok_or_else(|| PictureError::Format {
+            path: path.to_path_buf(),
         })
 }
 
@@ -402,21 +436,25 @@ pub fn picture_format(path: &Path) -> Result<image::ImageFormat, String> {
 /// ([`picture_format`]): PNG, or JPEG at [`JPEG_QUALITY`] (without alpha: the pictures are opaque).
 ///
 /// # Errors
-/// An unsupported extension (nothing is written), the encoder's or the file system's message,
-/// with the path.
-pub fn write_picture(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+/// [`PictureError::Format`] for an unsupported extension (nothing is written),
+/// [`PictureError::Encode`] or [`PictureError::Write`], each naming the path.
+pub fn write_picture(path: &Path, img: &image::RgbaImage) -> Result<(), PictureError> {
+    let encode = |source| PictureError::Encode {
+        path: path.to_path_buf(),
+        source,
+    };
     let bytes = match picture_format(path)? {
         image::ImageFormat::Jpeg => {
             let rgb = image::DynamicImage::ImageRgba8(img.clone()).to_rgb8();
             let mut out = Vec::new();
             image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
                 .encode_image(&rgb)
-                .map_err(|e| format!("{}: {e}", show_path(path)))?;
+                .map_err(encode)?;
             out
         }
-        _ => png_bytes(img)?,
+        _ => png_bytes(img).map_err(encode)?,
     };
-    write_atomic(path, &bytes).map_err(|e| e.to_string())
+    write_atomic(path, &bytes).map_err(PictureError::Write)
 }
 
 /// Deletes the temporary files of the writes in progress and exits with status 130 (the shell's
@@ -471,6 +509,29 @@ mod tests {
         let c = clip_message(&m);
         assert!(c.len() < 300 && c.ends_with(" here"), "{c}");
         assert_eq!(clip_message("plain \"short\" text"), "plain \"short\" text");
+    }
+
+    /// An unsupported extension is its own kind, refused before anything is written: a caller
+    /// can tell it from a failed write.
+    #[test]
+    fn an_unsupported_extension_is_a_format_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let img = image::RgbaImage::new(2, 2);
+        let p = dir.path().join("a.bmp");
+        let e = write_picture(&p, &img).unwrap_err();
+        assert!(
+            matches!(&e, PictureError::Format { path } if *path == p),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().ends_with("supported: .png, .jpg, .jpeg"),
+            "{e}"
+        );
+        assert!(!p.exists());
+        let missing = dir.path().join("no/such/folder/a.png");
+        let e = write_picture(&missing, &img).unwrap_err();
+        assert!(matches!(e, PictureError::Write(_)), "{e:?}");
+        assert!(e.to_string().contains("does not exist"), "{e}");
     }
 
     #[test]

@@ -50,22 +50,23 @@ fn main() -> ExitCode {
         // or point, still writing their files).
         let _ = boids::io::install_interrupt_cleanup();
     }
-    let result = match cli.command {
-        Some(Command::Headless(args)) => run_headless(&args),
+    // Each command returns its own error type; every one is printed the same way.
+    let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
+        Some(Command::Headless(args)) => run_headless(&args).map_err(Into::into),
         Some(Command::Info) => {
             print!("{}", boids::gpu::adapter_report());
             Ok(())
         }
-        Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args),
-        Some(Command::Bench(args)) => boids::bench::cli::run(&args),
-        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args),
-        Some(Command::Run(args)) => boids::app::run(args),
-        None => boids::app::run(boids::app::RunArgs::default()),
+        Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args).map_err(Into::into),
+        Some(Command::Bench(args)) => boids::bench::cli::run(&args).map_err(Into::into),
+        Some(Command::Sweep(args)) => boids::sweep::cli::run(&args).map_err(Into::into),
+        Some(Command::Run(args)) => boids::app::run(args).map_err(Into::into),
+        None => boids::app::run(boids::app::RunArgs::default()).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", boids::io::clip_message(&e));
+            eprintln!("error: {}", boids::io::clip_message(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -93,15 +94,22 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
     std::process::exit(e.exit_code())
 }
 
-fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
+fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     let stop = boids::run::steps::Stop::install("the current step");
-    let r = headless::run(opts, &stop).map_err(|e| e.to_string())?;
+    let r = headless::run(opts, &stop)?;
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
     println!("backend:        {}", opts.backend.name());
     println!("device:         {}", r.device);
     println!("boids:          {}", r.boids);
+    println!(
+        "world:          {} × {} wu, density {} boids/wu² ({})",
+        r.world[0],
+        r.world[1],
+        boids::stats::format::trimmed(r.boids as f64 / (r.world[0] as f64 * r.world[1] as f64), 4),
+        r.world_from
+    );
     println!(
         "steps:          {} (step index now {})",
         r.steps, r.step_index
@@ -137,6 +145,45 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), String> {
     }
     if r.predators > 0 {
         println!("{:<15} {}", "predators:", r.predators);
+    }
+    if let Some((phi, stats)) = &r.order {
+        println!(
+            "order parameter φ = {} over the {} steps written to --stats (± one standard error):",
+            phi.symbol, r.stats_rows
+        );
+        for (k, (m, e)) in stats.iter().enumerate() {
+            // The first is the order parameter's own time average.
+            let (symbol, title) = match k {
+                0 => ("⟨φ⟩", "mean of the order parameter"),
+                _ => (m.symbol, m.title),
+            };
+            println!(
+                "  {symbol:<8}{title:<38}{:>10.4} ± {:.4}  ({})",
+                e.value, e.error, e.kind
+            );
+        }
+    }
+    if let Some((nf, snapshots)) = &r.fluctuations {
+        println!(
+            "number fluctuations over {snapshots} snapshot{}, {} box sizes (⟨n⟩ {}…{}): \
+             ΔN ∝ ⟨n⟩^α with α = {:.3} ± {:.3} (spatial jackknife over {} regions; 1/2 for a \
+             random gas)",
+            if *snapshots == 1 { "" } else { "s" },
+            nf.points.len(),
+            nf.points.last().map_or(0.0, |p| p.mean_count).round(),
+            nf.points.first().map_or(0.0, |p| p.mean_count).round(),
+            nf.alpha,
+            nf.alpha_error,
+            nf.regions
+        );
+    }
+    if let (Some((frames, bytes)), Some(path)) = (r.trajectory, &opts.trajectory) {
+        println!(
+            "{:<15} {frames} frame{} in {} ({bytes} bytes)",
+            "trajectory:",
+            if frames == 1 { "" } else { "s" },
+            boids::io::show_path(path)
+        );
     }
     if r.interrupted {
         println!("interrupted: the files asked for hold the state after the steps that ran");

@@ -321,6 +321,11 @@ fn pictures_are_written_in_the_format_their_extension_names() {
     for name in ["e.bmp", "f.gif", "noextension", "g.png.txt"] {
         let e = write_picture(&dir.join(name), &img).unwrap_err();
         assert!(
+            matches!(e, boids::io::PictureError::Format { .. }),
+            "{name}: {e:?}"
+        );
+        let e = e.to_string();
+        assert!(
             e.contains(name) && e.contains(".png") && e.contains(".jpg") && e.contains(".jpeg"),
             "{name}: {e}"
         );
@@ -342,12 +347,54 @@ fn pictures_are_written_in_the_format_their_extension_names() {
     // So do the script's picture commands, naming the line.
     for cmd in ["capture", "screenshot"] {
         let e = boids::app::script::Script::parse(&format!("1: quit\n2: {cmd} shot.tiff\n"))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("line 2") && e.contains("shot.tiff") && e.contains(".png"),
             "{e}"
         );
     }
+}
+
+/// The snapshot's refusals are kinds a caller can act on: a wrong extension before any adapter is
+/// looked for, a size or boid length out of range before anything is stepped or rendered, two
+/// images of different sizes in the comparator.
+#[test]
+fn snapshot_refusals_have_their_own_kinds() {
+    use boids::app::AppError;
+    use boids::io::PictureError;
+    let tmp = tempfile::tempdir().unwrap();
+    let bmp = tmp.path().join("s.bmp");
+    let e = boids::app::snapshot::run(&SnapshotArgs::new(bmp.clone())).unwrap_err();
+    assert!(
+        matches!(&e, AppError::Picture(PictureError::Format { path }) if *path == bmp),
+        "{e:?}"
+    );
+    let small = image::RgbaImage::new(2, 3);
+    let e = compare_images(&small, &image::RgbaImage::new(3, 2), &TOLERANCE).unwrap_err();
+    assert_eq!((e.actual, e.expected), ((2, 3), (3, 2)));
+    let Some(ctx) = common::gpu() else { return };
+    let mut args = scene_args(Theme::Dark, BackendKind::Cpu, 0);
+    args.width = 0;
+    let e = render_snapshot(&ctx, &args).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            AppError::SnapshotSize {
+                width: 0,
+                height: 200
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("1..=16384"), "{e}");
+    args.width = 320;
+    args.boid_size = Some(0.0);
+    let e = render_snapshot(&ctx, &args).unwrap_err();
+    assert!(
+        matches!(e, AppError::BoidSize { value } if value == 0.0),
+        "{e:?}"
+    );
 }
 
 /// `boids snapshot --out FILE.jpg` writes a JPEG.

@@ -136,6 +136,36 @@ fn a_checkpoint_that_would_not_load_back_is_not_written() {
     assert!(!path.exists());
 }
 
+/// The check before saving says which fault it found, so a caller can act on it (the boid's id,
+/// the duplicated id).
+#[test]
+fn the_checkpoint_check_names_the_kind_of_fault() {
+    use boids::model::state_csv::{check_checkpoint, CheckpointError};
+    let params = SimParams::default();
+    let mut b = boids::model::initial_state(1, 10, &params);
+    b[3].position[0] = params.world_width;
+    let mut cp = Checkpoint {
+        params,
+        seed: 1,
+        step: 0,
+        obstacles: Vec::new(),
+        predators: Vec::new(),
+        catches_total: 0,
+        boids: b,
+    };
+    let e = check_checkpoint(&cp).unwrap_err();
+    assert!(
+        matches!(e, CheckpointError::BoidOutsideWorld { id: 3, .. }),
+        "{e:?}"
+    );
+    cp.boids[3].position[0] = 1.0;
+    assert_eq!(check_checkpoint(&cp), Ok(()));
+    cp.boids[5].id = cp.boids[2].id;
+    let e = check_checkpoint(&cp).unwrap_err();
+    assert_eq!(e, CheckpointError::DuplicateId { id: cp.boids[2].id });
+    assert!(e.to_string().contains("appears twice"), "{e}");
+}
+
 fn meta_value(path: &Path, key: &str) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()

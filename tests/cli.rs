@@ -162,7 +162,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(
         lines[0],
-        "step,step_ms,polarization,milling,mean_speed,mean_neighbors,va,time_s,flocks,\
+        "step,step_ms,polarization,milling,mean_speed,mean_neighbors,va,nematic,time_s,flocks,\
          largest_flock,flocked_fraction,hue_coherence"
     );
     // Rows at steps 4 and 8 (every 4 steps of 10).
@@ -170,7 +170,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     for (line, step, time) in [(lines[1], "4", "0.0667"), (lines[2], "8", "0.1333")] {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(
-            (f[0], f[7], f[8], f[9], f[10], f[11]),
+            (f[0], f[8], f[9], f[10], f[11], f[12]),
             (step, time, "2", "12", "1", "1")
         );
     }
@@ -680,7 +680,7 @@ fn doc_section(path: &str, start: &str, level: usize) -> String {
     lines.take_while(|l| !stop(l)).collect::<Vec<_>>().join(" ")
 }
 
-/// What holds for GPU sweeps is said alike in `sweep --help` and the README: bit for bit on the
+/// What holds for GPU sweeps is said alike in `sweep --help`, the README and docs/sweeps.md: bit for bit on the
 /// same adapter and driver (tests/gpu_determinism.rs), within the stated per-step tolerance across
 /// adapters; not "not reproducible between runs".
 #[test]
@@ -690,8 +690,13 @@ fn the_gpu_reproducibility_claim_is_what_holds() {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
+    let docs = doc_section("docs/sweeps.md", "## What a point is", 2);
     let readme = doc_section("README.md", "## Sweeps", 2);
-    for (name, text) in [("sweep --help", &help), ("README Sweeps", &readme)] {
+    for (name, text) in [
+        ("sweep --help", &help),
+        ("docs/sweeps.md", &docs),
+        ("README Sweeps", &readme),
+    ] {
         assert!(
             text.contains("same adapter and driver")
                 && text.contains("bit for bit")

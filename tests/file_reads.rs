@@ -15,7 +15,7 @@ fn dev_zero_is_refused_by_every_reader() {
     let zero = Path::new("/dev/zero");
     let e = Scene::load(zero).unwrap_err().to_string();
     assert!(e.contains("/dev/zero") && e.contains("16 MiB"), "{e}");
-    let e = Script::load(zero).unwrap_err();
+    let e = Script::load(zero).unwrap_err().to_string();
     assert!(e.contains("/dev/zero") && e.contains("16 MiB"), "{e}");
     let e = load_state(zero).unwrap_err().to_string();
     assert!(
@@ -43,7 +43,7 @@ fn oversize_scene_and_script_files_are_refused_with_the_limit() {
 
     let script = dir.path().join("big.txt");
     std::fs::write(&script, &text).unwrap();
-    let e = Script::load(&script).unwrap_err();
+    let e = Script::load(&script).unwrap_err().to_string();
     assert!(e.contains("big.txt") && e.contains("16 MiB"), "{e}");
 }
 
@@ -144,13 +144,19 @@ fn huge_values_are_quoted_short() {
     );
 
     // Script.
-    let e = Script::parse(&format!("1: quit\n2: {huge}\n")).unwrap_err();
+    let e = Script::parse(&format!("1: quit\n2: {huge}\n"))
+        .unwrap_err()
+        .to_string();
     short(&e);
     assert!(e.contains("line 2") && e.contains("unknown command"), "{e}");
-    let e = Script::parse(&format!("1: tool {huge}\n")).unwrap_err();
+    let e = Script::parse(&format!("1: tool {huge}\n"))
+        .unwrap_err()
+        .to_string();
     short(&e);
     assert!(e.contains("line 1") && e.contains("tool"), "{e}");
-    let e = Script::parse(&format!("1: move 3 {huge}\n")).unwrap_err();
+    let e = Script::parse(&format!("1: move 3 {huge}\n"))
+        .unwrap_err()
+        .to_string();
     short(&e);
     assert!(e.contains("line 1") && e.contains("Y"), "{e}");
 

@@ -338,6 +338,60 @@ fn measures_match_the_cpu_twin() {
             // v_a = |Σ v| / Σ |v| here (not the Vicsek model): below the polarization's 1 when
             // speeds differ, so a swapped column would show.
             assert!(close(g.va(), c.va()) && c.va() > 0.1, "v_a {g:?} vs {c:?}");
+            assert!(
+                close(g.nematic(), c.nematic()) && c.nematic() > 0.1,
+                "nematic order {g:?} vs {c:?}"
+            );
+        });
+    }
+}
+
+#[test]
+fn a_flock_split_in_opposite_halves_has_nematic_order_one_on_both_backends() {
+    // Half the boids head along +x, half along −x: no polar order (polarization 0) and perfect
+    // nematic order (S = |⟨e^{2iθ}⟩| = 1, docs/model.md §12.8). A quarter turned by 90° instead
+    // gives S = 1/2: the check can fail.
+    let Some(ctx) = common::gpu() else { return };
+    let n = 4000;
+    let p = params(Boundary::Wrap, n);
+    for (turned, want_s) in [(0usize, 1.0f64), (n / 4, 0.5)] {
+        let mut boids = common::test_state(5, n, &p, false);
+        for (i, b) in boids.iter_mut().enumerate() {
+            b.velocity = if i < turned {
+                [0.0, 50.0]
+            } else if i % 2 == 0 {
+                [50.0, 0.0]
+            } else {
+                [-50.0, 0.0]
+            };
+        }
+        let neigh = vec![0u32; n];
+        let c = flock_measures(&boids, &neigh, World::of(&p));
+        common::checked(&ctx, || {
+            let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+            gpu.write_uniforms();
+            let mut enc = ctx.device.create_command_encoder(&Default::default());
+            gpu.record_stages(&mut enc, &["measures"]);
+            ctx.queue.submit([enc.finish()]);
+            let row: Vec<f32> = read_vec(&ctx, gpu.buffers().get("result"), SUMS).unwrap();
+            let g = FlockMeasures::from_sums(
+                &MeasureSums::from_row(&row),
+                &MeasureContext {
+                    n,
+                    v0: None,
+                    neighbors_counted: true,
+                },
+            );
+            for (name, m) in [("cpu", c), ("gpu", g)] {
+                assert!(
+                    (m.nematic() - want_s).abs() < 1e-4,
+                    "{name}: S = {} for {turned} turned boids, want {want_s}",
+                    m.nematic()
+                );
+                if turned == 0 {
+                    assert!(m.polarization() < 1e-4, "{name}: {m:?}");
+                }
+            }
         });
     }
 }

@@ -21,18 +21,35 @@ use boids::model::{
 use boids::run::steps::Stop;
 use glam::Vec2;
 
-/// A scene of each model of the table (its own scene file; the boids model's has hunting
-/// predators that catch).
+/// A scene of each model of the table: the boids model's with hunting predators that catch, the
+/// fish school's, `scenes/<name>.toml` for another model that has one, else 400 of its boids at
+/// its defaults with two hunting predators (written once into the temporary folder), so a new
+/// model of the table is tested here without a line of this file.
 fn scene_of(m: Model) -> PathBuf {
-    let name = match m.name() {
-        "boids" => "predators.toml",
-        "vicsek" => "vicsek.toml",
-        "fish" => "fish_school.toml",
-        other => panic!("no scene for the {other} model: add one here"),
-    };
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("scenes")
-        .join(name)
+    let scenes = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    match m.name() {
+        "boids" => return scenes.join("predators.toml"),
+        "fish" => return scenes.join("fish_school.toml"),
+        _ => {}
+    }
+    let own = scenes.join(format!("{}.toml", m.name()));
+    if own.exists() {
+        return own;
+    }
+    let path = std::env::temp_dir().join(format!(
+        "boids-model-table-{}-{}.toml",
+        m.name(),
+        std::process::id()
+    ));
+    let text = format!(
+        "boids = 400\n[params]\nmodel = \"{}\"\ncatch_radius = 2.0\n\n\
+         [[predators]]\nposition = [10.0, 10.0]\nkind = \"hunting\"\n\
+         [[predators]]\nposition = [40.0, 25.0]\nkind = \"hunting\"\n",
+        m.name()
+    );
+    std::fs::write(&path, text).unwrap();
+    Scene::load(&path).unwrap_or_else(|e| panic!("the generated {} scene: {e}", m.name()));
+    path
 }
 
 /// The scene of `m` with the `key = value` lines of `params` set in `[params]` (replacing the

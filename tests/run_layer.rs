@@ -102,9 +102,9 @@ fn defaults_then_scene_then_checkpoint_then_the_command_line() {
         "boundary=walls",
     ]);
     let o = Overrides {
-        boids: None,
         seed: Some(9),
         sets: &s,
+        ..Overrides::default()
     };
     let r = resolve(&both, &o, &d).unwrap();
     assert_eq!(r.setup.seed, 9);
@@ -123,6 +123,76 @@ fn defaults_then_scene_then_checkpoint_then_the_command_line() {
     assert!(e.contains("--boids 51") && e.contains("50 boids"), "{e}");
     // The rule is written once, for --help and the docs.
     assert!(PRECEDENCE.contains("defaults < scene < checkpoint < command line"));
+}
+
+#[test]
+fn a_scene_that_fixes_its_world_keeps_its_density_at_another_count_unless_keep_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fixed.toml");
+    std::fs::write(
+        &path,
+        "boids = 100\nobstacles = [[50.0, 25.0]]\n[params]\nworld_width = 100.0\n\
+         world_height = 50.0\n[[predators]]\nposition = [10.0, 40.0]\n",
+    )
+    .unwrap();
+    let inputs = Inputs::load(Some(&path), None).unwrap();
+    let d = Defaults::headless(1);
+    let at = |boids: Option<usize>, keep_world: bool| {
+        resolve(
+            &inputs,
+            &Overrides {
+                boids,
+                keep_world,
+                ..Overrides::default()
+            },
+            &d,
+        )
+        .unwrap()
+    };
+    let density = |r: &boids::run::spec::RunSpec| {
+        r.setup.boids.len() as f64
+            / (r.setup.params.world_width as f64 * r.setup.params.world_height as f64)
+    };
+    // The scene's own count: its world as written, ρ = 100 / 5000 = 0.02.
+    let r = at(None, false);
+    assert_eq!(
+        (r.setup.params.world_width, r.setup.params.world_height),
+        (100.0, 50.0)
+    );
+    // Four times the boids: sides × 2, the obstacle and predator moved with them, ρ kept.
+    let r = at(Some(400), false);
+    assert_eq!(
+        (r.setup.params.world_width, r.setup.params.world_height),
+        (200.0, 100.0)
+    );
+    assert_eq!(r.setup.actors.obstacles, vec![[100.0, 50.0]]);
+    assert_eq!(r.setup.actors.predators[0].position, [20.0, 80.0]);
+    assert!((density(&r) - 0.02).abs() < 1e-9, "{}", density(&r));
+    assert!(r.world_from.contains("√(400/100)"), "{}", r.world_from);
+    // --keep-world: the world as written, and the density four times the scene's.
+    let r = at(Some(400), true);
+    assert_eq!(
+        (r.setup.params.world_width, r.setup.params.world_height),
+        (100.0, 50.0)
+    );
+    assert_eq!(r.setup.actors.obstacles, vec![[50.0, 25.0]]);
+    assert!((density(&r) - 0.08).abs() < 1e-9);
+    // A --set of the world's size wins over the scaling.
+    let s = sets(&["world_width=300"]);
+    let r = resolve(
+        &inputs,
+        &Overrides {
+            boids: Some(400),
+            sets: &s,
+            ..Overrides::default()
+        },
+        &d,
+    )
+    .unwrap();
+    assert_eq!(
+        (r.setup.params.world_width, r.setup.params.world_height),
+        (300.0, 100.0)
+    );
 }
 
 #[test]

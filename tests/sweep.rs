@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use boids::model::rng::uniform01;
-use boids::sweep::stats::series_stats;
+use boids::stats::series_stats;
 
 fn boids() -> Command {
     Command::new(env!("CARGO_BIN_EXE_boids"))
@@ -48,6 +48,16 @@ fn p(dir: &Path) -> &str {
     dir.to_str().unwrap()
 }
 
+/// The index of the column `name` in a CSV's header.
+fn column(csv: &str, name: &str) -> usize {
+    csv.lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name} in {csv}"))
+}
+
 /// A 2-parameter plan with repeats: 4 × 2 × 2 = 16 points, small enough to run in a second.
 const PLAN: [&str; 17] = [
     "sweep",
@@ -83,12 +93,12 @@ fn run_plan(extra: &[&str]) -> Output {
 /// Runs the plan unsharded into `root/full` and as three shards into `root/s1..s3`.
 fn full_and_shards(root: &Path) -> (PathBuf, [PathBuf; 3]) {
     let full = root.join("full");
-    let o = run_plan(&["--out", p(&full)]);
+    let o = run_plan(&["--out", p(&full), "--series"]);
     assert!(o.status.success(), "{}", text(&o));
     let shards = [1, 2, 3].map(|i| root.join(format!("s{i}")));
     for (i, d) in shards.iter().enumerate() {
         let shard = format!("{}/3", i + 1);
-        let o = run_plan(&["--shard", &shard, "--out", p(d)]);
+        let o = run_plan(&["--shard", &shard, "--out", p(d), "--series"]);
         assert!(o.status.success(), "{}", text(&o));
     }
     (full, shards)
@@ -111,8 +121,11 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     let t = String::from_utf8(a).unwrap();
     let rows: Vec<&str> = t.lines().skip(1).collect();
     assert_eq!(rows.len(), 16);
-    // Column 9: point, repeat, seed, the two parameters, n_boids, world (2), samples, then it.
-    let mut pol: Vec<&str> = rows.iter().map(|r| r.split(',').nth(9).unwrap()).collect();
+    let pol_at = column(&t, "polarization");
+    let mut pol: Vec<&str> = rows
+        .iter()
+        .map(|r| r.split(',').nth(pol_at).unwrap())
+        .collect();
     pol.sort_unstable();
     pol.dedup();
     assert!(pol.len() > 10, "polarizations barely differ: {pol:?}");
@@ -152,10 +165,35 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         let f = f.as_str().unwrap();
         assert!(merged.join(f).is_file(), "merged {f} missing");
     }
+    // Every run's series, copied from its shard, as the unsharded run wrote it.
+    let series: Vec<&str> = sf["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.as_str().filter(|f| f.starts_with("series/")))
+        .collect();
+    assert_eq!(series.len(), 16);
+    for f in series {
+        assert_eq!(
+            std::fs::read(full.join(f)).unwrap(),
+            std::fs::read(merged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // points.csv (the repeats combined) is recomputed by the merge, byte for byte.
+    assert_eq!(
+        std::fs::read_to_string(full.join("points.csv")).unwrap(),
+        std::fs::read_to_string(merged.join("points.csv")).unwrap()
+    );
     let svg = std::fs::read_to_string(merged.join("polarization.svg")).unwrap();
     assert!(
-        svg.contains("Polarization against rotational_diffusion")
-            && svg.contains("alignment_weight = 2")
+        svg.contains("Polarization φ against D_r")
+            && svg.contains("D_r (rad²/s)")
+            && svg.contains("w_a = 2")
+            && svg.contains("N = 300")
+            && svg.contains("ρ = 0.01 wu⁻²")
+            && svg.contains("bars ±1 se across 2 repeats"),
+        "{svg}"
     );
     let png = std::fs::read(merged.join("polarization.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG"));
@@ -514,10 +552,11 @@ fn gpu_sweep_writes_rows_and_the_adapter() {
         std::fs::read_to_string(again.join("sweep.csv")).unwrap(),
         csv
     );
+    let pol_at = column(&csv, "polarization");
     let pol: Vec<f64> = csv
         .lines()
         .skip(1)
-        .map(|l| l.split(',').nth(8).unwrap().parse().unwrap())
+        .map(|l| l.split(',').nth(pol_at).unwrap().parse().unwrap())
         .collect();
     // The noiseless flock aligns more than the very noisy one.
     assert!(pol.len() == 2 && pol[0] > pol[1], "{pol:?}");
@@ -818,4 +857,100 @@ fn a_sweep_of_the_topological_k_set_with_set() {
         e.contains("alignment_radius") && e.contains("topological"),
         "{e}"
     );
+}
+
+#[test]
+fn a_boids_axis_on_a_fixed_world_keeps_the_scenes_density_and_series_hold_every_step() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    let sweep = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "--scene",
+            scene,
+            "--param",
+            "boids",
+            "--values",
+            "100,400",
+            "--steps",
+            "120",
+            "--discard",
+            "20",
+            "--quiet",
+            "--out",
+        ];
+        args.push(p(out));
+        args.extend_from_slice(extra);
+        ok(&args);
+        std::fs::read_to_string(out.join("sweep.csv")).unwrap()
+    };
+    let value = |csv: &str, row: usize, name: &str| -> f64 {
+        let at = column(csv, name);
+        csv.lines()
+            .nth(row)
+            .unwrap()
+            .split(',')
+            .nth(at)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The scene's density (4000 in 31.62², ρ = 4) at both counts: sides 5 and 10.
+    let kept = root.path().join("kept");
+    let csv = sweep(&kept, &["--series"]);
+    for (row, n, side) in [(1, 100.0, 5.0), (2, 400.0, 10.0)] {
+        assert_eq!(value(&csv, row, "n_boids"), n);
+        assert!(
+            (value(&csv, row, "world_width_wu") - side).abs() < 1e-4,
+            "{csv}"
+        );
+        assert!((value(&csv, row, "density") - 4.0).abs() < 1e-4, "{csv}");
+    }
+    // --keep-world: the scene's box, so the density is N / 1000.
+    let csv2 = sweep(&root.path().join("world"), &["--keep-world"]);
+    assert!((value(&csv2, 1, "density") - 0.1).abs() < 1e-4, "{csv2}");
+    assert!((value(&csv2, 2, "density") - 0.4).abs() < 1e-4, "{csv2}");
+    assert_eq!(
+        summary(&root.path().join("world"))["plan"]["keep_world"],
+        true
+    );
+    // The series: one file per run, a row per measured step (steps 21 ..= 120), whose mean is
+    // the sweep's average to f32 precision.
+    let sj = summary(&kept);
+    // The summary gives each run's N, world and density too.
+    let pt = &sj["points"][1];
+    assert_eq!(pt["boids"], 400);
+    assert!(
+        (pt["world_wu"][0].as_f64().unwrap() - 10.0).abs() < 1e-4,
+        "{pt}"
+    );
+    assert!((pt["density"].as_f64().unwrap() - 4.0).abs() < 1e-4, "{pt}");
+    let files: Vec<&str> = sj["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.as_str())
+        .filter(|f| f.starts_with("series/"))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "series/point-00001-repeat-001.csv.gz",
+            "series/point-00002-repeat-001.csv.gz"
+        ]
+    );
+    for (k, f) in files.iter().enumerate() {
+        let bytes = std::fs::read(kept.join(f)).unwrap();
+        let (header, rows) = boids::sweep::series::read_series(f, &bytes).unwrap();
+        assert_eq!(rows.len(), 100);
+        assert_eq!((rows[0][0], rows[99][0]), (21.0, 120.0));
+        let at = header.iter().position(|h| h == "va").unwrap();
+        let mean = rows.iter().map(|r| r[at]).sum::<f64>() / rows.len() as f64;
+        let want = value(&csv, k + 1, "va");
+        assert!((mean - want).abs() < 1e-6, "{f}: mean {mean} vs {want}");
+        // The documented size: about 20 bytes per measured step.
+        assert!(bytes.len() < 40 * rows.len(), "{f}: {} bytes", bytes.len());
+    }
+    // Without --series there is no series folder.
+    assert!(!root.path().join("world/series").exists());
 }

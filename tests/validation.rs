@@ -434,7 +434,11 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
     // (world sized to the window) refuses as the others do.
     let s = scene("obstacles = [[150, 5]]\n[[predators]]\nposition = [5, 150]\n");
     assert!(boids::run::spec::scene_setup(Some(&s), Some(10_000), None, 10, 1.0).is_ok());
-    let e = boids::app::start::app_setup(Some(&s), Some(100), None, 100, 1.0, None, &[])
+    let hundred = boids::run::spec::Overrides {
+        boids: Some(100),
+        ..Default::default()
+    };
+    let e = boids::app::start::app_setup(Some(&s), &hundred, 100, 1.0, None)
         .unwrap_err()
         .to_string();
     assert!(

@@ -24,7 +24,7 @@ use boids::model::{
     initial_state, Actors, Boid, Boundary, Model, Neighborhood, Setup, SimParams, StepUniforms,
     VicsekNoise, VicsekUpdate,
 };
-use boids::sweep::stats::series_stats;
+use boids::stats::series_stats;
 
 /// `n` particles at density `rho` in the paper's units, noise `eta`.
 fn params(n: usize, rho: f32, eta: f32) -> SimParams {

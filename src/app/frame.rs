@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use wgpu_profiler::GpuTimerQueryResult;
 
+use crate::app::error::AppError;
 use crate::app::frame_times::FrameTimes;
 use crate::app::gfx::Gfx;
 use crate::app::record::{FrameSample, LiveRecording};
@@ -28,8 +29,8 @@ pub fn scope_ms(q: &GpuTimerQueryResult) -> Option<f64> {
     (!nested.is_empty()).then(|| nested.iter().sum())
 }
 
-/// Renders the current view offscreen with the same renderer code and writes it as a PNG.
-fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
+/// Renders the current view offscreen with the same renderer code and writes it as a picture.
+fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), AppError> {
     let samples = g.frame.samples;
     let r = g
         .frame
@@ -58,15 +59,13 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), String> {
         &style,
     );
     g.ctx.queue.submit([enc.finish()]);
-    let img = target
-        .read(&g.ctx.device, &g.ctx.queue)
-        .map_err(|e| e.to_string())?;
-    write_picture(path, &img)
+    let img = target.read(&g.ctx.device, &g.ctx.queue)?;
+    Ok(write_picture(path, &img)?)
 }
 
 /// The steps of this frame: the clock's plan (or the single step asked for while paused), each
 /// submitted (GPU) or run (CPU); the first is timed by the wall clock one frame in 30.
-fn run_steps(g: &mut Gfx) -> Result<u32, String> {
+fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
     let now = Instant::now();
     let frame_s = g.frame.last_tick.map_or(0.0, |t| (now - t).as_secs_f64());
     g.frame.last_tick = Some(now);
@@ -81,16 +80,50 @@ fn run_steps(g: &mut Gfx) -> Result<u32, String> {
     for i in 0..n {
         // The GPU step is timed (with a queue drain) on one frame in 30.
         let measure = i == 0 && (g.frame.ticks % 30 == 1 || g.st.sim.step_ms().is_none());
-        g.st.sim
-            .step_timed(measure)
-            .map_err(|e| format!("simulation step: {e}"))?;
+        g.st.sim.step_timed(measure).map_err(AppError::Step)?;
     }
     g.st.clock.ran(n, dt);
     Ok(n)
 }
 
+/// A sample of the panel's live plot, once a second while the panel is open (nothing is read back
+/// while it is closed): the measures (one small readback) and, up to
+/// [`crate::app::history::CENSUS_MAX_BOIDS`] boids, the flock census of the state.
+fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
+    let now = Instant::now();
+    if !g.st.panel_open || g.st.immersive || !g.st.history.due(now) {
+        return Ok(());
+    }
+    let st = &mut g.st;
+    let m = st.sim.measures()?;
+    let name = st.history.order_name;
+    let order = crate::model::measures::MeasureId::by_name(name)
+        .and_then(|id| m.get(id))
+        .unwrap_or(f64::NAN);
+    let flocks = if st.sim.len() <= crate::app::history::CENSUS_MAX_BOIDS {
+        let state = st.sim.read_state()?;
+        let p = st.sim.params();
+        let c = crate::model::flock_census(
+            &state,
+            p.perception_radius,
+            crate::model::World::of(p),
+            crate::model::measures::FLOCK_MIN_BOIDS,
+        );
+        Some(c.flocks as f64)
+    } else {
+        None
+    };
+    let sample = crate::app::history::Sample {
+        t: st.clock.sim_time(),
+        order,
+        flocks,
+    };
+    st.history.push(now, sample);
+    Ok(())
+}
+
 /// One drawn frame. Errors are fatal (a lost device, a failed capture write).
-pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
+pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let mut times = FrameTimes::default();
     // UI first: its changes apply to this frame's step.
     let t = Instant::now();
@@ -114,16 +147,14 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     g.egui_state
         .handle_platform_output(&g.window, out.platform_output);
     let ppp = out.pixels_per_point;
-    g.frame.ui_areas = ui_out
-        .areas
+    let px = |r: &egui::Rect| [r.min.x * ppp, r.min.y * ppp, r.max.x * ppp, r.max.y * ppp];
+    g.frame.ui_areas = ui_out.areas.iter().map(|(n, r)| (*n, px(r))).collect();
+    g.frame.ui_sections = ui_out
+        .sections
         .iter()
-        .map(|(n, r)| {
-            (
-                *n,
-                [r.min.x * ppp, r.min.y * ppp, r.max.x * ppp, r.max.y * ppp],
-            )
-        })
+        .map(|s| (s.title.clone(), px(&s.header), s.open))
         .collect();
+    g.frame.ui_params = std::mem::take(&mut ui_out.params);
     let jobs = g.egui_ctx.tessellate(out.shapes, ppp);
     times.ui_ms = Some(since_ms(t));
     for a in ui_out.actions {
@@ -142,6 +173,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     let steps = run_steps(g)?;
     g.frame.steps_last_frame = steps;
     times.step_ms = Some(since_ms(t));
+    sample_history(g).map_err(AppError::Step)?;
     if g.renderer_actors_version != g.st.actors_version {
         g.renderer.set_actors(&g.ctx.queue, g.st.sim.actors());
         g.renderer_actors_version = g.st.actors_version;
@@ -246,13 +278,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), String> {
     times.render_ms = Some(since_ms(t));
     for p in std::mem::take(&mut g.frame.screenshots) {
         if !g.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
-            return Err(
-                "this surface cannot be copied (no COPY_SRC): take screenshots \
-                        with an external tool"
-                    .into(),
-            );
+            return Err(AppError::NoScreenshotCopy);
         }
-        let img = read_texture(&device, &queue, &texture.texture).map_err(|e| e.to_string())?;
+        let img = read_texture(&device, &queue, &texture.texture)?;
         write_picture(&p, &img)?;
     }
     let t = Instant::now();

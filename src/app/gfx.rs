@@ -11,6 +11,7 @@ use winit::event_loop::ActiveEventLoop;
 use winit::window::{Fullscreen, Window};
 
 use crate::app::args::{RunArgs, DEFAULT_BOIDS_GPU, DEFAULT_BOIDS_SOFTWARE};
+use crate::app::error::AppError;
 use crate::app::frame_state::Frame;
 use crate::app::sound::Sound;
 use crate::app::state::AppState;
@@ -90,30 +91,30 @@ impl Gfx {
         el: &ActiveEventLoop,
         args: &RunArgs,
         scene: Option<&Scene>,
-    ) -> Result<Gfx, String> {
+    ) -> Result<Gfx, AppError> {
         let attrs = Window::default_attributes()
             .with_title("boids")
             .with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)));
-        let window = Arc::new(el.create_window(attrs).map_err(|e| {
-            format!(
-                "cannot open a window: {}",
-                without_source_location(&e.to_string())
-            )
+        let window = Arc::new(el.create_window(attrs).map_err(|e| AppError::Window {
+            message: without_source_location(&e.to_string()),
         })?);
         let instance = make_instance(el);
         let surface = instance
             .create_surface(window.clone())
-            .map_err(|e| format!("cannot create a drawing surface: {e}"))?;
-        let adapter = pick_adapter(&instance, Some(&surface)).map_err(|e| e.to_string())?;
-        let ctx = GpuContext::from_adapter(instance, adapter).map_err(|e| e.to_string())?;
+            .map_err(AppError::Surface)?;
+        let adapter = pick_adapter(&instance, Some(&surface))?;
+        let ctx = GpuContext::from_adapter(instance, adapter)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let caps = surface.get_capabilities(&ctx.adapter);
-        let format = surface_format(&caps)
-            .ok_or_else(|| format!("the surface offers no format on {}", ctx.describe()))?;
+        let format = surface_format(&caps).ok_or_else(|| AppError::NoSurfaceFormat {
+            adapter: ctx.describe(),
+        })?;
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&ctx.adapter, size.width.max(1), size.height.max(1))
-            .ok_or_else(|| format!("the window surface is not supported by {}", ctx.describe()))?;
+            .ok_or_else(|| AppError::SurfaceUnsupported {
+                adapter: ctx.describe(),
+            })?;
         config.format = format;
         // Window screenshots (script `screenshot`) copy the surface texture when allowed.
         if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
@@ -134,20 +135,16 @@ impl Gfx {
         };
         let (setup, spawn) = crate::app::start::app_setup(
             scene,
-            args.boids,
-            args.setup.seed,
+            &args.setup.overrides(args.boids),
             default_boids,
             viewport.x / viewport.y,
             args.spawn,
-            &args.setup.set,
-        )
-        .map_err(|e| e.to_string())?;
-        let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)
-            .map_err(|e| e.to_string())?;
+        )?;
+        let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)?;
         for _ in 0..args.warmup {
-            sim.step().map_err(|e| e.to_string())?;
+            sim.step().map_err(AppError::Step)?;
         }
-        sim.finish().map_err(|e| e.to_string())?;
+        sim.finish()?;
         let camera = Camera::fit(
             Vec2::new(setup.params.world_width, setup.params.world_height),
             viewport,
@@ -255,12 +252,12 @@ impl Gfx {
     }
 
     /// Replaces a lost surface with a new one on the same window.
-    pub(crate) fn recreate_surface(&mut self) -> Result<(), String> {
+    pub(crate) fn recreate_surface(&mut self) -> Result<(), AppError> {
         self.surface = self
             .ctx
             .instance
             .create_surface(self.window.clone())
-            .map_err(|e| format!("cannot recreate the surface: {e}"))?;
+            .map_err(AppError::SurfaceLost)?;
         self.configure();
         Ok(())
     }

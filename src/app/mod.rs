@@ -8,24 +8,32 @@
 //! - [`state`]: what the app does with input; [`input`]: the input events window and script
 //!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
 //!   layer; [`script`]: scripted input for tests.
+//! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]: the
+//!   boids' speeds when the model changes live; [`history`]: the samples of the panel's plot.
 //! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
 //!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
 //!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
+//! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
+//!   be used ([`error::ScriptError`]).
 //!
 //! No two of these files import each other, directly or round a loop, and none imports this one:
-//! what several share has a file of its own ([`args`], [`input`], [`frame_times`]).
+//! what several share has a file of its own ([`args`], [`input`], [`frame_times`], [`error`]).
 
 pub mod args;
 pub mod clock;
+pub mod error;
 pub mod frame;
 pub mod frame_state;
 pub mod frame_times;
 pub(crate) mod gfx;
+pub mod history;
 pub mod input;
 pub mod keys;
+pub mod model_switch;
+pub mod presets;
 pub mod record;
 pub mod report;
 pub mod script;
@@ -39,29 +47,34 @@ pub mod ui;
 pub mod window;
 
 pub use args::{AppBackend, RunArgs};
+pub use error::AppError;
 
-/// `boids run` / `boids`: runs the app, then prints the exit report (a human line and a
-/// `boids-report: {json}` line). A panic inside the app is turned into an error message.
+/// `boids run` / `boids`: runs the app, then prints one human line (frames, average fps). The
+/// whole report (JSON) is written only when asked: `--report FILE`, or `--report -` for a
+/// `boids-report: {json}` line on stdout. A panic inside the app is turned into an error message.
 ///
 /// # Errors
-/// A message for the user (no display, no adapter, bad scene or script, GPU error).
-pub fn run(args: RunArgs) -> Result<(), String> {
+/// [`AppError`]: no display, no adapter, a bad scene or script, a GPU error, a caught panic.
+pub fn run(args: RunArgs) -> Result<(), AppError> {
+    let report_stdout = args.report_to_stdout();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));
     let report = match outcome {
         Ok(r) => r?,
         Err(p) => {
-            let msg = p
+            let message = p
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown".into());
-            return Err(format!("internal error in the app: {msg}"));
+            return Err(AppError::Panic { message });
         }
     };
     println!("{}", report.summary());
-    println!(
-        "boids-report: {}",
-        serde_json::to_string(&report).map_err(|e| e.to_string())?
-    );
+    if report_stdout {
+        println!(
+            "boids-report: {}",
+            serde_json::to_string(&report).map_err(AppError::ReportJson)?
+        );
+    }
     Ok(())
 }

@@ -30,6 +30,7 @@ use std::time::Instant;
 
 use wgpu_profiler::GpuTimerQueryResult;
 
+use crate::app::error::AppError;
 use crate::app::frame_times::FrameTimes;
 use crate::backend::BackendKind;
 use crate::capture::recorder::{CaptureMeta, CaptureRecorder, FrameRow, RunInfo};
@@ -215,14 +216,15 @@ impl LiveRecording {
     /// parents). Returns the folder.
     ///
     /// # Errors
-    /// A message naming the folder or file that could not be written.
+    /// [`AppError::NothingRecorded`], or [`AppError::Capture`] naming the folder or file that
+    /// could not be written.
     pub fn finish(
         mut self,
         root: &Path,
         measures: Option<FlockMeasures>,
-    ) -> Result<PathBuf, String> {
+    ) -> Result<PathBuf, AppError> {
         if self.frames == 0 {
-            return Err("nothing recorded (no frame was presented)".into());
+            return Err(AppError::NothingRecorded);
         }
         for (backend, boids, scopes) in &self.runs {
             let timing = match backend {
@@ -249,8 +251,8 @@ impl LiveRecording {
             dir = root.join(format!("{stamp}-{k}"));
             k += 1;
         }
-        crate::capture::outdir::prepare_out_dir(&dir, true, false).map_err(|e| e.to_string())?;
-        self.recorder.write(&dir).map_err(|e| e.to_string())?;
+        crate::capture::outdir::prepare_out_dir(&dir, true, false)?;
+        self.recorder.write(&dir)?;
         Ok(dir)
     }
 }

@@ -1,11 +1,14 @@
-//! The machine-readable report of a window run (`boids run`): printed at exit as one line
-//! `boids-report: {json}` and written with `--report FILE`, so tests and captures can check what
-//! happened (frames, boid count, zoom, finite state, surface events, average fps).
+//! The machine-readable report of a window run (`boids run`): written with `--report FILE` (or
+//! printed as one line `boids-report: {json}` with `--report -`) and by the script's `report`,
+//! so tests and captures can check what happened (frames, boid count, zoom, finite state, surface
+//! events, average fps, the model, the panel's sections and parameters).
 
 use serde::Serialize;
 
+use crate::app::error::AppError;
 use crate::app::frame_state::WARMUP_FRAMES;
 use crate::app::gfx::Gfx;
+use crate::simulation::SimError;
 
 /// What a window run did, read at exit.
 #[derive(Clone, Debug, Serialize)]
@@ -67,8 +70,31 @@ pub struct RunReport {
     pub pointer_world: Option<[f32; 2]>,
     /// Window scale factor (physical px per logical px).
     pub scale_factor: f32,
-    /// Attract/repel radius (wu) and weight.
+    /// The pointer force's radius (wu) at the current zoom (repel's when selected, else
+    /// attract's).
     pub pointer_radius: f32,
+    /// Each tool's radius on screen (logical px), by tool name (the tools that have one).
+    pub tool_radius_px: std::collections::BTreeMap<String, f32>,
+    /// The selected tool's radius in the world (wu) at the current zoom (a predator's: the
+    /// radius predators are drawn with).
+    pub tool_radius_wu: Option<f32>,
+    /// The model running.
+    pub model: String,
+    /// The preset last loaded (a file stem of `scenes/`).
+    pub preset: Option<String>,
+    /// The parameters the panel drew a widget for (last drawn frame; empty when closed).
+    pub panel_params: Vec<String>,
+    /// The panel's sections (last drawn frame): title → header [x0, y0, x1, y1] (physical px)
+    /// and whether open.
+    pub panel_sections: std::collections::BTreeMap<String, PanelSection>,
+    /// Samples of the panel's live plot.
+    pub plot_samples: usize,
+    /// The last message for the user, if any.
+    pub message: Option<String>,
+    /// Boid length (wu) and predator radius (wu) the renderer draws with.
+    pub boid_length: f32,
+    /// Predator radius (wu) the renderer draws with.
+    pub predator_draw_radius: f32,
     /// Attract/repel weight.
     pub pointer_weight: f32,
     /// Selected tool.
@@ -125,20 +151,25 @@ pub struct RunReport {
     pub density_dots: bool,
 }
 
+/// A section of the panel in the run report.
+#[derive(Clone, Debug, Serialize)]
+pub struct PanelSection {
+    /// Its header (physical px): [x0, y0, x1, y1].
+    pub header: [f32; 4],
+    /// Whether it is open.
+    pub open: bool,
+}
+
 impl RunReport {
     /// Reads the report from a finished run (one state readback).
     ///
     /// # Errors
     /// When the state cannot be read back.
-    pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, String> {
+    pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, SimError> {
         let st = &mut g.st;
-        let boids = st.sim.read_state().map_err(|e| e.to_string())?;
-        let predators = st.sim.live_actors().map_err(|e| e.to_string())?.predators;
-        let catches_total = st
-            .sim
-            .measures()
-            .map_err(|e| e.to_string())?
-            .catches_total();
+        let boids = st.sim.read_state()?;
+        let predators = st.sim.live_actors()?.predators;
+        let catches_total = st.sim.measures()?.catches_total();
         let w = st.camera.world;
         Ok(RunReport {
             frames: g.frame.ticks,
@@ -174,7 +205,33 @@ impl RunReport {
             params: st.sim.params().clone(),
             pointer_world: st.pointer_world().map(Into::into),
             scale_factor: st.scale_factor,
-            pointer_radius: st.pointer_radius,
+            pointer_radius: st.pointer_radius(),
+            tool_radius_px: crate::app::tools::Tool::ALL
+                .into_iter()
+                .filter_map(|t| Some((t.name().to_string(), st.tool_radius_px(t)?)))
+                .collect(),
+            tool_radius_wu: st.tool_radius_wu(st.tool),
+            model: st.sim.params().model.name().to_string(),
+            preset: st.preset.clone(),
+            panel_params: g.frame.ui_params.iter().map(|k| k.to_string()).collect(),
+            panel_sections: g
+                .frame
+                .ui_sections
+                .iter()
+                .map(|(t, r, open)| {
+                    (
+                        t.clone(),
+                        PanelSection {
+                            header: *r,
+                            open: *open,
+                        },
+                    )
+                })
+                .collect(),
+            plot_samples: st.history.len(),
+            message: st.message.as_ref().map(|(m, _)| m.clone()),
+            boid_length: st.style.boid_length,
+            predator_draw_radius: st.style.predator_scale * st.style.boid_length,
             pointer_weight: st.pointer_weight,
             tool: st.tool.name().to_string(),
             theme: st.style.theme.name().to_string(),
@@ -213,10 +270,13 @@ impl RunReport {
     /// Writes the report as pretty JSON, whole.
     ///
     /// # Errors
-    /// The write error, with the path.
-    pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
-        let json = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        crate::io::write_atomic(path, &json).map_err(|e| e.to_string())
+    /// [`AppError::Report`] naming the path, or [`AppError::ReportJson`].
+    pub fn write(&self, path: &std::path::Path) -> Result<(), AppError> {
+        let json = serde_json::to_vec_pretty(self).map_err(AppError::ReportJson)?;
+        crate::io::write_atomic(path, &json).map_err(|source| AppError::Report {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// One human line: frames and average fps.

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use glam::Vec2;
 
 use crate::app::args::AppBackend;
+use crate::app::error::{AppError, MemoryLimit, SnapshotMemoryError};
 use crate::app::sim::Sim;
 use crate::app::start::{app_setup, Spawn};
 use crate::gpu::GpuContext;
@@ -77,67 +78,115 @@ impl SnapshotArgs {
     }
 }
 
+/// How a picture of a simulation is drawn: its size, colours, boid length and multisampling.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PictureStyle {
+    /// Image width (px), 1 ..= 16384 and at most the adapter's largest texture.
+    pub width: u32,
+    /// Image height (px), 1 ..= 16384 and at most the adapter's largest texture.
+    pub height: u32,
+    /// Colour theme.
+    pub theme: Theme,
+    /// Boid length (wu, 0.01 ..= 10000); `None`: from the parameters ([`boid_length_for`]).
+    pub boid_size: Option<f32>,
+    /// Multisampling (1 = off; clamped to what the adapter offers).
+    pub msaa: u32,
+}
+
+impl PictureStyle {
+    /// The picture `boids snapshot` draws with `args`.
+    pub fn of(args: &SnapshotArgs) -> PictureStyle {
+        PictureStyle {
+            width: args.width,
+            height: args.height,
+            theme: args.theme,
+            boid_size: args.boid_size,
+            msaa: args.msaa,
+        }
+    }
+
+    /// Checks the picture against its bounds and the adapter of `ctx` before anything is
+    /// allocated; gives the samples per pixel to draw with.
+    ///
+    /// # Errors
+    /// [`AppError::SnapshotSize`], [`AppError::BoidSize`], [`AppError::TextureLimit`] or
+    /// [`AppError::Memory`] for a size or length out of range.
+    pub fn check(&self, ctx: &GpuContext) -> Result<u32, AppError> {
+        let (width, height) = (self.width, self.height);
+        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+            return Err(AppError::SnapshotSize { width, height });
+        }
+        if let Some(value) = self.boid_size {
+            if !(0.01..=10_000.0).contains(&value) {
+                return Err(AppError::BoidSize { value });
+            }
+        }
+        let max = ctx.device.limits().max_texture_dimension_2d;
+        if width > max || height > max {
+            return Err(AppError::TextureLimit { width, height, max });
+        }
+        let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, self.msaa);
+        check_memory(ctx, width, height, samples)?;
+        Ok(samples)
+    }
+}
+
 /// Renders the picture described by `args` on `ctx` (nothing is written).
 ///
 /// # Errors
-/// A message naming the scene file, parameter, limit or device error at fault.
-pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::RgbaImage, String> {
-    if args.width == 0 || args.height == 0 || args.width > 16384 || args.height > 16384 {
-        return Err(format!(
-            "--width and --height must be 1..=16384 px (got {}×{})",
-            args.width, args.height
-        ));
-    }
-    if let Some(s) = args.boid_size {
-        if !(0.01..=10_000.0).contains(&s) {
-            return Err(format!(
-                "--boid-size = {s} is out of range: allowed 0.01 ..= 10000 (wu)"
-            ));
-        }
-    }
-    let max = ctx.device.limits().max_texture_dimension_2d;
-    if args.width > max || args.height > max {
-        return Err(format!(
-            "{}×{} px exceeds this adapter's max_texture_dimension_2d ({max} px)",
-            args.width, args.height
-        ));
-    }
+/// [`AppError::SnapshotSize`], [`AppError::BoidSize`], [`AppError::TextureLimit`] or
+/// [`AppError::Memory`] for a size or length out of range; a scene, setup, simulation or GPU
+/// error.
+pub fn render_snapshot(
+    ctx: &GpuContext,
+    args: &SnapshotArgs,
+) -> Result<image::RgbaImage, AppError> {
+    let style = PictureStyle::of(args);
+    let samples = style.check(ctx)?;
     let scene = match &args.setup.scene {
-        Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
+        Some(p) => Some(Scene::load(p)?),
         None => None,
     };
     let aspect = args.width as f32 / args.height as f32;
     let (setup, _) = app_setup(
         scene.as_ref(),
-        args.boids,
-        args.setup.seed,
+        &args.setup.overrides(args.boids),
         20_000,
         aspect,
         args.spawn,
-        &args.setup.set,
-    )
-    .map_err(|e| e.to_string())?;
-    let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
-    check_memory(ctx, args.width, args.height, samples)?;
-    let mut sim = Sim::new(ctx, args.backend.kind(), &setup).map_err(|e| e.to_string())?;
+    )?;
+    let mut sim = Sim::new(ctx, args.backend.kind(), &setup)?;
     for _ in 0..args.steps {
-        sim.step().map_err(|e| e.to_string())?;
+        sim.step().map_err(AppError::Step)?;
     }
-    sim.finish().map_err(|e| e.to_string())?;
+    sim.finish()?;
+    render_sim(&mut sim, &style, samples)
+}
 
+/// Renders the current state of `sim` as `style` says, with `samples` samples per pixel (from
+/// [`PictureStyle::check`]): the world fitted to the picture, the boids, obstacles and predators
+/// drawn by the app's [`Renderer`]. Returns the image, `height` rows of `width` RGBA pixels.
+///
+/// # Errors
+/// A GPU error while drawing or reading the picture back.
+pub fn render_sim(
+    sim: &mut Sim,
+    style: &PictureStyle,
+    samples: u32,
+) -> Result<image::RgbaImage, AppError> {
+    let ctx = sim.context().clone();
+    let params = sim.params().clone();
     let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
     renderer.set_actors(&ctx.queue, sim.actors());
-    let target = Offscreen::new(&ctx.device, args.width, args.height);
+    let target = Offscreen::new(&ctx.device, style.width, style.height);
     let camera = Camera::fit(
-        Vec2::new(setup.params.world_width, setup.params.world_height),
+        Vec2::new(params.world_width, params.world_height),
         target.viewport(),
     );
-    let style = RenderStyle {
-        theme: args.theme,
-        boid_length: args
-            .boid_size
-            .unwrap_or_else(|| boid_length_for(&setup.params)),
-        edge: Edge::of(setup.params.boundary),
+    let render_style = RenderStyle {
+        theme: style.theme,
+        boid_length: style.boid_size.unwrap_or_else(|| boid_length_for(&params)),
+        edge: Edge::of(params.boundary),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;
@@ -155,13 +204,11 @@ pub fn render_snapshot(ctx: &GpuContext, args: &SnapshotArgs) -> Result<image::R
         &state,
         count,
         &camera,
-        &style,
+        &render_style,
     );
     ctx.queue.submit([enc.finish()]);
-    let img = target
-        .read(&ctx.device, &ctx.queue)
-        .map_err(|e| e.to_string())?;
-    ctx.take_error().map_err(|e| e.to_string())?;
+    let img = target.read(&ctx.device, &ctx.queue)?;
+    ctx.take_error().map_err(AppError::GpuFault)?;
     Ok(img)
 }
 
@@ -180,10 +227,6 @@ pub fn snapshot_bytes(width: u32, height: u32, samples: u32) -> (u64, u64, u64) 
     (image, msaa, row * height as u64)
 }
 
-fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
-}
-
 /// System memory available now (bytes), from `/proc/meminfo` where there is one.
 fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -195,12 +238,17 @@ fn available_memory() -> Option<u64> {
 /// Refuses, before allocating anything, a snapshot the adapter cannot hold: any one allocation
 /// above `max_buffer_size` (wgpu's bound on one buffer, which on Vulkan follows the driver's
 /// largest allocation, and which we take for textures too), or, on a software adapter (which
-/// draws in system memory), all of them together above the memory available. The message says
+/// draws in system memory), all of them together above the memory available. The error holds
 /// what it needs and the way out (`--msaa 1`, a smaller size).
 ///
 /// # Errors
-/// The message, naming the sizes and the limit.
-pub fn check_memory(ctx: &GpuContext, width: u32, height: u32, samples: u32) -> Result<(), String> {
+/// The sizes, the limit passed and the largest size that fits.
+pub fn check_memory(
+    ctx: &GpuContext,
+    width: u32,
+    height: u32,
+    samples: u32,
+) -> Result<(), SnapshotMemoryError> {
     let available = (ctx.info.device_type == wgpu::DeviceType::Cpu)
         .then(available_memory)
         .flatten();
@@ -226,7 +274,7 @@ pub fn check_memory_against(
     max_alloc: u64,
     available: Option<u64>,
     adapter: &str,
-) -> Result<(), String> {
+) -> Result<(), SnapshotMemoryError> {
     let (image, msaa, readback) = snapshot_bytes(width, height, samples);
     let total = image + msaa + readback;
     let largest = image.max(msaa).max(readback);
@@ -250,52 +298,36 @@ pub fn check_memory_against(
     {
         k *= 0.95;
     }
-    let smaller = format!(
-        "{}×{} px",
-        (width as f64 * k) as u32,
-        (height as f64 * k) as u32
-    );
-    let msaa_text = if samples > 1 {
-        format!(
-            " with {samples}× MSAA (multisampled target {}, image {}, readback {})",
-            gib(msaa),
-            gib(image),
-            gib(readback)
-        )
-    } else {
-        format!(" (image {}, readback {})", gib(image), gib(readback))
-    };
     let limit = if over_alloc {
-        format!(
-            "its largest allocation, {}, is above {adapter}'s max_buffer_size ({})",
-            gib(largest),
-            gib(max_alloc)
-        )
+        MemoryLimit::Allocation {
+            adapter: adapter.to_string(),
+            max: max_alloc,
+        }
     } else {
-        format!(
-            "this software adapter draws in system memory, of which {} is available",
-            gib(available.unwrap_or(0))
-        )
+        MemoryLimit::Available {
+            bytes: available.unwrap_or(0),
+        }
     };
-    let way_out = if samples > 1 && fits(width, height, 1) {
-        format!("use --msaa 1 (same size), or --width/--height of at most {smaller}")
-    } else {
-        format!("use --width/--height of at most {smaller}")
-    };
-    Err(format!(
-        "a {width}×{height} px snapshot needs {}{msaa_text}, but {limit}: {way_out}",
-        gib(total)
-    ))
+    Err(SnapshotMemoryError {
+        width,
+        height,
+        samples,
+        bytes: (image, msaa, readback),
+        limit,
+        fits: ((width as f64 * k) as u32, (height as f64 * k) as u32),
+        fits_without_msaa: samples > 1 && fits(width, height, 1),
+    })
 }
 
 /// `boids snapshot`: renders on a fresh default GPU context and writes the picture (its format
 /// checked first, so a wrong extension costs no rendering).
 ///
 /// # Errors
-/// As [`render_snapshot`], plus an unsupported extension and the write error.
-pub fn run(args: &SnapshotArgs) -> Result<(), String> {
+/// As [`render_snapshot`], plus [`AppError::Picture`] for an unsupported extension (before
+/// anything else) or a failed write, and [`AppError::Gpu`] when there is no adapter.
+pub fn run(args: &SnapshotArgs) -> Result<(), AppError> {
     picture_format(&args.out)?;
-    let ctx = GpuContext::new().map_err(|e| e.to_string())?;
+    let ctx = GpuContext::new()?;
     let img = render_snapshot(&ctx, args)?;
     write_picture(&args.out, &img)?;
     println!(
@@ -343,6 +375,16 @@ impl ImageDiff {
     }
 }
 
+/// Two images of different sizes given to [`compare_images`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("image sizes differ: actual {actual:?}, expected {expected:?}")]
+pub struct SizeMismatch {
+    /// Width and height of the actual image (px).
+    pub actual: (u32, u32),
+    /// Width and height of the expected image (px).
+    pub expected: (u32, u32),
+}
+
 /// Compares `actual` with `expected` pixel by pixel.
 ///
 /// # Errors
@@ -351,13 +393,12 @@ pub fn compare_images(
     actual: &image::RgbaImage,
     expected: &image::RgbaImage,
     tol: &Tolerance,
-) -> Result<ImageDiff, String> {
+) -> Result<ImageDiff, SizeMismatch> {
     if actual.dimensions() != expected.dimensions() {
-        return Err(format!(
-            "image sizes differ: actual {:?}, expected {:?}",
-            actual.dimensions(),
-            expected.dimensions()
-        ));
+        return Err(SizeMismatch {
+            actual: actual.dimensions(),
+            expected: expected.dimensions(),
+        });
     }
     let (w, h) = actual.dimensions();
     let mut diff = image::RgbaImage::new(w, h);
@@ -397,7 +438,13 @@ mod tests {
     /// refused with the memory it needs and the way out; without MSAA it fits.
     #[test]
     fn a_huge_multisampled_snapshot_is_refused_up_front() {
-        let e = check_memory_against(16384, 16384, 4, 2 * GIB - 1, None, "llvmpipe").unwrap_err();
+        let err = check_memory_against(16384, 16384, 4, 2 * GIB - 1, None, "llvmpipe").unwrap_err();
+        assert!(err.fits_without_msaa, "{err:?}");
+        assert!(
+            matches!(&err.limit, MemoryLimit::Allocation { adapter, .. } if adapter == "llvmpipe"),
+            "{err:?}"
+        );
+        let e = err.to_string();
         for needle in [
             "16384×16384 px",
             "needs 6.00 GiB",
@@ -415,13 +462,20 @@ mod tests {
     /// Where memory in all is short, the message names it and suggests a size that fits.
     #[test]
     fn a_snapshot_above_the_available_memory_is_refused_with_a_size_that_fits() {
-        let e = check_memory_against(8192, 8192, 1, 4 * GIB, Some(GIB / 4), "x").unwrap_err();
+        let err = check_memory_against(8192, 8192, 1, 4 * GIB, Some(GIB / 4), "x").unwrap_err();
+        assert_eq!(err.limit, MemoryLimit::Available { bytes: GIB / 4 });
+        let e = err.to_string();
         assert!(e.contains("0.25 GiB is available"), "{e}");
         let at_most = e.rsplit("at most ").next().unwrap();
         let (w, h) = at_most.trim_end_matches(" px").split_once('×').unwrap();
         let (w, h): (u32, u32) = (w.parse().unwrap(), h.parse().unwrap());
         assert!(check_memory_against(w, h, 1, 4 * GIB, Some(GIB / 4), "x").is_ok());
         assert!(w > 5000, "the suggestion is not needlessly small: {w}");
+        assert_eq!(
+            err.fits,
+            (w, h),
+            "the message says the size the error holds"
+        );
     }
 
     #[test]

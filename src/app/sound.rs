@@ -130,6 +130,26 @@ impl Ambient {
     }
 }
 
+/// Why the ambient sound cannot play. Never fatal: the app says it once and goes on silent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SoundError {
+    /// This build has no sound (built without the cargo feature `sound`).
+    #[error("this build has no sound (cargo feature `sound`)")]
+    NotBuilt,
+    /// The system has no default audio output device.
+    #[error("no audio output device")]
+    NoDevice,
+    /// The audio device refused (its configuration, a sample format not supported, a stream
+    /// that cannot be built or started).
+    #[error("audio device {device}: {message}")]
+    Device {
+        /// The device's name.
+        device: String,
+        /// What it said.
+        message: String,
+    },
+}
+
 /// The app's sound: wanted or not, playing or why not.
 pub struct Sound {
     on: bool,
@@ -137,7 +157,7 @@ pub struct Sound {
     #[cfg(feature = "sound")]
     player: Option<device::Player>,
     /// Why it cannot play (said once, then shown in the panel).
-    unavailable: Option<String>,
+    unavailable: Option<SoundError>,
     message: Option<String>,
 }
 
@@ -200,7 +220,7 @@ impl Sound {
     fn set_gain(&self, _gain: f32) {}
 
     #[cfg(feature = "sound")]
-    fn open(&mut self) -> Result<(), String> {
+    fn open(&mut self) -> Result<(), SoundError> {
         if self.player.is_none() {
             self.player = Some(device::Player::open()?);
         }
@@ -208,8 +228,8 @@ impl Sound {
     }
 
     #[cfg(not(feature = "sound"))]
-    fn open(&mut self) -> Result<(), String> {
-        Err("this build has no sound (cargo feature `sound`)".into())
+    fn open(&mut self) -> Result<(), SoundError> {
+        Err(SoundError::NotBuilt)
     }
 
     /// What the panel shows: playing, off, or why it cannot play; None before the first try.
@@ -226,6 +246,11 @@ impl Sound {
             });
         }
         None
+    }
+
+    /// Why it cannot play, once it was tried and failed.
+    pub fn unavailable(&self) -> Option<&SoundError> {
+        self.unavailable.as_ref()
     }
 
     /// Whether it is playing now.
@@ -256,7 +281,7 @@ mod device {
 
     use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 
-    use crate::app::sound::Ambient;
+    use crate::app::sound::{Ambient, SoundError};
 
     pub struct Player {
         _stream: cpal::Stream,
@@ -265,22 +290,24 @@ mod device {
     }
 
     impl Player {
-        pub fn open() -> Result<Player, String> {
+        pub fn open() -> Result<Player, SoundError> {
             // ALSA prints its own lines for a missing card on this thread; catch them in a
             // buffer, since the message the app shows once says what matters.
             #[cfg(target_os = "linux")]
             let _quiet = alsa::Output::local_error_handler().ok();
             let host = cpal::default_host();
-            let device = host
-                .default_output_device()
-                .ok_or_else(|| "no audio output device".to_string())?;
+            let device = host.default_output_device().ok_or(SoundError::NoDevice)?;
             let name = device
                 .description()
                 .map(|d| d.name().to_string())
                 .unwrap_or_else(|_| "the default device".into());
+            let refused = |message: String| SoundError::Device {
+                device: name.clone(),
+                message,
+            };
             let config = device
                 .default_output_config()
-                .map_err(|e| format!("audio device {name}: {e}"))?;
+                .map_err(|e| refused(e.to_string()))?;
             let channels = config.channels() as usize;
             let rate = config.sample_rate();
             let gain = Arc::new(AtomicU32::new(0f32.to_bits()));
@@ -311,16 +338,10 @@ mod device {
                     err,
                     None,
                 ),
-                f => {
-                    return Err(format!(
-                        "audio device {name}: sample format {f} not supported"
-                    ))
-                }
+                f => return Err(refused(format!("sample format {f} not supported"))),
             }
-            .map_err(|e| format!("audio device {name}: {e}"))?;
-            stream
-                .play()
-                .map_err(|e| format!("audio device {name}: {e}"))?;
+            .map_err(|e| refused(e.to_string()))?;
+            stream.play().map_err(|e| refused(e.to_string()))?;
             Ok(Player {
                 _stream: stream,
                 gain,
@@ -483,5 +504,16 @@ mod tests {
         s.set_on(true, true);
         assert!(s.take_message().is_none(), "said once");
         assert!(s.status().unwrap().starts_with("no sound"));
+    }
+
+    /// Without the feature the reason is its own kind, whatever the machine.
+    #[cfg(not(feature = "sound"))]
+    #[test]
+    fn a_build_without_sound_says_so() {
+        let mut s = Sound::new();
+        assert_eq!(s.unavailable(), None);
+        s.set_on(true, false);
+        assert_eq!(s.unavailable(), Some(&SoundError::NotBuilt));
+        assert!(s.status().unwrap().contains("cargo feature `sound`"));
     }
 }

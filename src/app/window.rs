@@ -14,6 +14,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::WindowId;
 
 use crate::app::args::RunArgs;
+use crate::app::error::AppError;
 use crate::app::gfx::{without_source_location, Gfx};
 use crate::app::input::{Button, InputEvent};
 use crate::app::report::RunReport;
@@ -25,13 +26,13 @@ struct App {
     scene: Option<Scene>,
     script: Option<Script>,
     gfx: Option<Gfx>,
-    error: Option<String>,
+    error: Option<AppError>,
 }
 
 impl App {
-    fn fail(&mut self, el: &ActiveEventLoop, msg: String) {
+    fn fail(&mut self, el: &ActiveEventLoop, e: AppError) {
         if self.error.is_none() {
-            self.error = Some(msg);
+            self.error = Some(e);
         }
         el.exit();
     }
@@ -49,7 +50,7 @@ impl App {
             .unwrap_or_default();
         for cmd in cmds {
             match cmd {
-                ScriptCmd::Input(ev) => g.st.input(ev),
+                ScriptCmd::Input(ev) => scripted_input(g, ev),
                 ScriptCmd::Action(a) => g.st.apply(a),
                 ScriptCmd::Minimize => g.resize(PhysicalSize::new(0, 0)),
                 ScriptCmd::Restore => {
@@ -68,7 +69,7 @@ impl App {
                     let saved = sim
                         .read_state()
                         .and_then(|boids| Ok((boids, sim.live_actors()?, sim.measures()?)))
-                        .map_err(|e| e.to_string())
+                        .map_err(AppError::StateRead)
                         .and_then(|(boids, actors, m)| {
                             let cp = crate::model::state_csv::Checkpoint {
                                 params: sim.params().clone(),
@@ -83,16 +84,19 @@ impl App {
                                 catches_total: m.catches_total(),
                                 boids,
                             };
+                            // save_checkpoint's error already names the file.
                             crate::model::state_csv::save_checkpoint(&p, &cp)
-                                .map_err(|e| e.to_string())
+                                .map_err(AppError::StateWrite)
                         });
                     if let Err(e) = saved {
-                        // save_checkpoint's error already names the file.
-                        return self.fail(el, format!("script `state`: {e}"));
+                        return self.fail(el, e);
                     }
                 }
                 ScriptCmd::Report(p) => {
-                    if let Err(e) = RunReport::collect(g).and_then(|r| r.write(&p)) {
+                    let written = RunReport::collect(g)
+                        .map_err(AppError::from)
+                        .and_then(|r| r.write(&p));
+                    if let Err(e) = written {
                         return self.fail(el, e);
                     }
                 }
@@ -113,12 +117,70 @@ impl App {
         let g = self.gfx.as_mut().expect("gfx");
         g.apply_fullscreen();
         if let Err(e) = g.ctx.take_error() {
-            return self.fail(el, format!("GPU error: {e}"));
+            return self.fail(el, AppError::GpuFault(e));
         }
         let frames_done = self.args.frames.is_some_and(|n| tick >= n);
         if g.st.quit || frames_done {
             el.exit();
         }
+    }
+}
+
+/// A scripted input event, handled as the window handles the real one: a pointer event goes to
+/// egui first (as an event of its next pass, at the position in points) and reaches the app as
+/// the real one does — moves and releases always, a press or the wheel only where egui does not
+/// want the pointer (over a panel, the tool bar or a window it does; egui's own test with the
+/// scripted position); keys go to the app.
+fn scripted_input(g: &mut Gfx, ev: InputEvent) {
+    let ppp = g.egui_ctx.pixels_per_point();
+    let at = |p: Vec2| egui::pos2(p.x / ppp, p.y / ppp);
+    let pointer = g.st.pointer.map(at).unwrap_or(egui::Pos2::ZERO);
+    // What egui would say of a pointer at `pos`: over one of its (interactable) areas, or using it.
+    let egui_wants = |g: &Gfx, pos: egui::Pos2| {
+        g.egui_ctx.egui_is_using_pointer()
+            || g.egui_ctx
+                .layer_id_at(pos)
+                .is_some_and(|l| l.order != egui::Order::Background)
+    };
+    let events = &mut g.egui_state.egui_input_mut().events;
+    match ev {
+        InputEvent::PointerMoved(p) => {
+            events.push(egui::Event::PointerMoved(at(p)));
+            g.st.input(ev);
+        }
+        InputEvent::PointerLeft => {
+            events.push(egui::Event::PointerGone);
+            g.st.input(ev);
+        }
+        InputEvent::Button { button, pressed } => {
+            events.push(egui::Event::PointerButton {
+                pos: pointer,
+                button: match button {
+                    Button::Left => egui::PointerButton::Primary,
+                    Button::Middle => egui::PointerButton::Middle,
+                    Button::Right => egui::PointerButton::Secondary,
+                },
+                pressed,
+                modifiers: egui::Modifiers::default(),
+            });
+            // A press on the UI stays with the UI; releases always reach the app.
+            if !pressed || !egui_wants(g, pointer) {
+                g.st.input(ev);
+            }
+        }
+        InputEvent::Wheel(lines) => {
+            events.push(egui::Event::MouseWheel {
+                unit: egui::MouseWheelUnit::Line,
+                delta: egui::vec2(0.0, lines),
+                phase: egui::TouchPhase::Move,
+                source: egui::MouseWheelSource::Unknown,
+                modifiers: egui::Modifiers::default(),
+            });
+            if !egui_wants(g, pointer) {
+                g.st.input(ev);
+            }
+        }
+        InputEvent::Key(_) => g.st.input(ev),
     }
 }
 
@@ -220,11 +282,11 @@ impl ApplicationHandler for App {
 /// `--report` writes) the run report.
 ///
 /// # Errors
-/// A message for the user: no display (suggesting `boids headless` / `boids bench`), no adapter,
-/// a bad scene or script, or a GPU error.
-pub fn run(args: RunArgs) -> Result<RunReport, String> {
+/// [`AppError::NoDisplay`] (its message suggests `boids headless` / `boids bench` /
+/// `boids snapshot`), no adapter, a bad scene, script or `--set`, or a GPU error.
+pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
     let scene = match &args.setup.scene {
-        Some(p) => Some(Scene::load(p).map_err(|e| e.to_string())?),
+        Some(p) => Some(Scene::load(p)?),
         None => None,
     };
     let script = match &args.script {
@@ -233,14 +295,9 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
     };
     // Every --set checked before a window opens (the window's size only changes the world's).
     let mut p = scene.as_ref().map(|s| s.params.clone()).unwrap_or_default();
-    crate::run::spec::apply_sets(&mut p, &args.setup.set).map_err(|e| e.to_string())?;
-    let event_loop = EventLoop::new().map_err(|e| {
-        format!(
-            "cannot open a window: {}\nThe interactive app needs a display (X11 or Wayland). \
-             Without one, use `boids headless` (simulation only), `boids bench` (benchmark \
-             captures) or `boids snapshot --out FILE.png` (an offscreen picture).",
-            without_source_location(&e.to_string())
-        )
+    crate::run::spec::apply_sets(&mut p, &args.setup.set)?;
+    let event_loop = EventLoop::new().map_err(|e| AppError::NoDisplay {
+        message: without_source_location(&e.to_string()),
     })?;
     let mut app = App {
         args,
@@ -249,22 +306,22 @@ pub fn run(args: RunArgs) -> Result<RunReport, String> {
         gfx: None,
         error: None,
     };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| format!("event loop: {e}"))?;
+    event_loop.run_app(&mut app).map_err(AppError::EventLoop)?;
     if let Some(e) = app.error.take() {
         return Err(e);
     }
-    let g = app
-        .gfx
-        .as_mut()
-        .ok_or("the window never opened (no display event received)")?;
+    let g = app.gfx.as_mut().ok_or(AppError::NeverOpened)?;
     if g.st.recording.is_some() {
         // Leaving while recording keeps the capture: written as if F9 had been pressed.
         crate::app::frame::toggle_recording(g);
     }
     let report = RunReport::collect(g)?;
-    if let Some(path) = &app.args.report {
+    if let Some(path) = app
+        .args
+        .report
+        .as_ref()
+        .filter(|_| !app.args.report_to_stdout())
+    {
         report.write(path)?;
     }
     Ok(report)

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::backend::BackendKind;
 use crate::bench::compare::{compare_table, format_fps, load_summary, scaling_table};
 use crate::bench::sweep::{run_sweep, BenchConfig, SweepEvent, DEFAULT_NAIVE_MAX_PAIRS};
+use crate::capture::error::BenchError;
 use crate::capture::summary::CaptureStatus;
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::provenance::now_folder_timestamp;
@@ -96,6 +97,7 @@ impl BenchArgs {
             scene: self.setup.scene.clone(),
             seed: self.setup.seed,
             sets: self.setup.set.clone(),
+            keep_world: self.setup.keep_world,
             out,
             create_out_parents,
             force: self.force,
@@ -110,12 +112,12 @@ impl BenchArgs {
 /// partial sweep); a second one quits at once without writing.
 ///
 /// # Errors
-/// A message naming the option, file or limit at fault.
-pub fn run(args: &BenchArgs) -> Result<(), String> {
+/// [`BenchError`], naming the option, file or limit at fault.
+pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     if let Some(paths) = &args.compare {
         let (a, b) = (&paths[0], &paths[1]);
-        let sa = load_summary(a).map_err(|e| e.to_string())?;
-        let sb = load_summary(b).map_err(|e| e.to_string())?;
+        let sa = load_summary(a)?;
+        let sb = load_summary(b)?;
         print!("{}", compare_table(a, &sa, b, &sb));
         return Ok(());
     }
@@ -150,7 +152,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         )),
     });
     pb.finish();
-    let outcome = outcome.map_err(|e| e.to_string())?;
+    let outcome = outcome?;
     println!("median step time:");
     print!("{}", scaling_table(&outcome.summary));
     println!("capture: {}", outcome.dir.display());

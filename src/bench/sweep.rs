@@ -66,6 +66,8 @@ pub struct BenchConfig {
     pub seed: Option<u32>,
     /// `--set KEY=VALUE`, applied to every run.
     pub sets: Vec<Set>,
+    /// `--keep-world`: a scene's fixed world is not scaled to the count.
+    pub keep_world: bool,
     /// Output folder.
     pub out: PathBuf,
     /// Whether missing parents of `out` may be created (the default folder only).
@@ -90,6 +92,7 @@ impl BenchConfig {
             scene: None,
             seed: None,
             sets: Vec::new(),
+            keep_world: false,
             out,
             create_out_parents: false,
             force: false,
@@ -105,6 +108,7 @@ impl BenchConfig {
             boids: Some(boids),
             seed: self.seed,
             sets: &self.sets,
+            keep_world: self.keep_world,
         }
     }
 }

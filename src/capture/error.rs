@@ -31,11 +31,11 @@ pub enum BenchError {
     #[error(transparent)]
     Setup(#[from] crate::run::RunError),
     /// A plot could not be drawn.
-    #[error("plot {name}: {message}")]
+    #[error("plot {name}: {source}")]
     Plot {
         /// The plot file name.
         name: String,
         /// plotters' or the encoder's error.
-        message: String,
+        source: crate::plot::PlotError,
     },
 }

@@ -35,7 +35,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot::{
-    err, log_range, log_ticks, png_of, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
+    log_range, log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE,
+    TEXT,
 };
 use crate::stats::format::{format_count, format_ms};
 
@@ -184,7 +185,7 @@ fn place_labels(
 fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     p: &ScalingPlot,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -225,8 +226,7 @@ where
         .build_cartesian_2d(
             (x0..x1).log_scale().with_key_points(x_ticks),
             (y0..y1).log_scale().with_key_points(log_ticks(y0, y1)),
-        )
-        .map_err(err)?;
+        )?;
     chart
         .configure_mesh()
         .x_desc("boids")
@@ -237,8 +237,7 @@ where
         .axis_desc_style(text_style(17.0))
         .bold_line_style(GRID)
         .axis_style(TEXT)
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     let label_style = text_style(14.0);
     // Point labels, in backend pixels: (point, text, colour).
     let mut labels: Vec<((i32, i32), String, RGBColor)> = Vec::new();
@@ -246,13 +245,10 @@ where
     for (backend, pts) in &lines {
         let color = rgb(backend);
         chart
-            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(3)))
-            .map_err(err)?
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(3)))?
             .label(*backend)
             .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled()));
-        chart
-            .draw_series(pts.iter().map(|p| Circle::new(*p, 5, color.filled())))
-            .map_err(err)?;
+        chart.draw_series(pts.iter().map(|p| Circle::new(*p, 5, color.filled())))?;
         line_px.push(pts.iter().map(|p| chart.backend_coord(p)).collect());
         for p in pts {
             labels.push((chart.backend_coord(p), format_ms(p.1), color));
@@ -281,16 +277,14 @@ where
         root.draw(&Rectangle::new(
             [(b.0, b.1), (b.2, b.3)],
             WHITE.mix(0.85).filled(),
-        ))
-        .map_err(err)?;
+        ))?;
         root.draw(&Text::new(
             text.clone(),
             (b.0 + 2, b.1 + 2),
             label_style
                 .color(color)
                 .pos(Pos::new(HPos::Left, VPos::Top)),
-        ))
-        .map_err(err)?;
+        ))?;
     }
     if all.is_empty() {
         let (xr, yr) = plot_area;
@@ -298,8 +292,7 @@ where
             "no runs measured",
             ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
             text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(err)?;
+        ))?;
     } else {
         chart
             .configure_series_labels()
@@ -308,16 +301,16 @@ where
             .label_font(text_style(16.0))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(150, 150, 150))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
     }
-    root.present().map_err(err)
+    root.present()?;
+    Ok(())
 }
 
 fn draw_frametimes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     p: &FrametimesPlot,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -344,8 +337,7 @@ where
         .build_cartesian_2d(
             0f64..(n + 1) as f64,
             (y0..y1).log_scale().with_key_points(log_ticks(y0, y1)),
-        )
-        .map_err(err)?;
+        )?;
     chart
         .configure_mesh()
         .x_desc("frame (capture order)")
@@ -358,8 +350,7 @@ where
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .axis_style(TEXT)
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     let mut first = 1usize;
     let mut legend: Vec<&str> = Vec::new();
     let label_style = text_style(14.0);
@@ -375,24 +366,21 @@ where
         let Some(top) = pts.iter().map(|p| p.1).reduce(f64::max) else {
             continue;
         };
-        let series = chart
-            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
-            .map_err(err)?;
+        let series =
+            chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))?;
         if !legend.contains(&run.backend.as_str()) {
             legend.push(&run.backend);
             series.label(run.backend.as_str()).legend(move |(x, y)| {
                 Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled())
             });
         }
-        chart
-            .draw_series(std::iter::once(Text::new(
-                format_count(run.boids as f64),
-                (pts[0].0, top),
-                label_style
-                    .color(&color)
-                    .pos(Pos::new(HPos::Left, VPos::Bottom)),
-            )))
-            .map_err(err)?;
+        chart.draw_series(std::iter::once(Text::new(
+            format_count(run.boids as f64),
+            (pts[0].0, top),
+            label_style
+                .color(&color)
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+        )))?;
     }
     if n == 0 {
         let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -400,8 +388,7 @@ where
             "no frames measured",
             ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
             text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(err)?;
+        ))?;
     } else {
         chart
             .configure_series_labels()
@@ -410,17 +397,17 @@ where
             .label_font(text_style(16.0))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(150, 150, 150))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
     }
-    root.present().map_err(err)
+    root.present()?;
+    Ok(())
 }
 
 /// `scaling.svg`.
 ///
 /// # Errors
-/// plotters' error, as text.
-pub fn scaling_svg(p: &ScalingPlot) -> Result<String, String> {
+/// plotters' error.
+pub fn scaling_svg(p: &ScalingPlot) -> Result<String, PlotError> {
     let mut out = String::new();
     draw_scaling(
         &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
@@ -432,26 +419,16 @@ pub fn scaling_svg(p: &ScalingPlot) -> Result<String, String> {
 /// `scaling.png`: the same drawing as [`scaling_svg`], rasterised by plotters.
 ///
 /// # Errors
-/// plotters' or the PNG encoder's error, as text.
-pub fn scaling_png(p: &ScalingPlot) -> Result<Vec<u8>, String> {
-    let (w, h) = PLOT_SIZE;
-    let mut buf = vec![255u8; (w * h * 3) as usize];
-    draw_scaling(
-        &BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area(),
-        p,
-    )?;
-    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(bytes.into_inner())
+/// plotters' or the PNG encoder's error.
+pub fn scaling_png(p: &ScalingPlot) -> Result<Vec<u8>, PlotError> {
+    png_of(|area| draw_scaling(area, p))
 }
 
 /// `frametimes.svg`.
 ///
 /// # Errors
-/// plotters' error, as text.
-pub fn frametimes_svg(p: &FrametimesPlot) -> Result<String, String> {
+/// plotters' error.
+pub fn frametimes_svg(p: &FrametimesPlot) -> Result<String, PlotError> {
     let mut out = String::new();
     draw_frametimes(
         &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
@@ -463,8 +440,8 @@ pub fn frametimes_svg(p: &FrametimesPlot) -> Result<String, String> {
 /// `frametimes.png`: the same drawing as [`frametimes_svg`], rasterised by plotters.
 ///
 /// # Errors
-/// plotters' or the PNG encoder's error, as text.
-pub fn frametimes_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
+/// plotters' or the PNG encoder's error.
+pub fn frametimes_png(p: &FrametimesPlot) -> Result<Vec<u8>, PlotError> {
     png_of(|area| draw_frametimes(area, p))
 }
 
@@ -474,8 +451,8 @@ pub const HISTOGRAM_BINS: usize = 40;
 /// `frametime_histogram.svg`.
 ///
 /// # Errors
-/// plotters' error, as text.
-pub fn histogram_svg(p: &FrametimesPlot) -> Result<String, String> {
+/// plotters' error.
+pub fn histogram_svg(p: &FrametimesPlot) -> Result<String, PlotError> {
     let mut out = String::new();
     draw_histogram(
         &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
@@ -487,8 +464,8 @@ pub fn histogram_svg(p: &FrametimesPlot) -> Result<String, String> {
 /// `frametime_histogram.png`: the same drawing as [`histogram_svg`], rasterised by plotters.
 ///
 /// # Errors
-/// plotters' or the PNG encoder's error, as text.
-pub fn histogram_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
+/// plotters' or the PNG encoder's error.
+pub fn histogram_png(p: &FrametimesPlot) -> Result<Vec<u8>, PlotError> {
     png_of(|area| draw_histogram(area, p))
 }
 
@@ -497,7 +474,7 @@ pub fn histogram_png(p: &FrametimesPlot) -> Result<Vec<u8>, String> {
 fn draw_histogram<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     p: &FrametimesPlot,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -547,8 +524,7 @@ where
         .build_cartesian_2d(
             (x0..x1).log_scale().with_key_points(log_ticks(x0, x1)),
             0f64..top,
-        )
-        .map_err(err)?;
+        )?;
     chart
         .configure_mesh()
         .x_desc("frame time")
@@ -561,15 +537,13 @@ where
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .axis_style(TEXT)
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     for ((backend, boids, _), c) in series.iter().zip(&counts) {
         let color = rgb(backend);
         chart
             .draw_series(c.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| {
                 Rectangle::new([(edge(i), 0.0), (edge(i + 1), *n as f64)], color.filled())
-            }))
-            .map_err(err)?
+            }))?
             .label(format!("{backend} · {} boids", format_count(*boids as f64)))
             .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled()));
     }
@@ -579,8 +553,7 @@ where
             "no frames measured",
             ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
             text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(err)?;
+        ))?;
     } else {
         chart
             .configure_series_labels()
@@ -589,10 +562,10 @@ where
             .label_font(text_style(16.0))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(150, 150, 150))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
     }
-    root.present().map_err(err)
+    root.present()?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ use crate::capture::summary::{
 use crate::capture::trace::{trace_json, TraceFrame};
 use crate::gpu::GpuContext;
 use crate::model::{FlockMeasures, SimParams};
+use crate::plot::PlotError;
 use crate::run::provenance::{now_rfc3339, AdapterSummary, SystemInfo, ToolInfo};
 use crate::stats::time::{round_ms, TimeStats};
 
@@ -373,10 +374,10 @@ impl CaptureRecorder {
     /// The `frames.csv` text.
     ///
     /// # Errors
-    /// The CSV writer's error, as text.
-    pub fn frames_csv(&self) -> Result<Vec<u8>, String> {
+    /// The CSV writer's error.
+    pub fn frames_csv(&self) -> Result<Vec<u8>, csv::Error> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(csv_header()).map_err(|e| e.to_string())?;
+        w.write_record(csv_header())?;
         let cell = |v: Option<f64>| v.map_or(String::new(), |x| x.to_string());
         for r in &self.rows {
             let mut rec = vec![
@@ -386,9 +387,9 @@ impl CaptureRecorder {
                 r.wall_ms.to_string(),
             ];
             rec.extend(r.stage_ms.iter().map(|v| cell(*v)));
-            w.write_record(&rec).map_err(|e| e.to_string())?;
+            w.write_record(&rec)?;
         }
-        w.into_inner().map_err(|e| e.to_string())
+        w.into_inner().map_err(|e| e.into_error().into())
     }
 
     /// Writes every file of [`files_of`] its source ([`FILES`], or [`LIVE_FILES`] for a live
@@ -402,9 +403,9 @@ impl CaptureRecorder {
             path: dir.join(name),
             message,
         };
-        let plot_err = |name: &str, message: String| BenchError::Plot {
+        let plot_err = |name: &str, source: PlotError| BenchError::Plot {
             name: name.to_string(),
-            message,
+            source,
         };
         let note = match summary.gpu_timing {
             GpuTiming::TimestampQueries if self.traces.is_empty() => self
@@ -430,7 +431,8 @@ impl CaptureRecorder {
         let mut contents: Vec<(&str, Vec<u8>)> = vec![
             (
                 "frames.csv",
-                self.frames_csv().map_err(|e| file_err("frames.csv", e))?,
+                self.frames_csv()
+                    .map_err(|e| file_err("frames.csv", e.to_string()))?,
             ),
             ("trace.json", trace),
         ];

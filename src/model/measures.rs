@@ -34,9 +34,12 @@ pub const COL_MILLING: usize = 6;
 pub const COL_TRIG: usize = 8;
 /// Column of Σ v (x; y at +1), for v_a.
 pub const COL_VELOCITY: usize = 12;
+/// Column of Σ e^{2iθ} (cos 2θ; sin 2θ at +1) of the headings θ, for the nematic order (0 for a
+/// stopped boid).
+pub const COL_NEMATIC: usize = 14;
 
 /// One row of the measures reduction: per-boid quantities summed over the state (docs/model.md
-/// §12.5). Columns as in `shaders/measures.wgsl` (`COL_*`); 7, 14 and 15 are unused.
+/// §12.5). Columns as in `shaders/measures.wgsl` (`COL_*`); 7 is unused.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MeasureSums {
     /// The sums.
@@ -66,6 +69,9 @@ pub enum Needs {
     Catches,
     /// The flock census ([`flock_census`]): a read-back of the state and a CPU pass, on request.
     Census,
+    /// The series of the model's order parameter φ over a run's measured steps (its moments and
+    /// cumulants: `crate::stats::order_parameter_moments`), not one state.
+    Series,
 }
 
 /// The unit of a measure.
@@ -252,6 +258,19 @@ measure_table! {
         }),
         doc: "§12.7",
     };
+    /// Nematic order S = |Σ e^{2iθ_i}| / N of the headings (docs/model.md §12.8): 1 when every
+    /// boid moves along one axis, either way (a flock split half and half in opposite directions
+    /// has S = 1 and φ = 0).
+    NEMATIC => Measure {
+        name: "nematic",
+        symbol: "S",
+        title: "nematic order",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Sums,
+        finish: Some(|s, c| norm(s, COL_NEMATIC) / c.n as f64),
+        doc: "§12.8",
+    };
     /// Boids caught by hunting predators in the last step (docs/model.md §18.4).
     CATCHES => Measure {
         name: "catches",
@@ -273,6 +292,52 @@ measure_table! {
         needs: Needs::Catches,
         finish: None,
         doc: "§18.4",
+    };
+    /// ⟨φ²⟩ of the model's order parameter φ over a run's measured steps (docs/model.md §12.9).
+    ORDER_M2 => Measure {
+        name: "phi2",
+        symbol: "⟨φ²⟩",
+        title: "second moment of the order parameter",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Series,
+        finish: None,
+        doc: "§12.9",
+    };
+    /// ⟨φ⁴⟩ of the order parameter over a run's measured steps.
+    ORDER_M4 => Measure {
+        name: "phi4",
+        symbol: "⟨φ⁴⟩",
+        title: "fourth moment of the order parameter",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        needs: Needs::Series,
+        finish: None,
+        doc: "§12.9",
+    };
+    /// The Binder cumulant G = 1 − ⟨φ⁴⟩/(3⟨φ²⟩²) (Binder 1981; docs/model.md §12.9): 2/3 in
+    /// perfect order, 1/3 + 1/(3N) for independent random headings.
+    BINDER => Measure {
+        name: "binder",
+        symbol: "G",
+        title: "Binder cumulant",
+        unit: Unit::None,
+        range: None,
+        needs: Needs::Series,
+        finish: None,
+        doc: "§12.9",
+    };
+    /// The susceptibility χ = N(⟨φ²⟩ − ⟨φ⟩²) (docs/model.md §12.9): 0 in perfect order, 1 − π/4
+    /// for independent random headings.
+    SUSCEPTIBILITY => Measure {
+        name: "susceptibility",
+        symbol: "χ",
+        title: "susceptibility",
+        unit: Unit::None,
+        range: None,
+        needs: Needs::Series,
+        finish: None,
+        doc: "§12.9",
     };
     /// Flocks: connected components of at least [`FLOCK_MIN_BOIDS`] boids (docs/model.md §12.6).
     FLOCKS => Measure {
@@ -334,7 +399,8 @@ impl MeasureSums {
     }
 
     /// Adds one boid's columns of the first pass (all but milling): its unit velocity, speed,
-    /// neighbour count, position, the periodic-centre terms (in a world that wraps) and velocity.
+    /// neighbour count, position, the periodic-centre terms (in a world that wraps), velocity and
+    /// doubled-angle heading.
     /// `shaders/measures.wgsl` (`measures_partial`) adds the same.
     #[inline]
     pub fn add_boid(&mut self, pos_vel: [f32; 4], neighbors: u32, world: World) {
@@ -361,6 +427,9 @@ impl MeasureSums {
         }
         c[COL_VELOCITY] += vx;
         c[COL_VELOCITY + 1] += vy;
+        // e^{2iθ} = (cos²θ − sin²θ, 2 sinθ cosθ) from the unit velocity.
+        c[COL_NEMATIC] += ux * ux - uy * uy;
+        c[COL_NEMATIC + 1] += 2.0 * ux * uy;
     }
 
     /// The milling centre of `n` boids (docs/model.md §12.2): the periodic mean per axis in a
@@ -514,6 +583,11 @@ impl FlockMeasures {
     /// The order parameter v_a (NaN when not computed).
     pub fn va(&self) -> f64 {
         self.or_nan(MeasureId::VA)
+    }
+
+    /// The nematic order S = |⟨e^{2iθ}⟩| of the headings (NaN when not computed).
+    pub fn nematic(&self) -> f64 {
+        self.or_nan(MeasureId::NEMATIC)
     }
 
     /// Boids caught in the last step (0 when not counted).
@@ -794,6 +868,57 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The measure table's nematic order (sums of cos 2θ, sin 2θ from the velocity's components,
+    /// no angles) equals the statistics module's independent one (`stats::nematic_order`) on
+    /// random headings and speeds, some boids stopped; and a planted change of one heading is seen.
+    #[test]
+    fn the_nematic_measure_equals_the_independent_nematic_order() {
+        let mut rng = crate::stats::test_rng::TestRng::new(7);
+        for n in [1usize, 2, 17, 400] {
+            let boids: Vec<Boid> = (0..n)
+                .map(|i| {
+                    let a = rng.angle() as f32;
+                    let v = if i % 7 == 3 {
+                        0.0
+                    } else {
+                        (0.1 + 99.0 * rng.uniform()) as f32
+                    };
+                    let (s, c) = a.sin_cos();
+                    Boid {
+                        position: [rng.uniform() as f32 * 100.0, rng.uniform() as f32 * 100.0],
+                        velocity: [v * c, v * s],
+                        hue: [1.0, 0.0],
+                        hue_velocity: [0.0, 0.0],
+                        id: i as u32,
+                        _pad: 0,
+                    }
+                })
+                .collect();
+            let w = World {
+                width: 100.0,
+                height: 100.0,
+                wrap: true,
+            };
+            let k = vec![0; n];
+            let ours = flock_measures(&boids, &k, w).nematic();
+            let vels: Vec<[f32; 2]> = boids.iter().map(|b| b.velocity).collect();
+            let reference = crate::stats::nematic_order(&vels);
+            assert!(
+                (ours - reference).abs() < 1e-5,
+                "N = {n}: {ours} vs {reference}"
+            );
+            if n == 17 {
+                let mut turned = boids.clone();
+                turned[0].velocity = [turned[0].velocity[1], -turned[0].velocity[0]];
+                let t = flock_measures(&turned, &k, w).nematic();
+                assert!(
+                    (t - reference).abs() > 1e-3,
+                    "a quarter turn of one boid is seen"
+                );
+            }
+        }
     }
 
     #[test]

@@ -146,9 +146,9 @@ crate::param_group! {
         /// "topological"`. Range 1 ..= 64.
         topological_k: u32 = 7, key: "topological_k", symbol: "k", unit: "",
             range: Range::Integer { min: 1, max: TOPOLOGICAL_K_MAX as u64 };
-        /// Weight of colour cohesion (1/s²). Range 0 ..= 100.
+        /// Weight of colour cohesion (1/s²). Range 0 ..= 1000 (the default, 100, lies inside).
         hue_cohesion_weight: f32 = 100.0, key: "hue_cohesion_weight", symbol: "w_hc", unit: "1/s²",
-            range: number(0.0, 100.0);
+            range: number(0.0, 1000.0);
         /// Weight of colour alignment (1/s). Range 0 ..= 100.
         hue_alignment_weight: f32 = 20.0, key: "hue_alignment_weight", symbol: "w_ha",
             unit: "1/s", range: number(0.0, 100.0);
@@ -170,7 +170,7 @@ crate::param_group! {
         /// The model simulated: an entry of the model table ([`crate::model::models::MODELS`]:
         /// `boids`, the default; `vicsek`; `fish`).
         model: Model = Model::BOIDS, key: "model", symbol: "", unit: "",
-            range: Range::Choice(&["boids", "vicsek", "fish"]);
+            range: Range::Choice(crate::model::models::MODEL_NAMES);
         /// Range of a predator's repulsion (wu; docs/model.md §18.1): boids closer than this to a
         /// predator are pushed away. Range 0 ..= 1e5.
         predator_radius: f32 = 80.0, key: "predator_radius", symbol: "r_p", unit: "wu",

@@ -6,6 +6,7 @@
 //! ```toml
 //! boids = 50
 //! seed = 4
+//! spawn = "flocks"      # how the app starts it: "uniform" (the default) or "flocks"
 //! obstacles = [[100.0, 200.0], [110.0, 200.0]]
 //! [params]
 //! world_width = 800.0
@@ -36,6 +37,11 @@ pub struct Scene {
     /// Seed (the command line's `--seed` wins when given).
     #[serde(default)]
     pub seed: Option<u32>,
+    /// How the app (`boids run`, its presets and its Load button) places the boids: `uniform`
+    /// (the default) or `flocks` (a few formed flocks, for scenes about flocks). The commands
+    /// without a window start every scene uniformly, so their measurements stay comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<crate::model::spawn::Spawn>,
     /// Whether the world size in `params` is fixed (true) or should be resized to the boid count at
     /// the default density (false, the default when the scene sets no world size).
     #[serde(default)]
@@ -162,6 +168,23 @@ impl Scene {
                 source,
             })?;
         Scene::parse(&text, path)
+    }
+
+    /// The scene in a world whose sides are `factor` times its own: the world size, every
+    /// obstacle point and predator position scaled (radii, speeds and the count unchanged). A
+    /// scene that fixes its world and gives a count, run at another count N, is run scaled by
+    /// √(N/N_scene) so that its density stays (`crate::run::spec::resolve`).
+    pub fn scaled(&self, factor: f32) -> Scene {
+        let mut s = self.clone();
+        s.params.world_width *= factor;
+        s.params.world_height *= factor;
+        for o in &mut s.obstacles {
+            *o = o.map(|v| v * factor);
+        }
+        for p in &mut s.predators {
+            p.position = p.position.map(|v| v * factor);
+        }
+        s
     }
 
     /// The obstacles and predators of the scene.

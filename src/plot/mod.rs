@@ -31,6 +31,13 @@ impl From<&str> for PlotError {
     }
 }
 
+/// plotters' drawing errors, so a drawing returning [`PlotError`] can use `?` on them.
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        PlotError(e.to_string())
+    }
+}
+
 /// Size of every plot (px).
 pub const PLOT_SIZE: (u32, u32) = (1000, 640);
 
@@ -49,11 +56,11 @@ pub const GRID: RGBColor = RGBColor(221, 221, 221);
 ///
 /// # Errors
 /// When the bundled font does not parse (a broken build).
-pub fn register_font() -> Result<(), String> {
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+pub fn register_font() -> Result<(), PlotError> {
+    static DONE: OnceLock<Result<(), PlotError>> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
-            .map_err(|_| "the bundled plot font does not parse".to_string())
+            .map_err(|_| PlotError::from("the bundled plot font does not parse (a broken build)"))
     })
     .clone()
 }
@@ -104,38 +111,39 @@ pub fn text_style(size: f64) -> TextStyle<'static> {
     (FAMILY, size).into_font().color(&TEXT)
 }
 
-/// A plotters drawing error as text.
-pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
-    e.to_string()
-}
-
 /// Fills `root` white, writes the two title lines at its top, and returns the area below them.
+///
+/// # Errors
+/// plotters' error.
 pub fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     subtitle: &str,
-) -> Result<DrawingArea<DB, Shift>, String> {
-    root.fill(&WHITE).map_err(err)?;
+) -> Result<DrawingArea<DB, Shift>, PlotError> {
+    root.fill(&WHITE)?;
     let (head, body) = root.split_vertically(72);
     let x = PLOT_SIZE.0 as i32 / 2;
     let top = Pos::new(HPos::Center, VPos::Top);
-    head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))
-        .map_err(err)?;
-    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))
-        .map_err(err)?;
+    head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))?;
+    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))?;
     Ok(body)
 }
 
-/// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG.
-pub fn png_of(
-    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
-) -> Result<Vec<u8>, String> {
+/// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG. The error is the drawing's own
+/// (`E`), into which a [`PlotError`] of the rasterising converts.
+///
+/// # Errors
+/// The drawing's error, or the PNG encoder's.
+pub fn png_of<E: From<PlotError>>(
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), E>,
+) -> Result<Vec<u8>, E> {
     let (w, h) = PLOT_SIZE;
     let mut buf = vec![255u8; (w * h * 3) as usize];
     draw(&BitMapBackend::with_buffer(&mut buf, PLOT_SIZE).into_drawing_area())?;
-    let img = image::RgbImage::from_raw(w, h, buf).ok_or("bad image buffer")?;
+    let img = image::RgbImage::from_raw(w, h, buf)
+        .ok_or_else(|| PlotError::from("the plot's pixel buffer does not match its size"))?;
     let mut bytes = std::io::Cursor::new(Vec::new());
     img.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PlotError(format!("cannot encode the plot as PNG: {e}")))?;
     Ok(bytes.into_inner())
 }

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub use crate::run::spec::Set;
+
 /// `--scene`, `--seed` and `--set`, flattened into `run`, `headless`, `snapshot`, `bench` and
 /// `sweep` (each command keeps its own `--boids`: their defaults differ).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
@@ -19,15 +21,23 @@ pub struct SetupArgs {
     /// unknown key names the nearest known ones; a key the model does not use is refused).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<Set>,
+    /// With a scene that fixes its world and gives a count: keep the world as written when
+    /// --boids differs (the density changes). Without it the world, obstacles and predators are
+    /// scaled by √(N/N_scene), keeping the scene's density.
+    #[arg(long)]
+    pub keep_world: bool,
 }
 
-/// One `--set KEY=VALUE`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Set {
-    /// The parameter's key.
-    pub key: String,
-    /// Its value, as written (a number, or a name such as `walls`).
-    pub value: String,
+impl SetupArgs {
+    /// What these options set over the files, with the command's own `--boids`.
+    pub fn overrides(&self, boids: Option<usize>) -> crate::run::spec::Overrides<'_> {
+        crate::run::spec::Overrides {
+            boids,
+            seed: self.seed,
+            sets: &self.set,
+            keep_world: self.keep_world,
+        }
+    }
 }
 
 /// Parses `KEY=VALUE` (spaces around either are trimmed).

@@ -51,6 +51,35 @@ pub fn format_ms(ms: f64) -> String {
     format!("{sign}{number} {unit}")
 }
 
+/// A number with at most `decimals` decimals and no trailing zeros, for labels and reports:
+/// `4.0000005` → `4`, `0.25` → `0.25`, `2.0` → `2`, `-0.00001` → `0` (no `-0`); NaN → `—`.
+pub fn trimmed(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s.is_empty() || s == "-0" || s == "-" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A number to `digits` significant digits without trailing zeros: `173.2051` → `173.2`,
+/// `31.622776` → `31.62`, `0.0012345` → `0.001235` (4 digits); NaN → `—`.
+pub fn significant(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return trimmed(v, 0);
+    }
+    let magnitude = v.abs().log10().floor() as i64;
+    trimmed(v, (digits as i64 - 1 - magnitude).max(0) as usize)
+}
+
 /// A count with an SI suffix (`k`, `M`) from 1000 on and at most 3 significant digits in the
 /// shown part, for axis ticks: `500`, `1k`, `2.5k`, `10k`, `1M`.
 pub fn format_count(n: f64) -> String {
@@ -78,6 +107,21 @@ pub fn format_count(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trimmed_numbers_drop_trailing_zeros() {
+        assert_eq!(trimmed(4.000_000_5, 4), "4");
+        assert_eq!(trimmed(0.25, 4), "0.25");
+        assert_eq!(trimmed(-0.000_01, 4), "0");
+        assert_eq!(trimmed(120.0, 4), "120");
+        assert_eq!(trimmed(1.234_56, 2), "1.23");
+        assert_eq!(trimmed(f64::NAN, 4), "—");
+        assert_eq!(significant(173.2051, 4), "173.2");
+        assert_eq!(significant(31.622776, 4), "31.62");
+        assert_eq!(significant(0.001_234_5, 3), "0.00123");
+        assert_eq!(significant(4000.0, 2), "4000");
+        assert_eq!(significant(0.0, 4), "0");
+    }
 
     #[test]
     fn times_keep_three_significant_digits_at_every_magnitude() {

@@ -43,7 +43,7 @@ mod nematic;
 mod number_fluctuations;
 mod repeats;
 #[cfg(test)]
-mod test_rng;
+pub(crate) mod test_rng;
 pub mod time;
 
 pub use batch_means::{batch_count, series_stats, time_average, SeriesStats, BATCHES, MIN_SAMPLES};

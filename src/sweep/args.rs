@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::backend::BackendKind;
 use crate::run::args::{parse_count, SetupArgs};
 use crate::sweep::shard::Shard;
+use crate::sweep::summary::LogAxes;
 
 /// `boids sweep …` or `boids sweep merge OUT DIR…`.
 #[derive(clap::Args, Debug, Clone)]
@@ -65,6 +66,14 @@ pub struct SweepArgs {
     /// are all numbered from 1, in the progress lines, sweep.csv and summary.json).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// Write each run's per-step measures to series/point-PPPPP-repeat-RRR.csv.gz (gzip CSV,
+    /// 20 to 30 bytes per measured step).
+    #[arg(long)]
+    pub series: bool,
+    /// Logarithmic plot axes: x, y, xy or none (default: x when its values are positive and span
+    /// a factor of 100 or more).
+    #[arg(long, value_name = "AXES", value_parser = LogAxes::parse)]
+    pub log: Option<LogAxes>,
     /// No progress bar and no line per point.
     #[arg(long)]
     pub quiet: bool,

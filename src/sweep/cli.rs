@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::run::provenance::now_folder_timestamp;
 use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
+use crate::sweep::error::SweepError;
 use crate::sweep::merge::merge;
 use crate::sweep::plan::Axis;
 use crate::sweep::run::{describe, run_sweep, SweepConfig, SweepEvent};
@@ -15,12 +16,13 @@ use crate::sweep::values::parse_values;
 /// The sweep configuration of these options (default folder `sweeps/<UTC time>`).
 ///
 /// # Errors
-/// A message for bad `--values`.
-pub fn config(args: &SweepArgs) -> Result<SweepConfig, String> {
+/// [`SweepError::Plan`] for bad `--values`, naming the parameter.
+pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     let mut axes = Vec::new();
     for (name, values) in [(&args.param, &args.values), (&args.param2, &args.values2)] {
         if let (Some(n), Some(v)) = (name, values) {
-            let values = parse_values(v).map_err(|e| format!("--param {n}: {e}"))?;
+            let values =
+                parse_values(v).map_err(|e| SweepError::Plan(format!("--param {n}: {e}")))?;
             axes.push(Axis {
                 name: n.trim().to_string(),
                 values,
@@ -50,6 +52,9 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, String> {
         shard: args.shard,
         out,
         force: args.force,
+        keep_world: args.setup.keep_world,
+        series: args.series,
+        log: args.log.unwrap_or_default(),
     })
 }
 
@@ -58,14 +63,15 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, String> {
 /// holds the points done so far, status `in-progress`).
 ///
 /// # Errors
-/// A message naming the option, file, value or shard at fault.
-pub fn run(args: &SweepArgs) -> Result<(), String> {
+/// [`SweepError`] naming the option, file, value or shard at fault.
+pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     if let Some(SweepCommand::Merge { out, dirs, force }) = &args.command {
         let m = merge(out, dirs, *force)?;
         println!(
-            "merged {} points from {} folders into {}",
+            "merged {} runs from {} folder{} into {}",
             m.rows.len(),
             dirs.len(),
+            if dirs.len() == 1 { "" } else { "s" },
             m.dir.display()
         );
         return Ok(());

@@ -51,6 +51,8 @@ pub struct PointRequest<'a> {
     pub seed: Option<u32>,
     /// `--set KEY=VALUE`, applied before the point's own values.
     pub sets: &'a [Set],
+    /// `--keep-world`.
+    pub keep_world: bool,
     /// The swept names and the point's values.
     pub settings: Vec<(String, f64)>,
     /// Steps to run; 0 resolves and checks only (no backend is made, but the GPU context is, so
@@ -74,6 +76,8 @@ pub struct PointRun {
     pub adapter: Option<AdapterSummary>,
     /// The measures after each step past `discard`, in [`crate::sweep::measures`] order.
     pub samples: Vec<Vec<f64>>,
+    /// The name of the model's order parameter (a measure of [`crate::sweep::measures`]).
+    pub order_parameter: &'static str,
 }
 
 /// The sweep's samples: each measured step's values of [`crate::sweep::measures`].
@@ -136,6 +140,7 @@ pub fn run_point(
             boids,
             seed: req.seed,
             sets: &sets,
+            keep_world: req.keep_world,
         },
         &Defaults::headless(DEFAULT_BOIDS),
     )
@@ -180,6 +185,7 @@ pub fn run_point(
             .expect("parameters serialise to JSON"),
         adapter: None,
         samples: Vec::new(),
+        order_parameter: params.model.desc().order_parameter,
     };
     if req.backend == BackendKind::Gpu && device.0.is_none() {
         device.0 = Some(GpuContext::new()?);

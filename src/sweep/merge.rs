@@ -1,6 +1,7 @@
 //! `boids sweep merge OUT DIR…`: combines shard folders into one sweep folder whose `sweep.csv`
-//! is byte for byte the one an unsharded run writes, with a summary of the same layout (shard
-//! `null`, every point, status `complete`, `merged_from` listing the shards) and the plots.
+//! and `points.csv` are byte for byte the ones an unsharded run writes, with a summary of the
+//! same layout (shard `null`, every point, status `complete`, `merged_from` listing the shards),
+//! the plots, and the shards' `series/` files when they were written.
 //!
 //! Refused, with a message naming the folder and its shard: a folder that is not a sweep, a shard
 //! whose status is not `complete`, shards of different plans (fingerprints differ; the differing
@@ -12,7 +13,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
+use crate::sweep::series::SERIES_DIR;
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
 use crate::sweep::table::{read_csv, PointRow, CSV};
@@ -49,17 +52,20 @@ fn plan_differences(a: &SweepSummary, b: &SweepSummary) -> Vec<String> {
 /// non-empty one).
 ///
 /// # Errors
-/// A message naming the folder and shard at fault (see the module doc), or a file error.
-pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, String> {
+/// [`SweepError::Merge`] naming the folder and shard at fault (see the module doc),
+/// [`SweepError::NotSweep`] for a folder that is not a sweep, [`SweepError::ShardFile`] for a
+/// listed file that is gone, [`SweepError::Folder`] for the output folder, or a file error.
+pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, SweepError> {
+    let refuse = |why: String| Err(SweepError::Merge(why));
     if dirs.is_empty() {
-        return Err("boids sweep merge OUT DIR…: give the shard folders to merge".into());
+        return refuse("boids sweep merge OUT DIR…: give the shard folders to merge".into());
     }
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     };
     if let Some(d) = dirs.iter().find(|d| same(d, out)) {
-        return Err(format!(
+        return refuse(format!(
             "the output folder {} is also a shard folder to merge; merge into another folder",
             d.display()
         ));
@@ -78,7 +84,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
                 Some(sh) => format!("--shard {sh}"),
                 None => "the sweep".into(),
             };
-            return Err(format!(
+            return refuse(format!(
                 "{} is {} ({} of {} points done){why}; run {rerun} again to completion before \
                  merging",
                 s.label(d),
@@ -92,7 +98,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     for (d, s) in &shards[1..] {
         if s.fingerprint != s0.fingerprint {
             let diff = plan_differences(s0, s);
-            return Err(format!(
+            return refuse(format!(
                 "{} is from a different plan than {}: {} (fingerprints {} and {})",
                 s.label(d),
                 s0.label(d0),
@@ -112,7 +118,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     for (d, s) in &shards {
         let sh = shard_of(s);
         if sh.count != count {
-            return Err(format!(
+            return refuse(format!(
                 "{} and {} split the plan differently ({} vs {} shards); merge the shards of one \
                  split",
                 s.label(d),
@@ -122,7 +128,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             ));
         }
         if let Some(prev) = by_index.insert(sh.index, d) {
-            return Err(format!(
+            return refuse(format!(
                 "shard {sh} is given twice: {} and {}; give each shard once",
                 prev.display(),
                 d.display()
@@ -138,7 +144,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .iter()
             .map(|(i, d)| format!("{i}/{count} from {}", d.display()))
             .collect();
-        return Err(format!(
+        return refuse(format!(
             "shard{} {} {} missing (given: {}); run {} and add {} folder{}",
             if missing.len() > 1 { "s" } else { "" },
             missing.join(", "),
@@ -168,7 +174,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .map(|k| k + 1)
             .collect();
         if got != want || want != expected {
-            return Err(format!(
+            return refuse(format!(
                 "{}: {CSV} holds points {} but the shard's points are {}; the folder was changed \
                  after the run",
                 s.label(d),
@@ -217,7 +223,31 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .collect(),
         ..s0.clone()
     };
-    write_outputs(out, &mut summary, &rows, true)?;
+    // Each shard's series files, copied whole.
+    let mut series: Vec<String> = Vec::new();
+    for (d, s) in &shards {
+        for f in s.files.iter().filter(|f| f.starts_with(SERIES_DIR)) {
+            let bytes = std::fs::read(d.join(f)).map_err(|source| SweepError::ShardFile {
+                shard: s.label(d),
+                file: f.clone(),
+                source,
+            })?;
+            let to = out.join(f);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|source| SweepError::Io {
+                    path: parent.to_path_buf(),
+                    source,
+                })?;
+            }
+            crate::io::write_atomic(&to, &bytes).map_err(|source| SweepError::Write {
+                path: to.clone(),
+                source,
+            })?;
+            series.push(f.clone());
+        }
+    }
+    series.sort();
+    write_outputs(out, &mut summary, &rows, true, &series)?;
     Ok(MergeOutcome {
         dir: out.to_path_buf(),
         summary,

@@ -1,42 +1,50 @@
 //! Parameter sweeps (`boids sweep`): run the simulation headless at every value of one or two
-//! parameters (and repeats), and record the time-averaged order parameters with their errors —
-//! the order parameter against rotational diffusion, density or a weight, as NetLogo's BehaviorSpace does.
+//! parameters (and repeats), and record the time-averaged measures and the statistics of the
+//! order parameter with honest errors — the order parameter against noise, density or a weight,
+//! its Binder cumulant and susceptibility, at one size or several, as a finite-size study needs.
 //!
 //! ```text
 //! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step
-//!             [--param2 NAME2 --values2 …] [--boids N] [--steps S] [--discard D]
-//!             [--repeats K] [--seed X] [--backend cpu|gpu] [--out DIR] [--force]
-//!             [--shard I/N] [--quiet]
+//!             [--param2 NAME2 --values2 …] [--boids N] [--keep-world] [--set KEY=VALUE …]
+//!             [--steps S] [--discard D] [--repeats K] [--seed X] [--backend cpu|gpu]
+//!             [--series] [--log x|y|xy] [--out DIR] [--force] [--shard I/N] [--quiet]
 //! boids sweep merge OUT DIR…
 //! ```
 //!
-//! Each point (one combination of values × one repeat, [`plan`]) runs S steps from its own seed;
-//! the first D are discarded and the measures of the other S − D steps are averaged: polarization,
-//! milling, mean speed, mean neighbour count and the order parameter v_a = |Σ v_i| / (N v0)
-//! (docs/model.md §12.7) ([`measures`]: the averages of the measure table), each with its standard deviation over time and the
-//! standard error of its average by batch means ([`stats`]). NAME is any numeric
-//! parameter of the parameter table (set by key as `--set` sets it), `boids` or `density`
-//! (world rule in [`engine`]); values are parsed by [`values`]. A point out of range is an error
-//! naming the value and the allowed range before anything runs.
+//! Each run (one combination of values × one repeat, [`plan`]) runs S steps from its own seed;
+//! the first D are discarded; over the other S − D steps each average of the measure table
+//! ([`measures`]: polarization, milling, mean speed, mean neighbours, v_a, nematic order) gets its
+//! time average, standard deviation over time and batch-means standard error, and the model's
+//! order parameter φ its moments, Binder cumulant and susceptibility with block-jackknife errors
+//! ([`order_statistics`]); one row per run in `sweep.csv` ([`table`]). `points.csv` combines the
+//! repeats of each point ([`points`]): with K ≥ 2 repeats the error is the spread of the repeats
+//! (sd/√K). NAME is any numeric parameter the model uses (set by key as `--set` sets it), `boids`
+//! or `density` (world rule in [`engine`]); values are parsed by [`values`]. A point out of range
+//! is an error naming the value and the allowed range before anything runs.
 //!
 //! `--shard I/N` runs one of N disjoint slices of the points ([`shard`]); `boids sweep merge`
 //! combines the shard folders into what one run writes ([`merge`]). The folder holds `sweep.csv`,
-//! `summary.json` and a plot per measure ([`output`], [`summary`], [`plot`]). Ctrl-C stops after
-//! the current point with a valid folder (status `interrupted`, exit status 130) ([`cli`]).
+//! `points.csv`, `summary.json`, a plot per measure and per order statistic ([`output`],
+//! [`summary`], [`plot`]) and with `--series` each run's per-step measures (`series/`). Ctrl-C
+//! stops after the current point with a valid folder (status `interrupted`, exit status 130)
+//! ([`cli`]).
 //!
-//! Every call into the simulator (scene, start-up rule, backend factory, steps, measures) is in
-//! [`engine::run_point`].
+//! Every call into the simulator is in [`engine::run_point`], through the run layer. What can go
+//! wrong, from a bad `--values` to a point that fails mid-sweep or shards that cannot be merged,
+//! is a [`SweepError`](error::SweepError) ([`error`]).
 
 pub mod args;
 pub mod cli;
 pub mod engine;
+pub mod error;
 pub mod merge;
 pub mod output;
 pub mod plan;
 pub mod plot;
+pub mod points;
 pub mod run;
+pub mod series;
 pub mod shard;
-pub mod stats;
 pub mod summary;
 pub mod table;
 pub mod values;
@@ -47,5 +55,16 @@ pub fn measures() -> Vec<&'static crate::model::measures::Measure> {
     crate::model::measures::MEASURES
         .iter()
         .filter(|m| m.from_sums())
+        .collect()
+}
+
+/// The statistics of the model's order parameter φ over a run a sweep records, in column order:
+/// the measure table's series statistics (⟨φ²⟩, ⟨φ⁴⟩, the Binder cumulant, the susceptibility;
+/// docs/model.md §12.9). φ is the model's order parameter (`ModelDesc::order_parameter`: v_a for
+/// the Vicsek model, the polarization otherwise); its mean is the measure's own column.
+pub fn order_statistics() -> Vec<&'static crate::model::measures::Measure> {
+    crate::model::measures::MEASURES
+        .iter()
+        .filter(|m| m.needs == crate::model::measures::Needs::Series)
         .collect()
 }

@@ -1,18 +1,18 @@
 //! The files of a sweep folder and the folder rule.
 //!
-//! - `sweep.csv`: one row per point (one combination of values × one repeat), in plan order, with
-//!   the columns of [`crate::sweep::table::header`]: `point,repeat,seed` (points and repeats numbered from 1, as shards
-//!   are), one column per swept parameter (named after
-//!   it), `n_boids,world_width_wu,world_height_wu,samples`, then for each measure `M` of
-//!   [`crate::sweep::measures`] its time average `M`, its standard deviation over time `M_sd` and
-//!   the standard error of the average `M_se` ([`crate::sweep::stats`]). Numbers are written in
-//!   shortest round-trip form (Rust's `{}`: `0.1`, not `0.10000000149011612`; world sizes are the
-//!   f32 values used), so reading and rewriting a row gives the same bytes, and a merge of shards
-//!   is byte-identical to one run. There is no timing column: times differ between runs.
+//! - `sweep.csv`: one row per run (one combination of values × one repeat), in plan order
+//!   ([`crate::sweep::table`]: the values, N, the world, the density, each measure's time average
+//!   with its standard deviation and batch-means error, and the order parameter's moments, Binder
+//!   cumulant and susceptibility with block-jackknife errors). Numbers are written in shortest
+//!   round-trip form, so a merge of shards is byte-identical to one run. No timing column: times
+//!   differ between runs.
+//! - `points.csv`: one row per point, its repeats combined ([`crate::sweep::points`]).
 //! - `summary.json`: [`SweepSummary`].
-//! - `<measure>.svg` and `<measure>.png` for each measure ([`crate::sweep::plot`]).
+//! - `<name>.svg` and `<name>.png` for each plot ([`crate::sweep::plot::plotted`]).
+//! - with `--series`, `series/point-PPPPP-repeat-RRR.csv.gz` for each run
+//!   ([`crate::sweep::series`]).
 //!
-//! Every file is written whole ([`crate::io::write_atomic`]). The CSV and the summary are
+//! Every file is written whole ([`crate::io::write_atomic`]). The tables and the summary are
 //! rewritten after every point, the plots at the end (also after Ctrl-C).
 //!
 //! Folder rule: `--out DIR` (default `sweeps/<UTC time>`) is created with its parents when
@@ -21,6 +21,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::sweep::error::SweepError;
+use crate::sweep::points::{points_csv, summarise, POINTS_CSV};
 use crate::sweep::summary::SweepSummary;
 use crate::sweep::table::{csv_bytes, PointRow};
 
@@ -31,10 +33,13 @@ pub const SUMMARY: &str = "summary.json";
 /// Applies the folder rule to `dir`.
 ///
 /// # Errors
-/// A message naming the folder: a file in the way, a folder that cannot be created or read, or a
+/// [`SweepError::Folder`]: a file in the way, a folder that cannot be created or read, or a
 /// non-empty folder without `force`.
-pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
-    let fail = |why: String| format!("output folder {}: {why}", dir.display());
+pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), SweepError> {
+    let fail = |why: String| SweepError::Folder {
+        path: dir.to_path_buf(),
+        why,
+    };
     if dir.as_os_str().is_empty() {
         return Err(fail("empty path".into()));
     }
@@ -65,49 +70,71 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), String> {
     }
 }
 
-/// The plot files written for every sweep, in order.
-pub fn plot_files() -> Vec<String> {
-    crate::sweep::measures()
+/// The plot files of a sweep, in order: `<name>.svg` and `<name>.png` for each of
+/// [`crate::sweep::plot::plotted`].
+pub fn plot_files(summary: &SweepSummary) -> Vec<String> {
+    crate::sweep::plot::plotted(summary)
         .iter()
-        .flat_map(|m| [format!("{}.svg", m.name), format!("{}.png", m.name)])
+        .flat_map(|p| {
+            let m = p.measure().name;
+            [format!("{m}.svg"), format!("{m}.png")]
+        })
         .collect()
 }
 
-/// Writes `sweep.csv` and `summary.json` into `dir` (and the plots when `plots`), each whole.
-/// `summary.files` is set to what the folder holds.
+/// Writes `sweep.csv`, `points.csv` and `summary.json` into `dir` (and the plots when `plots`),
+/// each whole. `summary.files` is set to what the folder holds (with the series files `series`
+/// written so far).
 ///
 /// # Errors
-/// The file and the I/O, CSV or plot error.
+/// [`SweepError::Write`] for a file that cannot be written, [`SweepError::Csv`],
+/// [`SweepError::Json`] or [`SweepError::Plot`] for one that cannot be made.
 pub fn write_outputs(
     dir: &Path,
     summary: &mut SweepSummary,
     rows: &[PointRow],
     plots: bool,
-) -> Result<(), String> {
+    series: &[String],
+) -> Result<(), SweepError> {
     let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
-    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
+    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, SweepError> {
         let p = dir.join(name);
-        crate::io::write_atomic(&p, bytes).map_err(|e| e.to_string())?;
+        crate::io::write_atomic(&p, bytes).map_err(|source| SweepError::Write {
+            path: p.clone(),
+            source,
+        })?;
         Ok(p)
     };
+    let plot = |file: String| move |source| SweepError::Plot { file, source };
     write(CSV, &csv_bytes(&axes, rows)?)?;
-    let mut files = vec![CSV.to_string(), SUMMARY.to_string()];
+    let points = summarise(rows);
+    write(POINTS_CSV, &points_csv(&axes, &points)?)?;
+    let mut files = vec![CSV.to_string(), POINTS_CSV.to_string(), SUMMARY.to_string()];
     if plots {
-        for (m, measure) in crate::sweep::measures().iter().map(|m| m.name).enumerate() {
-            let svg = crate::sweep::plot::measure_svg(summary, rows, m)
-                .map_err(|e| format!("{measure}.svg: {e}"))?;
-            write(&format!("{measure}.svg"), svg.as_bytes())?;
-            let png = crate::sweep::plot::measure_png(summary, rows, m)
-                .map_err(|e| format!("{measure}.png: {e}"))?;
-            write(&format!("{measure}.png"), &png)?;
+        for what in crate::sweep::plot::plotted(summary) {
+            let name = what.measure().name;
+            let svg = crate::sweep::plot::measure_svg(summary, &points, what)
+                .map_err(plot(format!("{name}.svg")))?;
+            write(&format!("{name}.svg"), svg.as_bytes())?;
+            let png = crate::sweep::plot::measure_png(summary, &points, what)
+                .map_err(plot(format!("{name}.png")))?;
+            write(&format!("{name}.png"), &png)?;
         }
-        files.extend(plot_files());
+        files.extend(plot_files(summary));
     } else {
-        files.extend(plot_files().into_iter().filter(|f| dir.join(f).is_file()));
+        files.extend(
+            plot_files(summary)
+                .into_iter()
+                .filter(|f| dir.join(f).is_file()),
+        );
     }
+    files.extend(series.iter().cloned());
     summary.files = files;
     summary.updated_utc = crate::run::provenance::now_rfc3339();
-    let json = serde_json::to_vec_pretty(summary).map_err(|e| format!("{SUMMARY}: {e}"))?;
+    let json = serde_json::to_vec_pretty(summary).map_err(|source| SweepError::Json {
+        path: SUMMARY.into(),
+        source,
+    })?;
     write(SUMMARY, &json)?;
     Ok(())
 }
@@ -115,24 +142,29 @@ pub fn write_outputs(
 /// Reads a folder's `summary.json`.
 ///
 /// # Errors
-/// A message naming the file: missing, unreadable, not JSON, or not a sweep summary.
-pub fn read_summary(dir: &Path) -> Result<SweepSummary, String> {
+/// [`SweepError::NotSweep`]: missing or unreadable; [`SweepError::Json`]: not JSON or not a
+/// sweep summary's fields; [`SweepError::File`]: a summary of another schema.
+pub fn read_summary(dir: &Path) -> Result<SweepSummary, SweepError> {
     let p = dir.join(SUMMARY);
-    let text = std::fs::read_to_string(&p).map_err(|e| {
-        format!(
-            "{}: cannot read {SUMMARY} ({e}); is it a sweep folder?",
-            dir.display()
-        )
+    let text = std::fs::read_to_string(&p).map_err(|source| SweepError::NotSweep {
+        dir: dir.to_path_buf(),
+        source,
     })?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    let json = |source| SweepError::Json {
+        path: p.clone(),
+        source,
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(json)?;
     if v.get("schema").and_then(|s| s.as_str()) != Some(crate::sweep::summary::SCHEMA) {
-        return Err(format!(
-            "{}: not a sweep summary (schema {}, expected {})",
-            p.display(),
-            v.get("schema").map_or("missing".into(), |s| s.to_string()),
-            crate::sweep::summary::SCHEMA
-        ));
+        return Err(SweepError::File {
+            path: p.clone(),
+            line: None,
+            why: format!(
+                "not a sweep summary (schema {}, expected {})",
+                v.get("schema").map_or("missing".into(), |s| s.to_string()),
+                crate::sweep::summary::SCHEMA
+            ),
+        });
     }
-    serde_json::from_value(v).map_err(|e| format!("{}: {e}", p.display()))
+    serde_json::from_value(v).map_err(json)
 }

@@ -20,7 +20,8 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::sweep::stats::MIN_SAMPLES;
+use crate::stats::MIN_SAMPLES;
+use crate::sweep::error::SweepError;
 
 /// Most points (combinations × repeats) in one plan.
 pub const MAX_POINTS: usize = 10_000;
@@ -63,6 +64,9 @@ pub struct PlanSpec {
     /// The `--set KEY=VALUE` settings applied to every point, in order (before its swept values).
     #[serde(default)]
     pub sets: Vec<String>,
+    /// `--keep-world`: a scene's fixed world kept at any count (else scaled to keep its density).
+    #[serde(default)]
+    pub keep_world: bool,
 }
 
 /// One point of a plan.
@@ -83,33 +87,34 @@ impl PlanSpec {
     /// with the scene).
     ///
     /// # Errors
-    /// A message naming the option: no axis or more than two, a repeated name, an axis without
+    /// [`SweepError::Plan`] naming the option: no axis or more than two, a repeated name, an axis without
     /// values, 0 repeats, `--discard` leaving fewer than [`MIN_SAMPLES`] measured steps, or more
     /// than [`MAX_POINTS`] points.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SweepError> {
+        let plan = |why: String| Err(SweepError::Plan(why));
         if self.axes.is_empty() || self.axes.len() > 2 {
-            return Err(format!(
+            return plan(format!(
                 "a sweep has one or two parameters (--param, --param2), not {}",
                 self.axes.len()
             ));
         }
         if self.axes.len() == 2 && self.axes[0].name == self.axes[1].name {
-            return Err(format!(
+            return plan(format!(
                 "--param and --param2 are both {:?}: sweep two different parameters",
                 self.axes[0].name
             ));
         }
         for a in &self.axes {
             if a.values.is_empty() {
-                return Err(format!("--param {}: no values", a.name));
+                return plan(format!("--param {}: no values", a.name));
             }
         }
         if self.repeats == 0 {
-            return Err("--repeats must be at least 1".into());
+            return plan("--repeats must be at least 1".into());
         }
         let measured = self.steps.saturating_sub(self.discard) as usize;
         if measured < MIN_SAMPLES {
-            return Err(format!(
+            return plan(format!(
                 "--steps {} with --discard {} leaves {measured} measured steps; at least \
                  {MIN_SAMPLES} are needed for an error estimate (40 or more for the full 20 \
                  batches)",
@@ -121,7 +126,7 @@ impl PlanSpec {
         });
         match total {
             Some(t) if t <= MAX_POINTS => Ok(()),
-            _ => Err(format!(
+            _ => plan(format!(
                 "the plan has {} points ({} × {} repeats), more than the limit {MAX_POINTS}",
                 self.axes
                     .iter()
@@ -219,6 +224,7 @@ mod tests {
             repeats: 2,
             seed: 7,
             sets: Vec::new(),
+            keep_world: false,
         }
     }
 
@@ -252,12 +258,14 @@ mod tests {
     fn bad_plans() {
         let mut s = spec();
         s.discard = 48;
-        assert!(s.check().unwrap_err().contains("--discard 48"));
+        assert!(s.check().unwrap_err().to_string().contains("--discard 48"));
         let mut s = spec();
         s.axes[1].name = "rotational_diffusion".into();
         assert!(s.check().is_err());
         let mut s = spec();
         s.repeats = 5000;
-        assert!(s.check().unwrap_err().contains("more than the limit 10000"));
+        let e = s.check().unwrap_err();
+        assert!(matches!(e, SweepError::Plan(_)), "{e:?}");
+        assert!(e.to_string().contains("more than the limit 10000"), "{e}");
     }
 }

@@ -1,25 +1,30 @@
-//! One plot per measure against the first swept parameter, with ±1 standard-error bars, one line
-//! per value of the second parameter when there is one: `<measure>.svg` and `<measure>.png`.
+//! The plots of a sweep, for a talk: one per average measure and one per statistic of the order
+//! parameter (the Binder cumulant G and the susceptibility χ), against the first swept
+//! parameter, with ±1 standard-error bars, one line per value of the second parameter when there
+//! is one: `<measure>.svg` and `<measure>.png` ([`plotted`]).
 //!
-//! Drawn with plotters (a cartesian chart, log x axis for wide positive ranges, error bars as
-//! segments with caps), the SVG and the PNG from the same code; text through the bundled font
-//! registered by [`crate::plot::register_font`].
+//! Each point is its repeats combined (`crate::sweep::points`): with K ≥ 2 repeats the mean of
+//! the repeat values and the standard error of their spread, else the run's own error; the
+//! subtitle says which error the bars are, with the model, N, the density ρ, the steps and the
+//! repeats. Axis labels are the parameter's and the measure's symbols and units from their tables
+//! (`η (rad)`, `N`, `ρ (wu⁻²)`, `v_a`, `G`, `χ`); a bounded measure (polarization, v_a, S:
+//! 0 ..= 1) is drawn on its whole range, the others on their data's. The x axis is logarithmic
+//! when every value is positive and they span a factor of 100 or more, or as `--log` says; the
+//! y axis when `--log` asks for it.
 //!
-//! A point with repeats is drawn at the mean of its repeats' time averages with the combined
-//! error √(Σ seₖ²)/K ([`crate::sweep::stats::combine`]). A measure with a range in the measure
-//! table (polarization, milling, v_a: 0 ..= 1) is drawn on it; the others on their data's range.
-//! Titles and axis labels come from the measure table. The x axis is logarithmic when every value
-//! is positive and they span a factor of 100 or more (boid counts, densities).
+//! Drawn with plotters (a cartesian chart, error bars as segments with caps), the SVG and the PNG
+//! from the same code; text through the bundled font ([`crate::plot::register_font`]).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::model::measures::Measure;
 use crate::plot::{
-    err, log_ticks, png_of, register_font, text_style, titled, GRID, PLOT_SIZE, TEXT,
+    log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE, TEXT,
 };
-use crate::sweep::stats::combine;
+use crate::stats::Estimate;
+use crate::sweep::points::PointSummary;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
-use crate::sweep::table::PointRow;
 
 /// Line colours, one per value of the second parameter (Tableau 10).
 const PALETTE: [(u8, u8, u8); 10] = [
@@ -35,11 +40,70 @@ const PALETTE: [(u8, u8, u8); 10] = [
     (23, 190, 207),
 ];
 
+/// What a plot shows: an average measure (index in [`crate::sweep::measures`]) or a statistic of
+/// the order parameter (index in [`crate::sweep::order_statistics`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plotted {
+    /// An average measure.
+    Measure(usize),
+    /// A statistic of the order parameter.
+    Order(usize),
+}
+
+impl Plotted {
+    /// Its entry in the measure table.
+    pub fn measure(self) -> &'static Measure {
+        match self {
+            Plotted::Measure(k) => crate::sweep::measures()[k],
+            Plotted::Order(k) => crate::sweep::order_statistics()[k],
+        }
+    }
+
+    /// Its value and error at a point.
+    fn at(self, p: &PointSummary) -> Estimate {
+        match self {
+            Plotted::Measure(k) => p.measures[k],
+            Plotted::Order(k) => p.order[k],
+        }
+    }
+}
+
+/// Every plot a sweep can draw, in order: each average measure, then the Binder cumulant and the
+/// susceptibility of the order parameter (⟨φ²⟩ and ⟨φ⁴⟩ are in the tables only).
+pub fn plottable() -> Vec<Plotted> {
+    let averages = (0..crate::sweep::measures().len()).map(Plotted::Measure);
+    let order = crate::sweep::order_statistics()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m.name, "binder" | "susceptibility"))
+        .map(|(k, _)| Plotted::Order(k))
+        .collect::<Vec<_>>();
+    averages.chain(order).collect()
+}
+
+/// The plots of a sweep: [`plottable`] but for the mean speed of a model whose speed is constant
+/// (the Vicsek model: a flat line) and v_a of a model without one (not defined), read from the
+/// sweep's parameters.
+pub fn plotted(s: &SweepSummary) -> Vec<Plotted> {
+    let params: Option<crate::model::SimParams> =
+        serde_json::from_value(s.base_params.clone()).ok();
+    let constant = params.as_ref().map(|p| p.constant_speed().is_some());
+    plottable()
+        .into_iter()
+        .filter(|p| {
+            !matches!(
+                (p.measure().name, constant),
+                ("mean_speed", Some(true)) | ("va", Some(false))
+            )
+        })
+        .collect()
+}
+
 /// A line: its second-parameter value and its (x, mean, se) points sorted by x.
 type Line = (Option<f64>, Vec<(f64, f64, f64)>);
 
 /// The points of the chart: one line per value of the second axis (one line without one).
-fn lines(s: &SweepSummary, rows: &[PointRow], m: usize) -> Vec<Line> {
+fn lines(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Vec<Line> {
     let two = s.plan.axes.len() > 1;
     let mut keys: Vec<Option<f64>> = Vec::new();
     if two {
@@ -50,41 +114,50 @@ fn lines(s: &SweepSummary, rows: &[PointRow], m: usize) -> Vec<Line> {
     keys.dedup();
     keys.into_iter()
         .map(|key| {
-            let mut pts: Vec<(f64, f64, f64)> = Vec::new();
-            let mut xs: Vec<f64> = s.plan.axes[0].values.clone();
-            xs.sort_by(f64::total_cmp);
-            xs.dedup();
-            for x in xs {
-                let runs: Vec<(f64, f64)> = rows
-                    .iter()
-                    .filter(|r| r.values[0] == x && (!two || Some(r.values[1]) == key))
-                    .map(|r| (r.stats[m].mean, r.stats[m].se))
-                    .filter(|(mean, _)| mean.is_finite())
-                    .collect();
-                if !runs.is_empty() {
-                    let (mean, se) = combine(&runs);
-                    pts.push((x, mean, se));
-                }
-            }
+            let mut pts: Vec<(f64, f64, f64)> = points
+                .iter()
+                .filter(|p| !two || Some(p.values[1]) == key)
+                .map(|p| {
+                    let e = what.at(p);
+                    (p.values[0], e.value, e.error)
+                })
+                .filter(|(_, mean, _)| mean.is_finite())
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             (key, pts)
         })
         .collect()
 }
 
 fn short(v: f64) -> String {
-    let s = format!("{v:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s.is_empty() || s == "-" {
-        "0".into()
-    } else {
-        s.to_string()
+    crate::stats::format::trimmed(v, 4)
+}
+
+/// The axis label of a swept name: the parameter table's symbol and unit, `N` for the boid count,
+/// `ρ (wu⁻²)` for the density.
+pub fn axis_label(name: &str) -> String {
+    match name {
+        "boids" => "N".into(),
+        "density" => "ρ (wu⁻²)".into(),
+        other => crate::model::SimParams::spec(other).map_or(other.to_string(), |s| s.label()),
+    }
+}
+
+/// The symbol of a swept name in a legend or title (`η`, `N`, `ρ`; the key when it has none).
+fn symbol(name: &str) -> String {
+    match name {
+        "boids" => "N".into(),
+        "density" => "ρ".into(),
+        other => crate::model::SimParams::spec(other)
+            .filter(|s| !s.symbol.is_empty())
+            .map_or(other.to_string(), |s| s.symbol.to_string()),
     }
 }
 
 /// A drawn line: legend label, colour, points (x, mean, se).
 type PlotLine = (Option<String>, RGBColor, Vec<(f64, f64, f64)>);
 
-/// What one measure's plot shows, in data coordinates.
+/// What one plot shows, in data coordinates.
 struct MeasurePlot {
     title: String,
     subtitle: String,
@@ -93,12 +166,69 @@ struct MeasurePlot {
     x: (f64, f64),
     xlog: bool,
     y: (f64, f64),
+    ylog: bool,
     lines: Vec<PlotLine>,
 }
 
-/// The plot of measure `m` (index in [`crate::sweep::measures`]) for a sweep's rows.
-fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
-    let lines = lines(s, rows, m);
+/// The subtitle of a sweep's plots: the model, N, ρ, steps, repeats, what the bars are, the
+/// backend (and the status when not complete).
+fn subtitle(s: &SweepSummary, points: &[PointSummary]) -> String {
+    let p = &s.plan;
+    let model = s
+        .base_params
+        .get("model")
+        .and_then(|m| m.as_str())
+        .unwrap_or("boids");
+    let mut sub = vec![format!("model {model}")];
+    let first = points.first();
+    let same = |f: &dyn Fn(&PointSummary) -> f64| {
+        first.filter(|a| {
+            points
+                .iter()
+                .all(|b| (f(b) - f(a)).abs() <= 1e-9 * f(a).abs())
+        })
+    };
+    match same(&|q| q.boids as f64) {
+        Some(q) => sub.push(format!("N = {}", q.boids)),
+        None => sub.push("N per line".into()),
+    }
+    let width = |q: &PointSummary| q.world[0] as f64;
+    let height = |q: &PointSummary| q.world[1] as f64;
+    if let (Some(q), Some(_)) = (same(&width), same(&height)) {
+        let side = |v: f32| crate::stats::format::significant(v as f64, 4);
+        sub.push(format!("{} × {} wu", side(q.world[0]), side(q.world[1])));
+    }
+    let rho = |q: &PointSummary| crate::sweep::table::density(q.boids, q.world);
+    if let Some(q) = same(&rho) {
+        sub.push(format!(
+            "ρ = {} wu⁻²",
+            crate::stats::format::significant(rho(q), 4)
+        ));
+    }
+    sub.push(format!("{} steps, first {} discarded", p.steps, p.discard));
+    let kind = first.map_or(crate::stats::ErrorKind::BatchMeansWithinRun, |q| {
+        q.error_kind()
+    });
+    sub.push(if p.repeats > 1 {
+        format!("{} repeats; bars ±1 se {kind}", p.repeats)
+    } else {
+        "bars ±1 se within the run".into()
+    });
+    sub.push(format!("backend {}", p.backend));
+    if s.status != SweepStatus::Complete {
+        sub.push(format!(
+            "{} ({} of {} runs)",
+            s.status.name(),
+            s.points_done,
+            s.points.len()
+        ));
+    }
+    sub.join(" · ")
+}
+
+/// The plot of `what` for a sweep's points.
+fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> MeasurePlot {
+    let lines = lines(s, points, what);
     let all: Vec<(f64, f64, f64)> = lines.iter().flat_map(|l| l.1.clone()).collect();
     let xs: Vec<f64> = s.plan.axes[0].values.clone();
     let (xmin, xmax) = xs
@@ -106,7 +236,7 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
             (a.min(*v), b.max(*v))
         });
-    let xlog = xmin > 0.0 && xmax / xmin >= 100.0;
+    let xlog = xmin > 0.0 && s.log.x.unwrap_or(xmax / xmin >= 100.0);
     let (x0, x1) = if xlog {
         (xmin / 1.3, xmax * 1.3)
     } else {
@@ -117,18 +247,25 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
         };
         (xmin - pad, xmax + pad)
     };
-    let measure = crate::sweep::measures()[m];
-    // A bounded measure (polarization, milling, v_a: [0, 1]) is drawn on its whole range.
-    let (y0, y1) = if let Some((lo, hi)) = measure.range {
+    let measure = what.measure();
+    let err_of = |p: &(f64, f64, f64)| if p.2.is_finite() { p.2 } else { 0.0 };
+    let positive: Vec<f64> = all.iter().map(|p| p.1).filter(|v| *v > 0.0).collect();
+    let ylog = s.log.y && !positive.is_empty();
+    let (y0, y1) = if ylog {
+        let lo = positive.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = all.iter().map(|p| p.1 + err_of(p)).fold(lo, f64::max);
+        crate::plot::log_range(lo, hi, 1.3)
+    } else if let Some((lo, hi)) = measure.range {
+        // A bounded measure (polarization, v_a, S: [0, 1]) is drawn on its whole range.
         (lo, lo + (hi - lo) * 1.05)
     } else {
         let lo = all
             .iter()
-            .map(|p| p.1 - if p.2.is_finite() { p.2 } else { 0.0 })
+            .map(|p| p.1 - err_of(p))
             .fold(f64::INFINITY, f64::min);
         let hi = all
             .iter()
-            .map(|p| p.1 + if p.2.is_finite() { p.2 } else { 0.0 })
+            .map(|p| p.1 + err_of(p))
             .fold(f64::NEG_INFINITY, f64::max);
         if !lo.is_finite() || !hi.is_finite() {
             (0.0, 1.0)
@@ -145,29 +282,6 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
             (y0, hi + pad)
         }
     };
-    let p = &s.plan;
-    let first_n = rows.first().map(|r| r.boids);
-    let same_n = first_n.filter(|n| rows.iter().all(|r| r.boids == *n));
-    let mut sub = vec![match same_n {
-        Some(n) => format!("{n} boids"),
-        None => "boids per point in sweep.csv".to_string(),
-    }];
-    sub.push(format!("mean of steps {}..{}", p.discard + 1, p.steps));
-    sub.push(if p.repeats > 1 {
-        format!("bars: standard error (batch means, {} repeats)", p.repeats)
-    } else {
-        "bars: standard error (batch means)".to_string()
-    });
-    sub.push(format!("backend {}", p.backend));
-    if s.status != SweepStatus::Complete {
-        sub.push(format!(
-            "{} ({} of {} points)",
-            s.status.name(),
-            s.points_done,
-            s.points.len()
-        ));
-    }
-    let name = capitalise(measure.title);
     // The speed unit of the sweep's model (wu per step in the Vicsek model).
     let speed_unit = s
         .base_params
@@ -178,20 +292,32 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
         .desc()
         .speed
         .unit;
+    let p = &s.plan;
+    let x_symbol = symbol(&p.axes[0].name);
     MeasurePlot {
-        title: format!("{name} against {}", p.axes[0].name),
-        subtitle: sub.join("  ·  "),
-        x_name: p.axes[0].name.clone(),
+        // "Binder cumulant G against η"; a measure whose title is its symbol (v_a) once.
+        title: if measure.title == measure.symbol || measure.symbol.is_empty() {
+            format!("{} against {x_symbol}", measure.title)
+        } else {
+            format!(
+                "{} {} against {x_symbol}",
+                capitalise(measure.title),
+                measure.symbol
+            )
+        },
+        subtitle: subtitle(s, points),
+        x_name: axis_label(&p.axes[0].name),
         y_name: measure.label(speed_unit),
         x: (x0, x1),
         xlog,
         y: (y0, y1),
+        ylog,
         lines: lines
             .into_iter()
             .enumerate()
             .map(|(k, (key, pts))| {
                 let (r, g, b) = PALETTE[k % PALETTE.len()];
-                let label = key.map(|v| format!("{} = {}", s.plan.axes[1].name, short(v)));
+                let label = key.map(|v| format!("{} = {}", symbol(&p.axes[1].name), short(v)));
                 (label, RGBColor(r, g, b), pts)
             })
             .collect(),
@@ -199,11 +325,11 @@ fn measure_plot(s: &SweepSummary, rows: &[PointRow], m: usize) -> MeasurePlot {
 }
 
 /// Draws the lines and error bars of `p` on a chart whose x coordinate is `X`.
-fn draw_lines<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64>>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+fn draw_lines<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     p: &MeasurePlot,
     cap: impl Fn(f64, f64) -> f64,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -217,24 +343,19 @@ where
                     [(cap(x, -1.0), a), (cap(x, 1.0), a)],
                     [(cap(x, -1.0), b), (cap(x, 1.0), b)],
                 ] {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(seg.to_vec(), color)))
-                        .map_err(err)?;
+                    chart.draw_series(std::iter::once(PathElement::new(seg.to_vec(), color)))?;
                 }
             }
         }
         let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-        let series = chart
-            .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))
-            .map_err(err)?;
+        let series =
+            chart.draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))?;
         if let Some(l) = label {
             series.label(l.as_str()).legend(move |(x, y)| {
                 Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled())
             });
         }
-        chart
-            .draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))
-            .map_err(err)?;
+        chart.draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))?;
     }
     if p.lines.iter().any(|l| l.0.is_some()) {
         chart
@@ -244,13 +365,12 @@ where
             .label_font(text_style(16.0))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(150, 150, 150))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
     }
     Ok(())
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &MeasurePlot) -> Result<(), String>
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &MeasurePlot) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -267,19 +387,31 @@ where
     builder(&mut b);
     let (x0, x1) = p.x;
     let (y0, y1) = p.y;
-    if p.xlog {
-        let mut chart = b
-            .build_cartesian_2d(
-                (x0..x1).log_scale().with_key_points(log_ticks(x0, x1)),
-                y0..y1,
-            )
-            .map_err(err)?;
-        mesh(&mut chart, p)?;
-        draw_lines(&mut chart, p, |x, sign| x * (1.0 + sign * 0.012))?;
-    } else {
-        let mut chart = b.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?;
-        mesh(&mut chart, p)?;
-        draw_lines(&mut chart, p, |x, sign| x + sign * (x1 - x0) * 0.006)?;
+    let log_cap = |x: f64, sign: f64| x * (1.0 + sign * 0.012);
+    let linear_cap = |x: f64, sign: f64| x + sign * (x1 - x0) * 0.006;
+    let xs = (x0..x1).log_scale().with_key_points(log_ticks(x0, x1));
+    let ys = (y0..y1).log_scale().with_key_points(log_ticks(y0, y1));
+    match (p.xlog, p.ylog) {
+        (true, true) => {
+            let mut chart = b.build_cartesian_2d(xs, ys)?;
+            mesh(&mut chart, p)?;
+            draw_lines(&mut chart, p, log_cap)?;
+        }
+        (true, false) => {
+            let mut chart = b.build_cartesian_2d(xs, y0..y1)?;
+            mesh(&mut chart, p)?;
+            draw_lines(&mut chart, p, log_cap)?;
+        }
+        (false, true) => {
+            let mut chart = b.build_cartesian_2d(x0..x1, ys)?;
+            mesh(&mut chart, p)?;
+            draw_lines(&mut chart, p, linear_cap)?;
+        }
+        (false, false) => {
+            let mut chart = b.build_cartesian_2d(x0..x1, y0..y1)?;
+            mesh(&mut chart, p)?;
+            draw_lines(&mut chart, p, linear_cap)?;
+        }
     }
     if p.lines.iter().all(|l| l.2.is_empty()) {
         let (w, h) = PLOT_SIZE;
@@ -290,20 +422,21 @@ where
                 plotters::style::text_anchor::HPos::Center,
                 plotters::style::text_anchor::VPos::Center,
             )),
-        ))
-        .map_err(err)?;
+        ))?;
     }
-    root.present().map_err(err)
+    root.present()?;
+    Ok(())
 }
 
 fn mesh<
     'a,
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
 >(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     p: &MeasurePlot,
-) -> Result<(), String>
+) -> Result<(), PlotError>
 where
     DB::ErrorType: 'static,
 {
@@ -318,16 +451,20 @@ where
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .axis_style(TEXT)
-        .draw()
-        .map_err(err)
+        .draw()?;
+    Ok(())
 }
 
-/// `<measure>.svg` for measure `m` (index in [`crate::sweep::measures`]).
+/// `<name>.svg` of `what` for the sweep's points.
 ///
 /// # Errors
-/// plotters' error, as text.
-pub(crate) fn measure_svg(s: &SweepSummary, rows: &[PointRow], m: usize) -> Result<String, String> {
-    let p = measure_plot(s, rows, m);
+/// plotters' error.
+pub(crate) fn measure_svg(
+    s: &SweepSummary,
+    points: &[PointSummary],
+    what: Plotted,
+) -> Result<String, PlotError> {
+    let p = measure_plot(s, points, what);
     let mut out = String::new();
     draw(
         &SVGBackend::with_string(&mut out, PLOT_SIZE).into_drawing_area(),
@@ -339,13 +476,13 @@ pub(crate) fn measure_svg(s: &SweepSummary, rows: &[PointRow], m: usize) -> Resu
 /// `<measure>.png`: the same drawing as [`measure_svg`], rasterised by plotters.
 ///
 /// # Errors
-/// plotters' or the PNG encoder's error, as text.
+/// plotters' or the PNG encoder's error.
 pub(crate) fn measure_png(
     s: &SweepSummary,
-    rows: &[PointRow],
-    m: usize,
-) -> Result<Vec<u8>, String> {
-    let p = measure_plot(s, rows, m);
+    points: &[PointSummary],
+    what: Plotted,
+) -> Result<Vec<u8>, PlotError> {
+    let p = measure_plot(s, points, what);
     png_of(|area| draw(area, &p))
 }
 

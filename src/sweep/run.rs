@@ -11,16 +11,20 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::backend::BackendKind;
-use crate::model::Scene;
+use crate::model::{Scene, SceneError};
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
+use crate::run::RunError;
+use crate::stats::{batch_count, order_parameter_moments, series_stats};
 use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
+use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
+use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
-use crate::sweep::stats::series_stats;
-use crate::sweep::summary::{Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::summary::{LogAxes, Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::table::order_columns;
 use crate::sweep::table::PointRow;
 
 /// Options of a sweep (`boids sweep`).
@@ -50,6 +54,12 @@ pub struct SweepConfig {
     pub out: PathBuf,
     /// Whether a non-empty output folder may be used.
     pub force: bool,
+    /// `--keep-world`: a scene's fixed world is kept when the count differs from the scene's.
+    pub keep_world: bool,
+    /// `--series`: write each run's per-step measures ([`crate::sweep::series`]).
+    pub series: bool,
+    /// `--log`: which plot axes are logarithmic.
+    pub log: LogAxes,
 }
 
 /// Progress of a sweep, for a progress bar or a test.
@@ -96,11 +106,15 @@ pub fn method(spec: &PlanSpec) -> Method {
             .map(|m| m.name.to_string())
             .collect(),
         samples_per_point: spec.samples(),
-        batches: crate::sweep::stats::batch_count(spec.samples() as usize),
-        standard_error: "non-overlapping batch means: the measured steps are cut into \
-            B = min(20, n/2) consecutive batches (earliest leftover samples dropped); \
-            se = sd(batch means)/sqrt(B). sd is the standard deviation over time. Plots with \
-            repeats: mean of the repeats, se = sqrt(sum se_k^2)/K"
+        batches: batch_count(spec.samples() as usize),
+        standard_error: "sweep.csv (one run): non-overlapping batch means for the averages \
+            (the measured steps cut into B = min(20, n/2) consecutive batches, earliest leftover \
+            samples dropped; se = sd(batch means)/sqrt(B); sd is the standard deviation over \
+            time), the delete-one-block jackknife over the same batches for phi2, phi4, binder \
+            (G = 1 - <phi^4>/(3 <phi^2>^2)) and susceptibility (chi = N (<phi^2> - <phi>^2)) of \
+            the model's order parameter phi; points.csv and the plots: with K >= 2 repeats the \
+            mean of the K repeat values and se = sd/sqrt(K) of them, with one repeat the run's \
+            own error (column error)"
             .into(),
         points: "points, repeats and shards are numbered from 1: point k = (value index of \
             param 1 * values of param 2 + value index of param 2) * repeats + repeat, value \
@@ -109,8 +123,11 @@ pub fn method(spec: &PlanSpec) -> Method {
             .into(),
         shards: "shard I/N runs the points k with (k - 1) mod N = I - 1".into(),
         world: "as boids headless: unless the scene fixes the world, a square sized to the \
-            boid count at 0.01 boids/wu^2; a density value re-sizes it last to boids/density \
-            wu^2, keeping its aspect ratio"
+            boid count at 0.01 boids/wu^2; a scene that fixes the world and gives a count, run \
+            at another count N (--boids or a boids axis), has its world, obstacles and \
+            predators scaled by sqrt(N/N_scene) to keep its density, unless keep_world; a \
+            density value re-sizes the world last to boids/density wu^2, keeping its aspect \
+            ratio"
             .into(),
     }
 }
@@ -124,9 +141,14 @@ pub fn describe(axes: &[Axis], values: &[f64]) -> String {
         .join(", ")
 }
 
-/// The row of a finished point (numbered from 1, its repeat too).
+/// The row of a finished point (numbered from 1, its repeat too): each measure's statistics, and
+/// those of the model's order parameter φ over the run (docs/model.md §12.9).
 fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
     let col = |m: usize| -> Vec<f64> { run.samples.iter().map(|s| s[m]).collect() };
+    let phi = crate::sweep::measures()
+        .iter()
+        .position(|m| m.name == run.order_parameter)
+        .expect("the order parameter is an average of the measure table");
     PointRow {
         point: point.index + 1,
         repeat: point.repeat + 1,
@@ -138,14 +160,18 @@ fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
         stats: (0..crate::sweep::measures().len())
             .map(|m| series_stats(&col(m)))
             .collect(),
+        order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
     }
 }
 
-fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, String> {
+fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, SceneError> {
     match path {
         Some(p) => std::fs::read_to_string(p)
             .map(|t| Some((p.clone(), t)))
-            .map_err(|e| format!("cannot read scene file {}: {e}", p.display())),
+            .map_err(|source| SceneError::Io {
+                path: p.clone(),
+                source,
+            }),
         None => Ok(None),
     }
 }
@@ -153,20 +179,22 @@ fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, Strin
 /// Runs the sweep of `cfg` (its shard) into `cfg.out`. `stop` is polled before every point.
 ///
 /// # Errors
-/// Before any run: a message naming the option, scene, parameter value (with its allowed range)
-/// or output folder at fault. During the sweep: the backend's error for the point that failed
-/// (the folder then holds the points done before it, status `failed`), or a file error.
+/// Before any run: [`SweepError::Plan`] (the options), [`SweepError::Run`] (the scene, a
+/// setting, a parameter value with its allowed range, the adapter), [`SweepError::Point`] (the
+/// setup of a combination of values) or [`SweepError::Folder`]. During the sweep:
+/// [`SweepError::Failed`] for the point that failed (the folder then holds the points done before
+/// it, status `failed`), or a file error.
 pub fn run_sweep(
     cfg: &SweepConfig,
     stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
-) -> Result<SweepOutcome, String> {
+) -> Result<SweepOutcome, SweepError> {
     let start = Instant::now();
     let created_utc = now_rfc3339();
-    let scene = read_scene(&cfg.scene)?;
+    let scene = read_scene(&cfg.scene).map_err(RunError::from)?;
     let inputs = Inputs {
         scene: match &scene {
-            Some((p, t)) => Some(Scene::parse(t, p).map_err(|e| e.to_string())?),
+            Some((p, t)) => Some(Scene::parse(t, p).map_err(RunError::from)?),
             None => None,
         },
         state: None,
@@ -179,13 +207,13 @@ pub fn run_sweep(
         boids: cfg.boids,
         seed,
         sets: &cfg.sets,
+        keep_world: cfg.keep_world,
         settings: settings.to_vec(),
         steps,
         discard: cfg.discard,
     };
     // The base setup: the scene parses, the base seed, the adapter.
-    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})
-        .map_err(|e| e.to_string())?;
+    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
     let spec = PlanSpec {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         scene: cfg.scene.as_ref().map(|p| p.display().to_string()),
@@ -202,6 +230,7 @@ pub fn run_sweep(
             .iter()
             .map(|s| format!("{}={}", s.key, s.value))
             .collect(),
+        keep_world: cfg.keep_world,
     };
     spec.check()?;
     let settings_of = |p: &Point| -> Vec<(String, f64)> {
@@ -215,11 +244,15 @@ pub fn run_sweep(
     for a in &spec.axes {
         let settings = [(a.name.clone(), a.values[0])];
         run_point(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
-            let e = e.to_string();
-            if e.starts_with("--param") {
-                e
-            } else {
-                format!("sweep point {} = {}: {e}", a.name, a.values[0])
+            match e {
+                // The engine's refusal of a swept name already names it (`--param NAME: …`).
+                RunError::Conflict(m) if m.starts_with("--param") => {
+                    SweepError::Run(RunError::Conflict(m))
+                }
+                e => SweepError::Point {
+                    point: format!("{} = {}", a.name, a.values[0]),
+                    source: Box::new(e),
+                },
             }
         })?;
     }
@@ -231,7 +264,10 @@ pub fn run_sweep(
             &mut device,
             &mut || {},
         )
-        .map_err(|e| format!("sweep point {}: {e}", describe(&spec.axes, &p.values)))?;
+        .map_err(|e| SweepError::Point {
+            point: describe(&spec.axes, &p.values),
+            source: Box::new(e),
+        })?;
         base_params.get_or_insert(r.params);
     }
     let todo: Vec<usize> = match cfg.shard {
@@ -266,16 +302,25 @@ pub fn run_sweep(
                     seed: p.seed,
                     done: false,
                     seconds: None,
+                    boids: None,
+                    world_wu: None,
+                    density: None,
                 }
             })
             .collect(),
         seconds_total: 0.0,
         files: Vec::new(),
         merged_from: Vec::new(),
+        log: cfg.log,
         plan: spec.clone(),
     };
     let mut rows: Vec<PointRow> = Vec::new();
-    write_outputs(&cfg.out, &mut summary, &rows, false)?;
+    let mut series: Vec<String> = Vec::new();
+    if cfg.series {
+        let d = cfg.out.join(SERIES_DIR);
+        std::fs::create_dir_all(&d).map_err(|source| SweepError::Io { path: d, source })?;
+    }
+    write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
     on_event(SweepEvent::Planned {
         points: &todo,
         total: spec.total(),
@@ -296,32 +341,45 @@ pub fn run_sweep(
         };
         let run = match result {
             Ok(r) => r,
-            Err(e) => {
-                let msg = format!(
-                    "sweep point {} ({}, repeat {} of {}): {e}",
+            Err(source) => {
+                let which = format!(
+                    "{} ({}, repeat {} of {})",
                     k + 1,
                     describe(&spec.axes, &point.values),
                     point.repeat + 1,
                     spec.repeats
                 );
                 summary.status = SweepStatus::Failed;
-                summary.error = Some(msg.clone());
+                // The summary says which point failed and why; the error adds the folder.
+                summary.error = Some(format!("sweep point {which}: {source}"));
                 summary.seconds_total = start.elapsed().as_secs_f64();
-                write_outputs(&cfg.out, &mut summary, &rows, true)?;
-                return Err(format!(
-                    "{msg}\nthe points done before it are in {}",
-                    cfg.out.display()
-                ));
+                write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
+                return Err(SweepError::Failed {
+                    point: which,
+                    source: Box::new(source),
+                    dir: cfg.out.clone(),
+                });
             }
         };
         let seconds = t.elapsed().as_secs_f64();
         let row = row_of(&point, &run, spec.samples());
+        if cfg.series {
+            let name = series_file(row.point, row.repeat);
+            let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
+            let path = cfg.out.join(&name);
+            crate::io::write_atomic(&path, &bytes)
+                .map_err(|source| SweepError::Write { path, source })?;
+            series.push(name);
+        }
         summary.points[i].done = true;
         summary.points[i].seconds = Some(seconds);
+        summary.points[i].boids = Some(row.boids);
+        summary.points[i].world_wu = Some(row.world);
+        summary.points[i].density = Some(row.density());
         summary.points_done += 1;
         summary.seconds_total = start.elapsed().as_secs_f64();
         rows.push(row);
-        write_outputs(&cfg.out, &mut summary, &rows, false)?;
+        write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
         if let Some(row) = rows.last() {
             on_event(SweepEvent::PointFinished { row, seconds });
         }
@@ -330,7 +388,7 @@ pub fn run_sweep(
         summary.status = SweepStatus::Complete;
     }
     summary.seconds_total = start.elapsed().as_secs_f64();
-    write_outputs(&cfg.out, &mut summary, &rows, true)?;
+    write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
     Ok(SweepOutcome {
         dir: cfg.out.clone(),
         summary,

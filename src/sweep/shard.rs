@@ -25,6 +25,7 @@ impl Shard {
     ///
     /// # Errors
     /// A message quoting the text and the rule.
+    // A String, not a SweepError: clap's value parser (`--shard`) shows it as the option's error.
     pub fn parse(text: &str) -> Result<Shard, String> {
         let bad =
             |why: &str| format!("--shard {text:?}: {why}; write I/N with 1 <= I <= N, e.g. 2/8");

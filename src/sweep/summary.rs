@@ -53,6 +53,15 @@ pub struct PointStatus {
     pub done: bool,
     /// Wall time of the run (backend made, every step and its measures), when done.
     pub seconds: Option<f64>,
+    /// Boid count N of the run, when done.
+    #[serde(default)]
+    pub boids: Option<usize>,
+    /// World width and height (wu) of the run, when done.
+    #[serde(default)]
+    pub world_wu: Option<[f32; 2]>,
+    /// Density N/(W·H) (boids/wu²) of the run, when done.
+    #[serde(default)]
+    pub density: Option<f64>,
 }
 
 /// A shard folder a merged sweep was made from.
@@ -135,6 +144,51 @@ pub struct SweepSummary {
     pub files: Vec<String>,
     /// The shard folders this sweep was merged from (empty for a run).
     pub merged_from: Vec<MergedShard>,
+    /// Which plot axes are logarithmic (`--log`).
+    #[serde(default)]
+    pub log: LogAxes,
+}
+
+/// Which axes of a sweep's plots are logarithmic: `--log x`, `y` or `xy`. Without `--log` the x
+/// axis is logarithmic when its values are positive and span a factor of 100 or more, and the y
+/// axis is linear.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogAxes {
+    /// The x axis: `Some` when `--log` says, `None` for the automatic rule.
+    pub x: Option<bool>,
+    /// The y axis (points at or below 0 are not drawn on it).
+    pub y: bool,
+}
+
+impl LogAxes {
+    /// Parses `--log`: `x`, `y`, `xy` (or `yx`), or `none` (both linear).
+    ///
+    /// # Errors
+    /// The value and what is allowed.
+    // A String, not a SweepError: clap's value parser (`--log`) shows it as the option's error.
+    pub fn parse(s: &str) -> Result<LogAxes, String> {
+        match s {
+            "x" => Ok(LogAxes {
+                x: Some(true),
+                y: false,
+            }),
+            "y" => Ok(LogAxes {
+                x: Some(false),
+                y: true,
+            }),
+            "xy" | "yx" => Ok(LogAxes {
+                x: Some(true),
+                y: true,
+            }),
+            "none" => Ok(LogAxes {
+                x: Some(false),
+                y: false,
+            }),
+            other => Err(format!(
+                "--log {other:?}: expected x, y, xy or none (the axes drawn logarithmic)"
+            )),
+        }
+    }
 }
 
 impl SweepSummary {

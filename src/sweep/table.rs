@@ -1,15 +1,26 @@
-//! `sweep.csv`: one row per point (one combination of values × one repeat), in plan order, with
-//! the columns of [`header`] (see [`crate::sweep::output`] for the folder). Written and read back
+//! `sweep.csv`: one row per run (one combination of values × one repeat), in plan order, with the
+//! columns of [`header`] (see [`crate::sweep::output`] for the folder). Written and read back
 //! here, so that a merge of shards rewrites the rows of one run byte for byte.
+//!
+//! Columns: `point,repeat,seed` (numbered from 1), one column per swept parameter (named after
+//! it), `n_boids,world_width_wu,world_height_wu,density` (boids/wu²), `samples` (measured steps),
+//! then for each average measure `M` of [`crate::sweep::measures`] its time average `M`, its
+//! standard deviation over time `M_sd` and the standard error of the average `M_se` by batch
+//! means; then for each statistic `S` of the model's order parameter φ over the run
+//! ([`crate::sweep::order_statistics`]: `phi2`, `phi4`, `binder`, `susceptibility`) its value and
+//! its block-jackknife standard error `S_se`. Numbers are in shortest round-trip form (`0.1`, not
+//! `0.10000000149011612`; world sizes are the f32 values used). There is no timing column: times
+//! differ between runs.
 
 use std::path::Path;
 
-use crate::sweep::stats::SeriesStats;
+use crate::stats::{OrderParameterMoments, SeriesStats};
+use crate::sweep::error::SweepError;
 
 /// File name of the table.
 pub const CSV: &str = "sweep.csv";
 
-/// One row of `sweep.csv`.
+/// One row of `sweep.csv`: one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointRow {
     /// Number in the full plan, from 1 (its index + 1).
@@ -20,7 +31,7 @@ pub struct PointRow {
     pub seed: u32,
     /// The value of each swept parameter.
     pub values: Vec<f64>,
-    /// Boid count.
+    /// Boid count N.
     pub boids: usize,
     /// World width and height (wu).
     pub world: [f32; 2],
@@ -28,25 +39,73 @@ pub struct PointRow {
     pub samples: u32,
     /// Statistics of each measure, in [`crate::sweep::measures`] order.
     pub stats: Vec<SeriesStats>,
+    /// Each statistic of the order parameter over the run, (value, standard error), in
+    /// [`crate::sweep::order_statistics`] order.
+    pub order: Vec<(f64, f64)>,
+}
+
+impl PointRow {
+    /// The density N / (W·H) (boids/wu²).
+    pub fn density(&self) -> f64 {
+        density(self.boids, self.world)
+    }
+}
+
+/// N / (W·H) (boids/wu²).
+pub fn density(boids: usize, world: [f32; 2]) -> f64 {
+    boids as f64 / (world[0] as f64 * world[1] as f64)
+}
+
+/// The order-parameter columns of a run from its moments, in [`crate::sweep::order_statistics`]
+/// order.
+pub fn order_columns(m: &OrderParameterMoments) -> Vec<(f64, f64)> {
+    [
+        m.second_moment,
+        m.fourth_moment,
+        m.binder_cumulant,
+        m.susceptibility,
+    ]
+    .iter()
+    .map(|e| (e.value, e.error))
+    .collect()
 }
 
 /// The CSV header for these swept parameter names.
 pub fn header(axes: &[String]) -> Vec<String> {
     let mut h: Vec<String> = ["point", "repeat", "seed"].map(String::from).to_vec();
     h.extend(axes.iter().cloned());
-    h.extend(["n_boids", "world_width_wu", "world_height_wu", "samples"].map(String::from));
+    h.extend(
+        [
+            "n_boids",
+            "world_width_wu",
+            "world_height_wu",
+            "density",
+            "samples",
+        ]
+        .map(String::from),
+    );
     for m in crate::sweep::measures() {
         h.push(m.name.to_string());
         h.push(format!("{}_sd", m.name));
+        h.push(format!("{}_se", m.name));
+    }
+    for m in crate::sweep::order_statistics() {
+        h.push(m.name.to_string());
         h.push(format!("{}_se", m.name));
     }
     h
 }
 
 /// `sweep.csv` of `rows` (written in the order given).
-pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, String> {
+///
+/// # Errors
+/// [`SweepError::Csv`]: the CSV writer's error.
+pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let e = |e: csv::Error| format!("{CSV}: {e}");
+    let e = |source: csv::Error| SweepError::Csv {
+        path: CSV.into(),
+        source,
+    };
     w.write_record(header(axes)).map_err(e)?;
     for r in rows {
         let mut rec = vec![
@@ -58,24 +117,39 @@ pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, String> 
         rec.push(r.boids.to_string());
         rec.push(r.world[0].to_string());
         rec.push(r.world[1].to_string());
+        rec.push(r.density().to_string());
         rec.push(r.samples.to_string());
         for s in &r.stats {
             rec.push(s.mean.to_string());
             rec.push(s.sd.to_string());
             rec.push(s.se.to_string());
         }
+        for (v, se) in &r.order {
+            rec.push(v.to_string());
+            rec.push(se.to_string());
+        }
         w.write_record(&rec).map_err(e)?;
     }
-    w.into_inner().map_err(|e| format!("{CSV}: {e}"))
+    w.into_inner()
+        .map_err(|x| e(csv::Error::from(x.into_error())))
 }
 
 /// Reads the rows of a `sweep.csv` written for `axes`.
 ///
 /// # Errors
-/// A message naming the file and line: another header, or a field that is not a number.
-pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
-    let fail = |line: u64, why: String| format!("{}, line {line}: {why}", path.display());
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// [`SweepError::File`] naming the file and line: another header, or a field that is not a
+/// number; [`SweepError::Csv`]: a file that cannot be read or is not CSV.
+pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, SweepError> {
+    let fail = |line: u64, why: String| SweepError::File {
+        path: path.to_path_buf(),
+        line: Some(line),
+        why,
+    };
+    let csv_error = |source: csv::Error| SweepError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut r = csv::Reader::from_path(path).map_err(csv_error)?;
     let want = header(axes);
     let got: Vec<String> = r
         .headers()
@@ -93,16 +167,21 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
             ),
         ));
     }
+    let (a, measures, order) = (
+        axes.len(),
+        crate::sweep::measures().len(),
+        crate::sweep::order_statistics().len(),
+    );
     let mut rows = Vec::new();
     for rec in r.records() {
-        let rec = rec.map_err(|e| format!("{}: {e}", path.display()))?;
+        let rec = rec.map_err(csv_error)?;
         let line = rec.position().map_or(0, |p| p.line());
-        let num = |i: usize| -> Result<f64, String> {
+        let num = |i: usize| -> Result<f64, SweepError> {
             rec[i]
                 .parse::<f64>()
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
         };
-        let int = |i: usize| -> Result<u64, String> {
+        let int = |i: usize| -> Result<u64, SweepError> {
             rec[i].parse::<u64>().map_err(|_| {
                 fail(
                     line,
@@ -110,28 +189,26 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
                 )
             })
         };
-        let a = axes.len();
-        let mut stats = vec![
-            SeriesStats {
-                mean: 0.0,
-                sd: 0.0,
-                se: 0.0,
-            };
-            crate::sweep::measures().len()
-        ];
-        for (m, s) in stats.iter_mut().enumerate() {
-            let c = 7 + a + 3 * m;
-            *s = SeriesStats {
-                mean: num(c)?,
-                sd: num(c + 1)?,
-                se: num(c + 2)?,
-            };
-        }
-        let f32_at = |i: usize| -> Result<f32, String> {
+        let f32_at = |i: usize| -> Result<f32, SweepError> {
             rec[i]
                 .parse::<f32>()
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
         };
+        let first = 8 + a;
+        let stats = (0..measures)
+            .map(|m| {
+                let c = first + 3 * m;
+                Ok(SeriesStats {
+                    mean: num(c)?,
+                    sd: num(c + 1)?,
+                    se: num(c + 2)?,
+                })
+            })
+            .collect::<Result<Vec<_>, SweepError>>()?;
+        let first = first + 3 * measures;
+        let order_cols = (0..order)
+            .map(|k| Ok((num(first + 2 * k)?, num(first + 2 * k + 1)?)))
+            .collect::<Result<Vec<_>, SweepError>>()?;
         rows.push(PointRow {
             point: int(0)? as usize,
             repeat: int(1)? as u32,
@@ -139,8 +216,9 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, String> {
             values: (0..a).map(|i| num(3 + i)).collect::<Result<_, _>>()?,
             boids: int(3 + a)? as usize,
             world: [f32_at(4 + a)?, f32_at(5 + a)?],
-            samples: int(6 + a)? as u32,
+            samples: int(7 + a)? as u32,
             stats,
+            order: order_cols,
         });
     }
     Ok(rows)

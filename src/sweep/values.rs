@@ -9,6 +9,8 @@
 //! every digit (numbers too long for exact decimal arithmetic, over 30 digits, fall back to f64
 //! arithmetic). `step` may be negative when `stop < start`.
 
+use crate::sweep::error::SweepError;
+
 /// Most values one `--values` may produce (the whole plan has its own limit,
 /// [`crate::sweep::plan::MAX_POINTS`]).
 pub const MAX_VALUES: usize = 10_000;
@@ -19,28 +21,31 @@ pub const STOP_TOLERANCE: f64 = 1e-9;
 /// Parses `--values`.
 ///
 /// # Errors
-/// A message quoting the text: an empty list, a value that is not a finite number, a zero step, a
+/// [`SweepError::Plan`] quoting the text: an empty list, a value that is not a finite number, a zero step, a
 /// step that goes away from `stop`, or more than [`MAX_VALUES`] values.
-pub fn parse_values(text: &str) -> Result<Vec<f64>, String> {
+pub fn parse_values(text: &str) -> Result<Vec<f64>, SweepError> {
     let t = text.trim();
+    let bad = |why: String| SweepError::Plan(format!("--values {t:?}: {why}"));
     if t.is_empty() {
-        return Err("--values is empty: give a list a,b,c or a range start:stop:step".into());
+        return Err(SweepError::Plan(
+            "--values is empty: give a list a,b,c or a range start:stop:step".into(),
+        ));
     }
-    let num = |s: &str, what: &str| -> Result<f64, String> {
+    let num = |s: &str, what: &str| -> Result<f64, SweepError> {
         let v: f64 = s
             .trim()
             .parse()
-            .map_err(|_| format!("--values {t:?}: {what} {:?} is not a number", s.trim()))?;
+            .map_err(|_| bad(format!("{what} {:?} is not a number", s.trim())))?;
         if !v.is_finite() {
-            return Err(format!("--values {t:?}: {what} {v} is not finite"));
+            return Err(bad(format!("{what} {v} is not finite")));
         }
         Ok(v)
     };
     if t.contains(':') {
         let parts: Vec<&str> = t.split(':').collect();
         if parts.len() != 3 {
-            return Err(format!(
-                "--values {t:?}: a range is start:stop:step (three numbers), e.g. 0:1:0.1"
+            return Err(bad(
+                "a range is start:stop:step (three numbers), e.g. 0:1:0.1".into(),
             ));
         }
         let (start, stop, step) = (
@@ -53,33 +58,40 @@ pub fn parse_values(text: &str) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
     for s in t.split(',') {
         if s.trim().is_empty() {
-            return Err(format!("--values {t:?}: an empty item between commas"));
+            return Err(bad("an empty item between commas".into()));
         }
         out.push(num(s, "value")?);
         if out.len() > MAX_VALUES {
-            return Err(format!("--values {t:?}: more than {MAX_VALUES} values"));
+            return Err(bad(format!("more than {MAX_VALUES} values")));
         }
     }
     Ok(out)
 }
 
-fn range(t: &str, digits: [&str; 2], start: f64, stop: f64, step: f64) -> Result<Vec<f64>, String> {
+fn range(
+    t: &str,
+    digits: [&str; 2],
+    start: f64,
+    stop: f64,
+    step: f64,
+) -> Result<Vec<f64>, SweepError> {
+    let bad = |why: String| SweepError::Plan(format!("--values {t:?}: {why}"));
     if step == 0.0 {
-        return Err(format!("--values {t:?}: the step must not be 0"));
+        return Err(bad("the step must not be 0".into()));
     }
     let span = (stop - start) / step;
     if span < -STOP_TOLERANCE {
-        return Err(format!(
-            "--values {t:?}: a step of {step} never reaches {stop} from {start} (use a {} step)",
+        return Err(bad(format!(
+            "a step of {step} never reaches {stop} from {start} (use a {} step)",
             if step > 0.0 { "negative" } else { "positive" }
-        ));
+        )));
     }
     let last = (span + STOP_TOLERANCE).floor().max(0.0);
     if !last.is_finite() || last >= MAX_VALUES as f64 {
-        return Err(format!(
-            "--values {t:?}: more than {MAX_VALUES} values (about {}); use a larger step",
+        return Err(bad(format!(
+            "more than {MAX_VALUES} values (about {}); use a larger step",
             span.floor() + 1.0
-        ));
+        )));
     }
     let n = last as usize + 1;
     Ok((0..n)
@@ -168,7 +180,8 @@ mod tests {
             ("1,inf", "not finite"),
         ] {
             let e = parse_values(text).unwrap_err();
-            assert!(e.contains(needle), "{text:?}: {e}");
+            assert!(matches!(e, SweepError::Plan(_)), "{text:?}: {e:?}");
+            assert!(e.to_string().contains(needle), "{text:?}: {e}");
         }
     }
 }

@@ -312,7 +312,9 @@ impl RawEntry {
         }
     }
 
-    /// The entry, or why it cannot be one of a readable file.
+    /// The entry, or why it cannot be one of a readable file. The error is the text of a
+    /// [`GsdError::Damaged`] (which adds the file and the entry's index): a damaged index is
+    /// refused whatever the fault, so a message is all a caller needs.
     fn check(
         &self,
         file_len: u64,
@@ -388,6 +390,45 @@ impl RawEntry {
     }
 }
 
+/// Why a chunk's values cannot be read as the type asked for. The caller adds the file, the frame
+/// and the chunk (see `GsdError::Schema`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChunkError {
+    /// The chunk's element type is not one the conversion reads.
+    #[error("type {found} (expected {expected})")]
+    WrongType {
+        /// The chunk's type, as the GSD format names it (`float32`, `int8`, …).
+        found: &'static str,
+        /// What the conversion reads.
+        expected: &'static str,
+    },
+    /// A negative value where an unsigned one is read.
+    #[error("negative value {value} at element {element}")]
+    Negative {
+        /// The value.
+        value: i64,
+        /// Its 0-based index among the chunk's values.
+        element: usize,
+    },
+    /// A value above `u32::MAX` where a `u32` is read.
+    #[error("value {value} at element {element} exceeds u32")]
+    AboveU32 {
+        /// The value.
+        value: u64,
+        /// Its 0-based index among the chunk's values.
+        element: usize,
+    },
+    /// Text rows of no column: not even room for their 0 byte.
+    #[error("M = 0 columns (text rows need at least their 0 byte)")]
+    NoColumns,
+    /// A text row that is not UTF-8.
+    #[error("row {row} is not UTF-8 text")]
+    NotUtf8 {
+        /// Its 0-based index.
+        row: usize,
+    },
+}
+
 /// One chunk's data, as read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chunk {
@@ -405,8 +446,8 @@ impl Chunk {
     /// The values as `f32`: `float32` as stored, `float64` rounded to the nearest `f32`.
     ///
     /// # Errors
-    /// Any other type (the message names it).
-    pub fn to_f32(&self) -> Result<Vec<f32>, String> {
+    /// [`ChunkError::WrongType`] for any other type.
+    pub fn to_f32(&self) -> Result<Vec<f32>, ChunkError> {
         match self.chunk_type {
             ChunkType::F32 => Ok(self
                 .data
@@ -418,20 +459,23 @@ impl Chunk {
                 .chunks_exact(8)
                 .map(|b| f64_at(b, 0) as f32)
                 .collect()),
-            t => Err(format!("type {} (expected float32 or float64)", t.name())),
+            t => Err(ChunkError::WrongType {
+                found: t.name(),
+                expected: "float32 or float64",
+            }),
         }
     }
 
     /// The values as `u32`, from any integer type.
     ///
     /// # Errors
-    /// A float or text type, or a value outside `0 ..= u32::MAX` (the message names the row).
-    pub fn to_u32(&self) -> Result<Vec<u32>, String> {
+    /// As [`Chunk::to_u64`], or [`ChunkError::AboveU32`] naming the element.
+    pub fn to_u32(&self) -> Result<Vec<u32>, ChunkError> {
         self.to_u64()?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| {
-                u32::try_from(v).map_err(|_| format!("value {v} at element {i} exceeds u32"))
+            .map(|(element, value)| {
+                u32::try_from(value).map_err(|_| ChunkError::AboveU32 { value, element })
             })
             .collect()
     }
@@ -439,10 +483,11 @@ impl Chunk {
     /// The values as `u64`, from any integer type.
     ///
     /// # Errors
-    /// A float or text type, or a negative value (the message names the element).
-    pub fn to_u64(&self) -> Result<Vec<u64>, String> {
-        let signed = |v: i64, i: usize| {
-            u64::try_from(v).map_err(|_| format!("negative value {v} at element {i}"))
+    /// [`ChunkError::WrongType`] for a float or text type, [`ChunkError::Negative`] naming the
+    /// element.
+    pub fn to_u64(&self) -> Result<Vec<u64>, ChunkError> {
+        let signed = |value: i64, element: usize| {
+            u64::try_from(value).map_err(|_| ChunkError::Negative { value, element })
         };
         let d = &self.data;
         match self.chunk_type {
@@ -473,7 +518,10 @@ impl Chunk {
                 .enumerate()
                 .map(|(i, b)| signed(u64_at(b, 0) as i64, i))
                 .collect(),
-            t => Err(format!("type {} (expected an integer type)", t.name())),
+            t => Err(ChunkError::WrongType {
+                found: t.name(),
+                expected: "an integer type",
+            }),
         }
     }
 
@@ -481,27 +529,27 @@ impl Chunk {
     /// `particles/types`).
     ///
     /// # Errors
-    /// A type other than `int8`, `uint8` or `char`, or a row that is not UTF-8.
-    pub fn text_rows(&self) -> Result<Vec<String>, String> {
+    /// [`ChunkError::WrongType`] for a type other than `int8`, `uint8` or `char`,
+    /// [`ChunkError::NoColumns`], or [`ChunkError::NotUtf8`] naming the row.
+    pub fn text_rows(&self) -> Result<Vec<String>, ChunkError> {
         if !matches!(
             self.chunk_type,
             ChunkType::I8 | ChunkType::U8 | ChunkType::Char
         ) {
-            return Err(format!(
-                "type {} (expected int8, uint8 or char text rows)",
-                self.chunk_type.name()
-            ));
+            return Err(ChunkError::WrongType {
+                found: self.chunk_type.name(),
+                expected: "int8, uint8 or char text rows",
+            });
         }
         if self.m == 0 {
-            return Err("M = 0 columns (text rows need at least their 0 byte)".into());
+            return Err(ChunkError::NoColumns);
         }
         self.data
             .chunks_exact(self.m as usize)
             .enumerate()
             .map(|(i, row)| {
                 let end = row.iter().position(|&c| c == 0).unwrap_or(row.len());
-                String::from_utf8(row[..end].to_vec())
-                    .map_err(|_| format!("row {i} is not UTF-8 text"))
+                String::from_utf8(row[..end].to_vec()).map_err(|_| ChunkError::NotUtf8 { row: i })
             })
             .collect()
     }
@@ -1358,7 +1406,15 @@ mod tests {
             if f == 0 {
                 assert_eq!(i8c.to_u64().unwrap(), vec![0]);
             } else {
-                assert!(i8c.to_u64().unwrap_err().contains("negative value"));
+                let e = i8c.to_u64().unwrap_err();
+                assert_eq!(
+                    e,
+                    ChunkError::Negative {
+                        value: -(f as i64),
+                        element: 0
+                    }
+                );
+                assert!(e.to_string().contains("negative value"));
             }
             assert_eq!(get(&mut r, "i16").data, (-300i16).to_le_bytes());
             assert_eq!(get(&mut r, "i32").data, (-70_000i32).to_le_bytes());
@@ -1549,6 +1605,17 @@ mod tests {
             chunk_type: ChunkType::F32,
             ..c
         };
-        assert!(float.text_rows().unwrap_err().contains("float32"));
+        let e = float.text_rows().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ChunkError::WrongType {
+                    found: "float32",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("float32"));
     }
 }

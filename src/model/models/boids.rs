@@ -44,7 +44,7 @@ crate::param_group! {
 }
 
 /// The boids model's entry in the model table.
-pub static MODEL: ModelDesc = ModelDesc {
+pub const MODEL: ModelDesc = ModelDesc {
     name: "boids",
     title: "Reynolds' boids: separation, alignment and cohesion as steering forces (Reynolds 1987, 1999)",
     doc: "§5–§9",

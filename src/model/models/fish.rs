@@ -52,7 +52,7 @@ crate::param_group! {
 }
 
 /// The fish-school model's entry in the model table.
-pub static MODEL: ModelDesc = ModelDesc {
+pub const MODEL: ModelDesc = ModelDesc {
     name: "fish",
     title: "the fish school of the UFRGS course page: weighted alignment, spring cohesion, d/|d|² separation, an edge barrier, slowing in crowds",
     doc: "§17",

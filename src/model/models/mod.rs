@@ -123,6 +123,9 @@ macro_rules! model_table {
         /// Every model, in the order of their codes.
         pub static MODELS: &[&ModelDesc] = &[ $( &$desc, )* ];
 
+        /// The name of every model, in the order of their codes (the `model` key's choices).
+        pub const MODEL_NAMES: &[&str] = &[ $( $desc.name, )* ];
+
         crate::param_group! {
             /// The parameters of every model, one group each (docs/model.md §3.1). Scene files
             /// write their keys flat in `[params]`; every group is validated whatever model runs
@@ -188,7 +191,12 @@ mod tests {
         }
         assert_eq!(Model::by_name("nope"), None);
         assert_eq!(Model::from_code(MODELS.len() as u32), None);
-        assert_eq!(Model::names(), "boids, vicsek or fish");
+        let names = Model::names();
+        assert!(names.starts_with("boids, vicsek"), "{names}");
+        let last = MODELS[MODELS.len() - 1].name;
+        assert!(names.ends_with(&format!(" or {last}")), "{names}");
+        assert!(MODELS.iter().all(|m| names.contains(m.name)), "{names}");
+        assert_eq!(MODEL_NAMES.len(), MODELS.len());
     }
 
     #[test]

@@ -87,6 +87,20 @@ impl VicsekNoise {
         }
     }
 
+    /// The kind named `name` (`angular`, `vectorial`).
+    pub fn by_name(name: &str) -> Option<VicsekNoise> {
+        [VicsekNoise::Angular, VicsekNoise::Vectorial]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
+
+    /// η moved from the range of kind `from` to the same place in this kind's range (η = 2 rad
+    /// of angular noise is 2/2π ≈ 0.32 of vectorial noise): what a switch of the kind keeps.
+    pub fn eta_from(self, eta: f32, from: VicsekNoise) -> f32 {
+        let ((a0, a1), (b0, b1)) = (from.eta_range(), self.eta_range());
+        (b0 + (eta as f64 - a0) / (a1 - a0) * (b1 - b0)) as f32
+    }
+
     /// The range of η for this kind of noise: 0 ..= 2π (rad) for angular noise, 0 ..= 1 (the
     /// weight of the random vector against the mean heading) for vectorial noise.
     pub fn eta_range(self) -> (f64, f64) {
@@ -128,7 +142,7 @@ crate::param_group! {
 }
 
 /// The Vicsek model's entry in the model table.
-pub static MODEL: ModelDesc = ModelDesc {
+pub const MODEL: ModelDesc = ModelDesc {
     name: "vicsek",
     title: "the Vicsek model: constant speed, the heading of the neighbours' summed velocities plus noise (Vicsek et al. 1995)",
     doc: "§16",

@@ -1,6 +1,6 @@
 //! `boids headless`: runs a backend for a number of steps without a window, prints the step time
 //! (median, p95) and the flock measures, and optionally saves the final state as a checkpoint and
-//! the measures every few steps. The setup is the run layer's ([`crate::run::spec::PRECEDENCE`]);
+//! the measures every few steps, and the run as a GSD trajectory ([`trajectory`]). The setup is the run layer's ([`crate::run::spec::PRECEDENCE`]);
 //! so is the step loop ([`crate::run::steps`]): Ctrl-C stops after the current step and still
 //! writes what was asked for.
 
@@ -8,14 +8,23 @@ use std::path::PathBuf;
 
 use crate::backend::{self, BackendKind, Simulation};
 use crate::gpu::GpuContext;
-use crate::model::measures::{Measure, MeasureId, Needs, FLOCK_MIN_BOIDS, MEASURES};
+use crate::model::measures::{Measure, Needs, FLOCK_MIN_BOIDS, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};
-use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
+use crate::run::spec::{resolve, Defaults, Inputs};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
 use crate::run::RunError;
 use crate::stats::time::TimeStats;
+use crate::stats::{Estimate, NumberFluctuations};
+
+pub mod fluctuations;
+pub mod stats_csv;
+pub mod trajectory;
+
+use fluctuations::{fluctuations, write_fluctuations, Snapshots};
+use stats_csv::{order_statistics, write_stats};
+use trajectory::Trajectory;
 
 /// Options of `boids headless`.
 #[derive(clap::Args, Clone, Debug)]
@@ -33,8 +42,11 @@ pub struct HeadlessArgs {
     /// The scene, the seed and `--set KEY=VALUE`.
     #[command(flatten)]
     pub setup: SetupArgs,
-    /// Initial state: a checkpoint (resumes it, its predators where they were saved) or a plain
-    /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
+    /// Initial state: a checkpoint (resumes it, its predators where they were saved), a plain
+    /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy, or a frame of a GSD trajectory: FILE.gsd (its last frame)
+    /// or FILE.gsd:FRAME (from 0), whose boids, step index and predators start the run (the
+    /// parameters come from the scene, the defaults and --set; the world must be the frame's
+    /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Write the final state here as a checkpoint (--init resumes it).
@@ -55,6 +67,21 @@ pub struct HeadlessArgs {
     /// them for the final state.
     #[arg(long)]
     pub flocks: bool,
+    /// Giant number fluctuations: write the standard deviation ΔN of the count in square boxes
+    /// against the mean count ⟨n⟩ (CSV: box_width_wu, box_height_wu, boxes, mean_count, delta_n;
+    /// box sides from a quarter of the world down to 4 boids per box) averaged over up to 64
+    /// snapshots at the --stats rows (the final state alone without --stats), and print the
+    /// fitted exponent α of ΔN ∝ ⟨n⟩^α (1/2 for a random gas) with its error.
+    #[arg(long, value_name = "FILE")]
+    pub fluctuations: Option<PathBuf>,
+    /// Write the run as a GSD trajectory (HOOMD schema, read by the `gsd` Python package, OVITO,
+    /// freud): frame 0 the initial state, then one frame every --every steps, each flushed to disk
+    /// as it is written (a killed run leaves every whole frame). Chunks: docs/python.md.
+    #[arg(long, value_name = "FILE.gsd")]
+    pub trajectory: Option<PathBuf>,
+    /// Steps between two frames of --trajectory (1 or more).
+    #[arg(long, default_value_t = 100, value_name = "K", requires = "trajectory")]
+    pub every: u32,
 }
 
 impl HeadlessArgs {
@@ -70,6 +97,9 @@ impl HeadlessArgs {
             stats: None,
             stats_every: 1,
             flocks: false,
+            fluctuations: None,
+            trajectory: None,
+            every: 100,
         }
     }
 }
@@ -92,6 +122,8 @@ pub struct HeadlessReport {
     pub stage_median_ms: Vec<(String, f64)>,
     /// Steps run (fewer than asked when interrupted).
     pub steps: u32,
+    /// Rows written to `--stats` (the steps measured).
+    pub stats_rows: usize,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
     /// Predators in the world.
@@ -103,6 +135,18 @@ pub struct HeadlessReport {
     pub warnings: Vec<String>,
     /// Whether Ctrl-C (or SIGTERM) stopped the run early (its files are still written).
     pub interrupted: bool,
+    /// The model's order parameter (its measure) and, over the rows of `--stats` (at least
+    /// [`crate::stats::MIN_SAMPLES`]), its moments, Binder cumulant and susceptibility with their
+    /// block-jackknife errors (docs/model.md §12.9), as `(measure, estimate)` in table order.
+    pub order: Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)>,
+    /// World width and height (wu).
+    pub world: [f32; 2],
+    /// Where the world's size came from.
+    pub world_from: String,
+    /// With `--fluctuations`: the number fluctuations and the snapshots they average.
+    pub fluctuations: Option<(NumberFluctuations, usize)>,
+    /// With `--trajectory`: the frames written and the file's size (bytes).
+    pub trajectory: Option<(u64, u64)>,
 }
 
 /// Runs `boids headless` with `stop` checked after every step.
@@ -120,6 +164,11 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             "--stats-every 0: give the steps between two rows, 1 or more".into(),
         ));
     }
+    if opts.trajectory.is_some() && opts.every == 0 {
+        return Err(RunError::Conflict(
+            "--every 0: give the steps between two trajectory frames, 1 or more".into(),
+        ));
+    }
     if opts.steps == 0 && opts.save.is_none() {
         return Err(RunError::Conflict(
             "--steps 0 runs no step and saves nothing: give at least 1 step, or --save FILE to \
@@ -130,11 +179,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     let inputs = Inputs::load(opts.setup.scene.as_deref(), opts.init.as_deref())?;
     let spec = resolve(
         &inputs,
-        &Overrides {
-            boids: opts.boids,
-            seed: opts.setup.seed,
-            sets: &opts.setup.set,
-        },
+        &opts.setup.overrides(opts.boids),
         &Defaults::headless(20_000),
     )?;
     let ctx = match opts.backend {
@@ -150,11 +195,20 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     if spec.catches_total > 0 {
         sim.set_catches_total(spec.catches_total)?;
     }
+    let trajectory = match &opts.trajectory {
+        Some(path) => Some(Trajectory::start(path, opts.every, sim.as_mut())?),
+        None => None,
+    };
     let mut rec = Recorder {
+        trajectory,
         flocks: opts.flocks,
         times: Vec::with_capacity(opts.steps as usize),
         stages: Vec::new(),
         rows: Vec::new(),
+        snapshots: Snapshots::new(
+            opts.fluctuations.is_some() && opts.stats.is_some(),
+            u64::from(opts.steps / opts.stats_every),
+        ),
     };
     let schedule = Schedule {
         warmup: 0,
@@ -171,10 +225,23 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     stop.quit_on_signal();
     let measures = sim.measures()?;
     let measures = rec.with_census(measures, sim.as_mut())?;
+    let order = order_statistics(sim.params(), sim.len(), &rec.rows);
     let columns = report_measures(sim.predator_count() > 0, opts.flocks);
     if let Some(path) = &opts.stats {
         write_stats(path, &columns, &rec.rows, setup.step, sim.params().dt)?;
     }
+    let (w, h) = (sim.params().world_width, sim.params().world_height);
+    let nf = match &opts.fluctuations {
+        Some(path) => {
+            if rec.snapshots.positions.is_empty() {
+                rec.snapshots.positions.push(positions(sim.as_mut())?);
+            }
+            let nf = fluctuations(&rec.snapshots.positions, w, h);
+            write_fluctuations(path, &nf)?;
+            Some((nf, rec.snapshots.positions.len()))
+        }
+        None => None,
+    };
     if let Some(path) = &opts.save {
         // Storage order, not sorted: a resumed backend then visits the boids in the same order.
         let cp = Checkpoint {
@@ -204,21 +271,36 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             .map(|(n, v)| (n, TimeStats::from_ms(&v).median_ms))
             .collect(),
         steps: rec.times.len() as u32,
+        stats_rows: rec.rows.len(),
         step_index: sim.step_index(),
         predators: sim.predator_count(),
         speed_unit: sim.params().model.desc().speed.unit,
         warnings: spec.warnings,
         interrupted: matches!(ended, Ended::Interrupted(_)),
+        order,
+        world: [w, h],
+        world_from: spec.world_from,
+        fluctuations: nf,
+        trajectory: rec.trajectory.as_ref().map(|t| (t.frames(), t.file_len())),
     })
 }
 
 /// What a headless run records: each step's wall time and stage times, and the rows of `--stats`.
 struct Recorder {
+    /// With `--trajectory`: its writer, given every step.
+    trajectory: Option<Trajectory>,
     flocks: bool,
     times: Vec<f64>,
     stages: Vec<(String, Vec<f64>)>,
     /// (step index, step time (ms), measures).
     rows: Vec<(u32, f64, FlockMeasures)>,
+    /// The positions taken for `--fluctuations`.
+    snapshots: Snapshots,
+}
+
+/// The boids' positions (wu).
+fn positions(sim: &mut dyn Simulation) -> Result<Vec<[f32; 2]>, RunError> {
+    Ok(sim.read_state()?.iter().map(|b| b.position).collect())
 }
 
 impl Recorder {
@@ -241,10 +323,13 @@ impl Recorder {
 impl Observer for Recorder {
     fn stepped(
         &mut self,
-        _k: u32,
+        k: u32,
         wall_ms: Option<f64>,
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
+        if let Some(t) = &mut self.trajectory {
+            t.stepped(k, wall_ms, sim)?;
+        }
         self.times.push(wall_ms.unwrap_or(0.0));
         for (name, t) in sim.stage_times() {
             match self.stages.iter_mut().find(|(n, _)| *n == name) {
@@ -262,59 +347,13 @@ impl Observer for Recorder {
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
         let m = self.with_census(*m, sim)?;
+        if self.snapshots.take_this_row() {
+            self.snapshots.positions.push(positions(sim)?);
+        }
         let ms = self.times.last().copied().unwrap_or(0.0);
         self.rows.push((sim.step_index(), ms, m));
         Ok(())
     }
-}
-
-/// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f32 precision), with
-/// `time_s` (simulated time since the run's first step, `first` its step index) before the
-/// census columns.
-fn write_stats(
-    path: &std::path::Path,
-    columns: &[&'static Measure],
-    rows: &[(u32, f64, FlockMeasures)],
-    first: u32,
-    dt: f32,
-) -> Result<(), RunError> {
-    let time_at = columns.iter().position(|m| m.needs == Needs::Census);
-    let mut header = vec!["step", "step_ms"];
-    for (k, m) in columns.iter().enumerate() {
-        if Some(k) == time_at {
-            header.push("time_s");
-        }
-        header.push(m.name);
-    }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let io = |e: csv::Error| RunError::Write {
-        what: "measures CSV",
-        path: path.to_path_buf(),
-        source: std::io::Error::other(e),
-    };
-    w.write_record(&header).map_err(io)?;
-    for (s, ms, m) in rows {
-        let mut row = vec![s.to_string(), format!("{ms:.4}")];
-        for (k, c) in columns.iter().enumerate() {
-            if Some(k) == time_at {
-                let t = s.wrapping_sub(first) as f64 * dt as f64;
-                row.push(format!("{t:.4}"));
-            }
-            let id = MeasureId::by_name(c.name).expect("a measure of the table");
-            // Written as f32, the precision the backends compute in.
-            row.push(
-                m.get(id)
-                    .map_or_else(String::new, |v| (v as f32).to_string()),
-            );
-        }
-        w.write_record(&row).map_err(io)?;
-    }
-    let bytes = w.into_inner().map_err(|e| io(e.into_error().into()))?;
-    crate::io::write_atomic(path, &bytes).map_err(|source| RunError::Write {
-        what: "measures CSV",
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// The measures a run reports (the summary's lines and the `--stats` columns), in table order:
@@ -328,6 +367,7 @@ pub fn report_measures(predators: bool, flocks: bool) -> Vec<&'static Measure> {
             Needs::Sums | Needs::SumsAndNeighbors => true,
             Needs::Catches => predators,
             Needs::Census => flocks,
+            Needs::Series => false,
         })
         .collect()
 }

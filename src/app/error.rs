@@ -1,0 +1,288 @@
+//! [`AppError`]: why the interactive app or `boids snapshot` could not start, or stopped; with
+//! [`ScriptError`] (a script that cannot be used) and [`SnapshotMemoryError`] (a snapshot too
+//! large for its adapter). Each message says what is wrong and, where there is one, the way out.
+//!
+//! They live here rather than beside their code so that this file imports no other file of the
+//! app (the script's commands use the app state, whose live capture returns an [`AppError`]).
+
+use std::path::PathBuf;
+
+use crate::capture::error::BenchError;
+use crate::io::PictureError;
+use crate::model::SceneError;
+use crate::run::RunError;
+use crate::simulation::{GpuError, SimError};
+
+/// A script that cannot be used: the file cannot be read, or a line is wrong. The messages name
+/// the file (when read from one) and the line, and quote at most 60 characters of a value.
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    /// The file cannot be read (missing, not UTF-8, larger than
+    /// [`crate::io::TEXT_FILE_LIMIT`]).
+    #[error("script {}: {source}", crate::io::show_path(path))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error (its message names the limit or the offset of a bad byte).
+        source: std::io::Error,
+    },
+    /// A line that cannot be parsed: an unknown command, a missing or extra argument, a value
+    /// out of range.
+    #[error("{}line {line}: {message}", in_file(.file))]
+    Line {
+        /// The file (clipped for display), when the script was read from one.
+        file: Option<String>,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong, with the value and the allowed range.
+        message: String,
+    },
+}
+
+/// `script FILE: `, or nothing for a script not read from a file.
+fn in_file(file: &Option<String>) -> String {
+    file.as_deref()
+        .map(|f| format!("script {f}: "))
+        .unwrap_or_default()
+}
+
+impl ScriptError {
+    /// The 1-based line at fault, for [`ScriptError::Line`].
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ScriptError::Line { line, .. } => Some(*line),
+            ScriptError::Read { .. } => None,
+        }
+    }
+}
+
+/// What stops the app or `boids snapshot`.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No display: winit's event loop cannot start.
+    #[error(
+        "cannot open a window: {message}\nThe interactive app needs a display (X11 or Wayland). \
+         Without one, use `boids headless` (simulation only), `boids bench` (benchmark \
+         captures) or `boids snapshot --out FILE.png` (an offscreen picture)."
+    )]
+    NoDisplay {
+        /// winit's message, without its source location.
+        message: String,
+    },
+    /// The event loop runs but the window cannot be created.
+    #[error("cannot open a window: {message}")]
+    Window {
+        /// winit's message, without its source location.
+        message: String,
+    },
+    /// The event loop failed while running.
+    #[error("event loop: {0}")]
+    EventLoop(winit::error::EventLoopError),
+    /// The event loop ended without ever letting the app open its window.
+    #[error("the window never opened (no display event received)")]
+    NeverOpened,
+    /// No drawing surface can be created for the window.
+    #[error("cannot create a drawing surface: {0}")]
+    Surface(wgpu::CreateSurfaceError),
+    /// The drawing surface was lost and cannot be recreated.
+    #[error("cannot recreate the surface: {0}")]
+    SurfaceLost(wgpu::CreateSurfaceError),
+    /// The surface offers no texture format on this adapter.
+    #[error(
+        "the surface offers no format on {adapter} (`boids info` lists the adapters; \
+         WGPU_ADAPTER_NAME picks another)"
+    )]
+    NoSurfaceFormat {
+        /// The adapter.
+        adapter: String,
+    },
+    /// The adapter cannot draw into the window's surface.
+    #[error(
+        "the window surface is not supported by {adapter} (`boids info` lists the adapters; \
+         WGPU_ADAPTER_NAME picks another)"
+    )]
+    SurfaceUnsupported {
+        /// The adapter.
+        adapter: String,
+    },
+    /// The script asked for a window screenshot, but the surface cannot be copied.
+    #[error(
+        "this surface cannot be copied (no COPY_SRC): take screenshots with an external tool, \
+         or use the script's `capture` (the view without the UI)"
+    )]
+    NoScreenshotCopy,
+    /// A scene file that cannot be read or used.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// A script that cannot be read or parsed (the message names the file and the line).
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    /// The run cannot be set up (`--set`, counts, a scene's point outside the world).
+    #[error(transparent)]
+    Setup(#[from] RunError),
+    /// No adapter, no device, a limit, or a readback that failed.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// The simulation cannot be created or read back.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// A simulation step failed.
+    #[error("simulation step: {0}")]
+    Step(SimError),
+    /// wgpu reported an error while the app ran (a validation error, out of memory, a lost
+    /// device).
+    #[error("GPU error: {0}")]
+    GpuFault(GpuError),
+    /// A picture (`boids snapshot`, the script's `capture` or `screenshot`) cannot be written.
+    #[error(transparent)]
+    Picture(#[from] PictureError),
+    /// The script's `state` cannot read the state back.
+    #[error("script `state`: {0}")]
+    StateRead(SimError),
+    /// The script's `state` cannot write its checkpoint (the message names the file).
+    #[error("script `state`: {0}")]
+    StateWrite(std::io::Error),
+    /// The run report cannot be written (the message names the file).
+    #[error("cannot write the run report: {source}")]
+    Report {
+        /// The report's path.
+        path: PathBuf,
+        /// The file system's error.
+        source: std::io::Error,
+    },
+    /// The run report cannot be encoded as JSON.
+    #[error("cannot encode the run report as JSON: {0}")]
+    ReportJson(serde_json::Error),
+    /// F9 stopped a live capture before any frame was presented.
+    #[error("nothing recorded (no frame was presented)")]
+    NothingRecorded,
+    /// A live capture's folder or files cannot be written.
+    #[error(transparent)]
+    Capture(#[from] BenchError),
+    /// `boids snapshot --width/--height` outside 1 ..= 16384 px.
+    #[error("--width and --height must be 1..=16384 px (got {width}×{height})")]
+    SnapshotSize {
+        /// The width asked for (px).
+        width: u32,
+        /// The height asked for (px).
+        height: u32,
+    },
+    /// `--boid-size` outside 0.01 ..= 10000 wu.
+    #[error("--boid-size = {value} is out of range: allowed 0.01 ..= 10000 (wu)")]
+    BoidSize {
+        /// The length asked for (wu).
+        value: f32,
+    },
+    /// A snapshot wider or taller than the adapter's largest texture.
+    #[error(
+        "{width}×{height} px exceeds this adapter's max_texture_dimension_2d ({max} px): use \
+         --width and --height of at most {max}"
+    )]
+    TextureLimit {
+        /// The width asked for (px).
+        width: u32,
+        /// The height asked for (px).
+        height: u32,
+        /// The adapter's largest texture side (px).
+        max: u32,
+    },
+    /// A snapshot that needs more memory than the adapter has.
+    #[error(transparent)]
+    Memory(#[from] SnapshotMemoryError),
+    /// A panic inside the app, caught.
+    #[error("internal error in the app: {message}")]
+    Panic {
+        /// The panic's message.
+        message: String,
+    },
+}
+
+/// A snapshot the adapter cannot hold (refused before anything is allocated): its sizes, the
+/// limit it passes, and the largest size of the same aspect ratio that fits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnapshotMemoryError {
+    /// Width asked for (px).
+    pub width: u32,
+    /// Height asked for (px).
+    pub height: u32,
+    /// Samples per pixel.
+    pub samples: u32,
+    /// Bytes of the image target, of the multisampled target (0 without MSAA) and of the
+    /// readback buffer.
+    pub bytes: (u64, u64, u64),
+    /// The limit passed.
+    pub limit: MemoryLimit,
+    /// The largest size of this aspect ratio that fits (px).
+    pub fits: (u32, u32),
+    /// Whether the size asked for fits without MSAA.
+    pub fits_without_msaa: bool,
+}
+
+/// The limit a snapshot passes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemoryLimit {
+    /// One allocation above the adapter's `max_buffer_size`.
+    Allocation {
+        /// The adapter, described.
+        adapter: String,
+        /// Its `max_buffer_size` (bytes).
+        max: u64,
+    },
+    /// A software adapter (drawing in system memory) with less memory available than all the
+    /// allocations together.
+    Available {
+        /// Bytes available.
+        bytes: u64,
+    },
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+impl std::fmt::Display for SnapshotMemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (image, msaa, readback) = self.bytes;
+        let (width, height, samples) = (self.width, self.height, self.samples);
+        write!(
+            f,
+            "a {width}×{height} px snapshot needs {}",
+            gib(image + msaa + readback)
+        )?;
+        if samples > 1 {
+            write!(
+                f,
+                " with {samples}× MSAA (multisampled target {}, image {}, readback {})",
+                gib(msaa),
+                gib(image),
+                gib(readback)
+            )?;
+        } else {
+            write!(f, " (image {}, readback {})", gib(image), gib(readback))?;
+        }
+        match &self.limit {
+            MemoryLimit::Allocation { adapter, max } => write!(
+                f,
+                ", but its largest allocation, {}, is above {adapter}'s max_buffer_size ({})",
+                gib(image.max(msaa).max(readback)),
+                gib(*max)
+            )?,
+            MemoryLimit::Available { bytes } => write!(
+                f,
+                ", but this software adapter draws in system memory, of which {} is available",
+                gib(*bytes)
+            )?,
+        }
+        let smaller = format!("{}×{} px", self.fits.0, self.fits.1);
+        if self.fits_without_msaa {
+            write!(
+                f,
+                ": use --msaa 1 (same size), or --width/--height of at most {smaller}"
+            )
+        } else {
+            write!(f, ": use --width/--height of at most {smaller}")
+        }
+    }
+}
+
+impl std::error::Error for SnapshotMemoryError {}

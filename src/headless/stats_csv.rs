@@ -1,0 +1,82 @@
+//! What `boids headless --stats` writes and prints: the measures CSV and the statistics of the
+//! model's order parameter over its rows.
+
+use crate::model::measures::{Measure, MeasureId, Needs};
+use crate::model::FlockMeasures;
+use crate::run::RunError;
+use crate::stats::Estimate;
+
+/// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f32 precision), with
+/// `time_s` (simulated time since the run's first step, `first` its step index) before the
+/// census columns.
+pub(crate) fn write_stats(
+    path: &std::path::Path,
+    columns: &[&'static Measure],
+    rows: &[(u32, f64, FlockMeasures)],
+    first: u32,
+    dt: f32,
+) -> Result<(), RunError> {
+    let time_at = columns.iter().position(|m| m.needs == Needs::Census);
+    let mut header = vec!["step", "step_ms"];
+    for (k, m) in columns.iter().enumerate() {
+        if Some(k) == time_at {
+            header.push("time_s");
+        }
+        header.push(m.name);
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let io = |e: csv::Error| RunError::Write {
+        what: "measures CSV",
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    };
+    w.write_record(&header).map_err(io)?;
+    for (s, ms, m) in rows {
+        let mut row = vec![s.to_string(), format!("{ms:.4}")];
+        for (k, c) in columns.iter().enumerate() {
+            if Some(k) == time_at {
+                let t = s.wrapping_sub(first) as f64 * dt as f64;
+                row.push(format!("{t:.4}"));
+            }
+            let id = MeasureId::by_name(c.name).expect("a measure of the table");
+            // Written as f32, the precision the backends compute in.
+            row.push(
+                m.get(id)
+                    .map_or_else(String::new, |v| (v as f32).to_string()),
+            );
+        }
+        w.write_record(&row).map_err(io)?;
+    }
+    let bytes = w.into_inner().map_err(|e| io(e.into_error().into()))?;
+    crate::io::write_atomic(path, &bytes).map_err(|source| RunError::Write {
+        what: "measures CSV",
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The model's order parameter and its series statistics over `rows` (each a measured step's
+/// measures), when there are enough rows (docs/model.md §12.9).
+pub(crate) fn order_statistics(
+    params: &crate::model::SimParams,
+    n: usize,
+    rows: &[(u32, f64, FlockMeasures)],
+) -> Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)> {
+    let id = MeasureId::by_name(params.model.desc().order_parameter)?;
+    let series: Vec<f64> = rows.iter().filter_map(|r| r.2.get(id)).collect();
+    if series.len() < crate::stats::MIN_SAMPLES {
+        return None;
+    }
+    let m = crate::stats::order_parameter_moments(&series, n);
+    let of = |id: MeasureId, e: Estimate| (id.desc(), e);
+    Some((
+        id.desc(),
+        vec![
+            of(id, m.mean),
+            of(MeasureId::ORDER_M2, m.second_moment),
+            of(MeasureId::ORDER_M4, m.fourth_moment),
+            of(MeasureId::BINDER, m.binder_cumulant),
+            of(MeasureId::SUSCEPTIBILITY, m.susceptibility),
+        ],
+    ))
+}

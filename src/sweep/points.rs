@@ -1,0 +1,186 @@
+//! `points.csv`: one row per point of the sweep (a combination of values), its repeats combined
+//! ([`summarise`]): each measure's mean over the repeats and its error — with K ≥ 2 repeats the
+//! standard error of the K repeat values (their sd/√K: `crate::stats::combine_repeats`), which
+//! sees everything that differs between independent runs; with one repeat the run's own error
+//! (batch means for the averages, the block jackknife for the order-parameter statistics). The
+//! `error` column says which. A pure function of `sweep.csv`'s rows, so a merge recomputes it.
+
+use crate::stats::{combine_repeats, ErrorKind, Estimate};
+use crate::sweep::error::SweepError;
+use crate::sweep::table::{density, PointRow};
+
+/// File name of the table.
+pub const POINTS_CSV: &str = "points.csv";
+
+/// One point: the rows of its repeats, combined.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointSummary {
+    /// The value of each swept parameter.
+    pub values: Vec<f64>,
+    /// Boid count N.
+    pub boids: usize,
+    /// World width and height (wu).
+    pub world: [f32; 2],
+    /// Repeats done (rows found).
+    pub repeats: usize,
+    /// Each average measure of [`crate::sweep::measures`]: mean and error.
+    pub measures: Vec<Estimate>,
+    /// Each order-parameter statistic of [`crate::sweep::order_statistics`]: value and error.
+    pub order: Vec<Estimate>,
+}
+
+impl PointSummary {
+    /// What the errors of this point are (every column has the same kind but for one repeat,
+    /// where the averages have batch means and the order statistics the block jackknife).
+    pub fn error_kind(&self) -> ErrorKind {
+        self.measures
+            .first()
+            .map_or(ErrorKind::BatchMeansWithinRun, |e| e.kind)
+    }
+}
+
+/// The points of `rows` in the order of their first row (plan order), each combining the rows
+/// of the same values.
+pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
+    let mut groups: Vec<(Vec<f64>, Vec<&PointRow>)> = Vec::new();
+    for r in rows {
+        match groups.iter_mut().find(|(v, _)| *v == r.values) {
+            Some((_, g)) => g.push(r),
+            None => groups.push((r.values.clone(), vec![r])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(values, g)| {
+            let combine = |pick: &dyn Fn(&PointRow) -> (f64, f64), within: ErrorKind| {
+                let per: Vec<Estimate> = g
+                    .iter()
+                    .map(|r| {
+                        let (value, error) = pick(r);
+                        Estimate {
+                            value,
+                            error,
+                            kind: within,
+                        }
+                    })
+                    .collect();
+                combine_repeats(&per)
+            };
+            let measures = (0..g[0].stats.len())
+                .map(|m| {
+                    combine(
+                        &|r| (r.stats[m].mean, r.stats[m].se),
+                        ErrorKind::BatchMeansWithinRun,
+                    )
+                })
+                .collect();
+            let order = (0..g[0].order.len())
+                .map(|k| combine(&|r| r.order[k], ErrorKind::BlockJackknifeWithinRun))
+                .collect();
+            PointSummary {
+                values,
+                boids: g[0].boids,
+                world: g[0].world,
+                repeats: g.len(),
+                measures,
+                order,
+            }
+        })
+        .collect()
+}
+
+/// `points.csv` of `points`: the swept parameters, `n_boids,world_width_wu,world_height_wu,
+/// density,repeats,error`, then `M,M_se` for each average measure and `S,S_se` for each
+/// order-parameter statistic.
+///
+/// # Errors
+/// [`SweepError::Csv`]: the CSV writer's error.
+pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, SweepError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let e = |source: csv::Error| SweepError::Csv {
+        path: POINTS_CSV.into(),
+        source,
+    };
+    let mut h: Vec<String> = axes.to_vec();
+    h.extend(
+        [
+            "n_boids",
+            "world_width_wu",
+            "world_height_wu",
+            "density",
+            "repeats",
+            "error",
+        ]
+        .map(String::from),
+    );
+    for m in crate::sweep::measures()
+        .into_iter()
+        .chain(crate::sweep::order_statistics())
+    {
+        h.push(m.name.to_string());
+        h.push(format!("{}_se", m.name));
+    }
+    w.write_record(&h).map_err(e)?;
+    for p in points {
+        let mut rec: Vec<String> = p.values.iter().map(|v| v.to_string()).collect();
+        rec.push(p.boids.to_string());
+        rec.push(p.world[0].to_string());
+        rec.push(p.world[1].to_string());
+        rec.push(density(p.boids, p.world).to_string());
+        rec.push(p.repeats.to_string());
+        rec.push(p.error_kind().to_string());
+        for est in p.measures.iter().chain(&p.order) {
+            rec.push(est.value.to_string());
+            rec.push(est.error.to_string());
+        }
+        w.write_record(&rec).map_err(e)?;
+    }
+    w.into_inner()
+        .map_err(|x| e(csv::Error::from(x.into_error())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::SeriesStats;
+
+    fn row(point: usize, repeat: u32, values: Vec<f64>, mean: f64, se: f64) -> PointRow {
+        PointRow {
+            point,
+            repeat,
+            seed: 1,
+            values,
+            boids: 400,
+            world: [10.0, 10.0],
+            samples: 100,
+            stats: vec![SeriesStats { mean, sd: 0.1, se }],
+            order: vec![(mean, se)],
+        }
+    }
+
+    #[test]
+    fn disagreeing_repeats_give_the_error_of_their_spread() {
+        // Three repeats at 0.70, 0.80 and 0.95, each precise within its run (se 0.01): the error
+        // drawn is their spread, sd/√3 ≈ 0.0726, not √(Σ se²)/3 ≈ 0.0058.
+        let rows = vec![
+            row(1, 1, vec![0.0], 0.70, 0.01),
+            row(1, 2, vec![0.0], 0.80, 0.01),
+            row(1, 3, vec![0.0], 0.95, 0.01),
+            row(2, 1, vec![1.0], 0.50, 0.02),
+        ];
+        let p = summarise(&rows);
+        assert_eq!(p.len(), 2);
+        let m = p[0].measures[0];
+        assert!((m.value - 0.8166666).abs() < 1e-6, "{m:?}");
+        assert!((m.error - 0.07264832).abs() < 1e-6, "{m:?}");
+        assert_eq!(m.kind, ErrorKind::AcrossRepeats { repeats: 3 });
+        assert_eq!(p[0].repeats, 3);
+        // One repeat: the run's own error, said so.
+        assert_eq!(p[1].measures[0].error, 0.02);
+        assert_eq!(p[1].measures[0].kind, ErrorKind::BatchMeansWithinRun);
+        assert_eq!(p[1].order[0].kind, ErrorKind::BlockJackknifeWithinRun);
+        // The check can fail: quadrature of the within-run errors would not give the spread.
+        let quadrature = (3.0f64 * 0.01 * 0.01).sqrt() / 3.0;
+        assert!((m.error - quadrature).abs() > 0.05);
+    }
+}
