@@ -41,9 +41,9 @@ pub enum ParamError {
         /// Its value.
         value: String,
         /// The setting it conflicts with (`neighborhood = topological`).
-        context: String,
+        context: &'static str,
         /// What to do.
-        message: String,
+        message: &'static str,
     },
     /// A rule radius is larger than `perception_radius` (the grid cell size), so the 3×3 cell
     /// search would miss neighbours.

@@ -266,10 +266,9 @@ impl SimParams {
             return Err(ParamError::Inapplicable {
                 field: "max_neighbors",
                 value: self.max_neighbors.to_string(),
-                context: "neighborhood = topological".to_string(),
+                context: "neighborhood = topological",
                 message: "the topological neighbourhood is the topological_k nearest; set \
-                          max_neighbors = 0"
-                    .to_string(),
+                          max_neighbors = 0",
             });
         }
         // Each model's own checks (every group, whatever the model).
@@ -425,8 +424,11 @@ impl SimParams {
         Err(ParamError::Inapplicable {
             field,
             value: self.get(key).map_or(String::new(), |v| v.to_string()),
-            context: format!("neighborhood = {}", self.neighborhood.name()),
-            message: message.to_string(),
+            context: match self.neighborhood {
+                Neighborhood::Metric => "neighborhood = metric",
+                Neighborhood::Topological => "neighborhood = topological",
+            },
+            message,
         })
     }
 
