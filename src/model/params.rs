@@ -78,9 +78,7 @@ impl ParamField for Neighborhood {
     }
 }
 
-/// Largest `topological_k`: the k nearest are kept in a fixed-size list per boid (also on the
-/// GPU).
-pub const TOPOLOGICAL_K_MAX: u32 = 64;
+pub use crate::model::rules::TOPOLOGICAL_K_MAX;
 
 /// Default number of boids per square world unit, used to size a world for a boid count
 /// (see [`SimParams::with_world_for`]). With the default radii this gives about 12 boids inside a

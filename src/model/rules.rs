@@ -155,7 +155,9 @@ pub struct NearestOf<const C: usize> {
 /// The neighbour cap's selection ([`NearestOf`] of at most [`MAX_NEIGHBORS_CAP`]).
 pub type Nearest = NearestOf<MAX_NEIGHBORS_CAP>;
 
-pub use crate::model::params::TOPOLOGICAL_K_MAX;
+/// Largest `topological_k`: the k nearest are kept in a fixed-size list per boid (also on the
+/// GPU).
+pub const TOPOLOGICAL_K_MAX: u32 = 64;
 
 /// Largest neighbour cap (`max_neighbors`): the selection of the nearest lives in a fixed-size
 /// list per boid (also on the GPU).
