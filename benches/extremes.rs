@@ -1,4 +1,4 @@
-//! Two scaling claims, measured in one run on the GPU and the CPU backend, whole step (wall time of
+//! Three claims, measured in one run on the GPU and the CPU backend, whole step (wall time of
 //! `step` + `finish`, median of the measured steps):
 //!
 //! 1. **Step time follows the boids, not the world's area.** N = 10, 1 000 and 100 000 boids in
@@ -23,6 +23,17 @@
 //!    the 3 × 3 cells around it, whatever the points' layout) but all on the few boids near it;
 //!    with the flock away from the pile the points cost only the visit of 9 empty cells per boid.
 //!
+//! 3. **The topological neighbourhood costs about what the metric one does.** Each boid's
+//!    neighbours are its k nearest whatever the distance (`neighborhood = "topological"`), found
+//!    by a grid search widening ring by ring (docs/model.md §19.2). At the default density with
+//!    k = 7 it is compared with the metric neighbourhood whose radius holds the same mean
+//!    neighbour count, √(7/(π·ρ)) ≈ 14.9 wu (the boids model's alignment, cohesion and colour
+//!    radii; Vicsek's r), 20 000 boids, the boids and the Vicsek model; and at the two extremes:
+//!    **sparse**, 10 boids in a world 10⁶ wu wide (metric: no neighbour; topological: the search
+//!    widens over the whole grid), and **crowded**, 2 000 boids in a square of 1 wu inside one
+//!    cell (every boid a candidate of every other in both). The table gives both steps, their
+//!    ratio and the mean neighbours of each after the last CPU step.
+//!
 //! Timing: the cases of one sweep (all worlds of one boundary and N; all obstacle layouts) are
 //! built side by side, each runs [`WARMUP`] untimed steps, then timed rounds in which every case
 //! steps once in turn, GPU and CPU alike, so a change of load on the machine falls on every case
@@ -34,6 +45,9 @@
 //! CPU 13 s to 35 s). Errors (an invalid world, a
 //! count over the adapter's limits) are printed in the table. Without an adapter the GPU columns
 //! say `SKIPPED: no adapter` and the CPU runs anyway.
+//!
+//! `cargo bench --bench extremes -- neighborhoods` runs section 3 only (likewise `worlds`,
+//! `obstacles`).
 //!
 //! The bench does its own timing instead of criterion's sampling: its result is the table of
 //! ratios of one run, interleaved as above. `cargo bench --bench extremes` takes about 2 minutes
@@ -449,6 +463,156 @@ fn away_from_pile(mut boids: Vec<Boid>, side: f32, clear: f32, p: &SimParams) ->
     boids
 }
 
+/// Boids of the neighbourhood comparison at the default density.
+const NEIGHBORHOOD_BOIDS: usize = 20_000;
+/// k of the topological neighbourhood compared.
+const TOPOLOGICAL_K: u32 = 7;
+/// Boids of the crowded extreme (all in one cell).
+const CROWD_BOIDS: usize = 2_000;
+/// Boids of the sparse extreme.
+const SPARSE_BOIDS: usize = 10;
+/// Side of the sparse extreme's world (wu).
+const SPARSE_SIDE: f32 = 1_000_000.0;
+
+/// One case of the neighbourhood comparison: the metric and the topological step of one flock.
+struct NeighborhoodRow {
+    label: String,
+    n: usize,
+    gpu: [Timed; 2],
+    cpu: [Timed; 2],
+    neighbors: [Option<f32>; 2],
+}
+
+/// `p` in the topological neighbourhood with k = [`TOPOLOGICAL_K`] (its radii left as they are:
+/// only separation's acts).
+fn topological(p: &SimParams) -> SimParams {
+    let mut t = p.clone();
+    t.set("neighborhood", "topological").expect("a choice");
+    t.set("topological_k", &TOPOLOGICAL_K.to_string())
+        .expect("in range");
+    t
+}
+
+/// `p` with the metric radius `r` (wu) on every rule but separation, and as the perception radius.
+fn metric_radius(mut p: SimParams, r: f32) -> SimParams {
+    p.perception_radius = r;
+    p.alignment_radius = r;
+    p.cohesion_radius = r;
+    p.hue_radius = r;
+    p.separation_radius = p.separation_radius.min(r);
+    p
+}
+
+fn neighborhood_sweep(ctx: Option<&GpuContext>, plan: Plan) -> Vec<NeighborhoodRow> {
+    let rho = DEFAULT_DENSITY;
+    // The radius of the disc holding k boids on average at density ρ.
+    let r_k = (TOPOLOGICAL_K as f32 / (std::f32::consts::PI * rho)).sqrt();
+    let n = NEIGHBORHOOD_BOIDS;
+    let boids_model = metric_radius(SimParams::default().with_world_for(n, rho), r_k);
+    let vicsek = {
+        let mut p = SimParams::default();
+        p.set("model", "vicsek").expect("a model");
+        metric_radius(p.with_world_for(n, rho), r_k)
+    };
+    let sparse = SimParams {
+        world_width: SPARSE_SIDE,
+        world_height: SPARSE_SIDE,
+        ..SimParams::default()
+    };
+    let crowd = SimParams::default().with_world_for(CROWD_BOIDS, rho);
+    let mut cases = vec![
+        (
+            format!("boids, ρ = {rho}, r = {r_k:.2}"),
+            boids_model,
+            n,
+            false,
+        ),
+        (format!("vicsek, ρ = {rho}, r = {r_k:.2}"), vicsek, n, false),
+        (
+            format!("sparse, {SPARSE_SIDE:.0e} wu"),
+            sparse,
+            SPARSE_BOIDS,
+            false,
+        ),
+        ("crowded, one cell".to_string(), crowd, CROWD_BOIDS, true),
+    ];
+    let none = Actors::default();
+    let mut rows = Vec::new();
+    for (label, metric, n, crowded) in cases.drain(..) {
+        let mut boids = initial_state(SEED, n, &metric);
+        if crowded {
+            // Every boid in [0.25, 1.25)², inside the first cell of both grids (cells ≥ 14 wu).
+            for (k, b) in boids.iter_mut().enumerate() {
+                b.position = [
+                    0.25 + uniform01(SEED, k as u32, 0, STREAM_OBSTACLE_X),
+                    0.25 + uniform01(SEED, k as u32, 0, STREAM_OBSTACLE_Y),
+                ];
+            }
+        }
+        let topo = topological(&metric);
+        let mut gpu = [
+            gpu_timer(ctx, &metric, &boids, &none),
+            gpu_timer(ctx, &topo, &boids, &none),
+        ];
+        let mut cpu = [
+            cpu_timer(&metric, &boids, &none),
+            cpu_timer(&topo, &boids, &none),
+        ];
+        {
+            let [g0, g1] = &mut gpu;
+            let [c0, c1] = &mut cpu;
+            measure(vec![g0, g1], vec![c0, c1], plan);
+        }
+        let row = NeighborhoodRow {
+            label,
+            n,
+            neighbors: [cpu[0].mean_neighbors(), cpu[1].mean_neighbors()],
+            gpu: [gpu[0].result(), gpu[1].result()],
+            cpu: [cpu[0].result(), cpu[1].result()],
+        };
+        eprintln!(
+            "  {}: gpu {} / {}, cpu {} / {} (ms/step, metric / topological)",
+            row.label,
+            row.gpu[0].cell(),
+            row.gpu[1].cell(),
+            row.cpu[0].cell(),
+            row.cpu[1].cell()
+        );
+        rows.push(row);
+    }
+    rows
+}
+
+fn print_neighborhood_table(rows: &[NeighborhoodRow]) {
+    println!(
+        "\n## Neighbourhoods: metric vs topological (k = {TOPOLOGICAL_K}), ms per step, median\n"
+    );
+    println!(
+        "| case | N | neighbours metric / topo | GPU metric | GPU topo | GPU topo/metric | CPU metric | CPU topo | CPU topo/metric |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let ratio = |t: &[Timed; 2]| match (t[0].ms(), t[1].ms()) {
+        (Some(a), Some(b)) => format!("{:.2}×", b / a),
+        _ => "—".into(),
+    };
+    let nb = |x: Option<f32>| x.map_or("—".into(), |v| format!("{v:.2}"));
+    for r in rows {
+        println!(
+            "| {} | {} | {} / {} | {} | {} | {} | {} | {} | {} |",
+            r.label,
+            r.n,
+            nb(r.neighbors[0]),
+            nb(r.neighbors[1]),
+            r.gpu[0].cell(),
+            r.gpu[1].cell(),
+            ratio(&r.gpu),
+            r.cpu[0].cell(),
+            r.cpu[1].cell(),
+            ratio(&r.cpu),
+        );
+    }
+}
+
 /// One case of the obstacle sweep.
 struct ObstacleRow {
     label: String,
@@ -585,12 +749,24 @@ fn main() {
             None
         }
     };
+    // `cargo bench --bench extremes -- SECTION…` runs only the sections named (worlds,
+    // obstacles, neighborhoods); none named: all.
+    let named: Vec<String> = std::env::args()
+        .filter(|a| ["worlds", "obstacles", "neighborhoods"].contains(&a.as_str()))
+        .collect();
+    let runs = |s: &str| named.is_empty() || named.iter().any(|a| a == s);
     let started = Instant::now();
-    eprintln!("world-size sweep");
-    let world = world_sweep(ctx.as_ref(), counts, plan);
-    eprintln!("obstacle sweep");
-    let obstacles = obstacle_sweep(ctx.as_ref(), plan);
-    print_world_table(&world);
-    print_obstacle_table(&obstacles);
+    if runs("worlds") {
+        eprintln!("world-size sweep");
+        print_world_table(&world_sweep(ctx.as_ref(), counts, plan));
+    }
+    if runs("obstacles") {
+        eprintln!("obstacle sweep");
+        print_obstacle_table(&obstacle_sweep(ctx.as_ref(), plan));
+    }
+    if runs("neighborhoods") {
+        eprintln!("neighbourhood comparison");
+        print_neighborhood_table(&neighborhood_sweep(ctx.as_ref(), plan));
+    }
     println!("\n(total {:.0} s)", started.elapsed().as_secs_f64());
 }

@@ -30,6 +30,8 @@ struct Params {
     cohesion_r2: f32,
     hue_r2: f32,
     max_neighbors: u32,
+    topological_k: u32,
+    record_neighbors: u32,
     hue_cohesion_weight: f32,
     hue_alignment_weight: f32,
     max_hue_speed: f32,

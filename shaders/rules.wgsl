@@ -4,8 +4,9 @@
 // shift for the whole row — then the obstacle sums, and writes the boid's next state at the same
 // index of the state (ping-pong: state → sorted → state, the state in the sort's order). Mirrors
 // `rules` in src/stages/twins/rules.rs. Predators (moved by the `predators` stage) push every boid
-// and catch some (finish_boid). A boid with more candidates or nearby obstacle points than one
-// invocation may loop over is deferred to `rules_heavy`.
+// and catch some (finish_boid). In the topological neighbourhood the neighbours are the k nearest
+// whatever the distance (topological.wgsl). A boid with more candidates or nearby obstacle points
+// than one invocation may loop over is deferred to `rules_heavy`.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
@@ -23,6 +24,7 @@
 @group(0) @binding(13) var<storage, read_write> dispatch_args: array<atomic<u32>>;
 @group(0) @binding(14) var<storage, read> predators: array<Predator>;
 @group(0) @binding(15) var<storage, read_write> catches: array<atomic<u32>>;
+@group(0) @binding(16) var<storage, read_write> neighbor_ids: array<u32>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.
@@ -47,8 +49,13 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         }
         ob = obstacle_sums(me.xy, blk);
     }
-    let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
-    let g = gather(s, me.xy, budget);
+    var g: Gathered;
+    if (params.topological_k > 0u) {
+        g = gather_topological(s, me.xy);
+    } else {
+        let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
+        g = gather(s, me.xy, budget);
+    }
     if (!g.ok) {
         defer_item(1u, s);
         return;

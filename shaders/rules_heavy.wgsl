@@ -5,6 +5,9 @@
 // integrates the boid. With a neighbour cap the k nearest are chosen in k rounds, each a
 // workgroup-wide minimum of the candidates beyond the last one chosen (by distance, then id).
 // Together with `rules` it computes what the CPU twin `rules` computes (the sums in another order).
+// The topological neighbourhood's deferred boids are searched by the entry point
+// `rules_heavy_topological` below (the same indirect dispatch; each entry point leaves the other
+// neighbourhood's boids alone).
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
@@ -21,6 +24,7 @@
 @group(0) @binding(12) var<storage, read> overflow: array<u32>;
 @group(0) @binding(13) var<storage, read> predators: array<Predator>;
 @group(0) @binding(14) var<storage, read_write> catches: array<atomic<u32>>;
+@group(0) @binding(15) var<storage, read_write> neighbor_ids: array<u32>;
 
 const HEAVY_GROUP: u32 = 256u;
 
@@ -80,6 +84,11 @@ fn first_of(lid: u32, start: u32) -> u32 {
 @compute @workgroup_size(256)
 fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
+    // The topological neighbourhood's boids are `rules_heavy_topological`'s (a uniform value:
+    // every invocation returns).
+    if (params.topological_k > 0u) {
+        return;
+    }
     let g = workgroup_linear(wid, nwg);
     // No early return: the barriers below need every invocation (uniform control flow);
     // workgroups past the deferred boids visit nothing and write nothing.
@@ -223,5 +232,241 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
         }
         let ob = ObstacleSums(partials[0].push, partials[0].bounce_normal, partials[0].bounce_d2);
         finish_boid(s, me, sorted_hue[s], sums, ob);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `rules_heavy_topological`: a deferred boid of the topological neighbourhood (docs/model.md §19.2)
+// — one whose search passed the plain `rules` budget (a sparse region of many empty rings, or a
+// crowded one) — searched by one workgroup. The search widens by frames of rings, the first the
+// boid's own cell and each next one as many rings again as were searched (rings 0, 1, 2–3, 4–7,
+// …), so a boid alone in a grid of C cells takes O(log C) frames, and each frame's rows are shared
+// out: invocation `lid` takes rows lid, lid + 256, …, and the ranges of items longer than
+// TOPO_SHARED, found in any row, are shared out item by item. Each invocation keeps the k nearest
+// of what it saw in a max-heap (O(log k) per candidate, written without a loop, so an invocation's
+// loop iterations follow its share of the candidates alone); after each frame the workgroup counts
+// the candidates nearer than the frame's bound, and stops once k are (or the frame covers the
+// grid). The k nearest are then merged in k rounds of a workgroup-wide minimum, nearest first.
+
+const TOPO_SHARED: u32 = 64u;
+
+// A range of items to share out (at most 4 per row, 256 rows at a time).
+var<workgroup> topo_shared: array<vec2<u32>, 1024>;
+var<workgroup> topo_shared_n: atomic<u32>;
+var<workgroup> topo_count: atomic<u32>;
+// A value lid 0 makes the whole workgroup's (read through workgroupUniformLoad).
+var<workgroup> topo_word: u32;
+
+struct TopoPick {
+    d2: f32,
+    id: u32,
+    j: u32,
+    lane: u32,
+}
+
+var<workgroup> topo_picks: array<TopoPick, 128>;
+var<workgroup> topo_chosen: array<TopoPick, 64>;
+
+// One invocation's obstacle sums, with the visiting index of its nearest bouncing point.
+struct ObsPartial {
+    push: vec2<f32>,
+    bounce_normal: vec2<f32>,
+    bounce_d2: f32,
+    bounce_t: u32,
+}
+
+var<workgroup> topo_obs: array<ObsPartial, 128>;
+
+fn add_obs(a: ObsPartial, b: ObsPartial) -> ObsPartial {
+    var r = a;
+    r.push += b.push;
+    if (b.bounce_d2 < a.bounce_d2 || (b.bounce_d2 == a.bounce_d2 && b.bounce_t < a.bounce_t)) {
+        r.bounce_normal = b.bounce_normal;
+        r.bounce_d2 = b.bounce_d2;
+        r.bounce_t = b.bounce_t;
+    }
+    return r;
+}
+
+fn pick_before(a: TopoPick, b: TopoPick) -> bool {
+    return topo_less(a.d2, a.id, b.d2, b.id);
+}
+
+@compute @workgroup_size(256)
+fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
+                           @builtin(num_workgroups) nwg: vec3<u32>,
+                           @builtin(local_invocation_index) lid: u32) {
+    // The metric neighbourhood's boids are `rules_heavy`'s (a uniform value).
+    if (params.topological_k == 0u) {
+        return;
+    }
+    let g = workgroup_linear(wid, nwg);
+    // No early return past here: the barriers below need every invocation (uniform control
+    // flow); workgroups past the deferred boids search nothing and write nothing.
+    let live = g < counters[1];
+    let s = select(0u, overflow[min(g, arrayLength(&overflow) - 1u)], live);
+    let me = sorted_pos_vel[s];
+    let p = me.xy;
+    let c = cell_xy(p);
+    let k = min(params.topological_k, TOPOLOGICAL_K_MAX);
+    var heap: TopoHeap;
+    heap.len = 0u;
+    heap.k = k;
+    if (lid == 0u) {
+        atomicStore(&topo_shared_n, 0u);
+        atomicStore(&topo_count, 0u);
+    }
+    var inner = 0u;
+    var outer = 0u;
+    loop {
+        workgroupBarrier();
+        let f = frame_of(c, inner, outer);
+        if (lid == 0u) {
+            topo_word = select(0u, frame_rows(f), live);
+        }
+        let rows = workgroupUniformLoad(&topo_word);
+        for (var base = 0u; base < rows; base += HEAVY_GROUP) {
+            let t = base + lid;
+            if (t < rows) {
+                let fr = frame_row(f, t);
+                for (var u = 0u; u < 4u; u++) {
+                    let rg = frame_row_range(u, fr);
+                    if (rg.y - rg.x > TOPO_SHARED) {
+                        topo_shared[atomicAdd(&topo_shared_n, 1u)] = rg;
+                    } else {
+                        for (var j = rg.x; j < rg.y; j++) {
+                            heap_offer(&heap, j, s, p);
+                        }
+                    }
+                }
+            }
+            workgroupBarrier();
+            if (lid == 0u) {
+                topo_word = atomicLoad(&topo_shared_n);
+            }
+            let shared_n = workgroupUniformLoad(&topo_word);
+            for (var b = 0u; b < shared_n; b++) {
+                let rg = topo_shared[b];
+                for (var j = rg.x + lid; j < rg.y; j += HEAVY_GROUP) {
+                    heap_offer(&heap, j, s, p);
+                }
+            }
+            workgroupBarrier();
+            if (lid == 0u) {
+                atomicStore(&topo_shared_n, 0u);
+            }
+            workgroupBarrier();
+        }
+        // Certain once k candidates are nearer than every boid outside the frame.
+        let b2 = block_bound2(p, c, outer);
+        var below = 0u;
+        for (var t = 0u; t < heap.len; t++) {
+            below += select(0u, 1u, heap.items[t].d2 < b2);
+        }
+        atomicAdd(&topo_count, below);
+        workgroupBarrier();
+        if (lid == 0u) {
+            topo_word = select(0u, 1u, !live || b2 == F32_MAX || atomicLoad(&topo_count) >= k);
+            atomicStore(&topo_count, 0u);
+        }
+        if (workgroupUniformLoad(&topo_word) != 0u) {
+            break;
+        }
+        inner = outer + 1u;
+        outer = 2u * outer + 1u;
+    }
+
+    // The k nearest of the workgroup, nearest first: k rounds of the smallest head.
+    heap_sort(&heap);
+    var head = 0u;
+    for (var round = 0u; round < k; round++) {
+        var mine = TopoPick(F32_MAX, 0xffffffffu, 0u, lid);
+        if (head < heap.len) {
+            let it = heap.items[head];
+            mine = TopoPick(it.d2, it.id, it.j, lid);
+        }
+        workgroupBarrier();
+        if (lid >= 128u) {
+            topo_picks[lid - 128u] = mine;
+        }
+        workgroupBarrier();
+        if (lid < 128u && !pick_before(topo_picks[lid], mine)) {
+            topo_picks[lid] = mine;
+        }
+        for (var stride = 64u; stride > 0u; stride >>= 1u) {
+            workgroupBarrier();
+            if (lid < stride && pick_before(topo_picks[lid + stride], topo_picks[lid])) {
+                topo_picks[lid] = topo_picks[lid + stride];
+            }
+        }
+        workgroupBarrier();
+        let best = topo_picks[0];
+        if (best.d2 < F32_MAX && best.lane == lid) {
+            head += 1u;
+        }
+        if (lid == 0u) {
+            topo_chosen[round] = best;
+        }
+    }
+
+    // Obstacle points: this invocation's residue class, as in `rules_heavy`.
+    var ob: ObsPartial;
+    ob.push = vec2<f32>(0.0);
+    ob.bounce_normal = vec2<f32>(0.0);
+    ob.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
+    ob.bounce_t = 0xffffffffu;
+    let blk = obstacle_block(p);
+    if (live) {
+        var base = 0u;
+        for (var q = 0u; q < blk.n; q++) {
+            let a = obstacle_cells[blk.cells[q]];
+            let len = obstacle_cells[blk.cells[q] + 1u] - a;
+            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
+                let before = o.bounce_d2;
+                obstacle_add(&o, p, obstacles[a + (t - base)]);
+                ob.push = o.push;
+                if (o.bounce_d2 < before) {
+                    ob.bounce_normal = o.bounce_normal;
+                    ob.bounce_d2 = o.bounce_d2;
+                    ob.bounce_t = t;
+                }
+            }
+            base += len;
+        }
+    }
+    workgroupBarrier();
+    if (lid >= 128u) {
+        topo_obs[lid - 128u] = ob;
+    }
+    workgroupBarrier();
+    if (lid < 128u) {
+        topo_obs[lid] = add_obs(ob, topo_obs[lid]);
+    }
+    for (var stride = 64u; stride > 0u; stride >>= 1u) {
+        workgroupBarrier();
+        if (lid < stride) {
+            topo_obs[lid] = add_obs(topo_obs[lid], topo_obs[lid + stride]);
+        }
+    }
+    workgroupBarrier();
+
+    if (lid == 0u && live) {
+        var sums = empty_sums();
+        let record = s < params.record_neighbors;
+        for (var t = 0u; t < k; t++) {
+            let pk = topo_chosen[t];
+            var id_t = 0xffffffffu;
+            if (pk.d2 < F32_MAX) {
+                accumulate(&sums, topo_offset(pk.j, p), sorted_pos_vel[pk.j].zw,
+                           sorted_hue[pk.j]);
+                id_t = pk.id;
+            }
+            if (record) {
+                neighbor_ids[s * k + t] = id_t;
+            }
+        }
+        let o = topo_obs[0];
+        finish_boid(s, me, sorted_hue[s], sums, ObstacleSums(o.push, o.bounce_normal, o.bounce_d2));
     }
 }

@@ -4,14 +4,16 @@
 // (NeighborSums, ObstacleSums, rotate, apply_boundary, hue_rule).
 
 // The model's parameters in the uniform block, as `uniforms` in src/model/models/vicsek.rs packs
-// them: [η, v0, update (0 new, 1 old), 0].
+// them: [η, v0, update (0 new, 1 old), noise (0 angular, 1 vectorial)].
 fn vicsek_eta() -> f32 { return params.model_params[0].x; }
 fn vicsek_speed() -> f32 { return params.model_params[0].y; }
 fn vicsek_update_old() -> bool { return params.model_params[0].z != 0.0; }
+fn vicsek_vectorial() -> bool { return params.model_params[0].w != 0.0; }
 
 // The next state of particle `me`: the heading of the summed velocities within r, itself
 // included (s.alignment holds the others': the alignment radius is r in this model), turned by a
-// noise uniform in [−η/2, η/2); Δt = 1. Predators do not push a Vicsek particle (`_predator`
+// noise uniform in [−η/2, η/2) (angular), or of that sum plus a random vector η·n·v0·e^{iξ}
+// (vectorial); Δt = 1. Predators do not push a Vicsek particle (`_predator`
 // is not used).
 fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>) -> Boid {
     let p = me.position;
@@ -22,18 +24,38 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>)
         own = v / sqrt(v2);
     }
     let bounce_normal = ob.bounce_normal;
+    let v0 = vicsek_speed();
+    let eta = vicsek_eta();
     var dir: vec2<f32>;
+    var base: vec2<f32>;
+    var n: f32;
     if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {
         dir = own - 2.0 * dot(own, bounce_normal) * bounce_normal;
+        base = dir * v0;
+        n = 1.0;
     } else {
         let sum = s.alignment + v;
         let l2 = dot(sum, sum);
         dir = own;
-        if (l2 > STEER_EPS2 * vicsek_speed() * vicsek_speed()) {
+        if (l2 > STEER_EPS2 * v0 * v0) {
             dir = sum / sqrt(l2);
         }
+        base = sum;
+        n = f32(s.alignment_n + 1u);
     }
-    dir = rotate(dir, uniform_turn(params.seed, me.id, params.step, vicsek_eta()));
+    if (!vicsek_vectorial()) {
+        // Angular noise: a turn uniform in [−η/2, η/2).
+        dir = rotate(dir, uniform_turn(params.seed, me.id, params.step, eta));
+    } else if (eta > 0.0) {
+        // Vectorial noise: η·n·v0·e^{iξ}, ξ uniform in [−π, π), added to the sum of the n
+        // velocities before its direction is taken (nothing at η = 0).
+        let xi = uniform_turn(params.seed, me.id, params.step, 2.0 * PI);
+        let w = base + rotate(vec2<f32>(eta * n * v0, 0.0), xi);
+        let l2 = dot(w, w);
+        if (l2 > STEER_EPS2 * v0 * v0) {
+            dir = w / sqrt(l2);
+        }
+    }
     let v_new = dir * vicsek_speed();
     var moved = v_new;
     if (vicsek_update_old()) {

@@ -234,6 +234,22 @@ pub trait Simulation: Send {
     /// Per-stage times of the last finished step, `(stage name, ms)`, when the backend measures them
     /// (GPU timestamp queries, or CPU wall time per stage).
     fn stage_times(&mut self) -> Vec<(String, f64)>;
+    /// Whether the following steps record the topological neighbours of every boid (the ids
+    /// `rules` selects, nearest first: docs/model.md §19.4), for [`Simulation::neighbor_ids`].
+    /// Off by default; on the GPU it costs a buffer of `topological_k` ids per boid and their
+    /// writes.
+    ///
+    /// # Errors
+    /// The backend's error when the buffer cannot be allocated.
+    fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError>;
+    /// The topological neighbours the last recorded step selected: for each boid, by ascending
+    /// id, its id and its neighbours' ids, nearest first (fewer than `topological_k` when there
+    /// are fewer other boids). Empty when the last step recorded none (recording off, or the
+    /// metric neighbourhood).
+    ///
+    /// # Errors
+    /// The backend's error when reading back fails.
+    fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError>;
     /// The boid state as GPU storage buffers of [`Simulation::len`] boids, when the backend keeps
     /// it on the GPU (the renderer then draws straight from them).
     fn gpu_state(&self) -> Option<StateBuffers> {
@@ -262,4 +278,24 @@ pub trait Simulation: Send {
     fn take_timer_results(&mut self) -> Vec<wgpu_profiler::GpuTimerQueryResult> {
         Vec::new()
     }
+}
+
+/// The recorded neighbour lists of a step: boid `s` of the state (id `ids[s]`) has the `k` slots
+/// `recorded[s·k .. (s + 1)·k]`, `u32::MAX` past its last neighbour. By ascending id.
+pub fn neighbor_lists(ids: &[u32], recorded: &[u32], k: usize) -> Vec<(u32, Vec<u32>)> {
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut out: Vec<(u32, Vec<u32>)> = recorded
+        .chunks(k)
+        .zip(ids)
+        .map(|(slots, &id)| {
+            (
+                id,
+                slots.iter().copied().filter(|&x| x != u32::MAX).collect(),
+            )
+        })
+        .collect();
+    out.sort_unstable_by_key(|x| x.0);
+    out
 }

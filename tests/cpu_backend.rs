@@ -5,7 +5,8 @@
 //! each neighbour sum in another order (docs in `boids::cpu::gather_simd`), the integers are
 //! equal (cells, sorted items, ids, neighbour counts, predators, catches) and the state is within
 //! the one-step tolerance of `tests/common`. Every model, every boundary, with and without a
-//! neighbour cap, obstacles, both kinds of predator and the pointer tool.
+//! neighbour cap, in the topological neighbourhood (its recorded neighbour lists equal too),
+//! obstacles, both kinds of predator and the pointer tool.
 
 mod common;
 
@@ -14,7 +15,8 @@ use boids::cpu::gather_simd::GatherPath;
 use boids::cpu::step::FAST_STAGES;
 use boids::cpu::CpuBackend;
 use boids::model::{
-    Boid, Boundary, Interaction, Model, Predator, PredatorKind, SimParams, StepUniforms,
+    Boid, Boundary, Interaction, Model, Neighborhood, Predator, PredatorKind, SimParams,
+    StepUniforms,
 };
 use boids::stages::twins::CpuStep;
 use glam::Vec2;
@@ -77,6 +79,10 @@ fn compare(a: &CpuStep, b: &CpuStep, p: &SimParams, exact: bool) -> Result<(), S
         ("ids (the state's order)", a.id == b.id),
         ("neighbour counts", a.neighbors == b.neighbors),
         (
+            "recorded topological neighbours",
+            a.neighbor_ids == b.neighbor_ids && a.recorded_k == b.recorded_k,
+        ),
+        (
             "predators",
             a.predators.len() == b.predators.len()
                 && a.predators
@@ -115,16 +121,23 @@ fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for m in Model::all() {
         for boundary in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce] {
-            for (cap, actors, pointer) in [
-                (0, false, false),
-                (0, true, false),
-                (6, false, false),
-                (0, false, true),
+            for (cap, actors, pointer, topological) in [
+                (0, false, false, false),
+                (0, true, false, false),
+                (6, false, false, false),
+                (0, false, true, false),
+                (0, false, false, true),
+                (0, true, false, true),
             ] {
                 let mut p = SimParams {
                     model: m,
                     boundary,
                     max_neighbors: cap,
+                    neighborhood: if topological {
+                        Neighborhood::Topological
+                    } else {
+                        Neighborhood::Metric
+                    },
                     rotational_diffusion: 0.3,
                     catch_radius: 8.0,
                     predator_sight_radius: 200.0,
@@ -163,8 +176,9 @@ fn cases() -> Vec<Case> {
                     (Vec::new(), Vec::new())
                 };
                 let label = format!(
-                    "{} {boundary:?} cap {cap}{}{}",
+                    "{} {boundary:?} {}cap {cap}{}{}",
                     m.desc().name,
+                    if topological { "topological " } else { "" },
                     if actors {
                         " with obstacles and predators"
                     } else {
@@ -195,6 +209,8 @@ fn check_steps(
     sim.set_obstacles(obstacles).unwrap();
     sim.set_predators(predators).unwrap();
     sim.set_gather_path(path);
+    // The topological neighbourhood's lists too.
+    sim.record_neighbor_ids(true).unwrap();
     let mut busy = 0;
     for step in 0..3 {
         let want = twins_step(sim.buffers(), sim.uniforms());
@@ -270,4 +286,20 @@ fn the_comparison_rejects_a_planted_difference() {
     let mut caught = got.clone();
     caught.catches[1] += 1;
     assert!(compare(&caught, &want, &p, false).is_err());
+    // A recorded topological neighbour.
+    let topo = SimParams {
+        neighborhood: Neighborhood::Topological,
+        ..p.clone()
+    };
+    let boids = common::test_state(4, 2000, &topo, true);
+    let mut sim = CpuBackend::from_state(BackendKind::Cpu, &topo, boids, 3).unwrap();
+    sim.record_neighbor_ids(true).unwrap();
+    let want = twins_step(sim.buffers(), sim.uniforms());
+    sim.step().unwrap();
+    let got = sim.buffers().clone();
+    compare(&got, &want, &topo, false).unwrap();
+    assert!(!got.neighbor_ids.is_empty());
+    let mut listed = got.clone();
+    listed.neighbor_ids[9] ^= 1;
+    assert!(compare(&listed, &want, &topo, false).is_err());
 }

@@ -2,7 +2,8 @@
 //! shader's loops (65 535 iterations per invocation, all loops together) and other drivers' watchdogs
 //! reset the device — the GPU still equals its CPU twin. Crowded cells are ranked by a workgroup
 //! each (`scatter_heavy`), and boids with very many candidates or nearby obstacle points are
-//! gathered by a workgroup each (`rules_heavy`). (The scan and the measures reduction are tested
+//! gathered by a workgroup each (`rules_heavy`), as are boids whose topological search would cross
+//! more cells than a budget. (The scan and the measures reduction are tested
 //! past 65 536 in `gpu_stages`.)
 
 mod common;
@@ -237,4 +238,53 @@ fn a_hunter_with_more_than_65536_boids_in_sight_finds_the_nearest_like_the_cpu()
     );
     assert_eq!(g[0].target, c[0].target, "the GPU hunter too");
     assert!(g[0].pos().distance(c[0].pos()) < 1e-3, "{g:?} vs {c:?}");
+}
+
+#[test]
+fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_nearest_like_the_cpu() {
+    // The topological neighbourhood (k = 1): 24 999 boids packed in the 50 × 50 wu corner of a
+    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has 78 400 cells of
+    // 3.6 wu (sized to the mean density); the lone boid's nearest is some 265 rings of cells away,
+    // so its search crosses about 70 000 cells: deferred by `rules` (whose plain search stops at a
+    // budget), and widened by a workgroup in frames of rings in `rules_heavy`.
+    let Some(ctx) = common::gpu() else { return };
+    let n = 25_000;
+    let p = SimParams {
+        world_width: 1000.0,
+        world_height: 1000.0,
+        boundary: Boundary::Walls,
+        neighborhood: boids::model::Neighborhood::Topological,
+        topological_k: 1,
+        ..SimParams::default()
+    };
+    let grid = boids::model::Grid::new(&p, n);
+    assert!(grid.cols * grid.rows > 65_536, "{grid:?}");
+    let mut boids = boids::model::initial_state(13, n, &p);
+    for b in &mut boids[1..] {
+        b.position = [b.position[0] % 50.0, b.position[1] % 50.0];
+    }
+    boids[0].position = [999.0, 999.0];
+    let (g, lists, deferred) = common::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 3).unwrap();
+        gpu.record_neighbor_ids(true).unwrap();
+        gpu.step().unwrap();
+        let d = deferred(&ctx, &gpu)[1];
+        (gpu.read_state().unwrap(), gpu.neighbor_ids().unwrap(), d)
+    });
+    assert!(deferred >= 1, "the lone boid was deferred");
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 3).unwrap();
+    cpu.record_neighbor_ids(true).unwrap();
+    cpu.step().unwrap();
+    let want = cpu.neighbor_ids().unwrap();
+    assert_eq!(lists, want, "the neighbours of every boid");
+    // The lone boid's nearest is the crowd's boid nearest to it, by brute force.
+    let nearest = boids[1..]
+        .iter()
+        .min_by(|a, b| {
+            let d = |x: &Boid| (x.pos() - boids[0].pos()).length_squared();
+            d(a).total_cmp(&d(b)).then(a.id.cmp(&b.id))
+        })
+        .unwrap();
+    assert_eq!(lists[0], (0, vec![nearest.id]));
+    common::compare_states(&g, &cpu.boids(), &p, common::ONE_STEP).unwrap();
 }

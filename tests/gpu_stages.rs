@@ -11,7 +11,8 @@ use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
 use boids::model::measures::{MeasureContext, MeasureSums, World, SUMS};
 use boids::model::{
-    flock_measures, Actors, Boid, Boundary, FlockMeasures, Model, SimParams, StepUniforms,
+    flock_measures, Actors, Boid, Boundary, FlockMeasures, Model, Neighborhood, SimParams,
+    StepUniforms,
 };
 use boids::stages::twins::{self as cpu, CpuStep};
 use wgpu::util::DeviceExt;
@@ -205,11 +206,17 @@ fn rules_match_the_cpu_twin() {
         .into_iter()
         .enumerate()
     {
-        for (d_r, cap) in [(0.0f32, 0u32), (3.0, 0), (0.0, 6)] {
+        for (d_r, cap, topo) in [(0.0f32, 0u32, 0u32), (3.0, 0, 0), (0.0, 6, 0), (0.0, 0, 7)] {
             let n = 5000;
             let p = SimParams {
                 rotational_diffusion: d_r,
                 max_neighbors: cap,
+                neighborhood: if topo > 0 {
+                    Neighborhood::Topological
+                } else {
+                    Neighborhood::Metric
+                },
+                topological_k: topo.max(1),
                 ..params(boundary, n)
             };
             let boids = common::test_state(k as u32 + 30, n, &p, true);
@@ -221,6 +228,7 @@ fn rules_match_the_cpu_twin() {
                 };
                 gpu.set_predators(&actors.predators).unwrap();
                 gpu.set_obstacles(&actors.obstacles).unwrap();
+                gpu.record_neighbor_ids(true).unwrap();
                 let mut cpu = boids::cpu::CpuBackend::from_state(
                     boids::backend::BackendKind::Cpu,
                     &p,
@@ -230,6 +238,7 @@ fn rules_match_the_cpu_twin() {
                 .unwrap();
                 cpu.set_predators(&actors.predators).unwrap();
                 cpu.set_obstacles(&actors.obstacles).unwrap();
+                cpu.record_neighbor_ids(true).unwrap();
                 let u = gpu.uniforms();
                 assert_eq!(u, cpu.uniforms(), "both backends derive the same uniforms");
                 let mut c = cpu_until(&boids, &p, u, "scatter");
@@ -248,10 +257,19 @@ fn rules_match_the_cpu_twin() {
                 );
                 let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
                 assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
+                // The topological neighbours, exactly (none recorded in the metric one).
+                let g_near: Vec<u32> =
+                    read_vec(&ctx, b.get("neighbor_ids"), c.neighbor_ids.len().max(1)).unwrap();
+                assert_eq!(c.neighbor_ids.len(), n * topo as usize);
+                assert!(
+                    topo == 0 || g_near == c.neighbor_ids,
+                    "rules: topological neighbour ids ({boundary:?})"
+                );
                 let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
                 let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
-                common::compare_states(&g_out, &c_out, &p, common::ONE_STEP)
-                    .unwrap_or_else(|e| panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}): {e}"));
+                common::compare_states(&g_out, &c_out, &p, common::ONE_STEP).unwrap_or_else(|e| {
+                    panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}, k {topo}): {e}")
+                });
             });
         }
     }

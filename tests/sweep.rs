@@ -790,6 +790,76 @@ fn the_parallel_script_works_from_the_callers_folder() {
 }
 
 #[test]
+fn a_sweep_of_the_topological_k_set_with_set() {
+    // `--set neighborhood=topological` and a `--param topological_k` axis: every boid has exactly
+    // k neighbours, so the mean neighbour count of each point is its k, with no spread.
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("k");
+    let args = [
+        "sweep",
+        "--set",
+        "neighborhood=topological",
+        "--param",
+        "topological_k",
+        "--values",
+        "3,7,15",
+        "--boids",
+        "300",
+        "--steps",
+        "10",
+        "--discard",
+        "2",
+        "--quiet",
+        "--out",
+        p(&out),
+    ];
+    ok(&args);
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let col = |name: &str| lines[0].iter().position(|c| *c == name).unwrap();
+    let (k, mean, sd) = (
+        col("topological_k"),
+        col("mean_neighbors"),
+        col("mean_neighbors_sd"),
+    );
+    assert_eq!(lines.len(), 4, "{csv}");
+    for (row, want) in lines[1..].iter().zip(["3", "7", "15"]) {
+        assert_eq!((row[k], row[mean], row[sd]), (want, want, "0"), "{csv}");
+    }
+    // The same sweep in the metric neighbourhood would change nothing: refused, naming it.
+    let mut metric = vec!["sweep"];
+    metric.extend_from_slice(&args[3..]);
+    let e = refused(&metric);
+    assert!(
+        e.contains("topological_k") && e.contains("neighborhood = metric"),
+        "{e}"
+    );
+    // And the metric neighbourhood's radii are refused in the topological one.
+    let e = refused(&[
+        "sweep",
+        "--set",
+        "neighborhood=topological",
+        "--param",
+        "alignment_radius",
+        "--values",
+        "5,10",
+        "--boids",
+        "300",
+        "--steps",
+        "10",
+        "--discard",
+        "2",
+        "--quiet",
+        "--out",
+        p(&root.path().join("r")),
+    ]);
+    assert!(
+        e.contains("alignment_radius") && e.contains("topological"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_boids_axis_on_a_fixed_world_keeps_the_scenes_density_and_series_hold_every_step() {
     let root = tempfile::tempdir().unwrap();
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");

@@ -6,13 +6,24 @@
 //!   errors of the batch-means estimate;
 //! - all-to-all interaction (every pair within r) gives v_a = |mean of e^{iξ}| with ξ uniform in
 //!   [−η/2, η/2): 2·sin(η/2)/η + O(1/N);
-//! - η = 0 at high density from a random start orders: v_a rises above 0.95.
+//! - η = 0 at high density from a random start orders: v_a rises above 0.95;
+//! - vectorial noise (Grégoire & Chaté, PRL 92, 025702 (2004); docs/model.md §20) at η = 0 is
+//!   angular noise at η = 0 bit for bit; a lone particle's turn follows the law of
+//!   arg(1 + η·e^{iξ}), ξ uniform (Kolmogorov–Smirnov against the exact distribution function);
+//!   at N = 400, ρ = 4 its v_a drops discontinuously, where angular noise's falls gradually; GPU
+//!   = CPU;
+//! - in the topological neighbourhood (docs/model.md §19) the heading is that of the sum over the
+//!   particle and its k nearest, whatever their distance.
 
 mod common;
 
 use boids::backend::{self, BackendKind, Simulation};
 use boids::cpu::CpuBackend;
-use boids::model::{initial_state, Actors, Boid, Boundary, Model, Setup, SimParams, VicsekUpdate};
+use boids::model::rules::{min_image, topo_d2};
+use boids::model::{
+    initial_state, Actors, Boid, Boundary, Model, Neighborhood, Setup, SimParams, StepUniforms,
+    VicsekNoise, VicsekUpdate,
+};
 use boids::stats::series_stats;
 
 /// `n` particles at density `rho` in the paper's units, noise `eta`.
@@ -264,4 +275,319 @@ fn vicsek_parameters_are_validated_with_their_ranges() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("separation_radius"), "{e}");
+}
+
+fn vectorial(mut p: SimParams, eta: f32) -> SimParams {
+    p.models.vicsek.noise = VicsekNoise::Vectorial;
+    p.models.vicsek.eta = eta;
+    p
+}
+
+/// The bits of a state, by id.
+fn bits(boids: &[Boid]) -> Vec<(u32, [u32; 8])> {
+    let mut v: Vec<(u32, [u32; 8])> = boids
+        .iter()
+        .map(|x| {
+            let f = [
+                x.position[0],
+                x.position[1],
+                x.velocity[0],
+                x.velocity[1],
+                x.hue[0],
+                x.hue[1],
+                x.hue_velocity[0],
+                x.hue_velocity[1],
+            ];
+            (x.id, f.map(f32::to_bits))
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn vectorial_noise_at_zero_is_angular_noise_at_zero_bit_for_bit() {
+    // The same random start, 50 steps, each backend against itself: with η = 0 neither kind of
+    // noise turns the mean heading, and the two rules compute it with the same operations.
+    let ctx = common::gpu();
+    let angular = params(1000, 4.0, 0.0);
+    let vector = vectorial(angular.clone(), 0.0);
+    vector.validate().unwrap();
+    let boids = initial_state(9, 1000, &angular);
+    let mut kinds = vec![BackendKind::Cpu, BackendKind::CpuNaive];
+    if ctx.is_some() {
+        kinds.push(BackendKind::Gpu);
+    }
+    for kind in kinds {
+        let run = |p: &SimParams| {
+            let setup = Setup {
+                params: p.clone(),
+                seed: 9,
+                step: 0,
+                boids: boids.clone(),
+                actors: Actors::default(),
+            };
+            let mut sim = backend::create(kind, &setup, ctx.as_ref()).unwrap();
+            for _ in 0..50 {
+                sim.step().unwrap();
+            }
+            bits(&sim.read_state().unwrap())
+        };
+        let (a, v) = (run(&angular), run(&vector));
+        assert!(
+            a == v,
+            "{kind:?}: vectorial η = 0 differs from angular η = 0"
+        );
+        // And η > 0 does differ (the comparison can fail).
+        assert!(a != run(&vectorial(angular.clone(), 0.1)), "{kind:?}");
+    }
+}
+
+/// The distribution function of a lone particle's turn under vectorial noise η ∈ (0, 1]:
+/// Δ = arg(1 + η·e^{iξ}) with ξ uniform on the circle. Δ(ξ) rises from 0 to asin η and back as ξ
+/// goes from 0 to π, and P(Δ > δ) for 0 ≤ δ ≤ asin η is the measure of the ξ between the two
+/// roots of sin(ξ − δ) = sin δ/η, (π − 2·asin(sin δ/η))/(2π); by symmetry
+/// F(δ) = 1/2 + asin(sin δ/η)/π for |δ| ≤ asin η (0 below, 1 above).
+fn turn_cdf(delta: f64, eta: f64) -> f64 {
+    let max = eta.min(1.0).asin();
+    if delta <= -max {
+        0.0
+    } else if delta >= max {
+        1.0
+    } else {
+        0.5 + (delta.sin() / eta).clamp(-1.0, 1.0).asin() / std::f64::consts::PI
+    }
+}
+
+/// The Kolmogorov–Smirnov statistic D = sup |F_n − F| of `xs` against `cdf`.
+fn ks(xs: &mut [f64], cdf: impl Fn(f64) -> f64) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len() as f64;
+    xs.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let f = cdf(x);
+            (f - i as f64 / n).max((i + 1) as f64 / n - f)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The turns of one step of 20 164 lone particles (a lattice of spacing 2 > r = 1: no neighbour)
+/// under the parameters `p` (rad).
+fn lone_turns(p: &SimParams, seed: u32) -> Vec<f64> {
+    let m = 142usize;
+    let p = SimParams {
+        world_width: 2.0 * m as f32,
+        world_height: 2.0 * m as f32,
+        ..p.clone()
+    };
+    let mut boids = initial_state(seed, m * m, &p);
+    for (k, b) in boids.iter_mut().enumerate() {
+        b.position = [(k % m) as f32 * 2.0 + 0.5, (k / m) as f32 * 2.0 + 0.5];
+    }
+    let mut sim = cpu(&p, boids.clone(), seed);
+    sim.step().unwrap();
+    assert!(sim.neighbor_counts().iter().all(|&k| k == 0), "alone");
+    let after = sim.read_state().unwrap();
+    after
+        .iter()
+        .map(|a| {
+            let b = boids.iter().find(|b| b.id == a.id).unwrap();
+            let (u, v) = (b.velocity, a.velocity);
+            let (u, v) = ([u[0] as f64, u[1] as f64], [v[0] as f64, v[1] as f64]);
+            (u[0] * v[1] - u[1] * v[0]).atan2(u[0] * v[0] + u[1] * v[1])
+        })
+        .collect()
+}
+
+#[test]
+fn a_lone_particles_turn_under_vectorial_noise_follows_the_law_of_arg_1_plus_eta_e_i_xi() {
+    // Kolmogorov–Smirnov against the exact distribution function, n = 20 164 turns: the test
+    // rejects at the 0.1 % level, D > 1.9495/√n (the Kolmogorov distribution's 0.999 quantile,
+    // asymptotically exact at this n) — a chance of 1 in 1000 per η that a correct rule fails, for
+    // a fixed seed the same every run. It must reject the same turns against angular noise's law
+    // and a vectorial noise 20 % stronger than the law it is tested against.
+    for (k, eta) in [0.25f64, 0.6, 1.0].into_iter().enumerate() {
+        let p = vectorial(params(400, 4.0, 0.0), eta as f32);
+        let mut turns = lone_turns(&p, 20 + k as u32);
+        let n = turns.len() as f64;
+        let critical = 1.9495 / n.sqrt();
+        let d = ks(&mut turns, |x| turn_cdf(x, eta));
+        assert!(d < critical, "η = {eta}: D = {d} ≥ {critical}");
+        // Planted differences: angular noise of the same η (a turn uniform in [−η/2, η/2)), and
+        // vectorial noise of 1.2·η, against the law of η.
+        let mut angular = lone_turns(&params(400, 4.0, eta as f32), 30 + k as u32);
+        let uniform = |x: f64| ((x + eta / 2.0) / eta).clamp(0.0, 1.0);
+        assert!(
+            ks(&mut angular.clone(), uniform) < critical,
+            "η = {eta}: angular"
+        );
+        let d = ks(&mut angular, |x| turn_cdf(x, eta));
+        assert!(
+            d > critical,
+            "η = {eta}: angular noise passed as vectorial (D = {d})"
+        );
+        if eta < 0.8 {
+            let mut stronger = lone_turns(&vectorial(p.clone(), 1.2 * eta as f32), 40);
+            let d = ks(&mut stronger, |x| turn_cdf(x, eta));
+            assert!(d > critical, "η = {eta}: 1.2·η passed (D = {d})");
+        }
+    }
+}
+
+/// ⟨v_a⟩ and its batch-means standard error over `steps` steps after `discard`.
+fn mean_va(p: &SimParams, n: usize, seed: u32, discard: u32, steps: u32) -> (f64, f64) {
+    let mut sim = cpu(p, initial_state(seed, n, p), seed);
+    for _ in 0..discard {
+        sim.step().unwrap();
+    }
+    let st = series_stats(&va_series(&mut sim, steps));
+    (st.mean, st.se)
+}
+
+#[test]
+fn vectorial_noise_drops_v_a_discontinuously_at_400_particles() {
+    // N = 400 at ρ = 4 (L = 10), r = 1, v0 = 0.5 (Grégoire & Chaté's speed), from a random start.
+    // Vectorial noise: v_a ≈ 0.8 at η = 0.58 and ≈ 0.07 at η = 0.68 — a drop of more than 0.6
+    // within Δη = 0.1 (docs/model.md §20.3 places it between 0.60 and 0.65). Angular noise at the
+    // same size falls gradually: from η = 2.0 to 2.0·(0.68/0.58) its v_a falls by less than 0.2.
+    let base = {
+        let mut p = params(400, 4.0, 0.0);
+        p.models.vicsek.speed = 0.5;
+        p
+    };
+    let (lo, se_lo) = mean_va(&vectorial(base.clone(), 0.58), 400, 3, 2000, 8000);
+    let (hi, se_hi) = mean_va(&vectorial(base.clone(), 0.68), 400, 3, 2000, 8000);
+    assert!(
+        lo > 0.7 && hi < 0.2,
+        "vectorial: v_a {lo} ± {se_lo} → {hi} ± {se_hi}"
+    );
+    assert!(lo - hi > 0.6 + 3.0 * (se_lo + se_hi), "{lo} → {hi}");
+    let angular = |eta: f32| {
+        let mut p = base.clone();
+        p.models.vicsek.eta = eta;
+        mean_va(&p, 400, 3, 2000, 8000)
+    };
+    let (a, se_a) = angular(2.0);
+    let (b, se_b) = angular(2.0 * 0.68 / 0.58);
+    assert!(
+        (a - b).abs() < 0.2,
+        "angular: v_a {a} ± {se_a} → {b} ± {se_b}: no jump"
+    );
+    assert!(a > b, "angular noise still disorders: {a} → {b}");
+}
+
+#[test]
+fn vectorial_noise_is_the_same_on_both_backends() {
+    // One step from the same state, with obstacles (a bouncing particle gets the noise too).
+    let Some(ctx) = common::gpu() else { return };
+    for boundary in [Boundary::Wrap, Boundary::Walls] {
+        let p = {
+            let mut p = vectorial(params(2000, 4.0, 0.0), 0.7);
+            p.boundary = boundary;
+            p
+        };
+        let boids = common::test_state(15, 2000, &p, true);
+        let obstacles = vec![
+            [5.0, 5.0],
+            [5.5, 5.0],
+            [p.world_width * 0.5, p.world_height * 0.5],
+        ];
+        let g = common::checked(&ctx, || {
+            let mut g = boids::gpu::GpuBackend::from_state(&ctx, &p, &boids, 4).unwrap();
+            g.set_obstacles(&obstacles).unwrap();
+            g.step().unwrap();
+            g.read_state().unwrap()
+        });
+        let mut c = cpu(&p, boids.clone(), 4);
+        c.set_obstacles(&obstacles).unwrap();
+        c.step().unwrap();
+        common::compare_states(&g, &c.read_state().unwrap(), &p, common::ONE_STEP).unwrap();
+    }
+}
+
+#[test]
+fn the_noise_amplitude_is_checked_against_the_range_of_its_kind() {
+    let p = vectorial(params(100, 4.0, 0.0), 1.5);
+    let e = p.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("vicsek_eta = 1.5")
+            && e.contains("vicsek_noise = vectorial")
+            && e.contains("0 ..= 1"),
+        "{e}"
+    );
+    vectorial(params(100, 4.0, 0.0), 1.0).validate().unwrap();
+    // Angular noise keeps 0 ..= 2π, and names its kind past it.
+    params(100, 4.0, 1.5).validate().unwrap();
+    let mut sp = params(100, 4.0, 0.0);
+    sp.models.vicsek.eta = 7.0;
+    let e = sp.validate().unwrap_err().to_string();
+    assert!(e.contains("vicsek_eta = 7"), "{e}");
+    // From a scene or the command line: `vicsek_noise = "vectorial"` alone keeps the default
+    // η = 2, out of its range.
+    let mut q = params(100, 4.0, 2.0);
+    q.set("vicsek_noise", "vectorial").unwrap();
+    let e = q.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("vicsek_eta = 2") && e.contains("vectorial"),
+        "{e}"
+    );
+    assert!(q.set("vicsek_noise", "gaussian").is_err());
+}
+
+#[test]
+fn the_topological_heading_is_that_of_the_sum_over_the_k_nearest() {
+    // η = 0, topological neighbourhood (k = 7) in a sparse world (most of the 7 nearest are
+    // farther than r = 1): each new velocity is v0 times the direction of v_i + Σ v_j over the 7
+    // nearest by brute force, to rounding.
+    for boundary in [Boundary::Wrap, Boundary::Walls] {
+        let p = {
+            let mut p = params(500, 0.05, 0.0);
+            p.boundary = boundary;
+            p.neighborhood = Neighborhood::Topological;
+            p.topological_k = 7;
+            p
+        };
+        let before = initial_state(16, 500, &p);
+        let mut sim = cpu(&p, before.clone(), 16);
+        sim.step().unwrap();
+        assert!(sim.neighbor_counts().iter().all(|&k| k == 7));
+        let u = StepUniforms::new(&p, 500, 0, 16, &Default::default());
+        let far = before
+            .iter()
+            .filter(|b| {
+                let mut d: Vec<f32> = before
+                    .iter()
+                    .filter(|o| o.id != b.id)
+                    .map(|o| topo_d2(min_image(o.pos() - b.pos(), &u)))
+                    .collect();
+                d.sort_by(f32::total_cmp);
+                d[6] > 1.0
+            })
+            .count();
+        assert!(far > 400, "{far}: the 7th nearest is mostly beyond r");
+        for a in sim.read_state().unwrap() {
+            let me = before.iter().find(|b| b.id == a.id).unwrap();
+            let edge = |x: f32, len: f32| x < 0.1 || x > len - 0.1;
+            if boundary == Boundary::Walls
+                && (edge(me.position[0], p.world_width) || edge(me.position[1], p.world_height))
+            {
+                // A wall may have turned it back (docs/model.md §6.2).
+                continue;
+            }
+            let mut near: Vec<(f32, u32, glam::Vec2)> = before
+                .iter()
+                .filter(|o| o.id != me.id)
+                .map(|o| (topo_d2(min_image(o.pos() - me.pos(), &u)), o.id, o.vel()))
+                .collect();
+            near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            let sum = near[..7].iter().fold(me.vel(), |s, x| s + x.2);
+            let want = sum.normalize() * 0.03;
+            let got = a.vel();
+            assert!(
+                (got - want).length() < 1e-6,
+                "{boundary:?}: {got} vs {want}"
+            );
+        }
+    }
 }

@@ -51,6 +51,8 @@ pub struct CpuBackend {
     naive_out: Vec<Boid>,
     /// Wall time of each stage of the last step (static names: no allocation per step).
     stage_ms: Vec<(&'static str, f64)>,
+    /// Whether steps record the topological neighbour ids ([`Simulation::record_neighbor_ids`]).
+    record_neighbors: bool,
 }
 
 impl CpuBackend {
@@ -93,6 +95,7 @@ impl CpuBackend {
             naive_in: Vec::new(),
             naive_out: Vec::new(),
             stage_ms: Vec::with_capacity(stages::STAGES.len()),
+            record_neighbors: false,
         })
     }
 
@@ -117,6 +120,11 @@ impl CpuBackend {
         )
         .with_obstacles(&self.buffers.bufs.obstacles)
         .with_predators(self.buffers.bufs.predators.len())
+        .with_recorded_neighbors(if self.record_neighbors {
+            self.buffers.bufs.len()
+        } else {
+            0
+        })
     }
 
     /// The current state (a copy, in state order).
@@ -219,6 +227,7 @@ impl Simulation for CpuBackend {
             }
             let b = &mut self.buffers.bufs;
             b.params = u;
+            b.size_neighbor_ids(u);
             self.naive_in.clear();
             self.naive_in.extend(
                 b.pos_vel
@@ -237,6 +246,7 @@ impl Simulation for CpuBackend {
                 &b.predators,
                 &mut self.naive_out,
                 &mut b.neighbors,
+                &mut b.neighbor_ids,
             );
             b.count_catches(caught);
             b.neighbors_counted = true;
@@ -302,6 +312,18 @@ impl Simulation for CpuBackend {
             .iter()
             .map(|(n, ms)| (n.to_string(), *ms))
             .collect()
+    }
+    fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError> {
+        self.record_neighbors = on;
+        Ok(())
+    }
+    fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError> {
+        let b = &self.buffers.bufs;
+        Ok(crate::simulation::neighbor_lists(
+            &b.id,
+            &b.neighbor_ids,
+            b.recorded_k,
+        ))
     }
     fn cpu_predators(&self) -> Option<&[Predator]> {
         Some(&self.buffers.bufs.predators)

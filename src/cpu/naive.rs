@@ -5,14 +5,20 @@ use rayon::prelude::*;
 
 use crate::model::grid::ObstacleGrid;
 use crate::model::predators::{next_boid, Predator};
-use crate::model::rules::{accumulate, min_image, obstacle_sums, Nearest, NeighborSums};
+use crate::model::rules::{
+    accumulate, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums, TopoNearest,
+};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
+use crate::stages::twins::rules::record_ids;
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
 /// candidate, by minimum image, in array order; output in input order.
 /// Predators act as in `rules` (their motion is the `predators` stage's). Returns the number of
 /// boids caught.
+///
+/// In the topological neighbourhood the ids of each boid's neighbours are written to
+/// `neighbor_ids` (`topological_k` per boid, in array order) for the boids it has room for.
 pub fn rules_naive(
     u: &StepUniforms,
     boids: &[Boid],
@@ -20,13 +26,35 @@ pub fn rules_naive(
     predators: &[Predator],
     out: &mut [Boid],
     neighbors: &mut [u32],
+    neighbor_ids: &mut [u32],
 ) -> u32 {
+    let kk = u.topological_k as usize;
+    let mut ids: Vec<&mut [u32]> = if kk > 0 {
+        neighbor_ids.chunks_mut(kk).collect()
+    } else {
+        Vec::new()
+    };
+    ids.resize_with(out.len(), Default::default);
     out.par_iter_mut()
         .zip(neighbors.par_iter_mut())
+        .zip(ids.into_par_iter())
         .enumerate()
         .with_min_len(64)
-        .map(|(i, (o, k))| {
-            let s = gather_naive(i, boids, u);
+        .map(|(i, ((o, k), slots))| {
+            let s = if kk > 0 {
+                let near = topological_naive(i, boids, u);
+                if slots.len() == kk {
+                    record_ids(&near, slots);
+                }
+                let mut s = NeighborSums::default();
+                for (_, _, j) in near.selected() {
+                    let d = min_image(boids[j as usize].pos() - boids[i].pos(), u);
+                    accumulate(&mut s, d, &boids[j as usize], u);
+                }
+                s
+            } else {
+                gather_naive(i, boids, u)
+            };
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
             let (next, caught) = next_boid(&boids[i], &s, &ob, predators, u);
             *o = next;
@@ -34,6 +62,20 @@ pub fn rules_naive(
             caught as u32
         })
         .sum()
+}
+
+/// The topological neighbours of `boids[i]` by brute force: the `topological_k` nearest other
+/// boids by minimum-image distance, ordered by (squared distance, id) (docs/model.md §19).
+pub fn topological_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> TopoNearest {
+    let p = boids[i].pos();
+    let mut near = TopoNearest::new(u.topological_k.max(1) as usize);
+    for (j, other) in boids.iter().enumerate() {
+        if j != i {
+            let d = min_image(other.pos() - p, u);
+            near.offer(topo_key(topo_d2(d), other.id), j as u32);
+        }
+    }
+    near
 }
 
 /// Neighbour sums of `boids[i]` over every other boid (brute force; with a cap, the

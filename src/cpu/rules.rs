@@ -17,10 +17,10 @@ use crate::cpu::gather_simd::{
 use crate::cpu::integrate_simd::{self, integrate_lanes};
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::predators::{next_boid, Predator};
-use crate::model::rules::{obstacle_sums, NeighborSums, ObstacleSums};
+use crate::model::rules::{obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
-use crate::stages::twins::rules::gather_over;
+use crate::stages::twins::rules::{gather_over, record_ids, topological_nearest, topological_sums};
 use crate::stages::twins::{CandidateRange, SortedRef, StateMut};
 
 /// Sorted items per rayon task of `rules`: consecutive items are neighbouring cells of one row,
@@ -271,18 +271,29 @@ pub fn rules(
         obstacles,
         predators,
     };
+    // The recorded topological neighbour ids of each task's boids (none past the recorded ones).
+    let k = u.topological_k as usize;
+    let tasks = out.pos_vel.len().div_ceil(RULES_TASK);
+    let mut ids: Vec<&mut [u32]> = if k > 0 {
+        out.neighbor_ids.chunks_mut(RULES_TASK * k).collect()
+    } else {
+        Vec::new()
+    };
+    ids.resize_with(tasks, Default::default);
     out.pos_vel
         .par_chunks_mut(RULES_TASK)
         .zip(out.hue.par_chunks_mut(RULES_TASK))
         .zip(out.id.par_chunks_mut(RULES_TASK))
         .zip(out.neighbors.par_chunks_mut(RULES_TASK))
+        .zip(ids.into_par_iter())
         .enumerate()
-        .map(|(c, (((pv, hu), id), nb))| {
+        .map(|(c, ((((pv, hu), id), nb), nid))| {
             let part = StateMut {
                 pos_vel: pv,
                 hue: hu,
                 id,
                 neighbors: nb,
+                neighbor_ids: nid,
             };
             let path = match how {
                 Gather::Lanes(path, _) if path.is_available() => path,
@@ -327,6 +338,9 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     let n = out.pos_vel.len();
     let lanes = integrate_simd::lanes_apply(u);
     let mut caught = 0;
+    let topo_k = u.topological_k as usize;
+    // The topological neighbours of one boid (reused from boid to boid: emptied, not zeroed).
+    let mut near = TopoNearest::new(topo_k.max(1));
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
@@ -340,9 +354,16 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             for (l, ob) in obs.iter_mut().enumerate() {
                 let me = sorted.pos_vel[s + l];
                 let p = Vec2::new(me[0], me[1]);
-                let (cx, cy) = ctx.grid.cell_xy(p);
-                cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+                if topo_k == 0 {
+                    let (cx, cy) = ctx.grid.cell_xy(p);
+                    cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
+                }
                 match ctx.how {
+                    _ if topo_k > 0 => {
+                        let n =
+                            topological_one(ctx, s + l, &mut near, out.neighbor_ids, topo_k, s0);
+                        sums.lane(l).set(&n);
+                    }
                     Gather::Lanes(path, lanes) if path != GatherPath::Scalar && simd_applies(u) => {
                         let out = &mut sums.lane(l);
                         match cand.steps() {
@@ -373,7 +394,13 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             k += L;
         } else {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
-            gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
+            if topo_k > 0 {
+                sums = topological_one(ctx, s, &mut near, out.neighbor_ids, topo_k, s0);
+                let me = sorted.pos_vel[s];
+                ob = obstacle_sums(Vec2::new(me[0], me[1]), ctx.obstacles, u);
+            } else {
+                gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
+            }
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
             let (next, was_caught) = next_boid(&boid, &sums, &ob, ctx.predators, u);
             caught += was_caught as u32;
@@ -385,6 +412,26 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
         }
     }
     caught
+}
+
+/// The topological neighbour sums of sorted item `s` (its neighbours found into `near`), its
+/// neighbour ids recorded into `ids` (the ids of this task's boids, from sorted item `s0` on)
+/// when asked for.
+#[inline(always)]
+fn topological_one(
+    ctx: &RulesCtx<'_>,
+    s: usize,
+    near: &mut TopoNearest,
+    ids: &mut [u32],
+    k: usize,
+    s0: usize,
+) -> NeighborSums {
+    topological_nearest(s, ctx.sorted, ctx.cells, ctx.grid, ctx.u, near);
+    let at = (s - s0) * k;
+    if s < ctx.u.record_neighbors as usize && at + k <= ids.len() {
+        record_ids(near, &mut ids[at..at + k]);
+    }
+    topological_sums(s, near, ctx.sorted, ctx.u)
 }
 
 /// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to

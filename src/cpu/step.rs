@@ -202,6 +202,7 @@ fn rules(s: &mut FastStep) {
             hue: &mut b.hue,
             id: &mut b.id,
             neighbors: &mut b.neighbors,
+            neighbor_ids: &mut b.neighbor_ids,
         },
     );
     b.count_catches(caught);

@@ -48,6 +48,10 @@ pub struct GpuBackend {
     history: Option<wgpu::Buffer>,
     /// Whether the neighbour counts were written by a step of the current state.
     neighbors_counted: bool,
+    /// Whether steps record the topological neighbour ids ([`Simulation::record_neighbor_ids`]).
+    record_neighbors: bool,
+    /// The `topological_k` of the ids the last step recorded (0: none).
+    recorded_k: u32,
 }
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
@@ -89,7 +93,13 @@ impl GpuBackend {
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
         let pipelines = Pipelines::new(&ctx.device, params.model);
-        let capacity = capacity_for(params, boids.len() as u32, &ObstacleGrid::default(), 0);
+        let capacity = capacity_for(
+            params,
+            boids.len() as u32,
+            &ObstacleGrid::default(),
+            0,
+            false,
+        );
         let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
         write_state(ctx, &buffers, 0, boids);
         let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
@@ -112,6 +122,8 @@ impl GpuBackend {
             finished: std::collections::VecDeque::new(),
             history: None,
             neighbors_counted: false,
+            record_neighbors: false,
+            recorded_k: 0,
         };
         ctx.take_error()?;
         Ok(b)
@@ -167,7 +179,12 @@ impl GpuBackend {
             &self.interaction,
         )
         .with_obstacles(&self.obstacles)
-        .with_predators(self.predators as usize);
+        .with_predators(self.predators as usize)
+        .with_recorded_neighbors(if self.record_neighbors {
+            self.count as usize
+        } else {
+            0
+        });
         u.max_groups_per_dim = self.max_per_dim;
         u
     }
@@ -232,7 +249,13 @@ impl GpuBackend {
     /// grid or the obstacle grid of the current parameters do not fit them, and rebuilds the scan
     /// levels when the number of cells changed.
     fn fit(&mut self, n: u32) -> Result<(), SimError> {
-        let need = capacity_for(&self.params, n, &self.obstacles, self.predators);
+        let need = capacity_for(
+            &self.params,
+            n,
+            &self.obstacles,
+            self.predators,
+            self.record_neighbors,
+        );
         let have = self.buffers.capacity;
         let grown = Capacity {
             boids: grow(have.boids, need.boids),
@@ -241,6 +264,7 @@ impl GpuBackend {
             obstacle_cells: grow(have.obstacle_cells, need.obstacle_cells),
             obstacles: grow(have.obstacles, need.obstacles),
             predators: grow(have.predators, need.predators),
+            neighbor_ids: grow(have.neighbor_ids, need.neighbor_ids),
         };
         if grown != have {
             self.reallocate(grown)?;
@@ -395,10 +419,17 @@ impl GpuBackend {
     }
 }
 
-/// The capacity `n` boids need with the grid of `params`, the obstacle grid `og` and `predators`
-/// predators.
-fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid, predators: u32) -> Capacity {
+/// The capacity `n` boids need with the grid of `params`, the obstacle grid `og`, `predators`
+/// predators, and their topological neighbour ids when `record`.
+fn capacity_for(
+    params: &SimParams,
+    n: u32,
+    og: &ObstacleGrid,
+    predators: u32,
+    record: bool,
+) -> Capacity {
     let wrap = params.boundary == crate::model::Boundary::Wrap;
+    let topological = params.neighborhood == crate::model::Neighborhood::Topological;
     Capacity {
         boids: n,
         items: n * if wrap { 2 } else { 1 },
@@ -406,6 +437,11 @@ fn capacity_for(params: &SimParams, n: u32, og: &ObstacleGrid, predators: u32) -
         obstacle_cells: og.cells(),
         obstacles: og.points.len() as u32,
         predators,
+        neighbor_ids: if record && topological {
+            n.saturating_mul(params.topological_k)
+        } else {
+            1
+        },
     }
 }
 
@@ -543,6 +579,12 @@ impl Simulation for GpuBackend {
         self.collect_timings();
         self.step = self.step.wrapping_add(1);
         self.neighbors_counted = true;
+        let u = self.uniforms();
+        self.recorded_k = if u.record_neighbors > 0 {
+            u.topological_k
+        } else {
+            0
+        };
         self.ctx.take_error()?;
         Ok(())
     }
@@ -562,6 +604,7 @@ impl Simulation for GpuBackend {
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        self.recorded_k = 0;
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
         self.count = 0;
@@ -579,6 +622,7 @@ impl Simulation for GpuBackend {
     }
 
     fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        self.recorded_k = 0;
         if boids.is_empty() {
             return Ok(());
         }
@@ -670,6 +714,25 @@ impl Simulation for GpuBackend {
             left -= rows;
         }
         Ok(out)
+    }
+
+    fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError> {
+        let old = std::mem::replace(&mut self.record_neighbors, on);
+        if let Err(e) = self.fit(self.count) {
+            self.record_neighbors = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError> {
+        let (n, k) = (self.count as usize, self.recorded_k as usize);
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
+        let ids: Vec<u32> = read_vec(&self.ctx, self.buffers.get("neighbor_ids"), n * k)?;
+        Ok(crate::simulation::neighbor_lists(&id, &ids, k))
     }
 
     fn stage_times(&mut self) -> Vec<(String, f64)> {

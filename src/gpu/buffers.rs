@@ -24,6 +24,8 @@ pub struct Capacity {
     pub obstacles: u32,
     /// Predators.
     pub predators: u32,
+    /// Recorded topological neighbour ids (`topological_k` per recorded boid).
+    pub neighbor_ids: u32,
 }
 
 impl Capacity {
@@ -36,6 +38,7 @@ impl Capacity {
             Len::ObstacleCells => self.obstacle_cells as u64 + 1,
             Len::Obstacles => self.obstacles as u64,
             Len::Predators => self.predators as u64,
+            Len::NeighborIds => self.neighbor_ids as u64,
             Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
             Len::One => 1,
             Len::Fixed(k) => k as u64,

@@ -5,7 +5,7 @@
 
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::models::Radii;
-use crate::model::params::{Boundary, SimParams};
+use crate::model::params::{Boundary, Neighborhood, SimParams};
 use crate::model::uniforms::{Interaction, StepUniforms};
 
 impl StepUniforms {
@@ -19,7 +19,6 @@ impl StepUniforms {
         ia: &Interaction,
     ) -> Self {
         let grid = Grid::new(params, boid_count as usize);
-        let sq = |r: f32| r * r;
         // The radii of the model's neighbour sums, its own parameters, its spawn speeds.
         let radii = match params.model.desc().radii {
             Radii::PerRule => [
@@ -31,6 +30,21 @@ impl StepUniforms {
             Radii::AlignmentWithinPerception => {
                 [0.0, params.perception_radius, 0.0, params.hue_radius]
             }
+        };
+        // The topological neighbourhood (docs/model.md §19.3): every one of the k nearest is a
+        // neighbour, whatever the distance, of alignment, cohesion and the colour rule;
+        // separation keeps its radius among them. "Whatever the distance" is a squared radius
+        // no squared distance in a world of at most 1e6 wu reaches (the largest finite f32).
+        let topological = params.neighborhood == Neighborhood::Topological;
+        let sq = |r: f32| r * r;
+        let (perception_r2, radii2) = if topological {
+            let any = f32::MAX;
+            (any, [sq(radii[0]), any, any, any])
+        } else {
+            (
+                sq(params.perception_radius),
+                [sq(radii[0]), sq(radii[1]), sq(radii[2]), sq(radii[3])],
+            )
         };
         let packed = params.model_uniforms();
         let spawn = params.spawn_speeds();
@@ -55,12 +69,14 @@ impl StepUniforms {
             inv_cell_x: grid.inv_cell_x,
             inv_cell_y: grid.inv_cell_y,
             max_groups_per_dim: 65_535,
-            perception_r2: sq(params.perception_radius),
-            separation_r2: sq(radii[0]),
-            alignment_r2: sq(radii[1]),
-            cohesion_r2: sq(radii[2]),
-            hue_r2: sq(radii[3]),
+            perception_r2,
+            separation_r2: radii2[0],
+            alignment_r2: radii2[1],
+            cohesion_r2: radii2[2],
+            hue_r2: radii2[3],
             max_neighbors: params.max_neighbors,
+            topological_k: if topological { params.topological_k } else { 0 },
+            record_neighbors: 0,
             hue_cohesion_weight: params.hue_cohesion_weight,
             hue_alignment_weight: params.hue_alignment_weight,
             max_hue_speed: params.max_hue_speed,
@@ -101,17 +117,32 @@ impl StepUniforms {
 }
 
 impl Grid {
-    /// The grid for `params` and `boids` boids ([`Grid::for_world`] of its world and perception
-    /// radius).
+    /// The grid for `params` and `boids` boids ([`Grid::for_world`] of its world and
+    /// [`grid_radius`]).
     pub fn new(params: &SimParams, boids: usize) -> Grid {
         Grid::for_world(
             params.world_width,
             params.world_height,
             params.boundary == Boundary::Wrap,
-            params.perception_radius,
+            grid_radius(params, boids),
             boids,
         )
     }
+}
+
+/// The radius the grid's cells are made for (wu; docs/model.md §4.3, §19.2): the perception
+/// radius in the metric neighbourhood; in the topological one, whose neighbours may be at any
+/// distance, the radius of the disc holding k boids at the mean density ρ = N/(W·H),
+/// √(k/(π·ρ)) — the typical distance of the k-th nearest, so that a block of cells around a boid
+/// holds a few times k boids — at most half the world's smaller side.
+pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
+    if params.neighborhood == Neighborhood::Metric {
+        return params.perception_radius;
+    }
+    let (w, h) = (params.world_width as f64, params.world_height as f64);
+    let k = params.topological_k.max(1) as f64;
+    let r = (k * w * h / (std::f64::consts::PI * boids.max(1) as f64)).sqrt();
+    r.min(0.5 * w.min(h)) as f32
 }
 
 impl ObstacleGrid {

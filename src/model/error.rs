@@ -17,6 +17,34 @@ pub enum ParamError {
         /// Largest allowed value.
         max: f64,
     },
+    /// `field` is `value`, outside the range `min ..= max` it has in `context` (e.g.
+    /// `vicsek_eta` with `vicsek_noise = vectorial`).
+    #[error("{field} = {value} is out of range for {context}: allowed {min} ..= {max}")]
+    OutOfRangeFor {
+        /// Name of the field.
+        field: &'static str,
+        /// The rejected value.
+        value: f64,
+        /// Smallest allowed value.
+        min: f64,
+        /// Largest allowed value.
+        max: f64,
+        /// What sets the range (`vicsek_noise = vectorial`).
+        context: &'static str,
+    },
+    /// `field` is set where it does not apply (e.g. `max_neighbors` in the topological
+    /// neighbourhood).
+    #[error("{field} = {value} does not apply with {context}: {message}")]
+    Inapplicable {
+        /// Name of the field.
+        field: &'static str,
+        /// Its value.
+        value: String,
+        /// The setting it conflicts with (`neighborhood = topological`).
+        context: &'static str,
+        /// What to do.
+        message: &'static str,
+    },
     /// A rule radius is larger than `perception_radius` (the grid cell size), so the 3×3 cell
     /// search would miss neighbours.
     #[error(
@@ -78,6 +106,8 @@ impl ParamError {
     pub fn key(&self) -> &str {
         match self {
             ParamError::OutOfRange { field, .. }
+            | ParamError::OutOfRangeFor { field, .. }
+            | ParamError::Inapplicable { field, .. }
             | ParamError::RadiusAbovePerception { field, .. }
             | ParamError::BadValue { field, .. } => field,
             ParamError::UnknownKey { key, .. } | ParamError::UnusedByModel { key, .. } => key,

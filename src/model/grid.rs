@@ -261,6 +261,196 @@ impl Grid {
     }
 }
 
+/// The cells of one axis a block of half-width `r` around cell `c` covers, as offsets from `c`:
+/// `lo ..= hi`, each distinct cell once (docs/model.md §19.2). In a wrapping axis of `n` cells the
+/// offsets `−r ..= r`, or, once `2r + 1 ≥ n`, a window of all `n` cells as even about `c` as can
+/// be (`−⌊(n − 1)/2⌋ ..= ⌈(n − 1)/2⌉`, so that the windows of growing blocks are nested); in a
+/// non-wrapping axis the offsets clipped to the grid.
+#[inline(always)]
+pub fn axis_window(c: u32, r: u32, n: u32, wrap: bool) -> (i32, i32) {
+    let (c, r, n) = (c as i64, r as i64, n as i64);
+    let (lo, hi) = if wrap {
+        if 2 * r + 1 >= n {
+            let lo = -((n - 1) / 2);
+            (lo, lo + n - 1)
+        } else {
+            (-r, r)
+        }
+    } else {
+        ((-r).max(-c), r.min(n - 1 - c))
+    };
+    (lo as i32, hi as i32)
+}
+
+/// A frame of the topological search around cell `(cx, cy)` (docs/model.md §19.2): the cells of
+/// the block of half-width `outer` that are not in the block of half-width `inner − 1` (none when
+/// `inner` is 0) — the ring `r` is the frame `inner = outer = r`. Each cell of the grid is in at
+/// most one ring: a boid is found once, by its own (real) cell; ghost padding is not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The cell searched around.
+    pub cx: u32,
+    /// The cell searched around.
+    pub cy: u32,
+    /// Column offsets of the outer block.
+    pub x_out: (i32, i32),
+    /// Row offsets of the outer block.
+    pub y_out: (i32, i32),
+    /// Column offsets of the inner block (empty, `(1, 0)`, when `inner` is 0).
+    pub x_in: (i32, i32),
+    /// Row offsets of the inner block (empty when `inner` is 0).
+    pub y_in: (i32, i32),
+}
+
+impl Frame {
+    /// The number of rows of the outer block (`y_out.1 − y_out.0 + 1`).
+    #[inline]
+    pub fn rows(&self) -> u32 {
+        (self.y_out.1 - self.y_out.0 + 1) as u32
+    }
+}
+
+/// Rings the topological search takes in its first step: the block of 5 × 5 cells around a boid's
+/// cell (rings 0 ..= 2; its rows are contiguous runs of cells), which holds the k nearest of most
+/// boids with the grid's cells (docs/model.md §19.2); each later step adds one ring.
+pub const FIRST_RINGS: u32 = 2;
+
+/// The frame of step `step` of the topological search: `(inner, outer)` for [`Grid::frame`] — the
+/// block of rings `0 ..= FIRST_RINGS` first, then one ring at a time.
+#[inline(always)]
+pub fn search_frame(step: u32) -> (u32, u32) {
+    if step == 0 {
+        (0, FIRST_RINGS)
+    } else {
+        (FIRST_RINGS + step, FIRST_RINGS + step)
+    }
+}
+
+/// The largest squared distance the topological search may stop at (docs/model.md §19.2): every
+/// boid outside the block of half-width `r` around cell `(cx, cy)` of a boid at `p` is farther
+/// than this (by minimum image). It is the squared distance from `p` to the block's nearest edge,
+/// less a margin of 1e-6 of the world's larger side and a relative 2⁻²⁰ (more than the rounding of
+/// the binning, of the offsets and of their squares, so that no boid outside is ever nearer in
+/// f32 than this bound says); `f32::MAX` when the block covers the whole grid (every boid was
+/// seen). Mirrored by `block_bound2` in `shaders/gather.wgsl`.
+#[inline(always)]
+pub fn block_bound2(grid: &Grid, p: Vec2, cx: u32, cy: u32, r: u32, w: f32, h: f32) -> f32 {
+    let side = |c: u32, n: u32, pos: f32, len: f32| -> f32 {
+        let cell = len / n as f32;
+        let (lo_all, hi_all) = if grid.wrap {
+            let all = 2 * r as u64 + 1 >= n as u64;
+            (all, all)
+        } else {
+            (r >= c, c as u64 + r as u64 >= n as u64 - 1)
+        };
+        let mut g = f32::MAX;
+        if !lo_all {
+            g = g.min(pos - (c as f32 - r as f32) * cell);
+        }
+        if !hi_all {
+            g = g.min((c as f32 + r as f32 + 1.0) * cell - pos);
+        }
+        g
+    };
+    let g = side(cx, grid.cols, p.x, w).min(side(cy, grid.rows, p.y, h));
+    if g == f32::MAX {
+        return f32::MAX;
+    }
+    let m = (g - 1e-6 * w.max(h)).max(0.0);
+    m * m * (1.0 - 1.0 / 1_048_576.0)
+}
+
+/// `x` modulo `n` for `x` in `−n .. 2n` (every cell offset of a frame: its windows are at most `n`
+/// cells about a cell of the grid), by one addition or subtraction: no integer division, which has
+/// no vector instruction (a software GPU runs the shader's copy of this on the CPU).
+#[inline(always)]
+fn wrap_once(x: i32, n: i32) -> i32 {
+    if x < 0 {
+        x + n
+    } else if x >= n {
+        x - n
+    } else {
+        x
+    }
+}
+
+impl Grid {
+    /// The frame of the blocks of half-widths `inner − 1` and `outer` around cell `(cx, cy)`
+    /// (`inner ≤ outer`).
+    #[inline(always)]
+    pub fn frame(&self, cx: u32, cy: u32, inner: u32, outer: u32) -> Frame {
+        let none = (1, 0);
+        let (x_in, y_in) = if inner == 0 {
+            (none, none)
+        } else {
+            (
+                axis_window(cx, inner - 1, self.cols, self.wrap),
+                axis_window(cy, inner - 1, self.rows, self.wrap),
+            )
+        };
+        Frame {
+            cx,
+            cy,
+            x_out: axis_window(cx, outer, self.cols, self.wrap),
+            y_out: axis_window(cy, outer, self.rows, self.wrap),
+            x_in,
+            y_in,
+        }
+    }
+
+    /// Calls `f(first, last)` for each run of cells of [`Grid::frame_row`] `t`, in order.
+    #[inline(always)]
+    pub fn for_each_frame_range(&self, f: &Frame, t: u32, mut visit: impl FnMut(u32, u32)) {
+        let dy = f.y_out.0 + t as i32;
+        let row = if self.wrap {
+            wrap_once(f.cy as i32 + dy, self.rows as i32) as u32
+        } else {
+            (f.cy as i32 + dy) as u32
+        };
+        let inside = f.y_in.0 <= dy && dy <= f.y_in.1;
+        let segments = if inside {
+            [(f.x_out.0, f.x_in.0 - 1), (f.x_in.1 + 1, f.x_out.1)]
+        } else {
+            [(f.x_out.0, f.x_out.1), (1, 0)]
+        };
+        let cols = self.cols as i32;
+        let base = row * self.cols;
+        for (a, b) in segments {
+            if a > b {
+                continue;
+            }
+            let (x0, x1) = (f.cx as i32 + a, f.cx as i32 + b);
+            if !self.wrap {
+                visit(base + x0 as u32, base + x1 as u32);
+                continue;
+            }
+            let (w0, w1) = (wrap_once(x0, cols), wrap_once(x1, cols));
+            if w0 <= w1 {
+                visit(base + w0 as u32, base + w1 as u32);
+            } else {
+                visit(base + w0 as u32, base + self.cols - 1);
+                visit(base, base + w1 as u32);
+            }
+        }
+    }
+
+    /// The cell ranges of row `t` (0 ..= `frame.rows() − 1`, from the lowest offset) of a frame:
+    /// up to four `(first, last)` runs of consecutive real cells of one grid row (inclusive), in
+    /// column order, then `None` — one column segment for a row outside the inner block, two
+    /// (left and right of it) for a row inside, each split in two where it crosses the seam of a
+    /// wrapping grid. Mirrored by `frame_row` in `shaders/topological.wgsl`.
+    #[inline(always)]
+    pub fn frame_row(&self, f: &Frame, t: u32) -> [Option<(u32, u32)>; 4] {
+        let mut out = [None; 4];
+        let mut k = 0;
+        self.for_each_frame_range(f, t, |first, last| {
+            out[k] = Some((first, last));
+            k += 1;
+        });
+        out
+    }
+}
+
 /// The obstacle grid: obstacle points binned (by the CPU, whenever they change) into cells of at
 /// least the larger obstacle radius, so a boid visits only the 3 × 3 cells around it and its cost
 /// follows the obstacles near it, not their total (docs/model.md §6.4). At most `max(4·points,

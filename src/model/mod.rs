@@ -28,9 +28,12 @@ pub use grid::{Grid, ObstacleGrid};
 pub use measures::{
     flock_census, flock_measures, flock_measures_at_speed, FlockCensus, FlockMeasures, World,
 };
-pub use models::vicsek::VicsekUpdate;
+pub use models::vicsek::{VicsekNoise, VicsekUpdate};
 pub use models::{Model, ModelParams, MODELS};
-pub use params::{validate_boid_count, Boundary, SimParams, DEFAULT_DENSITY, MAX_BOIDS};
+pub use params::{
+    validate_boid_count, Boundary, Neighborhood, SimParams, DEFAULT_DENSITY, MAX_BOIDS,
+    TOPOLOGICAL_K_MAX,
+};
 pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
 pub use scene::Scene;
 pub use setup::Setup;

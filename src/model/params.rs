@@ -48,6 +48,38 @@ impl Boundary {
     }
 }
 
+/// Which boids are a boid's neighbours (docs/model.md §4, §19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Neighborhood {
+    /// The metric neighbourhood: every other boid within the perception radius (each rule within
+    /// its own radius), optionally capped to the `max_neighbors` nearest (docs/model.md §4.2, §4.4).
+    #[default]
+    Metric,
+    /// The topological neighbourhood: the `topological_k` nearest other boids by minimum-image
+    /// distance whatever the distance, ties by id (Ballerini et al., PNAS 105, 1232 (2008);
+    /// docs/model.md §19).
+    Topological,
+}
+
+impl Neighborhood {
+    /// Lower-case name, as written in scene files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Neighborhood::Metric => "metric",
+            Neighborhood::Topological => "topological",
+        }
+    }
+}
+
+impl ParamField for Neighborhood {
+    fn param_value(&self) -> ParamValue {
+        ParamValue::Name(self.name())
+    }
+}
+
+pub use crate::model::rules::TOPOLOGICAL_K_MAX;
+
 /// Default number of boids per square world unit, used to size a world for a boid count
 /// (see [`SimParams::with_world_for`]). With the default radii this gives about 12 boids inside a
 /// perception disc before the flock forms.
@@ -102,6 +134,16 @@ crate::param_group! {
         /// neighbour within the radii. Range 0 ..= 16.
         max_neighbors: u32 = 0, key: "max_neighbors", symbol: "k_max", unit: "",
             range: Range::Integer { min: 0, max: crate::model::rules::MAX_NEIGHBORS_CAP as u64 };
+        /// Which boids are neighbours: `metric` (every boid within the radii, the default) or
+        /// `topological` (the `topological_k` nearest whatever the distance; docs/model.md §19).
+        neighborhood: Neighborhood = Neighborhood::Metric, key: "neighborhood", symbol: "",
+            unit: "", range: Range::Choice(&["metric", "topological"]);
+        /// Number k of neighbours in the topological neighbourhood: each boid interacts with its
+        /// k nearest others by minimum-image distance, ties by id (Ballerini et al. 2008 measured
+        /// about 6–7 in starling flocks; docs/model.md §19). Used only when `neighborhood =
+        /// "topological"`. Range 1 ..= 64.
+        topological_k: u32 = 7, key: "topological_k", symbol: "k", unit: "",
+            range: Range::Integer { min: 1, max: TOPOLOGICAL_K_MAX as u64 };
         /// Weight of colour cohesion (1/s²). Range 0 ..= 1000 (the default, 100, lies inside).
         hue_cohesion_weight: f32 = 100.0, key: "hue_cohesion_weight", symbol: "w_hc", unit: "1/s²",
             range: number(0.0, 1000.0);
@@ -188,14 +230,19 @@ impl SimParams {
     }
 
     /// Checks every parameter against its range in the table ([`SimParams::specs`], in table
-    /// order, every model's group whatever the model), that a wrapping world is at least two
-    /// perception radii across, and for a model that sums within per-rule radii that each is at
-    /// most the perception radius.
+    /// order, every model's group whatever the model), each model group's own checks
+    /// ([`crate::model::models::ModelGroup::validate`]), and in the metric neighbourhood that a
+    /// wrapping world is at least two perception radii across and, for a model that sums within
+    /// per-rule radii, that each is at most the perception radius (the topological neighbourhood
+    /// reaches any distance: docs/model.md §19.3).
     ///
     /// # Errors
     /// [`ParamError::OutOfRange`] naming the first offending field, its value and the allowed range
-    /// (NaN is always out of range), or [`ParamError::RadiusAbovePerception`] when a rule radius of
-    /// a model that sums within per-rule radii ([`Radii::PerRule`]) exceeds `perception_radius`.
+    /// (NaN is always out of range), [`ParamError::OutOfRangeFor`] for a value outside the range of
+    /// its kind (`vicsek_eta` of vectorial noise), [`ParamError::Inapplicable`] for a neighbour cap
+    /// in the topological neighbourhood, or [`ParamError::RadiusAbovePerception`] when a rule
+    /// radius of a model that sums within per-rule radii ([`Radii::PerRule`]) exceeds
+    /// `perception_radius`.
     pub fn validate(&self) -> Result<(), ParamError> {
         for spec in Self::specs() {
             let Some(ParamValue::Number(value)) = self.get(spec.key) else {
@@ -210,7 +257,23 @@ impl SimParams {
             };
             check_number(spec, value, upper)?;
         }
-        if self.boundary == Boundary::Wrap {
+        let metric = self.neighborhood == Neighborhood::Metric;
+        if !metric && self.max_neighbors > 0 {
+            // The topological neighbourhood is already the k nearest: a second cap would be a
+            // second, different k.
+            return Err(ParamError::Inapplicable {
+                field: "max_neighbors",
+                value: self.max_neighbors.to_string(),
+                context: "neighborhood = topological",
+                message: "the topological neighbourhood is the topological_k nearest; set \
+                          max_neighbors = 0",
+            });
+        }
+        // Each model's own checks (every group, whatever the model).
+        for m in crate::model::models::Model::all() {
+            self.models.group(m).validate()?;
+        }
+        if metric && self.boundary == Boundary::Wrap {
             // The minimum image is unique only when the world is at least two radii across.
             for (field, side) in [
                 ("world_width", self.world_width),
@@ -227,7 +290,7 @@ impl SimParams {
             }
         }
         // A model that sums within per-rule radii needs each within the grid's search reach.
-        if self.model.desc().radii == Radii::PerRule {
+        if metric && self.model.desc().radii == Radii::PerRule {
             for (field, r) in [
                 ("separation_radius", self.separation_radius),
                 ("alignment_radius", self.alignment_radius),
@@ -316,19 +379,54 @@ impl SimParams {
     }
 
     /// Checks that the model of these parameters uses `key` (its own parameters and the shared
-    /// ones its rules read).
+    /// ones its rules read), and so does its neighbourhood ([`SimParams::check_neighborhood_uses`]).
     ///
     /// # Errors
-    /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses.
+    /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses, or
+    /// [`ParamError::Inapplicable`] for a parameter of the other neighbourhood.
     pub fn check_used(&self, key: &str) -> Result<(), ParamError> {
         let m = self.model.desc();
         if m.uses(key) {
-            return Ok(());
+            return self.check_neighborhood_uses(key);
         }
         Err(ParamError::UnusedByModel {
             key: crate::io::clip(key),
             model: m.name,
             uses: m.used_keys().join(", "),
+        })
+    }
+
+    /// Checks that the neighbourhood of these parameters uses `key`: `topological_k` only the
+    /// topological one; the perception radius, the alignment, cohesion and hue radii and the
+    /// neighbour cap only the metric one (docs/model.md §19.3).
+    ///
+    /// # Errors
+    /// [`ParamError::Inapplicable`] naming the neighbourhood and what to set instead.
+    pub fn check_neighborhood_uses(&self, key: &str) -> Result<(), ParamError> {
+        let message = match (self.neighborhood, key) {
+            (Neighborhood::Metric, "topological_k") => {
+                "topological_k is the number of neighbours of the topological neighbourhood; set \
+                 neighborhood = topological"
+            }
+            (
+                Neighborhood::Topological,
+                "perception_radius" | "alignment_radius" | "cohesion_radius" | "hue_radius"
+                | "max_neighbors",
+            ) => {
+                "the topological neighbourhood is the topological_k nearest whatever the \
+                 distance (only separation keeps its radius among them)"
+            }
+            _ => return Ok(()),
+        };
+        let field = Self::spec(key).map_or("?", |s| s.key);
+        Err(ParamError::Inapplicable {
+            field,
+            value: self.get(key).map_or(String::new(), |v| v.to_string()),
+            context: match self.neighborhood {
+                Neighborhood::Metric => "neighborhood = metric",
+                Neighborhood::Topological => "neighborhood = topological",
+            },
+            message,
         })
     }
 

@@ -138,46 +138,82 @@ pub fn accumulate_parts(
 }
 
 /// The `k` nearest neighbours seen so far (the topological neighbourhood of Ballerini et al.,
-/// PNAS 105, 1232, 2008; docs/model.md §4.4): candidates within the perception radius ordered by
-/// (squared distance, id), ties broken by the smaller id; `k ≤` [`MAX_NEIGHBORS_CAP`].
+/// PNAS 105, 1232, 2008; docs/model.md §4.4, §19): candidates ordered by (squared distance, id),
+/// ties broken by the smaller id; `k ≤ C`. [`Nearest`] holds the neighbour cap's (within the
+/// perception radius, `k ≤` [`MAX_NEIGHBORS_CAP`]); the topological neighbourhood's is
+/// [`TopoNearest`].
 #[derive(Clone, Copy, Debug)]
-pub struct Nearest {
+pub struct NearestOf<const C: usize> {
     /// (d², id, candidate index, offset d), sorted ascending by (d², id); `len` valid entries.
-    pub items: [(f32, u32, u32, Vec2); MAX_NEIGHBORS_CAP],
+    pub items: [(f32, u32, u32, Vec2); C],
     /// Valid entries.
     pub len: usize,
     /// Entries kept (the cap).
     pub k: usize,
 }
 
+/// The neighbour cap's selection ([`NearestOf`] of at most [`MAX_NEIGHBORS_CAP`]).
+pub type Nearest = NearestOf<MAX_NEIGHBORS_CAP>;
+
+/// Largest `topological_k`: the k nearest are kept in a fixed-size list per boid (also on the
+/// GPU).
+pub const TOPOLOGICAL_K_MAX: u32 = 64;
+
 /// Largest neighbour cap (`max_neighbors`): the selection of the nearest lives in a fixed-size
 /// list per boid (also on the GPU).
 pub const MAX_NEIGHBORS_CAP: usize = 16;
 
-impl Nearest {
-    /// An empty selection keeping `k` (1 ..= [`MAX_NEIGHBORS_CAP`]).
+/// Whether (d², id) `a` comes before `b`: nearer, or as near with a smaller id.
+#[inline(always)]
+pub fn nearer(a: (f32, u32), b: (f32, u32)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+impl<const C: usize> NearestOf<C> {
+    /// An empty selection keeping `k` (1 ..= `C`).
     pub fn new(k: usize) -> Self {
-        Nearest {
-            items: [(0.0, 0, 0, Vec2::ZERO); MAX_NEIGHBORS_CAP],
+        NearestOf {
+            items: [(0.0, 0, 0, Vec2::ZERO); C],
             len: 0,
-            k: k.clamp(1, MAX_NEIGHBORS_CAP),
+            k: k.clamp(1, C),
         }
     }
 
-    /// Offers candidate `index` with id `id` at offset `d` (squared length `d2`, within the
-    /// perception radius): kept when among the `k` nearest so far.
+    /// Empties the selection and makes it keep `k` (1 ..= `C`), without touching the entries.
+    #[inline]
+    pub fn reset(&mut self, k: usize) {
+        self.len = 0;
+        self.k = k.clamp(1, C);
+    }
+
+    /// Whether `k` entries are held.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.len == self.k
+    }
+
+    /// The (d², id) of the last (farthest) entry kept, when full.
+    #[inline(always)]
+    pub fn last(&self) -> Option<(f32, u32)> {
+        self.is_full().then(|| {
+            let l = self.items[self.len - 1];
+            (l.0, l.1)
+        })
+    }
+
+    /// Offers candidate `index` with id `id` at offset `d` (squared length `d2`): kept when among
+    /// the `k` nearest so far.
     #[inline]
     pub fn offer(&mut self, d: Vec2, d2: f32, id: u32, index: u32) {
-        let less = |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
         if self.len == self.k {
             let last = self.items[self.len - 1];
-            if !less((d2, id), (last.0, last.1)) {
+            if !nearer((d2, id), (last.0, last.1)) {
                 return;
             }
             self.len -= 1;
         }
         let mut at = self.len;
-        while at > 0 && less((d2, id), (self.items[at - 1].0, self.items[at - 1].1)) {
+        while at > 0 && nearer((d2, id), (self.items[at - 1].0, self.items[at - 1].1)) {
             self.items[at] = self.items[at - 1];
             at -= 1;
         }
@@ -189,6 +225,108 @@ impl Nearest {
     pub fn selected(&self) -> &[(f32, u32, u32, Vec2)] {
         &self.items[..self.len]
     }
+}
+
+/// The order of a candidate of the topological neighbourhood as one integer: the bits of its
+/// squared distance (a float ≥ 0, whose bits order as it does) above its id, so that comparing
+/// keys compares (squared distance, id) — ties go to the smaller id.
+#[inline(always)]
+pub fn topo_key(d2: f32, id: u32) -> u64 {
+    ((d2.to_bits() as u64) << 32) | id as u64
+}
+
+/// The topological neighbourhood's selection (docs/model.md §19): the `k` nearest candidates seen
+/// so far (`k ≤` [`TOPOLOGICAL_K_MAX`]), ascending by [`topo_key`], with each one's candidate
+/// (sorted) index.
+#[derive(Clone, Copy, Debug)]
+pub struct TopoNearest {
+    keys: [u64; TOPOLOGICAL_K_MAX as usize],
+    index: [u32; TOPOLOGICAL_K_MAX as usize],
+    len: usize,
+    k: usize,
+}
+
+impl TopoNearest {
+    /// An empty selection keeping `k` (1 ..= [`TOPOLOGICAL_K_MAX`]).
+    pub fn new(k: usize) -> Self {
+        TopoNearest {
+            keys: [0; TOPOLOGICAL_K_MAX as usize],
+            index: [0; TOPOLOGICAL_K_MAX as usize],
+            len: 0,
+            k: k.clamp(1, TOPOLOGICAL_K_MAX as usize),
+        }
+    }
+
+    /// Empties the selection and makes it keep `k`, without touching the entries.
+    #[inline]
+    pub fn reset(&mut self, k: usize) {
+        self.len = 0;
+        self.k = k.clamp(1, TOPOLOGICAL_K_MAX as usize);
+    }
+
+    /// The key of the farthest kept when `k` are held, else `u64::MAX`: a candidate enters only
+    /// with a smaller key.
+    #[inline(always)]
+    pub fn bound(&self) -> u64 {
+        if self.len == self.k {
+            self.keys[self.len - 1]
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// The squared distance of the farthest kept, when `k` are held.
+    #[inline(always)]
+    pub fn last_d2(&self) -> Option<f32> {
+        (self.len == self.k).then(|| f32::from_bits((self.keys[self.len - 1] >> 32) as u32))
+    }
+
+    /// Offers candidate `index` of key `key` ([`topo_key`]): kept when among the `k` nearest so
+    /// far.
+    #[inline(always)]
+    pub fn offer(&mut self, key: u64, index: u32) {
+        if key >= self.bound() {
+            return;
+        }
+        if self.len == self.k {
+            self.len -= 1;
+        }
+        let mut at = self.len;
+        while at > 0 && key < self.keys[at - 1] {
+            self.keys[at] = self.keys[at - 1];
+            self.index[at] = self.index[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        self.index[at] = index;
+        self.len += 1;
+    }
+
+    /// The number held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The selected candidates, nearest first: (squared distance, id, candidate index).
+    pub fn selected(&self) -> impl Iterator<Item = (f32, u32, u32)> + '_ {
+        self.keys[..self.len]
+            .iter()
+            .zip(&self.index[..self.len])
+            .map(|(&key, &j)| (f32::from_bits((key >> 32) as u32), key as u32, j))
+    }
+}
+
+/// The squared length of a topological offset d: `d.x² + d.y²`, each square rounded and then
+/// added, as on the GPU (whose `topo_d2` keeps the compiler from fusing the two into a
+/// multiply-add), so both backends order the candidates alike bit for bit (docs/model.md §19.2).
+#[inline(always)]
+pub fn topo_d2(d: Vec2) -> f32 {
+    d.x * d.x + d.y * d.y
 }
 
 /// The soft wall push (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away

@@ -70,6 +70,13 @@ pub struct StepUniforms {
     pub hue_r2: f32,
     /// Neighbour cap (0 = unlimited).
     pub max_neighbors: u32,
+    /// k of the topological neighbourhood: each boid's neighbours are its k nearest others
+    /// whatever the distance (docs/model.md §19); 0 = the metric neighbourhood.
+    pub topological_k: u32,
+    /// Boids (sorted items `0 .. record_neighbors`) whose topological neighbour ids the `rules`
+    /// stage writes to `neighbor_ids` (k per boid, nearest first); 0 = none (the default: only
+    /// tests and analyses ask for them).
+    pub record_neighbors: u32,
     /// Colour cohesion weight (1/s²).
     pub hue_cohesion_weight: f32,
     /// Colour alignment weight (1/s).
@@ -167,6 +174,13 @@ impl Interaction {
 }
 
 impl StepUniforms {
+    /// These uniforms recording the topological neighbour ids of the first `n` sorted items
+    /// (`record_neighbors`; none in the metric neighbourhood).
+    pub fn with_recorded_neighbors(mut self, n: usize) -> Self {
+        self.record_neighbors = if self.topological_k > 0 { n as u32 } else { 0 };
+        self
+    }
+
     /// These uniforms with `n` predators.
     pub fn with_predators(mut self, n: usize) -> Self {
         self.predator_count = n as u32;

@@ -338,6 +338,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "predators_common.wgsl",
             model,
             "gather.wgsl",
+            "topological.wgsl",
             "defer.wgsl",
             "rules.wgsl"
         ),
@@ -358,6 +359,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("dispatch_args", ReadWrite),
             b("predators", Read),
             b("catches", ReadWrite),
+            b("neighbor_ids", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -373,6 +375,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "predators_common.wgsl",
             model,
             "gather.wgsl",
+            "topological.wgsl",
             "rules_heavy.wgsl"
         ),
         bindings: &[
@@ -391,8 +394,14 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("overflow", Read),
             b("predators", Read),
             b("catches", ReadWrite),
+            b("neighbor_ids", ReadWrite),
         ],
-        run: Run::Dispatches(&[("rules_heavy", Items::Indirect(1))]),
+        // The metric neighbourhood's deferred boids, then the topological one's (each entry
+        // point returns at once in the other neighbourhood).
+        run: Run::Dispatches(&[
+            ("rules_heavy", Items::Indirect(1)),
+            ("rules_heavy_topological", Items::Indirect(1)),
+        ]),
         when: When::Step,
         twin: twins::rules_heavy_step,
     },
@@ -456,6 +465,9 @@ pub enum Len {
     Predators,
     /// One element per workgroup of a per-boid dispatch.
     BoidWorkgroups,
+    /// One element per recorded topological neighbour id (`topological_k` per recorded boid;
+    /// one when none are recorded).
+    NeighborIds,
     /// Exactly one element.
     One,
     /// A fixed number of elements.
@@ -503,7 +515,7 @@ pub const MEASURES_ROW_BYTES: u64 = 64;
 /// `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the ping-pong pair,
 /// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
-pub static BUFFERS: [BufferDesc; 20] = [
+pub static BUFFERS: [BufferDesc; 21] = [
     BufferDesc {
         name: "params",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
@@ -526,6 +538,8 @@ pub static BUFFERS: [BufferDesc; 20] = [
     // The predators (32 bytes each: docs/model.md §18) and the catch counters: [this step, total].
     buf("predators", PREDATOR_BYTES, Len::Predators),
     buf("catches", 4, Len::Fixed(2)),
+    // The topological neighbour ids `rules` records on request (docs/model.md §19.4).
+    buf("neighbor_ids", 4, Len::NeighborIds),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     buf("result", MEASURES_ROW_BYTES, Len::One),
     // Heavy items deferred to a workgroup each: [scatter's count, rules' count], their list (the

@@ -57,6 +57,14 @@ pub fn shown(spec: &ParamSpec, model: Model) -> bool {
         && !(spec.key == "perception_radius" && m.radii == Radii::PerRule)
 }
 
+/// Whether the panel shows a widget for `spec` under the running parameters `p`: [`shown`] for
+/// `p`'s model, and used by `p`'s neighbourhood (no radii but separation's, and no cap, in the
+/// topological one; no `topological_k` in the metric one:
+/// [`SimParams::check_neighborhood_uses`]).
+pub fn shown_now(spec: &ParamSpec, p: &SimParams) -> bool {
+    shown(spec, p.model) && p.check_neighborhood_uses(spec.key).is_ok()
+}
+
 /// The running model's parameters with a widget, by group: its own first (titled with its name;
 /// left out when it has none), then the groups of [`GROUPS`] in the order Motion, Colour, World,
 /// Predators (each left out when empty).
@@ -160,6 +168,14 @@ pub fn slider_range(
     (min, hi.max(min))
 }
 
+/// The top of Vicsek's η for `p`'s kind of noise.
+fn vicsek_eta_max(p: &SimParams) -> Option<f64> {
+    match p.get("vicsek_noise") {
+        Some(ParamValue::Name(n)) => crate::model::VicsekNoise::by_name(n).map(|k| k.eta_range().1),
+        _ => None,
+    }
+}
+
 /// The model selector: one button per model of the table, its title on hover.
 fn selector(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     let running = st.sim.params().model;
@@ -216,7 +232,7 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
         Range::UpTo { key, .. } => number(p.get(key)),
         _ => None,
     };
-    let (lo, hi) = slider_range(
+    let (lo, mut hi) = slider_range(
         spec,
         start,
         default,
@@ -224,6 +240,10 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
         upper,
         p.perception_radius as f64,
     );
+    if let (Some(eta_max), "vicsek_eta") = (vicsek_eta_max(p), spec.key) {
+        // The range of η of the running kind of noise (0 ..= 1 for vectorial noise).
+        hi = hi.min(eta_max).max(current.min(eta_max));
+    }
     let integer = matches!(spec.range, Range::Integer { .. });
     let mut v = current;
     let mut s = egui::Slider::new(&mut v, lo..=hi).clamping(egui::SliderClamping::Edits);
@@ -261,7 +281,7 @@ pub fn param_sections(
     };
     section(ui, out, "Model", true, |ui, out| {
         selector(ui, st, out);
-        for s in &own {
+        for s in own.iter().filter(|s| shown_now(s, st.sim.params())) {
             widget(ui, s, st, out);
         }
     });
@@ -278,7 +298,7 @@ pub fn param_sections(
                     .small(),
                 );
             }
-            for s in &specs {
+            for s in specs.iter().filter(|s| shown_now(s, st.sim.params())) {
                 widget(ui, s, st, out);
             }
             extra(&title, ui, out);
@@ -332,6 +352,43 @@ mod tests {
             // The model's own come first.
             let own: Vec<&str> = m.desc().own_params.iter().map(|s| s.key).collect();
             assert_eq!(&shown[..own.len()], &own[..], "{m}");
+        }
+    }
+
+    /// The panel follows the neighbourhood: the topological one shows k and the separation
+    /// radius but not the other radii nor the cap; the metric one the opposite.
+    #[test]
+    fn the_panel_follows_the_neighbourhood() {
+        for m in [Model::BOIDS, Model::VICSEK, Model::FISH] {
+            let mut p = SimParams::default();
+            p.set("model", m.name()).unwrap();
+            let now = |p: &SimParams| -> Vec<&str> {
+                groups(m)
+                    .into_iter()
+                    .flat_map(|(_, s)| s.into_iter())
+                    .filter(|s| shown_now(s, p))
+                    .map(|s| s.key)
+                    .collect()
+            };
+            let metric = now(&p);
+            assert!(metric.contains(&"neighborhood") && !metric.contains(&"topological_k"));
+            p.set("neighborhood", "topological").unwrap();
+            let topo = now(&p);
+            assert!(topo.contains(&"topological_k"), "{m}: {topo:?}");
+            for k in [
+                "perception_radius",
+                "alignment_radius",
+                "cohesion_radius",
+                "max_neighbors",
+            ] {
+                assert!(!topo.contains(&k), "{m}: {k} in {topo:?}");
+            }
+            if m.desc().uses("separation_radius") {
+                assert!(topo.contains(&"separation_radius"), "{m}: {topo:?}");
+            }
+            if m == Model::VICSEK {
+                assert!(topo.contains(&"vicsek_noise") && topo.contains(&"vicsek_eta"));
+            }
         }
     }
 

@@ -5,6 +5,7 @@
 
 use glam::Vec2;
 
+use crate::model::error::ParamError;
 use crate::model::param_table::ParamSpec;
 use crate::model::rules::{NeighborSums, ObstacleSums};
 use crate::model::state::Boid;
@@ -26,6 +27,14 @@ pub trait ModelGroup {
     /// The speeds of a spawned boid: uniform in `lo ..= hi` (a constant when equal) — the initial
     /// flock, the app's add tool, a boid respawned after a catch (the model's unit).
     fn spawn_speeds(&self) -> (f32, f32);
+    /// The group's own checks beyond each parameter's range in the table (a range that depends
+    /// on another parameter of the group); run for every group whatever the model.
+    ///
+    /// # Errors
+    /// The [`ParamError`] naming the field, its value and the range.
+    fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
 }
 
 /// What a loaded state's speeds are brought to (docs/model.md §11.3).

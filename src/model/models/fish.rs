@@ -68,6 +68,8 @@ pub const MODEL: ModelDesc = ModelDesc {
         "cohesion_radius",
         "hue_radius",
         "max_neighbors",
+        "neighborhood",
+        "topological_k",
         "hue_cohesion_weight",
         "hue_alignment_weight",
         "max_hue_speed",

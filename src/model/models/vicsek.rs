@@ -8,6 +8,7 @@
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
+use crate::model::error::ParamError;
 use crate::model::models::desc::{
     model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
 };
@@ -55,11 +56,74 @@ impl ParamField for VicsekUpdate {
     }
 }
 
+/// The kind of noise of the Vicsek model (docs/model.md §16.3, §20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum VicsekNoise {
+    /// Angular (or intrinsic) noise: the new heading is the neighbours' mean direction turned by
+    /// ξ uniform in [−η/2, η/2) (Vicsek et al. 1995; the default), η in 0 ..= 2π.
+    #[default]
+    Angular,
+    /// Vectorial (or extrinsic) noise: a random unit vector of weight η·n_i is added to the sum of
+    /// the n_i headings before its direction is taken, θ_i(t+1) = arg[Σ_j e^{iθ_j} + η·n_i·e^{iξ_i}],
+    /// ξ_i uniform in [−π, π) (Grégoire & Chaté, PRL 92, 025702 (2004)), η in 0 ..= 1.
+    Vectorial,
+}
+
+impl VicsekNoise {
+    /// The code in the model's uniforms: angular 0, vectorial 1.
+    pub fn code(self) -> u32 {
+        match self {
+            VicsekNoise::Angular => 0,
+            VicsekNoise::Vectorial => 1,
+        }
+    }
+
+    /// Lower-case name, as written in scene files.
+    pub fn name(self) -> &'static str {
+        match self {
+            VicsekNoise::Angular => "angular",
+            VicsekNoise::Vectorial => "vectorial",
+        }
+    }
+
+    /// The kind named `name` (`angular`, `vectorial`).
+    pub fn by_name(name: &str) -> Option<VicsekNoise> {
+        [VicsekNoise::Angular, VicsekNoise::Vectorial]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
+
+    /// η moved from the range of kind `from` to the same place in this kind's range (η = 2 rad
+    /// of angular noise is 2/2π ≈ 0.32 of vectorial noise): what a switch of the kind keeps.
+    pub fn eta_from(self, eta: f32, from: VicsekNoise) -> f32 {
+        let ((a0, a1), (b0, b1)) = (from.eta_range(), self.eta_range());
+        (b0 + (eta as f64 - a0) / (a1 - a0) * (b1 - b0)) as f32
+    }
+
+    /// The range of η for this kind of noise: 0 ..= 2π (rad) for angular noise, 0 ..= 1 (the
+    /// weight of the random vector against the mean heading) for vectorial noise.
+    pub fn eta_range(self) -> (f64, f64) {
+        match self {
+            VicsekNoise::Angular => (0.0, std::f64::consts::TAU),
+            VicsekNoise::Vectorial => (0.0, 1.0),
+        }
+    }
+}
+
+impl ParamField for VicsekNoise {
+    fn param_value(&self) -> ParamValue {
+        ParamValue::Name(self.name())
+    }
+}
+
 crate::param_group! {
     /// The Vicsek model's own parameters (docs/model.md §16).
     pub struct VicsekParams {
-        /// Noise amplitude η (rad): each step adds a turn uniform in [−η/2, η/2)
-        /// (docs/model.md §16). Range 0 ..= 2π.
+        /// Noise amplitude η: with angular noise (rad) each step adds a turn uniform in
+        /// [−η/2, η/2), range 0 ..= 2π; with vectorial noise (no unit) the weight of the random
+        /// unit vector against the sum of the n headings, η·n, range 0 ..= 1 (docs/model.md §16.3,
+        /// §20).
         eta: f32 = 2.0, key: "vicsek_eta", symbol: "η", unit: "rad",
             range: number(0.0, std::f64::consts::TAU);
         /// Speed v0 (wu per step; the model's time unit is its step, Δt = 1). Range 1e-6 ..= 1e5.
@@ -69,6 +133,11 @@ crate::param_group! {
         /// simulations; default) or `old` (the one of the start of the step) (docs/model.md §16.3).
         update: VicsekUpdate = VicsekUpdate::New, key: "vicsek_update", symbol: "", unit: "",
             range: Range::Choice(&["new", "old"]);
+        /// The kind of noise: `angular` (a turn of the mean heading, Vicsek et al. 1995; default)
+        /// or `vectorial` (a random vector added to the sum of the headings, Grégoire & Chaté
+        /// 2004) (docs/model.md §20).
+        noise: VicsekNoise = VicsekNoise::Angular, key: "vicsek_noise", symbol: "", unit: "",
+            range: Range::Choice(&["angular", "vectorial"]);
     }
 }
 
@@ -86,6 +155,8 @@ pub const MODEL: ModelDesc = ModelDesc {
         "perception_radius",
         "hue_radius",
         "max_neighbors",
+        "neighborhood",
+        "topological_k",
         "hue_cohesion_weight",
         "hue_alignment_weight",
         "max_hue_speed",
@@ -106,11 +177,36 @@ pub const MODEL: ModelDesc = ModelDesc {
 };
 
 impl ModelGroup for VicsekParams {
-    /// `[η, v0, update, 0, …]` (`shaders/vicsek.wgsl` reads them in this order).
+    /// `[η, v0, update, noise, 0, …]` (`shaders/vicsek.wgsl` reads them in this order).
     fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
         let mut out = [0.0; MODEL_UNIFORMS];
-        out[..3].copy_from_slice(&[self.eta, self.speed, self.update.code() as f32]);
+        out[..4].copy_from_slice(&[
+            self.eta,
+            self.speed,
+            self.update.code() as f32,
+            self.noise.code() as f32,
+        ]);
         out
+    }
+
+    /// η within the range of its kind of noise (the table's 0 ..= 2π is the angular one).
+    fn validate(&self) -> Result<(), ParamError> {
+        let (min, max) = self.noise.eta_range();
+        let v = self.eta;
+        // In f32, as every range check (`!(a <= b)` is also true for NaN).
+        if !(v >= min as f32 && v <= max as f32) {
+            return Err(ParamError::OutOfRangeFor {
+                field: "vicsek_eta",
+                value: crate::model::param_table::decimal(v),
+                min,
+                max,
+                context: match self.noise {
+                    VicsekNoise::Angular => "vicsek_noise = angular",
+                    VicsekNoise::Vectorial => "vicsek_noise = vectorial",
+                },
+            });
+        }
+        Ok(())
     }
 
     /// Every particle moves at v0.
@@ -130,7 +226,7 @@ pub fn next_state(
     u: &StepUniforms,
 ) -> Boid {
     let m = model_uniforms(u);
-    let (eta, v0, update_old) = (m[0], m[1], m[2] != 0.0);
+    let (eta, v0, update_old, vectorial) = (m[0], m[1], m[2] != 0.0, m[3] != 0.0);
     let p = me.pos();
     let v = me.vel();
     let v2 = v.dot(v);
@@ -142,9 +238,11 @@ pub fn next_state(
     };
     let bounce_normal = ob.bounce_normal;
     let mut dir;
+    let (base, n);
     if bounce_normal.dot(bounce_normal) > 0.0 && v.dot(bounce_normal) < 0.0 {
         // Bounce off the obstacle: the heading is reflected about its normal instead.
         dir = own - 2.0 * own.dot(bounce_normal) * bounce_normal;
+        (base, n) = (dir * v0, 1.0);
     } else {
         // The direction of Σ v_j within r, the particle itself included.
         let sum = s.alignment + v;
@@ -153,9 +251,23 @@ pub fn next_state(
         if l2 > STEER_EPS2 * v0 * v0 {
             dir = sum / l2.sqrt();
         }
+        (base, n) = (sum, (s.alignment_n + 1) as f32);
     }
-    // Noise: a turn uniform in [−η/2, η/2) (stream 6 of the counter-based generator).
-    dir = rotate(dir, uniform_turn(u.seed, me.id, u.step, eta));
+    if !vectorial {
+        // Angular noise: a turn uniform in [−η/2, η/2) (stream 6 of the counter-based generator).
+        dir = rotate(dir, uniform_turn(u.seed, me.id, u.step, eta));
+    } else if eta > 0.0 {
+        // Vectorial noise: η·n·v0·e^{iξ}, ξ uniform in [−π, π) (stream 6), added to the sum of the
+        // n velocities (itself included; a bouncing particle's reflected velocity alone, n = 1)
+        // before its direction is taken. At η = 0 nothing is added: the mean direction, as with
+        // angular noise at η = 0.
+        let xi = uniform_turn(u.seed, me.id, u.step, std::f32::consts::TAU);
+        let w = base + rotate(Vec2::new(eta * n * v0, 0.0), xi);
+        let l2 = w.dot(w);
+        if l2 > STEER_EPS2 * v0 * v0 {
+            dir = w / l2.sqrt();
+        }
+    }
     let v_new = dir * v0;
     // Δt = 1: the new velocity moves the particle (update `new`), or the old one (`old`).
     let moved = if update_old { v } else { v_new };

@@ -36,7 +36,7 @@ pub use clear::clear;
 pub use count::count;
 pub use measures::measures;
 pub use predators::predators;
-pub use rules::{gather, rules, CandidateRange, StateMut};
+pub use rules::{gather, rules, topological_nearest, CandidateRange, StateMut};
 pub use scan::scan;
 pub use scatter::{scatter, Sorted, SortedRef};
 pub use slots::slots;
@@ -81,6 +81,11 @@ pub struct CpuStep {
     pub sorted_id: Vec<u32>,
     /// Neighbour count of each boid after `rules`.
     pub neighbors: Vec<u32>,
+    /// The topological neighbour ids `rules` records: `topological_k` per sorted item for the
+    /// first `record_neighbors` items (docs/model.md §19.4).
+    pub neighbor_ids: Vec<u32>,
+    /// The `topological_k` of the recorded ids (0 when none are).
+    pub recorded_k: usize,
     /// Whether `neighbors` were counted by a step of the current state (not since
     /// [`CpuStep::set_state`]).
     pub neighbors_counted: bool,
@@ -106,6 +111,8 @@ impl CpuStep {
             sorted_hue: Vec::new(),
             sorted_id: Vec::new(),
             neighbors: Vec::new(),
+            neighbor_ids: Vec::new(),
+            recorded_k: 0,
             neighbors_counted: false,
             measures: FlockMeasures::default(),
         };
@@ -149,6 +156,18 @@ impl CpuStep {
         self.sorted_pos_vel.resize(items, [0.0; 4]);
         self.sorted_hue.resize(items, [0.0; 4]);
         self.sorted_id.resize(items, 0);
+        self.size_neighbor_ids(u);
+    }
+
+    /// Sizes `neighbor_ids` for the ids the uniforms `u` ask `rules` to record.
+    pub fn size_neighbor_ids(&mut self, u: StepUniforms) {
+        let record = u.record_neighbors.min(self.len() as u32) as usize;
+        self.recorded_k = if record > 0 {
+            u.topological_k as usize
+        } else {
+            0
+        };
+        self.neighbor_ids.resize(record * self.recorded_k, u32::MAX);
     }
 
     /// Adds `caught` to both catch counters (the step's, reset by `predators`, and the total).
@@ -233,6 +252,7 @@ pub fn rules_step(s: &mut CpuStep) {
         hue: &mut s.hue,
         id: &mut s.id,
         neighbors: &mut s.neighbors,
+        neighbor_ids: &mut s.neighbor_ids,
     };
     let caught = rules(&s.params, sorted, &s.cells, &s.obstacles, &s.predators, out);
     s.count_catches(caught);

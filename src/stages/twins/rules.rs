@@ -3,9 +3,12 @@
 
 use glam::Vec2;
 
-use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::grid::{block_bound2, search_frame, Grid, ObstacleGrid};
 use crate::model::predators::{next_boid, Predator};
-use crate::model::rules::{accumulate_parts, obstacle_sums, Nearest, NeighborSums};
+use crate::model::rules::{
+    accumulate_parts, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
+    TopoNearest,
+};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -50,9 +53,10 @@ pub fn candidate_ranges(
     out
 }
 
-/// The neighbour sums of sorted item `s` (docs/model.md §4): every candidate within the
+/// The neighbour sums of sorted item `s` (docs/model.md §4, §19): every candidate within the
 /// perception radius, or with a neighbour cap only the `max_neighbors` nearest (by squared
-/// distance, then id), the item itself left out.
+/// distance, then id), or in the topological neighbourhood the `topological_k` nearest whatever
+/// the distance ([`topological_nearest`]), the item itself left out.
 pub fn gather(
     s: usize,
     sorted: SortedRef<'_>,
@@ -60,6 +64,11 @@ pub fn gather(
     grid: &Grid,
     u: &StepUniforms,
 ) -> NeighborSums {
+    if u.topological_k > 0 {
+        let mut near = TopoNearest::new(u.topological_k as usize);
+        topological_nearest(s, sorted, cells, grid, u, &mut near);
+        return topological_sums(s, &near, sorted, u);
+    }
     let me = sorted.pos_vel[s];
     let (cx, cy) = grid.cell_xy(Vec2::new(me[0], me[1]));
     gather_over(s, sorted, &candidate_ranges(cx, cy, cells, grid, u), u)
@@ -104,6 +113,77 @@ pub fn gather_over(
     sums
 }
 
+/// The topological neighbours of sorted item `s` into `near` (emptied first, keeping
+/// `topological_k`): its k nearest other boids by minimum-image distance whatever the distance,
+/// ordered by (squared distance, id) (docs/model.md §19). The search takes the block of 5 × 5 cells
+/// around the item's cell, then widens ring by ring (each ring the cells one step farther out,
+/// [`Grid::frame`], [`search_frame`]; each boid found once, in its own real cell) until the k-th
+/// nearest is certain: every boid outside the rings searched is farther than the k-th
+/// ([`block_bound2`]), or every cell has been searched.
+pub fn topological_nearest(
+    s: usize,
+    sorted: SortedRef<'_>,
+    cells: &[u32],
+    grid: &Grid,
+    u: &StepUniforms,
+    near: &mut TopoNearest,
+) {
+    near.reset(u.topological_k as usize);
+    let me = sorted.pos_vel[s];
+    let p = Vec2::new(me[0], me[1]);
+    let (cx, cy) = grid.cell_xy(p);
+    for step in 0.. {
+        let (inner, r) = search_frame(step);
+        let f = grid.frame(cx, cy, inner, r);
+        for t in 0..f.rows() {
+            for (first, last) in grid.frame_row(&f, t).into_iter().flatten() {
+                for j in cells[first as usize]..cells[last as usize + 1] {
+                    let j = j as usize;
+                    if j == s {
+                        continue;
+                    }
+                    let o = sorted.pos_vel[j];
+                    let d = min_image(Vec2::new(o[0], o[1]) - p, u);
+                    near.offer(topo_key(topo_d2(d), sorted.id[j]), j as u32);
+                }
+            }
+        }
+        let bound2 = block_bound2(grid, p, cx, cy, r, u.world_width, u.world_height);
+        if bound2 == f32::MAX || near.last_d2().is_some_and(|d2| d2 < bound2) {
+            break;
+        }
+    }
+}
+
+/// The neighbour sums of sorted item `s` over its topological neighbours `near`, nearest first
+/// (each one's offset the minimum image, as the search computed it).
+#[inline(always)]
+pub fn topological_sums(
+    s: usize,
+    near: &TopoNearest,
+    sorted: SortedRef<'_>,
+    u: &StepUniforms,
+) -> NeighborSums {
+    let me = sorted.pos_vel[s];
+    let p = Vec2::new(me[0], me[1]);
+    let mut sums = NeighborSums::default();
+    for (_, _, j) in near.selected() {
+        let (o, h) = (sorted.pos_vel[j as usize], sorted.hue[j as usize]);
+        let d = min_image(Vec2::new(o[0], o[1]) - p, u);
+        let hue = [[h[0], h[1]], [h[2], h[3]]];
+        accumulate_parts(&mut sums, d, Vec2::new(o[2], o[3]), hue, u);
+    }
+    sums
+}
+
+/// Writes the ids of `near` to the `k` slots of a boid's recorded topological neighbours
+/// (`u32::MAX` in the slots past the last, when fewer than k other boids exist).
+pub fn record_ids(near: &TopoNearest, slots: &mut [u32]) {
+    for (t, slot) in slots.iter_mut().enumerate() {
+        *slot = near.selected().nth(t).map_or(u32::MAX, |x| x.1);
+    }
+}
+
 /// The state arrays `rules` writes.
 pub struct StateMut<'a> {
     /// `[x, y, vx, vy]` per boid.
@@ -114,6 +194,9 @@ pub struct StateMut<'a> {
     pub id: &'a mut [u32],
     /// Neighbour count per boid.
     pub neighbors: &'a mut [u32],
+    /// The recorded topological neighbour ids: `topological_k` per boid for the first
+    /// `record_neighbors` boids of these arrays (empty when none are recorded).
+    pub neighbor_ids: &'a mut [u32],
 }
 
 /// The next state of every boid — the first N sorted items; the ghosts after them are candidates
@@ -131,9 +214,19 @@ pub fn rules(
 ) -> u32 {
     let grid = u.grid();
     let mut caught = 0;
+    let k = u.topological_k as usize;
+    let mut near = TopoNearest::new(k.max(1));
     for s in 0..out.pos_vel.len() {
         let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
-        let sums = gather(s, sorted, cells, &grid, u);
+        let sums = if k > 0 {
+            topological_nearest(s, sorted, cells, &grid, u, &mut near);
+            if s < u.record_neighbors as usize && (s + 1) * k <= out.neighbor_ids.len() {
+                record_ids(&near, &mut out.neighbor_ids[s * k..(s + 1) * k]);
+            }
+            topological_sums(s, &near, sorted, u)
+        } else {
+            gather(s, sorted, cells, &grid, u)
+        };
         let ob = obstacle_sums(boid.pos(), obstacles, u);
         let (next, was_caught) = next_boid(&boid, &sums, &ob, predators, u);
         caught += was_caught as u32;
