@@ -12,10 +12,13 @@
 //! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
-//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
+//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `c` (`colour`), `t` (`trails`), `v` (`video`), `f9` (`record`: starts / stops a live capture), `f11` |
 //! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel`, `predator` |
 //! | `backend NAME` | live backend switch | `gpu`, `cpu` |
 //! | `theme NAME` | colour theme | `dark`, `light` |
+//! | `colour MODE` | what the boids' colour shows | `hue`, `heading`, `speed`, `neighbours` |
+//! | `trails STATE` | fading trails | `on`, `off` |
+//! | `video STATE` | starts a recording of PNG frames at a fixed simulated rate into a new folder `<--capture-dir>/video-<UTC time>/`, or stops the one in progress and writes its MP4 | `start` (`on`), `stop` (`off`) |
 //! | `panel STATE`, `menu STATE` | control panel / pause menu | `open` (`on`), `closed` (`close`, `off`) |
 //! | `boids N` | boid count | 1 ..= [`crate::model::MAX_BOIDS`]; above the app's own limit (software adapter 500 000, GPU 4 000 000, at most what the adapter holds) it runs with that limit and a warning naming the line is printed when the app starts |
 //! | `minimize`, `restore` | a zero-size resize of the surface, and back to the window's size | — |
@@ -93,7 +96,7 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 23] = [
+const KNOWN: [&str; 26] = [
     "move",
     "press",
     "release",
@@ -102,6 +105,9 @@ const KNOWN: [&str; 23] = [
     "tool",
     "backend",
     "theme",
+    "colour",
+    "trails",
+    "video",
     "panel",
     "menu",
     "boids",
@@ -224,6 +230,33 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             "dark" => Theme::Dark,
             "light" => Theme::Light,
             t => return Err(format!("unknown theme `{}` (dark or light)", clip(t))),
+        })),
+        "colour" => {
+            let m = word(0);
+            ScriptCmd::Action(Action::SetColour(
+                crate::render::ColourMode::parse(m).ok_or_else(|| {
+                    format!(
+                        "unknown colour mode `{}` ({})",
+                        clip(m),
+                        crate::render::ColourMode::names()
+                    )
+                })?,
+            ))
+        }
+        "trails" => ScriptCmd::Action(Action::SetTrails(match word(0) {
+            "on" => true,
+            "off" => false,
+            w => return Err(format!("`trails`: expected on or off, got `{}`", clip(w))),
+        })),
+        "video" => ScriptCmd::Action(Action::SetVideo(match word(0) {
+            "start" | "on" => true,
+            "stop" | "off" => false,
+            w => {
+                return Err(format!(
+                    "`video`: expected start or stop, got `{}`",
+                    clip(w)
+                ))
+            }
         })),
         "panel" => ScriptCmd::Action(Action::SetPanel(open(word(0))?)),
         "menu" => ScriptCmd::Action(Action::SetMenu(open(word(0))?)),
