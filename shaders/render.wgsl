@@ -61,10 +61,13 @@ struct View {
     neighbours_full: f32,
     // Opacity of density dots: 1 − exp(−dot_gain · coverage summed over a pixel).
     dot_gain: f32,
-    // The spearhead's outline edges (src/render/mesh.rs, edge_lines): (n.x, n.y, c, 0) with n the
+    // The spearhead's outline edges (src/render/mesh.rs, edge_lines): (n.x, n.y, c, w) with n the
     // unit outward normal and c such that dot(n, p) − c is the signed distance of p (boid lengths)
-    // outside the edge's line. 0, 1: the outer sides (wing → tip → wing); 2, 3: the notch's sides.
+    // outside the edge's line. 0, 1: the outer sides (wing → tip → wing), w = 0; 2, 3: the notch's
+    // sides, w = 1 / the tip's signed distance from the side's line (the colour gradient).
     spear_edges: array<vec4<f32>, 4>,
+    // The bevels of its convex corners (left wing, tip, right wing; mesh.rs, bevel_lines), likewise.
+    spear_bevels: array<vec4<f32>, 3>,
 }
 
 // One predator (src/model/predators.rs `Predator`, 32 bytes): kind 0 straight, 1 hunting.
@@ -161,22 +164,19 @@ fn boid_colour(b: Boid, i: u32, tip: bool) -> vec3<f32> {
 
 struct BoidOut {
     @builtin(position) position: vec4<f32>,
-    // Premultiplied colour, in the target's encoding.
-    @location(0) color: vec4<f32>,
+    // The tip's and the tail's premultiplied colours, in the target's encoding.
+    @location(0) @interpolate(flat) tip_color: vec4<f32>,
+    @location(1) @interpolate(flat) tail_color: vec4<f32>,
     // The fragment's place in boid space (boid lengths, x along the velocity).
-    @location(1) local: vec2<f32>,
+    @location(2) local: vec2<f32>,
     // The boid's length on screen (px).
-    @location(2) @interpolate(flat) length_px: f32,
+    @location(3) @interpolate(flat) length_px: f32,
 }
-
-// Index of the spearhead's tip among its 4 corners (src/render/mesh.rs: left wing, tip, notch,
-// right wing).
-const TIP: u32 = 1u;
 
 // One corner of boid `b`'s spearhead: `corner` in boid space (x forward, unit = boid length), moved
 // out by `outset` px (the mesh grown by one pixel so the edge's fade has room), turned along the
-// velocity, with the tip colour at the tip and the tail colour elsewhere.
-fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bool) -> BoidOut {
+// velocity, with the boid's tip and tail colours.
+fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>) -> BoidOut {
     let v2 = dot(b.velocity, b.velocity);
     var dir = vec2<f32>(1.0, 0.0);
     if (v2 > 1e-12) {
@@ -187,7 +187,8 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bo
     let offset_px = vec2<f32>(local.x * dir.x - local.y * dir.y, local.x * dir.y + local.y * dir.x);
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
-    out.color = vec4<f32>(encode(boid_colour(b, i, is_tip)) * view.alpha, view.alpha);
+    out.tip_color = vec4<f32>(encode(boid_colour(b, i, true)) * view.alpha, view.alpha);
+    out.tail_color = vec4<f32>(encode(boid_colour(b, i, false)) * view.alpha, view.alpha);
     out.local = local / length_px;
     out.length_px = length_px;
     return out;
@@ -198,22 +199,29 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bo
 // triangles.
 @vertex
 fn vs_boid(@location(0) corner: vec2<f32>, @location(1) outset: vec2<f32>,
-           @builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
-    return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), ii, corner, outset, vi == TIP);
+           @builtin(instance_index) ii: u32) -> BoidOut {
+    return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), ii, corner, outset);
 }
 
-// Signed distance (boid lengths) of `p` outside the concave spearhead: outside either outer side,
-// or inside the notch (behind both of its sides).
+// Signed distance (boid lengths) of `p` outside the concave spearhead: outside either outer side
+// or a corner's bevel, or inside the notch (behind both of its sides).
 fn spearhead_distance(p: vec2<f32>) -> f32 {
     let e = view.spear_edges;
+    let b = view.spear_bevels;
     let outer = max(dot(e[0].xy, p) - e[0].z, dot(e[1].xy, p) - e[1].z);
+    let bevels = max(max(dot(b[0].xy, p) - b[0].z, dot(b[1].xy, p) - b[1].z),
+                     dot(b[2].xy, p) - b[2].z);
     let notch = min(dot(e[2].xy, p) - e[2].z, dot(e[3].xy, p) - e[3].z);
-    return max(outer, notch);
+    return max(max(outer, bevels), notch);
 }
 
 // Analytic anti-aliasing: the pixel's coverage from its distance to the outline in px
 // (clamp(0.5 − d / fwidth(d), 0, 1), where the local coordinates scale by length_px, so
 // fwidth(d) = 1 px without derivatives).
+// The colour is the two-colour gradient of the ungrown mesh's vertex colours (the tip's at the tip,
+// the tail's at the wings and the notch): the tip's share is the fragment's barycentric weight of
+// the tip in its triangle, its distance from the notch side the triangle stands on over the tip's
+// (that side's `w`), so growing the mesh does not move the gradient.
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     let d_px = spearhead_distance(in.local) * in.length_px;
@@ -221,7 +229,12 @@ fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     if (coverage <= 0.0) {
         discard;
     }
-    return in.color * coverage;
+    var side = view.spear_edges[3];
+    if (in.local.y < 0.0) {
+        side = view.spear_edges[2];
+    }
+    let tip = clamp((dot(side.xy, in.local) - side.z) * side.w, 0.0, 1.0);
+    return mix(in.tail_color, in.tip_color, tip) * coverage;
 }
 
 // Smallest coverage a density dot carries, so a lone boid stays visible however far out.
@@ -238,7 +251,7 @@ struct DotOut {
 
 // One boid as a density dot: a square of the spearhead's own area (side sqrt(area) × length px, at
 // least dot_min_px) at its position carrying the coverage of its spearhead (area × length² px²,
-// spread over the square; at least DOT_FLOOR per px²) in its body colour, added into the accumulation
+// spread over the square; at least DOT_FLOOR per px²) in its mean colour, added into the accumulation
 // layer (linear colour × coverage, coverage): the resolve pass divides them, so a pixel keeps its
 // boids' colour whatever their number. The quad is one pixel larger than the square; the fragment
 // takes its exact overlap with the pixel (a box filter), so dots are anti-aliased and each carries
@@ -257,8 +270,8 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> D
     let viewport = 2.0 / abs(view.px_to_clip);
     out.centre = (b.position - view.center) * view.zoom + 0.5 * viewport;
     out.half_side = half_side;
-    // The spearhead's body colour: the mean of its tip and tail.
-    let rgb = 0.5 * (boid_colour(b, ii, true) + boid_colour(b, ii, false));
+    // The spearhead's mean colour: over a triangle the tip's barycentric weight averages 1/3.
+    let rgb = mix(boid_colour(b, ii, false), boid_colour(b, ii, true), 1.0 / 3.0);
     out.color = vec4<f32>(rgb * coverage, coverage);
     return out;
 }

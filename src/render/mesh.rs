@@ -60,6 +60,23 @@ pub fn edge_lines() -> [[f32; 3]; 4] {
     })
 }
 
+/// The bevels of the outline's convex corners — left wing, tip, right wing (outline corners 0, 1,
+/// 2) — as lines `(n.x, n.y, c)` like [`edge_lines`]: `n` the unit bisector of the corner's two
+/// outward edge normals, the line through the corner. The whole spearhead lies inside each, and
+/// with them the distance outside a sharp corner is measured to the corner rather than to the two
+/// edges' lines, which would fade a pixel and a half past the tip (its angle is 38°).
+pub fn bevel_lines() -> [[f32; 3]; 3] {
+    let edges = edge_lines();
+    std::array::from_fn(|k| {
+        let (e1, e2) = (edges[(k + 3) % 4], edges[k]);
+        let (x, y) = (e1[0] + e2[0], e1[1] + e2[1]);
+        let len = (x * x + y * y).sqrt();
+        let n = [x / len, y / len];
+        let a = CORNERS[OUTLINE[k]];
+        [n[0], n[1], n[0] * a[0] + n[1] * a[1]]
+    })
+}
+
 /// Each corner's outset (px per px of growth, in [`CORNERS`] order): where the corner of the
 /// outline moved [`GROW_PX`] out along both its edges' normals lies (the miter: `(n₁ + n₂) / (1 +
 /// n₁ · n₂)`). The convex corners move out, the notch moves back into the notch.
@@ -106,9 +123,26 @@ mod tests {
 
     /// Signed distance outside the spearhead, as `spearhead_distance` in `shaders/render.wgsl`.
     fn distance(p: [f32; 2]) -> f32 {
-        let e = edge_lines();
-        let d = |k: usize| e[k][0] * p[0] + e[k][1] * p[1] - e[k][2];
-        d(0).max(d(1)).max(d(2).min(d(3)))
+        let (e, b) = (edge_lines(), bevel_lines());
+        let d = |l: [f32; 3]| l[0] * p[0] + l[1] * p[1] - l[2];
+        let bevels = d(b[0]).max(d(b[1])).max(d(b[2]));
+        d(e[0]).max(d(e[1])).max(bevels).max(d(e[2]).min(d(e[3])))
+    }
+
+    /// Every corner of the spearhead lies inside every bevel; past the tip the distance grows
+    /// from the tip itself (0.5 boid lengths ahead of it is 0.5 outside).
+    #[test]
+    fn bevels_hold_the_shape_and_measure_from_the_corner() {
+        for l in bevel_lines() {
+            for c in CORNERS {
+                assert!(
+                    l[0] * c[0] + l[1] * c[1] - l[2] < 1e-6,
+                    "{c:?} outside {l:?}"
+                );
+            }
+        }
+        let tip = CORNERS[TIP as usize];
+        assert!((distance([tip[0] + 0.5, tip[1]]) - 0.5).abs() < 1e-6);
     }
 
     /// The outline's corners lie on their edges' lines, the body is inside, and points past the

@@ -111,8 +111,28 @@ pub struct ViewUniforms {
     pub neighbours_full: f32,
     /// Density-dot opacity gain (per px² of summed spearhead area).
     pub dot_gain: f32,
-    /// The spearhead outline's edge lines `(n.x, n.y, c, 0)` ([`mesh::edge_lines`]; boid lengths).
+    /// The spearhead outline's edge lines `(n.x, n.y, c, w)` ([`mesh::edge_lines`]; boid lengths),
+    /// with `w` = 1 / the tip's signed distance from the line for the notch's two sides (the tip
+    /// colour's share, `(n · p − c) · w`), 0 for the outer sides.
     pub spear_edges: [Vec4; 4],
+    /// The bevels of its convex corners, likewise ([`mesh::bevel_lines`]).
+    pub spear_bevels: [Vec4; 3],
+}
+
+/// [`ViewUniforms::spear_edges`]: the edge lines, the notch's sides with the tip's inverse
+/// distance.
+fn spear_edges() -> [Vec4; 4] {
+    let tip = mesh::CORNERS[mesh::TIP as usize];
+    let lines = mesh::edge_lines();
+    std::array::from_fn(|k| {
+        let [x, y, c] = lines[k];
+        let w = if k >= 2 {
+            1.0 / (x * tip[0] + y * tip[1] - c)
+        } else {
+            0.0
+        };
+        Vec4::new(x, y, c, w)
+    })
 }
 
 /// Opacity of a solid edge and of a seam.
@@ -172,7 +192,8 @@ impl ViewUniforms {
             speed_hi: style.speed_range.1,
             neighbours_full: style.neighbours_full,
             dot_gain: style.dot_gain,
-            spear_edges: mesh::edge_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
+            spear_edges: spear_edges(),
+            spear_bevels: mesh::bevel_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
         }
     }
 
