@@ -211,7 +211,13 @@ fn density_dots_keep_each_flocks_hue() {
     for (k, (cx, hue)) in [(250.0f32, 0.0f32), (750.0, 2.4)].into_iter().enumerate() {
         for i in 0..1500u32 {
             let at = [cx + 150.0 * (next() - 0.5), 250.0 + 150.0 * (next() - 0.5)];
-            boids.push(boid(k as u32 * 1500 + i, at, next() * 6.28, 60.0, hue));
+            boids.push(boid(
+                k as u32 * 1500 + i,
+                at,
+                next() * std::f32::consts::TAU,
+                60.0,
+                hue,
+            ));
         }
     }
     let counts = vec![10; boids.len()];

@@ -109,12 +109,10 @@ fn handle_video_requests(g: &mut Gfx) {
                 g.st.say(format!("recording not started: {e}"));
             }
         }
-        Some(false) => {
-            if g.st.video.active.is_some() {
-                g.st.video.stop();
-                g.st.clock.reset();
-                g.st.say("recording stopped: writing its last frames and the MP4");
-            }
+        Some(false) if g.st.video.active.is_some() => {
+            g.st.video.stop();
+            g.st.clock.reset();
+            g.st.say("recording stopped: writing its last frames and the MP4");
         }
         _ => {}
     }
