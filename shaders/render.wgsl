@@ -1,8 +1,8 @@
 // The render passes: the world rectangle, obstacle discs, instanced spearheads (anti-aliased by their
-// analytic edge coverage; or density dots when zoomed out, accumulated in a layer and resolved) read
-// straight from the boid state buffers (pos_vel, hue, neighbors), the optional trail layer, and the
-// world's edge. Composed after common.wgsl (uses: struct Boid). `View` is laid out by encase from
-// src/render/renderer.rs (ViewUniforms); tests/shaders.rs checks both agree.
+// analytic edge coverage; or density dots when zoomed out) read straight from the boid state
+// buffers (pos_vel, hue, neighbors), the optional trail layer, and the world's edge. Composed after
+// common.wgsl (uses: struct Boid). `View` is laid out by encase from src/render/renderer.rs
+// (ViewUniforms); tests/shaders.rs checks both agree.
 
 struct View {
     // Background inside the world, in the target's encoding (premultiplied, alpha 1).
@@ -59,12 +59,11 @@ struct View {
     speed_hi: f32,
     // Neighbour count at the top of the neighbour colour map.
     neighbours_full: f32,
-    // Opacity of density dots: 1 − exp(−dot_gain · coverage summed over a pixel).
+    // Opacity of a density dot over a pixel: 1 − exp(−dot_gain · its coverage there).
     dot_gain: f32,
-    // The spearhead's outline edges (src/render/mesh.rs, edge_lines): (n.x, n.y, c, w) with n the
+    // The spearhead's outline edges (src/render/mesh.rs, edge_lines): (n.x, n.y, c, 0) with n the
     // unit outward normal and c such that dot(n, p) − c is the signed distance of p (boid lengths)
-    // outside the edge's line. 0, 1: the outer sides (wing → tip → wing), w = 0; 2, 3: the notch's
-    // sides, w = 1 / the tip's signed distance from the side's line (the colour gradient).
+    // outside the edge's line. 0, 1: the outer sides (wing → tip → wing); 2, 3: the notch's sides.
     spear_edges: array<vec4<f32>, 4>,
     // The bevels of its convex corners (left wing, tip, right wing; mesh.rs, bevel_lines), likewise.
     spear_bevels: array<vec4<f32>, 3>,
@@ -87,7 +86,7 @@ struct Predator {
 @group(0) @binding(4) var<storage, read> predators: array<Predator>;
 // Neighbour counts of the last step, in state order (the neighbour colour mode).
 @group(0) @binding(5) var<storage, read> neighbors: array<u32>;
-// A layer drawn earlier this frame (the dots' accumulation, or the trails), read texel by texel.
+// The trail layer, drawn earlier this frame, read texel by texel.
 @group(1) @binding(0) var layer: texture_2d<f32>;
 
 fn to_clip(p: vec2<f32>) -> vec2<f32> {
@@ -121,62 +120,62 @@ fn encode(linear: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, linear <= vec3<f32>(0.0031308));
 }
 
-// The spearhead's colours (linear RGB) for what the colour mode shows.
+// The spearhead's colours (linear RGB) for what the colour mode shows, at a tip weight `w`: 1 at
+// the tip, 0 at the tail (the wings and the notch), 1/3 for its mean over the spearhead.
 
 // A sequential map for scalars, t in 0..1: hue from blue (265°) through green to yellow (65°),
-// lightness rising from the theme's tail lightness to its tip lightness.
-fn scalar_colour(t: f32, tip: bool) -> vec3<f32> {
+// lightness rising from the theme's tail lightness to its tip lightness (the tip a little lighter).
+fn scalar_colour(t: f32, w: f32) -> vec3<f32> {
     let u = clamp(t, 0.0, 1.0);
-    var l = mix(view.tail_lightness - 0.08, view.tip_lightness, u);
-    if (tip) {
-        l = l + 0.06;
-    }
+    let l = mix(view.tail_lightness - 0.08, view.tip_lightness, u) + 0.06 * w;
     return oklch_to_linear(l, view.chroma * 1.2, mix(4.625, 1.134, u));
 }
 
-// A two-colour pastel gradient from an angle on the hue circle: tip colour at the tip, the tail
-// colour (hue shifted) behind.
-fn circle_colour(angle: f32, tip: bool) -> vec3<f32> {
-    if (tip) {
-        return oklch_to_linear(view.tip_lightness, view.chroma, angle);
-    }
-    return oklch_to_linear(view.tail_lightness, view.chroma, angle + view.tail_hue_shift);
+// A two-colour pastel gradient from an angle on the hue circle: the tip colour at the tip, the tail
+// colour (lightness lower, hue shifted) at the tail.
+fn circle_colour(angle: f32, w: f32) -> vec3<f32> {
+    let l = mix(view.tail_lightness, view.tip_lightness, w);
+    return oklch_to_linear(l, view.chroma, angle + (1.0 - w) * view.tail_hue_shift);
 }
 
-// Boid `b` (state index `i`)'s colour at its tip or its tail, by the colour mode.
-fn boid_colour(b: Boid, i: u32, tip: bool) -> vec3<f32> {
+// Boid `b` (state index `i`)'s colour at tip weight `w`, by the colour mode.
+fn boid_colour(b: Boid, i: u32, w: f32) -> vec3<f32> {
     switch (view.colour_mode) {
         case 1u: {
-            return circle_colour(atan2(b.velocity.y, b.velocity.x), tip);
+            return circle_colour(atan2(b.velocity.y, b.velocity.x), w);
         }
         case 2u: {
             let span = max(view.speed_hi - view.speed_lo, 1e-6);
-            return scalar_colour((length(b.velocity) - view.speed_lo) / span, tip);
+            return scalar_colour((length(b.velocity) - view.speed_lo) / span, w);
         }
         case 3u: {
-            return scalar_colour(f32(neighbors[i]) / max(view.neighbours_full, 1.0), tip);
+            return scalar_colour(f32(neighbors[i]) / max(view.neighbours_full, 1.0), w);
         }
         case 0u, default: {
-            return circle_colour(atan2(b.hue.y, b.hue.x), tip);
+            return circle_colour(atan2(b.hue.y, b.hue.x), w);
         }
     }
 }
 
 struct BoidOut {
     @builtin(position) position: vec4<f32>,
-    // The tip's and the tail's premultiplied colours, in the target's encoding.
-    @location(0) @interpolate(flat) tip_color: vec4<f32>,
-    @location(1) @interpolate(flat) tail_color: vec4<f32>,
+    // Premultiplied colour, in the target's encoding.
+    @location(0) color: vec4<f32>,
     // The fragment's place in boid space (boid lengths, x along the velocity).
-    @location(2) local: vec2<f32>,
+    @location(1) local: vec2<f32>,
     // The boid's length on screen (px).
-    @location(3) @interpolate(flat) length_px: f32,
+    @location(2) @interpolate(flat) length_px: f32,
 }
 
+// Index of the spearhead's tip among its 4 corners (src/render/mesh.rs: left wing, tip, notch,
+// right wing).
+const TIP: u32 = 1u;
+
 // One corner of boid `b`'s spearhead: `corner` in boid space (x forward, unit = boid length), moved
-// out by `outset` px (the mesh grown by one pixel so the edge's fade has room), turned along the
-// velocity, with the boid's tip and tail colours.
-fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>) -> BoidOut {
+// out by `outset` px (the mesh grown by half a pixel, the edge's fade's room), turned along the
+// velocity, with the tip colour at the tip and the tail colour elsewhere (one colour a vertex: the
+// vertex stage is most of a small spearhead's cost on a software rasteriser).
+fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bool) -> BoidOut {
     let v2 = dot(b.velocity, b.velocity);
     var dir = vec2<f32>(1.0, 0.0);
     if (v2 > 1e-12) {
@@ -187,8 +186,7 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>) -> BoidOut
     let offset_px = vec2<f32>(local.x * dir.x - local.y * dir.y, local.x * dir.y + local.y * dir.x);
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
-    out.tip_color = vec4<f32>(encode(boid_colour(b, i, true)) * view.alpha, view.alpha);
-    out.tail_color = vec4<f32>(encode(boid_colour(b, i, false)) * view.alpha, view.alpha);
+    out.color = vec4<f32>(encode(boid_colour(b, i, f32(is_tip))) * view.alpha, view.alpha);
     out.local = local / length_px;
     out.length_px = length_px;
     return out;
@@ -199,8 +197,8 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>) -> BoidOut
 // triangles.
 @vertex
 fn vs_boid(@location(0) corner: vec2<f32>, @location(1) outset: vec2<f32>,
-           @builtin(instance_index) ii: u32) -> BoidOut {
-    return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), ii, corner, outset);
+           @builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
+    return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), ii, corner, outset, vi == TIP);
 }
 
 // Signed distance (boid lengths) of `p` outside the concave spearhead: outside either outer side
@@ -218,10 +216,6 @@ fn spearhead_distance(p: vec2<f32>) -> f32 {
 // Analytic anti-aliasing: the pixel's coverage from its distance to the outline in px
 // (clamp(0.5 − d / fwidth(d), 0, 1), where the local coordinates scale by length_px, so
 // fwidth(d) = 1 px without derivatives).
-// The colour is the two-colour gradient of the ungrown mesh's vertex colours (the tip's at the tip,
-// the tail's at the wings and the notch): the tip's share is the fragment's barycentric weight of
-// the tip in its triangle, its distance from the notch side the triangle stands on over the tip's
-// (that side's `w`), so growing the mesh does not move the gradient.
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     let d_px = spearhead_distance(in.local) * in.length_px;
@@ -229,12 +223,7 @@ fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     if (coverage <= 0.0) {
         discard;
     }
-    var side = view.spear_edges[3];
-    if (in.local.y < 0.0) {
-        side = view.spear_edges[2];
-    }
-    let tip = clamp((dot(side.xy, in.local) - side.z) * side.w, 0.0, 1.0);
-    return mix(in.tail_color, in.tip_color, tip) * coverage;
+    return in.color * coverage;
 }
 
 // Smallest coverage a density dot carries, so a lone boid stays visible however far out.
@@ -242,8 +231,8 @@ const DOT_FLOOR: f32 = 0.12;
 
 struct DotOut {
     @builtin(position) position: vec4<f32>,
-    // Linear colour × the dot's coverage per px², and that coverage.
-    @location(0) color: vec4<f32>,
+    // The dot's colour (in the target's encoding) and its coverage per px².
+    @location(0) @interpolate(flat) color: vec4<f32>,
     // The dot's centre (framebuffer px) and half its side (px).
     @location(1) @interpolate(flat) centre: vec2<f32>,
     @location(2) @interpolate(flat) half_side: f32,
@@ -251,11 +240,10 @@ struct DotOut {
 
 // One boid as a density dot: a square of the spearhead's own area (side sqrt(area) × length px, at
 // least dot_min_px) at its position carrying the coverage of its spearhead (area × length² px²,
-// spread over the square; at least DOT_FLOOR per px²) in its mean colour, added into the accumulation
-// layer (linear colour × coverage, coverage): the resolve pass divides them, so a pixel keeps its
-// boids' colour whatever their number. The quad is one pixel larger than the square; the fragment
-// takes its exact overlap with the pixel (a box filter), so dots are anti-aliased and each carries
-// the same total however it falls on the pixel grid.
+// spread over the square; at least DOT_FLOOR per px²) in its mean colour. The quad reaches half a
+// pixel past the square (every pixel centre the square overlaps); the fragment takes the square's
+// exact overlap with the pixel (a box filter), so a dot is anti-aliased and carries the same
+// coverage however it falls on the pixel grid.
 @vertex
 fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> DotOut {
     let b = boid_from(pos_vel[ii], hue[ii], ii);
@@ -265,44 +253,37 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> D
         * view.alpha;
     let half_side = 0.5 * side;
     var out: DotOut;
-    out.position = vec4<f32>(to_clip(b.position) + corner(vi) * (half_side + 1.0) * view.px_to_clip,
+    out.position = vec4<f32>(to_clip(b.position) + corner(vi) * (half_side + 0.5) * view.px_to_clip,
                              0.0, 1.0);
     let viewport = 2.0 / abs(view.px_to_clip);
     out.centre = (b.position - view.center) * view.zoom + 0.5 * viewport;
     out.half_side = half_side;
     // The spearhead's mean colour: over a triangle the tip's barycentric weight averages 1/3.
-    let rgb = mix(boid_colour(b, ii, false), boid_colour(b, ii, true), 1.0 / 3.0);
-    out.color = vec4<f32>(rgb * coverage, coverage);
+    out.color = vec4<f32>(encode(boid_colour(b, ii, 1.0 / 3.0)), coverage);
     return out;
 }
 
+// A dot over what is below at the opacity 1 − exp(−dot_gain × its coverage of the pixel): over a
+// pixel the dots' opacities compound to 1 − exp(−dot_gain × their summed coverage), so opacity
+// follows density, and the colour tends to the colour of the boids there instead of adding up
+// towards white (a flock keeps its hue).
 @fragment
 fn fs_dot(in: DotOut) -> @location(0) vec4<f32> {
     let lo = max(in.position.xy - vec2<f32>(0.5), in.centre - vec2<f32>(in.half_side));
     let hi = min(in.position.xy + vec2<f32>(0.5), in.centre + vec2<f32>(in.half_side));
     let overlap = clamp(hi - lo, vec2<f32>(0.0), vec2<f32>(1.0));
-    return in.color * (overlap.x * overlap.y);
+    let covered = in.color.a * overlap.x * overlap.y;
+    if (covered <= 0.0) {
+        discard;
+    }
+    let opacity = 1.0 - exp(-view.dot_gain * covered);
+    return vec4<f32>(in.color.rgb * opacity, opacity);
 }
 
-// The whole target as one quad (for the layers' passes).
+// The whole target as one quad (the trail layer's fade and composite).
 @vertex
 fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
     return vec4<f32>(corner(vi), 0.0, 1.0);
-}
-
-// The density dots resolved: each pixel takes the mean colour of the dots over it (their summed
-// colour over their summed coverage, so a flock keeps its hue however few or many boids overlap)
-// at an opacity that grows with their summed coverage, 1 − exp(−dot_gain · coverage), composited
-// over what is below.
-@fragment
-fn fs_dots_resolve(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
-    let sum = textureLoad(layer, vec2<i32>(pos.xy), 0);
-    if (sum.a <= 1e-6) {
-        discard;
-    }
-    let colour = sum.rgb / sum.a;
-    let opacity = 1.0 - exp(-view.dot_gain * sum.a);
-    return vec4<f32>(encode(colour) * opacity, opacity);
 }
 
 // The trail layer fades: the blend keeps the blend constant's share of what is there (the

@@ -1,16 +1,14 @@
-//! The renderer's layers: textures of the target's size drawn before the main pass and composited
-//! in it. The **dot layer** sums the density dots (linear colour × coverage, coverage) so the
-//! resolve can take each pixel's mean colour; the **trail layer** keeps the boids of earlier frames
-//! (premultiplied, in the target's encoding), faded each frame by the simulated time since the
-//! last ([`TrailClock`]).
+//! The renderer's trail layer: a texture of the target's size drawn before the main pass and
+//! composited in it, which keeps the boids of earlier frames (premultiplied, in the target's
+//! encoding), faded each frame by the simulated time since the last ([`TrailClock`]).
 //!
-//! Both are [`LAYER_FORMAT`] (16-bit floats): sums of many dots do not clip, and a fading trail
-//! goes on fading down to nothing (an 8-bit trail would stop where 0.5/255 rounds back up).
+//! It is [`LAYER_FORMAT`] (16-bit floats): a fading trail goes on fading down to nothing, where an
+//! 8-bit one would stop where 0.5/255 rounds back up and leave ghosts.
 
 use crate::render::camera::Camera;
 use crate::render::style::Theme;
 
-/// Format of both layers (blendable and renderable on every wgpu adapter).
+/// Format of the layer (blendable and renderable on every wgpu adapter).
 pub const LAYER_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// A layer texture and the bind group (group 1) that reads it.
@@ -72,16 +70,6 @@ pub fn layer_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
             count: None,
         }],
     })
-}
-
-/// The layers of one target size, made when first needed.
-pub struct Layers {
-    /// Width and height (px).
-    pub size: (u32, u32),
-    /// The density dots' sums.
-    pub dots: Option<Layer>,
-    /// The trails.
-    pub trail: Option<Layer>,
 }
 
 /// When the trail layer fades and when it starts afresh.

@@ -19,8 +19,11 @@ pub const TIP: u32 = 1;
 /// The two triangles over [`CORNERS`].
 pub const INDICES: [u16; 6] = [0, 1, 2, 1, 2, 3];
 
-/// How far (px) the drawn mesh reaches past the outline: room for the one-pixel fade of the edges.
-pub const GROW_PX: f32 = 1.0;
+/// How far (px) the drawn mesh reaches past the outline: the fade's room. A pixel's coverage,
+/// `clamp(0.5 − d, 0, 1)`, is zero once its centre is half a pixel out, and the rasteriser draws
+/// the pixels whose centres the mesh holds, so half a pixel is all the room it needs; each extra
+/// half pixel would add about 1.2 × the boid's length in px² of fragments that draw nothing.
+pub const GROW_PX: f32 = 0.5;
 
 /// The outline in order round the shape (indices into [`CORNERS`]): left wing, tip, right wing,
 /// notch. Its edges are the two outer sides (wing → tip → wing) and the notch's two sides.
@@ -175,7 +178,7 @@ mod tests {
     /// Grown by GROW_PX at a boid length of L px, each corner lies GROW_PX px outside both of
     /// its edges (the fade's room), for small and large boids.
     #[test]
-    fn outsets_put_each_corner_one_pixel_outside_its_edges() {
+    fn outsets_put_each_corner_grow_px_outside_its_edges() {
         let e = edge_lines();
         let o = outsets();
         for length_px in [4.0f32, 16.0, 64.0] {

@@ -1,6 +1,6 @@
 //! The render layer, below both the app and the benchmarks: the [`Renderer`] (one instanced draw of
 //! anti-aliased spearheads read straight from the boid state buffer, obstacle discs, the world
-//! rectangle), its [`layers`] (density dots' sums, trails), the [`Offscreen`] target of snapshots
+//! rectangle), its trail [`layers`], the [`Offscreen`] target of snapshots
 //! and render benchmarks, the [`Camera`] (pan and zoom), the spearhead [`mesh`], the [`style`]
 //! (theme, sizes, trails) and the [`colour`] modes.
 

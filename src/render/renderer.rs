@@ -6,7 +6,7 @@
 //! their own colours, read from the predator buffer) and the world's edge. Used unchanged by the window, by `boids snapshot` and by
 //! benchmark captures, through [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
-//! Anti-aliasing, on every adapter: the spearhead mesh is grown by a pixel
+//! Anti-aliasing, on every adapter: the spearhead mesh is grown by half a pixel, the fade's room
 //! ([`crate::render::mesh::outsets`]) and the fragment shader takes each pixel's coverage from its
 //! signed distance to the outline (`clamp(0.5 − d, 0, 1)`, d in px), alpha-blended; multisampling
 //! where the adapter offers it is still allowed on top.
@@ -14,12 +14,13 @@
 //! Sizes: the boid length is in wu, shown between [`RenderStyle::min_length_px`] and
 //! [`RenderStyle::max_length_px`]. Zoomed out so far that a boid would be shorter than the
 //! minimum, boids become **density dots** instead of a grey static of minimum-size arrows: one
-//! small square per boid (at least [`RenderStyle::dot_min_px`]) carrying the coverage its
-//! spearhead would have had (its area × its on-screen length², at least a floor so a lone boid
-//! stays visible), summed with its colour into the dot layer ([`crate::render::layers`]); the
-//! resolve gives each pixel the mean colour of its boids at an opacity that grows with their summed
-//! coverage, so the picture's opacity follows the density and every flock keeps its hue (additive
-//! blending greyed pastel flocks towards lavender on the dark background).
+//! small box-filtered square per boid (at least [`RenderStyle::dot_min_px`]) carrying the coverage
+//! its spearhead would have had (its area × its on-screen length², at least a floor so a lone boid
+//! stays visible), composited over what is below in its colour at the opacity
+//! `1 − exp(−gain × coverage)`: over a pixel the dots' opacities compound to `1 − exp(−gain × their
+//! summed coverage)`, so the picture's opacity follows the density, and the colour tends to the
+//! colour of the boids there, so every flock keeps its hue (additive blending had greyed pastel
+//! flocks towards lavender on the dark background).
 //!
 //! Colour: what it shows is the [`crate::render::ColourMode`] (hue vector, heading, speed,
 //! neighbour count); hue and heading are a two-colour pastel gradient (tip → tail) from an angle,
@@ -41,7 +42,7 @@ use glam::{Vec2, Vec4};
 use crate::gpu::shaders;
 use crate::model::Actors;
 use crate::render::camera::Camera;
-use crate::render::layers::{layer_layout, Layer, Layers, TrailClock, LAYER_FORMAT};
+use crate::render::layers::{layer_layout, Layer, TrailClock, LAYER_FORMAT};
 use crate::render::mesh;
 use crate::render::style::RenderStyle;
 pub use crate::simulation::StateBuffers;
@@ -109,30 +110,13 @@ pub struct ViewUniforms {
     pub speed_hi: f32,
     /// Neighbour count at the top of the neighbour colour map.
     pub neighbours_full: f32,
-    /// Density-dot opacity gain (per px² of summed spearhead area).
+    /// Density-dot opacity gain: a dot's opacity over a pixel is 1 − exp(−gain × its coverage
+    /// there).
     pub dot_gain: f32,
-    /// The spearhead outline's edge lines `(n.x, n.y, c, w)` ([`mesh::edge_lines`]; boid lengths),
-    /// with `w` = 1 / the tip's signed distance from the line for the notch's two sides (the tip
-    /// colour's share, `(n · p − c) · w`), 0 for the outer sides.
+    /// The spearhead outline's edge lines `(n.x, n.y, c, 0)` ([`mesh::edge_lines`]; boid lengths).
     pub spear_edges: [Vec4; 4],
     /// The bevels of its convex corners, likewise ([`mesh::bevel_lines`]).
     pub spear_bevels: [Vec4; 3],
-}
-
-/// [`ViewUniforms::spear_edges`]: the edge lines, the notch's sides with the tip's inverse
-/// distance.
-fn spear_edges() -> [Vec4; 4] {
-    let tip = mesh::CORNERS[mesh::TIP as usize];
-    let lines = mesh::edge_lines();
-    std::array::from_fn(|k| {
-        let [x, y, c] = lines[k];
-        let w = if k >= 2 {
-            1.0 / (x * tip[0] + y * tip[1] - c)
-        } else {
-            0.0
-        };
-        Vec4::new(x, y, c, w)
-    })
 }
 
 /// Opacity of a solid edge and of a seam.
@@ -192,7 +176,7 @@ impl ViewUniforms {
             speed_hi: style.speed_range.1,
             neighbours_full: style.neighbours_full,
             dot_gain: style.dot_gain,
-            spear_edges: spear_edges(),
+            spear_edges: mesh::edge_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
             spear_bevels: mesh::bevel_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
         }
     }
@@ -206,7 +190,7 @@ impl ViewUniforms {
 }
 
 /// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target,
-/// layers).
+/// trail layer).
 pub struct Renderer {
     device: wgpu::Device,
     format: wgpu::TextureFormat,
@@ -220,10 +204,8 @@ pub struct Renderer {
     module: wgpu::ShaderModule,
     world: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
-    /// Density dots summed into the dot layer.
+    /// Density dots.
     dots: wgpu::RenderPipeline,
-    /// The dot layer resolved into the target.
-    dots_resolve: wgpu::RenderPipeline,
     edge: wgpu::RenderPipeline,
     obstacles: wgpu::RenderPipeline,
     predators: wgpu::RenderPipeline,
@@ -245,32 +227,18 @@ pub struct Renderer {
     bind: Option<(StateBuffers, wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
     msaa: Option<(u32, u32, wgpu::TextureView)>,
-    /// The layers of the current size, each made when first needed.
-    layers: Option<Layers>,
+    /// The trail layer of the current size, made when trails are first drawn.
+    trail_layer: Option<((u32, u32), Layer)>,
 }
 
-/// What drawing trails needs: the fade, and the boids (spearheads, or resolved dots) into the trail
-/// layer, and the layer composited into the target.
+/// What drawing trails needs: the fade, and the boids (spearheads or dots) into the trail layer,
+/// and the layer composited into the target.
 struct TrailPipelines {
     fade: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
-    dots_resolve: wgpu::RenderPipeline,
+    dots: wgpu::RenderPipeline,
     composite: wgpu::RenderPipeline,
 }
-
-/// Adds the source to the target (the dot layer's sums).
-const ADD: wgpu::BlendState = wgpu::BlendState {
-    color: wgpu::BlendComponent {
-        src_factor: wgpu::BlendFactor::One,
-        dst_factor: wgpu::BlendFactor::One,
-        operation: wgpu::BlendOperation::Add,
-    },
-    alpha: wgpu::BlendComponent {
-        src_factor: wgpu::BlendFactor::One,
-        dst_factor: wgpu::BlendFactor::One,
-        operation: wgpu::BlendOperation::Add,
-    },
-};
 
 /// Keeps the blend constant's share of the target (the trails' fade).
 const FADE: wgpu::BlendState = wgpu::BlendState {
@@ -443,21 +411,10 @@ impl Renderer {
             usage: wgpu::BufferUsages::INDEX,
         });
         let make = |layout, spec| pipeline(device, layout, &module, spec);
-        let dots = make(
-            &layout,
-            PipelineSpec {
-                blend: ADD,
-                ..strip("dot", "vs_dot", LAYER_FORMAT, 1)
-            },
-        );
         Renderer {
             world: make(&layout, strip("world", "vs_world", format, samples)),
             boids: make(&layout, spearheads(format, samples)),
-            dots,
-            dots_resolve: make(
-                &with_layer,
-                strip("dots_resolve", "vs_fullscreen", format, samples),
-            ),
+            dots: make(&layout, strip("dot", "vs_dot", format, samples)),
             edge: make(&layout, strip("edge", "vs_edge", format, samples)),
             obstacles: make(&layout, strip("obstacle", "vs_obstacle", format, samples)),
             predators: make(&layout, strip("predator", "vs_predator", format, samples)),
@@ -485,7 +442,7 @@ impl Renderer {
             uniforms,
             bind: None,
             msaa: None,
-            layers: None,
+            trail_layer: None,
         }
     }
 
@@ -546,10 +503,7 @@ impl Renderer {
                     },
                 ),
                 boids: make(&self.layout, spearheads(LAYER_FORMAT, 1)),
-                dots_resolve: make(
-                    &self.layer_layout,
-                    strip("dots_resolve", "vs_fullscreen", LAYER_FORMAT, 1),
-                ),
+                dots: make(&self.layout, strip("dot", "vs_dot", LAYER_FORMAT, 1)),
                 composite: make(
                     &self.layer_layout,
                     strip("layer", "vs_fullscreen", self.format, self.samples),
@@ -560,26 +514,19 @@ impl Renderer {
         self.trail_pipelines.as_ref().expect("made above")
     }
 
-    /// The layers for a `w` × `h` target, with the dot layer when `dots` and the trail layer when
-    /// `trails` (made when first needed, remade at a new size).
-    fn layers(&mut self, w: u32, h: u32, dots: bool, trails: bool) -> &Layers {
-        if self.layers.as_ref().is_none_or(|l| l.size != (w, h)) {
-            self.layers = Some(Layers {
-                size: (w, h),
-                dots: None,
-                trail: None,
-            });
+    /// The trail layer for a `w` × `h` target (made when first needed, remade at a new size, which
+    /// starts the trails afresh).
+    fn trail_layer(&mut self, w: u32, h: u32) -> &Layer {
+        if self
+            .trail_layer
+            .as_ref()
+            .is_none_or(|(size, _)| *size != (w, h))
+        {
+            let layer = Layer::new(&self.device, &self.layer_bgl, "render trail layer", w, h);
+            self.trail_layer = Some(((w, h), layer));
             self.trail_clock.stop();
         }
-        let (device, bgl) = (&self.device, &self.layer_bgl);
-        let l = self.layers.as_mut().expect("made above");
-        if dots && l.dots.is_none() {
-            l.dots = Some(Layer::new(device, bgl, "render dot layer", w, h));
-        }
-        if trails && l.trail.is_none() {
-            l.trail = Some(Layer::new(device, bgl, "render trail layer", w, h));
-        }
-        l
+        &self.trail_layer.as_ref().expect("made above").1
     }
 
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
@@ -665,34 +612,26 @@ impl Renderer {
             });
             self.msaa = Some((w, h, tex.create_view(&Default::default())));
         }
-        let dots = boid_count > 0 && style.dots_at(camera.zoom);
+        let dots = style.dots_at(camera.zoom);
         let trails = style.trails;
         if trails {
             self.trail_pipelines();
+            self.trail_layer(w, h);
         } else {
             self.trail_clock.stop();
-        }
-        if dots || trails {
-            self.layers(w, h, dots, trails);
         }
         let fade = trails.then(|| {
             self.trail_clock
                 .fade(camera, style.theme, style.trail_seconds)
         });
         let bg = &self.bind.as_ref().expect("bind group").3;
-        let layers = self.layers.as_ref();
-        let dot_layer = layers.and_then(|l| l.dots.as_ref()).filter(|_| dots);
-        let trail_layer = layers.and_then(|l| l.trail.as_ref()).filter(|_| trails);
+        let trail = match (&self.trail_layer, &self.trail_pipelines) {
+            (Some((_, layer)), Some(tp)) if trails => Some((layer, tp)),
+            _ => None,
+        };
 
-        // The dots' sums, first: both the trails and the main pass resolve them.
-        if let Some(layer) = dot_layer {
-            let mut pass = layer_pass(encoder, "render dots", &layer.view, None);
-            pass.set_bind_group(0, bg, &[]);
-            pass.set_pipeline(&self.dots);
-            pass.draw(0..4, 0..boid_count);
-        }
         // The trails: the earlier frames faded, then this frame's boids over them.
-        if let (Some(layer), Some(tp)) = (trail_layer, self.trail_pipelines.as_ref()) {
+        if let Some((layer, tp)) = trail {
             let keep = fade.flatten();
             let mut pass = layer_pass(encoder, "render trails", &layer.view, keep);
             pass.set_bind_group(0, bg, &[]);
@@ -706,10 +645,9 @@ impl Renderer {
                 });
                 pass.draw(0..4, 0..1);
             }
-            if let Some(dl) = dot_layer {
-                pass.set_pipeline(&tp.dots_resolve);
-                pass.set_bind_group(1, &dl.bind, &[]);
-                pass.draw(0..4, 0..1);
+            if boid_count > 0 && dots {
+                pass.set_pipeline(&tp.dots);
+                pass.draw(0..4, 0..boid_count);
             } else if boid_count > 0 {
                 pass.set_pipeline(&tp.boids);
                 pass.set_vertex_buffer(0, self.corners.slice(..));
@@ -773,14 +711,13 @@ impl Renderer {
             pass.set_pipeline(&self.obstacles);
             pass.draw(0..4, 0..self.obstacle_count);
         }
-        if let (Some(layer), Some(tp)) = (trail_layer, self.trail_pipelines.as_ref()) {
+        if let Some((layer, tp)) = trail {
             pass.set_pipeline(&tp.composite);
             pass.set_bind_group(1, &layer.bind, &[]);
             pass.draw(0..4, 0..1);
-        } else if let Some(layer) = dot_layer {
-            pass.set_pipeline(&self.dots_resolve);
-            pass.set_bind_group(1, &layer.bind, &[]);
-            pass.draw(0..4, 0..1);
+        } else if boid_count > 0 && dots {
+            pass.set_pipeline(&self.dots);
+            pass.draw(0..4, 0..boid_count);
         } else if boid_count > 0 {
             pass.set_pipeline(&self.boids);
             pass.set_vertex_buffer(0, self.corners.slice(..));

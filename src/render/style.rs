@@ -119,8 +119,9 @@ pub struct RenderStyle {
     pub speed_range: (f32, f32),
     /// Neighbour count at the top of the neighbour colour map.
     pub neighbours_full: f32,
-    /// How quickly density dots become opaque: a pixel's opacity is 1 − exp(−gain × the spearhead
-    /// area (px²) of the boids over it); the colour is their mean whatever the opacity.
+    /// How quickly density dots become opaque: each dot is composited at the opacity 1 − exp(−gain
+    /// × its coverage of the pixel), so a pixel's opacity is 1 − exp(−gain × the spearhead area
+    /// (px²) of the boids over it) and its colour tends to theirs.
     pub dot_gain: f32,
     /// Fading trails behind the boids (off by default): each frame draws the boids over the
     /// previous frames' picture, which fades with [`RenderStyle::trail_seconds`].
