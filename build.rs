@@ -16,6 +16,9 @@
 //! checkout or an edit updates both values. Paths inside `.git` come from `git rev-parse
 //! --git-path`, which also finds them for a linked worktree (whose `.git` is a file).
 //!
+//! It also writes `$OUT_DIR/scenes.rs`, the app's preset gallery: every `scenes/*.toml`, by file
+//! stem and `include_str!`ed, so the binary carries the scenes wherever it runs.
+//!
 //! A hand-written script rather than `vergen-gitcl` or `built`: it is these few lines with no
 //! build dependency (`built`'s git support links libgit2), and it can scope the dirty flag to the
 //! compiled sources and watch the exact git files above.
@@ -23,9 +26,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Tracked paths whose content is compiled into the binary (the shaders are `include_str!`ed,
-/// the plot font `include_bytes!`ed from `src/`).
-const SOURCES: [&str; 5] = ["build.rs", "Cargo.toml", "Cargo.lock", "src", "shaders"];
+/// Tracked paths whose content is compiled into the binary (the shaders and scenes are
+/// `include_str!`ed, the plot font `include_bytes!`ed from `src/`).
+const SOURCES: [&str; 6] = [
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+    "src",
+    "shaders",
+    "scenes",
+];
 
 /// `git -C dir ARGS` without taking optional locks (so `status` never rewrites the index while
 /// Cargo watches it); its trimmed stdout when it succeeds.
@@ -48,11 +58,39 @@ fn git_path(dir: &Path, name: &str) -> Option<PathBuf> {
     Some(if p.is_absolute() { p } else { dir.join(p) })
 }
 
+/// Writes `$OUT_DIR/scenes.rs`: `SCENE_FILES`, each scene of `scenes/` as (stem, text), by name.
+fn scene_table(dir: &Path) {
+    let mut scenes: Vec<(String, PathBuf)> = std::fs::read_dir(dir.join("scenes"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
+                .collect()
+        })
+        .unwrap_or_default();
+    scenes.sort();
+    let mut out = String::from(
+        "/// Every scene of `scenes/` (written by build.rs): its file stem and its text.\n\
+         pub static SCENE_FILES: &[(&str, &str)] = &[\n",
+    );
+    for (stem, path) in &scenes {
+        out.push_str(&format!(
+            "    ({stem:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    let target =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("set by Cargo")).join("scenes.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
+}
+
 fn main() {
     let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by Cargo"));
     for s in SOURCES {
         println!("cargo:rerun-if-changed={s}");
     }
+    scene_table(&dir);
     let tracked = git(&dir, &["ls-files", "--", "Cargo.toml"]).is_some_and(|s| !s.is_empty());
     let commit = tracked
         .then(|| git(&dir, &["rev-parse", "HEAD"]))

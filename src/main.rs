@@ -177,6 +177,14 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             nf.regions
         );
     }
+    if let (Some((frames, bytes)), Some(path)) = (r.trajectory, &opts.trajectory) {
+        println!(
+            "{:<15} {frames} frame{} in {} ({bytes} bytes)",
+            "trajectory:",
+            if frames == 1 { "" } else { "s" },
+            boids::io::show_path(path)
+        );
+    }
     if r.interrupted {
         println!("interrupted: the files asked for hold the state after the steps that ran");
         // 128 + SIGINT, so scripts can tell a partial run.

@@ -132,8 +132,10 @@ pub enum GpuError {
 }
 
 /// A flock simulation that can be stepped and inspected. Both the CPU backends and the GPU backend
-/// implement it with the same meaning, so captures and tests can treat them alike.
-pub trait Simulation {
+/// implement it with the same meaning, so captures and tests can treat them alike. A simulation
+/// can move to another thread (`Send`): the Python module steps it with the interpreter's lock
+/// released.
+pub trait Simulation: Send {
     /// Which backend this is.
     fn kind(&self) -> BackendKind;
     /// Number of boids.

@@ -30,7 +30,34 @@ fn run_120_frames_exits_zero() {
     assert_eq!(rep["finite"], true);
     assert_eq!(rep["inside_world"], true);
     assert!(rep["avg_fps"].as_f64().unwrap() > 0.0);
-    assert!(r.stdout.contains("boids-report: {"), "{}", r.stdout);
+    // A quiet exit: one human line, no JSON (it went to the --report file).
+    assert!(!r.stdout.contains("boids-report"), "{}", r.stdout);
+    assert_eq!(r.stdout.trim().lines().count(), 1, "{}", r.stdout);
+    assert!(r.stdout.contains("120 frames"), "{}", r.stdout);
+}
+
+/// `--report -` prints the report as one `boids-report: {json}` line on stdout, and writes no
+/// file named `-`.
+#[test]
+fn the_report_on_stdout_only_when_asked() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let dir = scratch("report-stdout");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_boids"));
+    cmd.current_dir(dir.path())
+        .args(["run", "--frames", "5", "--boids", "500", "--report", "-"]);
+    let r = run_cmd(cmd, dir);
+    r.assert_ok();
+    let line = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("boids-report: "))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    let rep: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(rep["frames"], 5);
+    assert!(!r.path("-").exists());
 }
 
 /// Holding the add tool for 30 frames adds 30 × 12 boids; five wheel notches about a point zoom in
@@ -160,7 +187,7 @@ fn draw_and_erase_obstacles() {
     let erased = r.report("erased.json")["obstacles"].as_u64().unwrap() as f64;
     assert!(erased < n && erased > n / 2.0, "{erased} of {n} left");
     assert_eq!(r.report("cleared.json")["obstacles"], 0);
-    assert_eq!(r.report("erased.json")["tool"], "erase");
+    assert_eq!(r.report("erased.json")["tool"], "eraser");
 }
 
 /// Esc opens the pause menu (and pauses), F11 enters immersion, Esc leaves it, Tab shows the panel.
@@ -255,8 +282,10 @@ fn attract_gathers_and_repel_scatters() {
     let _l = lock();
     let mut counts = Vec::new();
     for tool in ["attract", "repel"] {
+        // 270 px: 150 wu in this 711 × 400 wu world.
         let script = format!(
             "2: tool {tool}\n\
+             2: tool-radius 270\n\
              2: move 640 360\n\
              3: report @/start.json\n\
              63: state @/idle.csv\n\

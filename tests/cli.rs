@@ -680,7 +680,7 @@ fn doc_section(path: &str, start: &str, level: usize) -> String {
     lines.take_while(|l| !stop(l)).collect::<Vec<_>>().join(" ")
 }
 
-/// What holds for GPU sweeps is said alike in `sweep --help` and docs/sweeps.md: bit for bit on the
+/// What holds for GPU sweeps is said alike in `sweep --help`, the README and docs/sweeps.md: bit for bit on the
 /// same adapter and driver (tests/gpu_determinism.rs), within the stated per-step tolerance across
 /// adapters; not "not reproducible between runs".
 #[test]
@@ -691,7 +691,12 @@ fn the_gpu_reproducibility_claim_is_what_holds() {
         .collect::<Vec<_>>()
         .join(" ");
     let docs = doc_section("docs/sweeps.md", "## What a point is", 2);
-    for (name, text) in [("sweep --help", &help), ("docs/sweeps.md", &docs)] {
+    let readme = doc_section("README.md", "## Sweeps", 2);
+    for (name, text) in [
+        ("sweep --help", &help),
+        ("docs/sweeps.md", &docs),
+        ("README Sweeps", &readme),
+    ] {
         assert!(
             text.contains("same adapter and driver")
                 && text.contains("bit for bit")

@@ -356,7 +356,7 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
 }
 
 /// The defaults of a `[[predators]]` table (velocity 0, kind straight) are the ones documented
-/// where scene keys are: the README's scene section and docs/model.md §18.
+/// where scene keys are: docs/cli.md's scene section and docs/model.md §18.
 /// A flock with a straight and a hunting predator, and the obstacle points of a stroke (`k`
 /// points along a line).
 fn flock_and_stroke(k: usize) -> (SimParams, Vec<Boid>, Vec<Predator>, Vec<[f32; 2]>) {
@@ -554,7 +554,7 @@ fn predator_table_defaults_are_documented_where_scene_keys_are() {
         rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
     };
     for (path, start) in [
-        ("README.md", "### Scenes"),
+        ("docs/cli.md", "## Scenes"),
         ("docs/model.md", "## 18. Predators"),
     ] {
         let s = section(path, start);

@@ -93,7 +93,9 @@ pub struct RunArgs {
     /// Folder under which F9 writes live captures (`<DIR>/<UTC timestamp>/`).
     #[arg(long, default_value = "captures")]
     pub capture_dir: PathBuf,
-    /// Write the exit report (JSON) here.
+    /// Write the exit report (JSON: frames, fps, boids, parameters, UI areas, …) to this file;
+    /// `-` prints it on stdout as one `boids-report: {json}` line. Without it the app prints
+    /// only one human line at exit.
     #[arg(long)]
     pub report: Option<PathBuf>,
     /// What the boids' colour shows (C cycles it).
@@ -141,6 +143,11 @@ impl RunArgs {
             } else {
                 Pace::RealTime
             })
+    }
+
+    /// Whether `--report -` asks for the report on stdout.
+    pub fn report_to_stdout(&self) -> bool {
+        self.report.as_deref() == Some(std::path::Path::new("-"))
     }
 
     /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first: not

@@ -187,6 +187,42 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
     Ok(n)
 }
 
+/// A sample of the panel's live plot, once a second while the panel is open (nothing is read back
+/// while it is closed): the measures (one small readback) and, up to
+/// [`crate::app::history::CENSUS_MAX_BOIDS`] boids, the flock census of the state.
+fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
+    let now = Instant::now();
+    if !g.st.panel_open || g.st.immersive || !g.st.history.due(now) {
+        return Ok(());
+    }
+    let st = &mut g.st;
+    let m = st.sim.measures()?;
+    let name = st.history.order_name;
+    let order = crate::model::measures::MeasureId::by_name(name)
+        .and_then(|id| m.get(id))
+        .unwrap_or(f64::NAN);
+    let flocks = if st.sim.len() <= crate::app::history::CENSUS_MAX_BOIDS {
+        let state = st.sim.read_state()?;
+        let p = st.sim.params();
+        let c = crate::model::flock_census(
+            &state,
+            p.perception_radius,
+            crate::model::World::of(p),
+            crate::model::measures::FLOCK_MIN_BOIDS,
+        );
+        Some(c.flocks as f64)
+    } else {
+        None
+    };
+    let sample = crate::app::history::Sample {
+        t: st.clock.sim_time(),
+        order,
+        flocks,
+    };
+    st.history.push(now, sample);
+    Ok(())
+}
+
 /// One drawn frame. Errors are fatal (a lost device, a failed capture write).
 pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let mut times = FrameTimes::default();
@@ -212,16 +248,14 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     g.egui_state
         .handle_platform_output(&g.window, out.platform_output);
     let ppp = out.pixels_per_point;
-    g.frame.ui_areas = ui_out
-        .areas
+    let px = |r: &egui::Rect| [r.min.x * ppp, r.min.y * ppp, r.max.x * ppp, r.max.y * ppp];
+    g.frame.ui_areas = ui_out.areas.iter().map(|(n, r)| (*n, px(r))).collect();
+    g.frame.ui_sections = ui_out
+        .sections
         .iter()
-        .map(|(n, r)| {
-            (
-                *n,
-                [r.min.x * ppp, r.min.y * ppp, r.max.x * ppp, r.max.y * ppp],
-            )
-        })
+        .map(|s| (s.title.clone(), px(&s.header), s.open))
         .collect();
+    g.frame.ui_params = std::mem::take(&mut ui_out.params);
     let jobs = g.egui_ctx.tessellate(out.shapes, ppp);
     times.ui_ms = Some(since_ms(t));
     for a in ui_out.actions {
@@ -242,6 +276,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let steps = run_steps(g)?;
     g.frame.steps_last_frame = steps;
     times.step_ms = Some(since_ms(t));
+    sample_history(g).map_err(AppError::Step)?;
     if g.renderer_actors_version != g.st.actors_version {
         g.renderer.set_actors(&g.ctx.queue, g.st.sim.actors());
         g.renderer_actors_version = g.st.actors_version;

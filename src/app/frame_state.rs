@@ -48,6 +48,10 @@ pub(crate) struct Frame {
     pub gpu_passes_ms: Option<f64>,
     /// The UI areas of the last frame: name and [x0, y0, x1, y1] in physical px.
     pub ui_areas: Vec<(&'static str, [f32; 4])>,
+    /// The panel's sections of the last frame: title, header [x0, y0, x1, y1] (physical px), open.
+    pub ui_sections: Vec<(String, [f32; 4], bool)>,
+    /// The parameters the panel drew a widget for in the last frame.
+    pub ui_params: Vec<&'static str>,
     /// When the last frame ticked with a drawable surface (the clock's frame time).
     pub last_tick: Option<Instant>,
     /// When the warm-up ended (presented == WARMUP_FRAMES).
@@ -91,6 +95,8 @@ impl Frame {
             steps_last_frame: 0,
             gpu_passes_ms: None,
             ui_areas: Vec::new(),
+            ui_sections: Vec::new(),
+            ui_params: Vec::new(),
             last_tick: None,
             measure_start: None,
             measure_end: None,

@@ -1,6 +1,7 @@
 //! The app's one key table, [`KEYS`]: the window's key handling ([`lookup`]), the script's `key`
 //! command ([`parse`]) and the help overlay ([`help_rows`]) all read it, so a key bound here is
-//! listed in the help and a key the help lists is bound. The README's keys table is this table.
+//! listed in the help and a key the help lists is bound. The keys table of docs/app.md is this table
+//! (a test checks the two row for row).
 //!
 //! | key | action |
 //! |---|---|
@@ -20,7 +21,7 @@
 //! | C | colour: hue vector, heading, speed, neighbour count |
 //! | T | trails on / off |
 //! | V | starts / stops recording video frames |
-//! | F9 | starts / stops a live capture |
+//! | F9 | starts / stops a live capture into `captures/<UTC time>/` (`--capture-dir`) |
 //! | F11 | immersion (fullscreen, no HUD, no panel) |
 
 use winit::keyboard::{Key, NamedKey};
@@ -414,7 +415,7 @@ mod tests {
         }
     }
 
-    /// The module documentation's table (the README's) lists every action's help row.
+    /// The module documentation's table lists every action's help row.
     #[test]
     fn the_doc_table_lists_every_key() {
         let src = include_str!("keys.rs");
@@ -439,5 +440,30 @@ mod tests {
             });
             assert!(found, "key {} is missing from the doc table", b.label);
         }
+    }
+
+    /// docs/app.md's keys table is the module documentation's, row for row.
+    #[test]
+    fn the_app_docs_keys_table_is_this_table() {
+        let rows = |lines: Vec<&str>| -> Vec<String> {
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("| ") && !l.starts_with("| key |"))
+                .map(|l| l.trim_end().to_string())
+                .collect()
+        };
+        let src = include_str!("keys.rs");
+        let ours = rows(src.lines().filter_map(|l| l.strip_prefix("//! ")).collect());
+        let app = include_str!("../../docs/app.md");
+        let section = app
+            .split("\n## ")
+            .find(|s| s.starts_with("Keys\n"))
+            .expect("docs/app.md has a Keys section");
+        let theirs = rows(section.lines().collect());
+        assert!(!ours.is_empty());
+        assert_eq!(
+            ours, theirs,
+            "docs/app.md's keys table differs from src/app/keys.rs"
+        );
     }
 }

@@ -8,6 +8,8 @@
 //! - [`state`]: what the app does with input; [`input`]: the input events window and script
 //!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
 //!   layer; [`script`]: scripted input for tests.
+//! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]: the
+//!   boids' speeds when the model changes live; [`history`]: the samples of the panel's plot.
 //! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
 //!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
 //!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
@@ -29,8 +31,11 @@ pub mod frame;
 pub mod frame_state;
 pub mod frame_times;
 pub(crate) mod gfx;
+pub mod history;
 pub mod input;
 pub mod keys;
+pub mod model_switch;
+pub mod presets;
 pub mod record;
 pub mod recording;
 pub mod report;
@@ -47,12 +52,14 @@ pub mod window;
 pub use args::{AppBackend, RunArgs};
 pub use error::AppError;
 
-/// `boids run` / `boids`: runs the app, then prints the exit report (a human line and a
-/// `boids-report: {json}` line). A panic inside the app is turned into an error message.
+/// `boids run` / `boids`: runs the app, then prints one human line (frames, average fps). The
+/// whole report (JSON) is written only when asked: `--report FILE`, or `--report -` for a
+/// `boids-report: {json}` line on stdout. A panic inside the app is turned into an error message.
 ///
 /// # Errors
 /// [`AppError`]: no display, no adapter, a bad scene or script, a GPU error, a caught panic.
 pub fn run(args: RunArgs) -> Result<(), AppError> {
+    let report_stdout = args.report_to_stdout();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));
     let report = match outcome {
         Ok(r) => r?,
@@ -66,9 +73,11 @@ pub fn run(args: RunArgs) -> Result<(), AppError> {
         }
     };
     println!("{}", report.summary());
-    println!(
-        "boids-report: {}",
-        serde_json::to_string(&report).map_err(AppError::ReportJson)?
-    );
+    if report_stdout {
+        println!(
+            "boids-report: {}",
+            serde_json::to_string(&report).map_err(AppError::ReportJson)?
+        );
+    }
     Ok(())
 }

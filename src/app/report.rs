@@ -1,6 +1,7 @@
-//! The machine-readable report of a window run (`boids run`): printed at exit as one line
-//! `boids-report: {json}` and written with `--report FILE`, so tests and captures can check what
-//! happened (frames, boid count, zoom, finite state, surface events, average fps).
+//! The machine-readable report of a window run (`boids run`): written with `--report FILE` (or
+//! printed as one line `boids-report: {json}` with `--report -`) and by the script's `report`,
+//! so tests and captures can check what happened (frames, boid count, zoom, finite state, surface
+//! events, average fps, the model, the panel's sections and parameters).
 
 use serde::Serialize;
 
@@ -69,8 +70,31 @@ pub struct RunReport {
     pub pointer_world: Option<[f32; 2]>,
     /// Window scale factor (physical px per logical px).
     pub scale_factor: f32,
-    /// Attract/repel radius (wu) and weight.
+    /// The pointer force's radius (wu) at the current zoom (repel's when selected, else
+    /// attract's).
     pub pointer_radius: f32,
+    /// Each tool's radius on screen (logical px), by tool name (the tools that have one).
+    pub tool_radius_px: std::collections::BTreeMap<String, f32>,
+    /// The selected tool's radius in the world (wu) at the current zoom (a predator's: the
+    /// radius predators are drawn with).
+    pub tool_radius_wu: Option<f32>,
+    /// The model running.
+    pub model: String,
+    /// The preset last loaded (a file stem of `scenes/`).
+    pub preset: Option<String>,
+    /// The parameters the panel drew a widget for (last drawn frame; empty when closed).
+    pub panel_params: Vec<String>,
+    /// The panel's sections (last drawn frame): title → header [x0, y0, x1, y1] (physical px)
+    /// and whether open.
+    pub panel_sections: std::collections::BTreeMap<String, PanelSection>,
+    /// Samples of the panel's live plot.
+    pub plot_samples: usize,
+    /// The last message for the user, if any.
+    pub message: Option<String>,
+    /// Boid length (wu) and predator radius (wu) the renderer draws with.
+    pub boid_length: f32,
+    /// Predator radius (wu) the renderer draws with.
+    pub predator_draw_radius: f32,
     /// Attract/repel weight.
     pub pointer_weight: f32,
     /// Selected tool.
@@ -133,6 +157,15 @@ pub struct RunReport {
     pub video_frames: Option<u64>,
 }
 
+/// A section of the panel in the run report.
+#[derive(Clone, Debug, Serialize)]
+pub struct PanelSection {
+    /// Its header (physical px): [x0, y0, x1, y1].
+    pub header: [f32; 4],
+    /// Whether it is open.
+    pub open: bool,
+}
+
 impl RunReport {
     /// Reads the report from a finished run (one state readback).
     ///
@@ -178,7 +211,33 @@ impl RunReport {
             params: st.sim.params().clone(),
             pointer_world: st.pointer_world().map(Into::into),
             scale_factor: st.scale_factor,
-            pointer_radius: st.pointer_radius,
+            pointer_radius: st.pointer_radius(),
+            tool_radius_px: crate::app::tools::Tool::ALL
+                .into_iter()
+                .filter_map(|t| Some((t.name().to_string(), st.tool_radius_px(t)?)))
+                .collect(),
+            tool_radius_wu: st.tool_radius_wu(st.tool),
+            model: st.sim.params().model.name().to_string(),
+            preset: st.preset.clone(),
+            panel_params: g.frame.ui_params.iter().map(|k| k.to_string()).collect(),
+            panel_sections: g
+                .frame
+                .ui_sections
+                .iter()
+                .map(|(t, r, open)| {
+                    (
+                        t.clone(),
+                        PanelSection {
+                            header: *r,
+                            open: *open,
+                        },
+                    )
+                })
+                .collect(),
+            plot_samples: st.history.len(),
+            message: st.message.as_ref().map(|(m, _)| m.clone()),
+            boid_length: st.style.boid_length,
+            predator_draw_radius: st.style.predator_scale * st.style.boid_length,
             pointer_weight: st.pointer_weight,
             tool: st.tool.name().to_string(),
             theme: st.style.theme.name().to_string(),

@@ -1,5 +1,8 @@
 //! Scripted input for tests and captures (`boids run --script FILE`): winit cannot synthesise OS
-//! input, so a script feeds timed events into the same handlers as real ones.
+//! input, so a script feeds timed events into the same handlers as real ones. Pointer events
+//! (`move`, `press`, `release`, `wheel`) go through egui as a real pointer's do: a press on the
+//! panel, the tool bar or a window works that widget (a section header opens, a button clicks, a
+//! slider drags) and reaches the world only where egui does not want the pointer.
 //!
 //! One command per line, `FRAME: COMMAND ARGS`, where FRAME (≥ 1) counts the app's frame ticks from 1;
 //! commands of the same frame run in file order. Blank lines are ignored and `#` starts a comment
@@ -13,7 +16,11 @@
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
 //! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `c` (`colour`), `t` (`trails`), `v` (`video`), `f9` (`record`: starts / stops a live capture), `f11` |
-//! | `tool NAME` | selects a tool | `add`, `draw`, `erase`, `attract`, `repel`, `predator` |
+//! | `tool NAME` | selects a tool (the tool bar's names) | `add`, `obstacle` (or `draw`), `eraser` (or `erase`), `attract`, `repel`, `predator` |
+//! | `tool-radius PX` | the selected tool's radius on screen, as the panel's Tools slider (the add tool, eraser, attract and repel have one) | logical px, 1 ..= 2000 |
+//! | `model NAME` | switches the model live, as the panel's selector: the boids stay, their speeds become the model's | `boids`, `vicsek`, `fish` (the model table) |
+//! | `set KEY VALUE` | sets a parameter live, as the panel's widgets: checked with the others, refused (with a message) when out of range or unused by the running model | a key of the parameter table (unknown keys are refused here, with the nearest known ones), a value of its kind |
+//! | `preset NAME` | loads a preset of the panel's gallery, as its button | a file stem of `scenes/` (`vicsek`, `predators`, …) |
 //! | `backend NAME` | live backend switch | `gpu`, `cpu` |
 //! | `theme NAME` | colour theme | `dark`, `light` |
 //! | `colour MODE` | what the boids' colour shows | `hue`, `heading`, `speed`, `neighbours` |
@@ -96,13 +103,17 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 26] = [
+const KNOWN: [&str; 30] = [
     "move",
     "press",
     "release",
     "wheel",
     "key",
     "tool",
+    "tool-radius",
+    "model",
+    "set",
+    "preset",
     "backend",
     "theme",
     "colour",
@@ -175,7 +186,7 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
         )),
     };
     let (min, max) = match cmd {
-        "move" | "resize" => (2, 2),
+        "move" | "resize" | "set" => (2, 2),
         "press" | "release" => (0, 1),
         "minimize" | "restore" | "quit" | "save-scene" | "load-scene" => (0, 0),
         _ => (1, 1),
@@ -215,6 +226,50 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             ScriptCmd::Action(Action::SetTool(
                 Tool::parse(t).ok_or_else(|| format!("unknown tool `{}`", clip(t)))?,
             ))
+        }
+        "tool-radius" => {
+            let px = num(0, "PX", 2000.0)?;
+            if px < 1.0 {
+                return Err(format!(
+                    "`tool-radius` PX = \"{}\" is out of range: allowed 1 ..= 2000",
+                    clip(word(0))
+                ));
+            }
+            ScriptCmd::Action(Action::SetSelectedToolRadius(px))
+        }
+        "model" => {
+            let m = word(0);
+            ScriptCmd::Action(Action::SetModel(
+                crate::model::Model::by_name(m).ok_or_else(|| {
+                    format!(
+                        "unknown model `{}` ({})",
+                        clip(m),
+                        crate::model::Model::names()
+                    )
+                })?,
+            ))
+        }
+        "set" => {
+            let (key, value) = (word(0), word(1));
+            // The key and the kind of the value are checked now; ranges when it is applied.
+            crate::model::SimParams::default()
+                .set(key, value)
+                .map_err(|e| format!("`set`: {e}"))?;
+            ScriptCmd::Action(Action::SetParam {
+                key: key.to_string(),
+                value: value.to_string(),
+            })
+        }
+        "preset" => {
+            let name = word(0);
+            if crate::app::presets::Preset::find(name).is_none() {
+                return Err(format!(
+                    "unknown preset `{}` ({})",
+                    clip(name),
+                    crate::app::presets::Preset::names()
+                ));
+            }
+            ScriptCmd::Action(Action::LoadPreset(name.to_string()))
         }
         "backend" => {
             let b = word(0);
@@ -438,6 +493,48 @@ mod tests {
         assert!(s.done());
     }
 
+    /// The new commands parse into the panel's actions; the tool bar's tool names and the old
+    /// ones both work; unknown names are refused with the known ones.
+    #[test]
+    fn model_set_preset_and_tool_names() {
+        let mut s = Script::parse(
+            "1: model vicsek\n1: set vicsek_eta 1.5\n1: set boundary walls\n1: preset trees\n\
+             2: tool obstacle\n2: tool draw\n2: tool eraser\n2: tool erase\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.take_due(1),
+            vec![
+                ScriptCmd::Action(Action::SetModel(crate::model::Model::VICSEK)),
+                ScriptCmd::Action(Action::SetParam {
+                    key: "vicsek_eta".into(),
+                    value: "1.5".into()
+                }),
+                ScriptCmd::Action(Action::SetParam {
+                    key: "boundary".into(),
+                    value: "walls".into()
+                }),
+                ScriptCmd::Action(Action::LoadPreset("trees".into())),
+            ]
+        );
+        let tools: Vec<ScriptCmd> = s.take_due(2);
+        assert_eq!(
+            tools,
+            [Tool::Draw, Tool::Draw, Tool::Erase, Tool::Erase]
+                .map(|t| ScriptCmd::Action(Action::SetTool(t)))
+        );
+        for (text, needle) in [
+            ("1: model reynolds\n", "boids, vicsek or fish"),
+            ("1: set seperation_weight 2\n", "separation_weight"),
+            ("1: set boundary 3\n", "boundary"),
+            ("1: set dt\n", "needs 2"),
+            ("1: preset nope\n", "vicsek"),
+        ] {
+            let e = Script::parse(text).unwrap_err().to_string();
+            assert!(e.contains("line 1") && e.contains(needle), "{text:?}: {e}");
+        }
+    }
+
     #[test]
     fn errors_name_the_line() {
         let e = Script::parse("1: move 1\n").unwrap_err().to_string();
@@ -501,6 +598,8 @@ mod tests {
             ("1: quit now\n", &["line 1", "at most 0"][..]),
             ("1: key\n", &["line 1", "needs 1"][..]),
             ("0: quit\n", &["line 1", "start at 1"][..]),
+            ("1: tool-radius 0\n", &["line 1", "PX", "1 ..= 2000"][..]),
+            ("1: tool-radius 2001\n", &["line 1", "PX"][..]),
         ] {
             let e = Script::parse(text).unwrap_err().to_string();
             for n in needles {

@@ -78,6 +78,59 @@ impl SnapshotArgs {
     }
 }
 
+/// How a picture of a simulation is drawn: its size, colours, boid length and multisampling.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PictureStyle {
+    /// Image width (px), 1 ..= 16384 and at most the adapter's largest texture.
+    pub width: u32,
+    /// Image height (px), 1 ..= 16384 and at most the adapter's largest texture.
+    pub height: u32,
+    /// Colour theme.
+    pub theme: Theme,
+    /// Boid length (wu, 0.01 ..= 10000); `None`: from the parameters ([`boid_length_for`]).
+    pub boid_size: Option<f32>,
+    /// Multisampling (1 = off; clamped to what the adapter offers).
+    pub msaa: u32,
+}
+
+impl PictureStyle {
+    /// The picture `boids snapshot` draws with `args`.
+    pub fn of(args: &SnapshotArgs) -> PictureStyle {
+        PictureStyle {
+            width: args.width,
+            height: args.height,
+            theme: args.theme,
+            boid_size: args.boid_size,
+            msaa: args.msaa,
+        }
+    }
+
+    /// Checks the picture against its bounds and the adapter of `ctx` before anything is
+    /// allocated; gives the samples per pixel to draw with.
+    ///
+    /// # Errors
+    /// [`AppError::SnapshotSize`], [`AppError::BoidSize`], [`AppError::TextureLimit`] or
+    /// [`AppError::Memory`] for a size or length out of range.
+    pub fn check(&self, ctx: &GpuContext) -> Result<u32, AppError> {
+        let (width, height) = (self.width, self.height);
+        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+            return Err(AppError::SnapshotSize { width, height });
+        }
+        if let Some(value) = self.boid_size {
+            if !(0.01..=10_000.0).contains(&value) {
+                return Err(AppError::BoidSize { value });
+            }
+        }
+        let max = ctx.device.limits().max_texture_dimension_2d;
+        if width > max || height > max {
+            return Err(AppError::TextureLimit { width, height, max });
+        }
+        let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, self.msaa);
+        check_memory(ctx, width, height, samples)?;
+        Ok(samples)
+    }
+}
+
 /// Renders the picture described by `args` on `ctx` (nothing is written).
 ///
 /// # Errors
@@ -88,19 +141,8 @@ pub fn render_snapshot(
     ctx: &GpuContext,
     args: &SnapshotArgs,
 ) -> Result<image::RgbaImage, AppError> {
-    let (width, height) = (args.width, args.height);
-    if width == 0 || height == 0 || width > 16384 || height > 16384 {
-        return Err(AppError::SnapshotSize { width, height });
-    }
-    if let Some(value) = args.boid_size {
-        if !(0.01..=10_000.0).contains(&value) {
-            return Err(AppError::BoidSize { value });
-        }
-    }
-    let max = ctx.device.limits().max_texture_dimension_2d;
-    if width > max || height > max {
-        return Err(AppError::TextureLimit { width, height, max });
-    }
+    let style = PictureStyle::of(args);
+    let samples = style.check(ctx)?;
     let scene = match &args.setup.scene {
         Some(p) => Some(Scene::load(p)?),
         None => None,
@@ -113,27 +155,38 @@ pub fn render_snapshot(
         aspect,
         args.spawn,
     )?;
-    let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, args.msaa);
-    check_memory(ctx, args.width, args.height, samples)?;
     let mut sim = Sim::new(ctx, args.backend.kind(), &setup)?;
     for _ in 0..args.steps {
         sim.step().map_err(AppError::Step)?;
     }
     sim.finish()?;
+    render_sim(&mut sim, &style, samples)
+}
 
+/// Renders the current state of `sim` as `style` says, with `samples` samples per pixel (from
+/// [`PictureStyle::check`]): the world fitted to the picture, the boids, obstacles and predators
+/// drawn by the app's [`Renderer`]. Returns the image, `height` rows of `width` RGBA pixels.
+///
+/// # Errors
+/// A GPU error while drawing or reading the picture back.
+pub fn render_sim(
+    sim: &mut Sim,
+    style: &PictureStyle,
+    samples: u32,
+) -> Result<image::RgbaImage, AppError> {
+    let ctx = sim.context().clone();
+    let params = sim.params().clone();
     let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
     renderer.set_actors(&ctx.queue, sim.actors());
-    let target = Offscreen::new(&ctx.device, args.width, args.height);
+    let target = Offscreen::new(&ctx.device, style.width, style.height);
     let camera = Camera::fit(
-        Vec2::new(setup.params.world_width, setup.params.world_height),
+        Vec2::new(params.world_width, params.world_height),
         target.viewport(),
     );
-    let style = RenderStyle {
-        theme: args.theme,
-        boid_length: args
-            .boid_size
-            .unwrap_or_else(|| boid_length_for(&setup.params)),
-        edge: Edge::of(setup.params.boundary),
+    let render_style = RenderStyle {
+        theme: style.theme,
+        boid_length: style.boid_size.unwrap_or_else(|| boid_length_for(&params)),
+        edge: Edge::of(params.boundary),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;
@@ -151,7 +204,7 @@ pub fn render_snapshot(
         &state,
         count,
         &camera,
-        &style,
+        &render_style,
     );
     ctx.queue.submit([enc.finish()]);
     let img = target.read(&ctx.device, &ctx.queue)?;

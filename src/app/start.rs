@@ -4,7 +4,8 @@
 //! Decisions (the app's, not the model's: `model::initial_state`, which tests, benchmarks and
 //! headless runs use, is unchanged):
 //! - Without a scene the boids start as [`Spawn::Flocks`]: a uniform spray of thousands of boids
-//!   reads as noise until they have flocked; with a scene they start as the scene's uniform flock
+//!   reads as noise until they have flocked; with a scene they start as the scene says (its
+//!   `spawn` key: the scenes about flocks start as flocks), else as its uniform flock
 //!   ([`Spawn::Uniform`]). `--spawn` chooses either.
 //! - Without a scene, the world's short side is at least [`MIN_WORLD_SIDE`] wu: a world sized for
 //!   one boid at the default density is 60 wu across, where a boid of 10 wu fills a sixth of the
@@ -17,14 +18,14 @@ use crate::run::RunError;
 /// Smallest side of a world the app sizes (wu).
 pub const MIN_WORLD_SIDE: f32 = 400.0;
 
-pub use crate::run::spec::Spawn;
+pub use crate::model::spawn::Spawn;
 
-/// The default spawn: flocks without a scene, the scene's uniform flock with one.
+/// The default spawn: flocks without a scene; with one, what the scene says (its `spawn`),
+/// else uniform.
 pub fn default_spawn(scene: Option<&Scene>) -> Spawn {
-    if scene.is_some() {
-        Spawn::Uniform
-    } else {
-        Spawn::Flocks
+    match scene {
+        Some(s) => s.spawn.unwrap_or(Spawn::Uniform),
+        None => Spawn::Flocks,
     }
 }
 

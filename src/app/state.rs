@@ -8,17 +8,20 @@ use std::time::Instant;
 use glam::Vec2;
 
 use crate::app::clock::{Pace, SimClock};
+use crate::app::history::History;
 use crate::app::input::{Button, InputEvent};
 use crate::app::keys::AppKey;
 use crate::app::sim::Sim;
 use crate::app::start::Spawn;
-use crate::app::tools::{drag_velocity, erase_points, resample_stroke, Tool};
+use crate::app::tools::{drag_velocity, erase_points, predator_radius, resample_stroke, Tool};
 use crate::backend::BackendKind;
+use crate::model::models::{Model, Radii};
+use crate::model::param_table::{ParamGroup, ParamValue, Range};
 use crate::model::{
     Actors, Interaction, Predator, PredatorKind, PredatorSpec, Scene, Setup, SimParams,
     MAX_PREDATORS,
 };
-use crate::render::{Camera, ColourMode, RenderStyle, Theme};
+use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,13 +56,31 @@ pub enum Action {
     SetBoidSize(f32),
     /// Sets how many boids the add tool adds per frame.
     SetAddRate(usize),
-    /// Sets the attract/repel radius (wu) and weight (> 0).
-    SetPointer {
-        /// Radius (wu).
-        radius: f32,
-        /// Weight.
-        weight: f32,
+    /// Sets a tool's radius on screen (logical px; a tool with a radius, see
+    /// [`Tool::default_radius_px`]).
+    SetToolRadius {
+        /// The tool.
+        tool: Tool,
+        /// Its radius (logical px).
+        px: f32,
     },
+    /// Sets the selected tool's radius on screen (logical px), when it has one.
+    SetSelectedToolRadius(f32),
+    /// Sets the attract/repel weight (> 0; the sign comes from the tool).
+    SetPointerWeight(f32),
+    /// Switches the model, keeping the boids where they are (their speeds brought to the new
+    /// model's) and the world.
+    SetModel(Model),
+    /// Sets one parameter from its text (`SimParams::set`), checked with the others before the
+    /// simulation takes it; `model` switches the model.
+    SetParam {
+        /// The parameter's key.
+        key: String,
+        /// Its value as text (`0.5`, `walls`).
+        value: String,
+    },
+    /// Loads a preset of the gallery by name (a file stem of `scenes/`).
+    LoadPreset(String),
     /// Removes every obstacle.
     ClearObstacles,
     /// The kind of predator the predator tool places.
@@ -93,20 +114,14 @@ pub enum Action {
     SetVideo(bool),
 }
 
-/// Defaults of the pointer tools.
+/// Defaults of the pointer tools (their radii are [`Tool::default_radius_px`]).
 pub mod defaults {
-    /// Attract/repel radius (wu).
-    pub const POINTER_RADIUS: f32 = 150.0;
     /// Attract/repel weight (steering weight, like the rule weights).
     pub const POINTER_WEIGHT: f32 = 3.0;
     /// Largest distance between consecutive points of a drawn obstacle (wu).
     pub const OBSTACLE_SPACING: f32 = 4.0;
-    /// Eraser radius (physical px at scale factor 1).
-    pub const ERASER_PX: f32 = 24.0;
     /// Boids added per frame while the add tool is held.
     pub const ADD_RATE: usize = 12;
-    /// Radius of the disc new boids appear in (wu).
-    pub const ADD_SPREAD: f32 = 15.0;
     /// A predator-tool drag shorter than this (physical px at scale factor 1) is a click: the
     /// predator gets no velocity.
     pub const STILL_PX: f32 = 4.0;
@@ -161,8 +176,8 @@ pub struct AppState {
     pub add_rate: usize,
     /// Largest boid count the add tool and the count slider go to.
     pub max_boids: usize,
-    /// Attract/repel radius (wu) and weight (> 0).
-    pub pointer_radius: f32,
+    /// Each tool's radius on screen (logical px), by [`Tool::index`] (0 for a tool without one).
+    pub tool_px: [f32; 6],
     /// Attract/repel weight (> 0; the sign comes from the tool).
     pub pointer_weight: f32,
     /// Largest spacing of drawn obstacle points (wu).
@@ -191,6 +206,10 @@ pub struct AppState {
     pub scene_path: String,
     /// What the last save or load did (or why it failed: file and line), shown in the panel.
     pub scene_status: Option<String>,
+    /// The preset last loaded (a file stem of `scenes/`).
+    pub preset: Option<String>,
+    /// The panel's live plot: order parameter and flock count.
+    pub history: History,
     left_down: bool,
     pan_down: bool,
     stroke_last: Option<Vec2>,
@@ -208,10 +227,11 @@ impl AppState {
         pace: Pace,
     ) -> Self {
         let style = RenderStyle {
-            boid_length: crate::render::boid_length_for(sim.params()),
+            boid_length: boid_length_for(sim.params()),
             ..RenderStyle::default()
         };
-        AppState {
+        let history = History::new(sim.params().model.desc().order_parameter);
+        let mut st = AppState {
             sim,
             camera,
             style,
@@ -234,7 +254,7 @@ impl AppState {
             pointer: None,
             add_rate: defaults::ADD_RATE,
             max_boids,
-            pointer_radius: defaults::POINTER_RADIUS,
+            tool_px: Tool::ALL.map(|t| t.default_radius_px().unwrap_or(0.0)),
             pointer_weight: defaults::POINTER_WEIGHT,
             obstacle_spacing: defaults::OBSTACLE_SPACING,
             actors_version: 0,
@@ -249,10 +269,14 @@ impl AppState {
             predator_drag: None,
             scene_path: defaults::SCENE_PATH.to_string(),
             scene_status: None,
+            preset: None,
+            history,
             left_down: false,
             pan_down: false,
             stroke_last: None,
-        }
+        };
+        st.fit_predator_size();
+        st
     }
 
     /// Sets the scale factor (HiDPI): on-screen minimum sizes follow it.
@@ -307,9 +331,45 @@ impl AppState {
         self.left_down && self.pointer.is_some()
     }
 
+    /// A tool's radius on screen (logical px), for a tool with one.
+    pub fn tool_radius_px(&self, tool: Tool) -> Option<f32> {
+        tool.default_radius_px().map(|_| self.tool_px[tool.index()])
+    }
+
+    /// A tool's radius in the world (wu) at the current zoom: its pixel radius through the
+    /// camera, or for the predator tool the radius predators are drawn with.
+    pub fn tool_radius_wu(&self, tool: Tool) -> Option<f32> {
+        if tool == Tool::Predator {
+            return Some(self.style.predator_scale * self.style.boid_length);
+        }
+        self.tool_radius_px(tool)
+            .map(|px| px * self.scale_factor / self.camera.zoom)
+    }
+
     /// Eraser radius (wu) at the current zoom.
     pub fn eraser_radius(&self) -> f32 {
-        defaults::ERASER_PX * self.scale_factor / self.camera.zoom
+        self.tool_radius_wu(Tool::Erase).unwrap_or(0.0)
+    }
+
+    /// The pointer force's radius (wu) at the current zoom: the repel tool's when it is selected,
+    /// else the attract tool's.
+    pub fn pointer_radius(&self) -> f32 {
+        let tool = if self.tool == Tool::Repel {
+            Tool::Repel
+        } else {
+            Tool::Attract
+        };
+        self.tool_radius_wu(tool).unwrap_or(0.0)
+    }
+
+    /// Sizes predators to the world: [`RenderStyle::predator_scale`] boid lengths, at most a
+    /// fraction of the world's shorter side ([`predator_radius`]).
+    pub fn fit_predator_size(&mut self) {
+        let p = self.sim.params();
+        let base = RenderStyle::default().predator_scale;
+        let len = self.style.boid_length.max(1e-6);
+        let r = predator_radius(base, len, p.world_width.min(p.world_height));
+        self.style.predator_scale = r / len;
     }
 
     fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
@@ -364,6 +424,7 @@ impl AppState {
         let scene = Scene {
             boids: Some(self.sim.len()),
             seed: Some(self.sim.seed()),
+            spawn: Some(self.spawn),
             fixed_world: Some(true),
             obstacles: actors.obstacles.clone(),
             params: self.sim.params().clone(),
@@ -372,7 +433,7 @@ impl AppState {
             origin: None,
         };
         let text = format!(
-            "# A boids scene saved by the app (docs/model.md; README \"Scenes\").\n{}",
+            "# A boids scene saved by the app (docs/model.md; docs/cli.md \"Scenes\").\n{}",
             scene.to_toml()
         );
         let shown = crate::io::show_path(&path);
@@ -389,23 +450,59 @@ impl AppState {
         self.scene_status = Some(status);
     }
 
-    /// Loads the scene at [`AppState::scene_path`] as `boids run --scene` would start it (a new
-    /// flock of its count, at most the app's limit, and seed, spread uniformly; its world, or one
-    /// of the current aspect sized to the count; its obstacles and predators), on the running
-    /// backend. A file that cannot be read or used changes nothing: the panel and the message say
-    /// why, with the file and line.
+    /// Loads the scene at [`AppState::scene_path`] ([`AppState::start_scene`]). A file that
+    /// cannot be read or used changes nothing: the panel and the message say why, with the file
+    /// and line.
     fn load_scene(&mut self) {
         let path = std::path::PathBuf::from(self.scene_path.trim());
-        let scene = match Scene::load(&path) {
-            Ok(s) => s,
+        match Scene::load(&path) {
+            Ok(scene) => {
+                if self.start_scene(&scene, &crate::io::show_path(&path)) {
+                    self.preset = None;
+                }
+            }
             Err(e) => {
                 let msg = format!("not loaded: {e}");
                 self.say(msg.clone());
                 self.scene_status = Some(msg);
-                return;
             }
+        }
+    }
+
+    /// Loads the preset `name` of the gallery ([`crate::app::presets`]) as [`AppState::load_scene`]
+    /// loads a file.
+    fn load_preset(&mut self, name: &str) {
+        let Some(preset) = crate::app::presets::Preset::find(name) else {
+            let msg = format!(
+                "no preset `{}`: {}",
+                crate::io::clip(name),
+                crate::app::presets::Preset::names()
+            );
+            self.say(msg.clone());
+            self.scene_status = Some(msg);
+            return;
         };
-        let shown = crate::io::show_path(&path);
+        match preset.scene() {
+            Ok(scene) => {
+                if self.start_scene(&scene, &format!("preset {name}")) {
+                    self.preset = Some(name.to_string());
+                }
+            }
+            Err(e) => {
+                let msg = format!("not loaded: {e}");
+                self.say(msg.clone());
+                self.scene_status = Some(msg);
+            }
+        }
+    }
+
+    /// Starts `scene` (named `shown` in messages) as `boids run --scene` would start it, through
+    /// the run layer: a new flock of its count (at most the app's limit; the running count when
+    /// it gives none) and seed, placed as it says (`spawn`; uniformly by default); its world, or
+    /// one of the current aspect sized to the count; its obstacles and predators; on the running
+    /// backend. Returns whether it started; when not, nothing changed and the panel and the
+    /// message say why.
+    pub fn start_scene(&mut self, scene: &Scene, shown: &str) -> bool {
         let mut n = scene.boids.unwrap_or(self.sim.len());
         let mut note = String::new();
         if n > self.max_boids {
@@ -414,9 +511,9 @@ impl AppState {
         }
         let p = self.sim.params();
         let aspect = p.world_width / p.world_height;
-        let spawn = crate::app::start::Spawn::Uniform;
+        let spawn = crate::app::start::default_spawn(Some(scene));
         let loaded = crate::app::start::app_setup(
-            Some(&scene),
+            Some(scene),
             &crate::run::spec::Overrides {
                 boids: Some(n),
                 ..Default::default()
@@ -441,6 +538,9 @@ impl AppState {
                 self.actors_version += 1;
                 self.stroke_last = None;
                 self.predator_drag = None;
+                self.style.boid_length = boid_length_for(self.sim.params());
+                self.history
+                    .restart(self.sim.params().model.desc().order_parameter);
                 self.world_changed();
                 let status = format!(
                     "loaded {shown}: {} boids{note}, {} obstacle points, {} predators",
@@ -450,12 +550,138 @@ impl AppState {
                 );
                 self.say(status.clone());
                 self.scene_status = Some(status);
+                true
             }
             Err(e) => {
                 let msg = format!("not loaded: {shown}: {e}");
                 self.say(msg.clone());
                 self.scene_status = Some(msg);
+                false
             }
+        }
+    }
+
+    /// Switches to `model`: the parameters as they are with the new model (for a model that sums
+    /// within per-rule radii, a rule radius above the perception radius is lowered to it, said in
+    /// the message), the boids where they are, each keeping its heading at the speed the new
+    /// model gives it ([`crate::app::model_switch::respeed`]), the world kept. Invalid parameters
+    /// change nothing and the message says why.
+    fn switch_model(&mut self, model: Model) {
+        let before = self.sim.params().clone();
+        if before.model == model {
+            return;
+        }
+        let mut p = before.clone();
+        p.model = model;
+        let mut lowered = Vec::new();
+        if model.desc().radii == Radii::PerRule {
+            let r = p.perception_radius;
+            for (key, v) in [
+                ("separation_radius", &mut p.separation_radius),
+                ("alignment_radius", &mut p.alignment_radius),
+                ("cohesion_radius", &mut p.cohesion_radius),
+                ("hue_radius", &mut p.hue_radius),
+            ] {
+                if *v > r {
+                    *v = r;
+                    lowered.push(key);
+                }
+            }
+        }
+        if let Err(e) = p.validate() {
+            self.say(format!("model {model}: {e}"));
+            return;
+        }
+        let switched = self.sim.read_state().and_then(|mut boids| {
+            crate::app::model_switch::respeed(&mut boids, self.sim.seed(), &before, &p);
+            self.sim.set_params(&p)?;
+            if let Err(e) = self.sim.set_state(&boids) {
+                let _ = self.sim.set_params(&before);
+                return Err(e);
+            }
+            Ok(())
+        });
+        match switched {
+            Ok(()) => {
+                self.style.boid_length = boid_length_for(self.sim.params());
+                self.fit_predator_size();
+                self.history.restart(model.desc().order_parameter);
+                let note = if lowered.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " ({} lowered to the perception radius {})",
+                        lowered.join(", "),
+                        p.perception_radius
+                    )
+                };
+                self.say(format!("model {model}{note}"));
+            }
+            Err(e) => self.say(format!("model {model}: {e}")),
+        }
+    }
+
+    /// Sets the parameter `key` to `value` (text, as `--set` takes it): through
+    /// [`SimParams::set`], refused when the running model does not use it; a parameter bounded
+    /// by it (`min_speed` by `max_speed`) follows it down; for a model of per-rule radii the
+    /// perception radius follows the largest rule radius; then [`SimParams::validate`] and the
+    /// simulation's `set_params`. A refusal changes nothing and says why. `model` switches the
+    /// model ([`AppState::switch_model`]); the world's size is the boid count's or the scene's.
+    fn set_param(&mut self, key: &str, value: &str) {
+        if key == "model" {
+            match Model::by_name(value.trim().trim_matches('"')) {
+                Some(m) => self.switch_model(m),
+                None => self.say(format!(
+                    "model = {}: unknown model ({})",
+                    crate::io::clip(value),
+                    Model::names()
+                )),
+            }
+            return;
+        }
+        if key == "world_width" || key == "world_height" {
+            self.say(format!(
+                "{key}: the world's size follows the boid count, or a scene (load one to change it)"
+            ));
+            return;
+        }
+        let before = self.sim.params().clone();
+        let mut p = before.clone();
+        let checked = p
+            .set(key, value)
+            .and_then(|()| p.check_used(key))
+            .map(|()| {
+                // A parameter bounded by this one (Range::UpTo) follows it down.
+                let bound = match p.get(key) {
+                    Some(ParamValue::Number(x)) => Some(x),
+                    _ => None,
+                };
+                for spec in SimParams::specs() {
+                    if let (Range::UpTo { key: k, .. }, Some(b)) = (spec.range, bound) {
+                        let over = matches!(p.get(spec.key), Some(ParamValue::Number(v)) if v > b);
+                        if k == key && over {
+                            let _ = p.set(spec.key, &b.to_string());
+                        }
+                    }
+                }
+            });
+        if let Err(e) = checked {
+            self.say(format!("set {key}: {e}"));
+            return;
+        }
+        if p.model.desc().radii == Radii::PerRule {
+            p = p.with_perception_following(&before);
+        }
+        if let Err(e) = p.validate() {
+            self.say(format!("set {key}: {e}"));
+            return;
+        }
+        match self.sim.set_params(&p) {
+            Ok(()) => {
+                self.fit_predator_size();
+                self.world_changed();
+            }
+            Err(e) => self.say(format!("set {key}: {e}")),
         }
     }
 
@@ -600,6 +826,7 @@ impl AppState {
         if !self.view_moved {
             self.camera.reset();
         }
+        self.fit_predator_size();
     }
 
     /// Applies one action.
@@ -675,12 +902,32 @@ impl AppState {
                 ia.pointer_weight = cur.pointer_weight;
                 self.sim.set_interaction(&ia);
             }
-            Action::SetBoidSize(s) => self.style.boid_length = s.clamp(0.1, 1000.0),
-            Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
-            Action::SetPointer { radius, weight } => {
-                self.pointer_radius = radius.clamp(0.0, 1.0e5);
-                self.pointer_weight = weight.clamp(0.0, 100.0);
+            Action::SetBoidSize(s) => {
+                self.style.boid_length = s.clamp(1e-3, 1000.0);
+                self.fit_predator_size();
             }
+            Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
+            Action::SetToolRadius { tool, px } => {
+                if tool.default_radius_px().is_some() {
+                    self.tool_px[tool.index()] = if px.is_finite() {
+                        px.clamp(1.0, 2000.0)
+                    } else {
+                        1.0
+                    };
+                }
+            }
+            Action::SetSelectedToolRadius(px) => {
+                let tool = self.tool;
+                if tool.default_radius_px().is_some() {
+                    self.apply(Action::SetToolRadius { tool, px });
+                } else {
+                    self.say(format!("the {} tool has no radius", tool.name()));
+                }
+            }
+            Action::SetPointerWeight(w) => self.pointer_weight = w.clamp(0.0, 100.0),
+            Action::SetModel(m) => self.switch_model(m),
+            Action::SetParam { key, value } => self.set_param(&key, &value),
+            Action::LoadPreset(name) => self.load_preset(&name),
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
             Action::SetPredatorKind(k) => self.predator_kind = k,
             Action::ClearPredators => self.set_predators(Vec::new()),
@@ -719,8 +966,8 @@ impl AppState {
         let active = self.tool_active() && !self.menu_open;
         let mut ia = *self.sim.interaction();
         let (radius, weight) = match (active, self.tool) {
-            (true, Tool::Attract) => (self.pointer_radius, self.pointer_weight),
-            (true, Tool::Repel) => (self.pointer_radius, -self.pointer_weight),
+            (true, Tool::Attract) => (self.pointer_radius(), self.pointer_weight),
+            (true, Tool::Repel) => (self.pointer_radius(), -self.pointer_weight),
             _ => (0.0, 0.0),
         };
         let pointer: [f32; 2] = self.pointer_world().unwrap_or_default().into();
@@ -735,7 +982,8 @@ impl AppState {
             let k = self.add_rate.min(room);
             if k > 0 {
                 let at = self.pointer_world().expect("pointer");
-                if let Err(e) = self.sim.spawn_at(at, k, defaults::ADD_SPREAD) {
+                let spread = self.tool_radius_wu(Tool::Add).unwrap_or(0.0);
+                if let Err(e) = self.sim.spawn_at(at, k, spread) {
                     self.say(format!("add boids: {e}"));
                 }
             }

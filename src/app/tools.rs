@@ -35,16 +35,42 @@ impl Tool {
         Tool::Predator,
     ];
 
-    /// Name as shown and as written in scripts.
+    /// Name as written in scripts and reports: the tool bar's word in lower case.
     pub fn name(self) -> &'static str {
         match self {
             Tool::Add => "add",
-            Tool::Draw => "draw",
-            Tool::Erase => "erase",
+            Tool::Draw => "obstacle",
+            Tool::Erase => "eraser",
             Tool::Attract => "attract",
             Tool::Repel => "repel",
             Tool::Predator => "predator",
         }
+    }
+
+    /// Older script names still accepted (`draw`, `erase`).
+    pub fn alias(self) -> Option<&'static str> {
+        match self {
+            Tool::Draw => Some("draw"),
+            Tool::Erase => Some("erase"),
+            _ => None,
+        }
+    }
+
+    /// The tool's reach on screen: its default radius in logical pixels, or `None` for a tool
+    /// without one (the obstacle pen draws where the pointer is; a predator is sized to the
+    /// world, [`predator_radius`]).
+    pub fn default_radius_px(self) -> Option<f32> {
+        match self {
+            Tool::Add => Some(12.0),
+            Tool::Erase => Some(24.0),
+            Tool::Attract | Tool::Repel => Some(100.0),
+            Tool::Draw | Tool::Predator => None,
+        }
+    }
+
+    /// The tool's index in [`Tool::ALL`].
+    pub fn index(self) -> usize {
+        Tool::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 
     /// Human label.
@@ -71,10 +97,22 @@ impl Tool {
         }
     }
 
-    /// Parses a script/CLI name.
+    /// Parses a script name ([`Tool::name`], or an [`Tool::alias`]).
     pub fn parse(s: &str) -> Option<Tool> {
-        Tool::ALL.into_iter().find(|t| t.name() == s)
+        Tool::ALL
+            .into_iter()
+            .find(|t| t.name() == s || t.alias() == Some(s))
     }
+}
+
+/// Largest predator radius as a fraction of the world's shorter side: a predator drawn at
+/// `predator_scale` boid lengths stays a small disc in a small world (a Vicsek box 31.6 wu wide).
+pub const PREDATOR_WORLD_FRACTION: f32 = 1.0 / 40.0;
+
+/// The drawn radius of a predator (wu): `scale` boid lengths of `boid_length`, at most
+/// [`PREDATOR_WORLD_FRACTION`] of the world's shorter side `short_side`.
+pub fn predator_radius(scale: f32, boid_length: f32, short_side: f32) -> f32 {
+    (scale * boid_length).min(PREDATOR_WORLD_FRACTION * short_side)
 }
 
 /// The points to append to a stroke whose last point is `last` when the pointer reaches `to`
@@ -134,6 +172,26 @@ mod tests {
             assert!(w[0].distance(w[1]) <= 4.0 + 1e-3, "{:?}", w);
         }
         assert!(all.len() > 40);
+    }
+
+    #[test]
+    fn names_match_the_tool_bar_and_old_names_still_parse() {
+        for t in Tool::ALL {
+            assert_eq!(t.name(), t.short().to_lowercase());
+            assert_eq!(Tool::parse(t.name()), Some(t));
+            assert_eq!(Tool::ALL[t.index()], t);
+        }
+        assert_eq!(Tool::parse("draw"), Some(Tool::Draw));
+        assert_eq!(Tool::parse("erase"), Some(Tool::Erase));
+        assert_eq!(Tool::parse("hammer"), None);
+    }
+
+    #[test]
+    fn predators_are_sized_to_small_worlds() {
+        // The default world: 1.25 boid lengths of 6 wu.
+        assert_eq!(predator_radius(1.25, 6.0, 1060.0), 7.5);
+        // A 31.6 wu box: at most a fortieth of its side.
+        assert!((predator_radius(1.25, 6.0, 31.6) - 0.79).abs() < 1e-6);
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl App {
             .unwrap_or_default();
         for cmd in cmds {
             match cmd {
-                ScriptCmd::Input(ev) => g.st.input(ev),
+                ScriptCmd::Input(ev) => scripted_input(g, ev),
                 ScriptCmd::Action(a) => g.st.apply(a),
                 ScriptCmd::Minimize => g.resize(PhysicalSize::new(0, 0)),
                 ScriptCmd::Restore => {
@@ -123,6 +123,64 @@ impl App {
         if g.st.quit || frames_done {
             el.exit();
         }
+    }
+}
+
+/// A scripted input event, handled as the window handles the real one: a pointer event goes to
+/// egui first (as an event of its next pass, at the position in points) and reaches the app as
+/// the real one does — moves and releases always, a press or the wheel only where egui does not
+/// want the pointer (over a panel, the tool bar or a window it does; egui's own test with the
+/// scripted position); keys go to the app.
+fn scripted_input(g: &mut Gfx, ev: InputEvent) {
+    let ppp = g.egui_ctx.pixels_per_point();
+    let at = |p: Vec2| egui::pos2(p.x / ppp, p.y / ppp);
+    let pointer = g.st.pointer.map(at).unwrap_or(egui::Pos2::ZERO);
+    // What egui would say of a pointer at `pos`: over one of its (interactable) areas, or using it.
+    let egui_wants = |g: &Gfx, pos: egui::Pos2| {
+        g.egui_ctx.egui_is_using_pointer()
+            || g.egui_ctx
+                .layer_id_at(pos)
+                .is_some_and(|l| l.order != egui::Order::Background)
+    };
+    let events = &mut g.egui_state.egui_input_mut().events;
+    match ev {
+        InputEvent::PointerMoved(p) => {
+            events.push(egui::Event::PointerMoved(at(p)));
+            g.st.input(ev);
+        }
+        InputEvent::PointerLeft => {
+            events.push(egui::Event::PointerGone);
+            g.st.input(ev);
+        }
+        InputEvent::Button { button, pressed } => {
+            events.push(egui::Event::PointerButton {
+                pos: pointer,
+                button: match button {
+                    Button::Left => egui::PointerButton::Primary,
+                    Button::Middle => egui::PointerButton::Middle,
+                    Button::Right => egui::PointerButton::Secondary,
+                },
+                pressed,
+                modifiers: egui::Modifiers::default(),
+            });
+            // A press on the UI stays with the UI; releases always reach the app.
+            if !pressed || !egui_wants(g, pointer) {
+                g.st.input(ev);
+            }
+        }
+        InputEvent::Wheel(lines) => {
+            events.push(egui::Event::MouseWheel {
+                unit: egui::MouseWheelUnit::Line,
+                delta: egui::vec2(0.0, lines),
+                phase: egui::TouchPhase::Move,
+                source: egui::MouseWheelSource::Unknown,
+                modifiers: egui::Modifiers::default(),
+            });
+            if !egui_wants(g, pointer) {
+                g.st.input(ev);
+            }
+        }
+        InputEvent::Key(_) => g.st.input(ev),
     }
 }
 
@@ -272,7 +330,12 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
         eprintln!("boids: {m}");
     }
     let report = RunReport::collect(g)?;
-    if let Some(path) = &app.args.report {
+    if let Some(path) = app
+        .args
+        .report
+        .as_ref()
+        .filter(|_| !app.args.report_to_stdout())
+    {
         report.write(path)?;
     }
     Ok(report)

@@ -1,6 +1,6 @@
 //! `boids headless`: runs a backend for a number of steps without a window, prints the step time
 //! (median, p95) and the flock measures, and optionally saves the final state as a checkpoint and
-//! the measures every few steps. The setup is the run layer's ([`crate::run::spec::PRECEDENCE`]);
+//! the measures every few steps, and the run as a GSD trajectory ([`trajectory`]). The setup is the run layer's ([`crate::run::spec::PRECEDENCE`]);
 //! so is the step loop ([`crate::run::steps`]): Ctrl-C stops after the current step and still
 //! writes what was asked for.
 
@@ -20,9 +20,11 @@ use crate::stats::{Estimate, NumberFluctuations};
 
 pub mod fluctuations;
 pub mod stats_csv;
+pub mod trajectory;
 
 use fluctuations::{fluctuations, write_fluctuations, Snapshots};
 use stats_csv::{order_statistics, write_stats};
+use trajectory::Trajectory;
 
 /// Options of `boids headless`.
 #[derive(clap::Args, Clone, Debug)]
@@ -40,8 +42,11 @@ pub struct HeadlessArgs {
     /// The scene, the seed and `--set KEY=VALUE`.
     #[command(flatten)]
     pub setup: SetupArgs,
-    /// Initial state: a checkpoint (resumes it, its predators where they were saved) or a plain
-    /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy.
+    /// Initial state: a checkpoint (resumes it, its predators where they were saved), a plain
+    /// CSV id,x,y,vx,vy,hx,hy,hvx,hvy, or a frame of a GSD trajectory: FILE.gsd (its last frame)
+    /// or FILE.gsd:FRAME (from 0), whose boids, step index and predators start the run (the
+    /// parameters come from the scene, the defaults and --set; the world must be the frame's
+    /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Write the final state here as a checkpoint (--init resumes it).
@@ -69,6 +74,14 @@ pub struct HeadlessArgs {
     /// fitted exponent α of ΔN ∝ ⟨n⟩^α (1/2 for a random gas) with its error.
     #[arg(long, value_name = "FILE")]
     pub fluctuations: Option<PathBuf>,
+    /// Write the run as a GSD trajectory (HOOMD schema, read by the `gsd` Python package, OVITO,
+    /// freud): frame 0 the initial state, then one frame every --every steps, each flushed to disk
+    /// as it is written (a killed run leaves every whole frame). Chunks: docs/python.md.
+    #[arg(long, value_name = "FILE.gsd")]
+    pub trajectory: Option<PathBuf>,
+    /// Steps between two frames of --trajectory (1 or more).
+    #[arg(long, default_value_t = 100, value_name = "K", requires = "trajectory")]
+    pub every: u32,
 }
 
 impl HeadlessArgs {
@@ -85,6 +98,8 @@ impl HeadlessArgs {
             stats_every: 1,
             flocks: false,
             fluctuations: None,
+            trajectory: None,
+            every: 100,
         }
     }
 }
@@ -130,6 +145,8 @@ pub struct HeadlessReport {
     pub world_from: String,
     /// With `--fluctuations`: the number fluctuations and the snapshots they average.
     pub fluctuations: Option<(NumberFluctuations, usize)>,
+    /// With `--trajectory`: the frames written and the file's size (bytes).
+    pub trajectory: Option<(u64, u64)>,
 }
 
 /// Runs `boids headless` with `stop` checked after every step.
@@ -145,6 +162,11 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     if opts.stats_every == 0 {
         return Err(RunError::Conflict(
             "--stats-every 0: give the steps between two rows, 1 or more".into(),
+        ));
+    }
+    if opts.trajectory.is_some() && opts.every == 0 {
+        return Err(RunError::Conflict(
+            "--every 0: give the steps between two trajectory frames, 1 or more".into(),
         ));
     }
     if opts.steps == 0 && opts.save.is_none() {
@@ -173,7 +195,12 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     if spec.catches_total > 0 {
         sim.set_catches_total(spec.catches_total)?;
     }
+    let trajectory = match &opts.trajectory {
+        Some(path) => Some(Trajectory::start(path, opts.every, sim.as_mut())?),
+        None => None,
+    };
     let mut rec = Recorder {
+        trajectory,
         flocks: opts.flocks,
         times: Vec::with_capacity(opts.steps as usize),
         stages: Vec::new(),
@@ -254,11 +281,14 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         world: [w, h],
         world_from: spec.world_from,
         fluctuations: nf,
+        trajectory: rec.trajectory.as_ref().map(|t| (t.frames(), t.file_len())),
     })
 }
 
 /// What a headless run records: each step's wall time and stage times, and the rows of `--stats`.
 struct Recorder {
+    /// With `--trajectory`: its writer, given every step.
+    trajectory: Option<Trajectory>,
     flocks: bool,
     times: Vec<f64>,
     stages: Vec<(String, Vec<f64>)>,
@@ -293,10 +323,13 @@ impl Recorder {
 impl Observer for Recorder {
     fn stepped(
         &mut self,
-        _k: u32,
+        k: u32,
         wall_ms: Option<f64>,
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
+        if let Some(t) = &mut self.trajectory {
+            t.stepped(k, wall_ms, sim)?;
+        }
         self.times.push(wall_ms.unwrap_or(0.0));
         for (name, t) in sim.stage_times() {
             match self.stages.iter_mut().find(|(n, _)| *n == name) {

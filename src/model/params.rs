@@ -102,9 +102,9 @@ crate::param_group! {
         /// neighbour within the radii. Range 0 ..= 16.
         max_neighbors: u32 = 0, key: "max_neighbors", symbol: "k_max", unit: "",
             range: Range::Integer { min: 0, max: crate::model::rules::MAX_NEIGHBORS_CAP as u64 };
-        /// Weight of colour cohesion (1/s²). Range 0 ..= 100.
+        /// Weight of colour cohesion (1/s²). Range 0 ..= 1000 (the default, 100, lies inside).
         hue_cohesion_weight: f32 = 100.0, key: "hue_cohesion_weight", symbol: "w_hc", unit: "1/s²",
-            range: number(0.0, 100.0);
+            range: number(0.0, 1000.0);
         /// Weight of colour alignment (1/s). Range 0 ..= 100.
         hue_alignment_weight: f32 = 20.0, key: "hue_alignment_weight", symbol: "w_ha",
             unit: "1/s", range: number(0.0, 100.0);

@@ -6,6 +6,7 @@
 //! ```toml
 //! boids = 50
 //! seed = 4
+//! spawn = "flocks"      # how the app starts it: "uniform" (the default) or "flocks"
 //! obstacles = [[100.0, 200.0], [110.0, 200.0]]
 //! [params]
 //! world_width = 800.0
@@ -36,6 +37,11 @@ pub struct Scene {
     /// Seed (the command line's `--seed` wins when given).
     #[serde(default)]
     pub seed: Option<u32>,
+    /// How the app (`boids run`, its presets and its Load button) places the boids: `uniform`
+    /// (the default) or `flocks` (a few formed flocks, for scenes about flocks). The commands
+    /// without a window start every scene uniformly, so their measurements stay comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<crate::model::spawn::Spawn>,
     /// Whether the world size in `params` is fixed (true) or should be resized to the boid count at
     /// the default density (false, the default when the scene sets no world size).
     #[serde(default)]

@@ -1,12 +1,35 @@
 //! Spawning boids (docs/model.md §11): the initial flock of a seed ([`initial_state`]), a boid at a
 //! given place (the app's add tool, [`spawn_boid_at`]) and the app's start gathered into flocks
-//! ([`flocks_state`]), each at the model's spawn speed ([`SimParams::spawn_speeds`]).
+//! ([`flocks_state`]), each at the model's spawn speed ([`SimParams::spawn_speeds`]); [`Spawn`]
+//! names the two ways a flock starts (a scene's `spawn` key, the app's `--spawn`).
 
 use glam::Vec2;
 
 use crate::model::params::SimParams;
 use crate::model::rng::{self, uniform01};
 use crate::model::state::Boid;
+
+/// How the initial boids are placed when no state file gives them.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Spawn {
+    /// Uniform positions, headings and hues ([`initial_state`]).
+    Uniform,
+    /// A few aligned flocks of similar hue ([`flocks_state`]).
+    Flocks,
+}
+
+impl Spawn {
+    /// The `n` boids of `seed` in the world of `params`.
+    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+        match self {
+            Spawn::Uniform => initial_state(seed, n, params),
+            Spawn::Flocks => flocks_state(seed, n, params),
+        }
+    }
+}
 
 /// The boid with identifier `id` of the initial flock for `seed`: uniform position in the world,
 /// uniform heading, a speed uniform in the model's spawn range ([min_speed, max_speed] for boids,
@@ -67,7 +90,8 @@ const STREAM_IN_FLOCK_HUE: u32 = 118;
 /// Mean boid density over a flock's ellipse in [`flocks_state`] (boids/wu²): twice the default
 /// density, so the ellipses cover about half of a world sized at the default density (denser
 /// starts cost more neighbours per boid in the first steps). The core is 1.8 times denser, the
-/// rim thinner.
+/// rim thinner. A world more crowded than the default (a fish box, a Vicsek box) gets flocks twice
+/// as dense as itself instead, so they still cover about half of it.
 pub const FLOCK_DENSITY: f32 = 0.02;
 
 /// Length over width of a flock of [`flocks_state`].
@@ -86,7 +110,8 @@ pub fn flock_count(n: usize) -> usize {
 /// [`initial_state`]'s uniform spray, so a first view shows flocks. The world is cut into a grid
 /// of at least as many cells as flocks (as square as the world allows); flock k takes a cell of
 /// its own (chosen by the seed) and fills an ellipse [`FLOCK_ASPECT`] times as long as wide along
-/// its heading, at [`FLOCK_DENSITY`] on average, centred in the cell with a jitter of what the
+/// its heading, at [`FLOCK_DENSITY`] on average (twice the world's own density when that is
+/// higher), centred in the cell with a jitter of what the
 /// cell leaves free; within it boids are spread as a normal distribution of standard deviation
 /// 0.55 × the semi-axes, cut at 2.2 σ, so flocks have a dense core and a soft edge. A boid belongs to the flock its (seed, id) hash picks, heads the flock's way ± 0.35 rad
 /// at the model's spawn speed, with the flock's hue ± 0.3 rad and the hue
@@ -104,8 +129,15 @@ pub fn flocks_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
     let mut cells: Vec<usize> = (0..cols * rows).collect();
     cells.sort_by_key(|&c| rng::hash4(seed, c as u32, 0, STREAM_FLOCK_OF));
     let per_flock = n as f32 / k as f32;
+    // Twice the world's density where it is crowded (at the default density: FLOCK_DENSITY).
+    let crowded = 2.0 * n as f32 / (w * h);
+    let density = if crowded > FLOCK_DENSITY * 1.01 {
+        crowded
+    } else {
+        FLOCK_DENSITY
+    };
     // Ellipse of area per_flock / density with semi-axes a = FLOCK_ASPECT · b.
-    let b = (per_flock / FLOCK_DENSITY / (FLOCK_ASPECT * std::f32::consts::PI)).sqrt();
+    let b = (per_flock / density / (FLOCK_ASPECT * std::f32::consts::PI)).sqrt();
     let a = FLOCK_ASPECT * b;
     let flocks: Vec<(Vec2, f32, f32)> = (0..k as u32)
         .map(|f| {
@@ -221,6 +253,29 @@ mod flocks_tests {
             assert!(members.len() > 2000, "flock {f}: {}", members.len());
             assert!(polar(&members) > 0.95, "flock {f}: {}", polar(&members));
         }
+    }
+
+    /// In a world denser than the default (the fish box: 500 fish in 100 × 100 wu) the flocks
+    /// still gather: on a 10 × 10 grid the fullest quarter of the cells holds most fish (a
+    /// uniform spray: about a third).
+    #[test]
+    fn crowded_worlds_get_denser_flocks() {
+        let mut p = SimParams::default();
+        (p.world_width, p.world_height) = (100.0, 100.0);
+        let fullest_quarter = |boids: &[Boid]| {
+            let mut hist = [0u32; 100];
+            for b in boids {
+                let i = (b.position[0] / 10.0) as usize;
+                let j = (b.position[1] / 10.0) as usize;
+                hist[j * 10 + i] += 1;
+            }
+            hist.sort_unstable_by(|a, b| b.cmp(a));
+            hist[..25].iter().sum::<u32>() as f32 / boids.len() as f32
+        };
+        let flocks = fullest_quarter(&flocks_state(2, 500, &p));
+        let uniform = fullest_quarter(&initial_state(2, 500, &p));
+        assert!(uniform < 0.4, "{uniform}");
+        assert!(flocks > 0.6, "{flocks}");
     }
 
     #[test]

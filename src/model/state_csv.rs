@@ -87,8 +87,9 @@ use std::path::{Path, PathBuf};
 use crate::io::{clip, show_path};
 use crate::model::actors::inside_world;
 use crate::model::error::ParamError;
+use crate::model::gsd::GsdError;
 use crate::model::params::{validate_boid_count, SimParams, MAX_BOIDS};
-use crate::model::predators::PredatorSpec;
+use crate::model::predators::{Predator, PredatorSpec};
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
@@ -136,6 +137,21 @@ pub enum StateFileError {
     File {
         /// The file.
         path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A GSD trajectory given as the initial state that cannot be read (the file, frame and
+    /// chunk named by the [`GsdError`]).
+    #[error(transparent)]
+    Gsd(#[from] GsdError),
+    /// A frame of a GSD trajectory that was read but cannot start this run (no boids, a zero hue
+    /// vector, a step past u32, a box that is not the run's world).
+    #[error("GSD file {path}, frame {frame}: {message}")]
+    Frame {
+        /// The file.
+        path: String,
+        /// The frame (from 0).
+        frame: u64,
         /// What is wrong.
         message: String,
     },
@@ -196,12 +212,30 @@ struct MetaToml {
     params: SimParams,
 }
 
-/// Values the loader changed, by kind: how many and the first line.
+/// Values the loader changed, by kind: how many and the first boid (its index in file order).
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Adjusted {
     count: usize,
-    first_line: u64,
+    first: usize,
     what: String,
+}
+
+/// What a frame of a GSD trajectory holds besides its boids, when a [`StateFile`] was read from
+/// one (`crate::model::gsd::initial`). Like a plain state CSV, a frame carries no parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameOrigin {
+    /// The frame read (from 0).
+    pub frame: u64,
+    /// Whole frames in the file.
+    pub frames: u64,
+    /// The frame's step (`configuration/step`): the run resumes at this step index.
+    pub step: u32,
+    /// The frame's box `[Lx, Ly]` (wu): the world the frame was written in, which the run's
+    /// world must equal.
+    pub world: [f32; 2],
+    /// The frame's predators (particles of type `predator`), in file order; their targets are not
+    /// stored.
+    pub predators: Vec<Predator>,
 }
 
 /// A state file read and checked as far as possible without parameters.
@@ -213,6 +247,8 @@ pub struct StateFile {
     pub meta: Option<StateMeta>,
     /// The boids, in file order.
     pub boids: Vec<Boid>,
+    /// The frame, when the boids come from a GSD trajectory rather than a CSV.
+    pub frame: Option<FrameOrigin>,
     /// (row index, line) where the line of row `i` stops being the previous one's plus one.
     row_lines: Vec<(usize, u64)>,
     /// The line of each metadata predator's `position`.
@@ -406,6 +442,15 @@ impl StateFile {
         l + (i - j) as u64
     }
 
+    /// Where boid `i` (file order) is, for messages: `line 12` in a CSV, `boid 3 of frame 2` in a
+    /// GSD frame.
+    pub fn place_of(&self, i: usize) -> String {
+        match &self.frame {
+            Some(f) => format!("boid {i} of frame {}", f.frame),
+            None => format!("line {}", self.line_of(i)),
+        }
+    }
+
     fn err(&self, line: u64, message: String) -> StateFileError {
         StateFileError::Row {
             path: show_path(&self.path),
@@ -414,34 +459,114 @@ impl StateFile {
         }
     }
 
-    fn note(&mut self, what: String, line: u64) {
+    /// The error of boid `i` (file order): a row's line in a CSV, the boid of the frame in a GSD
+    /// file.
+    fn boid_err(&self, i: usize, message: String) -> StateFileError {
+        match &self.frame {
+            Some(f) => StateFileError::Frame {
+                path: show_path(&self.path),
+                frame: f.frame,
+                message: format!("boid {i}: {message}"),
+            },
+            None => self.err(self.line_of(i), message),
+        }
+    }
+
+    fn note(&mut self, what: String, i: usize) {
         match self.adjusted.iter_mut().find(|a| a.what == what) {
             Some(a) => a.count += 1,
             None => self.adjusted.push(Adjusted {
                 count: 1,
-                first_line: line,
+                first: i,
                 what,
             }),
         }
     }
 
     /// Warnings for the values the loader changed (one line per kind: how many, the bound, and
-    /// the first line), e.g. `state.csv: speed scaled into [min_speed, max_speed] = [40, 100] wu/s
-    /// for 3 boids, first at line 5`.
+    /// the first place), e.g. `state.csv: speed scaled into [min_speed, max_speed] = [40, 100]
+    /// wu/s for 3 boids, first at line 5` (`first at boid 5 of frame 2` for a GSD frame).
     pub fn warnings(&self) -> Vec<String> {
         self.adjusted
             .iter()
             .map(|a| {
                 format!(
-                    "{}: {} for {} boid{}, first at line {}",
+                    "{}: {} for {} boid{}, first at {}",
                     show_path(&self.path),
                     a.what,
                     a.count,
                     if a.count == 1 { "" } else { "s" },
-                    a.first_line
+                    self.place_of(a.first)
                 )
             })
             .collect()
+    }
+
+    /// The state of a frame of a GSD trajectory at `path`: its `boids` (file order) and what else
+    /// it holds (`origin`). Checks what [`StateFile::read`] checks of a CSV's rows: at least one
+    /// boid, at most [`MAX_BOIDS`], finite values, unique ids, hue vectors not (0, 0) (normalised
+    /// to length 1 when off by more than [`TOLERANCE`], with a warning). Positions and speeds are
+    /// [`StateFile::conform`]'s part, with the world's size.
+    ///
+    /// # Errors
+    /// [`StateFileError::Frame`] naming the file, the frame and the boid at fault.
+    pub fn of_frame(
+        path: &Path,
+        boids: Vec<Boid>,
+        origin: FrameOrigin,
+    ) -> Result<StateFile, StateFileError> {
+        let frame_err = |message: String| StateFileError::Frame {
+            path: show_path(path),
+            frame: origin.frame,
+            message,
+        };
+        if boids.is_empty() {
+            return Err(frame_err(format!(
+                "no boids ({} predators): a run needs at least one boid",
+                origin.predators.len()
+            )));
+        }
+        if boids.len() > MAX_BOIDS {
+            return Err(frame_err(format!(
+                "{} boids: more than {MAX_BOIDS} (the limit of every backend)",
+                boids.len()
+            )));
+        }
+        let mut sf = StateFile {
+            path: path.to_path_buf(),
+            meta: None,
+            boids,
+            frame: Some(origin),
+            row_lines: Vec::new(),
+            predator_lines: Vec::new(),
+            adjusted: Vec::new(),
+        };
+        for i in 0..sf.boids.len() {
+            let b = sf.boids[i];
+            if !b.is_finite() {
+                return Err(sf.boid_err(i, format!("id {} has a value that is not finite", b.id)));
+            }
+            let hl = len64(b.hue);
+            if hl == 0.0 {
+                return Err(sf.boid_err(
+                    i,
+                    format!(
+                        "id {}: hue vector (0, 0) has no direction (log/particles/hue must not be \
+                         (0, 0) for a boid)",
+                        b.id
+                    ),
+                ));
+            }
+            if (hl - 1.0).abs() > TOLERANCE {
+                sf.boids[i].hue = scale64(b.hue, 1.0 / hl);
+                sf.note("hue vector normalised to length 1".into(), i);
+            }
+        }
+        if let Some(i) = first_duplicate(&sf.boids) {
+            let id = sf.boids[i].id;
+            return Err(sf.boid_err(i, format!("id {id} appears twice (ids must be unique)")));
+        }
+        Ok(sf)
     }
 
     /// Reads a state file: metadata (when present), header and rows, streamed under the limits of
@@ -487,6 +612,7 @@ impl StateFile {
             path: path.to_path_buf(),
             meta: None,
             boids: Vec::new(),
+            frame: None,
             row_lines: Vec::new(),
             predator_lines: Vec::new(),
             adjusted: Vec::new(),
@@ -595,7 +721,8 @@ impl StateFile {
             expected_line = line + 1;
             let (boid, normalised) = parse_row(&record).map_err(|m| row_err(line, m))?;
             if normalised {
-                sf.note("hue vector normalised to length 1".into(), line);
+                let i = sf.boids.len();
+                sf.note("hue vector normalised to length 1".into(), i);
             }
             sf.boids.push(boid);
         }
@@ -635,11 +762,29 @@ impl StateFile {
     /// the boids and of the metadata's predators — is inside the world. `source` says where the
     /// parameters came from, for the error.
     ///
+    /// A GSD frame's box must be the world itself (`W = Lx`, `H = Ly`): its positions were
+    /// written in that world.
+    ///
     /// # Errors
-    /// [`StateFileError::Row`] for the first predator or boid outside the world.
+    /// [`StateFileError::Row`] for the first predator or boid outside the world;
+    /// [`StateFileError::Frame`] for a GSD frame whose box is not the world (naming both).
     pub fn conform(&mut self, params: &SimParams, source: &str) -> Result<(), StateFileError> {
         use crate::model::models::OnLoad;
         let (w, h) = (params.world_width, params.world_height);
+        if let Some(f) = &self.frame {
+            if f.world != [w, h] {
+                return Err(StateFileError::Frame {
+                    path: show_path(&self.path),
+                    frame: f.frame,
+                    message: format!(
+                        "its box is {} × {} wu but the run's world is {w} × {h} wu (world size \
+                         from {source}): give the scene, --boids or --set world_width=… \
+                         world_height=… of the run that wrote it",
+                        f.world[0], f.world[1]
+                    ),
+                });
+            }
+        }
         if let Some(m) = &self.meta {
             if let Some((k, p)) = m
                 .predators
@@ -665,8 +810,8 @@ impl StateFile {
             let b = self.boids[i];
             let [x, y] = b.position;
             if !((0.0..w).contains(&x) && (0.0..h).contains(&y)) {
-                return Err(self.err(
-                    self.line_of(i),
+                return Err(self.boid_err(
+                    i,
                     format!(
                         "boid {} at ({x}, {y}) is outside the world [0, {w}) × [0, {h}) \
                          (world size from {source})",
@@ -699,8 +844,7 @@ impl StateFile {
                         model.speed.range_keys, model.speed.unit, model.name
                     ),
                 };
-                let line = self.line_of(i);
-                self.note(what, line);
+                self.note(what, i);
             }
             let hs = len64(b.hue_velocity);
             if hs > max_hue * (1.0 + TOLERANCE) + SLACK {
@@ -709,8 +853,7 @@ impl StateFile {
                     "hue velocity scaled down to max_hue_speed = {} 1/s",
                     params.max_hue_speed
                 );
-                let line = self.line_of(i);
-                self.note(what, line);
+                self.note(what, i);
             }
         }
         Ok(())
@@ -1200,6 +1343,7 @@ mod tests {
             path: PathBuf::from("x"),
             meta: None,
             boids: Vec::new(),
+            frame: None,
             row_lines: vec![(0, 2), (3, 7), (4, 10)],
             predator_lines: Vec::new(),
             adjusted: Vec::new(),

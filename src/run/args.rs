@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub use crate::run::spec::Set;
+
 /// `--scene`, `--seed` and `--set`, flattened into `run`, `headless`, `snapshot`, `bench` and
 /// `sweep` (each command keeps its own `--boids`: their defaults differ).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
@@ -36,15 +38,6 @@ impl SetupArgs {
             keep_world: self.keep_world,
         }
     }
-}
-
-/// One `--set KEY=VALUE`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Set {
-    /// The parameter's key.
-    pub key: String,
-    /// Its value, as written (a number, or a name such as `walls`).
-    pub value: String,
 }
 
 /// Parses `KEY=VALUE` (spaces around either are trimmed).

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::model::gsd::GsdError;
 use crate::model::state_csv::StateFileError;
 use crate::model::{ParamError, SceneError, SetupError};
 use crate::simulation::SimError;
@@ -35,6 +36,9 @@ pub enum RunError {
     /// The backend failed (no adapter, a limit, a device error).
     #[error(transparent)]
     Sim(#[from] SimError),
+    /// A trajectory (GSD) that cannot be written: the file and what failed.
+    #[error(transparent)]
+    Trajectory(#[from] GsdError),
     /// Options that disagree with each other or with a file.
     #[error("{0}")]
     Conflict(String),

@@ -5,12 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::io::show_path;
-use crate::model::spawn::flocks_state;
+use crate::model::gsd::initial::{frame_ref, read_frame_state};
 use crate::model::state_csv::StateFile;
-use crate::model::{
-    initial_state, validate_boid_count, Actors, Boid, Scene, Setup, SimParams, DEFAULT_DENSITY,
-};
-use crate::run::args::Set;
+use crate::model::{validate_boid_count, Actors, Scene, Setup, SimParams, DEFAULT_DENSITY};
 use crate::run::error::RunError;
 
 /// How the sources of a run combine (`boids headless --help` prints it).
@@ -21,6 +18,10 @@ Where a run's setup comes from: built-in defaults < scene < checkpoint < command
   it resumes as saved (parameters, world size, seed, step index, obstacles, predators, boids),
   so a scene given with it is not used (a warning says so). A plain state CSV (no metadata)
   gives only the boids: everything else comes from the scene or the defaults.
+- A frame of a GSD trajectory (--init FILE.gsd for its last frame, FILE.gsd:FRAME for frame
+  FRAME, from 0) gives the boids, the step index and the predators (they replace the scene's);
+  like a plain state CSV it holds no parameters, and the run's world must be the frame's box
+  (a scene's world is scaled to the frame's count as to --boids below).
 - The command line replaces everything: --seed, --boids (with a state file it must equal the
   file's count), then each --set KEY=VALUE in order.
 Unless a checkpoint or the scene fixes the world (world_width or world_height written), the
@@ -29,44 +30,28 @@ the world and gives a count, a --boids that differs keeps the scene's density: t
 obstacle points and predator positions are scaled by √(N/N_scene) (--keep-world keeps the world
 as written, and the density changes). A --set of the world's size wins over both.";
 
-/// How the initial boids are placed when no state file gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Spawn {
-    /// Uniform positions, headings and hues (`model::initial_state`).
-    Uniform,
-    /// A few aligned flocks of similar hue (`model::spawn::flocks_state`).
-    Flocks,
-}
-
-impl Spawn {
-    /// The `n` boids of `seed` in the world of `params`.
-    pub fn boids(self, seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
-        match self {
-            Spawn::Uniform => initial_state(seed, n, params),
-            Spawn::Flocks => flocks_state(seed, n, params),
-        }
-    }
-}
+pub use crate::model::spawn::Spawn;
 
 /// The files of a run, read once (a sweep resolves every point from the same ones).
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
     /// The scene, when one is given.
     pub scene: Option<Scene>,
-    /// The state file (a checkpoint, or a plain state CSV), when one is given.
+    /// The state file (a checkpoint, a plain state CSV or a frame of a GSD trajectory), when one
+    /// is given.
     pub state: Option<StateFile>,
 }
 
 impl Inputs {
-    /// Reads the scene and the state file.
+    /// Reads the scene and the state file: a frame of a GSD trajectory when `init` ends in
+    /// `.gsd` (its last frame) or is `FILE.gsd:FRAME` (frame FRAME, from 0), else a state CSV.
     ///
     /// # Errors
-    /// [`RunError::Scene`] or [`RunError::State`] naming the file, line and key at fault.
+    /// [`RunError::Scene`] or [`RunError::State`] naming the file, line (frame) and key at fault.
     pub fn load(scene: Option<&Path>, init: Option<&Path>) -> Result<Inputs, RunError> {
         Ok(Inputs {
             scene: scene.map(Scene::load).transpose()?,
-            state: init.map(StateFile::read).transpose()?,
+            state: init.map(read_state).transpose()?,
         })
     }
 
@@ -77,6 +62,23 @@ impl Inputs {
             state: None,
         }
     }
+}
+
+/// The state file `init`: a GSD frame or a state CSV (see [`Inputs::load`]).
+fn read_state(init: &Path) -> Result<StateFile, RunError> {
+    Ok(match frame_ref(init)? {
+        Some(r) => read_frame_state(&r)?,
+        None => StateFile::read(init)?,
+    })
+}
+
+/// One `--set KEY=VALUE` (parsed by [`crate::run::args::parse_set`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Set {
+    /// The parameter's key.
+    pub key: String,
+    /// Its value, as written (a number, or a name such as `walls`).
+    pub value: String,
 }
 
 /// What the command line sets, over the files.
@@ -145,6 +147,7 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     let scene = inputs.scene.as_ref();
     let file = inputs.state.as_ref();
     let meta = file.and_then(|f| f.meta.as_ref());
+    let frame = file.and_then(|f| f.frame.as_ref());
     let mut warnings = Vec::new();
     let scene_name = || {
         scene
@@ -178,11 +181,17 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         .or(meta.map(|m| m.seed))
         .or(scene.and_then(|s| s.seed))
         .unwrap_or(1);
-    // A scene that fixes its world and gives a count keeps its density when --boids differs.
+    // A scene that fixes its world and gives a count keeps its density when --boids (or a GSD
+    // frame's count) differs, as in the run that wrote the frame.
     let scaled;
     let mut scaled_from = None;
-    let scene = match (meta, file, scene, o.boids) {
-        (None, None, Some(s), Some(n)) if s.world_is_fixed() && !o.keep_world => {
+    let counted = match file {
+        None => o.boids,
+        Some(_) if frame.is_some() => Some(n),
+        Some(_) => None,
+    };
+    let scene = match (meta, scene, counted) {
+        (None, Some(s), Some(n)) if s.world_is_fixed() && !o.keep_world => {
             match s.boids.filter(|&k| k != n && k > 0) {
                 Some(k) => {
                     scaled = s.scaled((n as f64 / k as f64).sqrt() as f32);
@@ -194,7 +203,7 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         }
         _ => scene,
     };
-    let (mut params, mut world_from, actors) = match (meta, scene) {
+    let (mut params, mut world_from, mut actors) = match (meta, scene) {
         (Some(m), _) => (
             m.params.clone(),
             format!("the metadata of {}", show_path(&file.expect("a file").path)),
@@ -243,6 +252,20 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     if let (None, Some(s)) = (meta, scene) {
         s.check_inside(&params)?;
     }
+    if let Some(fr) = frame {
+        // A frame's predators are where they were at its step: they replace the scene's.
+        if !actors.predators.is_empty() {
+            warnings.push(format!(
+                "{}: its {} predators are not used; frame {} of {} has {}",
+                scene_name(),
+                actors.predators.len(),
+                fr.frame,
+                show_path(&file.expect("a frame's file").path),
+                fr.predators.len()
+            ));
+        }
+        actors.predators = fr.predators.clone();
+    }
     let (boids, spawn) = match file {
         Some(f) => {
             let mut f = f.clone();
@@ -256,7 +279,7 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         setup: Setup {
             params,
             seed,
-            step: meta.map_or(0, |m| m.step),
+            step: meta.map(|m| m.step).or(frame.map(|f| f.step)).unwrap_or(0),
             boids,
             actors,
         },

@@ -13,6 +13,7 @@
 //!   killed run leaves.
 //! - [`hoomd`]: boids and predators as HOOMD frames ([`TrajectoryWriter`],
 //!   [`TrajectoryReader`], [`TrajectoryFrame`]).
+//! - [`initial`]: a frame as the initial state of a run (`--init FILE.gsd[:FRAME]`).
 //! - [`GsdError`]: every error, naming the file and what is wrong.
 //!
 //! # Frames written
@@ -89,6 +90,7 @@
 pub mod container;
 pub mod error;
 pub mod hoomd;
+pub mod initial;
 
 pub use container::{ChunkType, GsdReader, GsdWriter};
 pub use error::GsdError;

@@ -1,0 +1,230 @@
+//! Python values to the simulator's and back: boid columns as numpy arrays, parameter values as
+//! the text `--set` reads, boid counts.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use sim::model::param_table::ParamValue;
+use sim::model::Boid;
+
+/// One `(N, 2)` column of the boids.
+#[derive(Clone, Copy, Debug)]
+pub enum Column {
+    /// Positions (wu).
+    Position,
+    /// Velocities (wu/s; wu per step in the Vicsek model).
+    Velocity,
+    /// Hue vectors (unit).
+    Hue,
+    /// Hue velocities (1/s).
+    HueVelocity,
+}
+
+impl Column {
+    /// The column's keyword (`positions`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Position => "positions",
+            Column::Velocity => "velocities",
+            Column::Hue => "hues",
+            Column::HueVelocity => "hue_velocities",
+        }
+    }
+
+    fn get(self, b: &Boid) -> [f32; 2] {
+        match self {
+            Column::Position => b.position,
+            Column::Velocity => b.velocity,
+            Column::Hue => b.hue,
+            Column::HueVelocity => b.hue_velocity,
+        }
+    }
+
+    fn set(self, b: &mut Boid, v: [f32; 2]) {
+        match self {
+            Column::Position => b.position = v,
+            Column::Velocity => b.velocity = v,
+            Column::Hue => b.hue = v,
+            Column::HueVelocity => b.hue_velocity = v,
+        }
+    }
+}
+
+/// `column` of `boids` as a new float32 array of shape `(N, 2)`.
+pub fn column<'py>(py: Python<'py>, boids: &[Boid], column: Column) -> Bound<'py, PyArray2<f32>> {
+    let flat: Vec<f32> = boids.iter().flat_map(|b| column.get(b)).collect();
+    Array2::from_shape_vec((boids.len(), 2), flat)
+        .expect("two values per boid")
+        .into_pyarray(py)
+}
+
+/// The ids of `boids` as a new uint32 array of shape `(N,)`.
+pub fn ids<'py>(py: Python<'py>, boids: &[Boid]) -> Bound<'py, PyArray1<u32>> {
+    boids
+        .iter()
+        .map(|b| b.id)
+        .collect::<Vec<_>>()
+        .into_pyarray(py)
+}
+
+/// Writes the array-like `value` (anything `numpy.asarray` takes, of shape `(N, 2)`) into
+/// `column` of `boids`, rounded to float32.
+///
+/// # Errors
+/// `ValueError` naming the keyword for a wrong shape or a value that is not a number.
+pub fn set_column(value: &Bound<'_, PyAny>, boids: &mut [Boid], column: Column) -> PyResult<()> {
+    let a = as_array(value, "float32", column.name())?;
+    let a = a.cast_into::<PyArray2<f32>>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{}: expected an array of shape ({}, 2), got {} dimension(s)",
+            column.name(),
+            boids.len(),
+            value
+                .getattr("ndim")
+                .and_then(|d| d.extract::<usize>())
+                .unwrap_or(0)
+        ))
+    })?;
+    let shape = a.shape().to_vec();
+    if shape != [boids.len(), 2] {
+        return Err(PyValueError::new_err(format!(
+            "{}: expected an array of shape ({}, 2), got {shape:?} (the count is the \
+             simulation's: start a new Simulation for another)",
+            column.name(),
+            boids.len()
+        )));
+    }
+    let ro = a.readonly();
+    let v = ro.as_array();
+    for (i, b) in boids.iter_mut().enumerate() {
+        column.set(b, [v[[i, 0]], v[[i, 1]]]);
+    }
+    Ok(())
+}
+
+/// Writes the array-like `value` (shape `(N,)`, whole numbers in `0 ..= 2³² − 1`) as the ids of
+/// `boids`.
+///
+/// # Errors
+/// `ValueError` for a wrong shape or a value that is not a uint32.
+pub fn set_ids(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> {
+    let np = value.py().import("numpy")?;
+    let a = np.call_method1("asarray", (value,))?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(PyValueError::new_err(format!(
+            "ids: expected whole numbers, got an array of dtype {}",
+            a.getattr("dtype")?.str()?
+        )));
+    }
+    let (lo, hi): (i128, i128) = (
+        a.call_method0("min")?.extract().unwrap_or(0),
+        a.call_method0("max")?.extract().unwrap_or(0),
+    );
+    if lo < 0 || hi > i128::from(u32::MAX) {
+        return Err(PyValueError::new_err(format!(
+            "ids: {} is outside 0 ..= {} (ids are uint32)",
+            if lo < 0 { lo } else { hi },
+            u32::MAX
+        )));
+    }
+    let a = as_array(&a, "uint32", "ids")?;
+    let a = a.cast_into::<PyArray1<u32>>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "ids: expected an array of shape ({},)",
+            boids.len()
+        ))
+    })?;
+    if a.len() != boids.len() {
+        return Err(PyValueError::new_err(format!(
+            "ids: expected an array of shape ({},), got ({},)",
+            boids.len(),
+            a.len()
+        )));
+    }
+    let ro = a.readonly();
+    for (b, &id) in boids.iter_mut().zip(ro.as_array().iter()) {
+        b.id = id;
+    }
+    Ok(())
+}
+
+/// `numpy.ascontiguousarray(value, dtype=dtype)`.
+fn as_array<'py>(
+    value: &Bound<'py, PyAny>,
+    dtype: &str,
+    what: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    let np = py.import("numpy")?;
+    let kw = PyDict::new(py);
+    kw.set_item("dtype", dtype)?;
+    np.call_method("ascontiguousarray", (value,), Some(&kw))
+        .map_err(|e| PyValueError::new_err(format!("{what}: not an array of numbers ({e})")))
+}
+
+/// A parameter's value as the text `--set KEY=VALUE` reads: a number (`int`, `float`), a name
+/// (`str`) or a truth value (`bool`: `true`, `false`).
+///
+/// # Errors
+/// `TypeError` for any other type.
+pub fn value_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if value.is_instance_of::<PyBool>() {
+        return Ok(if value.extract::<bool>()? {
+            "true".into()
+        } else {
+            "false".into()
+        });
+    }
+    if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+        return Ok(value.repr()?.to_string());
+    }
+    if value.is_instance_of::<PyString>() {
+        return value.extract();
+    }
+    // numpy scalars and other numbers.
+    if let Ok(x) = value
+        .call_method0("__float__")
+        .and_then(|f| f.extract::<f64>())
+    {
+        return Ok(format!("{x:?}"));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{key}: expected a number or a name, got {}",
+        value.get_type().name()?
+    )))
+}
+
+/// A parameter's value as a Python object: a `float` (an `int` for whole-number parameters), or
+/// a `str` for a name.
+pub fn value_object<'py>(
+    py: Python<'py>,
+    value: ParamValue,
+    integer: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        ParamValue::Number(x) if integer => (x as i64).into_pyobject(py)?.into_any(),
+        ParamValue::Number(x) => x.into_pyobject(py)?.into_any(),
+        ParamValue::Name(s) => s.into_pyobject(py)?.into_any(),
+    })
+}
+
+/// A boid count: an `int`, or a string with the command line's `k` and `M` suffixes (`"10k"`).
+///
+/// # Errors
+/// `ValueError` for a negative number or a string that is not a count; `TypeError` otherwise.
+pub fn count(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(n) = value.extract::<i64>() {
+        return usize::try_from(n)
+            .map_err(|_| PyValueError::new_err(format!("boids = {n}: a count is 1 or more")));
+    }
+    if let Ok(s) = value.extract::<String>() {
+        return sim::run::parse_count(&s).map_err(|e| PyValueError::new_err(format!("boids: {e}")));
+    }
+    Err(PyTypeError::new_err(format!(
+        "boids: expected an int or a string such as \"10k\", got {}",
+        value.get_type().name()?
+    )))
+}

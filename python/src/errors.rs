@@ -1,0 +1,86 @@
+//! The simulator's errors as Python exceptions: `ValueError` for input that cannot be used (a
+//! parameter, count, scene value, state file or frame), `OSError` for a file that cannot be read
+//! or written, `RuntimeError` for a backend that fails (no GPU adapter, a device error) and for a
+//! panic caught at the boundary. The message is the simulator's own, naming the file, line, key,
+//! value or range at fault.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::PyErr;
+use sim::app::error::AppError;
+use sim::model::gsd::GsdError;
+use sim::model::state_csv::StateFileError;
+use sim::model::SceneError;
+use sim::run::RunError;
+use sim::simulation::SimError;
+
+/// A run that cannot be set up or failed.
+pub fn run_error(e: RunError) -> PyErr {
+    let text = e.to_string();
+    match e {
+        RunError::Scene(SceneError::Io { .. }) => PyOSError::new_err(text),
+        RunError::State(s) => state_error(s),
+        RunError::Trajectory(g) => gsd_error(g),
+        RunError::Sim(s) => sim_error(s),
+        RunError::Write { .. } => PyOSError::new_err(text),
+        _ => PyValueError::new_err(text),
+    }
+}
+
+/// A state file, checkpoint or GSD frame that cannot be read or used.
+pub fn state_error(e: StateFileError) -> PyErr {
+    match e {
+        StateFileError::Io { .. } => PyOSError::new_err(e.to_string()),
+        StateFileError::Gsd(g) => gsd_error(g),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// A GSD file that cannot be read or written.
+pub fn gsd_error(e: GsdError) -> PyErr {
+    match e {
+        GsdError::Io { .. } => PyOSError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// A backend's error: out-of-range input is a `ValueError`, the GPU's failures `RuntimeError`.
+pub fn sim_error(e: SimError) -> PyErr {
+    match e {
+        SimError::Param(_) | SimError::Setup(_) => PyValueError::new_err(e.to_string()),
+        SimError::Gpu(_) => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// A picture that cannot be drawn: a size or boid length out of range is a `ValueError`.
+pub fn app_error(e: AppError) -> PyErr {
+    match e {
+        // The command line's message names its flags; these are the arguments of render().
+        AppError::SnapshotSize { width, height } => PyValueError::new_err(format!(
+            "width = {width}, height = {height}: each must be 1 ..= 16384 px"
+        )),
+        AppError::BoidSize { value } => PyValueError::new_err(format!(
+            "boid_size = {value} is out of range: allowed 0.01 ..= 10000 (wu)"
+        )),
+        AppError::TextureLimit { width, height, max } => PyValueError::new_err(format!(
+            "width = {width}, height = {height}: this adapter's largest picture side \
+             (max_texture_dimension_2d) is {max} px"
+        )),
+        AppError::Memory(_) => PyValueError::new_err(e.to_string()),
+        AppError::Sim(s) => sim_error(s),
+        AppError::Setup(r) => run_error(r),
+        _ => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// Runs `f`, turning a panic into `Err` with its message, so that no panic unwinds into the
+/// interpreter (the simulation that panicked is then refused: see `Inner::failed`).
+pub fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string())
+    })
+}

@@ -1,0 +1,115 @@
+//! The preset gallery: every scene of `scenes/`, built into the binary (build.rs writes the table),
+//! by file stem — the panel's gallery and the script's `preset NAME` load one as the panel's Load
+//! button loads a scene file (`AppState`'s scene start, through the run layer). A scene's first
+//! comment line is its description in the gallery.
+
+use std::path::PathBuf;
+
+use crate::model::error::SceneError;
+use crate::model::Scene;
+
+include!(concat!(env!("OUT_DIR"), "/scenes.rs"));
+
+/// One scene of the gallery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// Its file stem (`vicsek`): the name the script's `preset` takes.
+    pub name: &'static str,
+    /// The scene file's text.
+    pub text: &'static str,
+}
+
+impl Preset {
+    /// Every preset, by name.
+    pub fn all() -> impl Iterator<Item = Preset> {
+        SCENE_FILES
+            .iter()
+            .map(|&(name, text)| Preset { name, text })
+    }
+
+    /// The preset named `name` (a file stem of `scenes/`).
+    pub fn find(name: &str) -> Option<Preset> {
+        Preset::all().find(|p| p.name == name)
+    }
+
+    /// Every preset's name, for messages.
+    pub fn names() -> String {
+        Preset::all().map(|p| p.name).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The scene's first comment line, without its `#`.
+    pub fn description(&self) -> &'static str {
+        self.text
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with('#'))
+            .map_or("", |l| l.trim_start_matches('#').trim())
+    }
+
+    /// Where the scene lives in the repository (`scenes/vicsek.toml`): how its errors name it.
+    pub fn path(&self) -> PathBuf {
+        PathBuf::from(format!("scenes/{}.toml", self.name))
+    }
+
+    /// The scene, parsed.
+    ///
+    /// # Errors
+    /// [`SceneError`] naming `scenes/NAME.toml`, the line and the key (a scene of the repository
+    /// that does not parse fails its tests first).
+    pub fn scene(&self) -> Result<Scene, SceneError> {
+        Scene::parse(self.text, &self.path())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gallery holds every scene file of the repository, each parses and has a description.
+    #[test]
+    fn every_scene_file_is_a_preset_with_a_description() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let names: Vec<&str> = Preset::all().map(|p| p.name).collect();
+        assert_eq!(names, on_disk);
+        for p in Preset::all() {
+            p.scene().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            let d = p.description();
+            assert!(
+                (20..=100).contains(&d.chars().count()),
+                "{}: a one-line description, not {d:?}",
+                p.name
+            );
+        }
+        for want in [
+            "flocks",
+            "vicsek",
+            "fish_school",
+            "trees",
+            "predators",
+            "million",
+        ] {
+            assert!(Preset::find(want).is_some(), "{want}");
+        }
+        assert!(Preset::find("nope").is_none());
+    }
+
+    /// The scenes about flocks start formed in the app; the Vicsek box starts as the paper's
+    /// uniform random state.
+    #[test]
+    fn scenes_about_flocks_start_formed() {
+        use crate::model::spawn::Spawn;
+        for name in ["flocks", "predators", "trees", "million", "fish_school"] {
+            let s = Preset::find(name).unwrap().scene().unwrap();
+            assert_eq!(s.spawn, Some(Spawn::Flocks), "{name}");
+        }
+        let s = Preset::find("vicsek").unwrap().scene().unwrap();
+        assert_eq!(s.spawn, None);
+    }
+}

@@ -1,0 +1,186 @@
+//! The tool bar (bottom centre): the tools, the selected tool's reach (its radius in pixels and
+//! what that is in the world), pause, speed, step, help and the panel. It folds into one button
+//! (bottom left) opening the same buttons in a column when the window is narrower than the bar
+//! as measured (or shorter than [`SHORT_PT`]): never clipped.
+
+use egui::{Align2, RichText};
+
+use crate::app::clock::{speed_label, SPEEDS};
+use crate::app::keys::{self, AppKey};
+use crate::app::state::{Action, AppState};
+use crate::app::tools::Tool;
+use crate::app::ui::hud::speed_text;
+use crate::app::ui::shared::{UiOut, MARGIN};
+
+/// Heights below this (points) get the one-button tool bar.
+pub const SHORT_PT: f32 = 300.0;
+
+/// Where the one-row bar's measured width (points) is kept between passes.
+fn width_id() -> egui::Id {
+    egui::Id::unique("toolbar row width")
+}
+
+/// The one-row bar's width (points) as last laid out, frame included.
+pub fn row_width(ctx: &egui::Context) -> Option<f32> {
+    ctx.data(|d| d.get_temp::<f32>(width_id()))
+}
+
+/// Whether the window is too small for the one-row tool bar: narrower than the bar as measured
+/// plus the margins, or shorter than [`SHORT_PT`].
+pub fn compact(ctx: &egui::Context) -> bool {
+    let screen = ctx.content_rect();
+    let needed = row_width(ctx).unwrap_or(f32::INFINITY) + 2.0 * MARGIN;
+    screen.width() < needed || screen.height() < SHORT_PT
+}
+
+/// The selected tool's reach as the tool bar shows it: `r 100 px = 147 wu`, or for a predator
+/// the world radius it is drawn with; `None` for a tool without one.
+pub fn reach_text(st: &AppState) -> Option<String> {
+    let wu = st.tool_radius_wu(st.tool)?;
+    let world = if wu >= 10.0 {
+        format!("{wu:.0}")
+    } else {
+        format!("{wu:.2}")
+    };
+    Some(match st.tool_radius_px(st.tool) {
+        Some(px) => format!("r {px:.0} px = {world} wu"),
+        None => format!("r {world} wu"),
+    })
+}
+
+/// The tool bar's buttons, laid out by `ui` (a row, or a column in the popup).
+fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
+    for t in Tool::ALL {
+        let keys = keys::keys_of(AppKey::Tool(t));
+        if ui
+            .selectable_label(st.tool == t, t.short())
+            .on_hover_text(format!("{} ({keys})", t.label()))
+            .clicked()
+        {
+            out.actions.push(Action::SetTool(t));
+        }
+    }
+    if let Some(r) = reach_text(st) {
+        ui.label(RichText::new(r).weak()).on_hover_text(
+            "The tool's radius on screen and in the world (set in the panel's Tools)",
+        );
+    }
+    ui.separator();
+    let (label, tip) = if st.paused {
+        ("Run", "Resume (Space)")
+    } else {
+        ("Pause", "Pause (Space)")
+    };
+    if ui
+        .selectable_label(st.paused, label)
+        .on_hover_text(tip)
+        .clicked()
+    {
+        out.actions.push(Action::SetPaused(!st.paused));
+    }
+    for s in SPEEDS {
+        let on = (st.clock.speed - s).abs() < 1e-9;
+        if ui
+            .selectable_label(on, speed_label(s))
+            .on_hover_text("Simulation speed, × real time (- and =)")
+            .clicked()
+        {
+            out.actions.push(Action::SetSpeed(s));
+            if st.paused {
+                out.actions.push(Action::SetPaused(false));
+            }
+        }
+    }
+    if ui
+        .button("Step")
+        .on_hover_text("One step, then stay paused (.)")
+        .clicked()
+    {
+        out.actions.push(Action::StepOnce);
+    }
+    ui.separator();
+    if ui
+        .selectable_label(st.help_open, "Help")
+        .on_hover_text("Every key and what it does (F1 or ?)")
+        .clicked()
+    {
+        out.actions.push(Action::SetHelp(!st.help_open));
+    }
+    if ui
+        .selectable_label(st.panel_open, "Controls")
+        .on_hover_text("Model, presets, rules, tools and view settings (Tab)")
+        .clicked()
+    {
+        out.actions.push(Action::SetPanel(!st.panel_open));
+    }
+}
+
+/// Lays the one-row bar out where nothing is drawn or clicked (an invisible area off the
+/// window), only to measure it.
+fn measure(ctx: &egui::Context, st: &AppState, frame: egui::Frame) {
+    let r = egui::Area::new(egui::Id::unique("toolbar measure"))
+        .fixed_pos(egui::pos2(-100_000.0, -100_000.0))
+        .constrain(false)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.disable();
+            ui.set_invisible();
+            frame.show(ui, |ui| {
+                ui.horizontal(|ui| buttons(ui, st, &mut UiOut::default()));
+            });
+        });
+    let w = r.response.rect.width();
+    ctx.data_mut(|d| d.insert_temp(width_id(), w));
+}
+
+/// Draws the tool bar: one row at the bottom centre, or folded into one button at the bottom
+/// left when it does not fit ([`compact`]).
+pub fn toolbar(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
+    let screen = ctx.content_rect();
+    let frame = egui::Frame::popup(&ctx.global_style()).multiply_with_opacity(0.9);
+    if row_width(ctx).is_none() {
+        measure(ctx, st, frame);
+    }
+    if !compact(ctx) {
+        let r = egui::Area::new(egui::Id::unique("toolbar"))
+            .anchor(Align2::CENTER_BOTTOM, [0.0, -MARGIN])
+            .order(egui::Order::Foreground)
+            .show(ctx, |ui| {
+                frame.show(ui, |ui| {
+                    ui.horizontal(|ui| buttons(ui, st, out));
+                });
+            });
+        ctx.data_mut(|d| d.insert_temp(width_id(), r.response.rect.width()));
+        out.areas.push(("toolbar", r.response.rect));
+        return;
+    }
+    // Folded: keep the row's width current (the reach and pause labels change it), then one
+    // button (current tool and speed) opening the same buttons in a column.
+    measure(ctx, st, frame);
+    let id = egui::Id::unique("toolbar open");
+    let mut open = ctx.data(|d| d.get_temp::<bool>(id).unwrap_or(false));
+    let r = egui::Area::new(egui::Id::unique("toolbar"))
+        .anchor(Align2::LEFT_BOTTOM, [MARGIN / 2.0, -MARGIN / 2.0])
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            frame.show(ui, |ui| {
+                if open {
+                    egui::ScrollArea::vertical()
+                        .max_height((screen.height() - 3.0 * MARGIN - 24.0).max(20.0))
+                        .show(ui, |ui| {
+                            ui.vertical(|ui| buttons(ui, st, out));
+                        });
+                }
+                let label = format!("{} · {}", st.tool.short(), speed_text(st));
+                if ui
+                    .selectable_label(open, label)
+                    .on_hover_text("Tools and speed")
+                    .clicked()
+                {
+                    open = !open;
+                }
+            });
+        });
+    ctx.data_mut(|d| d.insert_temp(id, open));
+    out.areas.push(("toolbar", r.response.rect));
+}
