@@ -167,11 +167,12 @@ struct BoidOut {
     @location(2) @interpolate(flat) length_px: f32,
 }
 
-// Index of the spearhead's tip among its 4 corners (src/render/mesh.rs: left wing, tip, notch,
-// right wing).
+// Index of the spearhead's tip among the drawn triangle's corners (src/render/mesh.rs, DRAWN:
+// left wing, tip, right wing).
 const TIP: u32 = 1u;
 
-// One corner of boid `b`'s spearhead: `corner` in boid space (x forward, unit = boid length), moved
+// One corner of boid `b`'s drawn triangle (the spearhead's outer one; fs_boid cuts the notch
+// out): `corner` in boid space (x forward, unit = boid length), moved
 // out by `outset` px (the mesh grown by half a pixel, the edge's fade's room), turned along the
 // velocity, with the tip colour at the tip and the tail colour elsewhere (one colour a vertex: the
 // vertex stage is most of a small spearhead's cost on a software rasteriser).
@@ -193,8 +194,8 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bo
 }
 
 // The instanced draw: one instance per boid (read from the state buffer by instance index), the
-// spearhead's corner and its outset from the per-vertex buffer; the index buffer makes its two
-// triangles.
+// triangle's corner and its outset from the per-vertex buffer; the index buffer makes the one
+// triangle.
 @vertex
 fn vs_boid(@location(0) corner: vec2<f32>, @location(1) outset: vec2<f32>,
            @builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> BoidOut {
@@ -215,7 +216,7 @@ fn spearhead_distance(p: vec2<f32>) -> f32 {
 
 // Analytic anti-aliasing: the pixel's coverage from its distance to the outline in px
 // (clamp(0.5 − d / fwidth(d), 0, 1), where the local coordinates scale by length_px, so
-// fwidth(d) = 1 px without derivatives).
+// fwidth(d) = 1 px without derivatives). Pixels of the drawn triangle in the notch get none.
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
     let d_px = spearhead_distance(in.local) * in.length_px;

@@ -1,23 +1,30 @@
 //! The spearhead: the one mesh every boid is an instance of.
 //!
 //! A concave arrowhead in boid space (x forward along the velocity, y to the left; unit = the boid
-//! length) with 4 corners — left wing, tip, notch, right wing — and two triangles over them,
-//! (wing, tip, notch) and (tip, notch, wing). The renderer uploads [`vertices`] (each corner with
-//! its [`outsets`]) as a per-vertex buffer and [`INDICES`] as the index buffer, and draws `0..6`
-//! indices for `0..N` instances.
+//! length) with 4 corners — left wing, tip, notch, right wing. It is drawn as one triangle, the
+//! outer one ([`DRAWN`]: wing, tip, wing), and the fragment shader cuts the notch out: it takes each
+//! pixel's coverage from its signed distance to the outline's [`edge_lines`] (and [`bevel_lines`]),
+//! which it needs for the anti-aliasing anyway. One triangle a boid instead of two over the same
+//! few pixels halves the triangles a software rasteriser sets up and the pixel blocks it shades
+//! (most of a 4 px boid's cost on lavapipe). The renderer uploads [`vertices`] (each drawn corner
+//! with its [`outsets`]) as a per-vertex buffer and [`INDICES`] as the index buffer, and draws
+//! `0..3` indices for `0..N` instances.
 //!
-//! Anti-aliasing: each corner is moved out by its outset (px) so that the drawn triangles cover
-//! every pixel within [`GROW_PX`] of the outline, and the fragment shader takes each pixel's
-//! coverage from its signed distance to the outline's [`edge_lines`].
+//! Anti-aliasing: each drawn corner is moved out by its outset (px) so that the triangle covers
+//! every pixel the coverage reaches ([`GROW_PX`] past the outline).
 
 /// Corners (boid lengths): left wing, tip, notch, right wing.
 pub const CORNERS: [[f32; 2]; 4] = [[-0.45, 0.34], [0.55, 0.0], [-0.2, 0.0], [-0.45, -0.34]];
 
-/// Index of the tip in [`CORNERS`] (coloured with the tip colour, the others with the tail's).
+/// Index of the tip in [`CORNERS`] and in [`DRAWN`] (coloured with the tip colour, the wings with
+/// the tail's).
 pub const TIP: u32 = 1;
 
-/// The two triangles over [`CORNERS`].
-pub const INDICES: [u16; 6] = [0, 1, 2, 1, 2, 3];
+/// The drawn triangle's corners (indices into [`CORNERS`]): left wing, tip, right wing.
+pub const DRAWN: [usize; 3] = [0, 1, 3];
+
+/// The one triangle over [`vertices`].
+pub const INDICES: [u16; 3] = [0, 1, 2];
 
 /// How far (px) the drawn mesh reaches past the outline: the fade's room. A pixel's coverage,
 /// `clamp(0.5 − d, 0, 1)`, is zero once its centre is half a pixel out, and the rasteriser draws
@@ -80,26 +87,79 @@ pub fn bevel_lines() -> [[f32; 3]; 3] {
     })
 }
 
-/// Each corner's outset (px per px of growth, in [`CORNERS`] order): where the corner of the
-/// outline moved [`GROW_PX`] out along both its edges' normals lies (the miter: `(n₁ + n₂) / (1 +
-/// n₁ · n₂)`). The convex corners move out, the notch moves back into the notch.
-pub fn outsets() -> [[f32; 2]; 4] {
-    let edges = edge_lines();
-    let mut out = [[0.0; 2]; 4];
-    for k in 0..4 {
-        // Outline corner k sits between edge k − 1 (arriving) and edge k (leaving).
-        let (e1, e2) = (edges[(k + 3) % 4], edges[k]);
-        let dot = e1[0] * e2[0] + e1[1] * e2[1];
-        let m = [(e1[0] + e2[0]) / (1.0 + dot), (e1[1] + e2[1]) / (1.0 + dot)];
-        out[OUTLINE[k]] = [m[0] * GROW_PX, m[1] * GROW_PX];
+/// The wing-to-wing line `(n.x, n.y, c)` like [`edge_lines`], `n` pointing away from the tip: the
+/// drawn triangle's back side.
+pub fn back_line() -> [f32; 3] {
+    let (a, b) = (CORNERS[0], CORNERS[3]);
+    let d = sub(b, a);
+    let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+    let mut n = [d[1] / len, -d[0] / len];
+    let tip = CORNERS[TIP as usize];
+    if n[0] * (tip[0] - a[0]) + n[1] * (tip[1] - a[1]) > 0.0 {
+        n = [-n[0], -n[1]];
     }
-    out
+    [n[0], n[1], n[0] * a[0] + n[1] * a[1]]
 }
 
-/// The per-vertex buffer: each corner (boid lengths) followed by its outset (px).
-pub fn vertices() -> [[f32; 4]; 4] {
+/// The `v` with `n₁ · v = r₁` and `n₂ · v = r₂` (None for parallel normals).
+fn meet(n1: [f32; 3], r1: f32, n2: [f32; 3], r2: f32) -> Option<[f32; 2]> {
+    let det = n1[0] * n2[1] - n1[1] * n2[0];
+    (det.abs() > 1e-6).then(|| {
+        [
+            (r1 * n2[1] - r2 * n1[1]) / det,
+            (n1[0] * r2 - n2[0] * r1) / det,
+        ]
+    })
+}
+
+/// How far behind the wings (px per px of growth) the coverage reaches: within GROW_PX of a
+/// wing's two edges and its bevel lies a corner up to this far behind the wing-to-wing line (more
+/// than 1: the wing is sharper than the triangle's corner there).
+fn back_reach() -> f32 {
+    let (e, b, back) = (edge_lines(), bevel_lines(), back_line());
+    let mut reach = 1.0f32;
+    // Outline corners 0 and 2 are the wings: edges k − 1 and k meet there, bevel k cuts it.
+    for k in [0, 2] {
+        let lines = [e[(k + 3) % 4], e[k], b[k]];
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            let Some(v) = meet(lines[i], 1.0, lines[j], 1.0) else {
+                continue;
+            };
+            let inside = lines
+                .iter()
+                .all(|l| l[0] * v[0] + l[1] * v[1] <= 1.0 + 1e-4);
+            if inside {
+                reach = reach.max(back[0] * v[0] + back[1] * v[1]);
+            }
+        }
+    }
+    reach
+}
+
+/// Each drawn corner's outset (px per px of growth, in [`DRAWN`] order), so that the triangle
+/// grown by [`GROW_PX`] holds every pixel the coverage reaches and no more than it must: the tip
+/// moves GROW_PX out of both outer sides (the miter), each wing GROW_PX out of its outer side and
+/// [`back_reach`] × GROW_PX behind the back side.
+pub fn outsets() -> [[f32; 2]; 3] {
+    let (e, back, reach) = (edge_lines(), back_line(), back_reach());
+    let grow = |v: Option<[f32; 2]>| {
+        let v = v.expect("the triangle's sides are not parallel");
+        [v[0] * GROW_PX, v[1] * GROW_PX]
+    };
+    [
+        grow(meet(e[0], 1.0, back, reach)),
+        grow(meet(e[0], 1.0, e[1], 1.0)),
+        grow(meet(e[1], 1.0, back, reach)),
+    ]
+}
+
+/// The per-vertex buffer: each drawn corner (boid lengths) followed by its outset (px).
+pub fn vertices() -> [[f32; 4]; 3] {
     let o = outsets();
-    std::array::from_fn(|i| [CORNERS[i][0], CORNERS[i][1], o[i][0], o[i][1]])
+    std::array::from_fn(|i| {
+        let c = CORNERS[DRAWN[i]];
+        [c[0], c[1], o[i][0], o[i][1]]
+    })
 }
 
 /// Area of the spearhead in boid lengths² (shoelace formula over [`CORNERS`] in outline order:
@@ -175,31 +235,62 @@ mod tests {
         assert!(distance(CORNERS[TIP as usize]).abs() < 1e-6);
     }
 
-    /// Grown by GROW_PX at a boid length of L px, each corner lies GROW_PX px outside both of
-    /// its edges (the fade's room), for small and large boids.
+    /// Point `p` inside the drawn triangle grown for a boid `length_px` long (within `tol`
+    /// boid lengths).
+    fn in_grown_triangle(p: [f32; 2], length_px: f32, tol: f32) -> bool {
+        let v = vertices();
+        let c: Vec<[f32; 2]> = v
+            .iter()
+            .map(|v| [v[0] + v[2] / length_px, v[1] + v[3] / length_px])
+            .collect();
+        let side = |a: [f32; 2], b: [f32; 2]| {
+            let (d, q) = (sub(b, a), sub(p, a));
+            (d[0] * q[1] - d[1] * q[0]) / (d[0] * d[0] + d[1] * d[1]).sqrt()
+        };
+        let s = [side(c[0], c[1]), side(c[1], c[2]), side(c[2], c[0])];
+        s.iter().all(|&x| x <= tol) || s.iter().all(|&x| x >= -tol)
+    }
+
+    /// Grown for a boid of 2 to 64 px, the drawn triangle holds every pixel centre the coverage
+    /// reaches (distance outside the outline under GROW_PX px), the notch included; and it is
+    /// tight: its outer sides lie GROW_PX px out and its back no farther than the wings' reach.
     #[test]
-    fn outsets_put_each_corner_grow_px_outside_its_edges() {
-        let e = edge_lines();
-        let o = outsets();
-        for length_px in [4.0f32, 16.0, 64.0] {
-            for k in 0..4 {
-                let c = OUTLINE[k];
-                let p = [
-                    CORNERS[c][0] + o[c][0] / length_px,
-                    CORNERS[c][1] + o[c][1] / length_px,
-                ];
-                for edge in [e[(k + 3) % 4], e[k]] {
-                    let d_px = (edge[0] * p[0] + edge[1] * p[1] - edge[2]) * length_px;
-                    assert!(
-                        (d_px - GROW_PX).abs() < 1e-4,
-                        "corner {c} at {length_px} px: {d_px}"
-                    );
+    fn the_grown_triangle_holds_every_pixel_with_coverage() {
+        for length_px in [2.0f32, 4.0, 16.0, 64.0] {
+            let n = 600;
+            let mut covered = 0;
+            for i in 0..=n {
+                for j in 0..=n {
+                    let p = [
+                        -1.0 + 2.0 * i as f32 / n as f32,
+                        -1.0 + 2.0 * j as f32 / n as f32,
+                    ];
+                    if distance(p) * length_px < GROW_PX {
+                        covered += 1;
+                        assert!(
+                            in_grown_triangle(p, length_px, 1e-5),
+                            "{p:?} has coverage at {length_px} px but is not drawn"
+                        );
+                    }
                 }
             }
+            assert!(covered > 1000, "{covered}");
         }
-        // The notch moves back (−x), the tip forward (+x).
-        assert!(o[2][0] < 0.0 && o[TIP as usize][0] > 0.0);
-        assert_eq!(vertices()[1][..2], CORNERS[1]);
+        let (e, back, o) = (edge_lines(), back_line(), outsets());
+        let d = |l: [f32; 3], v: [f32; 2]| l[0] * v[0] + l[1] * v[1];
+        // The outsets are px per px of growth: the tip and each wing sit GROW_PX out of their
+        // outer sides; the wings reach back_reach() × GROW_PX behind the back side, more than
+        // GROW_PX (the wing is sharper than the triangle there) and less than twice it.
+        assert!((d(e[0], o[1]) - GROW_PX).abs() < 1e-5 && (d(e[1], o[1]) - GROW_PX).abs() < 1e-5);
+        assert!((d(e[0], o[0]) - GROW_PX).abs() < 1e-5 && (d(e[1], o[2]) - GROW_PX).abs() < 1e-5);
+        let behind = d(back, o[0]);
+        assert!(behind > GROW_PX && behind < 2.0 * GROW_PX, "{behind}");
+        assert!((d(back, o[2]) - behind).abs() < 1e-5);
+        // Without the extra reach behind, some pixel with coverage would be left out.
+        let wing = CORNERS[0];
+        let p = [wing[0] - 1.1 * GROW_PX / 4.0, wing[1]];
+        assert!(distance(p) * 4.0 < GROW_PX && in_grown_triangle(p, 4.0, 0.0));
+        assert_eq!(vertices()[TIP as usize][..2], CORNERS[TIP as usize]);
     }
 
     /// The arrowhead is the triangle (wings, tip) less the notch triangle (wings, notch).

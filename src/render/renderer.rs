@@ -1,13 +1,14 @@
-//! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..6, 0, 0..N)`:
-//! the 4 corners of [`crate::render::mesh`] in a per-vertex buffer, one instance per boid) whose
+//! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..3, 0, 0..N)`:
+//! the outer triangle of [`crate::render::mesh`] in a per-vertex buffer, the notch cut out by the
+//! fragment shader, one instance per boid) whose
 //! vertex shader reads each instance's boid from the state storage buffer by `instance_index`,
 //! oriented by its velocity; before them the world rectangle and obstacle discs (instanced
 //! quads), after them the predators (instanced discs with a heading wedge, larger than a boid, in
 //! their own colours, read from the predator buffer) and the world's edge. Used unchanged by the window, by `boids snapshot` and by
 //! benchmark captures, through [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
-//! Anti-aliasing, on every adapter: the spearhead mesh is grown by half a pixel, the fade's room
-//! ([`crate::render::mesh::outsets`]) and the fragment shader takes each pixel's coverage from its
+//! Anti-aliasing, on every adapter: the drawn triangle is grown by half a pixel, the fade's room
+//! ([`crate::render::mesh::outsets`]), and the fragment shader takes each pixel's coverage from its
 //! signed distance to the outline (`clamp(0.5 − d, 0, 1)`, d in px), alpha-blended; multisampling
 //! where the adapter offers it is still allowed on top.
 //!
