@@ -161,10 +161,10 @@ struct BoidOut {
     @builtin(position) position: vec4<f32>,
     // Premultiplied colour, in the target's encoding.
     @location(0) color: vec4<f32>,
-    // The fragment's place in boid space (boid lengths, x along the velocity).
-    @location(1) local: vec2<f32>,
-    // The boid's length on screen (px).
-    @location(2) @interpolate(flat) length_px: f32,
+    // The fragment's signed distances (px) outside the outline's edge lines (view.spear_edges)
+    // and its corners' bevels (view.spear_bevels): affine in the position, so interpolated exactly.
+    @location(1) edges: vec4<f32>,
+    @location(2) bevels: vec3<f32>,
 }
 
 // Index of the spearhead's tip among the drawn triangle's corners (src/render/mesh.rs, DRAWN:
@@ -174,8 +174,8 @@ const TIP: u32 = 1u;
 // One corner of boid `b`'s drawn triangle (the spearhead's outer one; fs_boid cuts the notch
 // out): `corner` in boid space (x forward, unit = boid length), moved
 // out by `outset` px (the mesh grown by half a pixel, the edge's fade's room), turned along the
-// velocity, with the tip colour at the tip and the tail colour elsewhere (one colour a vertex: the
-// vertex stage is most of a small spearhead's cost on a software rasteriser).
+// velocity, with the tip colour at the tip and the tail colour elsewhere (one colour a vertex),
+// and the corner's signed distances to the outline's lines for fs_boid.
 fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bool) -> BoidOut {
     let v2 = dot(b.velocity, b.velocity);
     var dir = vec2<f32>(1.0, 0.0);
@@ -188,8 +188,13 @@ fn boid_vertex(b: Boid, i: u32, corner: vec2<f32>, outset: vec2<f32>, is_tip: bo
     var out: BoidOut;
     out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
     out.color = vec4<f32>(encode(boid_colour(b, i, f32(is_tip))) * view.alpha, view.alpha);
-    out.local = local / length_px;
-    out.length_px = length_px;
+    let p = local / length_px;
+    let e = view.spear_edges;
+    let bv = view.spear_bevels;
+    out.edges = vec4<f32>(dot(e[0].xy, p) - e[0].z, dot(e[1].xy, p) - e[1].z,
+                          dot(e[2].xy, p) - e[2].z, dot(e[3].xy, p) - e[3].z) * length_px;
+    out.bevels = vec3<f32>(dot(bv[0].xy, p) - bv[0].z, dot(bv[1].xy, p) - bv[1].z,
+                           dot(bv[2].xy, p) - bv[2].z) * length_px;
     return out;
 }
 
@@ -202,24 +207,19 @@ fn vs_boid(@location(0) corner: vec2<f32>, @location(1) outset: vec2<f32>,
     return boid_vertex(boid_from(pos_vel[ii], hue[ii], ii), ii, corner, outset, vi == TIP);
 }
 
-// Signed distance (boid lengths) of `p` outside the concave spearhead: outside either outer side
-// or a corner's bevel, or inside the notch (behind both of its sides).
-fn spearhead_distance(p: vec2<f32>) -> f32 {
-    let e = view.spear_edges;
-    let b = view.spear_bevels;
-    let outer = max(dot(e[0].xy, p) - e[0].z, dot(e[1].xy, p) - e[1].z);
-    let bevels = max(max(dot(b[0].xy, p) - b[0].z, dot(b[1].xy, p) - b[1].z),
-                     dot(b[2].xy, p) - b[2].z);
-    let notch = min(dot(e[2].xy, p) - e[2].z, dot(e[3].xy, p) - e[3].z);
-    return max(max(outer, bevels), notch);
-}
-
-// Analytic anti-aliasing: the pixel's coverage from its distance to the outline in px
-// (clamp(0.5 − d / fwidth(d), 0, 1), where the local coordinates scale by length_px, so
-// fwidth(d) = 1 px without derivatives). Pixels of the drawn triangle in the notch get none.
+// Analytic anti-aliasing: the pixel's coverage from its signed distance d (px) outside the concave
+// spearhead, clamp(0.5 − d, 0, 1) (the distances are in px, so fwidth(d) = 1 without derivatives):
+// d is outside either outer side or inside the notch (outside both its sides), and at least the
+// distance outside each corner's bevel, so a sharp corner fades from the corner itself. Pixels of
+// the drawn triangle in the notch get none. The seven line distances come interpolated from the
+// vertex stage (they are affine), so a fragment takes only their max and min: under the overdraw
+// of a dense flock the fragment stage is most of the cost.
 @fragment
 fn fs_boid(in: BoidOut) -> @location(0) vec4<f32> {
-    let d_px = spearhead_distance(in.local) * in.length_px;
+    let outer = max(in.edges.x, in.edges.y);
+    let bevels = max(max(in.bevels.x, in.bevels.y), in.bevels.z);
+    let notch = min(in.edges.z, in.edges.w);
+    let d_px = max(max(outer, bevels), notch);
     let coverage = clamp(0.5 - d_px, 0.0, 1.0);
     if (coverage <= 0.0) {
         discard;

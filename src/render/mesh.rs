@@ -184,7 +184,7 @@ pub const fn area() -> f32 {
 mod tests {
     use super::*;
 
-    /// Signed distance outside the spearhead, as `spearhead_distance` in `shaders/render.wgsl`.
+    /// Signed distance outside the spearhead, as `fs_boid` in `shaders/render.wgsl` takes it.
     fn distance(p: [f32; 2]) -> f32 {
         let (e, b) = (edge_lines(), bevel_lines());
         let d = |l: [f32; 3]| l[0] * p[0] + l[1] * p[1] - l[2];
