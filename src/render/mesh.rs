@@ -139,7 +139,7 @@ fn back_reach() -> f32 {
 /// Each drawn corner's outset (px per px of growth, in [`DRAWN`] order), so that the triangle
 /// grown by [`GROW_PX`] holds every pixel the coverage reaches and no more than it must: the tip
 /// moves GROW_PX out of both outer sides (the miter), each wing GROW_PX out of its outer side and
-/// [`back_reach`] × GROW_PX behind the back side.
+/// `back_reach()` × GROW_PX behind the back side.
 pub fn outsets() -> [[f32; 2]; 3] {
     let (e, back, reach) = (edge_lines(), back_line(), back_reach());
     let grow = |v: Option<[f32; 2]>| {
