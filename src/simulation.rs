@@ -19,13 +19,16 @@ pub fn validate_predators(predators: &[Predator]) -> Result<(), ParamError> {
 }
 
 /// The state buffers of a GPU backend, in state order (docs/model.md §2.2): `pos_vel` holds
-/// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL).
+/// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL);
+/// `neighbors` the neighbour count of each boid in the last step (`array<u32>`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateBuffers {
     /// Positions and velocities.
     pub pos_vel: wgpu::Buffer,
     /// Hue vectors and hue velocities.
     pub hue: wgpu::Buffer,
+    /// Neighbour counts of the last step (what the renderer's neighbour colour mode shows).
+    pub neighbors: wgpu::Buffer,
 }
 
 /// The state arrays of a CPU backend, laid out as [`StateBuffers`].
@@ -35,6 +38,8 @@ pub struct StateSlices<'a> {
     pub pos_vel: &'a [[f32; 4]],
     /// `[hx, hy, ux, uy]` per boid.
     pub hue: &'a [[f32; 4]],
+    /// Neighbour counts of the last step, per boid (shorter, or empty, before the first step).
+    pub neighbors: &'a [u32],
 }
 
 /// Which backend computes the steps.

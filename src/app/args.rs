@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::app::clock::Pace;
 use crate::app::start::Spawn;
 use crate::backend::BackendKind;
-use crate::render::Theme;
+use crate::render::{ColourMode, Theme};
 
 /// Boids of the default scene on a hardware GPU.
 pub const DEFAULT_BOIDS_GPU: usize = 100_000;
@@ -98,6 +98,40 @@ pub struct RunArgs {
     /// only one human line at exit.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// What the boids' colour shows (C cycles it).
+    #[arg(long, value_enum, default_value = "hue")]
+    pub colour: ColourMode,
+    /// Fading trails behind the boids (T turns them on and off; each frame costs a full-screen
+    /// fade and composite more).
+    #[arg(long)]
+    pub trails: bool,
+    /// Record the picture from the start as PNG frames `DIR/frame-000001.png`, … at a fixed
+    /// simulated frame rate, and `DIR/recording.mp4` when ffmpeg is on the PATH (V stops; V
+    /// alone records under --capture-dir).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// Frames per simulated second of a recording (1 ..= 240): each frame advances the
+    /// simulation by that much whatever the display's rate.
+    #[arg(long, default_value_t = crate::app::recording::DEFAULT_FPS, value_parser = parse_fps)]
+    pub record_fps: f64,
+    /// Stop the --record recording after N frames (at least 1), write it and leave the app.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), requires = "record")]
+    pub record_frames: Option<u64>,
+}
+
+/// `--record-fps`: a number in [`crate::app::recording::FPS_RANGE`].
+fn parse_fps(s: &str) -> Result<f64, String> {
+    let range = crate::app::recording::FPS_RANGE;
+    let fps: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if range.contains(&fps) {
+        Ok(fps)
+    } else {
+        Err(format!(
+            "{fps} is out of range: allowed {} ..= {} frames per simulated second",
+            range.start(),
+            range.end()
+        ))
+    }
 }
 
 impl RunArgs {
@@ -116,9 +150,13 @@ impl RunArgs {
         self.report.as_deref() == Some(std::path::Path::new("-"))
     }
 
-    /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first.
+    /// Whether the start screen (the help overlay with Start, Settings, Quit) opens first: not
+    /// under --script, --frames or --record.
     pub fn start_screen(&self) -> bool {
-        !self.no_start_screen && self.script.is_none() && self.frames.is_none()
+        !self.no_start_screen
+            && self.script.is_none()
+            && self.frames.is_none()
+            && self.record.is_none()
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`AppError`]: why the interactive app or `boids snapshot` could not start, or stopped; with
-//! [`ScriptError`] (a script that cannot be used) and [`SnapshotMemoryError`] (a snapshot too
-//! large for its adapter). Each message says what is wrong and, where there is one, the way out.
+//! [`ScriptError`] (a script that cannot be used), [`RecordingError`] (a video recording that
+//! cannot start or be written) and [`SnapshotMemoryError`] (a snapshot too large for its
+//! adapter). Each message says what is wrong and, where there is one, the way out.
 //!
 //! They live here rather than beside their code so that this file imports no other file of the
 //! app (the script's commands use the app state, whose live capture returns an [`AppError`]).
@@ -54,6 +55,51 @@ impl ScriptError {
             ScriptError::Read { .. } => None,
         }
     }
+}
+
+/// Why a video recording ([`crate::app::recording`]) could not start or be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    /// The folder could not be created or read.
+    #[error("recording folder {}: {source}", crate::io::show_path(dir))]
+    Folder {
+        /// The folder.
+        dir: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The folder already holds frames of another recording.
+    #[error(
+        "recording folder {} already holds frames ({first}, …): give a new or empty folder",
+        crate::io::show_path(dir)
+    )]
+    NotEmpty {
+        /// The folder.
+        dir: PathBuf,
+        /// One of the frames found.
+        first: String,
+    },
+    /// The frame rate is out of range.
+    #[error(
+        "recording at {fps} frames per simulated second: allowed {} ..= {}",
+        range.start(),
+        range.end()
+    )]
+    Fps {
+        /// The rate given (frames per simulated second).
+        fps: f64,
+        /// The rates allowed.
+        range: std::ops::RangeInclusive<f64>,
+    },
+    /// A frame could not be written.
+    #[error(transparent)]
+    Frame(#[from] PictureError),
+    /// The writer thread stopped without saying why (it panicked).
+    #[error("the frame writer of {} stopped", crate::io::show_path(dir))]
+    Writer {
+        /// The folder.
+        dir: PathBuf,
+    },
 }
 
 /// What stops the app or `boids snapshot`.
@@ -156,6 +202,9 @@ pub enum AppError {
     /// F9 stopped a live capture before any frame was presented.
     #[error("nothing recorded (no frame was presented)")]
     NothingRecorded,
+    /// `--record` could not start its recording.
+    #[error(transparent)]
+    Recording(#[from] RecordingError),
     /// A live capture's folder or files cannot be written.
     #[error(transparent)]
     Capture(#[from] BenchError),

@@ -1,5 +1,6 @@
-//! One frame of the window: UI → tools → steps (as many as the clock asks) → acquire → render
-//! (boids, then egui) → present, plus scripted captures and F9's live captures. What is kept
+//! One frame of the window: UI → tools → steps (as many as the clock asks, or one frame interval's
+//! while a video is recorded) → acquire → render (boids, then egui) → present, plus scripted
+//! captures, video frames ([`crate::app::recording`]) and F9's live captures. What is kept
 //! between frames is `Frame` ([`crate::app::frame_state`]); where each frame's time went,
 //! [`FrameTimes`].
 
@@ -11,6 +12,7 @@ use crate::app::error::AppError;
 use crate::app::frame_times::FrameTimes;
 use crate::app::gfx::Gfx;
 use crate::app::record::{FrameSample, LiveRecording};
+use crate::app::recording::VideoRecording;
 use crate::app::ui::{self, Hud};
 use crate::backend::BackendKind;
 use crate::io::write_picture;
@@ -29,16 +31,17 @@ pub fn scope_ms(q: &GpuTimerQueryResult) -> Option<f64> {
     (!nested.is_empty()).then(|| nested.iter().sum())
 }
 
-/// Renders the current view offscreen with the same renderer code and writes it as a picture.
-fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), AppError> {
+/// Renders the current view offscreen, `size` px, with the same renderer code (no UI).
+fn render_offscreen(g: &mut Gfx, size: (u32, u32)) -> Result<image::RgbaImage, AppError> {
     let samples = g.frame.samples;
     let r = g
         .frame
         .capture_renderer
         .get_or_insert_with(|| Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples));
     r.set_actors(&g.ctx.queue, g.st.sim.actors());
-    let vp = g.st.camera.viewport;
-    let target = Offscreen::new(&g.ctx.device, vp.x as u32, vp.y as u32);
+    let target = Offscreen::new(&g.ctx.device, size.0, size.1);
+    let mut camera = g.st.camera;
+    camera.set_viewport(target.viewport());
     let mut enc = g
         .ctx
         .device
@@ -55,12 +58,100 @@ fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), AppError> {
         &g.ctx.queue,
         &state,
         n,
-        &g.st.camera,
+        &camera,
         &style,
     );
     g.ctx.queue.submit([enc.finish()]);
-    let img = target.read(&g.ctx.device, &g.ctx.queue)?;
+    Ok(target.read(&g.ctx.device, &g.ctx.queue)?)
+}
+
+/// Renders the current view offscreen and writes it as a picture.
+fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), AppError> {
+    let vp = g.st.camera.viewport;
+    let img = render_offscreen(g, (vp.x as u32, vp.y as u32))?;
     Ok(write_picture(path, &img)?)
+}
+
+/// Starts a video recording into `dir` (`--record`, or the key's new folder), stopping after
+/// `limit` frames when given.
+///
+/// # Errors
+/// [`crate::app::recording::RecordingError`]: the folder cannot be made or holds frames already.
+pub(crate) fn start_video(
+    g: &mut Gfx,
+    dir: &std::path::Path,
+    limit: Option<u64>,
+) -> Result<(), crate::app::recording::RecordingError> {
+    let dt = g.st.sim.params().dt as f64;
+    let rec = VideoRecording::start(dir, g.record_fps, limit, dt, g.st.clock.speed)?;
+    let shown = crate::io::show_path(rec.dir());
+    g.st.video.active = Some(rec);
+    g.st.clock.reset();
+    g.st.say(format!(
+        "recording video frames into {shown} at {} frames per simulated second (V stops)",
+        g.record_fps
+    ));
+    Ok(())
+}
+
+/// The key's or a script's start or stop, and the messages of recordings that finished.
+fn handle_video_requests(g: &mut Gfx) {
+    match g.st.video.request.take() {
+        Some(true) if g.st.video.active.is_none() => {
+            let stamp = crate::run::provenance::now_folder_timestamp();
+            let mut dir = g.capture_dir.join(format!("video-{stamp}"));
+            let mut k = 2;
+            while dir.exists() {
+                dir = g.capture_dir.join(format!("video-{stamp}-{k}"));
+                k += 1;
+            }
+            if let Err(e) = start_video(g, &dir, None) {
+                g.st.say(format!("recording not started: {e}"));
+            }
+        }
+        Some(false) if g.st.video.active.is_some() => {
+            g.st.video.stop();
+            g.st.clock.reset();
+            g.st.say("recording stopped: writing its last frames and the MP4");
+        }
+        _ => {}
+    }
+    for m in g.st.video.poll() {
+        g.st.say(m);
+    }
+}
+
+/// Records this frame into the video in progress; stops it at its limit or on a failed write
+/// (and leaves the app when it was `--record-frames`'s).
+fn record_video_frame(g: &mut Gfx) -> Result<(), AppError> {
+    let vp = g.st.camera.viewport;
+    let Some(size) =
+        g.st.video
+            .active
+            .as_ref()
+            .map(|r| r.frame_size((vp.x as u32, vp.y as u32)))
+    else {
+        return Ok(());
+    };
+    let img = render_offscreen(g, size)?;
+    let Some(rec) = g.st.video.active.as_mut() else {
+        return Ok(());
+    };
+    let pushed = rec.push(img);
+    let (done, exit) = (rec.done(), rec.exit_when_done);
+    if let Err(e) = pushed {
+        g.st.video.stop();
+        g.st.say(format!("recording stopped: {e}"));
+    } else if done {
+        g.st.video.stop();
+        g.st.clock.reset();
+        if exit {
+            g.st.quit = true;
+        } else {
+            g.st.say("recording reached its frame count: writing the MP4");
+        }
+    }
+    Ok(())
 }
 
 /// The steps of this frame: the clock's plan (or the single step asked for while paused), each
@@ -70,9 +161,13 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
     let frame_s = g.frame.last_tick.map_or(0.0, |t| (now - t).as_secs_f64());
     g.frame.last_tick = Some(now);
     let dt = g.st.sim.params().dt as f64;
+    let speed = g.st.clock.speed;
     let n = if g.st.paused {
         g.st.clock.reset();
         u32::from(std::mem::take(&mut g.st.step_once))
+    } else if let Some(rec) = g.st.video.active.as_mut() {
+        // Recording: one frame interval of simulated time per frame, whatever the display's.
+        rec.next_steps(dt, speed)
     } else {
         let cost = g.st.sim.step_ms().map(|ms| ms / 1e3);
         g.st.clock.plan(frame_s, dt, cost)
@@ -83,6 +178,12 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
         g.st.sim.step_timed(measure).map_err(AppError::Step)?;
     }
     g.st.clock.ran(n, dt);
+    // The trails fade by the simulated time the frame advanced.
+    let sim_s = (n as f64 * dt) as f32;
+    g.renderer.advance(sim_s);
+    if let Some(r) = g.frame.capture_renderer.as_mut() {
+        r.advance(sim_s);
+    }
     Ok(n)
 }
 
@@ -163,6 +264,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     if std::mem::take(&mut g.st.record_toggle) {
         toggle_recording(g);
     }
+    handle_video_requests(g);
     g.sound.set_on(g.st.sound_on, g.st.immersive);
     if let Some(m) = g.sound.take_message() {
         g.st.say(m);
@@ -170,6 +272,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
 
     let t = Instant::now();
     g.st.update_tools();
+    let video_frame = g.st.video.active.is_some() && !g.st.paused;
     let steps = run_steps(g)?;
     g.frame.steps_last_frame = steps;
     times.step_ms = Some(since_ms(t));
@@ -190,6 +293,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let captures = std::mem::take(&mut g.frame.captures);
     for p in captures {
         capture(g, &p)?;
+    }
+    if video_frame {
+        record_video_frame(g)?;
     }
 
     let t = Instant::now();

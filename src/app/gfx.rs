@@ -43,8 +43,10 @@ pub(crate) struct Gfx {
     pub needs_configure: bool,
     /// The actors version the renderer last uploaded.
     pub renderer_actors_version: u64,
-    /// Where F9 writes live captures.
+    /// Where F9 writes live captures (and V its video folders).
     pub capture_dir: std::path::PathBuf,
+    /// Frames per simulated second of video recordings.
+    pub record_fps: f64,
     /// The ambient sound.
     pub sound: Sound,
     /// When a minimised or hidden window ticks next.
@@ -160,6 +162,8 @@ impl Gfx {
             st.scene_path = p.display().to_string();
         }
         st.style.theme = args.theme;
+        st.style.colour = args.colour;
+        st.style.trails = args.trails;
         st.panel_open = args.panel;
         st.help_open = args.start_screen();
         st.start_screen = st.help_open;
@@ -215,6 +219,7 @@ impl Gfx {
             needs_configure: true,
             renderer_actors_version: 0,
             capture_dir: args.capture_dir.clone(),
+            record_fps: args.record_fps,
             sound: Sound::new(),
             fullscreen_applied: false,
             next_idle_tick: Instant::now(),

@@ -18,6 +18,9 @@
 //! | H | HUD shown / hidden |
 //! | I | HUD details (frame budget, adapter, world) |
 //! | M | ambient sound on / off |
+//! | C | colour: hue vector, heading, speed, neighbour count |
+//! | T | trails on / off |
+//! | V | starts / stops recording video frames |
 //! | F9 | starts / stops a live capture into `captures/<UTC time>/` (`--capture-dir`) |
 //! | F11 | immersion (fullscreen, no HUD, no panel) |
 
@@ -58,6 +61,12 @@ pub enum AppKey {
     HudDetails,
     /// Ambient sound on / off.
     Sound,
+    /// The next colour mode.
+    Colour,
+    /// Trails on / off.
+    Trails,
+    /// Starts / stops a video recording.
+    Video,
 }
 
 /// A key as winit reports it (logical key: what the layout types).
@@ -234,6 +243,27 @@ pub const KEYS: &[Binding] = &[
         "HUD details (frame budget, adapter)",
     ),
     char("m", "M", &["m"], AppKey::Sound, "ambient sound on / off"),
+    char(
+        "c",
+        "C",
+        &["c", "colour"],
+        AppKey::Colour,
+        "colour: hue, heading, speed, neighbours",
+    ),
+    char(
+        "t",
+        "T",
+        &["t", "trails"],
+        AppKey::Trails,
+        "trails on / off",
+    ),
+    char(
+        "v",
+        "V",
+        &["v", "video"],
+        AppKey::Video,
+        "start / stop recording video frames",
+    ),
     named(
         NamedKey::F9,
         "F9",
@@ -316,6 +346,9 @@ mod tests {
             AppKey::ToggleHud,
             AppKey::HudDetails,
             AppKey::Sound,
+            AppKey::Colour,
+            AppKey::Trails,
+            AppKey::Video,
         ];
         v.extend(Tool::ALL.map(AppKey::Tool));
         for a in &v {
@@ -334,7 +367,10 @@ mod tests {
                 | AppKey::Record
                 | AppKey::ToggleHud
                 | AppKey::HudDetails
-                | AppKey::Sound => {}
+                | AppKey::Sound
+                | AppKey::Colour
+                | AppKey::Trails
+                | AppKey::Video => {}
             }
         }
         v

@@ -14,6 +14,8 @@
 //!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
 //!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
+//! - [`recording`]: `--record DIR` and V record the picture as PNG frames at a fixed simulated
+//!   frame rate, and an MP4 through `ffmpeg`.
 //! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
 //! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
 //! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
@@ -35,6 +37,7 @@ pub mod keys;
 pub mod model_switch;
 pub mod presets;
 pub mod record;
+pub mod recording;
 pub mod report;
 pub mod script;
 pub mod sim;

@@ -149,6 +149,12 @@ pub struct RunReport {
     pub ui_areas: std::collections::BTreeMap<String, [f32; 4]>,
     /// Whether boids are drawn as density dots at the current zoom.
     pub density_dots: bool,
+    /// What the boids' colour shows ([`crate::render::ColourMode::name`]).
+    pub colour: String,
+    /// Whether trails are drawn.
+    pub trails: bool,
+    /// Frames of the video recording in progress, if one is.
+    pub video_frames: Option<u64>,
 }
 
 /// A section of the panel in the run report.
@@ -264,6 +270,9 @@ impl RunReport {
                 .map(|(n, r)| (n.to_string(), *r))
                 .collect(),
             density_dots: st.render_style().dots_at(st.camera.zoom),
+            colour: st.style.colour.name().to_string(),
+            trails: st.style.trails,
+            video_frames: st.video.active.as_ref().map(|r| r.frames()),
         })
     }
 

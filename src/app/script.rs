@@ -15,7 +15,7 @@
 //! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
-//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `f9` (`record`: starts / stops a live capture), `f11` |
+//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `c` (`colour`), `t` (`trails`), `v` (`video`), `f9` (`record`: starts / stops a live capture), `f11` |
 //! | `tool NAME` | selects a tool (the tool bar's names) | `add`, `obstacle` (or `draw`), `eraser` (or `erase`), `attract`, `repel`, `predator` |
 //! | `tool-radius PX` | the selected tool's radius on screen, as the panel's Tools slider (the add tool, eraser, attract and repel have one) | logical px, 1 ..= 2000 |
 //! | `model NAME` | switches the model live, as the panel's selector: the boids stay, their speeds become the model's | `boids`, `vicsek`, `fish` (the model table) |
@@ -23,6 +23,9 @@
 //! | `preset NAME` | loads a preset of the panel's gallery, as its button | a file stem of `scenes/` (`vicsek`, `predators`, …) |
 //! | `backend NAME` | live backend switch | `gpu`, `cpu` |
 //! | `theme NAME` | colour theme | `dark`, `light` |
+//! | `colour MODE` | what the boids' colour shows | `hue`, `heading`, `speed`, `neighbours` |
+//! | `trails STATE` | fading trails | `on`, `off` |
+//! | `video STATE` | starts a recording of PNG frames at a fixed simulated rate into a new folder `<--capture-dir>/video-<UTC time>/`, or stops the one in progress and writes its MP4 | `start` (`on`), `stop` (`off`) |
 //! | `panel STATE`, `menu STATE` | control panel / pause menu | `open` (`on`), `closed` (`close`, `off`) |
 //! | `boids N` | boid count | 1 ..= [`crate::model::MAX_BOIDS`]; above the app's own limit (software adapter 500 000, GPU 4 000 000, at most what the adapter holds) it runs with that limit and a warning naming the line is printed when the app starts |
 //! | `minimize`, `restore` | a zero-size resize of the surface, and back to the window's size | — |
@@ -100,7 +103,7 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 27] = [
+const KNOWN: [&str; 30] = [
     "move",
     "press",
     "release",
@@ -113,6 +116,9 @@ const KNOWN: [&str; 27] = [
     "preset",
     "backend",
     "theme",
+    "colour",
+    "trails",
+    "video",
     "panel",
     "menu",
     "boids",
@@ -279,6 +285,33 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             "dark" => Theme::Dark,
             "light" => Theme::Light,
             t => return Err(format!("unknown theme `{}` (dark or light)", clip(t))),
+        })),
+        "colour" => {
+            let m = word(0);
+            ScriptCmd::Action(Action::SetColour(
+                crate::render::ColourMode::parse(m).ok_or_else(|| {
+                    format!(
+                        "unknown colour mode `{}` ({})",
+                        clip(m),
+                        crate::render::ColourMode::names()
+                    )
+                })?,
+            ))
+        }
+        "trails" => ScriptCmd::Action(Action::SetTrails(match word(0) {
+            "on" => true,
+            "off" => false,
+            w => return Err(format!("`trails`: expected on or off, got `{}`", clip(w))),
+        })),
+        "video" => ScriptCmd::Action(Action::SetVideo(match word(0) {
+            "start" | "on" => true,
+            "stop" | "off" => false,
+            w => {
+                return Err(format!(
+                    "`video`: expected start or stop, got `{}`",
+                    clip(w)
+                ))
+            }
         })),
         "panel" => ScriptCmd::Action(Action::SetPanel(open(word(0))?)),
         "menu" => ScriptCmd::Action(Action::SetMenu(open(word(0))?)),

@@ -21,7 +21,7 @@ use crate::model::{
     Actors, Interaction, Predator, PredatorKind, PredatorSpec, Scene, Setup, SimParams,
     MAX_PREDATORS,
 };
-use crate::render::{boid_length_for, Camera, RenderStyle, Theme};
+use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +106,12 @@ pub enum Action {
     SetHudDetails(bool),
     /// Ambient sound on or off.
     SetSound(bool),
+    /// What the boids' colour shows.
+    SetColour(ColourMode),
+    /// Fading trails on or off.
+    SetTrails(bool),
+    /// Starts (true) or stops (false) a video recording (the frame loop does it).
+    SetVideo(bool),
 }
 
 /// Defaults of the pointer tools (their radii are [`Tool::default_radius_px`]).
@@ -190,6 +196,8 @@ pub struct AppState {
     pub record_toggle: bool,
     /// The live capture being recorded, if any.
     pub recording: Option<crate::app::record::LiveRecording>,
+    /// The video recordings (V, `--record`): the one in progress, and those finishing.
+    pub video: crate::app::recording::Videos,
     /// The kind of predator the predator tool places.
     pub predator_kind: PredatorKind,
     /// Where the predator tool's button went down (wu), while it is held.
@@ -256,6 +264,7 @@ impl AppState {
             message: None,
             record_toggle: false,
             recording: None,
+            video: Default::default(),
             predator_kind: PredatorKind::Hunting,
             predator_drag: None,
             scene_path: defaults::SCENE_PATH.to_string(),
@@ -286,10 +295,15 @@ impl AppState {
         self.style.obstacle_min_px = base.obstacle_min_px * scale;
     }
 
-    /// The style to draw with: [`AppState::style`] with the edge of the current boundary mode.
+    /// The style to draw with: [`AppState::style`] with the edge of the current boundary mode
+    /// and the speed colour map over the model's spawn speeds (from 0 for a constant speed).
     pub fn render_style(&self) -> RenderStyle {
+        let p = self.sim.params();
+        let (lo, hi) = p.spawn_speeds();
+        let lo = if hi - lo < 1e-3 * hi { 0.0 } else { lo };
         RenderStyle {
-            edge: crate::render::Edge::of(self.sim.params().boundary),
+            edge: crate::render::Edge::of(p.boundary),
+            speed_range: (lo, hi),
             ..self.style
         }
     }
@@ -793,6 +807,13 @@ impl AppState {
                 self.apply(Action::SetHudDetails(details));
             }
             AppKey::Sound => self.apply(Action::SetSound(!self.sound_on)),
+            AppKey::Colour => {
+                let next = self.style.colour.next();
+                self.apply(Action::SetColour(next));
+                self.say(format!("colour: {}", next.description()));
+            }
+            AppKey::Trails => self.apply(Action::SetTrails(!self.style.trails)),
+            AppKey::Video => self.apply(Action::SetVideo(self.video.active.is_none())),
         }
     }
 
@@ -938,6 +959,9 @@ impl AppState {
             Action::SetHud(on) => self.hud_visible = on,
             Action::SetHudDetails(on) => self.hud_details = on,
             Action::SetSound(on) => self.sound_on = on,
+            Action::SetColour(m) => self.style.colour = m,
+            Action::SetTrails(on) => self.style.trails = on,
+            Action::SetVideo(on) => self.video.request = Some(on),
         }
     }
 

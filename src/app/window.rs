@@ -204,6 +204,16 @@ impl ApplicationHandler for App {
                         eprintln!("warning: {w}");
                     }
                 }
+                let mut g = g;
+                if let Some(dir) = &self.args.record {
+                    let limit = self.args.record_frames;
+                    if let Err(e) = crate::app::frame::start_video(&mut g, dir, limit) {
+                        return self.fail(el, e.into());
+                    }
+                    if let Some(rec) = g.st.video.active.as_mut() {
+                        rec.exit_when_done = limit.is_some();
+                    }
+                }
                 self.gfx = Some(g);
             }
             Err(e) => self.fail(el, e),
@@ -314,6 +324,10 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
     if g.st.recording.is_some() {
         // Leaving while recording keeps the capture: written as if F9 had been pressed.
         crate::app::frame::toggle_recording(g);
+    }
+    // A video in progress is finished (its frames written, its MP4 encoded) before the app ends.
+    for m in g.st.video.wait_all() {
+        eprintln!("boids: {m}");
     }
     let report = RunReport::collect(g)?;
     if let Some(path) = app

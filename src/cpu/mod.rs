@@ -332,6 +332,7 @@ impl Simulation for CpuBackend {
         Some(StateSlices {
             pos_vel: &self.buffers.bufs.pos_vel,
             hue: &self.buffers.bufs.hue,
+            neighbors: &self.buffers.bufs.neighbors,
         })
     }
 }

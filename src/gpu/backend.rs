@@ -747,6 +747,7 @@ impl Simulation for GpuBackend {
         Some(StateBuffers {
             pos_vel: self.buffers.get("pos_vel").clone(),
             hue: self.buffers.get("hue").clone(),
+            neighbors: self.buffers.get("neighbors").clone(),
         })
     }
 

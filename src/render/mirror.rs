@@ -3,7 +3,8 @@
 
 use crate::simulation::{StateBuffers, StateSlices};
 
-/// GPU buffers holding a copy of CPU state arrays, grown as needed (by powers of two).
+/// GPU buffers holding a copy of CPU state arrays (with the neighbour counts), grown as needed (by
+/// powers of two).
 #[derive(Default)]
 pub struct StateMirror {
     buffers: Option<StateBuffers>,
@@ -17,28 +18,39 @@ impl StateMirror {
         queue: &wgpu::Queue,
         state: StateSlices<'_>,
     ) -> StateBuffers {
-        let bytes = (state.pos_vel.len() as u64 * 16).max(16);
+        let n = state.pos_vel.len();
+        let bytes = (n as u64 * 16).max(16);
         if self
             .buffers
             .as_ref()
             .is_none_or(|b| b.pos_vel.size() < bytes)
         {
-            let make = |label| {
+            let make = |label, size: u64| {
                 device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
-                    size: bytes.next_power_of_two(),
+                    size: size.next_power_of_two(),
                     usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 })
             };
             self.buffers = Some(StateBuffers {
-                pos_vel: make("cpu state mirror pos_vel"),
-                hue: make("cpu state mirror hue"),
+                pos_vel: make("cpu state mirror pos_vel", bytes),
+                hue: make("cpu state mirror hue", bytes),
+                neighbors: make("cpu state mirror neighbors", bytes / 4),
             });
         }
         let b = self.buffers.clone().expect("made above");
         queue.write_buffer(&b.pos_vel, 0, bytemuck::cast_slice(state.pos_vel));
         queue.write_buffer(&b.hue, 0, bytemuck::cast_slice(state.hue));
+        // Counts of boids added since the last step are 0 until it runs.
+        let counts = &state.neighbors[..state.neighbors.len().min(n)];
+        if counts.len() == n {
+            queue.write_buffer(&b.neighbors, 0, bytemuck::cast_slice(counts));
+        } else {
+            let mut padded = counts.to_vec();
+            padded.resize(n, 0);
+            queue.write_buffer(&b.neighbors, 0, bytemuck::cast_slice(&padded));
+        }
         b
     }
 }

@@ -1,9 +1,12 @@
 //! The render layer, below both the app and the benchmarks: the [`Renderer`] (one instanced draw of
-//! spearheads read straight from the boid state buffer, obstacle discs, the world rectangle), the
-//! [`Offscreen`] target of snapshots and render benchmarks, the [`Camera`] (pan and zoom), the
-//! spearhead [`mesh`] and the [`style`] (theme, sizes).
+//! anti-aliased spearheads read straight from the boid state buffer, obstacle discs, the world
+//! rectangle), its trail [`layers`], the [`Offscreen`] target of snapshots
+//! and render benchmarks, the [`Camera`] (pan and zoom), the spearhead [`mesh`], the [`style`]
+//! (theme, sizes, trails) and the [`colour`] modes.
 
 pub mod camera;
+pub mod colour;
+pub mod layers;
 pub mod mesh;
 pub mod mirror;
 pub mod offscreen;
@@ -11,6 +14,7 @@ pub mod renderer;
 pub mod style;
 
 pub use camera::Camera;
+pub use colour::{ColourMode, COLOUR_MODES};
 pub use mirror::{PredatorMirror, StateMirror};
 pub use offscreen::{read_texture, Offscreen};
 pub use renderer::{supported_samples, Renderer, StateBuffers, ViewUniforms};

@@ -1,22 +1,38 @@
-//! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..6, 0, 0..N)`:
-//! the 4 corners of [`crate::render::mesh`] in a per-vertex buffer, one instance per boid) whose
+//! The boid renderer: one instanced draw of concave spearheads (`draw_indexed(0..3, 0, 0..N)`:
+//! the outer triangle of [`crate::render::mesh`] in a per-vertex buffer, the notch cut out by the
+//! fragment shader, one instance per boid) whose
 //! vertex shader reads each instance's boid from the state storage buffer by `instance_index`,
 //! oriented by its velocity; before them the world rectangle and obstacle discs (instanced
 //! quads), after them the predators (instanced discs with a heading wedge, larger than a boid, in
 //! their own colours, read from the predator buffer) and the world's edge. Used unchanged by the window, by `boids snapshot` and by
 //! benchmark captures, through [`Renderer::record`] and [`crate::render::Offscreen`].
 //!
+//! Anti-aliasing, on every adapter: the drawn triangle is grown by half a pixel, the fade's room
+//! ([`crate::render::mesh::outsets`]), and the fragment shader takes each pixel's coverage from its
+//! signed distance to the outline (`clamp(0.5 − d, 0, 1)`, d in px), alpha-blended; multisampling
+//! where the adapter offers it is still allowed on top.
+//!
 //! Sizes: the boid length is in wu, shown between [`RenderStyle::min_length_px`] and
 //! [`RenderStyle::max_length_px`]. Zoomed out so far that a boid would be shorter than the
 //! minimum, boids become **density dots** instead of a grey static of minimum-size arrows: one
-//! small square per boid (at least [`RenderStyle::dot_min_px`]) blended additively on the dark
-//! theme (subtractively on the light one) with the coverage the boid's spearhead would have had
-//! (its area × its on-screen length², at least a floor so a lone boid stays visible), so the
-//! picture's brightness follows the boids' density and their colour.
+//! small box-filtered square per boid (at least [`RenderStyle::dot_min_px`]) carrying the coverage
+//! its spearhead would have had (its area × its on-screen length², at least a floor so a lone boid
+//! stays visible), composited over what is below in its colour at the opacity
+//! `1 − exp(−gain × coverage)`: over a pixel the dots' opacities compound to `1 − exp(−gain × their
+//! summed coverage)`, so the picture's opacity follows the density, and the colour tends to the
+//! colour of the boids there, so every flock keeps its hue (additive blending had greyed pastel
+//! flocks towards lavender on the dark background).
 //!
-//! Colour: a two-colour pastel gradient (tip → tail) from the hue vector angle, computed in OKLCh
-//! so every hue has the same lightness; the theme picks lighter pastels on a dark background and
-//! deeper ones on a light background.
+//! Colour: what it shows is the [`crate::render::ColourMode`] (hue vector, heading, speed,
+//! neighbour count); hue and heading are a two-colour pastel gradient (tip → tail) from an angle,
+//! computed in OKLCh so every hue has the same lightness, the scalars a blue-to-yellow map; the
+//! theme picks lighter pastels on a dark background and deeper ones on a light background.
+//!
+//! Trails ([`RenderStyle::trails`], off by default): the boids are drawn into the trail layer over
+//! the previous frames' boids faded by the simulated time since ([`TrailClock`], fed by
+//! [`Renderer::advance`]), and the layer is composited in the main pass. Their cost is a full-screen
+//! fade and a full-screen composite per frame, and the boids lose MSAA (the analytic coverage
+//! stays).
 //!
 //! Cost: when the world covers the whole view the pass clears to the world's colour and skips the
 //! world rectangle (one clear instead of a clear and a full-screen quad).
@@ -27,6 +43,7 @@ use glam::{Vec2, Vec4};
 use crate::gpu::shaders;
 use crate::model::Actors;
 use crate::render::camera::Camera;
+use crate::render::layers::{layer_layout, Layer, TrailClock, LAYER_FORMAT};
 use crate::render::mesh;
 use crate::render::style::RenderStyle;
 pub use crate::simulation::StateBuffers;
@@ -80,14 +97,27 @@ pub struct ViewUniforms {
     pub edge_px: f32,
     /// 1 for a dashed edge (the wrap seam), 0 for a solid one.
     pub edge_dash: u32,
-    /// 1 when density dots are subtracted (light theme), 0 when added.
-    pub dot_subtract: u32,
+    /// What the colour shows: [`crate::render::ColourMode::shader_code`].
+    pub colour_mode: u32,
     /// 1 for an sRGB target.
     pub srgb_target: u32,
     /// Predator disc radius (wu).
     pub predator_radius: f32,
     /// Smallest predator radius (px).
     pub predator_min_px: f32,
+    /// Speed at the slow end of the speed colour map (wu/s).
+    pub speed_lo: f32,
+    /// Speed at the fast end of the speed colour map (wu/s).
+    pub speed_hi: f32,
+    /// Neighbour count at the top of the neighbour colour map.
+    pub neighbours_full: f32,
+    /// Density-dot opacity gain: a dot's opacity over a pixel is 1 − exp(−gain × its coverage
+    /// there).
+    pub dot_gain: f32,
+    /// The spearhead outline's edge lines `(n.x, n.y, c, 0)` ([`mesh::edge_lines`]; boid lengths).
+    pub spear_edges: [Vec4; 4],
+    /// The bevels of its convex corners, likewise ([`mesh::bevel_lines`]).
+    pub spear_bevels: [Vec4; 3],
 }
 
 /// Opacity of a solid edge and of a seam.
@@ -139,10 +169,16 @@ impl ViewUniforms {
             obstacle_min_px: style.obstacle_min_px,
             edge_px: style.edge_px,
             edge_dash: dash as u32,
-            dot_subtract: (style.theme == crate::render::Theme::Light) as u32,
+            colour_mode: style.colour.shader_code(),
             srgb_target: srgb as u32,
             predator_radius: style.predator_scale * style.boid_length,
             predator_min_px: style.predator_min_px,
+            speed_lo: style.speed_range.0,
+            speed_hi: style.speed_range.1,
+            neighbours_full: style.neighbours_full,
+            dot_gain: style.dot_gain,
+            spear_edges: mesh::edge_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
+            spear_bevels: mesh::bevel_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
         }
     }
 
@@ -154,26 +190,36 @@ impl ViewUniforms {
     }
 }
 
-/// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target).
+/// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target,
+/// trail layer).
 pub struct Renderer {
     device: wgpu::Device,
     format: wgpu::TextureFormat,
     samples: u32,
     bgl: wgpu::BindGroupLayout,
+    layer_bgl: wgpu::BindGroupLayout,
+    /// Group 0 only.
+    layout: wgpu::PipelineLayout,
+    /// Group 0 and a layer at group 1.
+    layer_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
     world: wgpu::RenderPipeline,
     boids: wgpu::RenderPipeline,
-    /// Density dots: additive (dark theme), subtractive (light theme).
-    dots: [wgpu::RenderPipeline; 2],
+    /// Density dots.
+    dots: wgpu::RenderPipeline,
     edge: wgpu::RenderPipeline,
     obstacles: wgpu::RenderPipeline,
     predators: wgpu::RenderPipeline,
+    /// The trails' pipelines, made when trails are first drawn.
+    trail_pipelines: Option<TrailPipelines>,
+    trail_clock: TrailClock,
     uniforms: wgpu::Buffer,
     obstacle_buffer: wgpu::Buffer,
     obstacle_count: u32,
     /// The predators drawn: a backend's predator buffer (or a mirror), and how many.
     predator_buffer: wgpu::Buffer,
     predator_count: u32,
-    /// The spearhead's corners (per-vertex buffer of the instanced draw).
+    /// The spearhead's corners and outsets (per-vertex buffer of the instanced draw).
     corners: wgpu::Buffer,
     /// The spearhead's two triangles.
     indices: wgpu::Buffer,
@@ -182,99 +228,114 @@ pub struct Renderer {
     bind: Option<(StateBuffers, wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
     msaa: Option<(u32, u32, wgpu::TextureView)>,
+    /// The trail layer of the current size, made when trails are first drawn.
+    trail_layer: Option<((u32, u32), Layer)>,
 }
 
-/// Adds the source colour to the target (dark theme's density dots).
-const ADD: wgpu::BlendState = wgpu::BlendState {
+/// What drawing trails needs: the fade, and the boids (spearheads or dots) into the trail layer,
+/// and the layer composited into the target.
+struct TrailPipelines {
+    fade: wgpu::RenderPipeline,
+    boids: wgpu::RenderPipeline,
+    dots: wgpu::RenderPipeline,
+    composite: wgpu::RenderPipeline,
+}
+
+/// Keeps the blend constant's share of the target (the trails' fade).
+const FADE: wgpu::BlendState = wgpu::BlendState {
     color: wgpu::BlendComponent {
-        src_factor: wgpu::BlendFactor::One,
-        dst_factor: wgpu::BlendFactor::One,
+        src_factor: wgpu::BlendFactor::Zero,
+        dst_factor: wgpu::BlendFactor::Constant,
         operation: wgpu::BlendOperation::Add,
     },
-    alpha: wgpu::BlendComponent::OVER,
-};
-
-/// Subtracts the source colour from the target (light theme's density dots darken the paper).
-const SUBTRACT: wgpu::BlendState = wgpu::BlendState {
-    color: wgpu::BlendComponent {
-        src_factor: wgpu::BlendFactor::One,
-        dst_factor: wgpu::BlendFactor::One,
-        operation: wgpu::BlendOperation::ReverseSubtract,
+    alpha: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::Zero,
+        dst_factor: wgpu::BlendFactor::Constant,
+        operation: wgpu::BlendOperation::Add,
     },
-    alpha: wgpu::BlendComponent::OVER,
 };
 
-#[allow(clippy::too_many_arguments)]
-fn pipeline(
-    device: &wgpu::Device,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    name: &str,
-    vertex_entry: &str,
-    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-    format: wgpu::TextureFormat,
-    samples: u32,
-    topology: wgpu::PrimitiveTopology,
-) -> wgpu::RenderPipeline {
-    pipeline_blend(
-        device,
-        layout,
-        module,
-        name,
-        vertex_entry,
-        buffers,
-        format,
-        samples,
-        topology,
-        wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn pipeline_blend(
-    device: &wgpu::Device,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    name: &str,
-    vertex_entry: &str,
-    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+/// One render pipeline of the render shader.
+struct PipelineSpec<'a> {
+    /// Label; the fragment entry point is `fs_{name}`.
+    name: &'a str,
+    vertex_entry: &'a str,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     format: wgpu::TextureFormat,
     samples: u32,
     topology: wgpu::PrimitiveTopology,
     blend: wgpu::BlendState,
+}
+
+fn pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    p: PipelineSpec<'_>,
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(name),
+        label: Some(p.name),
         layout: Some(layout),
         vertex: wgpu::VertexState {
             module,
-            entry_point: Some(vertex_entry),
+            entry_point: Some(p.vertex_entry),
             compilation_options: Default::default(),
-            buffers,
+            buffers: p.buffers,
         },
         primitive: wgpu::PrimitiveState {
-            topology,
+            topology: p.topology,
             cull_mode: None,
             ..Default::default()
         },
         depth_stencil: None,
         multisample: wgpu::MultisampleState {
-            count: samples,
+            count: p.samples,
             ..Default::default()
         },
         fragment: Some(wgpu::FragmentState {
             module,
-            entry_point: Some(&format!("fs_{name}")),
+            entry_point: Some(&format!("fs_{}", p.name)),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: Some(blend),
+                format: p.format,
+                blend: Some(p.blend),
                 write_mask: wgpu::ColorWrites::ALL,
             })],
         }),
         multiview_mask: None,
         cache: None,
     })
+}
+
+/// A premultiplied-alpha pipeline drawing `vertex_entry` (no vertex buffers) as a strip.
+fn strip<'a>(
+    name: &'a str,
+    vertex_entry: &'a str,
+    format: wgpu::TextureFormat,
+    samples: u32,
+) -> PipelineSpec<'a> {
+    PipelineSpec {
+        name,
+        vertex_entry,
+        buffers: &[],
+        format,
+        samples,
+        topology: STRIP,
+        blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+    }
+}
+
+/// The instanced spearheads for a target of `format` with `samples` samples.
+fn spearheads(format: wgpu::TextureFormat, samples: u32) -> PipelineSpec<'static> {
+    PipelineSpec {
+        name: "boid",
+        vertex_entry: "vs_boid",
+        buffers: &[Some(CORNER_LAYOUT)],
+        format,
+        samples,
+        topology: LIST,
+        blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+    }
 }
 
 /// The largest sample count ≤ `wanted` that `adapter` supports for rendering to `format` (1 when
@@ -287,10 +348,11 @@ pub fn supported_samples(adapter: &wgpu::Adapter, format: wgpu::TextureFormat, w
         .unwrap_or(1)
 }
 
+/// Each corner (boid lengths) and its outset (px): [`mesh::vertices`].
 const CORNER_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: 8,
+    array_stride: 16,
     step_mode: wgpu::VertexStepMode::Vertex,
-    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2],
 };
 
 impl Renderer {
@@ -318,11 +380,18 @@ impl Renderer {
                 entry(2, read),
                 entry(3, read),
                 entry(4, read),
+                entry(5, read),
             ],
         });
+        let layer_bgl = layer_layout(device);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("render"),
             bind_group_layouts: &[Some(&bgl)],
+            immediate_size: 0,
+        });
+        let with_layer = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("render with a layer"),
+            bind_group_layouts: &[Some(&bgl), Some(&layer_bgl)],
             immediate_size: 0,
         });
         let samples = samples.max(1);
@@ -334,88 +403,24 @@ impl Renderer {
         });
         let corners = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("spearhead corners"),
-            contents: bytemuck::cast_slice(&mesh::CORNERS),
+            contents: bytemuck::cast_slice(&mesh::vertices()),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let boids = pipeline(
-            device,
-            &layout,
-            &module,
-            "boid",
-            "vs_boid",
-            &[Some(CORNER_LAYOUT)],
-            format,
-            samples,
-            LIST,
-        );
         let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("spearhead triangles"),
             contents: bytemuck::cast_slice(&mesh::INDICES),
             usage: wgpu::BufferUsages::INDEX,
         });
-        let dot = |blend| {
-            pipeline_blend(
-                device,
-                &layout,
-                &module,
-                "dot",
-                "vs_dot",
-                &[],
-                format,
-                samples,
-                STRIP,
-                blend,
-            )
-        };
-        let dots = [dot(ADD), dot(SUBTRACT)];
-        let edge = pipeline(
-            device,
-            &layout,
-            &module,
-            "edge",
-            "vs_edge",
-            &[],
-            format,
-            samples,
-            STRIP,
-        );
+        let make = |layout, spec| pipeline(device, layout, &module, spec);
         Renderer {
-            dots,
-            edge,
-            world: pipeline(
-                device,
-                &layout,
-                &module,
-                "world",
-                "vs_world",
-                &[],
-                format,
-                samples,
-                STRIP,
-            ),
-            boids,
-            obstacles: pipeline(
-                device,
-                &layout,
-                &module,
-                "obstacle",
-                "vs_obstacle",
-                &[],
-                format,
-                samples,
-                STRIP,
-            ),
-            predators: pipeline(
-                device,
-                &layout,
-                &module,
-                "predator",
-                "vs_predator",
-                &[],
-                format,
-                samples,
-                STRIP,
-            ),
+            world: make(&layout, strip("world", "vs_world", format, samples)),
+            boids: make(&layout, spearheads(format, samples)),
+            dots: make(&layout, strip("dot", "vs_dot", format, samples)),
+            edge: make(&layout, strip("edge", "vs_edge", format, samples)),
+            obstacles: make(&layout, strip("obstacle", "vs_obstacle", format, samples)),
+            predators: make(&layout, strip("predator", "vs_predator", format, samples)),
+            trail_pipelines: None,
+            trail_clock: TrailClock::default(),
             corners,
             indices,
             obstacle_buffer: obstacle_buffer(device, 64),
@@ -431,9 +436,14 @@ impl Renderer {
             format,
             samples,
             bgl,
+            layer_bgl,
+            layout,
+            layer_layout: with_layer,
+            module,
             uniforms,
             bind: None,
             msaa: None,
+            trail_layer: None,
         }
     }
 
@@ -445,6 +455,12 @@ impl Renderer {
     /// Samples per pixel.
     pub fn samples(&self) -> u32 {
         self.samples
+    }
+
+    /// Adds `sim_seconds` (s) of simulated time, the steps taken since the last frame: the trails
+    /// of the next frame fade by it ([`TrailClock`]). Without calls the trails do not fade.
+    pub fn advance(&mut self, sim_seconds: f32) {
+        self.trail_clock.advance(sim_seconds);
     }
 
     /// Replaces the actors drawn (obstacle discs). Uploads only here, when they change, never per
@@ -476,10 +492,49 @@ impl Renderer {
         }
     }
 
+    fn trail_pipelines(&mut self) -> &TrailPipelines {
+        if self.trail_pipelines.is_none() {
+            let make = |layout, spec| pipeline(&self.device, layout, &self.module, spec);
+            let p = TrailPipelines {
+                fade: make(
+                    &self.layout,
+                    PipelineSpec {
+                        blend: FADE,
+                        ..strip("fade", "vs_fullscreen", LAYER_FORMAT, 1)
+                    },
+                ),
+                boids: make(&self.layout, spearheads(LAYER_FORMAT, 1)),
+                dots: make(&self.layout, strip("dot", "vs_dot", LAYER_FORMAT, 1)),
+                composite: make(
+                    &self.layer_layout,
+                    strip("layer", "vs_fullscreen", self.format, self.samples),
+                ),
+            };
+            self.trail_pipelines = Some(p);
+        }
+        self.trail_pipelines.as_ref().expect("made above")
+    }
+
+    /// The trail layer for a `w` × `h` target (made when first needed, remade at a new size, which
+    /// starts the trails afresh).
+    fn trail_layer(&mut self, w: u32, h: u32) -> &Layer {
+        if self
+            .trail_layer
+            .as_ref()
+            .is_none_or(|(size, _)| *size != (w, h))
+        {
+            let layer = Layer::new(&self.device, &self.layer_bgl, "render trail layer", w, h);
+            self.trail_layer = Some(((w, h), layer));
+            self.trail_clock.stop();
+        }
+        &self.trail_layer.as_ref().expect("made above").1
+    }
+
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
     /// format whose size is `camera.viewport`) to the theme's background, then draws the world
-    /// rectangle, the obstacles and `boid_count` boids read from `state` (the `pos_vel` and `hue`
-    /// state buffers, e.g. a backend's [`crate::simulation::Simulation::gpu_state`]).
+    /// rectangle, the obstacles and `boid_count` boids read from `state` (the `pos_vel`, `hue` and
+    /// `neighbors` state buffers, e.g. a backend's [`crate::simulation::Simulation::gpu_state`]),
+    /// with their trails when the style asks for them.
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -524,6 +579,10 @@ impl Renderer {
                         binding: 4,
                         resource: self.predator_buffer.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: state.neighbors.as_entire_binding(),
+                    },
                 ],
             });
             self.bind = Some((
@@ -537,33 +596,67 @@ impl Renderer {
             camera.viewport.x.max(1.0) as u32,
             camera.viewport.y.max(1.0) as u32,
         );
-        let msaa_view = if self.samples > 1 {
-            if !matches!(&self.msaa, Some((mw, mh, _)) if *mw == w && *mh == h) {
-                let tex = self.device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some("render msaa"),
-                    size: wgpu::Extent3d {
-                        width: w,
-                        height: h,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: self.samples,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: self.format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                    view_formats: &[],
-                });
-                self.msaa = Some((w, h, tex.create_view(&Default::default())));
-            }
-            self.msaa.as_ref().map(|(_, _, v)| v)
+        if self.samples > 1 && !matches!(&self.msaa, Some((mw, mh, _)) if *mw == w && *mh == h) {
+            let tex = self.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("render msaa"),
+                size: wgpu::Extent3d {
+                    width: w,
+                    height: h,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: self.samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: self.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            });
+            self.msaa = Some((w, h, tex.create_view(&Default::default())));
+        }
+        let dots = style.dots_at(camera.zoom);
+        let trails = style.trails;
+        if trails {
+            self.trail_pipelines();
+            self.trail_layer(w, h);
         } else {
-            None
+            self.trail_clock.stop();
+        }
+        let fade = trails.then(|| {
+            self.trail_clock
+                .fade(camera, style.theme, style.trail_seconds)
+        });
+        let bg = &self.bind.as_ref().expect("bind group").3;
+        let trail = match (&self.trail_layer, &self.trail_pipelines) {
+            (Some((_, layer)), Some(tp)) if trails => Some((layer, tp)),
+            _ => None,
         };
-        let bg = self
-            .bind
-            .as_ref()
-            .map(|(_, _, _, b)| b)
-            .expect("bind group");
+
+        // The trails: the earlier frames faded, then this frame's boids over them.
+        if let Some((layer, tp)) = trail {
+            let keep = fade.flatten();
+            let mut pass = layer_pass(encoder, "render trails", &layer.view, keep);
+            pass.set_bind_group(0, bg, &[]);
+            if let Some(k) = keep.filter(|k| *k < 1.0) {
+                pass.set_pipeline(&tp.fade);
+                pass.set_blend_constant(wgpu::Color {
+                    r: k as f64,
+                    g: k as f64,
+                    b: k as f64,
+                    a: k as f64,
+                });
+                pass.draw(0..4, 0..1);
+            }
+            if boid_count > 0 && dots {
+                pass.set_pipeline(&tp.dots);
+                pass.draw(0..4, 0..boid_count);
+            } else if boid_count > 0 {
+                pass.set_pipeline(&tp.boids);
+                pass.set_vertex_buffer(0, self.corners.slice(..));
+                pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint16);
+                pass.draw_indexed(0..mesh::INDICES.len() as u32, 0, 0..boid_count);
+            }
+        }
+
         let (lo, hi) = camera.visible_world();
         // The world covers the view (to half a pixel: no pixel centre lies outside): one clear to
         // its colour, no rectangle, no seam.
@@ -576,6 +669,11 @@ impl Renderer {
             style.theme.outside_color()
         };
         let outside = encode(clear, self.format.is_srgb());
+        let msaa_view = self
+            .msaa
+            .as_ref()
+            .map(|(_, _, v)| v)
+            .filter(|_| self.samples > 1);
         let (view, resolve_target) = match msaa_view {
             Some(v) => (v, Some(target)),
             None => (target, None),
@@ -614,9 +712,12 @@ impl Renderer {
             pass.set_pipeline(&self.obstacles);
             pass.draw(0..4, 0..self.obstacle_count);
         }
-        if boid_count > 0 && style.dots_at(camera.zoom) {
-            let light = style.theme == crate::render::Theme::Light;
-            pass.set_pipeline(&self.dots[light as usize]);
+        if let Some((layer, tp)) = trail {
+            pass.set_pipeline(&tp.composite);
+            pass.set_bind_group(1, &layer.bind, &[]);
+            pass.draw(0..4, 0..1);
+        } else if boid_count > 0 && dots {
+            pass.set_pipeline(&self.dots);
             pass.draw(0..4, 0..boid_count);
         } else if boid_count > 0 {
             pass.set_pipeline(&self.boids);
@@ -639,6 +740,36 @@ impl Renderer {
             pass.draw(0..4, 0..4);
         }
     }
+}
+
+/// A pass drawing into a layer: kept as it is when `keep` is given (the trails fading), else
+/// cleared to nothing.
+fn layer_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    view: &wgpu::TextureView,
+    keep: Option<f32>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            resolve_target: None,
+            depth_slice: None,
+            ops: wgpu::Operations {
+                load: if keep.is_some() {
+                    wgpu::LoadOp::Load
+                } else {
+                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                },
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
 }
 
 const STRIP: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleStrip;

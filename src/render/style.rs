@@ -1,5 +1,7 @@
 //! How the picture looks: the colour [`Theme`] and the [`RenderStyle`] (boid size, opacity, tail
-//! hue shift, obstacle discs, the world's edge, density dots).
+//! hue shift, what the colour shows, obstacle discs, the world's edge, density dots, trails).
+
+pub use crate::render::colour::ColourMode;
 
 /// Colour theme of the app and of snapshots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
@@ -110,6 +112,23 @@ pub struct RenderStyle {
     pub predator_scale: f32,
     /// Smallest on-screen predator radius (physical px).
     pub predator_min_px: f32,
+    /// What the boids' colour shows ([`ColourMode`]).
+    pub colour: ColourMode,
+    /// Speeds at the slow and the fast end of the speed colour map (wu/s); the app takes the
+    /// model's spawn speed range.
+    pub speed_range: (f32, f32),
+    /// Neighbour count at the top of the neighbour colour map.
+    pub neighbours_full: f32,
+    /// How quickly density dots become opaque: each dot is composited at the opacity 1 − exp(−gain
+    /// × its coverage of the pixel), so a pixel's opacity is 1 − exp(−gain × the spearhead area
+    /// (px²) of the boids over it) and its colour tends to theirs.
+    pub dot_gain: f32,
+    /// Fading trails behind the boids (off by default): each frame draws the boids over the
+    /// previous frames' picture, which fades with [`RenderStyle::trail_seconds`].
+    pub trails: bool,
+    /// Time constant of the trails' fade (s of simulated time): a trail keeps exp(−t / this) of its
+    /// opacity t simulated seconds after it was drawn.
+    pub trail_seconds: f32,
 }
 
 impl Default for RenderStyle {
@@ -128,6 +147,12 @@ impl Default for RenderStyle {
             edge_px: 1.5,
             predator_scale: 1.25,
             predator_min_px: 8.0,
+            colour: ColourMode::Hue,
+            speed_range: (40.0, 100.0),
+            neighbours_full: 40.0,
+            dot_gain: 2.5,
+            trails: false,
+            trail_seconds: 0.35,
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::app::ui::shared::{
 use crate::app::ui::toolbar::compact;
 use crate::backend::BackendKind;
 use crate::model::PredatorKind;
-use crate::render::Theme;
+use crate::render::{ColourMode, Theme};
 
 /// The panel's width (points) in a window `screen_width` points wide.
 pub fn panel_width(screen_width: f32) -> f32 {
@@ -172,6 +172,21 @@ fn view(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut UiOut) {
             out.actions.push(Action::SetTheme(t));
         }
     });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("colour (C)");
+        let mut c = st.style.colour;
+        for m in ColourMode::ALL {
+            ui.selectable_value(&mut c, m, m.name())
+                .on_hover_text(m.description());
+        }
+        if c != st.style.colour {
+            out.actions.push(Action::SetColour(c));
+        }
+    });
+    let mut trails = st.style.trails;
+    if ui.checkbox(&mut trails, "Trails (T)").changed() {
+        out.actions.push(Action::SetTrails(trails));
+    }
     ui.horizontal_wrapped(|ui| {
         if ui.button("Reset view (Home)").clicked() {
             out.actions.push(Action::ResetView);
