@@ -50,7 +50,9 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         ob = obstacle_sums(me.xy, blk);
     }
     var g: Gathered;
-    if (params.topological_k > 0u) {
+    // TOPOLOGICAL is a constant of the pipeline (one per neighbourhood): the other search is
+    // compiled out.
+    if (TOPOLOGICAL) {
         g = gather_topological(s, me.xy);
     } else {
         let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);

@@ -84,9 +84,9 @@ fn first_of(lid: u32, start: u32) -> u32 {
 @compute @workgroup_size(256)
 fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    // The topological neighbourhood's boids are `rules_heavy_topological`'s (a uniform value:
-    // every invocation returns).
-    if (params.topological_k > 0u) {
+    // The topological neighbourhood's boids are `rules_heavy_topological`'s (TOPOLOGICAL is a
+    // constant of the pipeline: every invocation returns).
+    if (TOPOLOGICAL) {
         return;
     }
     let g = workgroup_linear(wid, nwg);
@@ -296,8 +296,8 @@ fn pick_before(a: TopoPick, b: TopoPick) -> bool {
 fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
                            @builtin(num_workgroups) nwg: vec3<u32>,
                            @builtin(local_invocation_index) lid: u32) {
-    // The metric neighbourhood's boids are `rules_heavy`'s (a uniform value).
-    if (params.topological_k == 0u) {
+    // The metric neighbourhood's boids are `rules_heavy`'s (a constant of the pipeline).
+    if (!TOPOLOGICAL) {
         return;
     }
     let g = workgroup_linear(wid, nwg);

@@ -149,7 +149,11 @@ fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
             contents: bytemuck::cast_slice(data),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         });
-    let scan = StagePipelines::new(&ctx.device, boids::stages::stage("scan"), Model::BOIDS);
+    let metric = boids::gpu::pipelines::Variant {
+        model: Model::BOIDS,
+        topological: false,
+    };
+    let scan = StagePipelines::new(&ctx.device, boids::stages::stage("scan"), metric);
     let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {

@@ -509,3 +509,42 @@ fn a_crowd_in_one_cell_is_searched_by_a_workgroup_per_boid_like_on_the_cpu() {
         assert_eq!(deferred, n as u32, "{label}: every boid was deferred");
     }
 }
+
+/// The GPU's rules pass is compiled for one neighbourhood at a time (the other's search compiled
+/// out): a live switch from metric to topological and back recompiles it, so the GPU's lists and
+/// steps still equal the CPU's after each switch.
+#[test]
+fn a_live_switch_of_neighbourhood_steps_as_the_cpu_does() {
+    let Some(ctx) = common::gpu() else { return };
+    let metric = SimParams::default().with_world_for(2000, 0.01);
+    let topological = topo(metric.clone(), 7);
+    let boids = common::test_state(5, 2000, &metric, true);
+    common::checked(&ctx, || {
+        let mut g = recording(BackendKind::Gpu, Some(&ctx), &metric, &boids);
+        let mut c = recording(BackendKind::Cpu, None, &metric, &boids);
+        for (label, p) in [
+            ("metric", &metric),
+            ("to topological", &topological),
+            ("back to metric", &metric),
+        ] {
+            g.set_params(p).unwrap();
+            c.set_params(p).unwrap();
+            // Both from the same state, so each switch is compared on its own step.
+            let state = c.read_state().unwrap();
+            g.set_state(&state).unwrap();
+            g.step().unwrap();
+            c.step().unwrap();
+            if p.neighborhood == Neighborhood::Topological {
+                compare(&g.neighbor_ids().unwrap(), &c.neighbor_ids().unwrap())
+                    .unwrap_or_else(|e| panic!("{label}: GPU and CPU lists differ: {e}"));
+            }
+            common::compare_states(
+                &g.read_state().unwrap(),
+                &c.read_state().unwrap(),
+                p,
+                common::ONE_STEP,
+            )
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        }
+    });
+}

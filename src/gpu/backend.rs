@@ -12,7 +12,7 @@ use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 use crate::gpu::buffers::{check_boids, check_fits, max_boids, Capacity, SimBuffers};
 use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
-use crate::gpu::pipelines::Pipelines;
+use crate::gpu::pipelines::{Pipelines, Variant};
 use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
@@ -92,7 +92,7 @@ impl GpuBackend {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
-        let pipelines = Pipelines::new(&ctx.device, params.model);
+        let pipelines = Pipelines::new(&ctx.device, Variant::of(params));
         let capacity = capacity_for(
             params,
             boids.len() as u32,
@@ -500,8 +500,10 @@ impl Simulation for GpuBackend {
             self.fit(self.count)
         };
         match result {
-            // The rules pass is compiled for one model at a time.
-            Ok(()) => self.pipelines.set_model(&self.ctx.device, params.model),
+            // The rules pass is compiled for one model and neighbourhood at a time.
+            Ok(()) => self
+                .pipelines
+                .set_variant(&self.ctx.device, Variant::of(params)),
             Err(_) => self.params = old,
         }
         result

@@ -1,15 +1,41 @@
 //! The compute pipelines of every stage of [`crate::stages::STAGES`]: for each, one bind group
 //! layout made from its binding slots and one pipeline per entry point, all labelled with the
 //! stage's name. A stage that holds the model's rule (`rules`, `rules_heavy`) is compiled for the
-//! model of the run alone; switching models compiles it for the new one (once: each model's
-//! pipelines are kept), with the same bind group layout, so the bind groups stay valid.
+//! model and the neighbourhood of the run alone ([`Variant`]); switching either compiles it for the
+//! new one (once: each variant's pipelines are kept), with the same bind group layout, so the bind
+//! groups stay valid.
 
 use crate::gpu::shaders;
-use crate::model::Model;
+use crate::model::{Model, Neighborhood, SimParams};
 use crate::stages::{Stage, STAGES};
 
-/// The pipelines of a stage's entry points, for one model.
+/// The pipelines of a stage's entry points, for one variant.
 type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
+
+/// What a stage holding the model's rule is compiled for: the model, and whether the
+/// neighbourhood is topological (the other neighbourhood's search is compiled out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The model.
+    pub model: Model,
+    /// Whether the neighbourhood is topological.
+    pub topological: bool,
+}
+
+impl Variant {
+    /// The variant of a run with `params`.
+    pub fn of(params: &SimParams) -> Variant {
+        Variant {
+            model: params.model,
+            topological: params.neighborhood == Neighborhood::Topological,
+        }
+    }
+
+    /// Its slot among the kept pipelines: two per model.
+    fn slot(self) -> usize {
+        2 * self.model.code() as usize + usize::from(self.topological)
+    }
+}
 
 /// The bind group layout and pipelines of one stage.
 pub struct StagePipelines {
@@ -17,22 +43,22 @@ pub struct StagePipelines {
     pub stage: &'static Stage,
     /// Layout of group 0 (the stage's binding slots).
     pub bgl: wgpu::BindGroupLayout,
-    /// One pipeline per entry point, for the current model.
+    /// One pipeline per entry point, for the current variant.
     pipelines: EntryPipelines,
-    /// A per-model stage's pipelines for each model compiled so far (by model code).
-    by_model: Vec<Option<EntryPipelines>>,
+    /// A per-model stage's pipelines for each variant compiled so far (by [`Variant::slot`]).
+    by_variant: Vec<Option<EntryPipelines>>,
 }
 
 impl StagePipelines {
-    /// Compiles `stage` (for `model`, when it holds the model's rule).
-    pub fn new(device: &wgpu::Device, stage: &'static Stage, model: Model) -> Self {
+    /// Compiles `stage` (for `variant`, when it holds the model's rule).
+    pub fn new(device: &wgpu::Device, stage: &'static Stage, variant: Variant) -> Self {
         let bgl = shaders::layout(device, stage.name, stage.bindings);
-        let pipelines = Self::compile(device, stage, &bgl, model);
+        let pipelines = Self::compile(device, stage, &bgl, variant);
         StagePipelines {
             stage,
             bgl,
             pipelines,
-            by_model: Vec::new(),
+            by_variant: Vec::new(),
         }
     }
 
@@ -40,14 +66,20 @@ impl StagePipelines {
         device: &wgpu::Device,
         stage: &'static Stage,
         bgl: &wgpu::BindGroupLayout,
-        model: Model,
+        variant: Variant,
     ) -> EntryPipelines {
         let label = if stage.wgsl.per_model() {
-            format!("{} ({})", stage.name, model.name())
+            let n = if variant.topological {
+                "topological"
+            } else {
+                "metric"
+            };
+            format!("{} ({}, {n})", stage.name, variant.model.name())
         } else {
             stage.name.to_string()
         };
-        let module = shaders::module(device, &label, &stage.wgsl.source(model));
+        let source = stage.wgsl.source_for(variant.model, variant.topological);
+        let module = shaders::module(device, &label, &source);
         stage
             .entry_points()
             .into_iter()
@@ -60,20 +92,20 @@ impl StagePipelines {
             .collect()
     }
 
-    /// Makes the pipelines those of `model` (`from` is the current one), compiling them on first
-    /// use; nothing to do for a stage without the model's rule.
-    fn set_model(&mut self, device: &wgpu::Device, from: Model, model: Model) {
-        if !self.stage.wgsl.per_model() || from == model {
+    /// Makes the pipelines those of `to` (`from` is the current variant), compiling them on
+    /// first use; nothing to do for a stage without the model's rule.
+    fn set_variant(&mut self, device: &wgpu::Device, from: Variant, to: Variant) {
+        if !self.stage.wgsl.per_model() || from == to {
             return;
         }
-        let slots = crate::model::MODELS.len();
-        self.by_model.resize_with(slots, || None);
-        let next = match self.by_model[model.code() as usize].take() {
+        let slots = 2 * crate::model::MODELS.len();
+        self.by_variant.resize_with(slots, || None);
+        let next = match self.by_variant[to.slot()].take() {
             Some(p) => p,
-            None => Self::compile(device, self.stage, &self.bgl, model),
+            None => Self::compile(device, self.stage, &self.bgl, to),
         };
         let old = std::mem::replace(&mut self.pipelines, next);
-        self.by_model[from.code() as usize] = Some(old);
+        self.by_variant[from.slot()] = Some(old);
     }
 
     /// The pipeline of entry point `entry`.
@@ -95,36 +127,41 @@ impl StagePipelines {
     }
 }
 
-/// The pipelines of every stage, in the order of [`STAGES`], for one model at a time.
+/// The pipelines of every stage, in the order of [`STAGES`], for one variant at a time.
 pub struct Pipelines {
     stages: Vec<StagePipelines>,
-    model: Model,
+    variant: Variant,
 }
 
 impl Pipelines {
-    /// Compiles every stage for `model`.
-    pub fn new(device: &wgpu::Device, model: Model) -> Self {
+    /// Compiles every stage for `variant`.
+    pub fn new(device: &wgpu::Device, variant: Variant) -> Self {
         Pipelines {
             stages: STAGES
                 .iter()
-                .map(|s| StagePipelines::new(device, s, model))
+                .map(|s| StagePipelines::new(device, s, variant))
                 .collect(),
-            model,
+            variant,
         }
     }
 
     /// The model the pipelines are compiled for.
     pub fn model(&self) -> Model {
-        self.model
+        self.variant.model
     }
 
-    /// Makes the pipelines those of `model` (the stages holding the model's rule; compiled on
+    /// The variant the pipelines are compiled for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Makes the pipelines those of `variant` (the stages holding the model's rule; compiled on
     /// first use, then kept).
-    pub fn set_model(&mut self, device: &wgpu::Device, model: Model) {
+    pub fn set_variant(&mut self, device: &wgpu::Device, variant: Variant) {
         for s in &mut self.stages {
-            s.set_model(device, self.model, model);
+            s.set_variant(device, self.variant, variant);
         }
-        self.model = model;
+        self.variant = variant;
     }
 
     /// The stage at position `k` of [`STAGES`].

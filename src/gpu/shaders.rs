@@ -7,13 +7,19 @@ use crate::stages::{Access, Binding, STAGES};
 pub const RENDER: crate::stages::Wgsl = crate::wgsl!("common.wgsl", "render.wgsl");
 
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
-/// model's rule once per model of the table, named `stage/model`), then `render`.
+/// model's rule once per model of the table and neighbourhood, named `stage/model/neighbourhood`),
+/// then `render`.
 pub fn all_sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for s in &STAGES {
         if s.wgsl.per_model() {
             for m in crate::model::Model::all() {
-                out.push((format!("{}/{}", s.name, m.name()), s.wgsl.source(m)));
+                for (topological, n) in [(false, "metric"), (true, "topological")] {
+                    out.push((
+                        format!("{}/{}/{n}", s.name, m.name()),
+                        s.wgsl.source_for(m, topological),
+                    ));
+                }
             }
         } else {
             out.push((s.name.to_string(), s.wgsl.text()));

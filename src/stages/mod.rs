@@ -114,10 +114,22 @@ impl Wgsl {
             .collect()
     }
 
-    /// The source for `model`: the files' texts in order, [`MODEL_RULE`] replaced by the model's
-    /// rule file (the model is not used when the source has no rule).
+    /// The source for `model` in the metric neighbourhood ([`Wgsl::source_for`]).
     pub fn source(&self, model: Model) -> String {
+        self.source_for(model, false)
+    }
+
+    /// The source for `model` and a neighbourhood: the files' texts in order, [`MODEL_RULE`]
+    /// replaced by the model's rule file, and, in a source holding the rule, first the line
+    /// `const TOPOLOGICAL: bool = …;` (whether the neighbourhood is topological), so that the
+    /// driver compiles the other neighbourhood's search out of the pipeline (the topological
+    /// search's heap cost the metric `rules` pass 1.6× on lavapipe while it sat behind a uniform
+    /// branch). The model and the neighbourhood are not used when the source has no rule.
+    pub fn source_for(&self, model: Model, topological: bool) -> String {
         let mut out = String::new();
+        if self.per_model() {
+            out.push_str(&format!("const TOPOLOGICAL: bool = {topological};\n"));
+        }
         for (name, text) in self.files {
             out.push_str(if *name == MODEL_RULE {
                 model.desc().wgsl.1
