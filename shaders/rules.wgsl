@@ -53,7 +53,11 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     // TOPOLOGICAL is a constant of the pipeline (one per neighbourhood): the other search is
     // compiled out.
     if (TOPOLOGICAL) {
-        g = gather_topological(s, me.xy);
+        if (TOPO_SMALL) {
+            g = gather_topological_small(s, me.xy);
+        } else {
+            g = gather_topological(s, me.xy);
+        }
     } else {
         let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
         g = gather(s, me.xy, budget);

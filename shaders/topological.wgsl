@@ -344,3 +344,135 @@ fn gather_topological(s: u32, p: vec2<f32>) -> Gathered {
     heap_sort(&heap);
     return Gathered(topo_sums(s, p, &heap), true);
 }
+
+// ---- The small search (k ≤ TOPO_SMALL_K, the pipelines of TOPO_SMALL) ----
+
+// Largest k the small search holds.
+const TOPO_SMALL_K: u32 = 8u;
+
+// The k ≤ 8 nearest seen so far, sorted ascending by (d², id), held in vectors: slots 0–3 in the
+// `lo` ones, 4–7 in the `hi` ones; an empty slot is (+∞, u32::MAX). An insertion moves every slot
+// with selects and reads none by a varying index, so a driver that lowers indexed private arrays
+// to branch ladders (lavapipe) runs it as straight vector code. Holds the same k nearest as the
+// heap (ties by id), already in the order the sums take them.
+struct TopoBest {
+    d_lo: vec4<f32>,
+    d_hi: vec4<f32>,
+    id_lo: vec4<u32>,
+    id_hi: vec4<u32>,
+    j_lo: vec4<u32>,
+    j_hi: vec4<u32>,
+}
+
+fn best_empty() -> TopoBest {
+    let inf = vec4<f32>(bitcast<f32>(0x7f800000u));
+    let none = vec4<u32>(0xffffffffu);
+    return TopoBest(inf, inf, none, none, vec4<u32>(0u), vec4<u32>(0u));
+}
+
+// Per slot: whether the slot's item comes before (d, id).
+fn best_before(d4: vec4<f32>, id4: vec4<u32>, d: f32, id: u32) -> vec4<bool> {
+    return (d4 < vec4<f32>(d)) | ((d4 == vec4<f32>(d)) & (id4 < vec4<u32>(id)));
+}
+
+// Slot k − 1 (the k-th nearest so far; +∞ while fewer than k are held): its d² and id.
+fn best_kth(b: TopoBest, k: u32) -> vec2<u32> {
+    if (k <= 4u) {
+        return vec2<u32>(bitcast<u32>(b.d_lo[k - 1u]), b.id_lo[k - 1u]);
+    }
+    return vec2<u32>(bitcast<u32>(b.d_hi[k - 5u]), b.id_hi[k - 5u]);
+}
+
+// Offers candidate j (not the boid s itself) seen from p to the k nearest.
+fn best_offer(b: ptr<function, TopoBest>, k: u32, j: u32, s: u32, p: vec2<f32>) {
+    if (j == s) {
+        return;
+    }
+    let d = topo_d2(min_image(sorted_pos_vel[j].xy - p));
+    let id = sorted_id[j];
+    let kth = best_kth(*b, k);
+    if (!topo_less(d, id, bitcast<f32>(kth.x), kth.y)) {
+        return;
+    }
+    let keep_lo = best_before((*b).d_lo, (*b).id_lo, d, id);
+    let keep_hi = best_before((*b).d_hi, (*b).id_hi, d, id);
+    // Slot i keeps its item when that comes first; else takes the new one when slot i − 1 kept
+    // its own (or i = 0); else takes slot i − 1's item (shifted one place back).
+    let prev_lo = vec4<bool>(true, keep_lo.x, keep_lo.y, keep_lo.z);
+    let prev_hi = vec4<bool>(keep_lo.w, keep_hi.x, keep_hi.y, keep_hi.z);
+    let o = *b;
+    let sd_lo = vec4<f32>(0.0, o.d_lo.x, o.d_lo.y, o.d_lo.z);
+    let sd_hi = vec4<f32>(o.d_lo.w, o.d_hi.x, o.d_hi.y, o.d_hi.z);
+    let si_lo = vec4<u32>(0u, o.id_lo.x, o.id_lo.y, o.id_lo.z);
+    let si_hi = vec4<u32>(o.id_lo.w, o.id_hi.x, o.id_hi.y, o.id_hi.z);
+    let sj_lo = vec4<u32>(0u, o.j_lo.x, o.j_lo.y, o.j_lo.z);
+    let sj_hi = vec4<u32>(o.j_lo.w, o.j_hi.x, o.j_hi.y, o.j_hi.z);
+    (*b).d_lo = select(select(sd_lo, vec4<f32>(d), prev_lo), o.d_lo, keep_lo);
+    (*b).d_hi = select(select(sd_hi, vec4<f32>(d), prev_hi), o.d_hi, keep_hi);
+    (*b).id_lo = select(select(si_lo, vec4<u32>(id), prev_lo), o.id_lo, keep_lo);
+    (*b).id_hi = select(select(si_hi, vec4<u32>(id), prev_hi), o.id_hi, keep_hi);
+    (*b).j_lo = select(select(sj_lo, vec4<u32>(j), prev_lo), o.j_lo, keep_lo);
+    (*b).j_hi = select(select(sj_hi, vec4<u32>(j), prev_hi), o.j_hi, keep_hi);
+}
+
+// The neighbour sums over the k nearest, nearest first, and their ids recorded when sorted item
+// s is among those asked for (`u32::MAX` past the last); as `topo_sums`.
+fn best_sums(s: u32, p: vec2<f32>, b: TopoBest, k: u32) -> NeighborSums {
+    var sums = empty_sums();
+    let record = s < params.record_neighbors;
+    for (var t = 0u; t < k; t++) {
+        var id = b.id_hi[t & 3u];
+        var j = b.j_hi[t & 3u];
+        if (t < 4u) {
+            id = b.id_lo[t];
+            j = b.j_lo[t];
+        }
+        if (id != 0xffffffffu) {
+            accumulate(&sums, topo_offset(j, p), sorted_pos_vel[j].zw, sorted_hue[j]);
+        }
+        if (record) {
+            neighbor_ids[s * k + t] = id;
+        }
+    }
+    return sums;
+}
+
+// As `gather_topological`, for k ≤ TOPO_SMALL_K: the same rings, the same candidates in the same
+// order, the same budget and the same k nearest.
+fn gather_topological_small(s: u32, p: vec2<f32>) -> Gathered {
+    var best = best_empty();
+    let k = min(params.topological_k, TOPO_SMALL_K);
+    let c = cell_xy(p);
+    var work = 8u * k;
+    var r = 0u;
+    loop {
+        let f = frame_of(c, r, r);
+        let rows = frame_rows(f);
+        for (var t = 0u; t < rows; t++) {
+            work += 7u;
+            let fr = frame_row(f, t);
+            for (var u = 0u; u < 4u; u++) {
+                let rg = frame_row_range(u, fr);
+                work += rg.y - rg.x;
+                if (work > TOPO_BUDGET) {
+                    return Gathered(empty_sums(), false);
+                }
+                for (var j = rg.x; j < rg.y; j++) {
+                    best_offer(&best, k, j, s, p);
+                }
+            }
+        }
+        work += 3u;
+        let b2 = block_bound2(p, c, r);
+        let kth = best_kth(best, k);
+        // Full (the k-th slot holds an item) and the k-th nearer than any boid outside the block.
+        if (b2 == F32_MAX || (kth.y != 0xffffffffu && bitcast<f32>(kth.x) < b2)) {
+            break;
+        }
+        if (work > TOPO_BUDGET) {
+            return Gathered(empty_sums(), false);
+        }
+        r += 1u;
+    }
+    return Gathered(best_sums(s, p, best, k), true);
+}

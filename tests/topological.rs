@@ -510,9 +510,9 @@ fn a_crowd_in_one_cell_is_searched_by_a_workgroup_per_boid_like_on_the_cpu() {
     }
 }
 
-/// The GPU's rules pass is compiled for one neighbourhood at a time (the other's search compiled
-/// out): a live switch from metric to topological and back recompiles it, so the GPU's lists and
-/// steps still equal the CPU's after each switch.
+/// The GPU's rules pass is compiled for one neighbour search at a time (metric, topological with
+/// k ≤ 8, topological; the others compiled out): a live switch between them recompiles it, so the
+/// GPU's lists and steps still equal the CPU's after each switch.
 #[test]
 fn a_live_switch_of_neighbourhood_steps_as_the_cpu_does() {
     let Some(ctx) = common::gpu() else { return };
@@ -522,9 +522,12 @@ fn a_live_switch_of_neighbourhood_steps_as_the_cpu_does() {
     common::checked(&ctx, || {
         let mut g = recording(BackendKind::Gpu, Some(&ctx), &metric, &boids);
         let mut c = recording(BackendKind::Cpu, None, &metric, &boids);
+        let wide = topo(metric.clone(), 9);
         for (label, p) in [
             ("metric", &metric),
             ("to topological", &topological),
+            ("to k = 9 (the heap's search)", &wide),
+            ("back to k = 7 (the small search)", &topological),
             ("back to metric", &metric),
         ] {
             g.set_params(p).unwrap();

@@ -6,20 +6,20 @@
 //! groups stay valid.
 
 use crate::gpu::shaders;
-use crate::model::{Model, Neighborhood, SimParams};
-use crate::stages::{Stage, STAGES};
+use crate::model::{Model, SimParams};
+use crate::stages::{Search, Stage, STAGES};
 
 /// The pipelines of a stage's entry points, for one variant.
 type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
 
-/// What a stage holding the model's rule is compiled for: the model, and whether the
-/// neighbourhood is topological (the other neighbourhood's search is compiled out).
+/// What a stage holding the model's rule is compiled for: the model and the neighbour search
+/// (the other searches are compiled out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The model.
     pub model: Model,
-    /// Whether the neighbourhood is topological.
-    pub topological: bool,
+    /// The neighbour search.
+    pub search: Search,
 }
 
 impl Variant {
@@ -27,13 +27,17 @@ impl Variant {
     pub fn of(params: &SimParams) -> Variant {
         Variant {
             model: params.model,
-            topological: params.neighborhood == Neighborhood::Topological,
+            search: Search::of(params),
         }
     }
 
-    /// Its slot among the kept pipelines: two per model.
+    /// Its slot among the kept pipelines: one per model and search.
     fn slot(self) -> usize {
-        2 * self.model.code() as usize + usize::from(self.topological)
+        let search = Search::ALL
+            .iter()
+            .position(|s| *s == self.search)
+            .unwrap_or(0);
+        Search::ALL.len() * self.model.code() as usize + search
     }
 }
 
@@ -69,16 +73,16 @@ impl StagePipelines {
         variant: Variant,
     ) -> EntryPipelines {
         let label = if stage.wgsl.per_model() {
-            let n = if variant.topological {
-                "topological"
-            } else {
-                "metric"
-            };
-            format!("{} ({}, {n})", stage.name, variant.model.name())
+            format!(
+                "{} ({}, {})",
+                stage.name,
+                variant.model.name(),
+                variant.search.name()
+            )
         } else {
             stage.name.to_string()
         };
-        let source = stage.wgsl.source_for(variant.model, variant.topological);
+        let source = stage.wgsl.source_for(variant.model, variant.search);
         let module = shaders::module(device, &label, &source);
         stage
             .entry_points()
@@ -98,7 +102,7 @@ impl StagePipelines {
         if !self.stage.wgsl.per_model() || from == to {
             return;
         }
-        let slots = 2 * crate::model::MODELS.len();
+        let slots = Search::ALL.len() * crate::model::MODELS.len();
         self.by_variant.resize_with(slots, || None);
         let next = match self.by_variant[to.slot()].take() {
             Some(p) => p,

@@ -14,10 +14,10 @@ pub fn all_sources() -> Vec<(String, String)> {
     for s in &STAGES {
         if s.wgsl.per_model() {
             for m in crate::model::Model::all() {
-                for (topological, n) in [(false, "metric"), (true, "topological")] {
+                for search in crate::stages::Search::ALL {
                     out.push((
-                        format!("{}/{}/{n}", s.name, m.name()),
-                        s.wgsl.source_for(m, topological),
+                        format!("{}/{}/{}", s.name, m.name(), search.name()),
+                        s.wgsl.source_for(m, search),
                     ));
                 }
             }

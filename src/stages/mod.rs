@@ -94,6 +94,46 @@ pub struct Wgsl {
     pub files: &'static [(&'static str, &'static str)],
 }
 
+/// The neighbour search a source holding the model's rule is compiled with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// The metric neighbourhood: every boid within the rule radii.
+    Metric,
+    /// The topological neighbourhood with k ≤ 8: the k nearest held in vectors, no indexed
+    /// array (`gather_topological_small` in `shaders/topological.wgsl`).
+    TopologicalSmall,
+    /// The topological neighbourhood with any k: the k nearest in a heap.
+    Topological,
+}
+
+impl Search {
+    /// Every search, in the order of their slots.
+    pub const ALL: [Search; 3] = [
+        Search::Metric,
+        Search::TopologicalSmall,
+        Search::Topological,
+    ];
+
+    /// The search of a run with `params`.
+    pub fn of(params: &crate::model::SimParams) -> Search {
+        use crate::model::Neighborhood;
+        match params.neighborhood {
+            Neighborhood::Metric => Search::Metric,
+            Neighborhood::Topological if params.topological_k <= 8 => Search::TopologicalSmall,
+            Neighborhood::Topological => Search::Topological,
+        }
+    }
+
+    /// Its name in pipeline labels.
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Metric => "metric",
+            Search::TopologicalSmall => "topological k <= 8",
+            Search::Topological => "topological",
+        }
+    }
+}
+
 /// The place of the model's rule file in a [`Wgsl`]'s files.
 pub const MODEL_RULE: &str = "<model rule>";
 
@@ -116,19 +156,23 @@ impl Wgsl {
 
     /// The source for `model` in the metric neighbourhood ([`Wgsl::source_for`]).
     pub fn source(&self, model: Model) -> String {
-        self.source_for(model, false)
+        self.source_for(model, Search::Metric)
     }
 
-    /// The source for `model` and a neighbourhood: the files' texts in order, [`MODEL_RULE`]
-    /// replaced by the model's rule file, and, in a source holding the rule, first the line
-    /// `const TOPOLOGICAL: bool = …;` (whether the neighbourhood is topological), so that the
-    /// driver compiles the other neighbourhood's search out of the pipeline (the topological
-    /// search's heap cost the metric `rules` pass 1.6× on lavapipe while it sat behind a uniform
-    /// branch). The model and the neighbourhood are not used when the source has no rule.
-    pub fn source_for(&self, model: Model, topological: bool) -> String {
+    /// The source for `model` and a neighbour search: the files' texts in order, [`MODEL_RULE`]
+    /// replaced by the model's rule file, and, in a source holding the rule, first the lines
+    /// `const TOPOLOGICAL: bool = …;` and `const TOPO_SMALL: bool = …;` ([`Search`]), so that the
+    /// driver compiles the other searches out of the pipeline (the topological search behind a
+    /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
+    /// search are not used when the source has no rule.
+    pub fn source_for(&self, model: Model, search: Search) -> String {
         let mut out = String::new();
         if self.per_model() {
-            out.push_str(&format!("const TOPOLOGICAL: bool = {topological};\n"));
+            let topological = search != Search::Metric;
+            let small = search == Search::TopologicalSmall;
+            out.push_str(&format!(
+                "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n"
+            ));
         }
         for (name, text) in self.files {
             out.push_str(if *name == MODEL_RULE {
