@@ -185,7 +185,9 @@ pub fn render_sim(
     );
     let render_style = RenderStyle {
         theme: style.theme,
-        boid_length: style.boid_size.unwrap_or_else(|| boid_length_for(&params)),
+        boid_length: style
+            .boid_size
+            .unwrap_or_else(|| boid_length_for(&params, sim.len())),
         edge: Edge::of(params.boundary),
         ..RenderStyle::default()
     };

@@ -227,7 +227,7 @@ impl AppState {
         pace: Pace,
     ) -> Self {
         let style = RenderStyle {
-            boid_length: boid_length_for(sim.params()),
+            boid_length: boid_length_for(sim.params(), sim.len()),
             ..RenderStyle::default()
         };
         let history = History::new(sim.params().model.desc().order_parameter);
@@ -538,7 +538,7 @@ impl AppState {
                 self.actors_version += 1;
                 self.stroke_last = None;
                 self.predator_drag = None;
-                self.style.boid_length = boid_length_for(self.sim.params());
+                self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
                 self.history
                     .restart(self.sim.params().model.desc().order_parameter);
                 self.world_changed();
@@ -603,7 +603,7 @@ impl AppState {
         });
         match switched {
             Ok(()) => {
-                self.style.boid_length = boid_length_for(self.sim.params());
+                self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
                 self.fit_predator_size();
                 self.history.restart(model.desc().order_parameter);
                 let note = if lowered.is_empty() {

@@ -165,13 +165,17 @@ impl RenderStyle {
     }
 }
 
-/// The default boid length for a parameter set (wu): the separation radius, so neighbours at the
-/// separation distance just touch, whatever the scale of the scene (10 wu for the defaults, 2 wu in
-/// a 100 wu fish box); 0.4 × the perception radius when separation is off, and in the Vicsek
-/// model, which has no separation (0.4 wu for its interaction radius r = 1).
-pub fn boid_length_for(params: &crate::model::SimParams) -> f32 {
+/// The default boid length for a parameter set and `boids` boids (wu): the separation radius, so
+/// neighbours at the separation distance just touch, whatever the scale of the scene (10 wu for the
+/// defaults, 2 wu in a 100 wu fish box); else 0.4 × the radius of the neighbourhood — the
+/// perception radius (0.4 wu for the Vicsek model's r = 1), or in the topological neighbourhood,
+/// which has none, the typical distance of the k-th nearest, √(k/(π·ρ)) (0.3 wu for k = 7 at the
+/// Vicsek density 4).
+pub fn boid_length_for(params: &crate::model::SimParams, boids: usize) -> f32 {
     if params.separation_radius > 0.0 && params.model.desc().uses("separation_radius") {
         params.separation_radius
+    } else if params.neighborhood == crate::model::Neighborhood::Topological {
+        0.4 * crate::model::derive::grid_radius(params, boids)
     } else {
         0.4 * params.perception_radius
     }

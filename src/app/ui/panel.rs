@@ -39,7 +39,7 @@ fn flock(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     let mut size = st.style.boid_length;
     // Up to a twentieth of the world, or four times the size that suits its parameters.
     let p = st.sim.params();
-    let suits = crate::render::boid_length_for(p);
+    let suits = crate::render::boid_length_for(p, st.sim.len());
     let side = p.world_width.min(p.world_height);
     let top = crate::app::ui::params::nice_up((side / 20.0).max(4.0 * suits) as f64) as f32;
     slider(ui, &mut size, (top / 1000.0)..=top, "boid size (wu)");

@@ -100,7 +100,9 @@ pub fn label(spec: &ParamSpec, model: Model) -> String {
         .unwrap_or(spec.key)
         .replace('_', " ");
     let mut out = name;
-    if !spec.symbol.is_empty() {
+    // The symbol, unless the name already ends with it (`topological k`, not `topological k k`).
+    let said = out.rsplit(' ').next() == Some(spec.symbol);
+    if !spec.symbol.is_empty() && !said {
         out.push(' ');
         out.push_str(spec.symbol);
     }
@@ -396,6 +398,11 @@ mod tests {
     fn labels_carry_symbol_and_unit() {
         let eta = SimParams::spec("vicsek_eta").unwrap();
         assert_eq!(label(eta, Model::VICSEK), "eta η (rad)");
+        let k = SimParams::specs()
+            .into_iter()
+            .find(|s| s.key == "topological_k")
+            .unwrap();
+        assert_eq!(label(&k, Model::VICSEK), "topological k");
         let w = SimParams::spec("separation_weight").unwrap();
         assert_eq!(label(w, Model::BOIDS), "separation weight w_s");
         assert_eq!(group_of("hue_radius"), "Colour");
