@@ -398,11 +398,8 @@ mod tests {
     fn labels_carry_symbol_and_unit() {
         let eta = SimParams::spec("vicsek_eta").unwrap();
         assert_eq!(label(eta, Model::VICSEK), "eta η (rad)");
-        let k = SimParams::specs()
-            .into_iter()
-            .find(|s| s.key == "topological_k")
-            .unwrap();
-        assert_eq!(label(&k, Model::VICSEK), "topological k");
+        let k = SimParams::spec("topological_k").unwrap();
+        assert_eq!(label(k, Model::VICSEK), "topological k");
         let w = SimParams::spec("separation_weight").unwrap();
         assert_eq!(label(w, Model::BOIDS), "separation weight w_s");
         assert_eq!(group_of("hue_radius"), "Colour");
