@@ -357,6 +357,29 @@ fn recording(
     sim
 }
 
+/// One step of the GPU backend `g` and the CPU backend `c`: in the topological neighbourhood their
+/// recorded lists equal exactly, and their states within the one-step tolerance.
+fn step_both_and_compare(
+    g: &mut dyn Simulation,
+    c: &mut dyn Simulation,
+    p: &SimParams,
+    label: &str,
+) {
+    g.step().unwrap();
+    c.step().unwrap();
+    if p.neighborhood == Neighborhood::Topological {
+        compare(&g.neighbor_ids().unwrap(), &c.neighbor_ids().unwrap())
+            .unwrap_or_else(|e| panic!("{label}: GPU and CPU lists differ: {e}"));
+    }
+    common::compare_states(
+        &g.read_state().unwrap(),
+        &c.read_state().unwrap(),
+        p,
+        common::ONE_STEP,
+    )
+    .unwrap_or_else(|e| panic!("{label}: {e}"));
+}
+
 #[test]
 fn the_gpu_lists_and_steps_equal_the_cpus() {
     let Some(ctx) = common::gpu() else { return };
@@ -398,17 +421,7 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
         common::checked(&ctx, || {
             let mut g = recording(BackendKind::Gpu, Some(&ctx), p, boids);
             let mut c = recording(BackendKind::Cpu, None, p, boids);
-            g.step().unwrap();
-            c.step().unwrap();
-            compare(&g.neighbor_ids().unwrap(), &c.neighbor_ids().unwrap())
-                .unwrap_or_else(|e| panic!("{label}: GPU and CPU lists differ: {e}"));
-            common::compare_states(
-                &g.read_state().unwrap(),
-                &c.read_state().unwrap(),
-                p,
-                common::ONE_STEP,
-            )
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
+            step_both_and_compare(g.as_mut(), c.as_mut(), p, label);
         });
     }
 }
@@ -535,19 +548,7 @@ fn a_live_switch_of_neighbourhood_steps_as_the_cpu_does() {
             // Both from the same state, so each switch is compared on its own step.
             let state = c.read_state().unwrap();
             g.set_state(&state).unwrap();
-            g.step().unwrap();
-            c.step().unwrap();
-            if p.neighborhood == Neighborhood::Topological {
-                compare(&g.neighbor_ids().unwrap(), &c.neighbor_ids().unwrap())
-                    .unwrap_or_else(|e| panic!("{label}: GPU and CPU lists differ: {e}"));
-            }
-            common::compare_states(
-                &g.read_state().unwrap(),
-                &c.read_state().unwrap(),
-                p,
-                common::ONE_STEP,
-            )
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
+            step_both_and_compare(g.as_mut(), c.as_mut(), p, label);
         }
     });
 }

@@ -416,8 +416,9 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
 
 /// The topological neighbour sums of sorted item `s` (its neighbours found into `near`), its
 /// neighbour ids recorded into `ids` (the ids of this task's boids, from sorted item `s0` on)
-/// when asked for.
-#[inline(always)]
+/// when asked for. Not inlined: the search stays out of the metric gather's loop, whose code it
+/// would otherwise share (compiled three times, scalar, AVX2 and AVX-512).
+#[inline(never)]
 fn topological_one(
     ctx: &RulesCtx<'_>,
     s: usize,
