@@ -35,8 +35,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot::{
-    log_range, log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE,
-    TEXT,
+    centre_note, draw_legend, log_range, log_ticks, png_of, register_font, text_style, titled,
+    PlotError, GRID, PLOT_SIZE, TEXT,
 };
 use crate::stats::format::{format_count, format_ms};
 
@@ -287,21 +287,9 @@ where
         ))?;
     }
     if all.is_empty() {
-        let (xr, yr) = plot_area;
-        root.draw(&Text::new(
-            "no runs measured",
-            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
-            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
+        centre_note(root, plot_area, "no runs measured")?;
     } else {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .margin(14)
-            .label_font(text_style(16.0))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(150, 150, 150))
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     }
     root.present()?;
     Ok(())
@@ -383,21 +371,13 @@ where
         )))?;
     }
     if n == 0 {
-        let (xr, yr) = chart.plotting_area().get_pixel_range();
-        root.draw(&Text::new(
+        centre_note(
+            root,
+            chart.plotting_area().get_pixel_range(),
             "no frames measured",
-            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
-            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
+        )?;
     } else {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .margin(14)
-            .label_font(text_style(16.0))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(150, 150, 150))
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     }
     root.present()?;
     Ok(())
@@ -548,21 +528,13 @@ where
             .legend(move |(x, y)| Rectangle::new([(x, y - 3), (x + 24, y + 3)], color.filled()));
     }
     if series.iter().all(|s| s.2.is_empty()) {
-        let (xr, yr) = chart.plotting_area().get_pixel_range();
-        root.draw(&Text::new(
+        centre_note(
+            root,
+            chart.plotting_area().get_pixel_range(),
             "no frames measured",
-            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
-            text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
+        )?;
     } else {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .margin(14)
-            .label_font(text_style(16.0))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(150, 150, 150))
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
     root.present()?;
     Ok(())

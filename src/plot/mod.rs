@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -127,6 +127,51 @@ pub fn titled<DB: DrawingBackend>(
     head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))?;
     head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))?;
     Ok(body)
+}
+
+/// The legend of every figure: its series' labels at `position`, in the figures' font, on a
+/// white box with a grey border.
+///
+/// # Errors
+/// plotters' error.
+pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .margin(14)
+        .label_font(text_style(16.0))
+        .background_style(WHITE.mix(0.9))
+        .border_style(RGBColor(150, 150, 150))
+        .draw()?;
+    Ok(())
+}
+
+/// Writes `note` (e.g. "no runs measured") in the middle of the plotting area `area` (its pixel
+/// ranges) of an empty figure.
+///
+/// # Errors
+/// plotters' error.
+pub fn centre_note<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    area: (std::ops::Range<i32>, std::ops::Range<i32>),
+    note: &str,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (xr, yr) = area;
+    root.draw(&Text::new(
+        note,
+        ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
+        text_style(20.0).pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    Ok(())
 }
 
 /// A drawing rasterised by plotters into a [`PLOT_SIZE`] PNG. The error is the drawing's own

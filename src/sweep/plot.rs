@@ -20,7 +20,8 @@ use plotters::prelude::*;
 
 use crate::model::measures::Measure;
 use crate::plot::{
-    log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE, TEXT,
+    draw_legend, log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE,
+    TEXT,
 };
 use crate::stats::Estimate;
 use crate::sweep::points::PointSummary;
@@ -358,14 +359,7 @@ where
         chart.draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))?;
     }
     if p.lines.iter().any(|l| l.0.is_some()) {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .margin(14)
-            .label_font(text_style(16.0))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(150, 150, 150))
-            .draw()?;
+        draw_legend(chart, SeriesLabelPosition::UpperRight)?;
     }
     Ok(())
 }
