@@ -438,7 +438,9 @@ fn best_sums(s: u32, p: vec2<f32>, b: TopoBest, k: u32) -> NeighborSums {
 }
 
 // As `gather_topological`, for k ≤ TOPO_SMALL_K: the same rings, the same candidates in the same
-// order, the same budget and the same k nearest.
+// order, the same budget and the same k nearest. (A function of its own, not a branch on TOPO_SMALL inside
+// `gather_topological`: with both selections declared in one function the small pipeline was 9 %
+// slower on lavapipe, 27 against 25 ms a step at 20 000 boids.)
 fn gather_topological_small(s: u32, p: vec2<f32>) -> Gathered {
     var best = best_empty();
     let k = min(params.topological_k, TOPO_SMALL_K);

@@ -33,11 +33,7 @@ impl Variant {
 
     /// Its slot among the kept pipelines: one per model and search.
     fn slot(self) -> usize {
-        let search = Search::ALL
-            .iter()
-            .position(|s| *s == self.search)
-            .unwrap_or(0);
-        Search::ALL.len() * self.model.code() as usize + search
+        Search::ALL.len() * self.model.code() as usize + self.search as usize
     }
 }
 

@@ -94,8 +94,10 @@ pub struct Wgsl {
     pub files: &'static [(&'static str, &'static str)],
 }
 
-/// The neighbour search a source holding the model's rule is compiled with.
+/// The neighbour search a source holding the model's rule is compiled with (its discriminant is
+/// its place in [`Search::ALL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
 pub enum Search {
     /// The metric neighbourhood: every boid within the rule radii.
     Metric,
@@ -631,4 +633,17 @@ pub fn bytes_per_boid() -> u64 {
             _ => 0,
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Search;
+
+    /// A search's discriminant is its place in `Search::ALL` (the GPU keeps its pipelines by it).
+    #[test]
+    fn each_search_is_at_its_discriminant() {
+        for (i, s) in Search::ALL.iter().enumerate() {
+            assert_eq!(*s as usize, i, "{s:?}");
+        }
+    }
 }
