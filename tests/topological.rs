@@ -3,18 +3,24 @@
 //! ties by id. The grid's ring search equals brute force's k nearest — N from 1 to 5000, across
 //! the wrap seam and in the corners, exact ties, k ≥ N − 1 (every other boid), walls and bounce
 //! worlds, a world a million wide, every boid in one cell — on the reference twin, the CPU
-//! backend and the brute-force backend; the GPU's sets (the plain search and the workgroup search
+//! backend's fast search (k ≤ 8, AVX2), the CPU backend and the brute-force backend; the fast
+//! search's sums equal the twin's bit for bit; the GPU's sets (the plain search and the workgroup search
 //! of the boids it defers) equal the CPU's exactly, and its steps equal the CPU's within the
 //! one-step tolerance of `tests/common`.
 
 mod common;
 
 use boids::backend::{BackendKind, Simulation};
+use boids::cpu::gather_simd::SortedLanes;
+use boids::cpu::topological::{
+    fast_search_available, topological_nearest_small, topological_sums_small, Block, SMALL_K,
+};
 use boids::cpu::CpuBackend;
 use boids::gpu::GpuBackend;
 use boids::model::rules::{min_image, topo_d2};
+use boids::model::rules::{NeighborSums, TopoNearest};
 use boids::model::{initial_state, Boid, Boundary, Model, Neighborhood, SimParams, StepUniforms};
-use boids::stages::twins::{topological_nearest, CpuStep, SortedRef};
+use boids::stages::twins::{topological_nearest, topological_sums, CpuStep, SortedRef};
 
 /// A boid's neighbour list: its id and its neighbours' ids, nearest first.
 type Lists = Vec<(u32, Vec<u32>)>;
@@ -40,30 +46,77 @@ fn brute(boids: &[Boid], k: usize, u: &StepUniforms) -> Lists {
     out
 }
 
-/// The reference twin's lists: the boids binned by the twins, then `topological_nearest` for
-/// every boid (the first N sorted items).
-fn twin(boids: &[Boid], p: &SimParams) -> Lists {
+/// The boids binned by the twins (the stages before `rules`), with their uniform block.
+fn binned(boids: &[Boid], p: &SimParams) -> (StepUniforms, CpuStep) {
     let u = StepUniforms::new(p, boids.len() as u32, 0, 1, &Default::default());
     let mut c = CpuStep::new(boids, p);
     c.prepare(u);
     for stage in boids::stages::step_stages().take_while(|s| s.name != "rules") {
         (stage.twin)(&mut c);
     }
-    let grid = u.grid();
-    let sorted = SortedRef {
+    (u, c)
+}
+
+fn sorted(c: &CpuStep) -> SortedRef<'_> {
+    SortedRef {
         pos_vel: &c.sorted_pos_vel,
         hue: &c.sorted_hue,
         id: &c.sorted_id,
-    };
-    let mut near = boids::model::rules::TopoNearest::new(p.topological_k as usize);
+    }
+}
+
+/// The reference twin's lists: the boids binned by the twins, then `topological_nearest` for
+/// every boid (the first N sorted items).
+fn twin(boids: &[Boid], p: &SimParams) -> Lists {
+    let (u, c) = binned(boids, p);
+    let grid = u.grid();
+    let mut near = TopoNearest::new(p.topological_k as usize);
     let mut out: Lists = (0..boids.len())
         .map(|s| {
-            topological_nearest(s, sorted, &c.cells, &grid, &u, &mut near);
+            topological_nearest(s, sorted(&c), &c.cells, &grid, &u, &mut near);
             (c.sorted_id[s], near.selected().map(|x| x.1).collect())
         })
         .collect();
     out.sort_by_key(|x| x.0);
     out
+}
+
+/// Whether the CPU backend's fast search runs for `p` here (k ≤ 8 on a CPU with AVX2); says
+/// SKIPPED when this CPU lacks it.
+fn fast_runs(p: &SimParams) -> bool {
+    if !fast_search_available() {
+        eprintln!("SKIPPED the fast topological search: this CPU lacks AVX2");
+        return false;
+    }
+    p.topological_k as usize <= SMALL_K
+}
+
+/// The sorted items transposed, as the CPU backend's `rules` stage makes them.
+fn lanes(c: &CpuStep) -> SortedLanes {
+    let total = c.cells[c.cells.len() - 1] as usize;
+    let mut lanes = SortedLanes::default();
+    lanes.fill(&c.sorted_pos_vel[..total], &c.sorted_hue[..total]);
+    lanes
+}
+
+/// The fast search's lists (`topological_nearest_small`, the boids in sorted order sharing one
+/// block cache as in the backend), `None` where it does not run.
+fn fast(boids: &[Boid], p: &SimParams) -> Option<Lists> {
+    if !fast_runs(p) {
+        return None;
+    }
+    let (u, c) = binned(boids, p);
+    let (grid, lanes) = (u.grid(), lanes(&c));
+    let mut block = Block::new();
+    let mut out: Lists = (0..boids.len())
+        .map(|s| {
+            let near =
+                topological_nearest_small(s, &mut block, &lanes, &c.sorted_id, &c.cells, &grid, &u);
+            (c.sorted_id[s], near.selected().map(|x| x.1).collect())
+        })
+        .collect();
+    out.sort_by_key(|x| x.0);
+    Some(out)
 }
 
 /// Compares two sets of lists exactly (the same boids, the same neighbours in the same order);
@@ -108,6 +161,9 @@ fn check(boids: &[Boid], p: &SimParams, what: &str) {
     let expect = (p.topological_k as usize).min(boids.len() - 1);
     assert!(want.iter().all(|x| x.1.len() == expect), "{what}");
     compare(&twin(boids, p), &want).unwrap_or_else(|e| panic!("{what}: {e}"));
+    if let Some(lists) = fast(boids, p) {
+        compare(&lists, &want).unwrap_or_else(|e| panic!("{what}, fast search: {e}"));
+    }
 }
 
 #[test]
@@ -135,7 +191,7 @@ fn the_k_nearest_equal_brute_force_from_1_to_5000_boids() {
             .into_iter()
             .enumerate()
         {
-            for k in [1u32, 7, 64] {
+            for k in [1u32, 2, 7, 8, 9, 64] {
                 let p = topo(world(400.0, 300.0, boundary), k).with_world_for(n, 0.01);
                 let boids = common::test_state(s as u32 + 40, n, &p, true);
                 check(&boids, &p, &format!("{boundary:?} n = {n}, k = {k}"));
@@ -214,6 +270,10 @@ fn ties_go_to_the_smaller_id() {
             assert!(tied, "k = {k}: the lattice has ties at the k-th");
             compare(&twin(&boids, &p), &want)
                 .unwrap_or_else(|e| panic!("lattice {boundary:?}, k = {k}: {e}"));
+            if let Some(lists) = fast(&boids, &p) {
+                compare(&lists, &want)
+                    .unwrap_or_else(|e| panic!("lattice {boundary:?}, k = {k}, fast search: {e}"));
+            }
         }
     }
 }
@@ -256,6 +316,90 @@ fn a_world_a_million_wide_and_every_boid_in_one_cell() {
         boids[1..].iter().map(|b| grid.cell_of(b.pos())).collect();
     assert_eq!(cells.len(), 1, "the crowd is in one cell");
     check(&boids, &p, "crowded");
+}
+
+/// A sum's bits, field by field.
+fn sums_bits(s: &NeighborSums) -> Vec<u32> {
+    let v = [s.separation, s.alignment, s.cohesion, s.hue, s.hue_velocity];
+    let mut out: Vec<u32> = v
+        .iter()
+        .flat_map(|x| [x.x.to_bits(), x.y.to_bits()])
+        .collect();
+    out.extend([s.alignment_n, s.cohesion_n, s.hue_n, s.neighbors]);
+    out
+}
+
+#[test]
+fn the_fast_sums_are_the_twins_bit_for_bit() {
+    // Every model and boundary, k from 1 to 8, separation radii from none of the k to most.
+    if !fast_search_available() {
+        eprintln!("SKIPPED the fast topological sums: this CPU lacks AVX2");
+        return;
+    }
+    let (mut checked, mut separated) = (0, 0);
+    let mut planted = false;
+    for m in Model::all() {
+        for (b, boundary) in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce]
+            .into_iter()
+            .enumerate()
+        {
+            for (t, (k, separation)) in [(1u32, 2.0f32), (3, 6.0), (7, 9.0), (8, 30.0)]
+                .into_iter()
+                .enumerate()
+            {
+                let mut p = topo(
+                    SimParams {
+                        model: m,
+                        boundary,
+                        ..SimParams::default()
+                    },
+                    k,
+                )
+                .with_world_for(2000, 0.01);
+                p.separation_radius = separation;
+                let boids = common::test_state(10 * b as u32 + t as u32, 2000, &p, true);
+                let (u, c) = binned(&boids, &p);
+                let (grid, lanes) = (u.grid(), lanes(&c));
+                let mut block = Block::new();
+                let mut near = TopoNearest::new(k as usize);
+                for s in 0..boids.len() {
+                    topological_nearest(s, sorted(&c), &c.cells, &grid, &u, &mut near);
+                    let want = topological_sums(s, &near, sorted(&c), &u);
+                    let found = topological_nearest_small(
+                        s,
+                        &mut block,
+                        &lanes,
+                        &c.sorted_id,
+                        &c.cells,
+                        &grid,
+                        &u,
+                    );
+                    let got = topological_sums_small(s, &found, sorted(&c), &u);
+                    assert_eq!(
+                        sums_bits(&got),
+                        sums_bits(&want),
+                        "{} {boundary:?} k = {k}, item {s}: {got:?} against {want:?}",
+                        m.name()
+                    );
+                    separated += (want.separation != glam::Vec2::ZERO) as usize;
+                    checked += 1;
+                    // The comparison sees one ulp.
+                    if !planted && want.separation.x != 0.0 {
+                        let mut off = want;
+                        off.separation.x = f32::from_bits(off.separation.x.to_bits() + 1);
+                        assert_ne!(sums_bits(&off), sums_bits(&want));
+                        planted = true;
+                    }
+                }
+            }
+        }
+    }
+    // Separation is summed somewhere (the models with a separation rule), and the comparison
+    // sees one ulp.
+    assert!(
+        planted && checked > 0 && separated > 1000,
+        "{checked} {separated}"
+    );
 }
 
 #[test]

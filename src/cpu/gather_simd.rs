@@ -165,7 +165,7 @@ impl SortedLanes {
     }
 
     /// Field `f` (0 ..= 7: x, y, vx, vy, hx, hy, ux, uy) of every item, padding included.
-    fn field(&self, f: usize) -> &[f32] {
+    pub fn field(&self, f: usize) -> &[f32] {
         &self.data[f * self.stride..(f + 1) * self.stride]
     }
 

@@ -14,6 +14,7 @@
 //! - [`binning`]: `count`, `slots` and `scatter` in parallel;
 //! - [`rules`]: `rules` in parallel, with cached candidate ranges, the vectorised gather
 //!   ([`gather_simd`]) and the 8-boid integrate ([`integrate_simd`]);
+//! - [`topological`]: the topological search of `rules` for k ≤ 8, eight candidates at a time;
 //! - [`naive`]: the brute-force rules of `cpu-naive`.
 
 pub mod binning;
@@ -22,6 +23,7 @@ pub mod integrate_simd;
 pub mod naive;
 pub mod rules;
 pub mod step;
+pub mod topological;
 
 use std::time::Instant;
 

@@ -15,6 +15,9 @@ use crate::cpu::gather_simd::{
     SortedLanes, SumsLanes, LANES,
 };
 use crate::cpu::integrate_simd::{self, integrate_lanes};
+use crate::cpu::topological::{
+    fast_search_available, topological_nearest_small, topological_sums_small, Block, SMALL_K,
+};
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
@@ -341,6 +344,8 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     let topo_k = u.topological_k as usize;
     // The topological neighbours of one boid (reused from boid to boid: emptied, not zeroed).
     let mut near = TopoNearest::new(topo_k.max(1));
+    // The candidates of the topological search's first step around the current cell.
+    let mut block = Block::new();
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
@@ -360,8 +365,14 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
                 }
                 match ctx.how {
                     _ if topo_k > 0 => {
-                        let n =
-                            topological_one(ctx, s + l, &mut near, out.neighbor_ids, topo_k, s0);
+                        let n = topological_one(
+                            ctx,
+                            s + l,
+                            (&mut near, &mut block),
+                            out.neighbor_ids,
+                            topo_k,
+                            s0,
+                        );
                         sums.lane(l).set(&n);
                     }
                     Gather::Lanes(path, lanes) if path != GatherPath::Scalar && simd_applies(u) => {
@@ -395,7 +406,14 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
         } else {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
             if topo_k > 0 {
-                sums = topological_one(ctx, s, &mut near, out.neighbor_ids, topo_k, s0);
+                sums = topological_one(
+                    ctx,
+                    s,
+                    (&mut near, &mut block),
+                    out.neighbor_ids,
+                    topo_k,
+                    s0,
+                );
                 let me = sorted.pos_vel[s];
                 ob = obstacle_sums(Vec2::new(me[0], me[1]), ctx.obstacles, u);
             } else {
@@ -416,23 +434,38 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
 
 /// The topological neighbour sums of sorted item `s` (its neighbours found into `near`), its
 /// neighbour ids recorded into `ids` (the ids of this task's boids, from sorted item `s0` on)
-/// when asked for. Not inlined: the search stays out of the metric gather's loop, whose code it
+/// when asked for. With the sorted items transposed, k ≤ 8 and AVX2 the search and the sums are
+/// [`topological_nearest_small`] and [`topological_sums_small`], else the reference's. Not inlined: the search stays out of the metric gather's loop, whose code it
 /// would otherwise share (compiled three times, scalar, AVX2 and AVX-512).
 #[inline(never)]
 fn topological_one(
     ctx: &RulesCtx<'_>,
     s: usize,
-    near: &mut TopoNearest,
+    (near, block): (&mut TopoNearest, &mut Block),
     ids: &mut [u32],
     k: usize,
     s0: usize,
 ) -> NeighborSums {
-    topological_nearest(s, ctx.sorted, ctx.cells, ctx.grid, ctx.u, near);
+    let (u, sorted) = (ctx.u, ctx.sorted);
     let at = (s - s0) * k;
-    if s < ctx.u.record_neighbors as usize && at + k <= ids.len() {
-        record_ids(near, &mut ids[at..at + k]);
+    let record = s < u.record_neighbors as usize && at + k <= ids.len();
+    match ctx.how {
+        Gather::Lanes(_, lanes) if k <= SMALL_K && fast_search_available() => {
+            let found =
+                topological_nearest_small(s, block, lanes, sorted.id, ctx.cells, ctx.grid, u);
+            if record {
+                found.record_ids(&mut ids[at..at + k]);
+            }
+            topological_sums_small(s, &found, sorted, u)
+        }
+        _ => {
+            topological_nearest(s, sorted, ctx.cells, ctx.grid, u, near);
+            if record {
+                record_ids(near, &mut ids[at..at + k]);
+            }
+            topological_sums(s, near, sorted, u)
+        }
     }
-    topological_sums(s, near, ctx.sorted, ctx.u)
 }
 
 /// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to

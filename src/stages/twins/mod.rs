@@ -36,7 +36,7 @@ pub use clear::clear;
 pub use count::count;
 pub use measures::measures;
 pub use predators::predators;
-pub use rules::{gather, rules, topological_nearest, CandidateRange, StateMut};
+pub use rules::{gather, rules, topological_nearest, topological_sums, CandidateRange, StateMut};
 pub use scan::scan;
 pub use scatter::{scatter, Sorted, SortedRef};
 pub use slots::slots;
