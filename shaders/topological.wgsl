@@ -10,6 +10,8 @@
 // `sorted_hue`, `sorted_id`, `neighbor_ids`.
 
 const TOPOLOGICAL_K_MAX: u32 = 64u;
+// Rings of the plain search's first step: the 5 × 5 block; mirrors `FIRST_RINGS`.
+const TOPO_FIRST_RINGS: u32 = 2u;
 const F32_MAX: f32 = 3.40282347e+38;
 
 // The squared length of a topological offset: each square rounded, then added. Each square is
@@ -302,8 +304,9 @@ fn topo_sums(s: u32, p: vec2<f32>, h: ptr<function, TopoHeap>) -> NeighborSums {
 // searches of TOPO_BUDGET stay within it with room for the rest of `rules`.
 const TOPO_BUDGET: u32 = 6144u;
 
-// The topological neighbour sums of sorted item s at p, ring by ring (ring r: the frame of
-// inner = outer = r) until the k-th nearest is certain; `ok` is false when the search would pass
+// The topological neighbour sums of sorted item s at p: the 5 × 5 block of cells around its
+// cell, then ring by ring (ring r: the frame of inner = outer = r) until the k-th nearest is
+// certain; `ok` is false when the search would pass
 // TOPO_BUDGET (the caller defers the boid to `rules_heavy`).
 fn gather_topological(s: u32, p: vec2<f32>) -> Gathered {
     var heap: TopoHeap;
@@ -312,9 +315,12 @@ fn gather_topological(s: u32, p: vec2<f32>) -> Gathered {
     let c = cell_xy(p);
     // The sift-ups (at most 6 iterations for each of the k pushes) and the sort, up front.
     var work = 8u * heap.k;
-    var r = 0u;
+    // The 5 × 5 block first (its rows are whole runs of cells), then one ring at a time; mirrors
+    // `search_frame`.
+    var inner = 0u;
+    var r = TOPO_FIRST_RINGS;
     loop {
-        let f = frame_of(c, r, r);
+        let f = frame_of(c, inner, r);
         let rows = frame_rows(f);
         for (var t = 0u; t < rows; t++) {
             // The row, its two segments and four ranges.
@@ -340,6 +346,7 @@ fn gather_topological(s: u32, p: vec2<f32>) -> Gathered {
             return Gathered(empty_sums(), false);
         }
         r += 1u;
+        inner = r;
     }
     heap_sort(&heap);
     return Gathered(topo_sums(s, p, &heap), true);
@@ -446,9 +453,10 @@ fn gather_topological_small(s: u32, p: vec2<f32>) -> Gathered {
     let k = min(params.topological_k, TOPO_SMALL_K);
     let c = cell_xy(p);
     var work = 8u * k;
-    var r = 0u;
+    var inner = 0u;
+    var r = TOPO_FIRST_RINGS;
     loop {
-        let f = frame_of(c, r, r);
+        let f = frame_of(c, inner, r);
         let rows = frame_rows(f);
         for (var t = 0u; t < rows; t++) {
             work += 7u;
@@ -475,6 +483,7 @@ fn gather_topological_small(s: u32, p: vec2<f32>) -> Gathered {
             return Gathered(empty_sums(), false);
         }
         r += 1u;
+        inner = r;
     }
     return Gathered(best_sums(s, p, best, k), true);
 }
