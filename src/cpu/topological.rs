@@ -638,7 +638,6 @@ mod avx2 {
             wrap,
             side: (w, h),
         };
-        let mut slots = Slots::new();
         // The first step: the block's candidates, copied together once per cell.
         if block.cell != Some((cx, cy)) {
             fill(block, (cx, cy), grid, cells, items);
@@ -680,6 +679,8 @@ mod avx2 {
         // (how many keys are smaller), counted for all at once; those of rank < 8 fill the slots
         // in rank order. No branch and no chain of insertions.
         let ranked = block.len.min(2 * SMALL_K);
+        let mut best_key = [EMPTY; SMALL_K + 1];
+        let mut best_index = [0i64; SMALL_K + 1];
         if ranked > 0 {
             let (k0, i0) = chunk(0);
             let (k1, i1) = if ranked > SMALL_K {
@@ -710,45 +711,49 @@ mod avx2 {
                 unsafe { _mm256_storeu_si256(ranks.as_mut_ptr().add(4 * q).cast(), *r) };
             }
             // Slot 8 takes the candidates of rank 8 and more, and the empty lanes.
-            let mut out_key = [EMPTY; SMALL_K + 1];
-            let mut out_index = [0i64; SMALL_K + 1];
             for l in 0..2 * SMALL_K {
                 let at = if key[l] == EMPTY {
                     SMALL_K
                 } else {
                     (ranks[l] as usize).min(SMALL_K)
                 };
-                out_key[at] = key[l];
-                out_index[at] = index[l];
+                best_key[at] = key[l];
+                best_index[at] = index[l];
             }
-            out_key[SMALL_K] = EMPTY;
-            slots.set(&out_key[..SMALL_K], &out_index[..SMALL_K], k);
+            best_key[SMALL_K] = EMPTY;
         }
-        // The rest of a larger block, 8 at a time, inserted.
-        let mut c = ranked;
-        while c < block.len {
-            let (key, index) = chunk(c);
-            let enter = beating(&key, slots.bound);
-            let mut at = [0i64; SMALL_K];
-            // SAFETY: 4 i64 at 0 and at 4 in an array of 8.
-            unsafe {
-                _mm256_storeu_si256(at.as_mut_ptr().cast(), index[0]);
-                _mm256_storeu_si256(at.as_mut_ptr().add(4).cast(), index[1]);
-            }
-            insert_lanes(&mut slots, k, &key, enter, |l| at[l]);
-            c += SMALL_K;
-        }
-        let certain = |slots: &Slots, r: u32| {
+        let certain = |bound: i64, r: u32| {
             let bound2 = block_bound2(grid, p, cx, cy, r, w, h);
-            bound2 == f32::MAX
-                || (slots.bound != EMPTY && f32::from_bits((slots.bound >> 32) as u32) < bound2)
+            bound2 == f32::MAX || (bound != EMPTY && f32::from_bits((bound >> 32) as u32) < bound2)
         };
-        if !certain(&slots, FIRST_RINGS) {
-            later_rings(&mut slots, k, s, p, (cx, cy), &here, grid, cells, items);
+        // The rest of a larger block, 8 at a time, and the later rings, inserted into the slots
+        // (in registers; read from the arrays only here, where they are needed: a vector read
+        // of values just stored one by one waits for the stores).
+        if block.len > ranked || !certain(best_key[k - 1], FIRST_RINGS) {
+            let mut slots = Slots::new();
+            slots.set(&best_key[..SMALL_K], &best_index[..SMALL_K], k);
+            let mut c = ranked;
+            while c < block.len {
+                let (key, index) = chunk(c);
+                let enter = beating(&key, slots.bound);
+                let mut at = [0i64; SMALL_K];
+                // SAFETY: 4 i64 at 0 and at 4 in an array of 8.
+                unsafe {
+                    _mm256_storeu_si256(at.as_mut_ptr().cast(), index[0]);
+                    _mm256_storeu_si256(at.as_mut_ptr().add(4).cast(), index[1]);
+                }
+                insert_lanes(&mut slots, k, &key, enter, |l| at[l]);
+                c += SMALL_K;
+            }
+            if !certain(slots.bound, FIRST_RINGS) {
+                later_rings(&mut slots, k, s, p, (cx, cy), &here, grid, cells, items);
+            }
+            let (keys, index) = slots.to_arrays();
+            best_key[..SMALL_K].copy_from_slice(&keys);
+            best_index[..SMALL_K].copy_from_slice(&index);
         }
-        let (keys, index) = slots.to_arrays();
         let mut out = Nearest8::default();
-        for (t, (&key, &j)) in keys[..k].iter().zip(&index[..k]).enumerate() {
+        for (t, (&key, &j)) in best_key[..k].iter().zip(&best_index[..k]).enumerate() {
             out.keys[t] = key as u64;
             out.index[t] = j as u32;
             out.len += (key != EMPTY) as usize;
