@@ -64,6 +64,8 @@ pub fn fast_search_available() -> bool {
 pub struct Block {
     /// The cell the candidates are for (`None` before the first, and after a new step).
     cell: Option<(u32, u32)>,
+    /// The grid's cell sides (wu): `(W / cols, H / rows)`.
+    cells: (f32, f32),
     x: Vec<f32>,
     y: Vec<f32>,
     id: Vec<u32>,
@@ -221,7 +223,7 @@ mod avx2 {
     use glam::Vec2;
 
     use crate::cpu::gather_simd::SortedLanes;
-    use crate::model::grid::{block_bound2, search_frame, Grid, FIRST_RINGS};
+    use crate::model::grid::{block_bound2, block_bound2_with, search_frame, Grid, FIRST_RINGS};
     use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
     use crate::model::uniforms::StepUniforms;
     use crate::stages::twins::SortedRef;
@@ -474,6 +476,30 @@ mod avx2 {
         }
     }
 
+    /// Chunks of 8 candidates of the block ranked at once (more are inserted one by one).
+    const RANKED_CHUNKS: usize = 4;
+
+    /// Each of the keys' rank among `key` (the same keys, in order): how many are smaller; the
+    /// first `4·R` of the result are the lanes of `keys[..R]`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn ranks<const R: usize>(keys: &[__m256i], key: &[i64]) -> [i64; SMALL_K * RANKED_CHUNKS] {
+        let keys: &[__m256i; R] = keys[..R].try_into().expect("R registers");
+        let mut rank = [_mm256_setzero_si256(); R];
+        for &kj in key {
+            let b = _mm256_set1_epi64x(kj);
+            for (r, kv) in rank.iter_mut().zip(keys) {
+                *r = _mm256_sub_epi64(*r, _mm256_cmpgt_epi64(*kv, b));
+            }
+        }
+        let mut out = [0i64; SMALL_K * RANKED_CHUNKS];
+        for (q, r) in rank.iter().enumerate() {
+            // SAFETY: 4 i64 at `4q < 4R ≤ 32` in an array of 32.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * q).cast(), *r) };
+        }
+        out
+    }
+
     /// Runs of cells offered in one batch (a frame row adds at most 4: two column segments,
     /// each split at the seam).
     const RUNS: usize = 32;
@@ -537,8 +563,12 @@ mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn fill(block: &mut Block, (cx, cy): (u32, u32), grid: &Grid, cells: &[u32], items: Items) {
-        let Items { xs, ys, ids, n } = items;
+        let Items { xs, ys, ids, n, .. } = items;
         block.cell = Some((cx, cy));
+        block.cells = (
+            items.side.0 / grid.cols as f32,
+            items.side.1 / grid.rows as f32,
+        );
         block.len = 0;
         let (inner, r) = search_frame(0);
         let f = grid.frame(cx, cy, inner, r);
@@ -596,6 +626,8 @@ mod avx2 {
         ys: &'a [f32],
         ids: &'a [u32],
         n: usize,
+        /// The world's sides (wu).
+        side: (f32, f32),
     }
 
     /// See [`super::topological_nearest_small`].
@@ -620,6 +652,7 @@ mod avx2 {
             ys: lanes.field(1),
             ids,
             n: lanes.len(),
+            side: (u.world_width, u.world_height),
         };
         let (xs, ys) = (items.xs, items.ys);
         let p = Vec2::new(xs[s], ys[s]);
@@ -675,47 +708,43 @@ mod avx2 {
                 ],
             )
         };
-        // Up to 16 candidates (most blocks at the default density): each one's rank among them
-        // (how many keys are smaller), counted for all at once; those of rank < 8 fill the slots
-        // in rank order. No branch and no chain of insertions.
-        let ranked = block.len.min(2 * SMALL_K);
+        // Up to 32 candidates (all blocks but a few at the default density): each one's rank
+        // among them (how many keys are smaller), counted for all at once; those of rank < 8
+        // fill the slots in rank order. No branch and no chain of insertions.
+        let chunks = block.len.div_ceil(SMALL_K).min(RANKED_CHUNKS);
+        let ranked = block.len.min(chunks * SMALL_K);
         let mut best_key = [EMPTY; SMALL_K + 1];
         let mut best_index = [0i64; SMALL_K + 1];
-        if ranked > 0 {
-            let (k0, i0) = chunk(0);
-            let (k1, i1) = if ranked > SMALL_K {
-                chunk(SMALL_K)
-            } else {
-                ([_mm256_set1_epi64x(EMPTY); 2], [_mm256_setzero_si256(); 2])
-            };
-            let keys = [k0[0], k0[1], k1[0], k1[1]];
-            let mut key = [0i64; 2 * SMALL_K];
-            let mut index = [0i64; 2 * SMALL_K];
-            for (q, (kv, iv)) in keys.iter().zip([i0[0], i0[1], i1[0], i1[1]]).enumerate() {
-                // SAFETY: 4 i64 at `4q` in arrays of 16.
+        if chunks > 0 {
+            let mut keys = [_mm256_set1_epi64x(EMPTY); 2 * RANKED_CHUNKS];
+            let mut key = [EMPTY; SMALL_K * RANKED_CHUNKS];
+            let mut index = [0i64; SMALL_K * RANKED_CHUNKS];
+            for c in 0..chunks {
+                let (kv, iv) = chunk(c * SMALL_K);
+                keys[2 * c] = kv[0];
+                keys[2 * c + 1] = kv[1];
+                // SAFETY: 8 i64 at `8c` in arrays of `8 · RANKED_CHUNKS`.
                 unsafe {
-                    _mm256_storeu_si256(key.as_mut_ptr().add(4 * q).cast(), *kv);
-                    _mm256_storeu_si256(index.as_mut_ptr().add(4 * q).cast(), iv);
+                    let at = SMALL_K * c;
+                    _mm256_storeu_si256(key.as_mut_ptr().add(at).cast(), kv[0]);
+                    _mm256_storeu_si256(key.as_mut_ptr().add(at + 4).cast(), kv[1]);
+                    _mm256_storeu_si256(index.as_mut_ptr().add(at).cast(), iv[0]);
+                    _mm256_storeu_si256(index.as_mut_ptr().add(at + 4).cast(), iv[1]);
                 }
             }
-            let mut rank = [_mm256_setzero_si256(); 4];
-            for &kj in &key {
-                let b = _mm256_set1_epi64x(kj);
-                for (r, kv) in rank.iter_mut().zip(&keys) {
-                    *r = _mm256_sub_epi64(*r, _mm256_cmpgt_epi64(*kv, b));
-                }
-            }
-            let mut ranks = [0i64; 2 * SMALL_K];
-            for (q, r) in rank.iter().enumerate() {
-                // SAFETY: 4 i64 at `4q` in an array of 16.
-                unsafe { _mm256_storeu_si256(ranks.as_mut_ptr().add(4 * q).cast(), *r) };
-            }
+            let m = SMALL_K * chunks;
+            let rank = match chunks {
+                1 => ranks::<2>(&keys, &key[..m]),
+                2 => ranks::<4>(&keys, &key[..m]),
+                3 => ranks::<6>(&keys, &key[..m]),
+                _ => ranks::<8>(&keys, &key[..m]),
+            };
             // Slot 8 takes the candidates of rank 8 and more, and the empty lanes.
-            for l in 0..2 * SMALL_K {
+            for l in 0..m {
                 let at = if key[l] == EMPTY {
                     SMALL_K
                 } else {
-                    (ranks[l] as usize).min(SMALL_K)
+                    (rank[l] as usize).min(SMALL_K)
                 };
                 best_key[at] = key[l];
                 best_index[at] = index[l];
@@ -723,7 +752,7 @@ mod avx2 {
             best_key[SMALL_K] = EMPTY;
         }
         let certain = |bound: i64, r: u32| {
-            let bound2 = block_bound2(grid, p, cx, cy, r, w, h);
+            let bound2 = block_bound2_with(grid, p, (cx, cy), r, (w, h), block.cells);
             bound2 == f32::MAX || (bound != EMPTY && f32::from_bits((bound >> 32) as u32) < bound2)
         };
         // The rest of a larger block, 8 at a time, and the later rings, inserted into the slots
@@ -929,7 +958,7 @@ mod avx2 {
         cells: &[u32],
         items: Items,
     ) {
-        let Items { xs, ys, ids, n } = items;
+        let Items { xs, ys, ids, n, .. } = items;
         let (w, h) = here.side;
         let wrap = grid.wrap;
         let ax = Axis {

@@ -335,8 +335,22 @@ pub fn search_frame(step: u32) -> (u32, u32) {
 /// seen). Mirrored by `block_bound2` in `shaders/gather.wgsl`.
 #[inline(always)]
 pub fn block_bound2(grid: &Grid, p: Vec2, cx: u32, cy: u32, r: u32, w: f32, h: f32) -> f32 {
-    let side = |c: u32, n: u32, pos: f32, len: f32| -> f32 {
-        let cell = len / n as f32;
+    let cells = (w / grid.cols as f32, h / grid.rows as f32);
+    block_bound2_with(grid, p, (cx, cy), r, (w, h), cells)
+}
+
+/// [`block_bound2`] with the cells' sides `(W / cols, H / rows)` (wu) given, for a caller that
+/// computes them once (no division per call); the same value.
+#[inline(always)]
+pub fn block_bound2_with(
+    grid: &Grid,
+    p: Vec2,
+    (cx, cy): (u32, u32),
+    r: u32,
+    (w, h): (f32, f32),
+    (cell_w, cell_h): (f32, f32),
+) -> f32 {
+    let side = |c: u32, n: u32, pos: f32, cell: f32| -> f32 {
         let (lo_all, hi_all) = if grid.wrap {
             let all = 2 * r as u64 + 1 >= n as u64;
             (all, all)
@@ -352,7 +366,7 @@ pub fn block_bound2(grid: &Grid, p: Vec2, cx: u32, cy: u32, r: u32, w: f32, h: f
         }
         g
     };
-    let g = side(cx, grid.cols, p.x, w).min(side(cy, grid.rows, p.y, h));
+    let g = side(cx, grid.cols, p.x, cell_w).min(side(cy, grid.rows, p.y, cell_h));
     if g == f32::MAX {
         return f32::MAX;
     }
