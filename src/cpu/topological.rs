@@ -365,20 +365,7 @@ mod avx2 {
         #[inline]
         #[target_feature(enable = "avx2")]
         fn keys(&self, x: __m256, y: __m256, id: __m256i) -> [__m256i; 2] {
-            let mut dx = _mm256_sub_ps(x, self.px);
-            let mut dy = _mm256_sub_ps(y, self.py);
-            if self.wrap {
-                let gx = _mm256_cmp_ps::<_CMP_GT_OQ>(dx, self.hw);
-                let lx = _mm256_cmp_ps::<_CMP_LT_OQ>(dx, self.lw);
-                let x2 = _mm256_blendv_ps(dx, _mm256_sub_ps(dx, self.w), gx);
-                dx = _mm256_blendv_ps(x2, _mm256_add_ps(dx, self.w), lx);
-                let gy = _mm256_cmp_ps::<_CMP_GT_OQ>(dy, self.hh);
-                let ly = _mm256_cmp_ps::<_CMP_LT_OQ>(dy, self.lh);
-                let y2 = _mm256_blendv_ps(dy, _mm256_sub_ps(dy, self.h), gy);
-                dy = _mm256_blendv_ps(y2, _mm256_add_ps(dy, self.h), ly);
-            }
-            let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            let bits = _mm256_castps_si256(d2);
+            let bits = self.d2_bits(x, y);
             let key_of = |bits: __m128i, id: __m128i| {
                 _mm256_or_si256(
                     _mm256_slli_epi64::<32>(_mm256_cvtepu32_epi64(bits)),
@@ -392,6 +379,27 @@ mod avx2 {
                     _mm256_extracti128_si256::<1>(id),
                 ),
             ]
+        }
+
+        /// The bits of the squared distances of [`Here::keys`] (a float ≥ 0: its bits order
+        /// as it does).
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        fn d2_bits(&self, x: __m256, y: __m256) -> __m256i {
+            let mut dx = _mm256_sub_ps(x, self.px);
+            let mut dy = _mm256_sub_ps(y, self.py);
+            if self.wrap {
+                let gx = _mm256_cmp_ps::<_CMP_GT_OQ>(dx, self.hw);
+                let lx = _mm256_cmp_ps::<_CMP_LT_OQ>(dx, self.lw);
+                let x2 = _mm256_blendv_ps(dx, _mm256_sub_ps(dx, self.w), gx);
+                dx = _mm256_blendv_ps(x2, _mm256_add_ps(dx, self.w), lx);
+                let gy = _mm256_cmp_ps::<_CMP_GT_OQ>(dy, self.hh);
+                let ly = _mm256_cmp_ps::<_CMP_LT_OQ>(dy, self.lh);
+                let y2 = _mm256_blendv_ps(dy, _mm256_sub_ps(dy, self.h), gy);
+                dy = _mm256_blendv_ps(y2, _mm256_add_ps(dy, self.h), ly);
+            }
+            let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            _mm256_castps_si256(d2)
         }
     }
 
@@ -496,6 +504,27 @@ mod avx2 {
         for (q, r) in rank.iter().enumerate() {
             // SAFETY: 4 i64 at `4q < 4R ≤ 32` in an array of 32.
             unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * q).cast(), *r) };
+        }
+        out
+    }
+
+    /// Each 32-bit value's rank among `d` (the same values, in order): how many are smaller;
+    /// the first `8·R` of the result are the lanes of `regs[..R]`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn ranks32<const R: usize>(regs: &[__m256i], d: &[i32]) -> [u32; SMALL_K * RANKED_CHUNKS] {
+        let regs: &[__m256i; R] = regs[..R].try_into().expect("R registers");
+        let mut rank = [_mm256_setzero_si256(); R];
+        for &dj in d {
+            let b = _mm256_set1_epi32(dj);
+            for (r, v) in rank.iter_mut().zip(regs) {
+                *r = _mm256_sub_epi32(*r, _mm256_cmpgt_epi32(*v, b));
+            }
+        }
+        let mut out = [0u32; SMALL_K * RANKED_CHUNKS];
+        for (q, r) in rank.iter().enumerate() {
+            // SAFETY: 8 u32 at `8q < 8R ≤ 32` in an array of 32.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(SMALL_K * q).cast(), *r) };
         }
         out
     }
@@ -715,7 +744,61 @@ mod avx2 {
         let ranked = block.len.min(chunks * SMALL_K);
         let mut best_key = [EMPTY; SMALL_K + 1];
         let mut best_index = [0i64; SMALL_K + 1];
-        if chunks > 0 {
+        // First by the squared distances alone, 8 to a register: when no two are equal their
+        // order is the keys' order; a tie (rare but for lattices) takes the keys' ranking below.
+        let ranked_by_distance = chunks > 0 && {
+            let m = SMALL_K * chunks;
+            let mut d = [i32::MAX; SMALL_K * RANKED_CHUNKS];
+            let mut ids = [0u32; SMALL_K * RANKED_CHUNKS];
+            let mut at = [0u32; SMALL_K * RANKED_CHUNKS];
+            let mut regs = [_mm256_set1_epi32(i32::MAX); RANKED_CHUNKS];
+            for (c, reg) in regs.iter_mut().enumerate().take(chunks) {
+                let o = SMALL_K * c;
+                // SAFETY: `o < block.len`; every array of the block holds 8 values past its
+                // length; 8 values at `o` in the local arrays of `8 · RANKED_CHUNKS`.
+                unsafe {
+                    let (x, y) = (
+                        _mm256_loadu_ps(block.x.as_ptr().add(o)),
+                        _mm256_loadu_ps(block.y.as_ptr().add(o)),
+                    );
+                    let index = _mm256_loadu_si256(block.index.as_ptr().add(o).cast());
+                    let live = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((block.len - o) as i32),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    );
+                    let valid = _mm256_andnot_si256(_mm256_cmpeq_epi32(index, me), live);
+                    *reg =
+                        _mm256_blendv_epi8(_mm256_set1_epi32(i32::MAX), here.d2_bits(x, y), valid);
+                    _mm256_storeu_si256(d.as_mut_ptr().add(o).cast(), *reg);
+                    _mm256_storeu_si256(at.as_mut_ptr().add(o).cast(), index);
+                    ids[o..o + SMALL_K].copy_from_slice(&block.id[o..o + SMALL_K]);
+                }
+            }
+            let rank = match chunks {
+                1 => ranks32::<1>(&regs, &d[..m]),
+                2 => ranks32::<2>(&regs, &d[..m]),
+                3 => ranks32::<3>(&regs, &d[..m]),
+                _ => ranks32::<4>(&regs, &d[..m]),
+            };
+            let (mut seen, mut valid) = (0u32, 0u32);
+            for l in 0..m {
+                let live = d[l] != i32::MAX;
+                valid += live as u32;
+                seen |= (live as u32) << rank[l];
+                let to = if live {
+                    (rank[l] as usize).min(SMALL_K)
+                } else {
+                    SMALL_K
+                };
+                best_key[to] = ((d[l] as i64) << 32) | ids[l] as i64;
+                best_index[to] = at[l] as i64;
+            }
+            best_key[SMALL_K] = EMPTY;
+            // Every valid candidate a rank of its own: no tie.
+            seen.count_ones() == valid
+        };
+        if chunks > 0 && !ranked_by_distance {
+            best_key = [EMPTY; SMALL_K + 1];
             let mut keys = [_mm256_set1_epi64x(EMPTY); 2 * RANKED_CHUNKS];
             let mut key = [EMPTY; SMALL_K * RANKED_CHUNKS];
             let mut index = [0i64; SMALL_K * RANKED_CHUNKS];
