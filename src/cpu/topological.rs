@@ -223,7 +223,7 @@ mod avx2 {
     use glam::Vec2;
 
     use crate::cpu::gather_simd::SortedLanes;
-    use crate::model::grid::{block_bound2, block_bound2_with, search_frame, Grid, FIRST_RINGS};
+    use crate::model::grid::{block_bound2_with, search_frame, Grid, FIRST_RINGS};
     use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
     use crate::model::uniforms::StepUniforms;
     use crate::stages::twins::SortedRef;
@@ -279,7 +279,13 @@ mod avx2 {
         #[inline]
         #[target_feature(enable = "avx2")]
         fn refresh_bound(&mut self, k: usize) {
-            self.bound = self.to_arrays().0[k - 1];
+            let mut keys = [0i64; SMALL_K];
+            // SAFETY: 8 i64 fit `keys`; unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(keys.as_mut_ptr().cast(), self.keys[0]);
+                _mm256_storeu_si256(keys.as_mut_ptr().add(4).cast(), self.keys[1]);
+            }
+            self.bound = keys[k - 1];
         }
 
         /// The slots as arrays: (keys, indices).
@@ -858,7 +864,17 @@ mod avx2 {
                 c += SMALL_K;
             }
             if !certain(slots.bound, FIRST_RINGS) {
-                later_rings(&mut slots, k, s, p, (cx, cy), &here, grid, cells, items);
+                later_rings(
+                    &mut slots,
+                    k,
+                    s,
+                    p,
+                    (cx, cy),
+                    &here,
+                    grid,
+                    (cells, block.cells),
+                    items,
+                );
             }
             let (keys, index) = slots.to_arrays();
             best_key[..SMALL_K].copy_from_slice(&keys);
@@ -1038,7 +1054,7 @@ mod avx2 {
         (cx, cy): (u32, u32),
         here: &Here,
         grid: &Grid,
-        cells: &[u32],
+        (cells, cells_side): (&[u32], (f32, f32)),
         items: Items,
     ) {
         let Items { xs, ys, ids, n, .. } = items;
@@ -1048,14 +1064,14 @@ mod avx2 {
             c: cx as i32,
             pos: p.x,
             n: grid.cols as i32,
-            cell: w / grid.cols as f32,
+            cell: cells_side.0,
             wrap,
         };
         let ay = Axis {
             c: cy as i32,
             pos: p.y,
             n: grid.rows as i32,
-            cell: h / grid.rows as f32,
+            cell: cells_side.1,
             wrap,
         };
         let margin = 1e-6 * w.max(h);
@@ -1125,7 +1141,7 @@ mod avx2 {
                 }
             }
             flush(slots, &runs[..len]);
-            let bound2 = block_bound2(grid, p, cx, cy, r, w, h);
+            let bound2 = block_bound2_with(grid, p, (cx, cy), r, (w, h), cells_side);
             if bound2 == f32::MAX
                 || (slots.bound != EMPTY && f32::from_bits((slots.bound >> 32) as u32) < bound2)
             {
