@@ -11,25 +11,34 @@
 //! candidates lie in five runs of two or three items. Here:
 //! - the block's candidates are copied together once per cell ([`Block`]: positions, ids and
 //!   sorted indices, one array each), shared by the boids of the cell (consecutive in the sorted
-//!   order), and walked eight at a time: offsets, minimum image (by blends), squared distance and
-//!   key for the eight lanes at once;
-//! - the lanes whose key beats the current k-th are inserted into eight sorted slots (two
-//!   registers of keys, two of indices) without a branch: slot `i` keeps its entry when it is
-//!   nearer than the new one, else takes the new one when slot `i − 1` is nearer (or `i` is 0),
-//!   else the entry of slot `i − 1`;
+//!   order), and walked eight at a time: offsets, minimum image (by blends) and squared distance
+//!   for the eight lanes at once;
+//! - up to 32 of them are ranked at once, each one's rank the count of the others nearer, 8 lanes
+//!   of squared distances to a register (when two distances tie, which random positions almost
+//!   never do but lattices do, by the 64-bit keys instead, 4 to a register); those of rank < k
+//!   are the k nearest, in order. No branch and no chain of insertions;
+//! - further candidates (a block of more than 32, or the later rings) are inserted into eight
+//!   sorted slots (two registers of keys, two of indices) without a branch: slot `i` keeps its
+//!   entry when it is nearer than the new one, else takes the new one when slot `i − 1` is nearer
+//!   (or `i` is 0), else the entry of slot `i − 1`;
 //! - the later rings (about a quarter of the boids at the default density need one) are walked
 //!   run by run of cells, nearest rows first, a run skipped when its nearest possible candidate is
-//!   farther than the k-th nearest (under the margin of [`block_bound2`]).
+//!   farther than the k-th nearest (under the margin of [`block_bound2`]);
+//! - the sums ([`topological_sums_small`]) read the k neighbours' rows, transpose them into 8
+//!   lanes, compute each neighbour's terms at once and add them as vectors in the reference's
+//!   order.
 //!
 //! **Same result.** The keys are the reference's bit for bit ([`topo_d2`], [`topo_key`]: the same
 //! IEEE single-precision operations in the same order, no fused multiply-add), each candidate is
 //! offered once, and the k smallest of distinct keys do not depend on the order they are offered
 //! in; the search stops after the same step as the reference. So the selection, and everything
 //! computed from it, equals the reference's (`tests/topological.rs` compares the lists over the
-//! same cases as brute force, `tests/cpu_backend.rs` the steps). Other CPUs, and `topological_k`
-//! above 8, take the reference's search.
+//! same cases as brute force, and the sums bit for bit; `tests/cpu_backend.rs` the steps). Other
+//! CPUs, and `topological_k` above 8, take the reference's search.
 //!
-//! Measured in `cargo bench --bench extremes -- neighborhoods` (docs/performance.md §5).
+//! Measured in `cargo bench --bench topological_search` (the search and the sums alone, ns a
+//! boid) and `cargo bench --bench extremes -- neighborhoods` (whole steps against the metric
+//! neighbourhood's); figures in docs/performance.md.
 //!
 //! [`topo_d2`]: crate::model::rules::topo_d2
 //! [`topo_key`]: crate::model::rules::topo_key
