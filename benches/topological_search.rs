@@ -122,21 +122,14 @@ fn main() {
                 println!("  metric gather   {gather:7.1}   ({sink:e})");
                 continue;
             }
+            let search = |s: usize, block: &mut Block| {
+                topological_nearest_small(s, block, &lanes, &c.sorted_id, &c.cells, &grid, &u)
+            };
             let mut found = Vec::with_capacity(N);
-            let search = fastest(|| {
+            let time_search = fastest(|| {
                 let mut block = Block::new();
                 found.clear();
-                for s in 0..N {
-                    found.push(topological_nearest_small(
-                        s,
-                        &mut block,
-                        &lanes,
-                        &c.sorted_id,
-                        &c.cells,
-                        &grid,
-                        &u,
-                    ));
-                }
+                found.extend((0..N).map(|s| search(s, &mut block)));
             });
             let sums = fastest(|| {
                 for (s, near) in found.iter().enumerate() {
@@ -146,19 +139,11 @@ fn main() {
             let both = fastest(|| {
                 let mut block = Block::new();
                 for s in 0..N {
-                    let near = topological_nearest_small(
-                        s,
-                        &mut block,
-                        &lanes,
-                        &c.sorted_id,
-                        &c.cells,
-                        &grid,
-                        &u,
-                    );
+                    let near = search(s, &mut block);
                     sink += topological_sums_small(s, &near, sorted, &u).cohesion.x;
                 }
             });
-            println!("  search          {search:7.1}");
+            println!("  search          {time_search:7.1}");
             println!("  sums            {sums:7.1}");
             println!("  search + sums   {both:7.1}   ({sink:e})");
         }

@@ -502,47 +502,54 @@ mod avx2 {
     /// Chunks of 8 candidates of the block ranked at once (more are inserted one by one).
     const RANKED_CHUNKS: usize = 4;
 
-    /// Each of the keys' rank among `key` (the same keys, in order): how many are smaller; the
-    /// first `4·R` of the result are the lanes of `keys[..R]`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn ranks<const R: usize>(keys: &[__m256i], key: &[i64]) -> [i64; SMALL_K * RANKED_CHUNKS] {
-        let keys: &[__m256i; R] = keys[..R].try_into().expect("R registers");
-        let mut rank = [_mm256_setzero_si256(); R];
-        for &kj in key {
-            let b = _mm256_set1_epi64x(kj);
-            for (r, kv) in rank.iter_mut().zip(keys) {
-                *r = _mm256_sub_epi64(*r, _mm256_cmpgt_epi64(*kv, b));
+    /// Defines `$name::<R>(regs, values) -> [$out; 32]`: each value's rank among `values` (the
+    /// same values, in order, held in `regs[..R]` as lanes of `$elem`): how many are smaller;
+    /// the first `lanes·R` of the result are the lanes of `regs[..R]`. The rank of lane `i` is
+    /// counted down by the comparison masks (−1 where `value_i > value_j`), for every `j` at once.
+    macro_rules! ranks_fn {
+        ($name:ident, $elem:ty, $out:ty, $lanes:expr, $set1:ident, $sub:ident, $gt:ident) => {
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            fn $name<const R: usize>(
+                regs: &[__m256i],
+                values: &[$elem],
+            ) -> [$out; SMALL_K * RANKED_CHUNKS] {
+                let regs: &[__m256i; R] = regs[..R].try_into().expect("R registers");
+                let mut rank = [_mm256_setzero_si256(); R];
+                for &vj in values {
+                    let b = $set1(vj);
+                    for (r, v) in rank.iter_mut().zip(regs) {
+                        *r = $sub(*r, $gt(*v, b));
+                    }
+                }
+                let mut out = [0 as $out; SMALL_K * RANKED_CHUNKS];
+                for (q, r) in rank.iter().enumerate() {
+                    // SAFETY: `lanes` values at `lanes·q < lanes·R ≤ 32` in an array of 32.
+                    unsafe { _mm256_storeu_si256(out.as_mut_ptr().add($lanes * q).cast(), *r) };
+                }
+                out
             }
-        }
-        let mut out = [0i64; SMALL_K * RANKED_CHUNKS];
-        for (q, r) in rank.iter().enumerate() {
-            // SAFETY: 4 i64 at `4q < 4R ≤ 32` in an array of 32.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * q).cast(), *r) };
-        }
-        out
+        };
     }
-
-    /// Each 32-bit value's rank among `d` (the same values, in order): how many are smaller;
-    /// the first `8·R` of the result are the lanes of `regs[..R]`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn ranks32<const R: usize>(regs: &[__m256i], d: &[i32]) -> [u32; SMALL_K * RANKED_CHUNKS] {
-        let regs: &[__m256i; R] = regs[..R].try_into().expect("R registers");
-        let mut rank = [_mm256_setzero_si256(); R];
-        for &dj in d {
-            let b = _mm256_set1_epi32(dj);
-            for (r, v) in rank.iter_mut().zip(regs) {
-                *r = _mm256_sub_epi32(*r, _mm256_cmpgt_epi32(*v, b));
-            }
-        }
-        let mut out = [0u32; SMALL_K * RANKED_CHUNKS];
-        for (q, r) in rank.iter().enumerate() {
-            // SAFETY: 8 u32 at `8q < 8R ≤ 32` in an array of 32.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(SMALL_K * q).cast(), *r) };
-        }
-        out
-    }
+    // The 64-bit keys, 4 to a register; the squared distances' bits, 8 to a register.
+    ranks_fn!(
+        ranks,
+        i64,
+        i64,
+        4,
+        _mm256_set1_epi64x,
+        _mm256_sub_epi64,
+        _mm256_cmpgt_epi64
+    );
+    ranks_fn!(
+        ranks32,
+        i32,
+        u32,
+        8,
+        _mm256_set1_epi32,
+        _mm256_sub_epi32,
+        _mm256_cmpgt_epi32
+    );
 
     /// Runs of cells offered in one batch (a frame row adds at most 4: two column segments,
     /// each split at the seam).
