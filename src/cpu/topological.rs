@@ -237,7 +237,7 @@ mod avx2 {
     use crate::model::uniforms::StepUniforms;
     use crate::stages::twins::SortedRef;
 
-    use super::{Block, Nearest8, SMALL_K};
+    use crate::cpu::topological::{Block, Nearest8, SMALL_K};
 
     /// An empty slot: larger than every key (a key's squared distance is a finite float ≥ 0,
     /// whose bits are below 2³¹, so every key is below 2⁶³ and compares alike signed).
