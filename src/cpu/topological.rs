@@ -727,9 +727,9 @@ mod avx2 {
             fill(block, (cx, cy), grid, cells, items);
         }
         let me = _mm256_set1_epi32(s as i32);
-        // The block's keys, 8 at a time; the lanes past the block and the boid itself are
-        // `EMPTY`.
-        let chunk = |c: usize| {
+        // Block candidates `c .. c + 8`: positions, ids, sorted indices, and which lanes are
+        // candidates (within the block, not the boid itself: −1 lanes).
+        let lanes_at = |c: usize| {
             // SAFETY: `c < block.len`; every array of the block holds 8 values past its length.
             let (x, y, id, index) = unsafe {
                 (
@@ -739,12 +739,18 @@ mod avx2 {
                     _mm256_loadu_si256(block.index.as_ptr().add(c).cast()),
                 )
             };
-            let key = here.keys(x, y, id);
             let live = _mm256_cmpgt_epi32(
                 _mm256_set1_epi32((block.len - c) as i32),
                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
             );
             let valid = _mm256_andnot_si256(_mm256_cmpeq_epi32(index, me), live);
+            (x, y, id, index, valid)
+        };
+        // The block's keys, 8 at a time; the lanes past the block and the boid itself are
+        // `EMPTY`.
+        let chunk = |c: usize| {
+            let (x, y, id, index, valid) = lanes_at(c);
+            let key = here.keys(x, y, id);
             let empty = _mm256_set1_epi64x(EMPTY);
             let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(valid));
             let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(valid));
@@ -771,29 +777,18 @@ mod avx2 {
         let ranked_by_distance = chunks > 0 && {
             let m = SMALL_K * chunks;
             let mut d = [i32::MAX; SMALL_K * RANKED_CHUNKS];
-            let mut ids = [0u32; SMALL_K * RANKED_CHUNKS];
+            let mut block_id = [0u32; SMALL_K * RANKED_CHUNKS];
             let mut at = [0u32; SMALL_K * RANKED_CHUNKS];
             let mut regs = [_mm256_set1_epi32(i32::MAX); RANKED_CHUNKS];
             for (c, reg) in regs.iter_mut().enumerate().take(chunks) {
                 let o = SMALL_K * c;
-                // SAFETY: `o < block.len`; every array of the block holds 8 values past its
-                // length; 8 values at `o` in the local arrays of `8 · RANKED_CHUNKS`.
+                let (x, y, id, index, valid) = lanes_at(o);
+                *reg = _mm256_blendv_epi8(_mm256_set1_epi32(i32::MAX), here.d2_bits(x, y), valid);
+                // SAFETY: 8 values at `o < 8 · chunks` in the local arrays of `8 · RANKED_CHUNKS`.
                 unsafe {
-                    let (x, y) = (
-                        _mm256_loadu_ps(block.x.as_ptr().add(o)),
-                        _mm256_loadu_ps(block.y.as_ptr().add(o)),
-                    );
-                    let index = _mm256_loadu_si256(block.index.as_ptr().add(o).cast());
-                    let live = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((block.len - o) as i32),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                    );
-                    let valid = _mm256_andnot_si256(_mm256_cmpeq_epi32(index, me), live);
-                    *reg =
-                        _mm256_blendv_epi8(_mm256_set1_epi32(i32::MAX), here.d2_bits(x, y), valid);
                     _mm256_storeu_si256(d.as_mut_ptr().add(o).cast(), *reg);
                     _mm256_storeu_si256(at.as_mut_ptr().add(o).cast(), index);
-                    ids[o..o + SMALL_K].copy_from_slice(&block.id[o..o + SMALL_K]);
+                    _mm256_storeu_si256(block_id.as_mut_ptr().add(o).cast(), id);
                 }
             }
             let rank = match chunks {
@@ -812,7 +807,7 @@ mod avx2 {
                 } else {
                     SMALL_K
                 };
-                best_key[to] = ((d[l] as i64) << 32) | ids[l] as i64;
+                best_key[to] = ((d[l] as i64) << 32) | block_id[l] as i64;
                 best_index[to] = at[l] as i64;
             }
             best_key[SMALL_K] = EMPTY;

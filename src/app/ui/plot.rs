@@ -36,17 +36,8 @@ pub fn live_plot(ui: &mut egui::Ui, st: &AppState) {
         Some(v) => format!("{order}: {v:.3}"),
         None => order.clone(),
     }));
-    Plot::new("order plot")
-        .height(PLOT_PT)
-        .include_y(0.0)
+    still_plot("order plot", link)
         .include_y(1.0)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
-        .show_x(false)
-        .link_axis(link, [true, false])
         .show(ui, |p| p.line(Line::new(order, points)));
     let flocks: Vec<[f64; 2]> = h
         .samples()
@@ -60,16 +51,7 @@ pub fn live_plot(ui: &mut egui::Ui, st: &AppState) {
         }
         None => "flocks".to_string(),
     });
-    Plot::new("flocks plot")
-        .height(PLOT_PT)
-        .include_y(0.0)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
-        .show_x(false)
-        .link_axis(link, [true, false])
+    still_plot("flocks plot", link)
         .x_axis_label("simulated time (s)")
         .show(ui, |p| p.line(Line::new("flocks", flocks)));
     ui.label(
@@ -79,4 +61,19 @@ pub fn live_plot(ui: &mut egui::Ui, st: &AppState) {
         .small()
         .weak(),
     );
+}
+
+/// A plot of the panel: [`PLOT_PT`] high, y from 0, no dragging, zooming or scrolling, no hover
+/// readout of x, its x axis linked to the other plots of `link`.
+fn still_plot(id: &str, link: egui::Id) -> Plot<'static> {
+    Plot::new(id)
+        .height(PLOT_PT)
+        .include_y(0.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .show_x(false)
+        .link_axis(link, [true, false])
 }
