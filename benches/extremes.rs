@@ -542,7 +542,7 @@ fn neighborhood_sweep(ctx: Option<&GpuContext>, plan: Plan) -> Vec<NeighborhoodR
     for (label, metric, n, crowded) in cases.drain(..) {
         let mut boids = initial_state(SEED, n, &metric);
         if crowded {
-            // Every boid in [0.25, 1.25)², inside the first cell of both grids (cells ≥ 14 wu).
+            // Every boid in [0.25, 1.25)², inside the first cell of both grids (cells of 9.7 wu or more).
             for (k, b) in boids.iter_mut().enumerate() {
                 b.position = [
                     0.25 + uniform01(SEED, k as u32, 0, STREAM_OBSTACLE_X),

@@ -21,9 +21,10 @@
 //!   sorted slots (two registers of keys, two of indices) without a branch: slot `i` keeps its
 //!   entry when it is nearer than the new one, else takes the new one when slot `i − 1` is nearer
 //!   (or `i` is 0), else the entry of slot `i − 1`;
-//! - the later rings (about a quarter of the boids at the default density need one) are walked
-//!   run by run of cells, nearest rows first, a run skipped when its nearest possible candidate is
-//!   farther than the k-th nearest (under the margin of [`block_bound2`]);
+//! - the later rings (a few boids in a hundred in a uniform flock need one, with the grid's cells
+//!   of [`TOPOLOGICAL_GRID_SCALE`]) are walked run by run of cells, nearest rows first, a run
+//!   skipped when its nearest possible candidate is farther than the k-th nearest (under the
+//!   margin of [`block_bound2`]);
 //! - the sums ([`topological_sums_small`]) read the k neighbours' rows, transpose them into 8
 //!   lanes, compute each neighbour's terms at once and add them as vectors in the reference's
 //!   order.
@@ -43,6 +44,7 @@
 //! [`topo_d2`]: crate::model::rules::topo_d2
 //! [`topo_key`]: crate::model::rules::topo_key
 //! [`block_bound2`]: crate::model::grid::block_bound2
+//! [`TOPOLOGICAL_GRID_SCALE`]: crate::model::derive::TOPOLOGICAL_GRID_SCALE
 
 use crate::cpu::gather_simd::SortedLanes;
 use crate::model::grid::Grid;

@@ -130,15 +130,31 @@ impl Grid {
     }
 }
 
+/// How far beyond the typical distance of the k-th nearest the topological neighbourhood's grid
+/// is built ([`grid_radius`]; docs/model.md §19.2): cells of 1.3·r_k/2, so the first step's
+/// 5 × 5 block reaches at least 1.3·r_k from a boid on every side. In a uniform flock with k = 7
+/// it then holds the k nearest of all but 2 % of boids (5 % at a cell's corner), where with cells
+/// of r_k/2 three in ten needed a further ring, for 24 candidates instead of 14. Measured the
+/// fastest of 1.0 … 2.0 on both backends (docs/performance.md §5).
+pub const TOPOLOGICAL_GRID_SCALE: f64 = 1.3;
+
 /// The radius the grid's cells are made for (wu; docs/model.md §4.3, §19.2): the perception
 /// radius in the metric neighbourhood; in the topological one, whose neighbours may be at any
-/// distance, the radius of the disc holding k boids at the mean density ρ = N/(W·H),
-/// √(k/(π·ρ)) — the typical distance of the k-th nearest, so that a block of cells around a boid
-/// holds a few times k boids — at most half the world's smaller side.
+/// distance, [`TOPOLOGICAL_GRID_SCALE`] × [`kth_nearest_radius`] (at most half the world's
+/// smaller side), so that the block of cells around a boid holds its k nearest nearly always.
 pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
     if params.neighborhood == Neighborhood::Metric {
         return params.perception_radius;
     }
+    let (w, h) = (params.world_width as f64, params.world_height as f64);
+    let r = TOPOLOGICAL_GRID_SCALE * kth_nearest_radius(params, boids) as f64;
+    r.min(0.5 * w.min(h)) as f32
+}
+
+/// The typical distance of the k-th nearest boid in the topological neighbourhood (wu): the
+/// radius of the disc holding k = `topological_k` boids at the mean density ρ = N/(W·H),
+/// √(k/(π·ρ)), at most half the world's smaller side.
+pub fn kth_nearest_radius(params: &SimParams, boids: usize) -> f32 {
     let (w, h) = (params.world_width as f64, params.world_height as f64);
     let k = params.topological_k.max(1) as f64;
     let r = (k * w * h / (std::f64::consts::PI * boids.max(1) as f64)).sqrt();

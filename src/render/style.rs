@@ -175,7 +175,7 @@ pub fn boid_length_for(params: &crate::model::SimParams, boids: usize) -> f32 {
     if params.separation_radius > 0.0 && params.model.desc().uses("separation_radius") {
         params.separation_radius
     } else if params.neighborhood == crate::model::Neighborhood::Topological {
-        0.4 * crate::model::derive::grid_radius(params, boids)
+        0.4 * crate::model::derive::kth_nearest_radius(params, boids)
     } else {
         0.4 * params.perception_radius
     }
