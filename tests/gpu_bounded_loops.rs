@@ -242,13 +242,13 @@ fn a_hunter_with_more_than_65536_boids_in_sight_finds_the_nearest_like_the_cpu()
 
 #[test]
 fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_nearest_like_the_cpu() {
-    // The topological neighbourhood (k = 1): 24 999 boids packed in the 50 × 50 wu corner of a
-    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has 78 400 cells of
-    // 3.6 wu (sized to the mean density); the lone boid's nearest is some 265 rings of cells away,
-    // so its search crosses about 70 000 cells: deferred by `rules` (whose plain search stops at a
+    // The topological neighbourhood (k = 1): 39 999 boids packed in the 50 × 50 wu corner of a
+    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has 73 984 cells of
+    // 3.7 wu (sized to the mean density); the lone boid's nearest is some 259 rings of cells away,
+    // so its search crosses about 67 000 cells: deferred by `rules` (whose plain search stops at a
     // budget), and widened by a workgroup in frames of rings in `rules_heavy`.
     let Some(ctx) = common::gpu() else { return };
-    let n = 25_000;
+    let n = 40_000;
     let p = SimParams {
         world_width: 1000.0,
         world_height: 1000.0,
@@ -286,5 +286,11 @@ fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_neare
         })
         .unwrap();
     assert_eq!(lists[0], (0, vec![nearest.id]));
+    // Its search reaches the ring of cells holding that nearest one: from the corner cell, every
+    // cell of the (rings + 1)² square up to it, more than lavapipe's 65 536 loop iterations.
+    let (lx, ly) = grid.cell_xy(boids[0].pos());
+    let (nx, ny) = grid.cell_xy(nearest.pos());
+    let rings = lx.abs_diff(nx).max(ly.abs_diff(ny)) as u64;
+    assert!((rings + 1).pow(2) > 65_536, "{rings} rings of {grid:?}");
     common::compare_states(&g, &cpu.boids(), &p, common::ONE_STEP).unwrap();
 }
