@@ -376,12 +376,12 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         (
             "boundary",
             "1",
-            "--param boundary: boundary = 1: invalid type",
+            "--param boundary: boundary = 1: expected one of wrap, walls, bounce",
         ),
         (
             "max_neighbors",
             "2.5",
-            "--param max_neighbors: max_neighbors = 2.5: invalid type: floating point",
+            "--param max_neighbors: max_neighbors = 2.5: expected a whole number in 0 ..= 16",
         ),
         (
             "separation_radius",

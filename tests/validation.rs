@@ -504,3 +504,124 @@ fn checkpoint_points_outside_the_world_are_refused() {
     let e = save_checkpoint(&path, &cp).unwrap_err().to_string();
     assert!(e.contains("predators[0].position = [250, 10]"), "{e}");
 }
+
+/// A value of the wrong kind names the parameter's range, not the Rust type it is stored in, in a
+/// scene file (with the value's line) and through `--set`.
+#[test]
+fn a_value_of_the_wrong_kind_names_the_range() {
+    for (text, line, want) in [
+        (
+            "[params]\nneighborhood = \"topological\"\ntopological_k = 7.5\n",
+            "line 3",
+            "params.topological_k: expected a whole number in 1 ..= 64",
+        ),
+        (
+            "[params]\n\ntopological_k = -1\n",
+            "line 3",
+            "expected a whole number in 1 ..= 64",
+        ),
+        (
+            "[params]\nmax_speed = \"fast\"\n",
+            "line 2",
+            "params.max_speed: expected a number in 0.001 ..= 100000",
+        ),
+    ] {
+        let e = scene_err(text);
+        assert!(
+            e.contains("s.toml") && e.contains(line) && e.contains(want),
+            "{e}"
+        );
+        assert!(!e.contains("u32") && !e.contains("f32"), "{e}");
+    }
+    for (key, value, want) in [
+        (
+            "topological_k",
+            "seven",
+            "topological_k = seven: expected a whole number in 1 ..= 64",
+        ),
+        (
+            "max_neighbors",
+            "2.5",
+            "max_neighbors = 2.5: expected a whole number in 0 ..= 16",
+        ),
+    ] {
+        let e = SimParams::default()
+            .set(key, value)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    // A name keeps the list of names.
+    let e = SimParams::default()
+        .set("vicsek_noise", "fooo")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("angular") && e.contains("vectorial"), "{e}");
+    // A number where a name is expected (a sweep's values) is told the names.
+    let e = SimParams::default()
+        .set("vicsek_noise", "0")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("vicsek_noise = 0: expected one of angular, vectorial"),
+        "{e}"
+    );
+}
+
+/// η of vectorial noise out of its range names that range (0 ..= 1), even where it is also
+/// outside the angular one; angular noise keeps the table's 0 ..= 2π.
+#[test]
+fn vectorial_eta_names_its_own_range() {
+    for eta in [-0.1f32, 7.0, f32::NAN] {
+        let mut p = SimParams::default();
+        p.set("model", "vicsek").unwrap();
+        p.set("vicsek_noise", "vectorial").unwrap();
+        p.models.vicsek.eta = eta;
+        let e = err_of(p);
+        assert!(
+            e.contains("for vicsek_noise = vectorial: allowed 0 ..= 1"),
+            "{e}"
+        );
+    }
+    let mut p = SimParams::default();
+    p.set("model", "vicsek").unwrap();
+    p.models.vicsek.eta = -0.1;
+    let e = err_of(p);
+    assert!(
+        e.contains("vicsek_eta = -0.1 is out of range: allowed 0 ..= 6.28"),
+        "{e}"
+    );
+}
+
+/// `max_neighbors = 0` (no cap) is accepted as a setting in the topological neighbourhood; a cap
+/// is refused, naming the neighbourhood.
+#[test]
+fn no_cap_is_the_topological_neighbourhoods_own_value() {
+    let mut p = SimParams::default();
+    p.set("neighborhood", "topological").unwrap();
+    p.set("max_neighbors", "0").unwrap();
+    p.check_used("max_neighbors").unwrap();
+    p.validate().unwrap();
+    p.set("max_neighbors", "3").unwrap();
+    let e = p.check_used("max_neighbors").unwrap_err().to_string();
+    assert!(e.contains("neighborhood = topological"), "{e}");
+}
+
+/// docs/model.md §3.1 has a row for every parameter of the code's table.
+#[test]
+fn the_parameter_table_of_the_docs_lists_every_parameter() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/model.md"))
+        .unwrap();
+    let start = doc.find("### 3.1 Simulation parameters").unwrap();
+    let end = start + doc[start..].find("\n### ").unwrap();
+    let table = &doc[start..end];
+    let missing: Vec<&str> = SimParams::specs()
+        .iter()
+        .map(|s| s.key)
+        .filter(|k| !table.contains(&format!("| `{k}` |")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "missing from docs/model.md §3.1: {missing:?}"
+    );
+}

@@ -230,7 +230,7 @@ macro_rules! param_group {
                         $key => Some(
                             <$ty as serde::Deserialize>::deserialize(value.clone())
                                 .map(|v| self.$field = v)
-                                .map_err(|e| e.message().to_string()),
+                                .map_err(|e| $crate::model::param_table::bad_value_message(&$range, e.message())),
                         ),
                     )*
                     _ => {
@@ -250,7 +250,12 @@ macro_rules! param_group {
                 map: &mut A,
             ) -> Result<bool, A::Error> {
                 match key {
-                    $( $key => { self.$field = map.next_value()?; Ok(true) } )*
+                    $( $key => {
+                        self.$field = map.next_value_seed(
+                            $crate::model::param_table::FieldSeed::<$ty>::new($range),
+                        )?;
+                        Ok(true)
+                    } )*
                     _ => {
                         $($(
                             if $crate::model::param_table::ParamGroup::deserialize_entry(&mut self.$gfield, key, map)? {
@@ -342,6 +347,47 @@ pub fn unknown_key_message<G: ParamGroup>(key: &str) -> String {
         format!("unknown parameter `{shown}` (docs/model.md lists every parameter)")
     } else {
         format!("unknown parameter `{shown}`: {hint}")
+    }
+}
+
+/// What a value of the wrong kind for a parameter of range `range` is told, in place of the
+/// type's own message (`invalid type: floating point `7.5`, expected u32`): the range
+/// (`expected a whole number in 1 ..= 64`). An unknown name of a [`Range::Choice`] keeps
+/// `message`, which names it and lists the names; any other value is told the names.
+pub fn bad_value_message(range: &Range, message: &str) -> String {
+    match range {
+        Range::Number { min, max } => format!("expected a number in {min} ..= {max}"),
+        Range::Integer { min, max } => format!("expected a whole number in {min} ..= {max}"),
+        Range::UpTo { min, key } => format!("expected a number in {min} ..= {key}"),
+        Range::Choice(_) if message.starts_with("unknown variant") => message.to_string(),
+        Range::Choice(names) => format!("expected one of {}", names.join(", ")),
+    }
+}
+
+/// Reads a parameter's value from a scene file or a checkpoint as `T`, a value of the wrong kind
+/// an error of [`bad_value_message`] raised at the value (so the file's line is the value's).
+pub struct FieldSeed<T> {
+    range: Range,
+    kind: std::marker::PhantomData<T>,
+}
+
+impl<T> FieldSeed<T> {
+    /// A seed for a parameter of range `range`.
+    pub fn new(range: Range) -> FieldSeed<T> {
+        FieldSeed {
+            range,
+            kind: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> serde::de::DeserializeSeed<'de> for FieldSeed<T> {
+    type Value = T;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        let value = <toml::Value as serde::Deserialize>::deserialize(d)?;
+        T::deserialize(value)
+            .map_err(|e| serde::de::Error::custom(bad_value_message(&self.range, e.message())))
     }
 }
 

@@ -244,6 +244,12 @@ impl SimParams {
     /// radius of a model that sums within per-rule radii ([`Radii::PerRule`]) exceeds
     /// `perception_radius`.
     pub fn validate(&self) -> Result<(), ParamError> {
+        // Each model's own checks first (every group, whatever the model): a range that depends
+        // on another setting (η of vectorial noise, 0 ..= 1) is named with it, not as the table's
+        // widest range.
+        for m in crate::model::models::Model::all() {
+            self.models.group(m).validate()?;
+        }
         for spec in Self::specs() {
             let Some(ParamValue::Number(value)) = self.get(spec.key) else {
                 continue;
@@ -269,10 +275,6 @@ impl SimParams {
                           max_neighbors = 0",
             });
         }
-        // Each model's own checks (every group, whatever the model).
-        for m in crate::model::models::Model::all() {
-            self.models.group(m).validate()?;
-        }
         if metric && self.boundary == Boundary::Wrap {
             // The minimum image is unique only when the world is at least two radii across.
             for (field, side) in [
@@ -280,11 +282,12 @@ impl SimParams {
                 ("world_height", self.world_height),
             ] {
                 if side < 2.0 * self.perception_radius {
-                    return Err(ParamError::OutOfRange {
+                    return Err(ParamError::OutOfRangeFor {
                         field,
                         value: decimal(side),
                         min: decimal(2.0 * self.perception_radius),
                         max: 1.0e6,
+                        context: "a wrapping world two perception radii across",
                     });
                 }
             }
@@ -385,6 +388,10 @@ impl SimParams {
     /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses, or
     /// [`ParamError::Inapplicable`] for a parameter of the other neighbourhood.
     pub fn check_used(&self, key: &str) -> Result<(), ParamError> {
+        // No cap is the topological neighbourhood's own value: setting it says nothing else.
+        if key == "max_neighbors" && self.max_neighbors == 0 {
+            return Ok(());
+        }
         let m = self.model.desc();
         if m.uses(key) {
             return self.check_neighborhood_uses(key);

@@ -239,15 +239,17 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
             world_from = "--set".into();
         }
     }
+    // A setting the model or the neighbourhood does not use is named first: its value may also
+    // make the whole invalid (vectorial noise with the boids model's η), which would hide it.
+    for s in o.sets {
+        params.check_used(&s.key).map_err(|e| set_error(s, e))?;
+    }
     params
         .validate()
         .map_err(|e| match o.sets.iter().rfind(|s| s.key == e.key()) {
             Some(s) => set_error(s, e),
             None => RunError::Param(e),
         })?;
-    for s in o.sets {
-        params.check_used(&s.key).map_err(|e| set_error(s, e))?;
-    }
     validate_boid_count(n)?;
     if let (None, Some(s)) = (meta, scene) {
         s.check_inside(&params)?;

@@ -189,8 +189,12 @@ impl ModelGroup for VicsekParams {
         out
     }
 
-    /// η within the range of its kind of noise (the table's 0 ..= 2π is the angular one).
+    /// η within the range of vectorial noise (the table's 0 ..= 2π is the angular one, which
+    /// the table checks).
     fn validate(&self) -> Result<(), ParamError> {
+        if self.noise == VicsekNoise::Angular {
+            return Ok(());
+        }
         let (min, max) = self.noise.eta_range();
         let v = self.eta;
         // In f32, as every range check (`!(a <= b)` is also true for NaN).
