@@ -386,8 +386,17 @@ impl<'de, T: serde::de::DeserializeOwned> serde::de::DeserializeSeed<'de> for Fi
 
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         let value = <toml::Value as serde::Deserialize>::deserialize(d)?;
-        T::deserialize(value)
-            .map_err(|e| serde::de::Error::custom(bad_value_message(&self.range, e.message())))
+        // The value, quoted short (a file's value may be 100 000 characters long).
+        let shown = match &value {
+            toml::Value::String(s) => format!("\"{}\"", crate::io::clip(s)),
+            other => crate::io::clip(&other.to_string()),
+        };
+        T::deserialize(value).map_err(|e| {
+            serde::de::Error::custom(format!(
+                "{}, not {shown}",
+                bad_value_message(&self.range, e.message())
+            ))
+        })
     }
 }
 
