@@ -135,7 +135,7 @@ impl Grid {
 /// 5 × 5 block reaches at least 1.3·r_k from a boid on every side. In a uniform flock with k = 7
 /// it then holds the k nearest of all but 2 % of boids (5 % at a cell's corner), where with cells
 /// of r_k/2 three in ten needed a further ring, for 24 candidates instead of 14. Measured the
-/// fastest of 1.0 … 2.0 on both backends (docs/performance.md §5).
+/// fastest of 1.0 … 2.0 on both backends (docs/performance.md, "Extremes and neighbourhoods").
 pub const TOPOLOGICAL_GRID_SCALE: f64 = 1.3;
 
 /// The radius the grid's cells are made for (wu; docs/model.md §4.3, §19.2): the perception
