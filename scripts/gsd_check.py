@@ -8,7 +8,7 @@ Needs Python 3 with the `gsd` and `numpy` packages (e.g. `python3 -m venv /tmp/g
     gsd_check.py check FILE.gsd EXPECT.json
                                           check every chunk of a file boids wrote against the
                                           boids and predators in EXPECT.json (written by the
-                                          Rust test `python_cross_check` in tests/gsd.rs)
+                                          Rust test `python_cross_check` in tests/it/gsd.rs)
 
 `check` exits 1 and prints one FAIL line per difference; 0 and a summary when all agree.
 

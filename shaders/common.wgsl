@@ -1,5 +1,5 @@
 // Shared by every stage: the parameter block, the boid record, and dispatch indexing. Needs nothing.
-// Params is laid out by encase from src/model/uniforms.rs (StepUniforms); tests/shaders.rs checks it
+// Params is laid out by encase from src/model/uniforms.rs (StepUniforms); tests/it/shaders.rs checks it
 // member by member with naga. The state lives in split arrays (pos_vel: [x, y, vx, vy], hue:
 // [hx, hy, ux, uy], id); `Boid` is one boid's values gathered from them.
 

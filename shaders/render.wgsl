@@ -2,7 +2,7 @@
 // analytic edge coverage; or density dots when zoomed out) read straight from the boid state
 // buffers (pos_vel, hue, neighbors), the optional trail layer, and the world's edge. Composed after
 // common.wgsl (uses: struct Boid). `View` is laid out by encase from src/render/renderer.rs
-// (ViewUniforms); tests/shaders.rs checks both agree.
+// (ViewUniforms); tests/it/shaders.rs checks both agree.
 
 struct View {
     // Background inside the world, in the target's encoding (premultiplied, alpha 1).

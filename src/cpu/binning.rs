@@ -1,7 +1,7 @@
 //! The binning stages of the CPU backend — `count`, `slots` and `scatter` — in parallel with
 //! rayon. They produce what the reference twins of `crate::stages::twins` produce (the counts,
 //! the cell starts, each cell's ids and the sorted arrays in the canonical order, bit for bit),
-//! tested in `tests/cpu_backend.rs`: `count` ranks with atomic additions in whatever order the
+//! tested in `tests/it/cpu_backend.rs`: `count` ranks with atomic additions in whatever order the
 //! tasks run, as the GPU does, and `slots` also writes each item's sort key, so that `scatter`
 //! orders a cell by sorting its keys instead of counting smaller ids.
 

@@ -2,7 +2,7 @@
 //! at once: the same operations on each lane in the same order (IEEE single precision, no fused
 //! multiply-add; `if` as a select of both branches), so each lane is bit for bit the scalar
 //! `integrate` of its boid — the CPU backend's `rules` stage uses it for whole groups of 8 sorted
-//! items, and `tests/cpu_integrate_simd.rs` holds it to the scalar function on random and extreme
+//! items, and `tests/it/cpu_integrate_simd.rs` holds it to the scalar function on random and extreme
 //! inputs in every boundary mode.
 //!
 //! The steering of docs/model.md §5 (four Reynolds steers, each a square root and two divisions),

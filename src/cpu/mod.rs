@@ -4,7 +4,7 @@
 //! [`CpuBackend`] in grid mode runs [`step::FAST_STAGES`], the step stages of
 //! [`crate::stages::STAGES`] in the table's order, on a [`FastStep`] (the buffers of a
 //! [`CpuStep`], named as the GPU's, and what the fast paths add), timing each; each computes what
-//! its reference twin in [`crate::stages::twins`] computes (`tests/cpu_backend.rs`). In naive mode
+//! its reference twin in [`crate::stages::twins`] computes (`tests/it/cpu_backend.rs`). In naive mode
 //! it compares every pair (O(N²), [`naive`]). No allocation happens per step: every buffer lives
 //! in the backend and is resized only when the boid count or the grid changes. The state stays in
 //! the order it was given (the sorted copy is the one in cell order), so

@@ -5,7 +5,7 @@
 //! model's rule computed for 8 boids at once ([`crate::cpu::integrate_simd`]), the whole loop
 //! compiled for the widest vector instructions the CPU has. Every boid's result depends on the
 //! sorted arrays only, not on the tasks. Tested against the reference in
-//! `tests/cpu_gather_simd.rs`, `tests/cpu_integrate_simd.rs` and `tests/cpu_backend.rs`.
+//! `tests/it/cpu_gather_simd.rs`, `tests/it/cpu_integrate_simd.rs` and `tests/it/cpu_backend.rs`.
 
 use glam::Vec2;
 use rayon::prelude::*;

@@ -33,8 +33,8 @@
 //! IEEE single-precision operations in the same order, no fused multiply-add), each candidate is
 //! offered once, and the k smallest of distinct keys do not depend on the order they are offered
 //! in; the search stops after the same step as the reference. So the selection, and everything
-//! computed from it, equals the reference's (`tests/topological.rs` compares the lists over the
-//! same cases as brute force, and the sums bit for bit; `tests/cpu_backend.rs` the steps). Other
+//! computed from it, equals the reference's (`tests/it/topological.rs` compares the lists over the
+//! same cases as brute force, and the sums bit for bit; `tests/it/cpu_backend.rs` the steps). Other
 //! CPUs, and `topological_k` above 8, take the reference's search.
 //!
 //! Measured in `cargo bench --bench topological_search` (the search and the sums alone, ns a

@@ -111,7 +111,7 @@ impl StagePipelines {
     /// The pipeline of entry point `entry`.
     ///
     /// # Panics
-    /// When the stage has no such entry point (the table is checked by `tests/shaders.rs`).
+    /// When the stage has no such entry point (the table is checked by `tests/it/shaders.rs`).
     pub fn pipeline(&self, entry: &str) -> &wgpu::ComputePipeline {
         &self
             .pipelines

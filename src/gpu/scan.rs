@@ -11,7 +11,7 @@ use crate::gpu::pipelines::StagePipelines;
 pub const SCAN_BLOCK: u32 = 2048;
 
 /// The uniform of one scan level; mirrors `struct ScanLevel` in `shaders/scan.wgsl` (layout by
-/// encase, checked against naga in `tests/shaders.rs`).
+/// encase, checked against naga in `tests/it/shaders.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ShaderType, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScanLevel {

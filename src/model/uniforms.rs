@@ -4,7 +4,7 @@
 //!
 //! Its WGSL layout (the `Params` struct of `shaders/common.wgsl`) is computed by `encase`
 //! ([`encase::ShaderType`]), and the bytes uploaded come from [`StepUniforms::to_bytes`];
-//! `tests/shaders.rs` checks every member name, offset and type against naga's reflection of the
+//! `tests/it/shaders.rs` checks every member name, offset and type against naga's reflection of the
 //! WGSL.
 
 use encase::ShaderType;

@@ -49,7 +49,7 @@ use crate::render::style::RenderStyle;
 pub use crate::simulation::StateBuffers;
 
 /// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl` (layout
-/// computed by encase, checked against naga in `tests/shaders.rs`).
+/// computed by encase, checked against naga in `tests/it/shaders.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, ShaderType, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ViewUniforms {

@@ -2,7 +2,7 @@
 //!
 //! Each [`Stage`] names its WGSL source (the shared snippets it is composed from and its own file
 //! in `shaders/`), its entry points and how many invocations each dispatch covers, its binding slots
-//! (by buffer name, checked against naga's reflection of the WGSL in `tests/shaders.rs`), and its
+//! (by buffer name, checked against naga's reflection of the WGSL in `tests/it/shaders.rs`), and its
 //! CPU twin in [`twins`] (the reference each GPU stage and each fast CPU path is tested against).
 //! Everything else derives from this table: the GPU backend's pipelines, bind groups, dispatches
 //! and profiler scopes (`crate::gpu`), the order and names of the CPU backend's stages and its

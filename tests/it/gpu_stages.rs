@@ -1,0 +1,392 @@
+//! Each GPU stage against its CPU twin on seeded random input: integer stages exactly, float
+//! stages within stated tolerances. Every test runs inside wgpu error scopes (a validation error
+//! fails it) and fails when no adapter is found and BOIDS_REQUIRE_GPU=1.
+
+use crate::support;
+use boids::backend::Simulation;
+use boids::gpu::pipelines::StagePipelines;
+use boids::gpu::readback::read_vec;
+use boids::gpu::scan::ScanLevels;
+use boids::gpu::{GpuBackend, GpuContext};
+use boids::model::measures::{MeasureContext, MeasureSums, World, SUMS};
+use boids::model::{
+    flock_measures, Actors, Boid, Boundary, FlockMeasures, Model, Neighborhood, SimParams,
+    StepUniforms,
+};
+use boids::stages::twins::{self as cpu, CpuStep};
+use wgpu::util::DeviceExt;
+
+fn params(boundary: Boundary, n: usize) -> SimParams {
+    SimParams {
+        boundary,
+        ..SimParams::default()
+    }
+    .with_world_for(n, 0.02)
+}
+
+/// The CPU twins run on `boids` with uniforms `u` up to and including `last`.
+fn cpu_until(boids: &[Boid], p: &SimParams, u: StepUniforms, last: &str) -> CpuStep {
+    let mut c = CpuStep::new(boids, p);
+    c.prepare(u);
+    for stage in boids::stages::step_stages() {
+        (stage.twin)(&mut c);
+        if stage.name == last {
+            break;
+        }
+    }
+    c
+}
+
+/// Each cell's entries of a per-item array, as sorted lists (the GPU's atomic order within a cell
+/// is unspecified before `scatter`).
+fn per_cell(cells: &[u32], data: &[u32]) -> Vec<Vec<u32>> {
+    (0..cells.len() - 1)
+        .map(|c| {
+            let mut v = data[cells[c] as usize..cells[c + 1] as usize].to_vec();
+            v.sort_unstable();
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn binning_stages_match_their_cpu_twins() {
+    let Some(ctx) = support::gpu() else { return };
+    for (k, (boundary, n)) in [
+        (Boundary::Wrap, 1usize),
+        (Boundary::Wrap, 1000),
+        (Boundary::Walls, 4099),
+        (Boundary::Bounce, 20_000),
+        (Boundary::Wrap, 20_000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = params(boundary, n);
+        let boids = support::test_state(k as u32 + 3, n, &p, true);
+        support::checked(&ctx, || {
+            let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+            let u = gpu.uniforms();
+            let cells = u.cell_count as usize + 1;
+            let items = n * if boundary == Boundary::Wrap { 2 } else { 1 };
+            let b = gpu.buffers();
+            // Dirty the counters first so that `clear` has something to do.
+            ctx.queue
+                .write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&vec![9u32; cells]));
+            support::run_stages(&ctx, &gpu, &["clear", "count"]);
+            let c = cpu_until(&boids, &p, u, "count");
+            let g_counts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();
+            assert_eq!(g_counts, c.cells, "count: items per cell (n={n})");
+            // Ranks come from atomicAdd: each cell's ranks must be exactly 0..count.
+            let g_rank: Vec<u32> = read_vec(&ctx, b.get("rank"), items).unwrap();
+            let grid = u.grid();
+            let mut ranks: Vec<Vec<u32>> = vec![Vec::new(); cells - 1];
+            for (i, bd) in boids.iter().enumerate() {
+                let (cx, cy) = grid.cell_xy(bd.pos());
+                ranks[grid.index(cx, cy) as usize].push(g_rank[i]);
+                if let Some((gc, _)) = grid.ghost(cx, cy) {
+                    ranks[gc as usize].push(g_rank[n + i]);
+                }
+            }
+            for (cell, mut r) in ranks.into_iter().enumerate() {
+                r.sort_unstable();
+                assert_eq!(
+                    r,
+                    (0..c.cells[cell]).collect::<Vec<_>>(),
+                    "count: ranks of cell {cell}"
+                );
+            }
+            support::run_stages(&ctx, &gpu, &["scan"]);
+            let c = cpu_until(&boids, &p, u, "scan");
+            let g_starts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();
+            assert_eq!(g_starts, c.cells, "scan: cell starts (n={n})");
+            let total = c.cells[cells - 1] as usize;
+            support::run_stages(&ctx, &gpu, &["slots"]);
+            let c = cpu_until(&boids, &p, u, "slots");
+            let g_slots: Vec<u32> = read_vec(&ctx, b.get("slot_ids"), total).unwrap();
+            assert_eq!(
+                per_cell(&g_starts, &g_slots),
+                per_cell(&c.cells, &c.slot_ids[..total]),
+                "slots: the ids of each cell (n={n})"
+            );
+            support::run_stages(&ctx, &gpu, &["scatter"]);
+            let c = cpu_until(&boids, &p, u, "scatter");
+            let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_pos_vel"), total).unwrap();
+            let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("sorted_hue"), total).unwrap();
+            let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), total).unwrap();
+            // The canonical order (cells, then ids): bit for bit the CPU twin's.
+            assert_eq!(g_id, c.sorted_id[..total], "scatter: item order (n={n})");
+            assert_eq!(
+                g_pv,
+                c.sorted_pos_vel[..total],
+                "scatter: positions (n={n})"
+            );
+            assert_eq!(g_hue, c.sorted_hue[..total], "scatter: hues (n={n})");
+            if boundary == Boundary::Wrap && n > 16 {
+                assert!(
+                    total > n,
+                    "a wrapping flock with boids at the edges has ghosts"
+                );
+            }
+        });
+    }
+}
+
+fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
+    let buf = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("scan test"),
+            contents: bytemuck::cast_slice(data),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        });
+    let metric = boids::gpu::pipelines::Variant {
+        model: Model::BOIDS,
+        search: boids::stages::Search::Metric,
+    };
+    let scan = StagePipelines::new(&ctx.device, boids::stages::stage("scan"), metric);
+    let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut p = enc.begin_compute_pass(&Default::default());
+        levels.record(&scan, &mut p, max_dim);
+    }
+    ctx.queue.submit([enc.finish()]);
+    read_vec(ctx, &buf, data.len()).unwrap()
+}
+
+#[test]
+fn exclusive_scan_matches_cpu_for_awkward_lengths() {
+    let Some(ctx) = support::gpu() else { return };
+    for len in [1usize, 7, 255, 256, 257, 1025, 65537, 300_001] {
+        let data: Vec<u32> = (0..len as u32)
+            .map(|i| boids::model::rng::pcg_hash(i) % 17)
+            .collect();
+        let mut expect = data.clone();
+        cpu::scan(&mut expect);
+        let got = support::checked(&ctx, || gpu_scan(&ctx, &data, 65535));
+        assert_eq!(got, expect, "scan of length {len}");
+    }
+}
+
+#[test]
+fn scan_with_a_split_dispatch() {
+    // 2^24 + 1 elements: three levels of blocks of 2048 (8193 workgroups at the first).
+    let Some(ctx) = support::gpu() else { return };
+    let len = (1usize << 24) + 1;
+    let data: Vec<u32> = (0..len as u32).map(|i| (i % 3 == 0) as u32).collect();
+    let mut expect = data.clone();
+    cpu::scan(&mut expect);
+    let got = support::checked(&ctx, || gpu_scan(&ctx, &data, 65535));
+    assert!(got == expect, "scan of 2^24 + 1 differs");
+    // The same with a per-dimension limit of 7 workgroups, so that every dispatch over more than 7
+    // blocks is split over x and y (a device's limit, 65 535, is reached only past 134 M elements).
+    let got = support::checked(&ctx, || gpu_scan(&ctx, &data, 7));
+    assert!(got == expect, "split scan of 2^24 + 1 differs");
+    // And a small one, split deep.
+    let small: Vec<u32> = (0..70_000u32).map(|i| i % 5).collect();
+    let mut expect = small.clone();
+    cpu::scan(&mut expect);
+    assert_eq!(support::checked(&ctx, || gpu_scan(&ctx, &small, 7)), expect);
+}
+
+#[test]
+fn rules_match_the_cpu_twin() {
+    // Same sorted input and cell starts on both sides (the CPU twins' binning, uploaded); outputs
+    // compared boid by boid in state order. Tolerance (stated in tests/common): 1e-5 of the world
+    // size for positions, of max_speed for velocities, 1e-5 absolute for hue components. Neighbour
+    // counts exactly.
+    let Some(ctx) = support::gpu() else { return };
+    for (k, boundary) in [Boundary::Wrap, Boundary::Walls, Boundary::Bounce]
+        .into_iter()
+        .enumerate()
+    {
+        for (d_r, cap, topo) in [(0.0f32, 0u32, 0u32), (3.0, 0, 0), (0.0, 6, 0), (0.0, 0, 7)] {
+            let n = 5000;
+            let p = SimParams {
+                rotational_diffusion: d_r,
+                max_neighbors: cap,
+                neighborhood: if topo > 0 {
+                    Neighborhood::Topological
+                } else {
+                    Neighborhood::Metric
+                },
+                topological_k: topo.max(1),
+                ..params(boundary, n)
+            };
+            let boids = support::test_state(k as u32 + 30, n, &p, true);
+            support::checked(&ctx, || {
+                let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
+                let actors = Actors {
+                    obstacles: vec![[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]],
+                    ..Default::default()
+                };
+                gpu.set_predators(&actors.predators).unwrap();
+                gpu.set_obstacles(&actors.obstacles).unwrap();
+                gpu.record_neighbor_ids(true).unwrap();
+                let mut cpu = boids::cpu::CpuBackend::from_state(
+                    boids::backend::BackendKind::Cpu,
+                    &p,
+                    boids.clone(),
+                    5,
+                )
+                .unwrap();
+                cpu.set_predators(&actors.predators).unwrap();
+                cpu.set_obstacles(&actors.obstacles).unwrap();
+                cpu.record_neighbor_ids(true).unwrap();
+                let u = gpu.uniforms();
+                assert_eq!(u, cpu.uniforms(), "both backends derive the same uniforms");
+                let mut c = cpu_until(&boids, &p, u, "scatter");
+                c.obstacles = cpu.buffers().obstacles.clone();
+                let total = c.cells[c.cells.len() - 1] as usize;
+                support::upload_sorted(&ctx, &gpu, &c, total);
+                let b = gpu.buffers();
+                support::run_stages(&ctx, &gpu, &["rules"]);
+                boids::stages::twins::rules_step(&mut c);
+                let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();
+                let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
+                let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
+                assert_eq!(
+                    g_neigh, c.neighbors,
+                    "rules: neighbour counts ({boundary:?}, D_r {d_r}, cap {cap})"
+                );
+                let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
+                assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
+                // The topological neighbours, exactly (none recorded in the metric one).
+                let g_near: Vec<u32> =
+                    read_vec(&ctx, b.get("neighbor_ids"), c.neighbor_ids.len().max(1)).unwrap();
+                assert_eq!(c.neighbor_ids.len(), n * topo as usize);
+                assert!(
+                    topo == 0 || g_near == c.neighbor_ids,
+                    "rules: topological neighbour ids ({boundary:?})"
+                );
+                let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
+                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
+                support::compare_states(&g_out, &c_out, &p, support::ONE_STEP).unwrap_or_else(
+                    |e| panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}, k {topo}): {e}"),
+                );
+            });
+        }
+    }
+}
+
+#[test]
+fn measures_match_the_cpu_twin() {
+    // Relative tolerance 1e-4 (f32 tree reduction on the GPU vs f64 on the CPU).
+    let Some(ctx) = support::gpu() else { return };
+    for (n, boundary) in [
+        (1usize, Boundary::Wrap),
+        (300, Boundary::Wrap),
+        (70_001, Boundary::Wrap),
+        (300, Boundary::Walls),
+        (70_001, Boundary::Bounce),
+    ] {
+        let p = params(boundary, n);
+        let mut boids = support::test_state(17, n, &p, n > 16);
+        // Give the flock some order so polarization and milling are not ~0.
+        for (i, b) in boids.iter_mut().enumerate() {
+            if i % 3 != 0 {
+                b.velocity = [60.0, 20.0];
+            }
+        }
+        let neigh: Vec<u32> = (0..n as u32).map(|i| i % 13).collect();
+        support::checked(&ctx, || {
+            let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+            ctx.queue.write_buffer(
+                gpu.buffers().get("neighbors"),
+                0,
+                bytemuck::cast_slice(&neigh),
+            );
+            // The stage alone (the backend reports no neighbour count before a step): its row of
+            // sums, finished by the measure table as the backend finishes it.
+            gpu.write_uniforms();
+            let mut enc = ctx.device.create_command_encoder(&Default::default());
+            gpu.record_stages(&mut enc, &["measures"]);
+            ctx.queue.submit([enc.finish()]);
+            let row: Vec<f32> = read_vec(&ctx, gpu.buffers().get("result"), SUMS).unwrap();
+            let g = FlockMeasures::from_sums(
+                &MeasureSums::from_row(&row),
+                &MeasureContext {
+                    n,
+                    v0: None,
+                    neighbors_counted: true,
+                },
+            );
+            let c = flock_measures(&boids, &neigh, World::of(&p));
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-4 * a.abs().max(b.abs()).max(1e-2);
+            assert!(
+                close(g.polarization(), c.polarization()),
+                "polarization {g:?} vs {c:?}"
+            );
+            assert!(
+                close(g.milling(), c.milling()),
+                "milling ({boundary:?}) {g:?} vs {c:?}"
+            );
+            assert!(
+                close(g.mean_speed(), c.mean_speed()),
+                "mean speed {g:?} vs {c:?}"
+            );
+            assert!(
+                close(g.mean_neighbors(), c.mean_neighbors()),
+                "mean neighbours {g:?} vs {c:?}"
+            );
+            // v_a = |Σ v| / Σ |v| here (not the Vicsek model): below the polarization's 1 when
+            // speeds differ, so a swapped column would show.
+            assert!(close(g.va(), c.va()) && c.va() > 0.1, "v_a {g:?} vs {c:?}");
+            assert!(
+                close(g.nematic(), c.nematic()) && c.nematic() > 0.1,
+                "nematic order {g:?} vs {c:?}"
+            );
+        });
+    }
+}
+
+#[test]
+fn a_flock_split_in_opposite_halves_has_nematic_order_one_on_both_backends() {
+    // Half the boids head along +x, half along −x: no polar order (polarization 0) and perfect
+    // nematic order (S = |⟨e^{2iθ}⟩| = 1, docs/model.md §12.8). A quarter turned by 90° instead
+    // gives S = 1/2: the check can fail.
+    let Some(ctx) = support::gpu() else { return };
+    let n = 4000;
+    let p = params(Boundary::Wrap, n);
+    for (turned, want_s) in [(0usize, 1.0f64), (n / 4, 0.5)] {
+        let mut boids = support::test_state(5, n, &p, false);
+        for (i, b) in boids.iter_mut().enumerate() {
+            b.velocity = if i < turned {
+                [0.0, 50.0]
+            } else if i % 2 == 0 {
+                [50.0, 0.0]
+            } else {
+                [-50.0, 0.0]
+            };
+        }
+        let neigh = vec![0u32; n];
+        let c = flock_measures(&boids, &neigh, World::of(&p));
+        support::checked(&ctx, || {
+            let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
+            gpu.write_uniforms();
+            let mut enc = ctx.device.create_command_encoder(&Default::default());
+            gpu.record_stages(&mut enc, &["measures"]);
+            ctx.queue.submit([enc.finish()]);
+            let row: Vec<f32> = read_vec(&ctx, gpu.buffers().get("result"), SUMS).unwrap();
+            let g = FlockMeasures::from_sums(
+                &MeasureSums::from_row(&row),
+                &MeasureContext {
+                    n,
+                    v0: None,
+                    neighbors_counted: true,
+                },
+            );
+            for (name, m) in [("cpu", c), ("gpu", g)] {
+                assert!(
+                    (m.nematic() - want_s).abs() < 1e-4,
+                    "{name}: S = {} for {turned} turned boids, want {want_s}",
+                    m.nematic()
+                );
+                if turned == 0 {
+                    assert!(m.polarization() < 1e-4, "{name}: {m:?}");
+                }
+            }
+        });
+    }
+}

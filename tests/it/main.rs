@@ -1,0 +1,52 @@
+//! The integration tests, one binary: each module is one subject (named as the file it came
+//! from), `support` holds what they share. One binary links the crate once, where one binary per
+//! file linked it 45 times; `cargo test NAME` still finds a test by (a part of) its name, now
+//! `module::test`. docs/testing.md says where a new test goes.
+
+mod app_panel;
+mod app_recording;
+mod app_scene;
+mod app_snapshot;
+mod app_ux;
+mod app_window;
+mod bench_capture;
+mod bench_interrupt;
+mod bench_stats;
+mod checkpoint;
+mod cli;
+mod cpu_backend;
+mod cpu_gather_simd;
+mod cpu_grid;
+mod cpu_integrate_simd;
+mod cpu_numerics;
+mod cpu_step;
+mod diffusion;
+mod file_reads;
+#[cfg(unix)]
+mod file_writes;
+mod fish;
+mod gpu_bounded_loops;
+mod gpu_determinism;
+mod gpu_models;
+mod gpu_stages;
+mod gpu_step;
+mod gsd;
+mod milling;
+mod model_table;
+mod module_graph;
+mod neighbor_cap;
+mod predators;
+mod render_looks;
+mod run_layer;
+mod scenes;
+mod shaders;
+mod slurm;
+mod state_extremes;
+mod statistics;
+mod support;
+mod sweep;
+mod topological;
+mod trajectory;
+mod validation;
+mod vicsek;
+mod walls;

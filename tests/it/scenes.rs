@@ -1,0 +1,93 @@
+//! Every scene file in `scenes/` loads, validates and runs 100 steps on both backends (the GPU one
+//! where an adapter is found): the boid count is kept, and every boid stays finite and inside the
+//! world. `million.toml` (1 000 000 boids) runs with 50 000 of its boids here: 100 steps of a
+//! million take minutes on lavapipe and on two CPU cores; its count itself is checked, and its
+//! world is sized for the reduced count by the same rule (it fixes no world size).
+
+use crate::support;
+use std::path::PathBuf;
+
+use boids::backend::{self, BackendKind, Simulation};
+use boids::model::{Scene, Setup};
+
+const STEPS: u32 = 100;
+
+/// Boids `million.toml` runs with in this test (see the crate doc).
+const MILLION_REDUCED: usize = 50_000;
+
+fn scene_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn check_state(name: &str, kind: BackendKind, sim: &mut dyn Simulation, setup: &Setup) {
+    let boids = sim.read_state().unwrap();
+    assert_eq!(boids.len(), setup.boids.len(), "{name} on {kind:?}");
+    let (w, h) = (setup.params.world_width, setup.params.world_height);
+    for b in &boids {
+        assert!(
+            b.is_finite() && (0.0..w).contains(&b.position[0]) && (0.0..h).contains(&b.position[1]),
+            "{name} on {kind:?}: {b:?} outside [0, {w}) × [0, {h})"
+        );
+    }
+    let m = sim.measures().unwrap();
+    assert!(
+        m.polarization().is_finite() && m.va().is_finite() && m.mean_speed().is_finite(),
+        "{name} on {kind:?}: {m:?}"
+    );
+}
+
+#[test]
+fn every_scene_loads_validates_and_runs_on_both_backends() {
+    let files = scene_files();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    // The models' scenes and the million are among them.
+    for want in ["vicsek.toml", "fish_school.toml", "million.toml"] {
+        assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
+    }
+    let ctx = support::gpu();
+    for (path, name) in files.iter().zip(&names) {
+        let scene = Scene::load(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let reduced = if name == "million.toml" {
+            assert_eq!(scene.boids, Some(1_000_000), "{name}");
+            Some(MILLION_REDUCED)
+        } else {
+            None
+        };
+        let setup = boids::run::spec::scene_setup(Some(&scene), reduced, None, 20_000, 1.0)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        setup.params.validate().unwrap();
+        assert_eq!(setup.actors.obstacles, scene.obstacles, "{name}");
+        let mut kinds = vec![BackendKind::Cpu];
+        if let Some(c) = &ctx {
+            kinds.push(BackendKind::Gpu);
+            support::checked(c, || ());
+        }
+        for kind in kinds {
+            let t = std::time::Instant::now();
+            let mut sim = backend::create(kind, &setup, ctx.as_ref())
+                .unwrap_or_else(|e| panic!("{name} on {kind:?}: {e}"));
+            for _ in 0..STEPS {
+                sim.step()
+                    .unwrap_or_else(|e| panic!("{name} on {kind:?}: {e}"));
+            }
+            sim.finish().unwrap();
+            assert_eq!(sim.step_index(), STEPS);
+            check_state(name, kind, sim.as_mut(), &setup);
+            eprintln!(
+                "{name}: {} boids, {STEPS} steps on {kind:?} in {:.1} s",
+                setup.boids.len(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The statistics of the order parameter against their exact limits (docs/model.md §12.9), end
+//! to end through `boids sweep` and `boids headless`:
+//! - N independent, uniformly random headings (the Vicsek model at η = 2π: each new heading is
+//!   uniform on the circle, independent of everything before): ⟨φ²⟩ = 1/N,
+//!   ⟨φ⁴⟩ = (2N − 1)/N³, so G = 1/3 + 1/(3N), and χ = N(⟨φ²⟩ − ⟨φ⟩²) → 1 − π/4;
+//! - a perfectly ordered flock (the Vicsek model at η = 0 from aligned headings): G = 2/3, χ = 0.
+
+use crate::support;
+use std::path::Path;
+use support::cmd::boids;
+
+fn ok(args: &[&str]) -> String {
+    let o = boids().args(args).output().unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "boids {}: {out}", args.join(" "));
+    out
+}
+
+/// The columns of a CSV file by name: header and rows.
+fn table(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let csv = std::fs::read_to_string(path).unwrap();
+    let mut lines = csv.lines();
+    let split = |l: &str| l.split(',').map(String::from).collect::<Vec<_>>();
+    let header = split(lines.next().unwrap());
+    (header, lines.map(split).collect())
+}
+
+/// The value of `name` at the sweep's one point (`points.csv`, the mean over the repeats) and
+/// its error: the larger of the spread of the repeats (sd/√K) and the within-run errors combined
+/// (√(Σ se²)/K, from `sweep.csv`). With a few repeats the spread alone is itself noisy (K − 1
+/// degrees of freedom); the headings here are independent from step to step, so the within-run
+/// errors are honest too.
+fn estimate(dir: &Path, name: &str) -> (f64, f64) {
+    let se_name = format!("{name}_se");
+    let at = |h: &[String], c: &str| h.iter().position(|x| x == c).unwrap();
+    let (h, rows) = table(&dir.join("points.csv"));
+    let value: f64 = rows[0][at(&h, name)].parse().unwrap();
+    let across: f64 = rows[0][at(&h, &se_name)].parse().unwrap();
+    let (h, rows) = table(&dir.join("sweep.csv"));
+    let k = rows.len() as f64;
+    let within = rows
+        .iter()
+        .map(|r| r[at(&h, &se_name)].parse::<f64>().unwrap().powi(2))
+        .sum::<f64>()
+        .sqrt()
+        / k;
+    (value, across.max(within))
+}
+
+/// A sweep of the Vicsek model at η = 2π, N = 400, ρ = 4, on `backend`; its folder.
+fn random_headings(root: &Path, backend: &str) -> std::path::PathBuf {
+    let out = root.join(backend);
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    ok(&[
+        "sweep",
+        "--scene",
+        scene,
+        "--backend",
+        backend,
+        "--param",
+        "vicsek_eta",
+        "--values",
+        "6.2831853",
+        "--boids",
+        "400",
+        "--steps",
+        "2010",
+        "--discard",
+        "10",
+        "--repeats",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    out
+}
+
+fn check_random_headings(dir: &Path, label: &str) {
+    let n = 400.0;
+    // Within 4 standard errors (4 repeats, each of 2000 independent steps).
+    let within = |name: &str, want: f64| {
+        let (v, se) = estimate(dir, name);
+        assert!(se > 0.0 && se.is_finite(), "{label}: {name} se {se}");
+        assert!(
+            (v - want).abs() <= 4.0 * se,
+            "{label}: {name} = {v} ± {se}, exact {want}"
+        );
+        // The exact value is not within reach of a wrong one: the errors are small.
+        (v, se)
+    };
+    let (_, se) = within("phi2", 1.0 / n);
+    assert!(se < 0.1 / n, "{label}: ⟨φ²⟩ error {se} too large to test");
+    within("phi4", (2.0 * n - 1.0) / (n * n * n));
+    let (_, se) = within("binder", 1.0 / 3.0 + 1.0 / (3.0 * n));
+    // The limit of perfect order is many errors away.
+    assert!((2.0 / 3.0 - (1.0 / 3.0 + 1.0 / (3.0 * n))) > 10.0 * se);
+    // χ → 1 − π/4; at N = 400 the exact value is higher by about π/(16 N) ≈ 5e-4, well within
+    // the error.
+    within("susceptibility", 1.0 - std::f64::consts::PI / 4.0);
+}
+
+#[test]
+fn random_headings_give_the_exact_moments_binder_cumulant_and_susceptibility_on_the_cpu() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = random_headings(root.path(), "cpu");
+    check_random_headings(&dir, "cpu");
+}
+
+#[test]
+fn random_headings_give_the_exact_moments_binder_cumulant_and_susceptibility_on_the_gpu() {
+    if support::gpu().is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let dir = random_headings(root.path(), "gpu");
+    check_random_headings(&dir, "gpu");
+}
+
+#[test]
+fn a_perfectly_ordered_flock_has_binder_two_thirds_and_no_susceptibility() {
+    // 400 particles with one heading, at η = 0: the average heading of identical headings is
+    // that heading, so φ = 1 at every step.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("aligned.csv");
+    let mut text = String::from("id,x,y,vx,vy,hx,hy,hvx,hvy\n");
+    for i in 0..400 {
+        let (x, y) = ((i % 20) as f32 * 0.5 + 0.1, (i / 20) as f32 * 0.5 + 0.1);
+        text += &format!("{i},{x},{y},0.03,0,1,0,0,0\n");
+    }
+    std::fs::write(&state, text).unwrap();
+    let stats = dir.path().join("stats.csv");
+    for eta in ["0", "2"] {
+        let out = ok(&[
+            "headless",
+            "--scene",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml"),
+            "--init",
+            state.to_str().unwrap(),
+            "--set",
+            "world_width=10",
+            "--set",
+            "world_height=10",
+            "--set",
+            &format!("vicsek_eta={eta}"),
+            "--steps",
+            "200",
+            "--stats",
+            stats.to_str().unwrap(),
+        ]);
+        // The value of a statistic's line: "  G       Binder cumulant   0.6667 ± 0.0000  (…)".
+        let line = |symbol: &str| -> f64 {
+            let l = out
+                .lines()
+                .find(|l| l.trim_start().starts_with(symbol))
+                .unwrap_or_else(|| panic!("no {symbol} line in {out}"));
+            let before = l.split('±').next().unwrap();
+            before.split_whitespace().last().unwrap().parse().unwrap()
+        };
+        let (g, chi) = (line("G "), line("χ "));
+        if eta == "0" {
+            assert!((g - 2.0 / 3.0).abs() < 1e-4, "G = {g}\n{out}");
+            assert!(chi.abs() < 1e-4, "χ = {chi}\n{out}");
+        } else {
+            // With noise the order fluctuates: G below 2/3 and χ > 0, so the check can fail.
+            assert!(
+                g < 2.0 / 3.0 - 1e-4 && chi > 1e-3,
+                "η = 2: G = {g}, χ = {chi}\n{out}"
+            );
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! `boids headless --trajectory FILE.gsd --every K` and `--init FILE.gsd[:FRAME]` end to end:
+//! frames at steps 0, K, 2K, … equal the checkpoints of runs of as many steps; a run resumed from
+//! a frame equals the run that went on; predators travel in frames; a killed run leaves a file
+//! readable up to its last whole frame; bad frames, worlds and cadences get clear errors.
+
+use crate::support::cmd::{boids, ok, refused};
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use boids::model::gsd::TrajectoryReader;
+use boids::model::state_csv::load_checkpoint;
+use boids::model::PredatorKind;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The boids of a checkpoint written by `headless --save`.
+fn checkpoint_boids(p: &Path) -> Vec<boids::model::Boid> {
+    load_checkpoint(p).unwrap_or_else(|e| panic!("{e}")).boids
+}
+
+#[test]
+fn frames_are_the_checkpoints_of_the_same_steps_and_resume_bit_for_bit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = d.join("t.gsd");
+    let base = ["headless", "--boids", "600", "--seed", "3"];
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend(["--steps", "30", "--every", "10", "--trajectory", s(&t)]);
+    let out = ok(&a);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("trajectory:     4 frames"), "{text}");
+
+    let mut r = TrajectoryReader::open(&t).unwrap();
+    assert_eq!(r.frames(), 4);
+    for (k, steps) in [0u32, 10, 20, 30].into_iter().enumerate() {
+        let cp = d.join(format!("cp{steps}.csv"));
+        let mut a: Vec<&str> = base.to_vec();
+        let n = steps.to_string();
+        a.extend(["--steps", &n, "--save", s(&cp)]);
+        ok(&a);
+        let f = r.read_frame(k as u64).unwrap();
+        assert_eq!(f.step, u64::from(steps));
+        assert!(f.predators.is_empty());
+        assert_eq!(f.boids, checkpoint_boids(&cp), "frame {k} vs {steps} steps");
+    }
+    // The comparison sees a difference: frame 1 is not the state after 20 steps.
+    assert_ne!(
+        r.read_frame(1).unwrap().boids,
+        checkpoint_boids(&d.join("cp20.csv"))
+    );
+
+    // Resumed from frame 1 (step 10) for 20 steps: the 30-step run, bit for bit; from frame 0
+    // for 20 steps it is not.
+    let resumed = |frame: &str, name: &str| {
+        let cp = d.join(name);
+        let init = format!("{}:{frame}", s(&t));
+        ok(&[
+            "headless",
+            "--seed",
+            "3",
+            "--init",
+            &init,
+            "--steps",
+            "20",
+            "--save",
+            s(&cp),
+        ]);
+        load_checkpoint(&cp).unwrap()
+    };
+    let from1 = resumed("1", "from1.csv");
+    assert_eq!(from1.step, 30);
+    assert_eq!(from1.boids, checkpoint_boids(&d.join("cp30.csv")));
+    let from0 = resumed("0", "from0.csv");
+    assert_eq!(from0.step, 20);
+    assert_ne!(from0.boids, checkpoint_boids(&d.join("cp30.csv")));
+
+    // FILE.gsd alone is its last frame (step 30).
+    let cp = d.join("last.csv");
+    ok(&[
+        "headless",
+        "--init",
+        s(&t),
+        "--steps",
+        "0",
+        "--save",
+        s(&cp),
+    ]);
+    let last = load_checkpoint(&cp).unwrap();
+    assert_eq!(last.step, 30);
+    assert_eq!(last.boids, checkpoint_boids(&d.join("cp30.csv")));
+}
+
+#[test]
+fn predators_travel_in_frames_and_replace_the_scenes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = d.join("p.gsd");
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/predators.toml");
+    ok(&[
+        "headless",
+        "--scene",
+        scene,
+        "--boids",
+        "500",
+        "--steps",
+        "6",
+        "--every",
+        "3",
+        "--trajectory",
+        s(&t),
+    ]);
+    let mut r = TrajectoryReader::open(&t).unwrap();
+    assert_eq!(r.frames(), 3);
+    let f = r.read_last().unwrap();
+    assert_eq!((f.boids.len(), f.predators.len()), (500, 3));
+    assert!(f
+        .predators
+        .iter()
+        .all(|p| p.kind == PredatorKind::Hunting.code()));
+    // The frame's predators, where they were at step 6, start the run (the scene's are not used).
+    let cp = d.join("cp.csv");
+    let out = ok(&[
+        "headless",
+        "--scene",
+        scene,
+        "--init",
+        s(&t),
+        "--steps",
+        "0",
+        "--save",
+        s(&cp),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("its 3 predators are not used; frame 2"),
+        "{err}"
+    );
+    let c = load_checkpoint(&cp).unwrap();
+    assert_eq!(c.step, 6);
+    let got: Vec<_> = c
+        .predators
+        .iter()
+        .map(|p| (p.position, p.velocity))
+        .collect();
+    let want: Vec<_> = f
+        .predators
+        .iter()
+        .map(|p| (p.position, p.velocity))
+        .collect();
+    assert_eq!(got, want);
+    // Without the scene the world (sized to 500 boids) is not the frame's box: refused.
+    let e = refused(&["headless", "--init", s(&t), "--steps", "1"]);
+    assert!(
+        e.contains(
+            "frame 2: its box is 224.52171 × 224.52171 wu but the run's world is 223.6068 × 223.6068 wu"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_killed_run_leaves_every_whole_frame() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("k.gsd");
+    let mut child = boids()
+        .args([
+            "headless",
+            "--boids",
+            "2000",
+            "--steps",
+            "1000000",
+            "--every",
+            "1",
+            "--trajectory",
+            s(&t),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let frames = loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let n = TrajectoryReader::open(&t).map(|r| r.frames()).unwrap_or(0);
+        if n >= 5 {
+            break n;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no 5 frames in 2 min"
+        );
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut r = TrajectoryReader::open(&t).unwrap();
+    assert!(r.frames() >= frames);
+    let last = r.read_last().unwrap();
+    assert_eq!(last.boids.len(), 2000);
+    assert_eq!(last.step, r.frames() - 1);
+}
+
+#[test]
+fn bad_frames_cadences_and_worlds_are_refused_with_the_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = d.join("t.gsd");
+    ok(&[
+        "headless",
+        "--boids",
+        "100",
+        "--steps",
+        "2",
+        "--every",
+        "1",
+        "--trajectory",
+        s(&t),
+    ]);
+    let e = refused(&[
+        "headless",
+        "--init",
+        &format!("{}:3", s(&t)),
+        "--steps",
+        "1",
+    ]);
+    assert!(
+        e.contains("t.gsd has 3 whole frames (0 ..= 2); there is no frame 3"),
+        "{e}"
+    );
+    let e = refused(&[
+        "headless",
+        "--init",
+        &format!("{}:last", s(&t)),
+        "--steps",
+        "1",
+    ]);
+    assert!(e.contains("frame \"last\" is not a frame number"), "{e}");
+    let e = refused(&[
+        "headless",
+        "--init",
+        s(&t),
+        "--steps",
+        "1",
+        "--set",
+        "world_width=50",
+    ]);
+    assert!(
+        e.contains("frame 2: its box is 100 × 100 wu but the run's world is 50 × 100 wu"),
+        "{e}"
+    );
+    let e = refused(&[
+        "headless",
+        "--steps",
+        "1",
+        "--every",
+        "0",
+        "--trajectory",
+        s(&d.join("z.gsd")),
+    ]);
+    assert!(e.contains("--every 0"), "{e}");
+    let e = refused(&["headless", "--steps", "1", "--every", "5"]);
+    assert!(e.contains("--trajectory"), "{e}");
+    let e = refused(&["headless", "--init", s(&d.join("none.gsd")), "--steps", "1"]);
+    assert!(e.contains("none.gsd"), "{e}");
+    // A CSV named .gsd is not GSD.
+    let csv = d.join("state.gsd");
+    std::fs::write(&csv, "id,x,y,vx,vy,hx,hy,hvx,hvy\n0,1,1,1,0,1,0,0,0\n").unwrap();
+    let e = refused(&["headless", "--init", s(&csv), "--steps", "1"]);
+    assert!(e.contains("is not a GSD file"), "{e}");
+}
