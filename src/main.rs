@@ -148,8 +148,9 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     }
     if let Some((phi, stats)) = &r.order {
         println!(
-            "order parameter φ = {} over the {} steps written to --stats (± one standard error):",
-            phi.symbol, r.stats_rows
+            "order parameter {} (the {}) over the {} steps written to --stats (± one standard \
+             error):",
+            phi.symbol, phi.title, r.stats_rows
         );
         for (k, (m, e)) in stats.iter().enumerate() {
             // The first is the order parameter's own time average.

@@ -228,3 +228,45 @@ pub fn count(value: &Bound<'_, PyAny>) -> PyResult<usize> {
         value.get_type().name()?
     )))
 }
+
+/// The keywords `Simulation(...)` takes besides the parameters.
+pub const KEYWORDS: [&str; 6] = ["scene", "backend", "seed", "boids", "init", "keep_world"];
+
+/// Checks that a keyword argument of `Simulation(...)` names a parameter of the table.
+///
+/// # Errors
+/// `ValueError` (as for every parameter that cannot be used) naming the keyword and the nearest
+/// arguments and parameters — `Simulation(boid=5)`: did you mean `boids`?
+pub fn check_keyword(key: &str) -> PyResult<()> {
+    if sim::model::SimParams::spec(key).is_some() {
+        return Ok(());
+    }
+    let known = KEYWORDS
+        .iter()
+        .copied()
+        .chain(sim::model::SimParams::specs().iter().map(|s| s.key));
+    let near = sim::model::param_table::nearest(key, known);
+    let hint = match sim::model::param_table::did_you_mean(&near) {
+        h if h.is_empty() => {
+            "; Simulation takes scene, backend, seed, boids, init, keep_world and \
+                              the parameters of docs/model.md §3.1"
+                .to_string()
+        }
+        h => format!("; {h}"),
+    };
+    Err(PyValueError::new_err(format!(
+        "Simulation() got an unexpected keyword argument {key:?}: it is neither an argument nor \
+         a parameter{hint}"
+    )))
+}
+
+/// A step count from Python: any int, refused when negative or above 2^64 − 1 with a
+/// `ValueError` naming it (not the bare `OverflowError` of a conversion).
+pub fn steps(n: i128) -> PyResult<u64> {
+    u64::try_from(n).map_err(|_| {
+        PyValueError::new_err(format!(
+            "n = {n}: the number of steps is 0 ..= {}",
+            u64::MAX
+        ))
+    })
+}

@@ -24,6 +24,9 @@ pub fn run_error(e: RunError) -> PyErr {
         RunError::Trajectory(g) => gsd_error(g),
         RunError::Sim(s) => sim_error(s),
         RunError::Write { .. } => PyOSError::new_err(text),
+        // A keyword argument is not a command line's `--set`: the parameter's own message
+        // (`vicsek_eta = 9 is out of range: allowed 0 ..= 6.28`).
+        RunError::Set { source, .. } => PyValueError::new_err(source.to_string()),
         _ => PyValueError::new_err(text),
     }
 }

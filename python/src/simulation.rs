@@ -180,6 +180,7 @@ impl Simulation {
         if let Some(d) = params {
             for (k, v) in d.iter() {
                 let key: String = k.extract()?;
+                convert::check_keyword(&key)?;
                 let value = convert::value_text(&key, &v)?;
                 sets.push(Set { key, value });
             }
@@ -216,9 +217,10 @@ impl Simulation {
     ///
     /// Runs n steps (n ≥ 0) with the interpreter's lock released, so other Python threads run
     /// meanwhile. Ctrl-C (KeyboardInterrupt) stops it between steps, the steps done kept.
-    /// Raises RuntimeError when the backend fails.
+    /// Raises ValueError for a negative n, RuntimeError when the backend fails.
     #[pyo3(signature = (n=1))]
-    fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
+    fn step(&self, py: Python<'_>, n: i128) -> PyResult<()> {
+        let n = convert::steps(n)?;
         let mut done = 0;
         while done < n {
             let ran = py.detach(|| {

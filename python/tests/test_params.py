@@ -20,16 +20,28 @@ def test_keywords_are_set_keys_applied_over_the_scene():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"vicsek_eta": 7.0}, "--set vicsek_eta=7.0: vicsek_eta = 7 is out of range: allowed 0 ..= 6.2831855"),
+        ({"vicsek_eta": 7.0}, "vicsek_eta = 7 is out of range: allowed 0 ..= 6.2831855"),
+        ({"vicsek_etta": 1.0}, "unexpected keyword argument \"vicsek_etta\""),
         ({"vicsek_etta": 1.0}, "did you mean `vicsek_eta`"),
+        ({"boid": 5}, "did you mean `boids`"),
         ({"max_speed": 50.0}, "max_speed is not used by the vicsek model"),
-        ({"boundary": "bouncy"}, "--set boundary=bouncy"),
+        ({"boundary": "bouncy"}, "boundary"),
     ],
 )
-def test_bad_keywords_raise_value_error_with_the_run_layers_message(kwargs, message):
+def test_bad_keywords_raise_value_error_with_the_parameters_message(kwargs, message):
     with pytest.raises(ValueError) as e:
         boids.Simulation(scene=VICSEK, boids=100, **kwargs)
     assert message in str(e.value)
+    # A keyword argument is not the command line's --set.
+    assert "--set" not in str(e.value)
+
+
+@pytest.mark.parametrize("n", [-1, -(2**70), 2**64])
+def test_a_step_count_out_of_range_is_a_value_error(n):
+    sim = boids.Simulation(scene=VICSEK, boids=50)
+    with pytest.raises(ValueError, match=f"n = {n}: the number of steps is 0"):
+        sim.step(n)
+    assert sim.step_index == 0
 
 
 def test_a_keyword_of_another_type_is_a_type_error():

@@ -63,7 +63,8 @@ pub struct HeadlessArgs {
     pub stats_every: u32,
     /// Also count the flocks (connected components of at least 10 boids linked within the
     /// perception radius) and their hue coherence (1 = one hue per flock): adds the columns
-    /// time_s, flocks, largest_flock, flocked_fraction, hue_coherence to --stats, and prints
+    /// the time (time_s; time_steps for the Vicsek model, whose unit of time is its step), flocks,
+    /// largest_flock, flocked_fraction, hue_coherence to --stats, and prints
     /// them for the final state.
     #[arg(long)]
     pub flocks: bool,
@@ -228,7 +229,14 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     let order = order_statistics(sim.params(), sim.len(), &rec.rows);
     let columns = report_measures(sim.predator_count() > 0, opts.flocks);
     if let Some(path) = &opts.stats {
-        write_stats(path, &columns, &rec.rows, setup.step, sim.params().dt)?;
+        write_stats(
+            path,
+            &columns,
+            &rec.rows,
+            setup.step,
+            sim.params().dt,
+            sim.params().model.desc().speed.time,
+        )?;
     }
     let (w, h) = (sim.params().world_width, sim.params().world_height);
     let nf = match &opts.fluctuations {
@@ -358,8 +366,8 @@ impl Observer for Recorder {
 
 /// The measures a run reports (the summary's lines and the `--stats` columns), in table order:
 /// every average over the boids, the catches when there are `predators`, the flock census when
-/// `flocks` is asked for. `--stats` writes `time_s` (simulated time since the run's first step, s)
-/// before the census columns.
+/// `flocks` is asked for. `--stats` writes the simulated time since the run's first step before
+/// the census columns, in the model's unit: `time_s` (s), `time_steps` for the Vicsek model.
 pub fn report_measures(predators: bool, flocks: bool) -> Vec<&'static Measure> {
     MEASURES
         .iter()

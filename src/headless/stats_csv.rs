@@ -6,21 +6,24 @@ use crate::model::FlockMeasures;
 use crate::run::RunError;
 use crate::stats::Estimate;
 
-/// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f32 precision), with
-/// `time_s` (simulated time since the run's first step, `first` its step index) before the
-/// census columns.
+/// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f64, shortest round trip:
+/// the values its statistics average), with
+/// the simulated time since the run's first step (`first` its step index) in the model's unit —
+/// `time_s` (steps × dt), or `time_steps` for a model whose time unit is its step (the Vicsek
+/// model, which does not read dt) — before the census columns.
 pub(crate) fn write_stats(
     path: &std::path::Path,
     columns: &[&'static Measure],
     rows: &[(u32, f64, FlockMeasures)],
     first: u32,
     dt: f32,
+    time: crate::model::models::TimeUnit,
 ) -> Result<(), RunError> {
     let time_at = columns.iter().position(|m| m.needs == Needs::Census);
     let mut header = vec!["step", "step_ms"];
     for (k, m) in columns.iter().enumerate() {
         if Some(k) == time_at {
-            header.push("time_s");
+            header.push(time.column());
         }
         header.push(m.name);
     }
@@ -35,15 +38,13 @@ pub(crate) fn write_stats(
         let mut row = vec![s.to_string(), format!("{ms:.4}")];
         for (k, c) in columns.iter().enumerate() {
             if Some(k) == time_at {
-                let t = s.wrapping_sub(first) as f64 * dt as f64;
+                let t = time.after(s.wrapping_sub(first), dt);
                 row.push(format!("{t:.4}"));
             }
             let id = MeasureId::by_name(c.name).expect("a measure of the table");
-            // Written as f32, the precision the backends compute in.
-            row.push(
-                m.get(id)
-                    .map_or_else(String::new, |v| (v as f32).to_string()),
-            );
+            // The f64 values the statistics average (shortest round-trip text), so statistics
+            // recomputed from the file are the printed ones.
+            row.push(m.get(id).map_or_else(String::new, |v| v.to_string()));
         }
         w.write_record(&row).map_err(io)?;
     }

@@ -106,7 +106,24 @@ pub struct Measure {
     pub doc: &'static str,
 }
 
+/// How far past its range rounding may carry a bounded measure finished from the sums: the sums
+/// are f32 (on the GPU, in workgroup trees), so a perfectly ordered flock's |Σ v̂|/N can come out
+/// a few ulp above 1 (1.0000000073 seen at N = 400). A value within this of its range is put on
+/// the range's edge ([`Measure::within_range`]); one farther out is left as it is, so a real
+/// fault still shows.
+pub const RANGE_ROUNDING: f64 = 1e-4;
+
 impl Measure {
+    /// `v` clamped to this measure's range where rounding put it outside, by at most
+    /// [`RANGE_ROUNDING`]; otherwise `v` (also a NaN, or a value farther outside).
+    pub fn within_range(&self, v: f64) -> f64 {
+        match self.range {
+            Some((_, hi)) if v > hi && v <= hi + RANGE_ROUNDING => hi,
+            Some((lo, _)) if v < lo && v >= lo - RANGE_ROUNDING => lo,
+            _ => v,
+        }
+    }
+
     /// Whether it is an average over the boids, finished from the sums (what sweeps record).
     pub fn from_sums(&self) -> bool {
         matches!(self.needs, Needs::Sums | Needs::SumsAndNeighbors)
@@ -516,7 +533,7 @@ impl FlockMeasures {
             if m.needs == Needs::SumsAndNeighbors && !ctx.neighbors_counted {
                 continue;
             }
-            out.values[k] = Some(finish(sums, ctx));
+            out.values[k] = Some(m.within_range(finish(sums, ctx)));
         }
         out
     }
@@ -847,6 +864,35 @@ pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fraction a few ulp above 1 (what f32 sums of a perfectly ordered flock give) is put on
+    /// its range's edge; a value farther out, a NaN and a measure without a range are left alone.
+    #[test]
+    fn rounding_past_a_range_is_clamped_and_nothing_else() {
+        let n = 400;
+        let mut sums = MeasureSums { cols: [0.0; SUMS] };
+        // Σ v̂ of 400 aligned unit headings, 1.0000000073 × N as the f32 sums gave.
+        sums.cols[COL_UNIT_VELOCITY] = n as f64 * 1.000_000_007_3;
+        let ctx = MeasureContext {
+            n,
+            v0: None,
+            neighbors_counted: false,
+        };
+        let m = FlockMeasures::from_sums(&sums, &ctx);
+        assert_eq!(m.get(MeasureId::POLARIZATION), Some(1.0));
+        let phi = MeasureId::POLARIZATION.desc();
+        assert_eq!(
+            phi.within_range(1.0 + 1e-3),
+            1.0 + 1e-3,
+            "a real fault shows"
+        );
+        assert_eq!(phi.within_range(-1e-9), 0.0);
+        assert!(phi.within_range(f64::NAN).is_nan());
+        assert_eq!(phi.within_range(0.5), 0.5);
+        let speed = MeasureId::by_name("mean_speed").unwrap().desc();
+        assert_eq!(speed.range, None);
+        assert_eq!(speed.within_range(7.0), 7.0);
+    }
 
     /// `n` boids on a circle of radius `r` around `centre` (positions taken modulo the world
     /// `w` × `h`), each flying along the circle counter-clockwise at 50 wu/s.

@@ -208,14 +208,29 @@ impl ParamField for Boundary {
 
 impl SimParams {
     /// These parameters with a square world sized so that `boids` boids fill it at `density`
-    /// boids/wu² (side = sqrt(boids / density), at least 3 perception radii).
+    /// boids/wu² (side = sqrt(boids / density), at least [`SimParams::smallest_sized_side`]).
     pub fn with_world_for(self, boids: usize, density: f32) -> Self {
         self.with_world_for_aspect(boids, density, 1.0)
     }
 
+    /// The smallest side (wu) a world sized to a boid count and a density gets: three of the
+    /// radii the neighbourhood uses — the perception radius in the metric neighbourhood; in the
+    /// topological one, which reaches any distance, the separation radius of a model that keeps
+    /// it (boids, fish: docs/model.md §19.1), and 1 wu for the Vicsek model, which uses no radius
+    /// there. So a density sweep of the topological neighbourhood is not bounded by a perception
+    /// radius it does not use.
+    pub fn smallest_sized_side(&self) -> f32 {
+        let r = match (self.neighborhood, self.model.desc().radii) {
+            (Neighborhood::Metric, _) => self.perception_radius,
+            (Neighborhood::Topological, Radii::PerRule) => self.separation_radius,
+            (Neighborhood::Topological, Radii::AlignmentWithinPerception) => 1.0 / 3.0,
+        };
+        (3.0 * r).clamp(1.0, 1.0e6)
+    }
+
     /// These parameters with a world of aspect ratio `aspect` (width / height, clamped to
-    /// 0.1 ..= 10; 1 when not finite) and area `boids / density` wu², each side at least 3
-    /// perception radii and at most 1e6 wu.
+    /// 0.1 ..= 10; 1 when not finite) and area `boids / density` wu², each side at least
+    /// [`SimParams::smallest_sized_side`] and at most 1e6 wu.
     pub fn with_world_for_aspect(mut self, boids: usize, density: f32, aspect: f32) -> Self {
         let aspect = if aspect.is_finite() && aspect > 0.0 {
             aspect.clamp(0.1, 10.0)
@@ -223,7 +238,7 @@ impl SimParams {
             1.0
         };
         let area = boids.max(1) as f32 / density;
-        let min_side = (3.0 * self.perception_radius).min(1.0e6);
+        let min_side = self.smallest_sized_side();
         self.world_width = (area * aspect).sqrt().clamp(min_side, 1.0e6);
         self.world_height = (area / aspect).sqrt().clamp(min_side, 1.0e6);
         self
@@ -353,6 +368,33 @@ impl SimParams {
     /// The parameter `key` of the table.
     pub fn spec(key: &str) -> Option<&'static ParamSpec> {
         Self::specs().iter().copied().find(|s| s.key == key)
+    }
+
+    /// The unit of parameter `key` under these settings: the table's, unless a model group says
+    /// otherwise ([`ModelGroup::unit_of`](crate::model::models::ModelGroup::unit_of): η of
+    /// vectorial noise has no unit). `None` for an unknown key.
+    pub fn unit_of(&self, key: &str) -> Option<&'static str> {
+        let spec = Self::spec(key)?;
+        Some(
+            Model::all()
+                .find_map(|m| self.models.group(m).unit_of(key))
+                .unwrap_or(spec.unit),
+        )
+    }
+
+    /// The axis label of parameter `key` under these settings: its symbol (else its key) and
+    /// its unit ([`SimParams::unit_of`]), `η (rad)`, or `η` for vectorial noise.
+    pub fn label_of(&self, key: &str) -> Option<String> {
+        let spec = Self::spec(key)?;
+        let name = if spec.symbol.is_empty() {
+            spec.key
+        } else {
+            spec.symbol
+        };
+        Some(match self.unit_of(key)? {
+            "" => name.to_string(),
+            u => format!("{name} ({u})"),
+        })
     }
 
     /// Sets the parameter `key` from its text as written after `--set key=` or in a scene file

@@ -111,7 +111,8 @@ pub fn text_style(size: f64) -> TextStyle<'static> {
     (FAMILY, size).into_font().color(&TEXT)
 }
 
-/// Fills `root` white, writes the two title lines at its top, and returns the area below them.
+/// Fills `root` white, writes the title and the subtitle (one line per `\n`, see [`wrap_parts`])
+/// at its top, and returns the area below them.
 ///
 /// # Errors
 /// plotters' error.
@@ -121,12 +122,36 @@ pub fn titled<DB: DrawingBackend>(
     subtitle: &str,
 ) -> Result<DrawingArea<DB, Shift>, PlotError> {
     root.fill(&WHITE)?;
-    let (head, body) = root.split_vertically(72);
+    let lines: Vec<&str> = subtitle.lines().collect();
+    let (head, body) = root.split_vertically(72 + 19 * lines.len().saturating_sub(1) as u32);
     let x = PLOT_SIZE.0 as i32 / 2;
     let top = Pos::new(HPos::Center, VPos::Top);
     head.draw(&Text::new(title, (x, 12), text_style(22.0).pos(top)))?;
-    head.draw(&Text::new(subtitle, (x, 44), text_style(15.0).pos(top)))?;
+    for (k, line) in lines.iter().enumerate() {
+        let y = 44 + 19 * k as i32;
+        head.draw(&Text::new(*line, (x, y), text_style(15.0).pos(top)))?;
+    }
     Ok(body)
+}
+
+/// Most characters of one subtitle line: the figure's width at the subtitle's 15 px font (about
+/// 7.5 px a character, with a margin).
+pub const SUBTITLE_LINE_CHARS: usize = 120;
+
+/// Parts of a subtitle joined by ` · ` into lines of at most `max_chars` characters each (a part
+/// longer than that on a line of its own), one line per `\n`, for [`titled`].
+pub fn wrap_parts(parts: &[String], max_chars: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for part in parts {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + part.chars().count() <= max_chars => {
+                line.push_str(" · ");
+                line.push_str(part);
+            }
+            _ => lines.push(part.clone()),
+        }
+    }
+    lines.join("\n")
 }
 
 /// The legend of every figure: its series' labels at `position`, in the figures' font, on a
@@ -191,4 +216,28 @@ pub fn png_of<E: From<PlotError>>(
     img.write_to(&mut bytes, image::ImageFormat::Png)
         .map_err(|e| PlotError(format!("cannot encode the plot as PNG: {e}")))?;
     Ok(bytes.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_parts;
+
+    #[test]
+    fn subtitle_parts_wrap_at_the_separator() {
+        let parts: Vec<String> = ["model vicsek", "angular noise", "η = 2 rad", "N = 400"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            wrap_parts(&parts, 200),
+            "model vicsek · angular noise · η = 2 rad · N = 400"
+        );
+        // 12 + 3 + 13 = 28 fits in 30; the third part does not.
+        assert_eq!(
+            wrap_parts(&parts, 30),
+            "model vicsek · angular noise\nη = 2 rad · N = 400"
+        );
+        // A part longer than a line stands alone, not cut.
+        assert_eq!(wrap_parts(&parts, 5).lines().count(), 4);
+        assert_eq!(wrap_parts(&[], 10), "");
+    }
 }

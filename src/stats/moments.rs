@@ -79,9 +79,10 @@ pub fn binder_cumulant(phi2: f64, phi4: f64) -> f64 {
 }
 
 /// The susceptibility χ = N(⟨φ²⟩ − ⟨φ⟩²) of `particles` = N particles from the moments `phi` =
-/// ⟨φ⟩ and `phi2` = ⟨φ²⟩. 0 for a constant φ.
+/// ⟨φ⟩ and `phi2` = ⟨φ²⟩. 0 for a constant φ, never negative: ⟨φ²⟩ ≥ ⟨φ⟩² for any series, so
+/// a negative difference is rounding (of the order of 1e-16 · N) and is returned as 0.
 pub fn susceptibility(phi: f64, phi2: f64, particles: usize) -> f64 {
-    particles as f64 * (phi2 - phi * phi)
+    (particles as f64 * (phi2 - phi * phi)).max(0.0)
 }
 
 /// The moments, Binder cumulant and susceptibility of one run's series of φ (oldest first, one
@@ -232,6 +233,47 @@ mod tests {
             0.01,
         );
         assert_within("⟨φ²⟩", m.second_moment, 1.0 / nf, 4.0, 1e-5);
+    }
+
+    #[test]
+    fn the_susceptibility_is_never_negative() {
+        // A constant series of 0.7: the summed ⟨φ⟩ = 0.7000000000000013 and ⟨φ²⟩ =
+        // 0.4900000000000002 round so that N(⟨φ²⟩ − ⟨φ⟩²) = −1.6e-12 (the premise, asserted).
+        let series = vec![0.7; 100];
+        let (mut s, mut s2) = (0.0f64, 0.0f64);
+        for v in &series {
+            s += v;
+            s2 += v * v;
+        }
+        let (phi, phi2) = (s / 100.0, s2 / 100.0);
+        assert!(
+            1000.0 * (phi2 - phi * phi) < 0.0,
+            "the premise: rounding goes below 0"
+        );
+        assert_eq!(susceptibility(phi, phi2, 1000), 0.0);
+        let m = order_parameter_moments(&series, 1000);
+        assert!(m.susceptibility.value >= 0.0, "{:?}", m.susceptibility);
+        assert_eq!(susceptibility(0.5, 0.26, 100), 100.0 * (0.26 - 0.25));
+    }
+
+    #[test]
+    fn random_headings_susceptibility_at_small_n_is_below_its_limit() {
+        // N = 10: χ = 1 − π/4 − π/(32N) + O(1/N²) = 0.2048 (docs/model.md §12.9; 0.2046 exactly
+        // by E|S| = ∫(1 − J₀(t)^N)/t² dt), below the limit 0.2146 — not above it by π/(16N)
+        // (0.2342). 200 000 independent samples: the error of χ is ~0.001, the two forms are
+        // ~30 errors apart and the limit ~10.
+        let n = 10;
+        let mut rng = TestRng::new(44);
+        let series: Vec<f64> = (0..200_000).map(|_| rng.random_polarization(n)).collect();
+        let m = order_parameter_moments(&series, n);
+        let exact = 1.0 - PI / 4.0 - PI / (32.0 * n as f64);
+        assert_within("χ", m.susceptibility, exact, 4.0, 0.003);
+        let limit = 1.0 - PI / 4.0;
+        assert!(
+            (limit - m.susceptibility.value) / m.susceptibility.error > 4.0,
+            "χ = {:?} is not below its N → ∞ limit {limit}",
+            m.susceptibility
+        );
     }
 
     #[test]

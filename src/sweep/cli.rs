@@ -16,7 +16,8 @@ use crate::sweep::values::parse_values;
 /// The sweep configuration of these options (default folder `sweeps/<UTC time>`).
 ///
 /// # Errors
-/// [`SweepError::Plan`] for bad `--values`, naming the parameter.
+/// [`SweepError::Plan`] for bad `--values`, naming the parameter; for a `--set` of a swept
+/// parameter, or `--boids` with `--param boids` (either would be silently overridden).
 pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     let mut axes = Vec::new();
     for (name, values) in [(&args.param, &args.values), (&args.param2, &args.values2)] {
@@ -27,6 +28,23 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
                 name: n.trim().to_string(),
                 values,
             });
+        }
+    }
+    // What the sweep sets itself is not also set another way (the other would be ignored).
+    for a in &axes {
+        if let Some(set) = args.setup.set.iter().find(|s| s.key == a.name) {
+            return Err(SweepError::Plan(format!(
+                "--set {}={} sets the swept parameter {}: its values come from --values; drop the \
+                 --set",
+                set.key, set.value, a.name
+            )));
+        }
+        if a.name == "boids" {
+            if let Some(n) = args.boids {
+                return Err(SweepError::Plan(format!(
+                    "--boids {n} with --param boids: the counts come from --values; drop --boids"
+                )));
+            }
         }
     }
     let out = match &args.out {
@@ -58,9 +76,9 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     })
 }
 
-/// Runs `boids sweep` (or `merge`). The first Ctrl-C stops after the current point and still
+/// Runs `boids sweep` (or `merge`). The first Ctrl-C stops after the current run and still
 /// writes the folder, then exits with status 130; a second one quits at once (the folder then
-/// holds the points done so far, status `in-progress`).
+/// holds the runs done so far, status `in-progress`).
 ///
 /// # Errors
 /// [`SweepError`] naming the option, file, value or shard at fault.
@@ -77,29 +95,26 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
         return Ok(());
     }
     let cfg = config(args)?;
-    let stop = Stop::install("the current point");
+    let stop = Stop::install("the current run");
     let pb = Progress::new(args.quiet, "steps");
     let axes = cfg.axes.clone();
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
-        SweepEvent::Planned {
-            points,
-            total,
-            steps,
-        } => {
+        SweepEvent::Planned { runs, total, steps } => {
             pb.say(&format!(
-                "{} of {total} points, {steps} steps, into {}",
-                points.len(),
+                "{} of {total} runs, {steps} steps, into {}",
+                runs.len(),
                 cfg.out.display()
             ));
             pb.set_length(steps);
         }
-        SweepEvent::PointStarted(p) => pb.set_message(format!(
-            "point {} {}",
+        SweepEvent::RunStarted(p) => pb.set_message(format!(
+            "run {} (point {}: {})",
             p.index + 1,
+            p.point + 1,
             describe(&axes, &p.values)
         )),
         SweepEvent::Step => pb.inc(1),
-        SweepEvent::PointFinished { row, seconds } => {
+        SweepEvent::RunFinished { row, seconds } => {
             // The averages of the sweep's measures, named from the measure table.
             let values: Vec<String> = crate::sweep::measures()
                 .iter()
@@ -108,7 +123,8 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
                 .map(|(m, s)| format!("{} {:.4} ± {:.4}", m.symbol, s.mean, s.se))
                 .collect();
             pb.say(&format!(
-                "point {:>4} {} (repeat {} of {}): {}, {seconds:.1} s",
+                "run {:>4} (point {}: {}, repeat {} of {}): {}, {seconds:.1} s",
+                row.run,
                 row.point,
                 describe(&axes, &row.values),
                 row.repeat,
@@ -120,14 +136,14 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     pb.finish();
     let outcome = outcome?;
     println!(
-        "sweep: {} ({} of {} points, {:.1} s)",
+        "sweep: {} ({} of {} runs, {:.1} s)",
         outcome.dir.display(),
-        outcome.summary.points_done,
-        outcome.summary.points.len(),
+        outcome.summary.runs_done,
+        outcome.summary.runs.len(),
         outcome.summary.seconds_total
     );
     if outcome.summary.status == SweepStatus::Interrupted {
-        println!("interrupted: the folder holds the points that finished");
+        println!("interrupted: the folder holds the runs that finished");
         std::process::exit(130);
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! The one place where a sweep calls into the simulator: the run layer's setup
 //! ([`crate::run::spec::resolve`]), the backend factory ([`crate::backend::create`]) and the
-//! run layer's step loop ([`crate::run::steps::run_steps`]) all happen inside [`run_point`].
+//! run layer's step loop ([`crate::run::steps::run_steps`]) all happen inside [`run_one`].
 //!
 //! How a point's setup is resolved, in order:
 //! 1. the scene (or the defaults), `--boids` (or the `boids` value of the point, or the scene's
@@ -40,7 +40,7 @@ pub const SPECIAL: [&str; 2] = ["boids", "density"];
 pub struct Device(Option<GpuContext>);
 
 /// What to resolve (and run).
-pub struct PointRequest<'a> {
+pub struct RunRequest<'a> {
     /// The scene, read once.
     pub inputs: &'a Inputs,
     /// Backend.
@@ -63,7 +63,7 @@ pub struct PointRequest<'a> {
 }
 
 /// A resolved (and possibly run) point.
-pub struct PointRun {
+pub struct RunOutput {
     /// Boid count.
     pub boids: usize,
     /// World width and height (wu).
@@ -108,11 +108,11 @@ impl Observer for Samples {
 ///
 /// # Errors
 /// [`RunError`] naming the scene file, parameter, value and allowed range, or the backend's error.
-pub fn run_point(
-    req: &PointRequest<'_>,
+pub fn run_one(
+    req: &RunRequest<'_>,
     device: &mut Device,
     on_step: &mut dyn FnMut(),
-) -> Result<PointRun, RunError> {
+) -> Result<RunOutput, RunError> {
     let get = |name: &str| req.settings.iter().find(|(n, _)| n == name).map(|s| s.1);
     let boids = match get("boids") {
         Some(v) if v.fract() != 0.0 || !(1.0..=1e12).contains(&v) => {
@@ -158,10 +158,14 @@ pub fn run_point(
         let sized = p.clone().with_world_for_aspect(n, d as f32, aspect);
         let got = n as f64 / (sized.world_width as f64 * sized.world_height as f64);
         if !(d > 0.0 && ((got - d) / d).abs() < 1e-3) {
-            let min_side = 3.0 * p.perception_radius as f64;
+            let min_side = p.smallest_sized_side() as f64;
+            let which = match p.neighborhood {
+                crate::model::Neighborhood::Metric => "3 perception radii",
+                crate::model::Neighborhood::Topological => "3 separation radii or 1 wu",
+            };
             return Err(RunError::Conflict(format!(
                 "density = {d} is out of range at {n} boids: allowed {} ..= {} boids/wu² (a \
-                 world side between 3 perception radii, {min_side} wu, and 1e6 wu)",
+                 world side between {which}, {min_side} wu, and 1e6 wu)",
                 n as f64 / 1e12,
                 n as f64 / (min_side * min_side)
             )));
@@ -175,7 +179,7 @@ pub fn run_point(
         spec.setup.boids = crate::model::initial_state(spec.setup.seed, n, p);
     }
     let params = &spec.setup.params;
-    let mut out = PointRun {
+    let mut out = RunOutput {
         boids: n,
         world: [params.world_width, params.world_height],
         seed: spec.setup.seed,

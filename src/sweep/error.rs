@@ -26,13 +26,13 @@ pub enum SweepError {
         /// Why its setup is refused (boxed: a run error is large).
         source: Box<RunError>,
     },
-    /// A point failed while the sweep ran. The folder holds the points done before it (status
+    /// A run failed while the sweep ran. The folder holds the runs done before it (status
     /// `failed`, this error in `summary.json`).
-    #[error("sweep point {point}: {source}\nthe points done before it are in {}", dir.display())]
+    #[error("sweep run {run}: {source}\nthe runs done before it are in {}", dir.display())]
     Failed {
-        /// The point: its number, values and repeat (`3 (rotational_diffusion = 0.5, repeat 1 of
-        /// 2)`).
-        point: String,
+        /// The run: its number, its point's values and its repeat (`3 (point 2:
+        /// rotational_diffusion = 0.5, repeat 1 of 2)`).
+        run: String,
         /// The backend's or the run layer's error (boxed: a run error is large).
         source: Box<RunError>,
         /// The sweep folder.
@@ -193,7 +193,7 @@ mod tests {
         // The right header, then a row whose seed is not a whole number: line 2, named.
         let h = header(&axes);
         let mut row = vec!["1"; h.len()];
-        row[2] = "x";
+        row[3] = "x";
         std::fs::write(&p, format!("{}\n{}\n", h.join(","), row.join(","))).unwrap();
         let e = read_csv(&p, &axes).unwrap_err();
         assert!(
@@ -231,16 +231,16 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_point_says_where_the_points_done_are() {
+    fn a_failed_run_says_where_the_runs_done_are() {
         let e = SweepError::Failed {
-            point: "3 (rotational_diffusion = 0.5, repeat 1 of 2)".into(),
+            run: "3 (point 2: rotational_diffusion = 0.5, repeat 1 of 2)".into(),
             source: Box::new(RunError::Conflict("the device was lost".into())),
             dir: PathBuf::from("sweeps/x"),
         };
         assert_eq!(
             e.to_string(),
-            "sweep point 3 (rotational_diffusion = 0.5, repeat 1 of 2): the device was lost\n\
-             the points done before it are in sweeps/x"
+            "sweep run 3 (point 2: rotational_diffusion = 0.5, repeat 1 of 2): the device was \
+             lost\nthe runs done before it are in sweeps/x"
         );
         assert!(std::error::Error::source(&e).is_some());
     }

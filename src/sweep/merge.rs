@@ -6,7 +6,7 @@
 //! Refused, with a message naming the folder and its shard: a folder that is not a sweep, a shard
 //! whose status is not `complete`, shards of different plans (fingerprints differ; the differing
 //! options are named), shards split differently (I/N with different N), a shard given twice, a
-//! missing shard, and a `sweep.csv` whose rows are not the shard's points. An unsharded sweep
+//! missing shard, and a `sweep.csv` whose rows are not the shard's runs. An unsharded sweep
 //! folder counts as shard 1/1.
 
 use std::collections::BTreeMap;
@@ -18,7 +18,7 @@ use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
 use crate::sweep::series::SERIES_DIR;
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
-use crate::sweep::table::{read_csv, PointRow, CSV};
+use crate::sweep::table::{read_csv, RunRow, CSV};
 
 /// What a merge produced.
 #[derive(Debug)]
@@ -28,7 +28,7 @@ pub struct MergeOutcome {
     /// Its summary.
     pub summary: SweepSummary,
     /// Its rows.
-    pub rows: Vec<PointRow>,
+    pub rows: Vec<RunRow>,
 }
 
 /// The plan options in which two summaries differ, as `name a vs b`.
@@ -85,12 +85,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
                 None => "the sweep".into(),
             };
             return refuse(format!(
-                "{} is {} ({} of {} points done){why}; run {rerun} again to completion before \
+                "{} is {} ({} of {} runs done){why}; run {rerun} again to completion before \
                  merging",
                 s.label(d),
                 s.status.name(),
-                s.points_done,
-                s.points.len()
+                s.runs_done,
+                s.runs.len()
             ));
         }
     }
@@ -161,32 +161,32 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     }
 
     let axes: Vec<String> = s0.plan.axes.iter().map(|a| a.name.clone()).collect();
-    let mut rows: Vec<PointRow> = Vec::new();
-    let mut points = Vec::new();
+    let mut rows: Vec<RunRow> = Vec::new();
+    let mut runs = Vec::new();
     for (d, s) in &shards {
         let r = read_csv(&d.join(CSV), &axes)?;
-        let want: Vec<usize> = s.points.iter().map(|p| p.point).collect();
-        let got: Vec<usize> = r.iter().map(|p| p.point).collect();
-        // Plan indices from 0; the files number points from 1.
+        let want: Vec<usize> = s.runs.iter().map(|p| p.run).collect();
+        let got: Vec<usize> = r.iter().map(|p| p.run).collect();
+        // Plan indices from 0; the files number runs from 1.
         let expected: Vec<usize> = shard_of(s)
-            .points(s.points_total)
+            .runs(s.runs_total)
             .into_iter()
             .map(|k| k + 1)
             .collect();
         if got != want || want != expected {
             return refuse(format!(
-                "{}: {CSV} holds points {} but the shard's points are {}; the folder was changed \
-                 after the run",
+                "{}: {CSV} holds runs {} but the shard's runs are {}; the folder was changed \
+                 after the sweep",
                 s.label(d),
                 brief(&got),
                 brief(&expected)
             ));
         }
         rows.extend(r);
-        points.extend(s.points.iter().cloned());
+        runs.extend(s.runs.iter().cloned());
     }
-    rows.sort_by_key(|r| r.point);
-    points.sort_by_key(|p| p.point);
+    rows.sort_by_key(|r| r.run);
+    runs.sort_by_key(|p| p.run);
     prepare_dir(out, force)?;
     let mut adapter = s0.adapter.clone();
     if shards
@@ -205,8 +205,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
         system: SystemInfo::current(),
         adapter,
         shard: None,
-        points_done: points.len(),
-        points,
+        runs_done: runs.len(),
+        runs,
         seconds_total: shards.iter().map(|(_, s)| s.seconds_total).sum(),
         files: Vec::new(),
         merged_from: shards
@@ -255,9 +255,9 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     })
 }
 
-/// `1, 4, 7, … (12 points)` for messages.
-fn brief(points: &[usize]) -> String {
-    let head: Vec<String> = points.iter().take(6).map(|p| p.to_string()).collect();
-    let more = if points.len() > 6 { ", …" } else { "" };
-    format!("{}{more} ({} points)", head.join(", "), points.len())
+/// `1, 4, 7, … (12 runs)` for messages.
+fn brief(runs: &[usize]) -> String {
+    let head: Vec<String> = runs.iter().take(6).map(|p| p.to_string()).collect();
+    let more = if runs.len() > 6 { ", …" } else { "" };
+    format!("{}{more} ({} runs)", head.join(", "), runs.len())
 }

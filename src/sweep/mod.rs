@@ -29,7 +29,7 @@
 //! stops after the current point with a valid folder (status `interrupted`, exit status 130)
 //! ([`cli`]).
 //!
-//! Every call into the simulator is in [`engine::run_point`], through the run layer. What can go
+//! Every call into the simulator is in [`engine::run_one`], through the run layer. What can go
 //! wrong, from a bad `--values` to a point that fails mid-sweep or shards that cannot be merged,
 //! is a [`SweepError`](error::SweepError) ([`error`]).
 

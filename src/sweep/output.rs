@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use crate::sweep::error::SweepError;
 use crate::sweep::points::{points_csv, summarise, POINTS_CSV};
 use crate::sweep::summary::SweepSummary;
-use crate::sweep::table::{csv_bytes, PointRow};
+use crate::sweep::table::{csv_bytes, RunRow};
 
 pub use crate::sweep::table::CSV;
 /// File name of the summary.
@@ -92,7 +92,7 @@ pub fn plot_files(summary: &SweepSummary) -> Vec<String> {
 pub fn write_outputs(
     dir: &Path,
     summary: &mut SweepSummary,
-    rows: &[PointRow],
+    rows: &[RunRow],
     plots: bool,
     series: &[String],
 ) -> Result<(), SweepError> {

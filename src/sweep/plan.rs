@@ -1,16 +1,17 @@
 //! The plan of a sweep: its axes (one or two swept parameters and their values), repeats, steps,
-//! seed and everything else that decides its results, and the points it enumerates.
+//! seed and everything else that decides its results, and the runs it enumerates.
 //!
-//! **Points.** A point is one combination of values × one repeat. They are numbered
-//! k = 0, 1, … in the full (unsharded) plan with the last axis varying fastest and the repeat
-//! fastest of all: k = (i₁·n₂ + i₂)·R + r for value i₁ of the first axis, i₂ of the second
-//! (n₂ values; 0 and n₂ = 1 without one) and repeat r of R. What is shown and written (progress
-//! lines, `sweep.csv`, `summary.json`) numbers them from 1, as `--shard I/N` numbers shards: point
-//! k + 1, repeat r + 1.
+//! **Points and runs** (as docs/sweeps.md defines them). A *point* is one combination of values;
+//! a *run* is one point × one repeat. Points are numbered c = i₁·n₂ + i₂ for value i₁ of the
+//! first axis and i₂ of the second (n₂ values; 0 and n₂ = 1 without one); runs k = c·R + r for
+//! repeat r of R, in the full (unsharded) plan: the last axis varies fastest, the repeat fastest
+//! of all. What is shown and written (progress lines, `sweep.csv`, `summary.json`, the series
+//! files) numbers them from 1, as `--shard I/N` numbers shards: run k + 1, point c + 1, repeat
+//! r + 1.
 //!
-//! **Seeds.** Point k runs from seed `hash4(base, k, 0, SEED_STREAM)`
+//! **Seeds.** Run k runs from seed `hash4(base, k, 0, SEED_STREAM)`
 //! ([`crate::model::rng::hash4`], the PCG hash of the noise), base being `--seed`, else the
-//! scene's, else 1. The seed depends on the point's index in the full plan only, so a point gets
+//! scene's, else 1. The seed depends on the run's index in the full plan only, so a run gets
 //! the same seed in every shard split and on every machine, and repeats differ.
 //!
 //! **Fingerprint.** A SHA-256 of every option that defines the results ([`PlanSpec`] without
@@ -23,10 +24,10 @@ use sha2::{Digest, Sha256};
 use crate::stats::MIN_SAMPLES;
 use crate::sweep::error::SweepError;
 
-/// Most points (combinations × repeats) in one plan.
-pub const MAX_POINTS: usize = 10_000;
+/// Most runs (combinations × repeats) in one plan.
+pub const MAX_RUNS: usize = 10_000;
 
-/// The counter-based hash stream of point seeds ("SWEP").
+/// The counter-based hash stream of run seeds ("SWEP").
 pub const SEED_STREAM: u32 = 0x5357_4550;
 
 /// One swept parameter.
@@ -53,15 +54,15 @@ pub struct PlanSpec {
     pub axes: Vec<Axis>,
     /// `--boids` (None: the scene's count, else 20 000), unless an axis is `boids`.
     pub boids: Option<usize>,
-    /// Steps per point.
+    /// Steps per run.
     pub steps: u32,
     /// Steps discarded before the measures are averaged.
     pub discard: u32,
     /// Runs per combination of values.
     pub repeats: u32,
-    /// Base seed of the point seeds.
+    /// Base seed of the run seeds.
     pub seed: u32,
-    /// The `--set KEY=VALUE` settings applied to every point, in order (before its swept values).
+    /// The `--set KEY=VALUE` settings applied to every run, in order (before its swept values).
     #[serde(default)]
     pub sets: Vec<String>,
     /// `--keep-world`: a scene's fixed world kept at any count (else scaled to keep its density).
@@ -69,16 +70,18 @@ pub struct PlanSpec {
     pub keep_world: bool,
 }
 
-/// One point of a plan.
+/// One run of a plan: a point (a combination of values) and a repeat.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    /// Index k in the full plan.
+pub struct PlannedRun {
+    /// Index k of the run in the full plan, 0-based.
     pub index: usize,
+    /// Index c of its point (combination of values) in the full plan, 0-based.
+    pub point: usize,
     /// The value of each axis, in axis order.
     pub values: Vec<f64>,
     /// Repeat number, 0-based.
     pub repeat: u32,
-    /// The point's seed.
+    /// The run's seed.
     pub seed: u32,
 }
 
@@ -89,7 +92,7 @@ impl PlanSpec {
     /// # Errors
     /// [`SweepError::Plan`] naming the option: no axis or more than two, a repeated name, an axis without
     /// values, 0 repeats, `--discard` leaving fewer than [`MIN_SAMPLES`] measured steps, or more
-    /// than [`MAX_POINTS`] points.
+    /// than [`MAX_RUNS`] runs.
     pub fn check(&self) -> Result<(), SweepError> {
         let plan = |why: String| Err(SweepError::Plan(why));
         if self.axes.is_empty() || self.axes.len() > 2 {
@@ -125,9 +128,9 @@ impl PlanSpec {
             acc.checked_mul(a.values.len())
         });
         match total {
-            Some(t) if t <= MAX_POINTS => Ok(()),
+            Some(t) if t <= MAX_RUNS => Ok(()),
             _ => plan(format!(
-                "the plan has {} points ({} × {} repeats), more than the limit {MAX_POINTS}",
+                "the plan has {} runs ({} points × {} repeats), more than the limit {MAX_RUNS}",
                 self.axes
                     .iter()
                     .map(|a| a.values.len() as f64)
@@ -148,18 +151,18 @@ impl PlanSpec {
         self.axes.iter().map(|a| a.values.len()).product()
     }
 
-    /// Number of points (combinations × repeats).
+    /// Number of runs (combinations × repeats).
     pub fn total(&self) -> usize {
         self.combinations() * self.repeats as usize
     }
 
-    /// Measured steps per point.
+    /// Measured steps per run.
     pub fn samples(&self) -> u32 {
         self.steps - self.discard
     }
 
-    /// Point `k` (0 ≤ k < [`PlanSpec::total`]).
-    pub fn point(&self, k: usize) -> Point {
+    /// Run `k` (0 ≤ k < [`PlanSpec::total`]).
+    pub fn run(&self, k: usize) -> PlannedRun {
         let r = self.repeats as usize;
         let combo = k / r;
         let mut values = vec![0.0; self.axes.len()];
@@ -168,8 +171,9 @@ impl PlanSpec {
             values[i] = a.values[rest % a.values.len()];
             rest /= a.values.len();
         }
-        Point {
+        PlannedRun {
             index: k,
+            point: combo,
             values,
             repeat: (k % r) as u32,
             seed: crate::model::rng::hash4(self.seed, k as u32, 0, SEED_STREAM),
@@ -229,16 +233,22 @@ mod tests {
     }
 
     #[test]
-    fn points_enumerate_every_combination_and_repeat() {
+    fn runs_enumerate_every_point_and_repeat() {
         let s = spec();
         s.check().unwrap();
         assert_eq!(s.total(), 12);
-        let p = s.point(7); // combo 3 = (rotational_diffusion 1, weight 1.5), repeat 1
-        assert_eq!((p.values.clone(), p.repeat), (vec![1.0, 1.5], 1));
-        let mut seeds: Vec<u32> = (0..s.total()).map(|k| s.point(k).seed).collect();
+        let p = s.run(7); // point 3 = (rotational_diffusion 1, weight 1.5), repeat 1
+        assert_eq!(
+            (p.values.clone(), p.point, p.repeat),
+            (vec![1.0, 1.5], 3, 1)
+        );
+        // The runs of one point are its repeats, and share its values.
+        let same: Vec<usize> = (0..s.total()).filter(|&k| s.run(k).point == 3).collect();
+        assert_eq!(same, vec![6, 7]);
+        let mut seeds: Vec<u32> = (0..s.total()).map(|k| s.run(k).seed).collect();
         seeds.sort_unstable();
         seeds.dedup();
-        assert_eq!(seeds.len(), 12, "every point has its own seed");
+        assert_eq!(seeds.len(), 12, "every run has its own seed");
     }
 
     #[test]

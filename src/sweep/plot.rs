@@ -19,6 +19,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::model::measures::Measure;
+use crate::model::param_table::ParamGroup;
 use crate::plot::{
     draw_legend, log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE,
     TEXT,
@@ -134,14 +135,20 @@ fn short(v: f64) -> String {
     crate::stats::format::trimmed(v, 4)
 }
 
-/// The axis label of a swept name: the parameter table's symbol and unit, `N` for the boid count,
-/// `ρ (wu⁻²)` for the density.
-pub fn axis_label(name: &str) -> String {
+/// The axis label of a swept name: the parameter's symbol and unit under the sweep's settings
+/// `base` ([`crate::model::SimParams::label_of`]: η of vectorial noise has no unit), `N` for the
+/// boid count, `ρ (wu⁻²)` for the density.
+pub fn axis_label(name: &str, base: &crate::model::SimParams) -> String {
     match name {
         "boids" => "N".into(),
         "density" => "ρ (wu⁻²)".into(),
-        other => crate::model::SimParams::spec(other).map_or(other.to_string(), |s| s.label()),
+        other => base.label_of(other).unwrap_or_else(|| other.to_string()),
     }
+}
+
+/// The sweep's settings (every parameter but the swept ones, as the first run had them).
+fn base_params(s: &SweepSummary) -> crate::model::SimParams {
+    serde_json::from_value(s.base_params.clone()).unwrap_or_default()
 }
 
 /// The symbol of a swept name in a legend or title (`η`, `N`, `ρ`; the key when it has none).
@@ -181,6 +188,7 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary]) -> String {
         .and_then(|m| m.as_str())
         .unwrap_or("boids");
     let mut sub = vec![format!("model {model}")];
+    sub.extend(settings(s));
     let first = points.first();
     let same = |f: &dyn Fn(&PointSummary) -> f64| {
         first.filter(|a| {
@@ -220,11 +228,49 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary]) -> String {
         sub.push(format!(
             "{} ({} of {} runs)",
             s.status.name(),
-            s.points_done,
-            s.points.len()
+            s.runs_done,
+            s.runs.len()
         ));
     }
-    sub.join(" · ")
+    crate::plot::wrap_parts(&sub, crate::plot::SUBTITLE_LINE_CHARS)
+}
+
+/// The settings that tell sibling sweeps apart, unless swept: the Vicsek model's kind of noise,
+/// η and v₀; the neighbourhood — its perception radius r when metric, its k when topological.
+fn settings(s: &SweepSummary) -> Vec<String> {
+    let base = base_params(s);
+    let swept = |key: &str| s.plan.axes.iter().any(|a| a.name == key);
+    let value = |key: &str| {
+        let v = base.get(key).map_or_else(String::new, |v| v.to_string());
+        let symbol = crate::model::SimParams::spec(key).map_or(key, |p| p.symbol);
+        match base.unit_of(key).unwrap_or("") {
+            "" => format!("{symbol} = {v}"),
+            unit => format!("{symbol} = {v} {unit}"),
+        }
+    };
+    let mut out = Vec::new();
+    if base.model.desc().name == "vicsek" {
+        if !swept("vicsek_noise") {
+            out.push(format!("{} noise", base.models.vicsek.noise.name()));
+        }
+        out.extend(
+            ["vicsek_eta", "vicsek_speed"]
+                .into_iter()
+                .filter(|k| !swept(k))
+                .map(value),
+        );
+    }
+    match base.neighborhood {
+        crate::model::Neighborhood::Metric if !swept("perception_radius") => {
+            out.push(format!("metric, {}", value("perception_radius")));
+        }
+        crate::model::Neighborhood::Topological if !swept("topological_k") => {
+            out.push(format!("topological, {}", value("topological_k")));
+        }
+        crate::model::Neighborhood::Metric => out.push("metric".into()),
+        crate::model::Neighborhood::Topological => out.push("topological".into()),
+    }
+    out
 }
 
 /// The plot of `what` for a sweep's points.
@@ -307,7 +353,7 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
             )
         },
         subtitle: subtitle(s, points),
-        x_name: axis_label(&p.axes[0].name),
+        x_name: axis_label(&p.axes[0].name, &base_params(s)),
         y_name: measure.label(speed_unit),
         x: (x0, x1),
         xlog,
@@ -359,9 +405,52 @@ where
         chart.draw_series(line.iter().map(|&pt| Circle::new(pt, 4, color.filled())))?;
     }
     if p.lines.iter().any(|l| l.0.is_some()) {
-        draw_legend(chart, SeriesLabelPosition::UpperRight)?;
+        draw_legend(chart, legend_corner(p))?;
     }
     Ok(())
+}
+
+/// The corner of the plot for its legend: of the four, the one whose box (the legend's size: a
+/// third of the width, a line of 7 % of the height per labelled line) covers the fewest points
+/// with their error bars — upper right, then upper left, lower right, lower left on a tie — so
+/// the legend does not hide the last point of a rising line.
+fn legend_corner(p: &MeasurePlot) -> SeriesLabelPosition {
+    let fraction = |v: f64, (lo, hi): (f64, f64), log: bool| {
+        if log {
+            (v.max(f64::MIN_POSITIVE).ln() - lo.ln()) / (hi.ln() - lo.ln())
+        } else {
+            (v - lo) / (hi - lo)
+        }
+    };
+    let labelled = p.lines.iter().filter(|l| l.0.is_some()).count();
+    let (w, h) = (0.36, (0.07 * labelled as f64 + 0.06).min(0.9));
+    let corners = [
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    let covered = |right: bool, upper: bool| {
+        p.lines
+            .iter()
+            .flat_map(|l| l.2.iter())
+            .filter(|&&(x, mean, se)| {
+                let fx = fraction(x, p.x, p.xlog);
+                let se = if se.is_finite() { se } else { 0.0 };
+                let (lo, hi) = (
+                    fraction(mean - se, p.y, p.ylog),
+                    fraction(mean + se, p.y, p.ylog),
+                );
+                let in_x = if right { fx >= 1.0 - w } else { fx <= w };
+                let in_y = if upper { hi >= 1.0 - h } else { lo <= h };
+                in_x && in_y
+            })
+            .count()
+    };
+    corners
+        .into_iter()
+        .min_by_key(|&(_, right, upper)| covered(right, upper))
+        .map_or(SeriesLabelPosition::UpperRight, |c| c.0)
 }
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &MeasurePlot) -> Result<(), PlotError>
@@ -485,5 +574,60 @@ fn capitalise(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plot_of(lines: Vec<PlotLine>) -> MeasurePlot {
+        MeasurePlot {
+            title: String::new(),
+            subtitle: String::new(),
+            x_name: String::new(),
+            y_name: String::new(),
+            x: (0.0, 10.0),
+            xlog: false,
+            y: (0.0, 1.0),
+            ylog: false,
+            lines,
+        }
+    }
+
+    #[test]
+    fn the_legend_goes_where_it_hides_no_point() {
+        let line = |label: &str, pts: Vec<(f64, f64, f64)>| {
+            (Some(label.to_string()), RGBColor(0, 0, 0), pts)
+        };
+        // Rising lines end at the upper right: the legend goes upper left.
+        let rising = |k: f64| {
+            (0..=10)
+                .map(|i| (i as f64, 0.08 * i as f64 + k, 0.01))
+                .collect()
+        };
+        let p = plot_of(vec![line("a", rising(0.0)), line("b", rising(0.1))]);
+        assert_eq!(legend_corner(&p), SeriesLabelPosition::UpperLeft);
+        // A falling line from the upper left to the lower right: upper right is free.
+        let falling = (0..=10)
+            .map(|i| (i as f64, 1.0 - 0.09 * i as f64, 0.0))
+            .collect();
+        let p = plot_of(vec![line("a", falling)]);
+        assert_eq!(legend_corner(&p), SeriesLabelPosition::UpperRight);
+        // A line along the top, points in every upper corner: a lower corner.
+        let top = (0..=10).map(|i| (i as f64, 0.95, 0.02)).collect();
+        let p = plot_of(vec![line("a", top)]);
+        assert_eq!(legend_corner(&p), SeriesLabelPosition::LowerRight);
+    }
+
+    #[test]
+    fn vectorial_eta_has_no_unit_on_the_axis() {
+        let mut p = crate::model::SimParams::default();
+        p.set("model", "vicsek").unwrap();
+        assert_eq!(axis_label("vicsek_eta", &p), "η (rad)");
+        p.set("vicsek_noise", "vectorial").unwrap();
+        assert_eq!(axis_label("vicsek_eta", &p), "η");
+        assert_eq!(axis_label("perception_radius", &p), "r (wu)");
+        assert_eq!(axis_label("density", &p), "ρ (wu⁻²)");
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::stats::{combine_repeats, ErrorKind, Estimate};
 use crate::sweep::error::SweepError;
-use crate::sweep::table::{density, PointRow};
+use crate::sweep::table::{density, RunRow};
 
 /// File name of the table.
 pub const POINTS_CSV: &str = "points.csv";
@@ -15,6 +15,8 @@ pub const POINTS_CSV: &str = "points.csv";
 /// One point: the rows of its repeats, combined.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointSummary {
+    /// The point's number in the full plan, from 1 (`point` in `sweep.csv`).
+    pub point: usize,
     /// The value of each swept parameter.
     pub values: Vec<f64>,
     /// Boid count N.
@@ -40,11 +42,11 @@ impl PointSummary {
 }
 
 /// The points of `rows` in the order of their first row (plan order), each combining the rows
-/// of the same values.
-pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
-    let mut groups: Vec<(Vec<f64>, Vec<&PointRow>)> = Vec::new();
+/// of the same point (its repeats).
+pub fn summarise(rows: &[RunRow]) -> Vec<PointSummary> {
+    let mut groups: Vec<(Vec<f64>, Vec<&RunRow>)> = Vec::new();
     for r in rows {
-        match groups.iter_mut().find(|(v, _)| *v == r.values) {
+        match groups.iter_mut().find(|(_, g)| g[0].point == r.point) {
             Some((_, g)) => g.push(r),
             None => groups.push((r.values.clone(), vec![r])),
         }
@@ -52,7 +54,7 @@ pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
     groups
         .into_iter()
         .map(|(values, g)| {
-            let combine = |pick: &dyn Fn(&PointRow) -> (f64, f64), within: ErrorKind| {
+            let combine = |pick: &dyn Fn(&RunRow) -> (f64, f64), within: ErrorKind| {
                 let per: Vec<Estimate> = g
                     .iter()
                     .map(|r| {
@@ -78,6 +80,7 @@ pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
                 .map(|k| combine(&|r| r.order[k], ErrorKind::BlockJackknifeWithinRun))
                 .collect();
             PointSummary {
+                point: g[0].point,
                 values,
                 boids: g[0].boids,
                 world: g[0].world,
@@ -89,8 +92,9 @@ pub fn summarise(rows: &[PointRow]) -> Vec<PointSummary> {
         .collect()
 }
 
-/// `points.csv` of `points`: the swept parameters, `n_boids,world_width_wu,world_height_wu,
-/// density,repeats,error`, then `M,M_se` for each average measure and `S,S_se` for each
+/// `points.csv` of `points`: `point` (its number, from 1), the swept parameters, `n_boids,world_width_wu,world_height_wu,
+/// density,repeats,error` (no `density` of its own when it is swept:
+/// [`crate::sweep::table::density_column`]), then `M,M_se` for each average measure and `S,S_se` for each
 /// order-parameter statistic.
 ///
 /// # Errors
@@ -101,18 +105,14 @@ pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, S
         path: POINTS_CSV.into(),
         source,
     };
-    let mut h: Vec<String> = axes.to_vec();
-    h.extend(
-        [
-            "n_boids",
-            "world_width_wu",
-            "world_height_wu",
-            "density",
-            "repeats",
-            "error",
-        ]
-        .map(String::from),
-    );
+    let mut h: Vec<String> = vec!["point".to_string()];
+    h.extend(axes.iter().cloned());
+    h.extend(["n_boids", "world_width_wu", "world_height_wu"].map(String::from));
+    let density_column = crate::sweep::table::density_column(axes);
+    if density_column {
+        h.push("density".into());
+    }
+    h.extend(["repeats", "error"].map(String::from));
     for m in crate::sweep::measures()
         .into_iter()
         .chain(crate::sweep::order_statistics())
@@ -122,11 +122,14 @@ pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, S
     }
     w.write_record(&h).map_err(e)?;
     for p in points {
-        let mut rec: Vec<String> = p.values.iter().map(|v| v.to_string()).collect();
+        let mut rec: Vec<String> = vec![p.point.to_string()];
+        rec.extend(p.values.iter().map(|v| v.to_string()));
         rec.push(p.boids.to_string());
         rec.push(p.world[0].to_string());
         rec.push(p.world[1].to_string());
-        rec.push(density(p.boids, p.world).to_string());
+        if density_column {
+            rec.push(density(p.boids, p.world).to_string());
+        }
         rec.push(p.repeats.to_string());
         rec.push(p.error_kind().to_string());
         for est in p.measures.iter().chain(&p.order) {
@@ -144,8 +147,9 @@ mod tests {
     use super::*;
     use crate::stats::SeriesStats;
 
-    fn row(point: usize, repeat: u32, values: Vec<f64>, mean: f64, se: f64) -> PointRow {
-        PointRow {
+    fn row(point: usize, repeat: u32, values: Vec<f64>, mean: f64, se: f64) -> RunRow {
+        RunRow {
+            run: (point - 1) * 3 + repeat as usize,
             point,
             repeat,
             seed: 1,

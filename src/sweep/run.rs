@@ -3,9 +3,9 @@
 //! Everything that can be checked without running is checked before the folder is touched: the
 //! options, the scene, every combination of values against the parameters' ranges (so a value out
 //! of range is an error naming it before any run), and for `gpu` the adapter and its limits.
-//! Then the points of the shard run in plan order; after each one `sweep.csv` and `summary.json`
-//! are rewritten whole (status `in-progress`). When the stop flag is set (Ctrl-C) the sweep stops
-//! after the current point with status `interrupted`; the plots are drawn at the end either way.
+//! Then the runs of the shard (points × repeats) go in plan order; after each one `sweep.csv` and
+//! `summary.json` are rewritten whole (status `in-progress`). When the stop flag is set (Ctrl-C)
+//! the sweep stops after the current run with status `interrupted`; the plots are drawn at the end either way.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,15 +17,15 @@ use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
 use crate::run::RunError;
 use crate::stats::{batch_count, order_parameter_moments, series_stats};
-use crate::sweep::engine::{run_point, Device, PointRequest, PointRun};
+use crate::sweep::engine::{run_one, Device, RunOutput, RunRequest};
 use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, write_outputs};
-use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, Point};
+use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, PlannedRun};
 use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
-use crate::sweep::summary::{LogAxes, Method, PointStatus, SweepStatus, SweepSummary, SCHEMA};
+use crate::sweep::summary::{LogAxes, Method, RunStatus, SweepStatus, SweepSummary, SCHEMA};
 use crate::sweep::table::order_columns;
-use crate::sweep::table::PointRow;
+use crate::sweep::table::RunRow;
 
 /// Options of a sweep (`boids sweep`).
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +38,7 @@ pub struct SweepConfig {
     pub axes: Vec<Axis>,
     /// Boid count (None: the scene's, else 20 000).
     pub boids: Option<usize>,
-    /// Steps per point.
+    /// Steps per run.
     pub steps: u32,
     /// Steps discarded before the measures are averaged.
     pub discard: u32,
@@ -46,9 +46,9 @@ pub struct SweepConfig {
     pub repeats: u32,
     /// Base seed (None: the scene's, else 1).
     pub seed: Option<u32>,
-    /// `--set KEY=VALUE`, applied to every point before its swept values.
+    /// `--set KEY=VALUE`, applied to every run before its swept values.
     pub sets: Vec<crate::run::args::Set>,
-    /// Which slice of the points to run (None: all).
+    /// Which slice of the runs to run (None: all).
     pub shard: Option<Shard>,
     /// Output folder.
     pub out: PathBuf,
@@ -65,24 +65,25 @@ pub struct SweepConfig {
 /// Progress of a sweep, for a progress bar or a test.
 #[derive(Debug)]
 pub enum SweepEvent<'a> {
-    /// The points this run will do (indices in the full plan), of `total`, and their steps.
+    /// The runs this sweep (or shard) will do (indices in the full plan), of `total`, and their
+    /// steps.
     Planned {
-        /// Indices of the points to run.
-        points: &'a [usize],
-        /// Points in the full plan.
+        /// Indices of the runs to do.
+        runs: &'a [usize],
+        /// Runs in the full plan.
         total: usize,
-        /// Σ steps of the points to run.
+        /// Σ steps of the runs to do.
         steps: u64,
     },
-    /// A point begins.
-    PointStarted(&'a Point),
-    /// One step of the current point is done.
+    /// A run begins.
+    RunStarted(&'a PlannedRun),
+    /// One step of the current run is done.
     Step,
-    /// A point finished; its row and wall time (s).
-    PointFinished {
+    /// A run finished; its row and wall time (s).
+    RunFinished {
         /// The row written to `sweep.csv`.
-        row: &'a PointRow,
-        /// Wall time of the point (s).
+        row: &'a RunRow,
+        /// Wall time of the run (s).
         seconds: f64,
     },
 }
@@ -95,7 +96,7 @@ pub struct SweepOutcome {
     /// The summary written.
     pub summary: SweepSummary,
     /// The rows written.
-    pub rows: Vec<PointRow>,
+    pub rows: Vec<RunRow>,
 }
 
 /// The fixed texts of `summary.json`'s `method`.
@@ -105,7 +106,7 @@ pub fn method(spec: &PlanSpec) -> Method {
             .iter()
             .map(|m| m.name.to_string())
             .collect(),
-        samples_per_point: spec.samples(),
+        samples_per_run: spec.samples(),
         batches: batch_count(spec.samples() as usize),
         standard_error: "sweep.csv (one run): non-overlapping batch means for the averages \
             (the measured steps cut into B = min(20, n/2) consecutive batches, earliest leftover \
@@ -116,12 +117,13 @@ pub fn method(spec: &PlanSpec) -> Method {
             mean of the K repeat values and se = sd/sqrt(K) of them, with one repeat the run's \
             own error (column error)"
             .into(),
-        points: "points, repeats and shards are numbered from 1: point k = (value index of \
-            param 1 * values of param 2 + value index of param 2) * repeats + repeat, value \
-            indices from 0 and repeats from 1; seed of point k = hash4(seed, k - 1, 0, \
+        runs: "a point is one combination of values, a run one point x one repeat; runs, \
+            points, repeats and shards are numbered from 1: point p = value index of param 1 * \
+            values of param 2 + value index of param 2 + 1, run k = (p - 1) * repeats + repeat, \
+            value indices from 0 and repeats from 1; seed of run k = hash4(seed, k - 1, 0, \
             0x53574550)"
             .into(),
-        shards: "shard I/N runs the points k with (k - 1) mod N = I - 1".into(),
+        shards: "shard I/N does the runs k with (k - 1) mod N = I - 1".into(),
         world: "as boids headless: unless the scene fixes the world, a square sized to the \
             boid count at 0.01 boids/wu^2; a scene that fixes the world and gives a count, run \
             at another count N (--boids or a boids axis), has its world, obstacles and \
@@ -132,7 +134,7 @@ pub fn method(spec: &PlanSpec) -> Method {
     }
 }
 
-/// `name = value, …` of a point, for messages.
+/// `name = value, …` of a point (a combination of values), for messages.
 pub fn describe(axes: &[Axis], values: &[f64]) -> String {
     axes.iter()
         .zip(values)
@@ -141,19 +143,20 @@ pub fn describe(axes: &[Axis], values: &[f64]) -> String {
         .join(", ")
 }
 
-/// The row of a finished point (numbered from 1, its repeat too): each measure's statistics, and
-/// those of the model's order parameter φ over the run (docs/model.md §12.9).
-fn row_of(point: &Point, run: &PointRun, samples: u32) -> PointRow {
+/// The row of a finished run (run, point and repeat numbered from 1): each measure's statistics,
+/// and those of the model's order parameter φ over the run (docs/model.md §12.9).
+fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
     let col = |m: usize| -> Vec<f64> { run.samples.iter().map(|s| s[m]).collect() };
     let phi = crate::sweep::measures()
         .iter()
         .position(|m| m.name == run.order_parameter)
         .expect("the order parameter is an average of the measure table");
-    PointRow {
-        point: point.index + 1,
-        repeat: point.repeat + 1,
-        seed: point.seed,
-        values: point.values.clone(),
+    RunRow {
+        run: planned.index + 1,
+        point: planned.point + 1,
+        repeat: planned.repeat + 1,
+        seed: planned.seed,
+        values: planned.values.clone(),
         boids: run.boids,
         world: run.world,
         samples,
@@ -176,13 +179,13 @@ fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, Scene
     }
 }
 
-/// Runs the sweep of `cfg` (its shard) into `cfg.out`. `stop` is polled before every point.
+/// Runs the sweep of `cfg` (its shard) into `cfg.out`. `stop` is polled before every run.
 ///
 /// # Errors
 /// Before any run: [`SweepError::Plan`] (the options), [`SweepError::Run`] (the scene, a
 /// setting, a parameter value with its allowed range, the adapter), [`SweepError::Point`] (the
 /// setup of a combination of values) or [`SweepError::Folder`]. During the sweep:
-/// [`SweepError::Failed`] for the point that failed (the folder then holds the points done before
+/// [`SweepError::Failed`] for the run that failed (the folder then holds the runs done before
 /// it, status `failed`), or a file error.
 pub fn run_sweep(
     cfg: &SweepConfig,
@@ -201,7 +204,7 @@ pub fn run_sweep(
     };
     let names: Vec<String> = cfg.axes.iter().map(|a| a.name.clone()).collect();
     let mut device = Device::default();
-    let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| PointRequest {
+    let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| RunRequest {
         inputs: &inputs,
         backend: cfg.backend,
         boids: cfg.boids,
@@ -213,7 +216,7 @@ pub fn run_sweep(
         discard: cfg.discard,
     };
     // The base setup: the scene parses, the base seed, the adapter.
-    let base = run_point(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
+    let base = run_one(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
     let spec = PlanSpec {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         scene: cfg.scene.as_ref().map(|p| p.display().to_string()),
@@ -233,7 +236,7 @@ pub fn run_sweep(
         keep_world: cfg.keep_world,
     };
     spec.check()?;
-    let settings_of = |p: &Point| -> Vec<(String, f64)> {
+    let settings_of = |p: &PlannedRun| -> Vec<(String, f64)> {
         names
             .iter()
             .cloned()
@@ -243,7 +246,7 @@ pub fn run_sweep(
     // Each name alone first, so an unknown name is reported as such, then every combination.
     for a in &spec.axes {
         let settings = [(a.name.clone(), a.values[0])];
-        run_point(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
+        run_one(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
             match e {
                 // The engine's refusal of a swept name already names it (`--param NAME: …`).
                 RunError::Conflict(m) if m.starts_with("--param") => {
@@ -258,8 +261,8 @@ pub fn run_sweep(
     }
     let mut base_params = None;
     for c in 0..spec.combinations() {
-        let p = spec.point(c * spec.repeats as usize);
-        let r = run_point(
+        let p = spec.run(c * spec.repeats as usize);
+        let r = run_one(
             &request(&settings_of(&p), Some(p.seed), 0),
             &mut device,
             &mut || {},
@@ -271,7 +274,7 @@ pub fn run_sweep(
         base_params.get_or_insert(r.params);
     }
     let todo: Vec<usize> = match cfg.shard {
-        Some(s) => s.points(spec.total()),
+        Some(s) => s.runs(spec.total()),
         None => (0..spec.total()).collect(),
     };
     prepare_dir(&cfg.out, cfg.force)?;
@@ -286,17 +289,18 @@ pub fn run_sweep(
         system: SystemInfo::current(),
         adapter: base.adapter.clone(),
         fingerprint: spec.fingerprint(),
-        points_total: spec.total(),
+        runs_total: spec.total(),
         shard: cfg.shard,
         base_params: base_params.unwrap_or(base.params),
         method: method(&spec),
-        points_done: 0,
-        points: todo
+        runs_done: 0,
+        runs: todo
             .iter()
             .map(|&k| {
-                let p = spec.point(k);
-                PointStatus {
-                    point: k + 1,
+                let p = spec.run(k);
+                RunStatus {
+                    run: k + 1,
+                    point: p.point + 1,
                     values: p.values,
                     repeat: p.repeat + 1,
                     seed: p.seed,
@@ -314,7 +318,7 @@ pub fn run_sweep(
         log: cfg.log,
         plan: spec.clone(),
     };
-    let mut rows: Vec<PointRow> = Vec::new();
+    let mut rows: Vec<RunRow> = Vec::new();
     let mut series: Vec<String> = Vec::new();
     if cfg.series {
         let d = cfg.out.join(SERIES_DIR);
@@ -322,7 +326,7 @@ pub fn run_sweep(
     }
     write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
     on_event(SweepEvent::Planned {
-        points: &todo,
+        runs: &todo,
         total: spec.total(),
         steps: todo.len() as u64 * u64::from(cfg.steps),
     });
@@ -332,37 +336,38 @@ pub fn run_sweep(
             summary.status = SweepStatus::Interrupted;
             break;
         }
-        let point = spec.point(k);
-        on_event(SweepEvent::PointStarted(&point));
+        let planned = spec.run(k);
+        on_event(SweepEvent::RunStarted(&planned));
         let t = Instant::now();
         let result = {
-            let req = request(&settings_of(&point), Some(point.seed), cfg.steps);
-            run_point(&req, &mut device, &mut || on_event(SweepEvent::Step))
+            let req = request(&settings_of(&planned), Some(planned.seed), cfg.steps);
+            run_one(&req, &mut device, &mut || on_event(SweepEvent::Step))
         };
         let run = match result {
             Ok(r) => r,
             Err(source) => {
                 let which = format!(
-                    "{} ({}, repeat {} of {})",
+                    "{} (point {}: {}, repeat {} of {})",
                     k + 1,
-                    describe(&spec.axes, &point.values),
-                    point.repeat + 1,
+                    planned.point + 1,
+                    describe(&spec.axes, &planned.values),
+                    planned.repeat + 1,
                     spec.repeats
                 );
                 summary.status = SweepStatus::Failed;
-                // The summary says which point failed and why; the error adds the folder.
-                summary.error = Some(format!("sweep point {which}: {source}"));
+                // The summary says which run failed and why; the error adds the folder.
+                summary.error = Some(format!("sweep run {which}: {source}"));
                 summary.seconds_total = start.elapsed().as_secs_f64();
                 write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
                 return Err(SweepError::Failed {
-                    point: which,
+                    run: which,
                     source: Box::new(source),
                     dir: cfg.out.clone(),
                 });
             }
         };
         let seconds = t.elapsed().as_secs_f64();
-        let row = row_of(&point, &run, spec.samples());
+        let row = row_of(&planned, &run, spec.samples());
         if cfg.series {
             let name = series_file(row.point, row.repeat);
             let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
@@ -371,17 +376,18 @@ pub fn run_sweep(
                 .map_err(|source| SweepError::Write { path, source })?;
             series.push(name);
         }
-        summary.points[i].done = true;
-        summary.points[i].seconds = Some(seconds);
-        summary.points[i].boids = Some(row.boids);
-        summary.points[i].world_wu = Some(row.world);
-        summary.points[i].density = Some(row.density());
-        summary.points_done += 1;
+        let status = &mut summary.runs[i];
+        status.done = true;
+        status.seconds = Some(seconds);
+        status.boids = Some(row.boids);
+        status.world_wu = Some(row.world);
+        status.density = Some(row.density());
+        summary.runs_done += 1;
         summary.seconds_total = start.elapsed().as_secs_f64();
         rows.push(row);
         write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
         if let Some(row) = rows.last() {
-            on_event(SweepEvent::PointFinished { row, seconds });
+            on_event(SweepEvent::RunFinished { row, seconds });
         }
     }
     if summary.status == SweepStatus::InProgress {

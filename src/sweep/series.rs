@@ -1,13 +1,15 @@
 //! `--series`: each run's per-step measures, so that any statistic can be recomputed from a
-//! sweep folder: `series/point-PPPPP-repeat-RRR.csv.gz` (point and repeat numbered from 1, as in
-//! `sweep.csv`), a gzip-compressed CSV with a header `step,<measure>,…` (the sweep's measures,
+//! sweep folder: `series/point-PPPPP-repeat-RRR.csv.gz` (the run's point — its combination of
+//! values — and its repeat, numbered from 1 as in `sweep.csv`), a gzip-compressed CSV with a header `step,<measure>,…` (the sweep's measures,
 //! [`crate::sweep::measures`]) and one row per measured step: the step number (counted from the
 //! start of the run, so the first row is step discard + 1) and each measure's value after it, in
-//! shortest round-trip f32 form (the precision the simulator computes in).
+//! shortest round-trip f64 form: the values `sweep.csv`'s statistics averaged, so a statistic
+//! recomputed from the series is the file's to the last bit.
 //!
-//! Size: 20 to 30 bytes per measured step compressed (gzip level 6: 30 kB for 1500 steps of a
-//! 400-particle Vicsek run, 41 kB for 1500 steps of 2000 boids), about 60 bytes uncompressed;
-//! independent of N. A sweep of 100 points × 10 repeats × 10⁴ steps writes about 250 MB.
+//! Size: about 50 bytes per measured step compressed (gzip level 6; 4.8 kB for 100 steps of a
+//! 400-particle Vicsek run: f64 values keep their 16–17 digits, which compress less than the f32
+//! values written before, about 20 bytes a step); independent of N. A sweep of 100 points × 10
+//! repeats × 10⁴ steps writes about 500 MB.
 
 use std::io::Write;
 
@@ -41,7 +43,9 @@ pub fn series_bytes(first_step: u32, samples: &[Vec<f64>]) -> Result<Vec<u8>, Sw
     w.write_record(&header).map_err(e)?;
     for (i, row) in samples.iter().enumerate() {
         let mut rec = vec![(first_step as u64 + i as u64).to_string()];
-        rec.extend(row.iter().map(|v| (*v as f32).to_string()));
+        // f64 in shortest round-trip form: the values the statistics of sweep.csv averaged, so
+        // any statistic recomputed from the series is the same.
+        rec.extend(row.iter().map(|v| v.to_string()));
         w.write_record(&rec).map_err(e)?;
     }
     let mut gz = w.into_inner().map_err(|x| io(x.into_error()))?;
@@ -85,7 +89,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_series_reads_back_as_written_at_f32_precision() {
+    fn a_series_reads_back_bit_for_bit() {
         let m = crate::sweep::measures().len();
         let samples: Vec<Vec<f64>> = (0..50)
             .map(|i| (0..m).map(|k| (i * m + k) as f64 * 0.001 + 0.1).collect())
@@ -99,7 +103,7 @@ mod tests {
         assert_eq!(rows[49][0], 60.0);
         for (r, s) in rows.iter().zip(&samples) {
             for (a, b) in r[1..].iter().zip(s) {
-                assert_eq!(*a as f32, *b as f32);
+                assert_eq!(a.to_bits(), b.to_bits(), "the series holds the f64 values");
             }
         }
         assert!(matches!(

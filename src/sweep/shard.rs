@@ -1,10 +1,11 @@
-//! Shards: `--shard I/N` runs the I-th (1-based) of N disjoint slices of a plan's points.
+//! Shards: `--shard I/N` does the I-th (1-based) of N disjoint slices of a plan's runs (points ×
+//! repeats).
 //!
-//! Point k (0-based index in the full plan; point k + 1 in the files, which number from 1) belongs
-//! to shard `(k mod N) + 1`. Interleaving
-//! spreads the expensive corner of a plan (say the largest boid counts, which come last) over
-//! every shard, and the slice of a point depends only on k and N, never on which machine asks.
-//! A shard may be empty when N exceeds the number of points; it is still a valid shard.
+//! Run k (0-based index in the full plan; run k + 1 in the files, which number from 1) belongs
+//! to shard `(k mod N) + 1`. Interleaving spreads the expensive corner of a plan (say the largest
+//! boid counts, which come last) over every shard, and the slice of a run depends only on k and
+//! N, never on which machine asks. A shard may be empty when N exceeds the number of runs; it is
+//! still a valid shard.
 
 use serde::{Deserialize, Serialize};
 
@@ -47,13 +48,13 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// Whether point `k` (index in the full plan) is in this shard.
+    /// Whether run `k` (index in the full plan) is in this shard.
     pub fn contains(self, k: usize) -> bool {
         k % self.count as usize + 1 == self.index as usize
     }
 
-    /// The points of a plan of `total` points in this shard, ascending.
-    pub fn points(self, total: usize) -> Vec<usize> {
+    /// The runs of a plan of `total` runs in this shard, ascending.
+    pub fn runs(self, total: usize) -> Vec<usize> {
         (self.index as usize - 1..total)
             .step_by(self.count as usize)
             .collect()
@@ -71,20 +72,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shards_partition_the_points() {
+    fn shards_partition_the_runs() {
         let n = 3;
         let total = 10;
         let mut seen = vec![0; total];
         for i in 1..=n {
             let s = Shard::parse(&format!("{i}/{n}")).unwrap();
-            for k in s.points(total) {
+            for k in s.runs(total) {
                 assert!(s.contains(k));
                 seen[k] += 1;
             }
         }
         assert!(seen.iter().all(|&c| c == 1), "{seen:?}");
-        assert_eq!(Shard::parse("2/3").unwrap().points(10), vec![1, 4, 7]);
-        assert!(Shard::parse("5/5").unwrap().points(3).is_empty());
+        assert_eq!(Shard::parse("2/3").unwrap().runs(10), vec![1, 4, 7]);
+        assert!(Shard::parse("5/5").unwrap().runs(3).is_empty());
     }
 
     #[test]

@@ -8,21 +8,22 @@ use crate::run::provenance::{AdapterSummary, SystemInfo, ToolInfo};
 use crate::sweep::plan::PlanSpec;
 use crate::sweep::shard::Shard;
 
-/// The `schema` field of every sweep summary this version writes.
-pub const SCHEMA: &str = "boids-sweep/1";
+/// The `schema` field of every sweep summary this version writes (`/2`: runs, not points, are
+/// listed and counted — `runs`, `runs_total`, `runs_done`, each run with its `point`).
+pub const SCHEMA: &str = "boids-sweep/2";
 
 /// Whether a sweep (or shard) is finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SweepStatus {
-    /// Written after every point while the sweep goes on (what a crash or a second Ctrl-C
+    /// Written after every run while the sweep goes on (what a crash or a second Ctrl-C
     /// leaves).
     InProgress,
-    /// Every point of the sweep (or shard) is done.
+    /// Every run of the sweep (or shard) is done.
     Complete,
-    /// Stopped by Ctrl-C after a point: the points marked done are in `sweep.csv`.
+    /// Stopped by Ctrl-C after a run: the runs marked done are in `sweep.csv`.
     Interrupted,
-    /// A point failed (`error` says why); the points done before it are in `sweep.csv`.
+    /// A run failed (`error` says why); the runs done before it are in `sweep.csv`.
     Failed,
 }
 
@@ -38,10 +39,12 @@ impl SweepStatus {
     }
 }
 
-/// One point of the sweep (or shard) and whether it is done.
+/// One run of the sweep (or shard) and whether it is done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PointStatus {
-    /// Number in the full plan, from 1 (its index + 1).
+pub struct RunStatus {
+    /// Its number in the full plan, from 1 (its index + 1).
+    pub run: usize,
+    /// The number of its point (combination of values) in the full plan, from 1.
     pub point: usize,
     /// The value of each swept parameter.
     pub values: Vec<f64>,
@@ -88,15 +91,15 @@ pub struct MergedShard {
 pub struct Method {
     /// The measures, in column order.
     pub measures: Vec<String>,
-    /// Measured steps per point (steps − discard).
-    pub samples_per_point: u32,
+    /// Measured steps per run (steps − discard).
+    pub samples_per_run: u32,
     /// Batches of the batch-means standard error.
     pub batches: usize,
     /// How the standard error is computed.
     pub standard_error: String,
-    /// How the point order and seeds are made.
-    pub points: String,
-    /// Which points a shard runs.
+    /// How points, runs and seeds are numbered and made.
+    pub runs: String,
+    /// Which runs a shard runs.
     pub shards: String,
     /// How the world is sized.
     pub world: String,
@@ -125,19 +128,19 @@ pub struct SweepSummary {
     pub plan: PlanSpec,
     /// SHA-256 of `plan` without the scene's path (see [`PlanSpec::fingerprint`]).
     pub fingerprint: String,
-    /// Points in the full plan.
-    pub points_total: usize,
+    /// Runs in the full plan.
+    pub runs_total: usize,
     /// This folder's shard (None: the whole plan).
     pub shard: Option<Shard>,
     /// The simulation parameters before the swept ones are set (the scene's, with the world
-    /// sized for the first point's count unless the scene fixes it).
+    /// sized for the first run's count unless the scene fixes it).
     pub base_params: serde_json::Value,
     /// How the numbers were made.
     pub method: Method,
-    /// Points of this folder that are done.
-    pub points_done: usize,
-    /// Every point of this folder (the shard's, or all), in plan order.
-    pub points: Vec<PointStatus>,
+    /// Runs of this folder that are done.
+    pub runs_done: usize,
+    /// Every run of this folder (the shard's, or all), in plan order.
+    pub runs: Vec<RunStatus>,
     /// Wall time of the whole sweep so far (s); for a merge, the sum over the shards.
     pub seconds_total: f64,
     /// The files of the folder, relative to it.

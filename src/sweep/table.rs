@@ -2,8 +2,11 @@
 //! columns of [`header`] (see [`crate::sweep::output`] for the folder). Written and read back
 //! here, so that a merge of shards rewrites the rows of one run byte for byte.
 //!
-//! Columns: `point,repeat,seed` (numbered from 1), one column per swept parameter (named after
-//! it), `n_boids,world_width_wu,world_height_wu,density` (boids/wu²), `samples` (measured steps),
+//! Columns: `run,point,repeat,seed` (numbered from 1: the run, its point — the combination of
+//! values, as docs/sweeps.md defines it; the repeats of one point share its number — and its
+//! repeat), one column per swept parameter (named after it),
+//! `n_boids,world_width_wu,world_height_wu,density` (boids/wu²; no `density` of its own when
+//! `density` is swept: [`density_column`]), `samples` (measured steps),
 //! then for each average measure `M` of [`crate::sweep::measures`] its time average `M`, its
 //! standard deviation over time `M_sd` and the standard error of the average `M_se` by batch
 //! means; then for each statistic `S` of the model's order parameter φ over the run
@@ -22,8 +25,10 @@ pub const CSV: &str = "sweep.csv";
 
 /// One row of `sweep.csv`: one run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PointRow {
-    /// Number in the full plan, from 1 (its index + 1).
+pub struct RunRow {
+    /// The run's number in the full plan, from 1 (its index + 1).
+    pub run: usize,
+    /// Its point's number (the combination of values) in the full plan, from 1.
     pub point: usize,
     /// Repeat, from 1.
     pub repeat: u32,
@@ -44,7 +49,7 @@ pub struct PointRow {
     pub order: Vec<(f64, f64)>,
 }
 
-impl PointRow {
+impl RunRow {
     /// The density N / (W·H) (boids/wu²).
     pub fn density(&self) -> f64 {
         density(self.boids, self.world)
@@ -70,20 +75,24 @@ pub fn order_columns(m: &OrderParameterMoments) -> Vec<(f64, f64)> {
     .collect()
 }
 
+/// Whether the files carry a `density` column of their own beside the world (N/(W·H)): not when
+/// `density` is swept, whose column is then the swept value (the world columns give the density
+/// reached), so no file has two columns of one name.
+pub fn density_column(axes: &[String]) -> bool {
+    !axes.iter().any(|a| a == "density")
+}
+
 /// The CSV header for these swept parameter names.
 pub fn header(axes: &[String]) -> Vec<String> {
-    let mut h: Vec<String> = ["point", "repeat", "seed"].map(String::from).to_vec();
+    let mut h: Vec<String> = ["run", "point", "repeat", "seed"]
+        .map(String::from)
+        .to_vec();
     h.extend(axes.iter().cloned());
-    h.extend(
-        [
-            "n_boids",
-            "world_width_wu",
-            "world_height_wu",
-            "density",
-            "samples",
-        ]
-        .map(String::from),
-    );
+    h.extend(["n_boids", "world_width_wu", "world_height_wu"].map(String::from));
+    if density_column(axes) {
+        h.push("density".into());
+    }
+    h.push("samples".into());
     for m in crate::sweep::measures() {
         h.push(m.name.to_string());
         h.push(format!("{}_sd", m.name));
@@ -100,7 +109,7 @@ pub fn header(axes: &[String]) -> Vec<String> {
 ///
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
-pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepError> {
+pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |source: csv::Error| SweepError::Csv {
         path: CSV.into(),
@@ -109,6 +118,7 @@ pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepErr
     w.write_record(header(axes)).map_err(e)?;
     for r in rows {
         let mut rec = vec![
+            r.run.to_string(),
             r.point.to_string(),
             r.repeat.to_string(),
             r.seed.to_string(),
@@ -117,7 +127,9 @@ pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepErr
         rec.push(r.boids.to_string());
         rec.push(r.world[0].to_string());
         rec.push(r.world[1].to_string());
-        rec.push(r.density().to_string());
+        if density_column(axes) {
+            rec.push(r.density().to_string());
+        }
         rec.push(r.samples.to_string());
         for s in &r.stats {
             rec.push(s.mean.to_string());
@@ -139,7 +151,7 @@ pub fn csv_bytes(axes: &[String], rows: &[PointRow]) -> Result<Vec<u8>, SweepErr
 /// # Errors
 /// [`SweepError::File`] naming the file and line: another header, or a field that is not a
 /// number; [`SweepError::Csv`]: a file that cannot be read or is not CSV.
-pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, SweepError> {
+pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<RunRow>, SweepError> {
     let fail = |line: u64, why: String| SweepError::File {
         path: path.to_path_buf(),
         line: Some(line),
@@ -194,7 +206,9 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, SweepErro
                 .parse::<f32>()
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
         };
-        let first = 8 + a;
+        // After the world: the density column (when there is one), then the samples.
+        let samples_at = 7 + a + density_column(axes) as usize;
+        let first = samples_at + 1;
         let stats = (0..measures)
             .map(|m| {
                 let c = first + 3 * m;
@@ -209,14 +223,15 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<PointRow>, SweepErro
         let order_cols = (0..order)
             .map(|k| Ok((num(first + 2 * k)?, num(first + 2 * k + 1)?)))
             .collect::<Result<Vec<_>, SweepError>>()?;
-        rows.push(PointRow {
-            point: int(0)? as usize,
-            repeat: int(1)? as u32,
-            seed: int(2)? as u32,
-            values: (0..a).map(|i| num(3 + i)).collect::<Result<_, _>>()?,
-            boids: int(3 + a)? as usize,
-            world: [f32_at(4 + a)?, f32_at(5 + a)?],
-            samples: int(7 + a)? as u32,
+        rows.push(RunRow {
+            run: int(0)? as usize,
+            point: int(1)? as usize,
+            repeat: int(2)? as u32,
+            seed: int(3)? as u32,
+            values: (0..a).map(|i| num(4 + i)).collect::<Result<_, _>>()?,
+            boids: int(4 + a)? as usize,
+            world: [f32_at(5 + a)?, f32_at(6 + a)?],
+            samples: int(samples_at)? as u32,
             stats,
             order: order_cols,
         });

@@ -12,7 +12,7 @@
 use crate::sweep::error::SweepError;
 
 /// Most values one `--values` may produce (the whole plan has its own limit,
-/// [`crate::sweep::plan::MAX_POINTS`]).
+/// [`crate::sweep::plan::MAX_RUNS`]).
 pub const MAX_VALUES: usize = 10_000;
 
 /// Relative tolerance (of |step|) within which `stop` counts as reached.
@@ -21,8 +21,9 @@ pub const STOP_TOLERANCE: f64 = 1e-9;
 /// Parses `--values`.
 ///
 /// # Errors
-/// [`SweepError::Plan`] quoting the text: an empty list, a value that is not a finite number, a zero step, a
-/// step that goes away from `stop`, or more than [`MAX_VALUES`] values.
+/// [`SweepError::Plan`] quoting the text: an empty list, a value that is not a finite number, a
+/// value given twice, a zero step, a step that goes away from `stop`, or more than [`MAX_VALUES`]
+/// values.
 pub fn parse_values(text: &str) -> Result<Vec<f64>, SweepError> {
     let t = text.trim();
     let bad = |why: String| SweepError::Plan(format!("--values {t:?}: {why}"));
@@ -60,7 +61,14 @@ pub fn parse_values(text: &str) -> Result<Vec<f64>, SweepError> {
         if s.trim().is_empty() {
             return Err(bad("an empty item between commas".into()));
         }
-        out.push(num(s, "value")?);
+        let v = num(s, "value")?;
+        if out.contains(&v) {
+            // A repeated value would be a second point of the same values: ask for repeats.
+            return Err(bad(format!(
+                "{v} is given twice; each value once (more runs of one value: --repeats)"
+            )));
+        }
+        out.push(v);
         if out.len() > MAX_VALUES {
             return Err(bad(format!("more than {MAX_VALUES} values")));
         }

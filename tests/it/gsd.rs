@@ -343,7 +343,12 @@ fn a_killed_writer_leaves_every_whole_frame_readable_and_appendable() {
     let mut seen = 0;
     for round in 0..3 {
         let mut child = Command::new(&exe)
-            .args(["--exact", "gsd::child_writer", "--ignored", "--test-threads=1"])
+            .args([
+                "--exact",
+                "gsd::child_writer",
+                "--ignored",
+                "--test-threads=1",
+            ])
             .env("BOIDS_GSD_CHILD_FILE", &path)
             .stdout(std::process::Stdio::null())
             .spawn()

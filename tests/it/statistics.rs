@@ -165,6 +165,21 @@ fn a_perfectly_ordered_flock_has_binder_two_thirds_and_no_susceptibility() {
         if eta == "0" {
             assert!((g - 2.0 / 3.0).abs() < 1e-4, "G = {g}\n{out}");
             assert!(chi.abs() < 1e-4, "χ = {chi}\n{out}");
+            // Rounding of the f32 sums does not carry the order parameter past its range: v_a
+            // is exactly 1 at every step (not 1.0000000073), χ is not negative.
+            assert!(!out.contains("-0.0000"), "{out}");
+            let csv = std::fs::read_to_string(&stats).unwrap();
+            let va = csv
+                .lines()
+                .next()
+                .unwrap()
+                .split(',')
+                .position(|c| c == "va")
+                .unwrap();
+            for row in csv.lines().skip(1) {
+                let v: f64 = row.split(',').nth(va).unwrap().parse().unwrap();
+                assert_eq!(v, 1.0, "v_a in {row}");
+            }
         } else {
             // With noise the order fluctuates: G below 2/3 and χ > 0, so the check can fail.
             assert!(
@@ -172,5 +187,51 @@ fn a_perfectly_ordered_flock_has_binder_two_thirds_and_no_susceptibility() {
                 "η = 2: G = {g}, χ = {chi}\n{out}"
             );
         }
+    }
+}
+
+/// The headless summary names the order parameter by its symbol and name, and `--stats` gives the
+/// time in the model's unit: steps for the Vicsek model (which does not read dt), seconds for
+/// boids.
+#[test]
+fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("s.csv");
+    let vicsek = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    for (scene, symbol, time) in [
+        (Some(vicsek), "order parameter v_a (the ", "time_steps"),
+        (None, "order parameter φ (the polarization)", "time_s"),
+    ] {
+        let mut args = vec!["headless", "--boids", "300", "--steps", "30", "--flocks"];
+        if let Some(s) = scene {
+            args.extend(["--scene", s]);
+        }
+        args.extend(["--stats", stats.to_str().unwrap()]);
+        let out = ok(&args);
+        assert!(out.contains(symbol), "{out}");
+        assert!(!out.contains("φ = φ"), "{out}");
+        let csv = std::fs::read_to_string(&stats).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert!(header.contains(&time), "{header:?}");
+        let other = if time == "time_s" {
+            "time_steps"
+        } else {
+            "time_s"
+        };
+        assert!(!header.contains(&other), "{header:?}");
+        // The time of the last row: its step in steps, or step·dt seconds (dt = 1/60).
+        let at = header.iter().position(|c| *c == time).unwrap();
+        let row: Vec<&str> = csv.lines().last().unwrap().split(',').collect();
+        let (step, last): (f64, f64) = (row[0].parse().unwrap(), row[at].parse().unwrap());
+        assert!(step >= 29.0, "{csv}");
+        let want = if time == "time_steps" {
+            step
+        } else {
+            step / 60.0
+        };
+        assert!(
+            (last - want).abs() < 1e-3,
+            "{time} = {last}, want {want}\n{csv}"
+        );
     }
 }

@@ -29,7 +29,8 @@ fn column(csv: &str, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no column {name} in {csv}"))
 }
 
-/// A 2-parameter plan with repeats: 4 × 2 × 2 = 16 points, small enough to run in a second.
+/// A 2-parameter plan with repeats: 4 × 2 points × 2 repeats = 16 runs, small enough to run in a
+/// second.
 const PLAN: [&str; 17] = [
     "sweep",
     "--backend",
@@ -100,12 +101,12 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
     pol.sort_unstable();
     pol.dedup();
     assert!(pol.len() > 10, "polarizations barely differ: {pol:?}");
-    // Each shard holds its own slice: point k (from 1) in shard ((k − 1) mod 3) + 1.
+    // Each shard holds its own slice: run k (from 1) in shard ((k − 1) mod 3) + 1.
     for (i, d) in s.iter().enumerate() {
         let t = std::fs::read_to_string(d.join("sweep.csv")).unwrap();
         for r in t.lines().skip(1) {
             let k: usize = r.split(',').next().unwrap().parse().unwrap();
-            assert_eq!((k - 1) % 3, i, "point {k} in shard {}", i + 1);
+            assert_eq!((k - 1) % 3, i, "run {k} in shard {}", i + 1);
         }
         let sj = summary(d);
         assert_eq!(sj["shard"]["index"], i + 1);
@@ -119,19 +120,19 @@ fn three_shards_merged_equal_one_run_byte_for_byte() {
         "shard",
         "plan",
         "fingerprint",
-        "points_total",
+        "runs_total",
         "method",
     ] {
         assert_eq!(sf[key], sm[key], "summary field {key}");
     }
     assert_eq!(sm["status"], "complete");
-    assert_eq!(sm["points_done"], 16);
+    assert_eq!(sm["runs_done"], 16);
     assert_eq!(sm["merged_from"].as_array().unwrap().len(), 3);
-    let points = sm["points"].as_array().unwrap();
-    assert!(points
-        .iter()
-        .enumerate()
-        .all(|(k, pt)| pt["point"] == k + 1 && pt["done"] == true && pt["seconds"].is_number()));
+    let runs = sm["runs"].as_array().unwrap();
+    assert!(runs.iter().enumerate().all(|(k, r)| r["run"] == k + 1
+        && r["point"] == k / 2 + 1
+        && r["done"] == true
+        && r["seconds"].is_number()));
     for f in sf["files"].as_array().unwrap() {
         let f = f.as_str().unwrap();
         assert!(merged.join(f).is_file(), "merged {f} missing");
@@ -235,11 +236,11 @@ fn a_csv_changed_after_the_run_is_refused() {
     std::fs::write(&csv, cut.join("\n") + "\n").unwrap();
     let out = root.path().join("out");
     let e = refused(&["sweep", "merge", p(&out), p(&s[0]), p(&s[1]), p(&s[2])]);
-    assert!(e.contains("holds points 1, 4 (2 points)"), "{e}");
+    assert!(e.contains("holds runs 1, 4 (2 runs)"), "{e}");
 }
 
 #[test]
-fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
+fn ctrl_c_stops_after_the_current_run_with_a_valid_folder() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("int");
     let mut child = boids()
@@ -270,7 +271,7 @@ fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
         let done = std::fs::read(out.join("summary.json"))
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .and_then(|v| v["points_done"].as_u64())
+            .and_then(|v| v["runs_done"].as_u64())
             .unwrap_or(0);
         if done >= 1 {
             break;
@@ -278,7 +279,7 @@ fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
         if let Some(st) = child.try_wait().unwrap() {
             panic!("the sweep ended before the signal: {st:?}");
         }
-        assert!(t0.elapsed() < Duration::from_secs(120), "no point finished");
+        assert!(t0.elapsed() < Duration::from_secs(120), "no run finished");
         std::thread::sleep(Duration::from_millis(20));
     }
     let kill = Command::new("kill")
@@ -290,9 +291,9 @@ fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
     assert_eq!(o.status.code(), Some(130), "{}", text(&o));
     let s = summary(&out);
     assert_eq!(s["status"], "interrupted");
-    let done = s["points_done"].as_u64().unwrap() as usize;
-    assert!((1..31).contains(&done), "{done} points done");
-    let flags: Vec<bool> = s["points"]
+    let done = s["runs_done"].as_u64().unwrap() as usize;
+    assert!((1..31).contains(&done), "{done} runs done");
+    let flags: Vec<bool> = s["runs"]
         .as_array()
         .unwrap()
         .iter()
@@ -301,7 +302,7 @@ fn ctrl_c_stops_after_the_current_point_with_a_valid_folder() {
     assert_eq!(flags.len(), 31);
     assert!(flags[..done].iter().all(|d| *d) && flags[done..].iter().all(|d| !d));
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + done, "one row per finished point");
+    assert_eq!(csv.lines().count(), 1 + done, "one row per finished run");
     for f in s["files"].as_array().unwrap() {
         assert!(out.join(f.as_str().unwrap()).is_file(), "{f} missing");
     }
@@ -437,12 +438,12 @@ fn boids_and_density_axes_resize_the_world() {
     let cols = |line: &str| -> Vec<String> { line.split(',').map(String::from).collect() };
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
-        &cols(lines[0])[3..7],
+        &cols(lines[0])[4..8],
         ["boids", "n_boids", "world_width_wu", "world_height_wu"]
     );
     // Default density 0.01 boids/wu²: sides 100 and 200 wu.
-    assert_eq!(&cols(lines[1])[3..7], ["100", "100", "100", "100"]);
-    assert_eq!(&cols(lines[2])[3..7], ["400", "400", "200", "200"]);
+    assert_eq!(&cols(lines[1])[4..8], ["100", "100", "100", "100"]);
+    assert_eq!(&cols(lines[2])[4..8], ["400", "400", "200", "200"]);
     let out = root.path().join("d");
     ok(&[
         "sweep",
@@ -462,8 +463,8 @@ fn boids_and_density_axes_resize_the_world() {
     ]);
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(&cols(lines[1])[3..7], ["0.01", "400", "200", "200"]);
-    assert_eq!(&cols(lines[2])[3..7], ["0.0025", "400", "400", "400"]);
+    assert_eq!(&cols(lines[1])[4..8], ["0.01", "400", "200", "200"]);
+    assert_eq!(&cols(lines[2])[4..8], ["0.0025", "400", "400", "400"]);
 }
 
 #[test]
@@ -598,8 +599,10 @@ fn batch_means_error_matches_iid_and_grows_with_correlation() {
     );
 }
 
-/// Points and repeats are counted from 1, as shards are (`--shard I/N`), in the progress lines,
-/// `sweep.csv` and `summary.json` alike: shard I of N holds the points k with (k − 1) mod N = I − 1.
+/// Runs, points and repeats are counted from 1, as shards are (`--shard I/N`), in the progress
+/// lines, `sweep.csv` and `summary.json` alike; a point is a combination of values (docs/sweeps.md),
+/// so the repeats of one point share its number and grouping rows by `point` gives its repeats;
+/// shard I of N holds the runs k with (k − 1) mod N = I − 1.
 #[test]
 fn points_repeats_and_shards_count_from_one() {
     let root = tempfile::tempdir().unwrap();
@@ -634,42 +637,60 @@ fn points_repeats_and_shards_count_from_one() {
     let o = boids().args(args(&full, None)).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let csv = std::fs::read_to_string(full.join("sweep.csv")).unwrap();
-    let cols: Vec<(u64, u64)> = csv
+    assert!(csv.starts_with("run,point,repeat,seed,max_speed,"), "{csv}");
+    let cols: Vec<(u64, u64, u64)> = csv
         .lines()
         .skip(1)
         .map(|l| {
             let c: Vec<&str> = l.split(',').collect();
-            (c[0].parse().unwrap(), c[1].parse().unwrap())
+            (
+                c[0].parse().unwrap(),
+                c[1].parse().unwrap(),
+                c[2].parse().unwrap(),
+            )
         })
         .collect();
     assert_eq!(
         cols,
-        [(1, 1), (2, 2), (3, 1), (4, 2)],
-        "point, repeat:\n{csv}"
+        [(1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 2, 2)],
+        "run, point, repeat:\n{csv}"
     );
     let s = summary(&full);
-    let pts: Vec<(u64, u64)> = s["points"]
+    assert_eq!(s["schema"], "boids-sweep/2");
+    let runs: Vec<(u64, u64, u64)> = s["runs"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|q| (q["point"].as_u64().unwrap(), q["repeat"].as_u64().unwrap()))
+        .map(|q| {
+            let n = |k: &str| q[k].as_u64().unwrap();
+            (n("run"), n("point"), n("repeat"))
+        })
         .collect();
-    assert_eq!(pts, cols, "summary points");
+    assert_eq!(runs, cols, "summary runs");
+    assert_eq!(
+        (s["runs_total"].as_u64(), s["runs_done"].as_u64()),
+        (Some(4), Some(4))
+    );
     assert!(
-        s["method"]["points"].as_str().unwrap().contains("from 1"),
+        s["method"]["runs"].as_str().unwrap().contains("from 1"),
         "{}",
         s["method"]
     );
-    // The progress lines: one per point, numbered as in the files.
+    // points.csv: one row per point, numbered as sweep.csv's point column.
+    let pts = std::fs::read_to_string(full.join("points.csv")).unwrap();
+    let firsts: Vec<&str> = pts.lines().map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(firsts, ["point", "1", "2"], "{pts}");
+    // The progress lines: one per run, numbered as in the files.
     let err = String::from_utf8_lossy(&o.stderr);
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("point")).collect();
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("run")).collect();
     assert_eq!(lines.len(), 4, "{err}");
-    for (l, (k, r)) in lines.iter().zip(&cols) {
+    for (l, (k, pt, r)) in lines.iter().zip(&cols) {
         let words: Vec<&str> = l.split_whitespace().collect();
         assert_eq!(words[1], k.to_string(), "{l}");
-        assert!(l.contains(&format!("(repeat {r} of 2)")), "{l}");
+        assert!(l.contains(&format!("(point {pt}: ")), "{l}");
+        assert!(l.contains(&format!("repeat {r} of 2)")), "{l}");
     }
-    // Shard 2/2 holds points 2 and 4.
+    // Shard 2/2 holds runs 2 and 4.
     let shard = root.path().join("s2");
     let o = boids().args(args(&shard, Some("2/2"))).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
@@ -748,9 +769,9 @@ fn the_parallel_script_works_from_the_callers_folder() {
     let csv = std::fs::read_to_string(merged.join("sweep.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(rows.len(), 3, "{csv}");
-    // n_boids (column 5) is the caller's scene's 60, not the default count.
+    // n_boids (column 6) is the caller's scene's 60, not the default count.
     assert!(
-        rows.iter().all(|r| r.split(',').nth(4) == Some("60")),
+        rows.iter().all(|r| r.split(',').nth(5) == Some("60")),
         "{csv}"
     );
     assert_eq!(
@@ -889,7 +910,7 @@ fn a_boids_axis_on_a_fixed_world_keeps_the_scenes_density_and_series_hold_every_
     // the sweep's average to f32 precision.
     let sj = summary(&kept);
     // The summary gives each run's N, world and density too.
-    let pt = &sj["points"][1];
+    let pt = &sj["runs"][1];
     assert_eq!(pt["boids"], 400);
     assert!(
         (pt["world_wu"][0].as_f64().unwrap() - 10.0).abs() < 1e-4,
@@ -919,9 +940,164 @@ fn a_boids_axis_on_a_fixed_world_keeps_the_scenes_density_and_series_hold_every_
         let mean = rows.iter().map(|r| r[at]).sum::<f64>() / rows.len() as f64;
         let want = value(&csv, k + 1, "va");
         assert!((mean - want).abs() < 1e-6, "{f}: mean {mean} vs {want}");
-        // The documented size: about 20 bytes per measured step.
-        assert!(bytes.len() < 40 * rows.len(), "{f}: {} bytes", bytes.len());
+        // The documented size: about 50 bytes per measured step (f64 values).
+        assert!(bytes.len() < 70 * rows.len(), "{f}: {} bytes", bytes.len());
     }
     // Without --series there is no series folder.
     assert!(!root.path().join("world/series").exists());
+}
+
+/// The topological neighbourhood's density sweep is not bounded by the perception radius it does
+/// not use: 400 boids at ρ = 1 (a world 20 wu across, a third of 3 perception radii) run, and
+/// the world columns give that density; the metric neighbourhood still refuses it, naming its
+/// radius. No `density` column is written twice when density is swept.
+#[test]
+fn a_topological_density_sweep_reaches_high_densities() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("topo");
+    let args = |out: &Path, hood: &str| -> Vec<String> {
+        [
+            "sweep",
+            "--backend",
+            "cpu",
+            "--param",
+            "density",
+            "--values",
+            "0.1,1",
+            "--boids",
+            "400",
+            "--steps",
+            "30",
+            "--discard",
+            "10",
+            "--set",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([
+            format!("neighborhood={hood}"),
+            "--out".into(),
+            p(out).into(),
+        ])
+        .collect()
+    };
+    let a = args(&out, "topological");
+    ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    assert_eq!(
+        header.iter().filter(|c| **c == "density").count(),
+        1,
+        "{csv}"
+    );
+    let pts = std::fs::read_to_string(out.join("points.csv")).unwrap();
+    let ph: Vec<&str> = pts.lines().next().unwrap().split(',').collect();
+    assert_eq!(ph.iter().filter(|c| **c == "density").count(), 1, "{pts}");
+    let (w, h) = (
+        column(&csv, "world_width_wu"),
+        column(&csv, "world_height_wu"),
+    );
+    let row: Vec<&str> = csv.lines().nth(2).unwrap().split(',').collect();
+    let (w, h): (f64, f64) = (row[w].parse().unwrap(), row[h].parse().unwrap());
+    assert!(
+        (400.0 / (w * h) - 1.0).abs() < 1e-3,
+        "ρ = {}",
+        400.0 / (w * h)
+    );
+    let m = args(&root.path().join("metric"), "metric");
+    let e = refused(&m.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        e.contains("density = 1 is out of range") && e.contains("3 perception radii"),
+        "{e}"
+    );
+}
+
+/// A setting the sweep would silently override is refused: a `--set` of the swept parameter,
+/// `--boids` with `--param boids`, a value given twice.
+#[test]
+fn settings_a_sweep_would_override_are_refused() {
+    let base = [
+        "sweep",
+        "--backend",
+        "cpu",
+        "--steps",
+        "20",
+        "--discard",
+        "0",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    for (extra, want) in [
+        (
+            &[
+                "--param",
+                "max_speed",
+                "--values",
+                "90,100",
+                "--set",
+                "max_speed=50",
+            ][..],
+            "--set max_speed=50 sets the swept parameter max_speed",
+        ),
+        (
+            &["--param", "boids", "--values", "50,100", "--boids", "70"][..],
+            "--boids 70 with --param boids",
+        ),
+        (
+            &["--param", "max_speed", "--values", "90,100,90"][..],
+            "90 is given twice",
+        ),
+    ] {
+        let a = with(extra);
+        let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(e.contains(want), "{extra:?}: {e}");
+    }
+}
+
+/// A Vicsek sweep's plots say which sweep they are: the kind of noise, η when not swept, v₀ and
+/// the neighbourhood with its radius; η of vectorial noise has no unit on its axis.
+#[test]
+fn plot_subtitles_name_the_settings_that_tell_sweeps_apart() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/vicsek_vectorial.toml");
+    let out = root.path().join("v");
+    ok(&[
+        "sweep",
+        "--backend",
+        "cpu",
+        "--scene",
+        p(&scene),
+        "--param",
+        "vicsek_eta",
+        "--values",
+        "0.2,0.6",
+        "--boids",
+        "100",
+        "--steps",
+        "30",
+        "--discard",
+        "10",
+        "--out",
+        p(&out),
+    ]);
+    let svg = std::fs::read_to_string(out.join("va.svg")).unwrap();
+    let texts: Vec<String> = support::capture::svg_texts(&svg)
+        .into_iter()
+        .map(|t| t.content)
+        .collect();
+    let all = texts.join("\n");
+    for want in [
+        "vectorial noise",
+        "v₀ = 0.5 wu per step",
+        "metric, r = 1 wu",
+    ] {
+        assert!(all.contains(want), "no {want:?} in {texts:?}");
+    }
+    assert!(
+        !all.contains("η = "),
+        "η is swept, not a setting: {texts:?}"
+    );
+    assert!(texts.iter().any(|t| t == "η"), "the axis: {texts:?}");
+    assert!(!all.contains("η (rad)"), "{texts:?}");
 }

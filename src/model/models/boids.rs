@@ -7,7 +7,7 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
 };
 use crate::model::param_table::{number, Range};
 use crate::model::rng::standard_normal;
@@ -79,6 +79,7 @@ pub const MODEL: ModelDesc = ModelDesc {
         unit: "wu/s",
         range_keys: "min_speed, max_speed",
         on_load: OnLoad::Clamp,
+        time: TimeUnit::Seconds,
     },
     order_parameter: "polarization",
     radii: Radii::PerRule,

@@ -35,6 +35,11 @@ pub trait ModelGroup {
     fn validate(&self) -> Result<(), ParamError> {
         Ok(())
     }
+    /// The unit of the group's parameter `key` under the group's settings, where it differs from
+    /// the table's (η of vectorial noise has none; the table's `rad` is angular noise's).
+    fn unit_of(&self, _key: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 /// What a loaded state's speeds are brought to (docs/model.md §11.3).
@@ -59,6 +64,36 @@ pub struct SpeedRule {
     pub range_keys: &'static str,
     /// What a loaded state's speeds are brought to.
     pub on_load: OnLoad,
+    /// The model's unit of time.
+    pub time: TimeUnit,
+}
+
+/// A model's unit of time: the second (its rules integrate over `dt`) or its step (the Vicsek
+/// model, whose update is one step of the map and does not read `dt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Seconds: the time after k steps is k·dt.
+    Seconds,
+    /// Steps: the time after k steps is k.
+    Steps,
+}
+
+impl TimeUnit {
+    /// The column of the time in `--stats` files: `time_s` or `time_steps`.
+    pub fn column(self) -> &'static str {
+        match self {
+            TimeUnit::Seconds => "time_s",
+            TimeUnit::Steps => "time_steps",
+        }
+    }
+
+    /// The time after `steps` steps of `dt` seconds, in this unit.
+    pub fn after(self, steps: u32, dt: f32) -> f64 {
+        match self {
+            TimeUnit::Seconds => steps as f64 * dt as f64,
+            TimeUnit::Steps => steps as f64,
+        }
+    }
 }
 
 /// The radii of a model's neighbour sums (separation, alignment, cohesion, hue).

@@ -9,7 +9,7 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
 };
 use crate::model::param_table::number;
 use crate::model::rng::standard_normal;
@@ -85,6 +85,7 @@ pub const MODEL: ModelDesc = ModelDesc {
         unit: "wu/s",
         range_keys: "fish_spawn_speed",
         on_load: OnLoad::Keep,
+        time: TimeUnit::Seconds,
     },
     order_parameter: "polarization",
     radii: Radii::PerRule,

@@ -21,7 +21,9 @@ pub mod vicsek;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-pub use desc::{ModelDesc, ModelGroup, NextState, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS};
+pub use desc::{
+    ModelDesc, ModelGroup, NextState, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
+};
 
 use crate::model::param_table::{ParamField, ParamValue};
 use crate::model::rules::{NeighborSums, ObstacleSums};

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, MODEL_UNIFORMS,
+    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
 };
 use crate::model::param_table::{number, ParamField, ParamValue, Range};
 use crate::model::rng::uniform_turn;
@@ -169,6 +169,7 @@ pub const MODEL: ModelDesc = ModelDesc {
         unit: "wu per step",
         range_keys: "vicsek_speed",
         on_load: OnLoad::Constant,
+        time: TimeUnit::Steps,
     },
     order_parameter: "va",
     radii: Radii::AlignmentWithinPerception,
@@ -187,6 +188,11 @@ impl ModelGroup for VicsekParams {
             self.noise.code() as f32,
         ]);
         out
+    }
+
+    /// η of vectorial noise is a weight, without a unit (the table's `rad` is angular noise's).
+    fn unit_of(&self, key: &str) -> Option<&'static str> {
+        (key == "vicsek_eta" && self.noise == VicsekNoise::Vectorial).then_some("")
     }
 
     /// η within the range of vectorial noise (the table's 0 ..= 2π is the angular one, which
