@@ -32,8 +32,9 @@ enum Command {
     Run(boids::app::RunArgs),
     /// Benchmark sweep (counts × backends) recorded as a capture folder; or --compare A B.
     Bench(boids::bench::cli::BenchArgs),
-    /// Parameter sweep: an order parameter against rotational diffusion, density or a weight (with error bars),
-    /// optionally one shard of it; or `sweep merge OUT DIR…` to combine shard folders.
+    /// Parameter sweep: an order parameter against the noise η, rotational diffusion, density, a
+    /// weight or any other parameter (with error bars), optionally one shard of it; or `sweep merge
+    /// OUT DIR…` to combine shard folders.
     Sweep(boids::sweep::args::SweepArgs),
 }
 

@@ -189,6 +189,19 @@ pub enum SceneError {
         /// The range error.
         source: ParamError,
     },
+    /// A parameter the file does not write keeps its default, and the default is out of range
+    /// under the file's other settings (vectorial noise with the default η = 2 of angular noise).
+    #[error(
+        "scene file {path}: {source} — the file does not set {key}, so it has its default; set \
+         {key} in [params]",
+        key = .source.key()
+    )]
+    InvalidDefault {
+        /// The file.
+        path: PathBuf,
+        /// The range error, naming the parameter left at its default.
+        source: ParamError,
+    },
 }
 
 /// "did you mean `a` or `b`?", or "" when there is no suggestion.

@@ -401,10 +401,17 @@ impl<'de, T: serde::de::DeserializeOwned> serde::de::DeserializeSeed<'de> for Fi
 }
 
 /// A parameter's value from its text (`0.5`, `12`, `walls`, `"walls"`): the TOML value it reads
-/// as, else the trimmed text as a string (so names need no quotes on a command line).
+/// as, else the trimmed text as a string (so names need no quotes on a command line). TOML's
+/// hexadecimal, octal and binary integers (`0x10`, `0o17`, `0b11`) are not read as numbers — a
+/// value such as `vicsek_eta=0x10` is a typo far more often than 16 — so the parameter refuses
+/// them as not a number.
 pub fn parse_value(text: &str) -> toml::Value {
     let t = text.trim();
-    if !t.contains('\n') {
+    let digits = t.trim_start_matches(['+', '-']);
+    let radix = ["0x", "0o", "0b", "0X", "0O", "0B"]
+        .iter()
+        .any(|p| digits.starts_with(p));
+    if !t.contains('\n') && !radix {
         if let Ok(table) = format!("v = {t}").parse::<toml::Table>() {
             if let Some(v) = table.get("v") {
                 if table.len() == 1 {
@@ -461,6 +468,13 @@ mod tests {
         );
         assert!(nearest("zzzz", keys.iter().copied()).is_empty());
         assert_eq!(did_you_mean(&["a"]), "did you mean `a`?");
+        // Radix prefixes are not numbers on a command line or in a scene's --set.
+        for t in ["0x10", "-0x10", "0o17", "0b11", "+0B1"] {
+            assert_eq!(parse_value(t), toml::Value::String(t.into()), "{t}");
+        }
+        assert_eq!(parse_value("16"), toml::Value::Integer(16));
+        assert_eq!(parse_value("0.5"), toml::Value::Float(0.5));
+        assert_eq!(parse_value("0"), toml::Value::Integer(0));
         assert_eq!(
             did_you_mean(&["a", "b", "c"]),
             "did you mean `a`, `b` or `c`?"

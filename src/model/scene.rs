@@ -80,7 +80,8 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::Parse`] with line and column for bad TOML, unknown keys or wrong types;
-    /// [`SceneError::Invalid`] for a value out of range.
+    /// [`SceneError::Invalid`] for a value out of range (with its line),
+    /// [`SceneError::InvalidDefault`] for a default the file's other settings put out of range.
     pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneError> {
         let scene: Scene = toml::from_str(text).map_err(|e| {
             let (line, column, message) = toml_error(text, &e);
@@ -106,10 +107,16 @@ impl Scene {
         scene
             .params
             .validate()
-            .map_err(|source| SceneError::Invalid {
-                path: path.to_path_buf(),
-                line: key_line(text, source.key()),
-                source,
+            .map_err(|source| match written_line(text, source.key()) {
+                Some(line) => SceneError::Invalid {
+                    path: path.to_path_buf(),
+                    line,
+                    source,
+                },
+                None => SceneError::InvalidDefault {
+                    path: path.to_path_buf(),
+                    source,
+                },
             })?;
         if let Some(n) = scene.boids {
             crate::model::params::validate_boid_count(n).map_err(|source| SceneError::Invalid {
@@ -311,13 +318,18 @@ fn predator_line(text: &str, k: usize) -> usize {
 
 /// 1-based line where `key = …` is written in `text` (1 when not found).
 pub(crate) fn key_line(text: &str, key: &str) -> usize {
+    written_line(text, key).unwrap_or(1)
+}
+
+/// 1-based line where `key = …` is written in `text`, `None` when the text does not write it.
+fn written_line(text: &str, key: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             l.trim_start()
                 .strip_prefix(key)
                 .is_some_and(|rest| rest.trim_start().starts_with('='))
         })
-        .map_or(1, |i| i + 1)
+        .map(|i| i + 1)
 }
 
 /// Line, column and a short message for a TOML error in `text`: the message names the key at

@@ -15,9 +15,11 @@ use crate::model::state::Boid;
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Spawn {
-    /// Uniform positions, headings and hues ([`initial_state`]).
+    // Plain words: clap shows these lines in `--help` (the functions are `initial_state` and
+    // `flocks_state`, linked in the enum's doc).
+    /// Uniform positions, headings and hues.
     Uniform,
-    /// A few aligned flocks of similar hue ([`flocks_state`]).
+    /// A few aligned flocks of similar hue, apart from each other.
     Flocks,
 }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::io::show_path;
 use crate::model::gsd::initial::{frame_ref, read_frame_state};
+use crate::model::param_table::decimal;
 use crate::model::state_csv::StateFile;
 use crate::model::{validate_boid_count, Actors, Scene, Setup, SimParams, DEFAULT_DENSITY};
 use crate::run::error::RunError;
@@ -20,8 +21,8 @@ Where a run's setup comes from: built-in defaults < scene < checkpoint < command
   gives only the boids: everything else comes from the scene or the defaults.
 - A frame of a GSD trajectory (--init FILE.gsd for its last frame, FILE.gsd:FRAME for frame
   FRAME, from 0) gives the boids, the step index and the predators (they replace the scene's);
-  like a plain state CSV it holds no parameters, and the run's world must be the frame's box
-  (a scene's world is scaled to the frame's count as to --boids below).
+  like a plain state CSV it holds no parameters, and the run's world must be the frame's box.
+  A scene's world is scaled to a frame's or a plain state CSV's count as to --boids below.
 - The command line replaces everything: --seed, --boids (with a state file it must equal the
   file's count), then each --set KEY=VALUE in order.
 Unless a checkpoint or the scene fixes the world (world_width or world_height written), the
@@ -176,6 +177,8 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
         .or(file_boids)
         .or(scene.and_then(|s| s.boids))
         .unwrap_or(d.boids);
+    // The count first: 0 boids would otherwise size a world of no area and be blamed on it.
+    validate_boid_count(n)?;
     let seed = o
         .seed
         .or(meta.map(|m| m.seed))
@@ -185,11 +188,14 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     // frame's count) differs, as in the run that wrote the frame.
     let scaled;
     let mut scaled_from = None;
-    let counted = match file {
-        None => o.boids,
-        Some(_) if frame.is_some() => Some(n),
-        Some(_) => None,
+    // The count the scene is scaled to: --boids, or a state file's own count (a GSD frame or a
+    // plain state CSV alike: a checkpoint holds its own world).
+    let counted = match (file, meta) {
+        (None, _) => o.boids,
+        (Some(_), None) => Some(n),
+        (Some(_), Some(_)) => None,
     };
+    let scene_world = scene.map(|s| (s.params.world_width, s.params.world_height));
     let scene = match (meta, scene, counted) {
         (None, Some(s), Some(n)) if s.world_is_fixed() && !o.keep_world => {
             match s.boids.filter(|&k| k != n && k > 0) {
@@ -244,13 +250,22 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     for s in o.sets {
         params.check_used(&s.key).map_err(|e| set_error(s, e))?;
     }
-    params
-        .validate()
-        .map_err(|e| match o.sets.iter().rfind(|s| s.key == e.key()) {
-            Some(s) => set_error(s, e),
-            None => RunError::Param(e),
-        })?;
-    validate_boid_count(n)?;
+    params.validate().map_err(|e| {
+        match (o.sets.iter().rfind(|s| s.key == e.key()), scaled_from) {
+            (Some(s), _) => set_error(s, e),
+            // A world the density scaling pushed out of range says so, and how to keep it.
+            (None, Some(k)) if matches!(e.key(), "world_width" | "world_height") => {
+                let (w, h) = scene_world.unwrap_or_default();
+                RunError::Conflict(format!(
+                    "{e}: the scene's {} × {} wu world for {k} boids, scaled by √({n}/{k}) to keep \
+                     its density at {n} boids; --keep-world keeps the scene's world",
+                    decimal(w),
+                    decimal(h)
+                ))
+            }
+            (None, _) => RunError::Param(e),
+        }
+    })?;
     if let (None, Some(s)) = (meta, scene) {
         s.check_inside(&params)?;
     }

@@ -391,3 +391,84 @@ fn every_command_takes_set_and_refuses_a_bad_one() {
         "{summary}"
     );
 }
+
+/// Counts and worlds the run layer resolves say what they are: a plain state CSV with a scene
+/// that fixes its world keeps the scene's density at the file's count (as a GSD frame and
+/// `--boids` do); `--boids 0` names the count, not the world it would size; a world the density
+/// scaling pushes out of range says so and names `--keep-world`; a default the scene's other
+/// settings put out of range is named as the default, not at line 1; `0x10` is not a number.
+#[test]
+fn counts_worlds_and_defaults_are_named_for_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let vicsek = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/vicsek.toml");
+    let scene = Scene::load(&vicsek).unwrap();
+    // The scene: 4000 particles in 31.62², ρ = 4. A plain state of 400 particles (positions in
+    // 10 × 10) with the scene runs in the scene's density: a 10 × 10 world.
+    let p10 = SimParams {
+        world_width: 10.0,
+        world_height: 10.0,
+        ..scene.params.clone()
+    };
+    let state = dir.path().join("s.csv");
+    boids::model::state_csv::save_state(&state, &initial_state(3, 400, &p10)).unwrap();
+    let inputs = Inputs::load(Some(&vicsek), Some(&state)).unwrap();
+    let spec = resolve(&inputs, &Overrides::default(), &Defaults::headless(20_000)).unwrap();
+    let w = spec.setup.params.world_width;
+    assert!((w - 10.0).abs() < 1e-3, "world {w}: {}", spec.world_from);
+    assert!(
+        spec.world_from.contains("scaled by √(400/4000)"),
+        "{}",
+        spec.world_from
+    );
+    // --boids 0 with a scene.
+    let e = resolve(
+        &Inputs::load(Some(&vicsek), None).unwrap(),
+        &Overrides {
+            boids: Some(0),
+            ..Default::default()
+        },
+        &Defaults::headless(20_000),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("boids = 0") && !e.contains("world"), "{e}");
+    // Two particles: a world below 1 wu, pushed there by the density scaling.
+    let e = resolve(
+        &Inputs::load(Some(&vicsek), None).unwrap(),
+        &Overrides {
+            boids: Some(2),
+            ..Default::default()
+        },
+        &Defaults::headless(20_000),
+    )
+    .unwrap_err()
+    .to_string();
+    crate::support::assert_names(
+        &e,
+        &["world_width = 0.7", "scaled by √(2/4000)", "--keep-world"],
+    );
+    // Vectorial noise without η: the default η = 2 is out of its range, and said to be the default.
+    let vec = dir.path().join("v.toml");
+    std::fs::write(
+        &vec,
+        "boids = 100\n[params]\nmodel = \"vicsek\"\nvicsek_noise = \"vectorial\"\n",
+    )
+    .unwrap();
+    let e = Scene::load(&vec).unwrap_err().to_string();
+    crate::support::assert_names(
+        &e,
+        &[
+            "v.toml",
+            "vicsek_eta = 2",
+            "does not set vicsek_eta",
+            "default",
+        ],
+    );
+    assert!(!e.contains("line 1"), "{e}");
+    // A radix prefix is a typo, not 16.
+    let e = SimParams::default()
+        .set("max_speed", "0x10")
+        .unwrap_err()
+        .to_string();
+    crate::support::assert_names(&e, &["max_speed = 0x10", "expected a number"]);
+}
