@@ -62,9 +62,9 @@ pub struct HeadlessArgs {
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub stats_every: u32,
     /// Also count the flocks (connected components of at least 10 boids linked within the
-    /// perception radius) and their hue coherence (1 = one hue per flock): adds the columns
-    /// the time (time_s; time_steps for the Vicsek model, whose unit of time is its step), flocks,
-    /// largest_flock, flocked_fraction, hue_coherence to --stats, and prints
+    /// perception radius) and their hue coherence (1 = one hue per flock): adds to --stats the
+    /// time (time_s; time_steps for the Vicsek model, whose unit of time is its step) and the
+    /// columns flocks, largest_flock, flocked_fraction, hue_coherence, and prints
     /// them for the final state.
     #[arg(long)]
     pub flocks: bool,

@@ -702,3 +702,85 @@ fn the_gpu_reproducibility_claim_is_what_holds() {
         );
     }
 }
+
+/// The long options in a command's `--help` (without `--help` itself).
+fn help_options(command: &[&str]) -> Vec<String> {
+    let mut args = command.to_vec();
+    args.push("--help");
+    let out = crate::support::cmd::ok(&args);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut opts: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let t = t.strip_prefix("-h, ").unwrap_or(t);
+            let t = if t.len() > 4 && t.as_bytes()[0] == b'-' && t.as_bytes()[2] == b',' {
+                &t[4..]
+            } else {
+                t
+            };
+            t.strip_prefix("--")
+                .map(|r| r.split([' ', '=']).next().unwrap_or("").to_string())
+        })
+        .filter(|o| !o.is_empty() && o != "help" && o != "version")
+        .map(|o| format!("--{o}"))
+        .collect();
+    opts.dedup();
+    opts
+}
+
+/// docs/cli.md's section of each command names every option of that command's own `--help`, and
+/// no option the command lacks; the check fails on a planted omission.
+#[test]
+fn docs_cli_names_every_option_of_every_command() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
+    let section = |title: &str| -> String {
+        let head = format!("### {title}\n");
+        let start = doc
+            .find(&head)
+            .unwrap_or_else(|| panic!("docs/cli.md has no section {head:?}"));
+        let rest = &doc[start + head.len()..];
+        let end = rest
+            .find("\n## ")
+            .into_iter()
+            .chain(rest.find("\n### "))
+            .min();
+        rest[..end.unwrap_or(rest.len())].to_string()
+    };
+    let documented = |sec: &str| -> Vec<String> {
+        sec.lines()
+            .filter_map(|l| l.strip_prefix("| `--"))
+            .map(|r| format!("--{}", r.split([' ', '`']).next().unwrap()))
+            .collect()
+    };
+    let commands: [&[&str]; 7] = [
+        &["run"],
+        &["headless"],
+        &["snapshot"],
+        &["bench"],
+        &["sweep"],
+        &["sweep", "merge"],
+        &["info"],
+    ];
+    for cmd in commands {
+        let title = format!("boids {}", cmd.join(" "));
+        let sec = section(&title);
+        let want = help_options(cmd);
+        let got = documented(&sec);
+        let missing: Vec<&String> = want.iter().filter(|o| !got.contains(o)).collect();
+        let extra: Vec<&String> = got.iter().filter(|o| !want.contains(o)).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "docs/cli.md, {title}: missing {missing:?}, not an option {extra:?}"
+        );
+        if cmd == ["sweep"] {
+            assert!(
+                want.len() > 10 && want.contains(&"--series".to_string()),
+                "{want:?}"
+            );
+            // The check can fail: drop one option from the section.
+            let planted = sec.replace("| `--series", "| series");
+            assert!(!documented(&planted).contains(&"--series".to_string()));
+        }
+    }
+}

@@ -91,3 +91,33 @@ fn every_scene_loads_validates_and_runs_on_both_backends() {
         }
     }
 }
+
+/// The sweep the topological Vicsek scene suggests is long enough to measure its order: at
+/// v0 = 0.03 the order relaxes over many box crossings (~1000 steps each), so the comment's
+/// `--steps` is at least 20 000 and it discards a transient.
+#[test]
+fn the_topological_scene_suggests_a_long_enough_sweep() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenes/vicsek_topological.toml"
+    ))
+    .unwrap();
+    let comment: String = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let after = |flag: &str| -> u64 {
+        let rest = comment
+            .split(flag)
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {flag} in the suggested sweep: {comment}"));
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(comment.contains("boids sweep"), "{comment}");
+    let (steps, discard) = (after("--steps "), after("--discard "));
+    assert!(
+        steps >= 20_000 && discard > 0 && discard < steps,
+        "{steps}, {discard}"
+    );
+}
