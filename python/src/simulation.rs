@@ -475,6 +475,7 @@ impl Simulation {
             theme,
             boid_size,
             msaa,
+            colour: sim::render::ColourMode::Hue,
         };
         let pixels = py.detach(|| {
             let mut g = self.lock();

@@ -15,7 +15,8 @@ use crate::gpu::GpuContext;
 use crate::io::{picture_format, write_picture};
 use crate::model::Scene;
 use crate::render::{
-    boid_length_for, supported_samples, Camera, Edge, Offscreen, RenderStyle, Renderer, Theme,
+    boid_length_for, supported_samples, Camera, ColourMode, Edge, Offscreen, RenderStyle, Renderer,
+    Theme,
 };
 use crate::run::args::SetupArgs;
 
@@ -38,6 +39,11 @@ pub struct SnapshotArgs {
     /// The scene, the seed and `--set KEY=VALUE`.
     #[command(flatten)]
     pub setup: SetupArgs,
+    /// Initial state, as `boids headless --init`: a checkpoint (drawn as saved, its world and
+    /// predators), a plain state CSV, or a frame of a GSD trajectory (FILE.gsd for its last frame,
+    /// FILE.gsd:FRAME from 0); with --steps 0 the picture is the state itself.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Number of boids (default: the scene's, else 20000; k and M suffixes allowed). The world is
     /// sized to the image at the default density unless the scene fixes it.
     #[arg(long, value_parser = crate::run::args::parse_count)]
@@ -57,6 +63,10 @@ pub struct SnapshotArgs {
     /// Multisampling (1 = off; clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
+    /// What the boids' colour shows, as the app's --colour: the hue vector, the heading, the
+    /// speed or the neighbour count.
+    #[arg(long, value_enum, default_value = "hue")]
+    pub colour: ColourMode,
 }
 
 impl SnapshotArgs {
@@ -68,12 +78,14 @@ impl SnapshotArgs {
             height: 720,
             steps: 120,
             setup: SetupArgs::default(),
+            init: None,
             boids: None,
             backend: AppBackend::Gpu,
             spawn: None,
             theme: Theme::Dark,
             boid_size: None,
             msaa: 4,
+            colour: ColourMode::Hue,
         }
     }
 }
@@ -91,6 +103,8 @@ pub struct PictureStyle {
     pub boid_size: Option<f32>,
     /// Multisampling (1 = off; clamped to what the adapter offers).
     pub msaa: u32,
+    /// What the boids' colour shows.
+    pub colour: ColourMode,
 }
 
 impl PictureStyle {
@@ -102,6 +116,7 @@ impl PictureStyle {
             theme: args.theme,
             boid_size: args.boid_size,
             msaa: args.msaa,
+            colour: args.colour,
         }
     }
 
@@ -143,18 +158,32 @@ pub fn render_snapshot(
 ) -> Result<image::RgbaImage, AppError> {
     let style = PictureStyle::of(args);
     let samples = style.check(ctx)?;
-    let scene = match &args.setup.scene {
-        Some(p) => Some(Scene::load(p)?),
-        None => None,
-    };
     let aspect = args.width as f32 / args.height as f32;
-    let (setup, _) = app_setup(
-        scene.as_ref(),
-        &args.setup.overrides(args.boids),
-        20_000,
-        aspect,
-        args.spawn,
-    )?;
+    let setup = match &args.init {
+        // A saved state: resolved as `boids headless --init` resolves it.
+        Some(init) => {
+            let inputs = crate::run::spec::Inputs::load(args.setup.scene.as_deref(), Some(init))?;
+            let defaults = crate::run::spec::Defaults {
+                aspect,
+                ..crate::run::spec::Defaults::headless(20_000)
+            };
+            crate::run::spec::resolve(&inputs, &args.setup.overrides(args.boids), &defaults)?.setup
+        }
+        None => {
+            let scene = match &args.setup.scene {
+                Some(p) => Some(Scene::load(p)?),
+                None => None,
+            };
+            app_setup(
+                scene.as_ref(),
+                &args.setup.overrides(args.boids),
+                20_000,
+                aspect,
+                args.spawn,
+            )?
+            .0
+        }
+    };
     let mut sim = Sim::new(ctx, args.backend.kind(), &setup)?;
     for _ in 0..args.steps {
         sim.step().map_err(AppError::Step)?;
@@ -189,6 +218,8 @@ pub fn render_sim(
             .boid_size
             .unwrap_or_else(|| boid_length_for(&params, sim.len())),
         edge: Edge::of(params.boundary),
+        colour: style.colour,
+        speed_range: RenderStyle::speed_range_of(&params),
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;

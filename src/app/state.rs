@@ -299,11 +299,9 @@ impl AppState {
     /// and the speed colour map over the model's spawn speeds (from 0 for a constant speed).
     pub fn render_style(&self) -> RenderStyle {
         let p = self.sim.params();
-        let (lo, hi) = p.spawn_speeds();
-        let lo = if hi - lo < 1e-3 * hi { 0.0 } else { lo };
         RenderStyle {
             edge: crate::render::Edge::of(p.boundary),
-            speed_range: (lo, hi),
+            speed_range: RenderStyle::speed_range_of(p),
             ..self.style
         }
     }

@@ -158,6 +158,14 @@ impl Default for RenderStyle {
 }
 
 impl RenderStyle {
+    /// The speed colour map's range for the parameters `p`: the model's spawn speeds, from 0 for
+    /// a constant speed (the app's and `boids snapshot`'s map).
+    pub fn speed_range_of(p: &crate::model::SimParams) -> (f32, f32) {
+        let (lo, hi) = p.spawn_speeds();
+        let lo = if hi - lo < 1e-3 * hi { 0.0 } else { lo };
+        (lo, hi)
+    }
+
     /// Whether boids are drawn as density dots at `zoom` (px per wu): their length on screen is
     /// below [`RenderStyle::min_length_px`].
     pub fn dots_at(&self, zoom: f32) -> bool {

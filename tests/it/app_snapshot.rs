@@ -418,3 +418,73 @@ fn snapshot_command_writes_a_jpeg() {
     );
     assert_eq!(image::load_from_memory(&bytes).unwrap().width(), 160);
 }
+
+/// `boids snapshot --init` draws a saved state: 300 boids placed in the left half of a 100 × 100
+/// world leave the right half of the picture empty (a fresh spawn would fill it); `--colour
+/// heading` colours the same state by heading, not by hue.
+#[test]
+fn snapshot_draws_a_saved_state_and_colours_by_heading() {
+    let Some(_ctx) = support::gpu() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let state = dir.join("left.csv");
+    let mut text = String::from("id,x,y,vx,vy,hx,hy,hvx,hvy\n");
+    for i in 0..300u32 {
+        let (x, y) = (5.0 + (i % 15) as f32 * 2.8, 5.0 + (i / 15) as f32 * 4.5);
+        // Headings all round the circle, one hue for all: the two colourings differ.
+        let a = i as f32 * 0.37;
+        text += &format!(
+            "{i},{x},{y},{},{},1,0,0,0\n",
+            50.0 * a.cos(),
+            50.0 * a.sin()
+        );
+    }
+    std::fs::write(&state, text).unwrap();
+    let picture = |colour: &str| {
+        let out = dir.join(format!("{colour}.png"));
+        let o = support::cmd::run(&[
+            "snapshot",
+            "--width",
+            "200",
+            "--height",
+            "200",
+            "--steps",
+            "0",
+            "--boids",
+            "300",
+            "--set",
+            "world_width=100",
+            "--set",
+            "world_height=100",
+            "--boid-size",
+            "2",
+            "--init",
+            state.to_str().unwrap(),
+            "--colour",
+            colour,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", support::cmd::text(&o));
+        load_png(&out)
+    };
+    let hue = picture("hue");
+    let background = *hue.get_pixel(100, 100);
+    let drawn = |img: &image::RgbaImage, xs: std::ops::Range<u32>| {
+        xs.flat_map(|x| (8..192).map(move |y| (x, y)))
+            .filter(|&(x, y)| *img.get_pixel(x, y) != background)
+            .count()
+    };
+    let (left, right) = (drawn(&hue, 8..96), drawn(&hue, 104..192));
+    assert!(
+        left > 500 && right == 0,
+        "left {left}, right {right} pixels drawn"
+    );
+    let heading = picture("heading");
+    let differ = hue
+        .pixels()
+        .zip(heading.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(differ > 200, "heading colours change {differ} pixels");
+}
