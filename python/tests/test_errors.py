@@ -19,7 +19,8 @@ def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match=r"boids = 0 is out of range: allowed 1 \.\.= "):
         boids.Simulation(boids=0)
     assert len(boids.Simulation(boids="1k")) == 1000
-    with pytest.raises(OverflowError):
+    # A step count out of range is a ValueError naming it, not a bare OverflowError.
+    with pytest.raises(ValueError, match="n = -1: the number of steps is 0"):
         boids.Simulation(boids=10).step(-1)
     with pytest.raises(OverflowError):
         boids.Simulation(seed=-1)
