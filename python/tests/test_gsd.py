@@ -1,6 +1,6 @@
 """GSD trajectories read with the `gsd` package: `boids headless --trajectory` frames hold the
-checkpoints of the same steps in HOOMD's conventions; boids.Trajectory writes the same frames;
-`init="FILE.gsd:FRAME"` starts from a frame."""
+checkpoints of the same steps in HOOMD's conventions (rows in id order, a 2D box with Lz = 0);
+boids.Trajectory writes the same frames; `init="FILE.gsd:FRAME"` starts from a frame."""
 
 from pathlib import Path
 
@@ -14,12 +14,15 @@ from conftest import PREDATORS, VICSEK
 
 def checkpoint(path):
     """The boids of a checkpoint (or state CSV): ids (uint32) and the (N, 8) float32 columns
-    x, y, vx, vy, hx, hy, hvx, hvy, in file order."""
+    x, y, vx, vy, hx, hy, hvx, hvy, sorted by id (a checkpoint keeps the storage order; a frame's
+    rows are in id order)."""
     lines = [l for l in Path(path).read_text().splitlines() if l and not l.startswith("#")]
     assert lines[0] == "id,x,y,vx,vy,hx,hy,hvx,hvy"
     rows = np.array([l.split(",") for l in lines[1:]])
+    ids = rows[:, 0].astype(np.uint32)
+    order = np.argsort(ids)
     # Written in shortest round-trip form: parsed as float64, they round to the float32 values.
-    return rows[:, 0].astype(np.uint32), rows[:, 1:].astype(np.float64).astype(np.float32)
+    return ids[order], rows[order, 1:].astype(np.float64).astype(np.float32)
 
 
 def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
@@ -37,7 +40,8 @@ def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
             w, h = boids.Simulation(scene=VICSEK, boids=1500).world
             assert f.configuration.step == steps
             assert f.configuration.dimensions == 2
-            np.testing.assert_array_equal(f.configuration.box, np.float32([w, h, 1, 0, 0, 0]))
+            # A 2D box: Lz = 0, as HOOMD >= 3, gsd and freud take it.
+            np.testing.assert_array_equal(f.configuration.box, np.float32([w, h, 0, 0, 0, 0]))
             assert f.particles.N == n
             assert f.particles.types == ["boid"]
             np.testing.assert_array_equal(f.particles.typeid, np.zeros(n))
@@ -47,7 +51,10 @@ def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
             np.testing.assert_array_equal(f.particles.position[:, :2], cols[:, 0:2] - half)
             np.testing.assert_array_equal(f.particles.position[:, 2], 0)
             np.testing.assert_array_equal(f.particles.velocity[:, :2], cols[:, 2:4])
+            # Row i is the boid of the i-th smallest id in every frame (the frames are compared
+            # with the checkpoints sorted by id).
             np.testing.assert_array_equal(f.log["particles/id"], ids)
+            np.testing.assert_array_equal(f.log["particles/Particle Identifier"], ids)
             np.testing.assert_array_equal(f.log["particles/hue"], cols[:, 4:6])
             np.testing.assert_array_equal(f.log["particles/hue_velocity"], cols[:, 6:8])
             np.testing.assert_array_equal(f.log["particles/world_position"], cols[:, 0:2])

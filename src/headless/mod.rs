@@ -80,9 +80,14 @@ pub struct HeadlessArgs {
     /// as it is written (a killed run leaves every whole frame). Chunks: docs/python.md.
     #[arg(long, value_name = "FILE.gsd")]
     pub trajectory: Option<PathBuf>,
-    /// Steps between two frames of --trajectory (1 or more).
+    /// Steps between two frames of --trajectory (1 or more); the last step is written too when
+    /// it falls between two.
     #[arg(long, default_value_t = 100, value_name = "K", requires = "trajectory")]
     pub every: u32,
+    /// Replace an existing --trajectory file (without it an existing file is refused, as every
+    /// other output folder is without --force).
+    #[arg(long, requires = "trajectory")]
+    pub force: bool,
 }
 
 impl HeadlessArgs {
@@ -101,6 +106,7 @@ impl HeadlessArgs {
             fluctuations: None,
             trajectory: None,
             every: 100,
+            force: false,
         }
     }
 }
@@ -197,7 +203,16 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         sim.set_catches_total(spec.catches_total)?;
     }
     let trajectory = match &opts.trajectory {
-        Some(path) => Some(Trajectory::start(path, opts.every, sim.as_mut())?),
+        Some(path) => {
+            let run = trajectory::run_description(setup.seed, opts.every, sim.as_ref());
+            Some(Trajectory::start(
+                path,
+                opts.every,
+                opts.force,
+                run,
+                sim.as_mut(),
+            )?)
+        }
         None => None,
     };
     let mut rec = Recorder {
@@ -222,6 +237,10 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         timed: true,
     };
     let ended = run_steps(sim.as_mut(), &schedule, stop, &mut || {}, &mut rec)?;
+    if let Some(t) = &mut rec.trajectory {
+        // The last step, when it fell between two frames (or the run was interrupted).
+        t.finish(sim.as_mut())?;
+    }
     // The files are written whole: a signal now quits at once, removing a temporary file.
     stop.quit_on_signal();
     let measures = sim.measures()?;

@@ -236,6 +236,9 @@ pub struct FrameOrigin {
     /// The frame's predators (particles of type `predator`), in file order; their targets are not
     /// stored.
     pub predators: Vec<Predator>,
+    /// Where and why the file ends before its last frame was whole (a copy interrupted, a disk
+    /// full), when it does: said as a warning ([`StateFile::warnings`]).
+    pub cut_short: Option<String>,
 }
 
 /// A state file read and checked as far as possible without parameters.
@@ -487,9 +490,20 @@ impl StateFile {
     /// the first place), e.g. `state.csv: speed scaled into [min_speed, max_speed] = [40, 100]
     /// wu/s for 3 boids, first at line 5` (`first at boid 5 of frame 2` for a GSD frame).
     pub fn warnings(&self) -> Vec<String> {
-        self.adjusted
-            .iter()
-            .map(|a| {
+        let cut = self
+            .frame
+            .as_ref()
+            .and_then(|f| f.cut_short.as_ref().map(|why| (f, why)))
+            .map(|(f, why)| {
+                format!(
+                    "{}: {why}; frame {} of its {} whole frames is read",
+                    show_path(&self.path),
+                    f.frame,
+                    f.frames
+                )
+            });
+        cut.into_iter()
+            .chain(self.adjusted.iter().map(|a| {
                 format!(
                     "{}: {} for {} boid{}, first at {}",
                     show_path(&self.path),
@@ -498,7 +512,7 @@ impl StateFile {
                     if a.count == 1 { "" } else { "s" },
                     self.place_of(a.first)
                 )
-            })
+            }))
             .collect()
     }
 

@@ -164,13 +164,17 @@ fn chunks_hold_the_hoomd_layout_centred_on_the_origin() {
     assert_eq!(h.gsd_version, FILE_VERSION);
     let n = 23u64;
     let names = r.gsd().chunk_names(0).len();
-    assert_eq!(names, 14);
+    assert_eq!(names, 15);
     let c = raw(&mut r, 0, hoomd::STEP);
     assert_eq!(c.to_u64().unwrap(), vec![1003]);
     assert_eq!(raw(&mut r, 0, hoomd::DIMENSIONS).data, vec![2]);
     let bx = raw(&mut r, 0, hoomd::BOX);
     assert_eq!((bx.n, bx.m), (6, 1));
-    assert_eq!(bx.to_f32().unwrap(), vec![W, H, 1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        bx.to_f32().unwrap(),
+        vec![W, H, 0.0, 0.0, 0.0, 0.0],
+        "Lz = 0: a 2D box"
+    );
     assert_eq!(raw(&mut r, 0, hoomd::N).to_u32().unwrap(), vec![n as u32]);
     let types = raw(&mut r, 0, hoomd::TYPES);
     assert_eq!((types.n, types.m), (2, 9));
@@ -184,6 +188,10 @@ fn chunks_hold_the_hoomd_layout_centred_on_the_origin() {
     let q = raw(&mut r, 0, hoomd::ORIENTATION).to_f32().unwrap();
     let world = raw(&mut r, 0, hoomd::WORLD_POSITION).to_f32().unwrap();
     let ids = raw(&mut r, 0, hoomd::ID).to_u32().unwrap();
+    assert_eq!(
+        raw(&mut r, 0, hoomd::PARTICLE_IDENTIFIER).to_u32().unwrap(),
+        ids
+    );
     let hue = raw(&mut r, 0, hoomd::HUE).to_f32().unwrap();
     let kinds = raw(&mut r, 0, hoomd::PREDATOR_KIND);
     assert_eq!(kinds.chunk_type.name(), "uint8");
@@ -453,7 +461,7 @@ fn frames_and_lengths(path: &Path, count: u64) -> (Vec<TrajectoryFrame>, Vec<u64
 fn a_file_cut_short_reads_up_to_its_last_whole_frame() {
     let dir = tempfile::tempdir().unwrap();
     let full = dir.path().join("full.gsd");
-    // 5 frames × 14 chunks: the index stays in its first 128 entries, before every frame.
+    // 5 frames × 15 chunks: the index stays in its first 128 entries, before every frame.
     let (frames, lens) = frames_and_lengths(&full, 5);
     let bytes = std::fs::read(&full).unwrap();
     assert_eq!(bytes.len() as u64, lens[4]);
@@ -503,9 +511,9 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
     assert!(index_at > lens[0] as usize && index_end < bytes.len());
     let cut = dir.path().join("cut.gsd");
     // The frames the last index reaches: those written before it grew the last time (frame 36,
-    // whose data precede it), 14 entries each.
+    // whose data precede it), 15 entries each.
     let indexed = lens.iter().filter(|&&l| l <= index_end as u64).count() as u64;
-    let used = 14 * indexed;
+    let used = 15 * indexed;
     let mut edges: Vec<usize> = lens
         .iter()
         .flat_map(|&l| [l as usize - 1, l as usize])
@@ -513,7 +521,7 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
     edges.extend([
         index_at - 1,
         index_at,
-        index_at + 32 * 14,
+        index_at + 32 * 15,
         index_end - 1,
         index_end,
     ]);
@@ -535,7 +543,7 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
             let expected = match present {
                 0 => 0,
                 p if p > used => indexed,
-                p => (p - 1) / 14,
+                p => (p - 1) / 15,
             };
             assert_eq!(r.frames(), expected, "cut at {len}");
         }
@@ -865,7 +873,7 @@ fn the_writer_refuses_what_it_cannot_store_and_writes_nothing_of_it() {
 }
 
 #[test]
-fn a_frame_of_n_boids_takes_73_bytes_each_and_42_more() {
+fn a_frame_of_n_boids_takes_77_bytes_each_and_42_more() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("size.gsd");
     let n = 1000;
@@ -878,7 +886,7 @@ fn a_frame_of_n_boids_takes_73_bytes_each_and_42_more() {
             .unwrap();
         lens.push(w.file_len());
     }
-    let per_frame = 73 * n as u64 + 42;
+    let per_frame = 77 * n as u64 + 42;
     let growth: Vec<u64> = lens.windows(2).map(|l| l[1] - l[0]).collect();
     // Most frames add exactly their data; the index entries go to room set aside, except on
     // the frames where the index grows (written anew, twice as large, at the end).
@@ -886,8 +894,8 @@ fn a_frame_of_n_boids_takes_73_bytes_each_and_42_more() {
     assert!(exact >= 95, "{growth:?}");
     assert!(growth.iter().all(|&g| g >= per_frame), "{growth:?}");
     let total = lens[100] - start;
-    // The index copies: each twice the last, the last less than twice the entries: < 4 × 448.
-    assert!(total <= 100 * (per_frame + 4 * 14 * 32), "{total}");
+    // The index copies: each twice the last, the last less than twice the entries: < 4 × 480.
+    assert!(total <= 100 * (per_frame + 4 * 15 * 32), "{total}");
     println!(
         "{n} boids: {per_frame} bytes of data per frame, {:.1} bytes per frame over 100 frames",
         total as f64 / 100.0

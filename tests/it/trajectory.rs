@@ -4,6 +4,7 @@
 //! readable up to its last whole frame; bad frames, worlds and cadences get clear errors.
 
 use crate::support::cmd::{boids, ok, refused};
+use crate::support::states::by_id;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -44,12 +45,16 @@ fn frames_are_the_checkpoints_of_the_same_steps_and_resume_bit_for_bit() {
         let f = r.read_frame(k as u64).unwrap();
         assert_eq!(f.step, u64::from(steps));
         assert!(f.predators.is_empty());
-        assert_eq!(f.boids, checkpoint_boids(&cp), "frame {k} vs {steps} steps");
+        assert_eq!(
+            by_id(&f.boids),
+            by_id(&checkpoint_boids(&cp)),
+            "frame {k} vs {steps} steps"
+        );
     }
     // The comparison sees a difference: frame 1 is not the state after 20 steps.
     assert_ne!(
-        r.read_frame(1).unwrap().boids,
-        checkpoint_boids(&d.join("cp20.csv"))
+        by_id(&r.read_frame(1).unwrap().boids),
+        by_id(&checkpoint_boids(&d.join("cp20.csv")))
     );
 
     // Resumed from frame 1 (step 10) for 20 steps: the 30-step run, bit for bit; from frame 0
@@ -72,10 +77,16 @@ fn frames_are_the_checkpoints_of_the_same_steps_and_resume_bit_for_bit() {
     };
     let from1 = resumed("1", "from1.csv");
     assert_eq!(from1.step, 30);
-    assert_eq!(from1.boids, checkpoint_boids(&d.join("cp30.csv")));
+    assert_eq!(
+        by_id(&from1.boids),
+        by_id(&checkpoint_boids(&d.join("cp30.csv")))
+    );
     let from0 = resumed("0", "from0.csv");
     assert_eq!(from0.step, 20);
-    assert_ne!(from0.boids, checkpoint_boids(&d.join("cp30.csv")));
+    assert_ne!(
+        by_id(&from0.boids),
+        by_id(&checkpoint_boids(&d.join("cp30.csv")))
+    );
 
     // FILE.gsd alone is its last frame (step 30).
     let cp = d.join("last.csv");
@@ -90,7 +101,10 @@ fn frames_are_the_checkpoints_of_the_same_steps_and_resume_bit_for_bit() {
     ]);
     let last = load_checkpoint(&cp).unwrap();
     assert_eq!(last.step, 30);
-    assert_eq!(last.boids, checkpoint_boids(&d.join("cp30.csv")));
+    assert_eq!(
+        by_id(&last.boids),
+        by_id(&checkpoint_boids(&d.join("cp30.csv")))
+    );
 }
 
 #[test]
@@ -269,4 +283,180 @@ fn bad_frames_cadences_and_worlds_are_refused_with_the_reason() {
     std::fs::write(&csv, "id,x,y,vx,vy,hx,hy,hvx,hvy\n0,1,1,1,0,1,0,0,0\n").unwrap();
     let e = refused(&["headless", "--init", s(&csv), "--steps", "1"]);
     assert!(e.contains("is not a GSD file"), "{e}");
+}
+
+/// Frames as other tools read them: the boids of every frame in id order (row i is the same boid,
+/// on both backends), a 2D box with Lz = 0, the ids under OVITO's name too, the run described in
+/// frame 0, a frame of the last step when it falls between two; a run resumed from an id-ordered
+/// frame is still the straight run bit for bit (the test above).
+#[test]
+fn frames_are_in_id_order_with_a_2d_box_a_last_frame_and_the_runs_description() {
+    use boids::model::gsd::GsdReader;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for backend in ["cpu", "gpu"] {
+        if backend == "gpu" && crate::support::gpu().is_none() {
+            continue;
+        }
+        let t = d.join(format!("{backend}.gsd"));
+        ok(&[
+            "headless",
+            "--backend",
+            backend,
+            "--boids",
+            "800",
+            "--seed",
+            "5",
+            "--steps",
+            "25",
+            "--every",
+            "10",
+            "--trajectory",
+            s(&t),
+        ]);
+        let mut g = GsdReader::open(&t).unwrap();
+        assert_eq!(g.frames(), 4, "frames at steps 0, 10, 20 and the last, 25");
+        let mut ids0 = Vec::new();
+        for k in 0..4u64 {
+            let step = g
+                .read_chunk(k, "configuration/step")
+                .unwrap()
+                .unwrap()
+                .to_u64()
+                .unwrap();
+            assert_eq!(step[0], [0, 10, 20, 25][k as usize], "{backend}");
+            let ids = g
+                .read_chunk(k, "log/particles/id")
+                .unwrap()
+                .unwrap()
+                .to_u32()
+                .unwrap();
+            assert!(
+                ids.windows(2).all(|w| w[0] < w[1]),
+                "{backend} frame {k}: not in id order"
+            );
+            let ovito = g
+                .read_chunk(k, "log/particles/Particle Identifier")
+                .unwrap()
+                .unwrap()
+                .to_u32()
+                .unwrap();
+            assert_eq!(ovito, ids);
+            if k == 0 {
+                ids0 = ids;
+            } else {
+                assert_eq!(ids, ids0, "row i is the same boid in every frame");
+            }
+            let bx = g
+                .read_chunk(k, "configuration/box")
+                .unwrap()
+                .unwrap()
+                .to_f32()
+                .unwrap();
+            assert_eq!(bx[2], 0.0, "Lz");
+        }
+        // The storage order really differs from the id order after steps (a checkpoint keeps
+        // it), so the writer's sort is what puts the rows in order.
+        let cp = d.join(format!("{backend}.csv"));
+        ok(&[
+            "headless",
+            "--backend",
+            backend,
+            "--boids",
+            "800",
+            "--seed",
+            "5",
+            "--steps",
+            "20",
+            "--save",
+            s(&cp),
+        ]);
+        let stored: Vec<u32> = checkpoint_boids(&cp).iter().map(|b| b.id).collect();
+        assert!(
+            stored.windows(2).any(|w| w[0] > w[1]),
+            "{backend}: storage is in id order"
+        );
+        let run = g
+            .read_chunk(0, "log/boids/run")
+            .unwrap()
+            .unwrap()
+            .text_rows()
+            .unwrap();
+        let run: serde_json::Value = serde_json::from_str(&run[0]).unwrap();
+        assert_eq!(
+            (run["seed"].as_u64(), run["every"].as_u64()),
+            (Some(5), Some(10))
+        );
+        assert_eq!(run["boids"], 800);
+        assert!(run["params"]["dt"].is_number(), "{run}");
+        assert!(
+            g.read_chunk(1, "log/boids/run").unwrap().is_none(),
+            "frame 0 only"
+        );
+    }
+}
+
+/// An existing trajectory is not overwritten without `--force`; a file cut short starts a run from
+/// its last whole frame with a warning saying where it ends; a file whose name ends in `:1` opens.
+#[test]
+fn trajectories_are_not_overwritten_cut_files_warn_and_colon_names_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = d.join("run:1");
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "headless", "--boids", "300", "--steps", "20", "--every", "10",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|x| x.to_string()));
+        v.extend(["--trajectory".to_string(), s(&t).to_string()]);
+        v
+    };
+    let a = args(&[]);
+    ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let before = std::fs::read(&t).unwrap();
+    let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("the file exists; give --force"), "{e}");
+    assert_eq!(
+        std::fs::read(&t).unwrap(),
+        before,
+        "the refused run left the file as it was"
+    );
+    let f = args(&["--force"]);
+    ok(&f.iter().map(String::as_str).collect::<Vec<_>>());
+    // The name with a colon opens as the file itself (its last frame, step 20).
+    let cp = d.join("cp.csv");
+    ok(&[
+        "headless",
+        "--init",
+        s(&t),
+        "--steps",
+        "0",
+        "--save",
+        s(&cp),
+    ]);
+    assert_eq!(load_checkpoint(&cp).unwrap().step, 20);
+    // Cut in the middle of its last frame: frame 1 is read, with a warning.
+    let len = before.len();
+    let cut = d.join("cut.gsd");
+    std::fs::write(&cut, &before[..len - 2000]).unwrap();
+    let out = ok(&[
+        "headless",
+        "--init",
+        s(&cut),
+        "--steps",
+        "0",
+        "--save",
+        s(&cp),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cut.gsd") && err.contains("whole frames is read"),
+        "{err}"
+    );
+    assert!(
+        load_checkpoint(&cp).unwrap().step < 20,
+        "a frame before the cut"
+    );
 }

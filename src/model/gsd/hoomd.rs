@@ -25,7 +25,8 @@ pub const PREDATOR_TYPE: &str = "predator";
 pub const STEP: &str = "configuration/step";
 /// `configuration/dimensions`: uint8, 1 × 1, always 2.
 pub const DIMENSIONS: &str = "configuration/dimensions";
-/// `configuration/box`: float32, 6 × 1: `[W, H, 1, 0, 0, 0]`.
+/// `configuration/box`: float32, 6 × 1: `[W, H, 0, 0, 0, 0]` (Lz = 0: a 2D box, as HOOMD ≥ 3,
+/// `gsd` and freud take it; files with Lz = 1, written before, read the same).
 pub const BOX: &str = "configuration/box";
 /// `particles/N`: uint32, 1 × 1.
 pub const N: &str = "particles/N";
@@ -41,6 +42,12 @@ pub const ORIENTATION: &str = "particles/orientation";
 pub const VELOCITY: &str = "particles/velocity";
 /// `log/particles/id`: uint32, N × 1.
 pub const ID: &str = "log/particles/id";
+/// `log/particles/Particle Identifier`: uint32, N × 1, the ids again under the name of OVITO's
+/// particle-identifier property (OVITO reads a `log/particles/NAME` chunk as the property NAME).
+pub const PARTICLE_IDENTIFIER: &str = "log/particles/Particle Identifier";
+/// `log/boids/run`: int8, 1 × L, a JSON text describing the run (program, version, seed,
+/// parameters, the steps between frames), in frame 0 only.
+pub const RUN: &str = "log/boids/run";
 /// `log/particles/hue`: float32, N × 2.
 pub const HUE: &str = "log/particles/hue";
 /// `log/particles/hue_velocity`: float32, N × 2.
@@ -86,6 +93,8 @@ pub fn heading_quaternion(velocity: [f32; 2]) -> [f32; 4] {
 #[derive(Debug)]
 pub struct TrajectoryWriter {
     gsd: GsdWriter,
+    /// The run's description, written into the next frame 0 ([`TrajectoryWriter::set_run`]).
+    run: Option<String>,
 }
 
 impl TrajectoryWriter {
@@ -96,7 +105,7 @@ impl TrajectoryWriter {
     pub fn create(path: &Path) -> Result<TrajectoryWriter, GsdError> {
         let application = format!("boids {}", env!("CARGO_PKG_VERSION"));
         let gsd = GsdWriter::create(path, &application, SCHEMA, SCHEMA_VERSION)?;
-        Ok(TrajectoryWriter { gsd })
+        Ok(TrajectoryWriter { gsd, run: None })
     }
 
     /// Opens the existing HOOMD-schema file `path` to write frames after its last one.
@@ -110,7 +119,14 @@ impl TrajectoryWriter {
             &gsd.header().schema,
             gsd.header().schema_version,
         )?;
-        Ok(TrajectoryWriter { gsd })
+        Ok(TrajectoryWriter { gsd, run: None })
+    }
+
+    /// The description of the run (a JSON text: program, version, seed, parameters), written as
+    /// the `log/boids/run` chunk of frame 0 when frame 0 is still to be written (an appended
+    /// file keeps the description it has).
+    pub fn set_run(&mut self, json: String) {
+        self.run = Some(json);
     }
 
     /// Whole frames in the file (the number the next frame gets).
@@ -136,7 +152,10 @@ impl TrajectoryWriter {
     }
 
     /// Appends one frame — every chunk of the table in the module docs — and makes it durable
-    /// before it becomes visible (see [`GsdWriter::end_frame`]). `world` is `[W, H]` (wu).
+    /// before it becomes visible (see [`GsdWriter::end_frame`]). `world` is `[W, H]` (wu). The
+    /// boids are written in id order whatever order they come in (HOOMD's convention: row i of
+    /// every frame is the same particle, as freud, OVITO and MDAnalysis pair them), the predators
+    /// after them.
     ///
     /// # Errors
     /// [`GsdError::Write`] for a world size that is not finite and positive, more than
@@ -192,7 +211,12 @@ impl TrajectoryWriter {
             )));
         }
 
-        let written = self.write_chunks(step, world, boids, predators);
+        // Rows in id order: the backends reorder their storage every step. (A step does not
+        // depend on the storage order it starts from — both backends order each cell's boids
+        // themselves — so a run resumed from a frame is still the straight run, bit for bit.)
+        let mut sorted = boids.to_vec();
+        sorted.sort_unstable_by_key(|b| b.id);
+        let written = self.write_chunks(step, world, &sorted, predators);
         if written.is_err() {
             self.gsd.discard_frame();
         }
@@ -225,7 +249,7 @@ impl TrajectoryWriter {
         let g = &mut self.gsd;
         g.write_chunk(STEP, 1, &[step])?;
         g.write_chunk(DIMENSIONS, 1, &[2u8])?;
-        g.write_chunk(BOX, 1, &[w, h, 1.0, 0.0, 0.0, 0.0])?;
+        g.write_chunk(BOX, 1, &[w, h, 0.0, 0.0, 0.0, 0.0])?;
         g.write_chunk(N, 1, &[n as u32])?;
         let types: &[&str] = if predators.is_empty() {
             &[BOID_TYPE]
@@ -251,7 +275,8 @@ impl TrajectoryWriter {
             .iter()
             .map(|b| b.id)
             .chain((0..predators.len()).map(predator_id));
-        g.write_rows(ID, n, 1, ids)?;
+        g.write_rows(ID, n, 1, ids.clone())?;
+        g.write_rows(PARTICLE_IDENTIFIER, n, 1, ids)?;
         let hue = boids
             .iter()
             .flat_map(|b| b.hue)
@@ -268,6 +293,12 @@ impl TrajectoryWriter {
             .map(|_| 0u8)
             .chain(predators.iter().map(|p| p.kind().code() as u8));
         g.write_rows(PREDATOR_KIND, n, 1, kinds)?;
+        if g.frames() == 0 {
+            if let Some(run) = self.run.as_ref().filter(|r| !r.is_empty()) {
+                let bytes = run.bytes().map(|b| b as i8);
+                g.write_rows(RUN, 1, run.len() as u32, bytes)?;
+            }
+        }
         g.end_frame()
     }
 }

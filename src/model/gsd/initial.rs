@@ -21,15 +21,19 @@ pub struct FrameRef {
     pub frame: Option<u64>,
 }
 
-/// Whether `init` names a GSD file: a path ending in `.gsd` (any case), or `FILE.gsd:FRAME`.
-/// `None` for anything else (a state CSV).
+/// Whether `init` names a GSD file: a path ending in `.gsd` (any case) or an existing file that
+/// starts with GSD's magic number (whatever its name: `t:1` opens the file `t:1` when it exists),
+/// or `FILE:FRAME` of such a file. `None` for anything else (a state CSV).
 ///
 /// # Errors
 /// [`StateFileError::File`] for `FILE.gsd:FRAME` whose FRAME is not a whole number from 0.
 pub fn frame_ref(init: &Path) -> Result<Option<FrameRef>, StateFileError> {
+    // A `.gsd` name, or an existing file that starts with GSD's magic number whatever its name
+    // (so `run:1`, a file named with a colon, opens as itself when it exists).
     let is_gsd = |p: &Path| {
         p.extension()
             .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("gsd"))
+            || starts_with_magic(p)
     };
     if is_gsd(init) {
         return Ok(Some(FrameRef {
@@ -61,6 +65,15 @@ pub fn frame_ref(init: &Path) -> Result<Option<FrameRef>, StateFileError> {
     }
 }
 
+/// Whether `p` is a file whose first 8 bytes are GSD's magic number.
+fn starts_with_magic(p: &Path) -> bool {
+    use std::io::Read;
+    let mut b = [0u8; 8];
+    std::fs::File::open(p)
+        .and_then(|mut f| f.read_exact(&mut b))
+        .is_ok_and(|()| u64::from_le_bytes(b) == super::container::MAGIC)
+}
+
 /// The state of frame `r` (the last whole frame when it names none).
 ///
 /// # Errors
@@ -90,6 +103,7 @@ pub fn read_frame_state(r: &FrameRef) -> Result<StateFile, StateFileError> {
             step,
             world: f.world,
             predators: f.predators,
+            cut_short: reader.cut_short().map(String::from),
         },
     )
 }

@@ -19,14 +19,16 @@
 //! # Frames written
 //!
 //! Every frame holds every chunk below (none is left out as equal to frame 0's), so each frame
-//! stands alone. N = boids + predators; the boids come first, in the order given, then the
-//! predators. W × H is the world, `[0, W) × [0, H)` in the simulation's coordinates.
+//! stands alone; `log/boids/run` is in frame 0 only. N = boids + predators; the boids come first,
+//! **in id order** (row i of every frame is the same boid, HOOMD's row = particle tag, the way
+//! freud, OVITO and MDAnalysis pair rows across frames), then the predators. W × H is the world,
+//! `[0, W) × [0, H)` in the simulation's coordinates.
 //!
 //! | chunk | type | shape | content |
 //! |---|---|---|---|
 //! | `configuration/step` | uint64 | 1 × 1 | simulation step |
 //! | `configuration/dimensions` | uint8 | 1 × 1 | 2 |
-//! | `configuration/box` | float32 | 6 × 1 | `[W, H, 1, 0, 0, 0]`: Lx, Ly, Lz, tilts xy, xz, yz |
+//! | `configuration/box` | float32 | 6 × 1 | `[W, H, 0, 0, 0, 0]`: Lx, Ly, Lz = 0 (a 2D box, as HOOMD ≥ 3, `gsd` and freud take it), tilts xy, xz, yz |
 //! | `particles/N` | uint32 | 1 × 1 | N |
 //! | `particles/types` | int8 | NT × M | `boid`, and `predator` when the frame has predators: 0-terminated, M = longest + 1 |
 //! | `particles/typeid` | uint32 | N × 1 | 0 for a boid, 1 for a predator |
@@ -34,10 +36,12 @@
 //! | `particles/orientation` | float32 | N × 4 | `(cos θ/2, 0, 0, sin θ/2)`, θ = atan2(vy, vx): the heading as a rotation about z (θ = 0 at rest) |
 //! | `particles/velocity` | float32 | N × 3 | `(vx, vy, 0)`: wu/s (wu per step in the Vicsek model, whose time unit is the step) |
 //! | `log/particles/id` | uint32 | N × 1 | boid id; the k-th predator (from 0) has `u32::MAX − k` ([`hoomd::predator_id`]) |
+//! | `log/particles/Particle Identifier` | uint32 | N × 1 | the same ids, under the name of OVITO's particle-identifier property |
 //! | `log/particles/hue` | float32 | N × 2 | hue vector (unit); `(0, 0)` for predators |
 //! | `log/particles/hue_velocity` | float32 | N × 2 | hue velocity (1/s); `(0, 0)` for predators |
 //! | `log/particles/world_position` | float32 | N × 2 | `(x, y)` (wu), uncentred |
 //! | `log/particles/predator_kind` | uint8 | N × 1 | 0 straight, 1 hunting ([`crate::model::PredatorKind::code`]); 0 for boids |
+//! | `log/boids/run` | int8 | 1 × L | frame 0 only, when the writer was given it: the run as JSON (program, version, seed, `--every`, every parameter) |
 //!
 //! The header names the application `boids <version>`, the schema `hoomd` and its version 1.4.
 //!
@@ -48,13 +52,14 @@
 //! otherwise `position + W/2` — so a file whose `particles/position` was edited (e.g. with the
 //! `gsd` package) is read as edited.
 //!
-//! **Size.** A frame of N particles takes 73·N bytes of data (position 12, orientation 16,
-//! velocity 12, typeid 4, id 4, hue 8, hue velocity 8, world position 8, predator kind 1), 42
-//! bytes of small chunks (55 with predators), and 14 index entries of 32 bytes, 448 bytes, which
-//! go to room set aside in the index. When the index is full it is written anew, twice as large,
-//! at the end of the file; these copies add less than 4 × 448 bytes per frame over the file (each
-//! copy twice the one before, the last less than twice the entries). 1000 boids: 73 042 bytes
-//! per frame, 74 271 with the index copies over 100 frames.
+//! **Size.** A frame of N particles takes 77·N bytes of data (position 12, orientation 16,
+//! velocity 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world position 8,
+//! predator kind 1), 42 bytes of small chunks (55 with predators), and 15 index entries of 32
+//! bytes, 480 bytes, which go to room set aside in the index. When the index is full it is
+//! written anew, twice as large, at the end of the file; these copies add less than 4 × 480
+//! bytes
+//! per frame over the file (each copy twice the one before, the last less than twice the
+//! entries). Frame 0 also holds the run's description (a few kB of JSON).
 //!
 //! # Frames read
 //!
