@@ -149,9 +149,15 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     }
     if let Some((phi, stats)) = &r.order {
         println!(
-            "order parameter {} (the {}) over the {} steps written to --stats (± one standard \
-             error):",
-            phi.symbol, phi.title, r.stats_rows
+            "order parameter {}{} over the {} steps written to --stats (± one standard error):",
+            phi.symbol,
+            // Its name when it has one besides its symbol (the polarization; v_a is its name).
+            if phi.title == phi.symbol {
+                String::new()
+            } else {
+                format!(" (the {})", phi.title)
+            },
+            r.stats_rows
         );
         for (k, (m, e)) in stats.iter().enumerate() {
             // The first is the order parameter's own time average.

@@ -64,7 +64,7 @@ pub struct SnapshotArgs {
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
     /// What the boids' colour shows, as the app's --colour: the hue vector, the heading, the
-    /// speed or the neighbour count.
+    /// speed or the neighbour count (of the last step: `neighbours` needs --steps 1 or more).
     #[arg(long, value_enum, default_value = "hue")]
     pub colour: ColourMode,
 }
@@ -157,6 +157,14 @@ pub fn render_snapshot(
     args: &SnapshotArgs,
 ) -> Result<image::RgbaImage, AppError> {
     let style = PictureStyle::of(args);
+    if args.colour == ColourMode::Neighbours && args.steps == 0 {
+        // The counts are those of the last step: before one, every boid would show 0.
+        return Err(AppError::Setup(crate::run::RunError::Conflict(
+            "--colour neighbours --steps 0: the neighbour counts are those of the last step; give \
+             --steps 1 or more"
+                .into(),
+        )));
+    }
     let samples = style.check(ctx)?;
     let aspect = args.width as f32 / args.height as f32;
     let setup = match &args.init {

@@ -57,6 +57,12 @@ impl Trajectory {
                 "--every 0: give the steps between two trajectory frames, 1 or more".into(),
             ));
         }
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(RunError::Conflict(format!(
+                "--trajectory {}: is a folder; give a file name (FILE.gsd)",
+                crate::io::show_path(path)
+            )));
+        }
         if !force && std::fs::symlink_metadata(path).is_ok() {
             return Err(RunError::Conflict(format!(
                 "--trajectory {}: the file exists; give --force to replace it, or another name",

@@ -496,10 +496,11 @@ impl StateFile {
             .and_then(|f| f.cut_short.as_ref().map(|why| (f, why)))
             .map(|(f, why)| {
                 format!(
-                    "{}: {why}; frame {} of its {} whole frames is read",
+                    "{}: {why}; frame {} of its {} whole frame{} is read",
                     show_path(&self.path),
                     f.frame,
-                    f.frames
+                    f.frames,
+                    if f.frames == 1 { "" } else { "s" }
                 )
             });
         cut.into_iter()

@@ -40,7 +40,7 @@ pub struct SweepArgs {
     /// Boid count (default: the scene's, else 20000; k and M suffixes allowed).
     #[arg(long, value_parser = parse_count)]
     pub boids: Option<usize>,
-    /// Steps per point.
+    /// Steps per run.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: u32,
     /// Steps discarded (transient) before the measures are averaged.
@@ -62,19 +62,19 @@ pub struct SweepArgs {
     /// Use a non-empty output folder (the sweep's files in it are replaced).
     #[arg(long)]
     pub force: bool,
-    /// Run only shard I of N: the points k with (k - 1) mod N = I - 1 (shards, points and repeats
-    /// are all numbered from 1, in the progress lines, sweep.csv and summary.json).
+    /// Do only shard I of N: the runs k with (k - 1) mod N = I - 1 (shards, runs, points and
+    /// repeats are all numbered from 1, in the progress lines, sweep.csv and summary.json).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
-    /// Write each run's per-step measures to series/point-PPPPP-repeat-RRR.csv.gz (gzip CSV,
-    /// 20 to 30 bytes per measured step).
+    /// Write each run's per-step measures to series/point-PPPPP-repeat-RRR.csv.gz (gzip CSV of
+    /// the f64 values, about 50 bytes per measured step).
     #[arg(long)]
     pub series: bool,
     /// Logarithmic plot axes: x, y, xy or none (default: x when its values are positive and span
     /// a factor of 100 or more).
     #[arg(long, value_name = "AXES", value_parser = LogAxes::parse)]
     pub log: Option<LogAxes>,
-    /// No progress bar and no line per point.
+    /// No progress bar and no line per run.
     #[arg(long)]
     pub quiet: bool,
 }

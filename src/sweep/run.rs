@@ -215,8 +215,15 @@ pub fn run_sweep(
         steps,
         discard: cfg.discard,
     };
-    // The base setup: the scene parses, the base seed, the adapter.
-    let base = run_one(&request(&[], cfg.seed, 0), &mut device, &mut || {})?;
+    // The base setup: the scene parses, the base seed, the adapter — with the first value of
+    // each axis, so a base value the sweep replaces (the scene's η where vectorial noise allows
+    // 0 ..= 1 and the swept values are in it) does not refuse the sweep.
+    let firsts: Vec<(String, f64)> = cfg
+        .axes
+        .iter()
+        .filter_map(|a| a.values.first().map(|v| (a.name.clone(), *v)))
+        .collect();
+    let base = run_one(&request(&firsts, cfg.seed, 0), &mut device, &mut || {})?;
     let spec = PlanSpec {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         scene: cfg.scene.as_ref().map(|p| p.display().to_string()),

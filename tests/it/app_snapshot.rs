@@ -488,3 +488,29 @@ fn snapshot_draws_a_saved_state_and_colours_by_heading() {
         .count();
     assert!(differ > 200, "heading colours change {differ} pixels");
 }
+
+/// Neighbour colours need a step (the counts are the last step's): `--steps 0` with them is
+/// refused, saying so, rather than drawn in one flat colour.
+#[test]
+fn neighbour_colours_without_a_step_are_refused() {
+    let Some(_ctx) = support::gpu() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("n.png");
+    let e = support::cmd::refused(&[
+        "snapshot",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--steps",
+        "0",
+        "--boids",
+        "100",
+        "--colour",
+        "neighbours",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(e.contains("--steps 1 or more"), "{e}");
+    assert!(!out.exists());
+}

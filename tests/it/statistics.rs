@@ -199,7 +199,7 @@ fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
     let stats = dir.path().join("s.csv");
     let vicsek = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
     for (scene, symbol, time) in [
-        (Some(vicsek), "order parameter v_a (the ", "time_steps"),
+        (Some(vicsek), "order parameter v_a over the ", "time_steps"),
         (None, "order parameter φ (the polarization)", "time_s"),
     ] {
         let mut args = vec!["headless", "--boids", "300", "--steps", "30", "--flocks"];

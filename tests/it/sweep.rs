@@ -1101,3 +1101,58 @@ fn plot_subtitles_name_the_settings_that_tell_sweeps_apart() {
     assert!(texts.iter().any(|t| t == "η"), "the axis: {texts:?}");
     assert!(!all.contains("η (rad)"), "{texts:?}");
 }
+
+/// A sweep of vectorial η over a scene whose own η (2, angular noise's) is outside vectorial
+/// noise's range runs: the swept values replace it, so it is not checked alone.
+#[test]
+fn a_vectorial_eta_sweep_over_an_angular_scene_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/vicsek.toml");
+    let out = root.path().join("v");
+    ok(&[
+        "sweep",
+        "--backend",
+        "cpu",
+        "--scene",
+        p(&scene),
+        "--boids",
+        "100",
+        "--param",
+        "vicsek_eta",
+        "--values",
+        "0.3,0.6",
+        "--set",
+        "vicsek_noise=vectorial",
+        "--steps",
+        "30",
+        "--discard",
+        "10",
+        "--out",
+        p(&out),
+    ]);
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    // A swept value out of vectorial noise's range is still refused, naming it.
+    let e = refused(&[
+        "sweep",
+        "--backend",
+        "cpu",
+        "--scene",
+        p(&scene),
+        "--boids",
+        "100",
+        "--param",
+        "vicsek_eta",
+        "--values",
+        "0.3,2",
+        "--set",
+        "vicsek_noise=vectorial",
+        "--steps",
+        "30",
+        "--discard",
+        "10",
+        "--out",
+        p(&root.path().join("w")),
+    ]);
+    assert!(e.contains("vicsek_eta") && e.contains("0 ..= 1"), "{e}");
+}

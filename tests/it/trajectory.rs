@@ -425,6 +425,15 @@ fn trajectories_are_not_overwritten_cut_files_warn_and_colon_names_open() {
     );
     let f = args(&["--force"]);
     ok(&f.iter().map(String::as_str).collect::<Vec<_>>());
+    // A folder is named as one.
+    let dir_args: Vec<String> = {
+        let mut v = args(&[]);
+        let n = v.len();
+        v[n - 1] = s(d).to_string();
+        v
+    };
+    let e = refused(&dir_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("is a folder"), "{e}");
     // The name with a colon opens as the file itself (its last frame, step 20).
     let cp = d.join("cp.csv");
     ok(&[
@@ -452,7 +461,8 @@ fn trajectories_are_not_overwritten_cut_files_warn_and_colon_names_open() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("cut.gsd") && err.contains("whole frames is read"),
+        err.contains("cut.gsd") && err.contains("whole frames is read")
+            || err.contains("whole frame is read"),
         "{err}"
     );
     assert!(
