@@ -247,11 +247,10 @@ pub fn check_keyword(key: &str) -> PyResult<()> {
         .chain(sim::model::SimParams::specs().iter().map(|s| s.key));
     let near = sim::model::param_table::nearest(key, known);
     let hint = match sim::model::param_table::did_you_mean(&near) {
-        h if h.is_empty() => {
-            "; Simulation takes scene, backend, seed, boids, init, keep_world and \
-                              the parameters of docs/model.md §3.1"
-                .to_string()
-        }
+        h if h.is_empty() => format!(
+            "; Simulation takes {} and the parameters of docs/model.md §3.1",
+            KEYWORDS.join(", ")
+        ),
         h => format!("; {h}"),
     };
     Err(PyValueError::new_err(format!(

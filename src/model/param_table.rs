@@ -63,15 +63,21 @@ pub struct ParamSpec {
 impl ParamSpec {
     /// The axis label of a plot: the symbol (else the key) and the unit, e.g. `η (rad)`.
     pub fn label(&self) -> String {
+        self.label_in(self.unit)
+    }
+
+    /// The label with `unit` in place of the table's (a unit that depends on other settings:
+    /// [`crate::model::SimParams::label_of`]).
+    pub fn label_in(&self, unit: &str) -> String {
         let name = if self.symbol.is_empty() {
             self.key
         } else {
             self.symbol
         };
-        if self.unit.is_empty() {
+        if unit.is_empty() {
             name.to_string()
         } else {
-            format!("{name} ({})", self.unit)
+            format!("{name} ({unit})")
         }
     }
 }

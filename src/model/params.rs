@@ -385,16 +385,7 @@ impl SimParams {
     /// The axis label of parameter `key` under these settings: its symbol (else its key) and
     /// its unit ([`SimParams::unit_of`]), `η (rad)`, or `η` for vectorial noise.
     pub fn label_of(&self, key: &str) -> Option<String> {
-        let spec = Self::spec(key)?;
-        let name = if spec.symbol.is_empty() {
-            spec.key
-        } else {
-            spec.symbol
-        };
-        Some(match self.unit_of(key)? {
-            "" => name.to_string(),
-            u => format!("{name} ({u})"),
-        })
+        Some(Self::spec(key)?.label_in(self.unit_of(key)?))
     }
 
     /// Sets the parameter `key` from its text as written after `--set key=` or in a scene file

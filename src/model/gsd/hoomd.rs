@@ -214,9 +214,16 @@ impl TrajectoryWriter {
         // Rows in id order: the backends reorder their storage every step. (A step does not
         // depend on the storage order it starts from — both backends order each cell's boids
         // themselves — so a run resumed from a frame is still the straight run, bit for bit.)
-        let mut sorted = boids.to_vec();
-        sorted.sort_unstable_by_key(|b| b.id);
-        let written = self.write_chunks(step, world, &sorted, predators);
+        let sorted;
+        let boids = if boids.is_sorted_by_key(|b| b.id) {
+            boids
+        } else {
+            let mut v = boids.to_vec();
+            v.sort_unstable_by_key(|b| b.id);
+            sorted = v;
+            &sorted
+        };
+        let written = self.write_chunks(step, world, boids, predators);
         if written.is_err() {
             self.gsd.discard_frame();
         }
