@@ -109,6 +109,7 @@ fn main() {
                 pos_vel: &c.sorted_pos_vel,
                 hue: &c.sorted_hue,
                 id: &c.sorted_id,
+                image: &c.sorted_image,
             };
             // Something of every result is kept, so that no pass is optimised away.
             let mut sink = 0.0f32;

@@ -1,10 +1,9 @@
 // Stage `clear`: zero the cell counters (cell_count + 1 entries; the last is the scan's total), the
-// deferred-work counters, and the indirect dispatch arguments of the heavy stages (0 × 1 × 1).
+// deferred-work counts, and the indirect dispatch arguments of the heavy stages (0 × 1 × 1).
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> cells: array<u32>;
-@group(0) @binding(2) var<storage, read_write> counters: array<u32>;
-@group(0) @binding(3) var<storage, read_write> dispatch_args: array<u32>;
+@group(0) @binding(2) var<storage, read_write> deferred: array<u32>;
 
 @compute @workgroup_size(256)
 fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -13,10 +12,10 @@ fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     if (i <= params.cell_count) {
         cells[i] = 0u;
     }
-    if (i < arrayLength(&counters)) {
-        counters[i] = 0u;
-        dispatch_args[3u * i] = 0u;
-        dispatch_args[3u * i + 1u] = 1u;
-        dispatch_args[3u * i + 2u] = 1u;
+    if (i < 2u) {
+        deferred[DEFER_COUNT + i] = 0u;
+        deferred[DEFER_ARGS + 3u * i] = 0u;
+        deferred[DEFER_ARGS + 3u * i + 1u] = 1u;
+        deferred[DEFER_ARGS + 3u * i + 2u] = 1u;
     }
 }

@@ -3,6 +3,14 @@
 // member by member with naga. The state lives in split arrays (pos_vel: [x, y, vx, vy], hue:
 // [hx, hy, ux, uy], id); `Boid` is one boid's values gathered from them.
 
+// The `deferred` buffer (heavy items deferred to a workgroup each; src/stages/mod.rs, BUFFERS):
+// words DEFER_COUNT + k count stage k's deferred items (0: scatter, 1: rules), DEFER_ARGS + 3k ..
+// + 3k + 2 are its heavy stage's indirect dispatch (x, y, z), and the list of deferred items
+// starts at DEFER_LIST (scatter's, then reused by rules).
+const DEFER_COUNT: u32 = 0u;
+const DEFER_ARGS: u32 = 2u;
+const DEFER_LIST: u32 = 8u;
+
 struct Params {
     world_width: f32,
     world_height: f32,

@@ -1,7 +1,8 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
 // `gather` in src/stages/twins/rules.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // predators_common.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`,
-// `sorted_id`, `predators`, `catches`.
+// `sorted_id`, `sorted_image`, `predators`, `catches`, and to write: `pos_vel`, `hue`, `id`,
+// `image`, `neighbors`.
 
 // Block row dy (−block_y ..= block_y) around cell c: up to three contiguous ranges of sorted items
 // (left padding, real cells, right padding; empty ranges are a == b), and the point the row's
@@ -194,19 +195,24 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 // Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index
 // s of the state: the state follows the canonical order of the sort. A boid a hunting predator
 // catches respawns instead, counted in `catches` (this step, total); the others feel the
-// predators' push (predators_common.wgsl; mirrors `next_boid` in src/model/predators.rs).
+// predators' push (predators_common.wgsl; mirrors `next_boid` in src/model/predators.rs). The
+// image counts follow the move (`next_image`, docs/model.md §2.4).
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
     let b = boid_from(me, h, sorted_id[s]);
     var next: Boid;
+    var img = sorted_image[s];
     if (caught_by_predator(b.position)) {
+        // A respawned boid keeps its image counts (docs/model.md §2.4).
         next = respawn(b);
         atomicAdd(&catches[0], 1u);
         atomicAdd(&catches[1], 1u);
     } else {
         next = next_state(b, sums, ob, predator_accel(b.position));
+        img = next_image(img, b.position, next.position);
     }
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     hue[s] = vec4<f32>(next.hue, next.hue_velocity);
     id[s] = sorted_id[s];
+    image[s] = img;
     neighbors[s] = sums.neighbors;
 }

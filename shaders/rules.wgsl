@@ -19,12 +19,12 @@
 @group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> id: array<u32>;
 @group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
-@group(0) @binding(11) var<storage, read_write> counters: array<atomic<u32>>;
-@group(0) @binding(12) var<storage, read_write> overflow: array<u32>;
-@group(0) @binding(13) var<storage, read_write> dispatch_args: array<atomic<u32>>;
-@group(0) @binding(14) var<storage, read> predators: array<Predator>;
-@group(0) @binding(15) var<storage, read_write> catches: array<atomic<u32>>;
-@group(0) @binding(16) var<storage, read_write> neighbor_ids: array<u32>;
+@group(0) @binding(11) var<storage, read_write> deferred: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read> predators: array<Predator>;
+@group(0) @binding(13) var<storage, read_write> catches: array<atomic<u32>>;
+@group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
+@group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
+@group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.

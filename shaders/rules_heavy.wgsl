@@ -20,11 +20,12 @@
 @group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> id: array<u32>;
 @group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
-@group(0) @binding(11) var<storage, read> counters: array<u32>;
-@group(0) @binding(12) var<storage, read> overflow: array<u32>;
-@group(0) @binding(13) var<storage, read> predators: array<Predator>;
-@group(0) @binding(14) var<storage, read_write> catches: array<atomic<u32>>;
-@group(0) @binding(15) var<storage, read_write> neighbor_ids: array<u32>;
+@group(0) @binding(11) var<storage, read> deferred: array<u32>;
+@group(0) @binding(12) var<storage, read> predators: array<Predator>;
+@group(0) @binding(13) var<storage, read_write> catches: array<atomic<u32>>;
+@group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
+@group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
+@group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
 
 const HEAVY_GROUP: u32 = 256u;
 
@@ -92,8 +93,8 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let g = workgroup_linear(wid, nwg);
     // No early return: the barriers below need every invocation (uniform control flow);
     // workgroups past the deferred boids visit nothing and write nothing.
-    let live = g < counters[1];
-    let s = select(0u, overflow[min(g, arrayLength(&overflow) - 1u)], live);
+    let live = g < deferred[DEFER_COUNT + 1u];
+    let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let me = sorted_pos_vel[s];
     let p = me.xy;
     let c = cell_xy(p);
@@ -303,8 +304,8 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     let g = workgroup_linear(wid, nwg);
     // No early return past here: the barriers below need every invocation (uniform control
     // flow); workgroups past the deferred boids search nothing and write nothing.
-    let live = g < counters[1];
-    let s = select(0u, overflow[min(g, arrayLength(&overflow) - 1u)], live);
+    let live = g < deferred[DEFER_COUNT + 1u];
+    let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let me = sorted_pos_vel[s];
     let p = me.xy;
     let c = cell_xy(p);

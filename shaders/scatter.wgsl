@@ -1,5 +1,5 @@
 // Stage `scatter`: copies each item's state to its place in cell order, within a cell by boid id
-// (the item's rank among the ids in its cell's slots), ghosts shifted by ±W. The order is
+// (the item's rank among the ids in its cell's slots), with its image counts, ghosts shifted by ±W. The order is
 // therefore the same whatever the order of the atomic ranks of `count`: deterministic, and equal
 // to the CPU twin's. An item of a cell with more than SCATTER_BUDGET items is deferred to
 // `scatter_heavy` (its rank is counted by a workgroup).
@@ -13,14 +13,14 @@
 @group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
-@group(0) @binding(9) var<storage, read_write> counters: array<atomic<u32>>;
-@group(0) @binding(10) var<storage, read_write> overflow: array<u32>;
-@group(0) @binding(11) var<storage, read_write> dispatch_args: array<atomic<u32>>;
+@group(0) @binding(9) var<storage, read_write> deferred: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read> image: array<vec2<i32>>;
+@group(0) @binding(11) var<storage, read_write> sorted_image: array<vec2<i32>>;
 
 // Most items of a cell one invocation ranks itself.
 const SCATTER_BUDGET: u32 = 16384u;
 
-// Bit of an `overflow` entry marking a ghost item.
+// Bit of a deferred entry marking a ghost item.
 const GHOST_BIT: u32 = 0x80000000u;
 
 fn write_item(dst: u32, i: u32, shift: f32) {
@@ -29,6 +29,7 @@ fn write_item(dst: u32, i: u32, shift: f32) {
     sorted_pos_vel[dst] = pv;
     sorted_hue[dst] = hue[i];
     sorted_id[dst] = id[i];
+    sorted_image[dst] = image[i];
 }
 
 fn place(cell: u32, i: u32, shift: f32, ghost: u32) {

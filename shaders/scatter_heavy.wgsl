@@ -12,8 +12,9 @@
 @group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
-@group(0) @binding(9) var<storage, read> counters: array<u32>;
-@group(0) @binding(10) var<storage, read> overflow: array<u32>;
+@group(0) @binding(9) var<storage, read> deferred: array<u32>;
+@group(0) @binding(10) var<storage, read> image: array<vec2<i32>>;
+@group(0) @binding(11) var<storage, read_write> sorted_image: array<vec2<i32>>;
 
 const GHOST_BIT: u32 = 0x80000000u;
 
@@ -25,8 +26,8 @@ fn scatter_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     let g = workgroup_linear(wid, nwg);
     // No early return: the barriers below need every invocation (uniform control flow); the
     // workgroups past the deferred items have empty ranges and write nothing.
-    let live = g < counters[0];
-    let entry = select(0u, overflow[min(g, arrayLength(&overflow) - 1u)], live);
+    let live = g < deferred[DEFER_COUNT];
+    let entry = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let i = entry & ~GHOST_BIT;
     let c = cell_xy(pos_vel[i].xy);
     var cell = cell_index(c);
@@ -58,5 +59,6 @@ fn scatter_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
         sorted_pos_vel[dst] = pv;
         sorted_hue[dst] = hue[i];
         sorted_id[dst] = id[i];
+        sorted_image[dst] = image[i];
     }
 }

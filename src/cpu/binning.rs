@@ -112,6 +112,7 @@ pub fn slots(
 pub fn scatter(
     pos_vel: &[[f32; 4]],
     hue: &[[f32; 4]],
+    image: &[[i32; 2]],
     grid: &Grid,
     world_width: f32,
     cells: &[u32],
@@ -123,6 +124,7 @@ pub fn scatter(
     let from = Sources {
         pos_vel,
         hue,
+        image,
         grid,
         world_width,
         cells,
@@ -133,6 +135,7 @@ pub fn scatter(
         pos_vel: &mut out.pos_vel[..total],
         hue: &mut out.hue[..total],
         id: &mut out.id[..total],
+        image: &mut out.image[..total],
     };
     scatter_cells(&from, 0, cells.len() - 1, part);
 }
@@ -141,6 +144,7 @@ pub fn scatter(
 struct Sources<'a> {
     pos_vel: &'a [[f32; 4]],
     hue: &'a [[f32; 4]],
+    image: &'a [[i32; 2]],
     grid: &'a Grid,
     world_width: f32,
     cells: &'a [u32],
@@ -153,6 +157,7 @@ struct Part<'a> {
     pos_vel: &'a mut [[f32; 4]],
     hue: &'a mut [[f32; 4]],
     id: &'a mut [u32],
+    image: &'a mut [[i32; 2]],
 }
 
 impl<'a> Part<'a> {
@@ -162,6 +167,7 @@ impl<'a> Part<'a> {
         let (p0, p1) = self.pos_vel.split_at_mut(k);
         let (h0, h1) = self.hue.split_at_mut(k);
         let (i0, i1) = self.id.split_at_mut(k);
+        let (m0, m1) = self.image.split_at_mut(k);
         (
             Part {
                 slots: s0,
@@ -169,6 +175,7 @@ impl<'a> Part<'a> {
                 pos_vel: p0,
                 hue: h0,
                 id: i0,
+                image: m0,
             },
             Part {
                 slots: s1,
@@ -176,6 +183,7 @@ impl<'a> Part<'a> {
                 pos_vel: p1,
                 hue: h1,
                 id: i1,
+                image: m1,
             },
         )
     }
@@ -225,6 +233,7 @@ fn scatter_cells(from: &Sources<'_>, c0: usize, c1: usize, out: Part<'_>) {
             out.pos_vel[k] = pv;
             out.hue[k] = from.hue[i];
             out.id[k] = bid;
+            out.image[k] = from.image[i];
         }
     }
 }

@@ -236,7 +236,8 @@ impl Simulation for CpuBackend {
                     .iter()
                     .zip(&b.hue)
                     .zip(&b.id)
-                    .map(|((p, h), i)| Boid::from_parts(*p, *h, *i)),
+                    .zip(&b.image)
+                    .map(|(((p, h), i), m)| Boid::from_parts(*p, *h, *i).with_image(*m)),
             );
             self.naive_out
                 .resize(self.naive_in.len(), Boid::from_parts([0.0; 4], [0.0; 4], 0));
@@ -255,6 +256,7 @@ impl Simulation for CpuBackend {
             for (k, o) in self.naive_out.iter().enumerate() {
                 b.pos_vel[k] = o.pos_vel();
                 b.hue[k] = o.hue_parts();
+                b.image[k] = o.image;
             }
             self.stage_ms
                 .push(("rules", t.elapsed().as_secs_f64() * 1e3));
@@ -292,6 +294,7 @@ impl Simulation for CpuBackend {
             b.pos_vel.push(x.pos_vel());
             b.hue.push(x.hue_parts());
             b.id.push(x.id);
+            b.image.push(x.image);
             b.neighbors.push(0);
         }
         Ok(())

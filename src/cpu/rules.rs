@@ -20,7 +20,7 @@ use crate::cpu::topological::{
 };
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::predators::{next_boid, Predator};
-use crate::model::rules::{obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
+use crate::model::rules::{next_image, obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 use crate::stages::twins::rules::{gather_over, record_ids, topological_nearest, topological_sums};
@@ -287,14 +287,16 @@ pub fn rules(
         .par_chunks_mut(RULES_TASK)
         .zip(out.hue.par_chunks_mut(RULES_TASK))
         .zip(out.id.par_chunks_mut(RULES_TASK))
+        .zip(out.image.par_chunks_mut(RULES_TASK))
         .zip(out.neighbors.par_chunks_mut(RULES_TASK))
         .zip(ids.into_par_iter())
         .enumerate()
-        .map(|(c, ((((pv, hu), id), nb), nid))| {
+        .map(|(c, (((((pv, hu), id), image), nb), nid))| {
             let part = StateMut {
                 pos_vel: pv,
                 hue: hu,
                 id,
+                image,
                 neighbors: nb,
                 neighbor_ids: nid,
             };
@@ -401,6 +403,15 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
                 (&mut out.pos_vel[k..k + L], &mut out.hue[k..k + L]),
             );
             out.id[k..k + L].copy_from_slice(&sorted.id[s..s + L]);
+            for l in 0..L {
+                let (a, b) = (sorted.pos_vel[s + l], out.pos_vel[k + l]);
+                out.image[k + l] = next_image(
+                    sorted.image[s + l],
+                    Vec2::new(a[0], a[1]),
+                    Vec2::new(b[0], b[1]),
+                    u,
+                );
+            }
             out.neighbors[k..k + L].copy_from_slice(&sums.n[0]);
             k += L;
         } else {
@@ -419,12 +430,14 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             } else {
                 gather_one(ctx, s, &mut cand, &mut sums, &mut ob);
             }
-            let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
+            let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s])
+                .with_image(sorted.image[s]);
             let (next, was_caught) = next_boid(&boid, &sums, &ob, ctx.predators, u);
             caught += was_caught as u32;
             out.pos_vel[k] = next.pos_vel();
             out.hue[k] = next.hue_parts();
             out.id[k] = boid.id;
+            out.image[k] = next.image;
             out.neighbors[k] = sums.neighbors;
             k += 1;
         }

@@ -139,6 +139,7 @@ fn scatter(s: &mut FastStep) {
     binning::scatter(
         &b.pos_vel,
         &b.hue,
+        &b.image,
         &grid,
         b.params.world_width,
         &b.cells,
@@ -148,6 +149,7 @@ fn scatter(s: &mut FastStep) {
             pos_vel: &mut b.sorted_pos_vel,
             hue: &mut b.sorted_hue,
             id: &mut b.sorted_id,
+            image: &mut b.sorted_image,
         },
     );
 }
@@ -192,6 +194,7 @@ fn rules(s: &mut FastStep) {
             pos_vel: &b.sorted_pos_vel,
             hue: &b.sorted_hue,
             id: &b.sorted_id,
+            image: &b.sorted_image,
         },
         how,
         &b.cells,
@@ -201,6 +204,7 @@ fn rules(s: &mut FastStep) {
             pos_vel: &mut b.pos_vel,
             hue: &mut b.hue,
             id: &mut b.id,
+            image: &mut b.image,
             neighbors: &mut b.neighbors,
             neighbor_ids: &mut b.neighbor_ids,
         },

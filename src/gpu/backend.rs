@@ -286,8 +286,9 @@ impl GpuBackend {
                     pass.set_pipeline(sp.pipeline(entry));
                     pass.set_bind_group(0, bind, &[]);
                     if let Items::Indirect(k) = items {
-                        let args = self.buffers.get("dispatch_args");
-                        pass.dispatch_workgroups_indirect(args, 12 * *k as u64);
+                        let args = self.buffers.get("deferred");
+                        let at = crate::stages::DEFERRED_ARGS as u64 * 4 + 12 * *k as u64;
+                        pass.dispatch_workgroups_indirect(args, at);
                     } else {
                         let groups = dispatch::groups_for(self.invocations(*items));
                         dispatch::dispatch(pass, groups, self.max_per_dim);
@@ -388,6 +389,7 @@ impl GpuBackend {
             ("pos_vel", keep * 16),
             ("hue", keep * 16),
             ("id", keep * 4),
+            ("image", keep * 8),
             ("neighbors", keep * 4),
             ("predators", predators),
             ("catches", 8),
@@ -456,11 +458,12 @@ fn grow(have: u32, need: u32) -> u32 {
 
 /// Writes `boids` into the state buffers from boid index `at` on.
 fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
-    let (pv, hu, id) = split_state(boids);
+    let a = split_state(boids);
     let q = &ctx.queue;
-    q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&pv));
-    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&hu));
-    q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&id));
+    q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&a.pos_vel));
+    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&a.hue));
+    q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&a.id));
+    q.write_buffer(b.get("image"), at * 8, bytemuck::cast_slice(&a.image));
 }
 
 impl Simulation for GpuBackend {
@@ -602,7 +605,8 @@ impl Simulation for GpuBackend {
         let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), n)?;
         let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), n)?;
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
-        Ok(join_state(&pv, &hu, &id))
+        let image: Vec<[i32; 2]> = read_vec(&self.ctx, self.buffers.get("image"), n)?;
+        Ok(join_state(&pv, &hu, &id, &image))
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {

@@ -40,6 +40,7 @@ impl Capacity {
             Len::Predators => self.predators as u64,
             Len::NeighborIds => self.neighbor_ids as u64,
             Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
+            Len::Deferred => crate::stages::DEFERRED_LIST as u64 + self.items as u64,
             Len::One => 1,
             Len::Fixed(k) => k as u64,
         };
@@ -102,7 +103,7 @@ fn largest_boid_element() -> u64 {
         .iter()
         .map(|b| match b.len {
             Len::Boids => b.elem_bytes,
-            Len::Items => 2 * b.elem_bytes,
+            Len::Items | Len::Deferred => 2 * b.elem_bytes,
             _ => 0,
         })
         .max()

@@ -910,7 +910,7 @@ mod tests {
                     hue: [1.0, 0.0],
                     hue_velocity: [0.0, 0.0],
                     id: i,
-                    _pad: 0,
+                    image: [0; 2],
                 }
             })
             .collect()
@@ -938,7 +938,7 @@ mod tests {
                         hue: [1.0, 0.0],
                         hue_velocity: [0.0, 0.0],
                         id: i as u32,
-                        _pad: 0,
+                        image: [0; 2],
                     }
                 })
                 .collect();
@@ -1021,7 +1021,7 @@ mod tests {
             hue: [c, s],
             hue_velocity: [0.0, 0.0],
             id,
-            _pad: 0,
+            image: [0; 2],
         }
     }
 

@@ -227,14 +227,15 @@ pub fn respawn(me: &Boid, u: &StepUniforms) -> Boid {
         hue: me.hue,
         hue_velocity: me.hue_velocity,
         id: me.id,
-        _pad: 0,
+        image: me.image,
     }
 }
 
 /// The next state of a boid from its sums (docs/model.md §9): respawned when a hunting predator
-/// catches it, else the model's rule ([`crate::model::models::next_state`]) with the predators'
-/// acceleration. Returns
-/// the new boid and whether it was caught.
+/// catches it (its image counts kept: docs/model.md §2.3), else the model's rule
+/// ([`crate::model::models::next_state`]) with the predators' acceleration and the image counts
+/// of the move ([`crate::model::rules::next_image`]). Returns the new boid and whether it was
+/// caught.
 #[inline]
 pub fn next_boid(
     me: &Boid,
@@ -247,7 +248,9 @@ pub fn next_boid(
         return (respawn(me, u), true);
     }
     let pa = predator_accel(me.pos(), predators, u);
-    (crate::model::models::next_state(me, s, ob, pa, u), false)
+    let next = crate::model::models::next_state(me, s, ob, pa, u);
+    let image = crate::model::rules::next_image(me.image, me.pos(), next.pos(), u);
+    (next.with_image(image), false)
 }
 
 /// The rows of grid cells a hunting predator in cell row `cy` searches (docs/model.md §18.3):

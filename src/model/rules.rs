@@ -455,6 +455,22 @@ pub fn hue_rule(me: &Boid, s: &NeighborSums, u: &StepUniforms) -> (Vec2, Vec2) {
     (h_new, hv)
 }
 
+/// The image counts of a boid that moved from `old` to `new` (both inside the world) in one step
+/// with image counts `image` (docs/model.md §2.3): in a wrapping world each axis gains the whole
+/// number of world sizes the wrap took off, `⌊(old − new)/W + ½⌋` — +1 for a crossing of the
+/// right (top) edge, −1 of the left (bottom) — which is exact while a boid moves less than half
+/// the world per step; elsewhere they are unchanged. The GPU computes the same in
+/// `shaders/rules_common.wgsl` (`next_image`).
+#[inline]
+pub fn next_image(image: [i32; 2], old: Vec2, new: Vec2, u: &StepUniforms) -> [i32; 2] {
+    if u.boundary != 0 {
+        return image;
+    }
+    let kx = ((old.x - new.x) * u.inv_world_width + 0.5).floor() as i32;
+    let ky = ((old.y - new.y) * u.inv_world_height + 0.5).floor() as i32;
+    [image[0].wrapping_add(kx), image[1].wrapping_add(ky)]
+}
+
 /// Applies the boundary mode to a new position and velocity (docs/model.md §6.1–§6.3).
 #[inline]
 pub fn apply_boundary(p: Vec2, v: Vec2, u: &StepUniforms) -> (Vec2, Vec2) {

@@ -67,7 +67,7 @@ pub fn spawn_boid_at(seed: u32, id: u32, position: Vec2, params: &SimParams) -> 
         hue: [hc, hs],
         hue_velocity: [-hs * hue_speed, hc * hue_speed],
         id,
-        _pad: 0,
+        image: [0; 2],
     }
 }
 

@@ -5,8 +5,8 @@ use glam::Vec2;
 
 /// One boid, as the CPU side handles it (files, spawning, the rules' arguments). The backends keep
 /// the state split into three arrays (docs/model.md §2.2): `pos_vel` (`[x, y, vx, vy]`, 16 B),
-/// `hue` (`[hx, hy, ux, uy]`, 16 B) and `id` (4 B) — see [`split_state`] — so no single GPU binding
-/// holds more than 16 bytes per boid.
+/// `hue` (`[hx, hy, ux, uy]`, 16 B), `id` (4 B) and `image` (`[ix, iy]`, 8 B) — see
+/// [`split_state`] — so no single GPU binding holds more than 16 bytes per boid.
 ///
 /// | field | offset | unit |
 /// |---|---|---|
@@ -15,6 +15,7 @@ use glam::Vec2;
 /// | `hue` h | 16 | unit vector; hue angle = atan2(h.y, h.x) |
 /// | `hue_velocity` u | 24 | 1/s |
 /// | `id` | 32 | stable across the per-step reordering |
+/// | `image` | 36 | whole world widths and heights crossed (docs/model.md §2.3) |
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct Boid {
@@ -28,8 +29,11 @@ pub struct Boid {
     pub hue_velocity: [f32; 2],
     /// Stable identifier (used by the counter-based random numbers).
     pub id: u32,
-    /// Padding to the WGSL struct size; always 0.
-    pub _pad: u32,
+    /// Image counts `[ix, iy]`: how many times the boid has crossed the wrapping world's right
+    /// (+1) or left (−1) edge, and its top or bottom, since its state was made — so
+    /// `position + image · (W, H)` is its unwrapped path (docs/model.md §2.3). Always 0 in a world
+    /// that does not wrap.
+    pub image: [i32; 2],
 }
 
 impl Boid {
@@ -80,7 +84,7 @@ impl Boid {
             self.hue_velocity[1],
         ]
     }
-    /// The boid of id `id` with buffer entries `pos_vel` and `hue`.
+    /// The boid of id `id` with buffer entries `pos_vel` and `hue`, and image counts 0.
     #[inline]
     pub fn from_parts(pos_vel: [f32; 4], hue: [f32; 4], id: u32) -> Boid {
         Boid {
@@ -89,8 +93,21 @@ impl Boid {
             hue: [hue[0], hue[1]],
             hue_velocity: [hue[2], hue[3]],
             id,
-            _pad: 0,
+            image: [0; 2],
         }
+    }
+    /// The boid with image counts `image`.
+    #[inline]
+    pub fn with_image(self, image: [i32; 2]) -> Boid {
+        Boid { image, ..self }
+    }
+    /// The unwrapped position `position + image · (W, H)` in a world of `width` × `height` wu
+    /// (f64: the unwrapped path outgrows f32's precision).
+    pub fn unwrapped(&self, width: f32, height: f32) -> [f64; 2] {
+        [
+            self.position[0] as f64 + self.image[0] as f64 * width as f64,
+            self.position[1] as f64 + self.image[1] as f64 * height as f64,
+        ]
     }
     /// Whether every float field is finite.
     pub fn is_finite(&self) -> bool {
@@ -103,21 +120,41 @@ impl Boid {
     }
 }
 
-/// The state arrays of `boids`: (`pos_vel`, `hue`, `id`), in the same order.
-pub fn split_state(boids: &[Boid]) -> (Vec<[f32; 4]>, Vec<[f32; 4]>, Vec<u32>) {
-    (
-        boids.iter().map(Boid::pos_vel).collect(),
-        boids.iter().map(Boid::hue_parts).collect(),
-        boids.iter().map(|b| b.id).collect(),
-    )
+/// The state arrays of `boids` (one entry per boid, in the same order).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StateArrays {
+    /// `[x, y, vx, vy]` per boid.
+    pub pos_vel: Vec<[f32; 4]>,
+    /// `[hx, hy, ux, uy]` per boid.
+    pub hue: Vec<[f32; 4]>,
+    /// Id per boid.
+    pub id: Vec<u32>,
+    /// Image counts `[ix, iy]` per boid.
+    pub image: Vec<[i32; 2]>,
+}
+
+/// The state arrays of `boids`.
+pub fn split_state(boids: &[Boid]) -> StateArrays {
+    StateArrays {
+        pos_vel: boids.iter().map(Boid::pos_vel).collect(),
+        hue: boids.iter().map(Boid::hue_parts).collect(),
+        id: boids.iter().map(|b| b.id).collect(),
+        image: boids.iter().map(|b| b.image).collect(),
+    }
 }
 
 /// The boids of state arrays (the inverse of [`split_state`]).
-pub fn join_state(pos_vel: &[[f32; 4]], hue: &[[f32; 4]], id: &[u32]) -> Vec<Boid> {
+pub fn join_state(
+    pos_vel: &[[f32; 4]],
+    hue: &[[f32; 4]],
+    id: &[u32],
+    image: &[[i32; 2]],
+) -> Vec<Boid> {
     pos_vel
         .iter()
         .zip(hue)
         .zip(id)
-        .map(|((p, h), i)| Boid::from_parts(*p, *h, *i))
+        .zip(image)
+        .map(|(((p, h), i), m)| Boid::from_parts(*p, *h, *i).with_image(*m))
         .collect()
 }

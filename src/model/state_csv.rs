@@ -19,7 +19,7 @@
 //! # [params]
 //! # world_width = 320.0
 //! # …every SimParams field…
-//! id,x,y,vx,vy,hx,hy,hvx,hvy
+//! id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy
 //! 0,12.5,80.25,40.1,-3.5,0.6,0.8,-0.08,0.06
 //! …
 //! ```
@@ -36,8 +36,10 @@
 //!   `[params]`, `[0, W) × [0, H)` (else an error naming the line and key). Tools that read
 //!   CSV with `#` comments see a plain CSV of boids. Without metadata, the caller supplies the
 //!   parameters (a scene or the defaults); other leading `#` lines are then comments.
-//! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy`, then one row per boid: position (wu), velocity
-//!   (wu/s), hue vector, hue velocity (1/s). Floats are written in Rust's shortest round-trip form
+//! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy`, then one row per boid: position (wu), velocity
+//!   (wu/s), hue vector, hue velocity (1/s), image counts (i32: world widths and heights crossed,
+//!   docs/model.md §2.4). A file with the first nine columns only (written before the image
+//!   counts) loads with image counts 0. Floats are written in Rust's shortest round-trip form
 //!   (metadata and rows), so a saved checkpoint loads back bit for bit. Blank lines and, after the
 //!   header, lines starting with `#` are skipped; spaces around a field are ignored; a field may
 //!   be wrapped in double quotes, as in any CSV (the quote opens the field, `""` inside it stands
@@ -93,7 +95,13 @@ use crate::model::predators::{Predator, PredatorSpec};
 use crate::model::state::Boid;
 
 /// The header of a state CSV.
-pub const STATE_HEADER: [&str; 9] = ["id", "x", "y", "vx", "vy", "hx", "hy", "hvx", "hvy"];
+pub const STATE_HEADER: [&str; 11] = [
+    "id", "x", "y", "vx", "vy", "hx", "hy", "hvx", "hvy", "ix", "iy",
+];
+
+/// The header of files written before the image counts (the first nine columns): they load with
+/// image counts 0.
+pub const STATE_HEADER_WITHOUT_IMAGES: usize = 9;
 
 /// The first line of a checkpoint (format version 1).
 pub const FORMAT_LINE: &str = "# boids-state 1";
@@ -702,7 +710,12 @@ impl StateFile {
         let mut csv = csv_reader(lines);
         let mut record = csv::StringRecord::new();
         let header_ok = match csv.read_record(&mut record) {
-            Ok(true) => record.iter().eq(STATE_HEADER),
+            Ok(true) => {
+                record.iter().eq(STATE_HEADER)
+                    || record
+                        .iter()
+                        .eq(STATE_HEADER[..STATE_HEADER_WITHOUT_IMAGES].iter().copied())
+            }
             Ok(false) => false,
             Err(e) => return Err(csv_error(e, header_line, &p)),
         };
@@ -905,12 +918,27 @@ fn scale64(v: [f32; 2], k: f64) -> [f32; 2] {
 /// [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
 /// fault, so the text is all a caller uses, and it stays a `String`.
 fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
-    if row.len() != STATE_HEADER.len() {
+    if row.len() != STATE_HEADER.len() && row.len() != STATE_HEADER_WITHOUT_IMAGES {
         return Err(format!(
-            "expected 9 fields ({}), found {}",
+            "expected 11 fields ({}), or the first 9 of them, found {}",
             STATE_HEADER.join(","),
             row.len()
         ));
+    }
+    let mut image = [0i32; 2];
+    if row.len() == STATE_HEADER.len() {
+        for (k, slot) in image.iter_mut().enumerate() {
+            let s = &row[9 + k];
+            *slot = s.parse().map_err(|e| {
+                format!(
+                    "{} = \"{}\": {e} (allowed {} ..= {})",
+                    STATE_HEADER[9 + k],
+                    clip(s),
+                    i32::MIN,
+                    i32::MAX
+                )
+            })?;
+        }
     }
     let id: u32 = row[0].parse().map_err(|e| {
         format!(
@@ -954,7 +982,7 @@ fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
             hue,
             hue_velocity: [f[6], f[7]],
             id,
-            _pad: 0,
+            image,
         },
         normalised,
     ))
@@ -1085,7 +1113,7 @@ fn write_rows(w: &mut dyn Write, boids: &[Boid]) -> std::io::Result<()> {
     for b in boids {
         writeln!(
             w,
-            "{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{}",
             b.id,
             b.position[0],
             b.position[1],
@@ -1094,7 +1122,9 @@ fn write_rows(w: &mut dyn Write, boids: &[Boid]) -> std::io::Result<()> {
             b.hue[0],
             b.hue[1],
             b.hue_velocity[0],
-            b.hue_velocity[1]
+            b.hue_velocity[1],
+            b.image[0],
+            b.image[1]
         )?;
     }
     Ok(())

@@ -276,8 +276,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         bindings: &[
             b("params", Uniform),
             b("cells", ReadWrite),
-            b("counters", ReadWrite),
-            b("dispatch_args", ReadWrite),
+            b("deferred", ReadWrite),
         ],
         run: Run::Dispatches(&[("clear", Items::CellCounters)]),
         when: When::Step,
@@ -336,9 +335,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_pos_vel", ReadWrite),
             b("sorted_hue", ReadWrite),
             b("sorted_id", ReadWrite),
-            b("counters", ReadWrite),
-            b("overflow", ReadWrite),
-            b("dispatch_args", ReadWrite),
+            b("deferred", ReadWrite),
+            b("image", Read),
+            b("sorted_image", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter", Items::Boids)]),
         when: When::Step,
@@ -357,8 +356,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_pos_vel", ReadWrite),
             b("sorted_hue", ReadWrite),
             b("sorted_id", ReadWrite),
-            b("counters", Read),
-            b("overflow", Read),
+            b("deferred", Read),
+            b("image", Read),
+            b("sorted_image", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter_heavy", Items::Indirect(0))]),
         when: When::Step,
@@ -412,12 +412,12 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
-            b("counters", ReadWrite),
-            b("overflow", ReadWrite),
-            b("dispatch_args", ReadWrite),
+            b("deferred", ReadWrite),
             b("predators", Read),
             b("catches", ReadWrite),
             b("neighbor_ids", ReadWrite),
+            b("sorted_image", Read),
+            b("image", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -448,11 +448,12 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
-            b("counters", Read),
-            b("overflow", Read),
+            b("deferred", Read),
             b("predators", Read),
             b("catches", ReadWrite),
             b("neighbor_ids", ReadWrite),
+            b("sorted_image", Read),
+            b("image", ReadWrite),
         ],
         // The metric neighbourhood's deferred boids, then the topological one's (each entry
         // point returns at once in the other neighbourhood).
@@ -526,6 +527,9 @@ pub enum Len {
     /// One element per recorded topological neighbour id (`topological_k` per recorded boid;
     /// one when none are recorded).
     NeighborIds,
+    /// The deferred-work buffer: its counts and dispatch arguments ([`DEFERRED_LIST`] words),
+    /// then one element per possible item.
+    Deferred,
     /// Exactly one element.
     One,
     /// A fixed number of elements.
@@ -569,8 +573,8 @@ pub const MEASURES_CHUNK: u32 = 16;
 pub const MEASURES_ROW_BYTES: u64 = 64;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
-/// split into `pos_vel`, `hue` and `id` (docs/model.md §2.2), and the sorted items into
-/// `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the ping-pong pair,
+/// split into `pos_vel`, `hue`, `id` and `image` (docs/model.md §2.2), and the sorted items into
+/// `sorted_pos_vel`, `sorted_hue`, `sorted_id` and `sorted_image`: the two halves of the ping-pong pair,
 /// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
 pub static BUFFERS: [BufferDesc; 21] = [
@@ -584,6 +588,8 @@ pub static BUFFERS: [BufferDesc; 21] = [
     buf("pos_vel", 16, Len::Boids),
     buf("hue", 16, Len::Boids),
     buf("id", 4, Len::Boids),
+    // The image counts of docs/model.md §2.4 (`vec2<i32>`).
+    buf("image", 8, Len::Boids),
     buf("neighbors", 4, Len::Boids),
     buf("cells", 4, Len::CellCounters),
     buf("rank", 4, Len::Items),
@@ -591,6 +597,7 @@ pub static BUFFERS: [BufferDesc; 21] = [
     buf("sorted_pos_vel", 16, Len::Items),
     buf("sorted_hue", 16, Len::Items),
     buf("sorted_id", 4, Len::Items),
+    buf("sorted_image", 8, Len::Items),
     buf("obstacle_cells", 4, Len::ObstacleCells),
     buf("obstacles", 8, Len::Obstacles),
     // The predators (32 bytes each: docs/model.md §18) and the catch counters: [this step, total].
@@ -600,22 +607,30 @@ pub static BUFFERS: [BufferDesc; 21] = [
     buf("neighbor_ids", 4, Len::NeighborIds),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     buf("result", MEASURES_ROW_BYTES, Len::One),
-    // Heavy items deferred to a workgroup each: [scatter's count, rules' count], their list (the
-    // scatter's, then reused by rules), and the indirect dispatch arguments the deferring stages
-    // raise with atomicMax as they push (two x, y, z triples).
-    buf("counters", 4, Len::Fixed(COUNTERS)),
-    buf("overflow", 4, Len::Items),
+    // Heavy items deferred to a workgroup each, in one buffer (one binding: lavapipe allows 16
+    // storage buffers per stage, which `rules` uses): [scatter's count, rules' count], the
+    // indirect dispatch arguments of their heavy stages, which the deferring stages raise with
+    // atomicMax as they push (two x, y, z triples, from word [`DEFERRED_ARGS`]), then the list of
+    // deferred items (the scatter's, then reused by rules), from word [`DEFERRED_LIST`].
     BufferDesc {
-        name: "dispatch_args",
+        name: "deferred",
         elem_bytes: 4,
-        len: Len::Fixed(3 * COUNTERS),
+        len: Len::Deferred,
         uniform: false,
         indirect: true,
     },
 ];
 
-/// Number of deferred-work counters (and indirect dispatches): `scatter`'s and `rules`'.
+/// Number of deferred-work counts (and indirect dispatches): `scatter`'s and `rules`'.
 pub const COUNTERS: u32 = 2;
+
+/// The first word of the heavy stages' indirect dispatch arguments in `deferred`
+/// (`DEFER_ARGS` in `shaders/common.wgsl`).
+pub const DEFERRED_ARGS: u32 = COUNTERS;
+
+/// The first word of the list of deferred items in `deferred` (`DEFER_LIST` in
+/// `shaders/common.wgsl`).
+pub const DEFERRED_LIST: u32 = COUNTERS + 3 * COUNTERS;
 
 /// The buffer named `name`, if it is in [`BUFFERS`].
 pub fn buffer(name: &str) -> Option<&'static BufferDesc> {
@@ -629,7 +644,7 @@ pub fn bytes_per_boid() -> u64 {
         .iter()
         .map(|b| match b.len {
             Len::Boids => b.elem_bytes,
-            Len::Items => 2 * b.elem_bytes,
+            Len::Items | Len::Deferred => 2 * b.elem_bytes,
             _ => 0,
         })
         .sum()

@@ -20,16 +20,16 @@ fn bits(cp: &Checkpoint) -> (String, u32, u32, Vec<u32>, Vec<u32>) {
         cp.obstacles.iter().flatten().map(|x| x.to_bits()).collect(),
         cp.boids
             .iter()
-            .flat_map(|b| bytemuck::cast::<Boid, [u32; 10]>(*b))
+            .flat_map(|b| bytemuck::cast::<Boid, [u32; 11]>(*b))
             .collect(),
     )
 }
 
 /// Boids sorted by id, as bits.
-fn by_id(mut b: Vec<Boid>) -> Vec<[u32; 10]> {
+fn by_id(mut b: Vec<Boid>) -> Vec<[u32; 11]> {
     b.sort_by_key(|b| b.id);
     b.into_iter()
-        .map(bytemuck::cast::<Boid, [u32; 10]>)
+        .map(bytemuck::cast::<Boid, [u32; 11]>)
         .collect()
 }
 
@@ -91,7 +91,7 @@ fn a_checkpoint_round_trips_bit_for_bit() {
     // A checkpoint still reads as a CSV of boids for other tools (`#` lines are comments).
     let text = std::fs::read_to_string(&path).unwrap();
     let csv: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy");
+    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy");
     assert_eq!(csv.len(), 201);
     assert_eq!(load_state(&path).unwrap(), cp.boids);
 }

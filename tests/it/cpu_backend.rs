@@ -75,7 +75,12 @@ fn compare(a: &CpuStep, b: &CpuStep, p: &SimParams, exact: bool) -> Result<(), S
             "sorted hues",
             same_bits(&a.sorted_hue[..total], &b.sorted_hue[..total]),
         ),
+        (
+            "sorted image counts",
+            a.sorted_image[..total] == b.sorted_image[..total],
+        ),
         ("ids (the state's order)", a.id == b.id),
+        ("image counts", a.image == b.image),
         ("neighbour counts", a.neighbors == b.neighbors),
         (
             "recorded topological neighbours",
@@ -285,6 +290,9 @@ fn the_comparison_rejects_a_planted_difference() {
     let mut caught = got.clone();
     caught.catches[1] += 1;
     assert!(compare(&caught, &want, &p, false).is_err());
+    let mut image = got.clone();
+    image.image[7][1] -= 1;
+    assert!(compare(&image, &want, &p, false).is_err());
     // A recorded topological neighbour.
     let topo = SimParams {
         neighborhood: Neighborhood::Topological,

@@ -121,6 +121,7 @@ fn check_state(boids: &[Boid], p: &SimParams, what: &str) -> usize {
         pos_vel: &c.sorted_pos_vel,
         hue: &c.sorted_hue,
         id: &c.sorted_id,
+        image: &c.sorted_image,
     };
     let grid = u.grid();
     // The oracle's input in id order (ids are 0 .. n).

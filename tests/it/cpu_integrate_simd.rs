@@ -90,7 +90,7 @@ fn boid(r: &mut Rng, p: &SimParams, id: u32, seen: &mut Seen) -> Boid {
         hue,
         hue_velocity: [hv.x, hv.y],
         id,
-        _pad: 0,
+        image: [0; 2],
     }
 }
 

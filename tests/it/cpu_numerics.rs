@@ -13,7 +13,7 @@ fn boid(id: u32, p: [f32; 2], v: [f32; 2], hue_deg: f32) -> Boid {
         hue: [a.cos(), a.sin()],
         hue_velocity: [0.0, 0.0],
         id,
-        _pad: 0,
+        image: [0; 2],
     }
 }
 

@@ -15,7 +15,7 @@ use boids::model::{Actors, Boid, Boundary, SimParams};
 use boids::stages::twins::CpuStep;
 
 fn deferred(ctx: &GpuContext, gpu: &GpuBackend) -> Vec<u32> {
-    read_vec(ctx, gpu.buffers().get("counters"), 2).unwrap()
+    read_vec(ctx, gpu.buffers().get("deferred"), 2).unwrap()
 }
 
 #[test]
@@ -126,8 +126,9 @@ fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
         let hu: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
         let id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
         assert_eq!(id, c.id, "the state follows the sorted order");
-        let g = boids::model::join_state(&pv, &hu, &id);
-        let cpu = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
+        let image: Vec<[i32; 2]> = read_vec(&ctx, b.get("image"), n).unwrap();
+        let g = boids::model::join_state(&pv, &hu, &id, &image);
+        let cpu = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
         // The observer's sums have 65 600 terms, added in another order by the workgroup than by
         // the CPU: f32 sums of n terms differ by up to ~n·ε relative (4e-3 here), so 1e-3.
         let tol = support::Tolerance {

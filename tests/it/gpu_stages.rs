@@ -116,6 +116,12 @@ fn binning_stages_match_their_cpu_twins() {
             let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), total).unwrap();
             // The canonical order (cells, then ids): bit for bit the CPU twin's.
             assert_eq!(g_id, c.sorted_id[..total], "scatter: item order (n={n})");
+            let g_image: Vec<[i32; 2]> = read_vec(&ctx, b.get("sorted_image"), total).unwrap();
+            assert_eq!(
+                g_image,
+                c.sorted_image[..total],
+                "scatter: image counts (n={n})"
+            );
             assert_eq!(
                 g_pv,
                 c.sorted_pos_vel[..total],
@@ -260,8 +266,9 @@ fn rules_match_the_cpu_twin() {
                     topo == 0 || g_near == c.neighbor_ids,
                     "rules: topological neighbour ids ({boundary:?})"
                 );
-                let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id);
-                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id);
+                let g_image: Vec<[i32; 2]> = read_vec(&ctx, b.get("image"), n).unwrap();
+                let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id, &g_image);
+                let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
                 support::compare_states(&g_out, &c_out, &p, support::ONE_STEP).unwrap_or_else(
                     |e| panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}, k {topo}): {e}"),
                 );

@@ -80,7 +80,7 @@ fn bits(f: &TrajectoryFrame) -> (u64, [u32; 2], Vec<u32>, Vec<u32>) {
         f.world.map(f32::to_bits),
         f.boids
             .iter()
-            .flat_map(|b| bytemuck::cast::<Boid, [u32; 10]>(*b))
+            .flat_map(|b| bytemuck::cast::<Boid, [u32; 11]>(*b))
             .collect(),
         f.predators
             .iter()
@@ -164,7 +164,7 @@ fn chunks_hold_the_hoomd_layout_centred_on_the_origin() {
     assert_eq!(h.gsd_version, FILE_VERSION);
     let n = 23u64;
     let names = r.gsd().chunk_names(0).len();
-    assert_eq!(names, 15);
+    assert_eq!(names, 16);
     let c = raw(&mut r, 0, hoomd::STEP);
     assert_eq!(c.to_u64().unwrap(), vec![1003]);
     assert_eq!(raw(&mut r, 0, hoomd::DIMENSIONS).data, vec![2]);
@@ -513,7 +513,7 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
     // The frames the last index reaches: those written before it grew the last time (frame 36,
     // whose data precede it), 15 entries each.
     let indexed = lens.iter().filter(|&&l| l <= index_end as u64).count() as u64;
-    let used = 15 * indexed;
+    let used = 16 * indexed;
     let mut edges: Vec<usize> = lens
         .iter()
         .flat_map(|&l| [l as usize - 1, l as usize])
@@ -521,7 +521,7 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
     edges.extend([
         index_at - 1,
         index_at,
-        index_at + 32 * 15,
+        index_at + 32 * 16,
         index_end - 1,
         index_end,
     ]);
@@ -543,7 +543,7 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
             let expected = match present {
                 0 => 0,
                 p if p > used => indexed,
-                p => (p - 1) / 15,
+                p => (p - 1) / 16,
             };
             assert_eq!(r.frames(), expected, "cut at {len}");
         }
@@ -873,7 +873,7 @@ fn the_writer_refuses_what_it_cannot_store_and_writes_nothing_of_it() {
 }
 
 #[test]
-fn a_frame_of_n_boids_takes_77_bytes_each_and_42_more() {
+fn a_frame_of_n_boids_takes_89_bytes_each_and_42_more() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("size.gsd");
     let n = 1000;
@@ -886,7 +886,7 @@ fn a_frame_of_n_boids_takes_77_bytes_each_and_42_more() {
             .unwrap();
         lens.push(w.file_len());
     }
-    let per_frame = 77 * n as u64 + 42;
+    let per_frame = 89 * n as u64 + 42;
     let growth: Vec<u64> = lens.windows(2).map(|l| l[1] - l[0]).collect();
     // Most frames add exactly their data; the index entries go to room set aside, except on
     // the frames where the index grows (written anew, twice as large, at the end).
@@ -895,7 +895,7 @@ fn a_frame_of_n_boids_takes_77_bytes_each_and_42_more() {
     assert!(growth.iter().all(|&g| g >= per_frame), "{growth:?}");
     let total = lens[100] - start;
     // The index copies: each twice the last, the last less than twice the entries: < 4 × 480.
-    assert!(total <= 100 * (per_frame + 4 * 15 * 32), "{total}");
+    assert!(total <= 100 * (per_frame + 4 * 16 * 32), "{total}");
     println!(
         "{n} boids: {per_frame} bytes of data per frame, {:.1} bytes per frame over 100 frames",
         total as f64 / 100.0
@@ -927,7 +927,7 @@ fn the_fixture_written_by_the_gsd_package_reads_back() {
         hue,
         hue_velocity: hv,
         id,
-        _pad: 0,
+        image: [0; 2],
     };
     let frame0 = vec![
         b(10, [5.0, 5.0], [1.0, 0.0], [1.0, 0.0], [0.0, 0.5]),

@@ -31,6 +31,7 @@ mod gpu_models;
 mod gpu_stages;
 mod gpu_step;
 mod gsd;
+mod images;
 mod milling;
 mod model_table;
 mod module_graph;

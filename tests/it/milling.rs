@@ -32,7 +32,7 @@ fn ring(n: u32, r: f32, centre: [f32; 2], p: &SimParams) -> Vec<Boid> {
                 hue: [1.0, 0.0],
                 hue_velocity: [0.0, 0.0],
                 id: i,
-                _pad: 0,
+                image: [0; 2],
             }
         })
         .collect()

@@ -44,7 +44,7 @@ fn boid(id: u32, p: [f32; 2], v: [f32; 2]) -> Boid {
         hue: [1.0, 0.0],
         hue_velocity: [0.0, 0.0],
         id,
-        _pad: 0,
+        image: [0; 2],
     }
 }
 

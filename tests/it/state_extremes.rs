@@ -141,7 +141,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
                     hue,
                     hue_velocity: [r.extreme(), r.extreme()],
                     id: if i == 0 { u32::MAX } else { r.next() as u32 },
-                    _pad: 0,
+                    image: [0; 2],
                 }
             })
             .collect();
@@ -220,7 +220,7 @@ fn extreme_finite_values_load_step_finite_and_save_back() {
         let back = load_checkpoint(&again).unwrap_or_else(|e| panic!("case {case}: {e}"));
         let bits = |b: &[Boid]| -> Vec<u32> {
             b.iter()
-                .flat_map(|b| bytemuck::cast::<Boid, [u32; 10]>(*b))
+                .flat_map(|b| bytemuck::cast::<Boid, [u32; 11]>(*b))
                 .collect()
         };
         assert_eq!(bits(&back.boids), bits(&saved.boids), "case {case}");
@@ -308,7 +308,7 @@ fn values_that_cannot_be_brought_into_range_are_errors_naming_the_line() {
             "line 3",
             "hy",
         ),
-        ("0,1,1,50,0,1,0,0\n", "line 2", "9 fields"),
+        ("0,1,1,50,0,1,0,0\n", "line 2", "first 9 of them, found 8"),
         ("4294967296,1,1,50,0,1,0,0,0\n", "line 2", "id"),
     ] {
         let p = write(dir.path(), "bad.csv", rows);

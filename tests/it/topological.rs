@@ -61,6 +61,7 @@ fn sorted(c: &CpuStep) -> SortedRef<'_> {
         pos_vel: &c.sorted_pos_vel,
         hue: &c.sorted_hue,
         id: &c.sorted_id,
+        image: &c.sorted_image,
     }
 }
 
@@ -566,7 +567,7 @@ fn gpu_against_cpu(
         g.step().unwrap();
         c.step().unwrap();
         let deferred: Vec<u32> =
-            boids::gpu::readback::read_vec(ctx, g.buffers().get("counters"), 2).unwrap();
+            boids::gpu::readback::read_vec(ctx, g.buffers().get("deferred"), 2).unwrap();
         let lists = c.neighbor_ids().unwrap();
         assert_eq!(lists.len(), boids.len(), "{label}");
         compare(&g.neighbor_ids().unwrap(), &lists)

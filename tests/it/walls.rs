@@ -59,7 +59,7 @@ fn fan(p: &SimParams) -> Vec<Boid> {
                     hue: [1.0, 0.0],
                     hue_velocity: [0.0, 0.0],
                     id,
-                    _pad: 0,
+                    image: [0; 2],
                 });
             }
         }
@@ -193,7 +193,7 @@ fn the_check_fails_for_a_boid_pinned_at_a_wall() {
         hue: [1.0, 0.0],
         hue_velocity: [0.0, 0.0],
         id: 0,
-        _pad: 0,
+        image: [0; 2],
     };
     let mut sim = CpuBackend::from_state(BackendKind::Cpu, &p, vec![slider], 1).unwrap();
     let e = check_turns_back(&mut sim, &p, 3.0, 1.5).unwrap_err();
@@ -211,7 +211,7 @@ fn head_on_push_turns_to_the_side_of_the_id_parity() {
         hue: [1.0, 0.0],
         hue_velocity: [0.0, 0.0],
         id,
-        _pad: 0,
+        image: [0; 2],
     };
     let mut sim =
         CpuBackend::from_state(BackendKind::Cpu, &p, vec![start(0), start(1)], 1).unwrap();
@@ -239,7 +239,7 @@ fn the_clamp_turns_the_outward_velocity_inward() {
         hue: [1.0, 0.0],
         hue_velocity: [0.0, 0.0],
         id,
-        _pad: 0,
+        image: [0; 2],
     };
     let state = vec![
         b(0, [199.9, 100.0], [99.0, 10.0]),

@@ -466,6 +466,24 @@ impl Chunk {
         }
     }
 
+    /// The values as `i32`: `int32` as stored (HOOMD's `particles/image`).
+    ///
+    /// # Errors
+    /// [`ChunkError::WrongType`] for any other type.
+    pub fn to_i32(&self) -> Result<Vec<i32>, ChunkError> {
+        match self.chunk_type {
+            ChunkType::I32 => Ok(self
+                .data
+                .chunks_exact(4)
+                .map(|b| u32_at(b, 0) as i32)
+                .collect()),
+            t => Err(ChunkError::WrongType {
+                found: t.name(),
+                expected: "int32",
+            }),
+        }
+    }
+
     /// The values as `u32`, from any integer type.
     ///
     /// # Errors

@@ -40,6 +40,9 @@ pub const POSITION: &str = "particles/position";
 pub const ORIENTATION: &str = "particles/orientation";
 /// `particles/velocity`: float32, N × 3.
 pub const VELOCITY: &str = "particles/velocity";
+/// `particles/image`: int32, N × 3 — `(ix, iy, 0)`, the image counts (docs/model.md §2.4), so
+/// `position + image · L` is the unwrapped path.
+pub const IMAGE: &str = "particles/image";
 /// `log/particles/id`: uint32, N × 1.
 pub const ID: &str = "log/particles/id";
 /// `log/particles/Particle Identifier`: uint32, N × 1, the ids again under the name of OVITO's
@@ -278,6 +281,11 @@ impl TrajectoryWriter {
         g.write_rows(POSITION, n, 3, pos)?;
         g.write_rows(ORIENTATION, n, 4, velocities().flat_map(heading_quaternion))?;
         g.write_rows(VELOCITY, n, 3, velocities().flat_map(|v| [v[0], v[1], 0.0]))?;
+        let image = boids
+            .iter()
+            .flat_map(|b| [b.image[0], b.image[1], 0])
+            .chain(predators.iter().flat_map(|_| [0i32; 3]));
+        g.write_rows(IMAGE, n, 3, image)?;
         let ids = boids
             .iter()
             .map(|b| b.id)
@@ -498,6 +506,10 @@ impl TrajectoryReader {
         let typeid = self.integers(f, TYPEID, rows, 1)?;
         let position = self.floats(f, POSITION, rows, 3)?;
         let velocity = self.floats(f, VELOCITY, rows, 3)?;
+        let image = match self.chunk(f, IMAGE, rows, 3)? {
+            Some(c) => Some(c.to_i32().map_err(|e| self.schema_error(f, IMAGE, e))?),
+            None => None,
+        };
         let ids = self.integers(f, ID, rows, 1)?;
         let hue = self.floats(f, HUE, rows, 2)?;
         let hue_velocity = self.floats(f, HUE_VELOCITY, rows, 2)?;
@@ -631,7 +643,7 @@ impl TrajectoryReader {
                     hue: hh,
                     hue_velocity: hv,
                     id,
-                    _pad: 0,
+                    image: image.as_ref().map_or([0; 2], |m| [m[3 * i], m[3 * i + 1]]),
                 });
             } else {
                 let kind = kinds.as_ref().map_or(0, |v| v[i]);

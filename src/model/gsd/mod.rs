@@ -35,6 +35,7 @@
 //! | `particles/position` | float32 | N × 3 | `(x − W/2, y − H/2, 0)` (wu): the box centred on the origin, as HOOMD expects |
 //! | `particles/orientation` | float32 | N × 4 | `(cos θ/2, 0, 0, sin θ/2)`, θ = atan2(vy, vx): the heading as a rotation about z (θ = 0 at rest) |
 //! | `particles/velocity` | float32 | N × 3 | `(vx, vy, 0)`: wu/s (wu per step in the Vicsek model, whose time unit is the step) |
+//! | `particles/image` | int32 | N × 3 | `(ix, iy, 0)`: the image counts (docs/model.md §2.4): `position + image · (W, H, 0)` is the unwrapped path; 0 for predators; absent in older files (read as 0) |
 //! | `log/particles/id` | uint32 | N × 1 | boid id; the k-th predator (from 0) has `u32::MAX − k` ([`hoomd::predator_id`]) |
 //! | `log/particles/Particle Identifier` | uint32 | N × 1 | the same ids, under the name of OVITO's particle-identifier property |
 //! | `log/particles/hue` | float32 | N × 2 | hue vector (unit); `(0, 0)` for predators |
@@ -52,11 +53,11 @@
 //! otherwise `position + W/2` — so a file whose `particles/position` was edited (e.g. with the
 //! `gsd` package) is read as edited.
 //!
-//! **Size.** A frame of N particles takes 77·N bytes of data (position 12, orientation 16,
-//! velocity 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world position 8,
-//! predator kind 1), 42 bytes of small chunks (55 with predators), and 15 index entries of 32
-//! bytes, 480 bytes, which go to room set aside in the index. When the index is full it is
-//! written anew, twice as large, at the end of the file; these copies add less than 4 × 480
+//! **Size.** A frame of N particles takes 89·N bytes of data (position 12, orientation 16,
+//! velocity 12, image 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world position 8,
+//! predator kind 1), 42 bytes of small chunks (55 with predators), and 16 index entries of 32
+//! bytes, 512 bytes, which go to room set aside in the index. When the index is full it is
+//! written anew, twice as large, at the end of the file; these copies add less than 4 × 512
 //! bytes
 //! per frame over the file (each copy twice the one before, the last less than twice the
 //! entries). Frame 0 also holds the run's description (a few kB of JSON).

@@ -289,6 +289,6 @@ pub fn next_state(
         hue: h_new.into(),
         hue_velocity: hv.into(),
         id: me.id,
-        _pad: 0,
+        image: me.image,
     }
 }

@@ -67,6 +67,8 @@ pub struct CpuStep {
     pub hue: Vec<[f32; 4]>,
     /// Id per boid.
     pub id: Vec<u32>,
+    /// Image counts `[ix, iy]` per boid (docs/model.md §2.4).
+    pub image: Vec<[i32; 2]>,
     /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
     pub cells: Vec<u32>,
     /// Rank of each item within its cell (`2·N` entries in a wrapping world).
@@ -79,6 +81,8 @@ pub struct CpuStep {
     pub sorted_hue: Vec<[f32; 4]>,
     /// Id of each sorted item's boid.
     pub sorted_id: Vec<u32>,
+    /// Image counts of each sorted item's boid.
+    pub sorted_image: Vec<[i32; 2]>,
     /// Neighbour count of each boid after `rules`.
     pub neighbors: Vec<u32>,
     /// The topological neighbour ids `rules` records: `topological_k` per sorted item for the
@@ -104,12 +108,14 @@ impl CpuStep {
             pos_vel: Vec::new(),
             hue: Vec::new(),
             id: Vec::new(),
+            image: Vec::new(),
             cells: Vec::new(),
             rank: Vec::new(),
             slot_ids: Vec::new(),
             sorted_pos_vel: Vec::new(),
             sorted_hue: Vec::new(),
             sorted_id: Vec::new(),
+            sorted_image: Vec::new(),
             neighbors: Vec::new(),
             neighbor_ids: Vec::new(),
             recorded_k: 0,
@@ -132,17 +138,18 @@ impl CpuStep {
 
     /// Replaces the boids (count may change); neighbour counts restart at 0.
     pub fn set_state(&mut self, boids: &[Boid]) {
-        let (pv, hu, id) = crate::model::split_state(boids);
-        self.pos_vel = pv;
-        self.hue = hu;
-        self.id = id;
+        let a = crate::model::split_state(boids);
+        self.pos_vel = a.pos_vel;
+        self.hue = a.hue;
+        self.id = a.id;
+        self.image = a.image;
         self.neighbors = vec![0; boids.len()];
         self.neighbors_counted = false;
     }
 
     /// The boids, in state order.
     pub fn boids(&self) -> Vec<Boid> {
-        crate::model::join_state(&self.pos_vel, &self.hue, &self.id)
+        crate::model::join_state(&self.pos_vel, &self.hue, &self.id, &self.image)
     }
 
     /// Sizes every per-item and per-cell buffer for the uniforms `u` (no allocation when the sizes
@@ -156,6 +163,7 @@ impl CpuStep {
         self.sorted_pos_vel.resize(items, [0.0; 4]);
         self.sorted_hue.resize(items, [0.0; 4]);
         self.sorted_id.resize(items, 0);
+        self.sorted_image.resize(items, [0; 2]);
         self.size_neighbor_ids(u);
     }
 
@@ -206,12 +214,14 @@ pub fn scatter_step(s: &mut CpuStep) {
         pos_vel: &mut s.sorted_pos_vel,
         hue: &mut s.sorted_hue,
         id: &mut s.sorted_id,
+        image: &mut s.sorted_image,
     };
     let width = s.params.world_width;
     scatter(
         &s.pos_vel,
         &s.hue,
         &s.id,
+        &s.image,
         &grid,
         width,
         &s.cells,
@@ -230,6 +240,7 @@ pub fn predators_step(s: &mut CpuStep) {
         pos_vel: &s.sorted_pos_vel,
         hue: &s.sorted_hue,
         id: &s.sorted_id,
+        image: &s.sorted_image,
     };
     predators(
         &s.params,
@@ -246,11 +257,13 @@ pub fn rules_step(s: &mut CpuStep) {
         pos_vel: &s.sorted_pos_vel,
         hue: &s.sorted_hue,
         id: &s.sorted_id,
+        image: &s.sorted_image,
     };
     let out = StateMut {
         pos_vel: &mut s.pos_vel,
         hue: &mut s.hue,
         id: &mut s.id,
+        image: &mut s.image,
         neighbors: &mut s.neighbors,
         neighbor_ids: &mut s.neighbor_ids,
     };

@@ -192,6 +192,8 @@ pub struct StateMut<'a> {
     pub hue: &'a mut [[f32; 4]],
     /// Id per boid.
     pub id: &'a mut [u32],
+    /// Image counts per boid.
+    pub image: &'a mut [[i32; 2]],
     /// Neighbour count per boid.
     pub neighbors: &'a mut [u32],
     /// The recorded topological neighbour ids: `topological_k` per boid for the first
@@ -201,7 +203,7 @@ pub struct StateMut<'a> {
 
 /// The next state of every boid — the first N sorted items; the ghosts after them are candidates
 /// only — written at the same index of the state (so after a step the state is in the sorted
-/// order), with its id and neighbour count: the neighbour sums ([`gather`]) and the obstacle
+/// order), with its id, image counts ([`crate::model::rules::next_image`]) and neighbour count: the neighbour sums ([`gather`]) and the obstacle
 /// sums, then the model's rule with the predators' push ([`next_boid`]); a boid a hunting
 /// predator catches respawns instead (docs/model.md §18.4). Returns the number of boids caught.
 pub fn rules(
@@ -217,7 +219,8 @@ pub fn rules(
     let k = u.topological_k as usize;
     let mut near = TopoNearest::new(k.max(1));
     for s in 0..out.pos_vel.len() {
-        let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s]);
+        let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s])
+            .with_image(sorted.image[s]);
         let sums = if k > 0 {
             topological_nearest(s, sorted, cells, &grid, u, &mut near);
             if s < u.record_neighbors as usize && (s + 1) * k <= out.neighbor_ids.len() {
@@ -233,6 +236,7 @@ pub fn rules(
         out.pos_vel[s] = next.pos_vel();
         out.hue[s] = next.hue_parts();
         out.id[s] = boid.id;
+        out.image[s] = next.image;
         out.neighbors[s] = sums.neighbors;
     }
     caught

@@ -1,5 +1,5 @@
 //! `scatter` (`shaders/scatter.wgsl`): the items copied into the canonical order — cell by cell,
-//! within a cell by boid id.
+//! within a cell by boid id, with their image counts.
 
 use crate::model::grid::Grid;
 
@@ -11,6 +11,8 @@ pub struct Sorted<'a> {
     pub hue: &'a mut [[f32; 4]],
     /// The id of each item's boid.
     pub id: &'a mut [u32],
+    /// The image counts of each item's boid.
+    pub image: &'a mut [[i32; 2]],
 }
 
 /// The sorted arrays as `predators` and `rules` read them.
@@ -22,6 +24,8 @@ pub struct SortedRef<'a> {
     pub hue: &'a [[f32; 4]],
     /// The id of each item's boid.
     pub id: &'a [u32],
+    /// The image counts of each item's boid.
+    pub image: &'a [[i32; 2]],
 }
 
 /// Copies each item to its place: `start(cell)` plus the number of ids in its cell's range of
@@ -32,6 +36,7 @@ pub fn scatter(
     pos_vel: &[[f32; 4]],
     hue: &[[f32; 4]],
     id: &[u32],
+    image: &[[i32; 2]],
     grid: &Grid,
     world_width: f32,
     cells: &[u32],
@@ -55,6 +60,7 @@ pub fn scatter(
         out.pos_vel[k] = pv;
         out.hue[k] = hue[i];
         out.id[k] = id[i];
+        out.image[k] = image[i];
     };
     for (i, p) in pos_vel.iter().enumerate() {
         let (cx, cy) = grid.cell_xy(glam::Vec2::new(p[0], p[1]));

@@ -66,6 +66,11 @@ pub fn upload_sorted(
         0,
         bytemuck::cast_slice(&c.sorted_id[..total]),
     );
+    q.write_buffer(
+        b.get("sorted_image"),
+        0,
+        bytemuck::cast_slice(&c.sorted_image[..total]),
+    );
     q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
 }
 

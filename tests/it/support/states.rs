@@ -6,8 +6,8 @@ use boids::model::{Boid, SimParams};
 /// Tolerances of the GPU-vs-CPU and grid-vs-naive state comparisons.
 #[derive(Clone, Copy, Debug)]
 pub struct Tolerance {
-    /// Largest position difference (minimum-image distance), as a fraction of the world's larger
-    /// side: float summation order and GPU sqrt/division (not correctly rounded) differ by a few
+    /// Largest position difference (of the unwrapped positions `p + n·(W, H)` in a wrapping world,
+    /// so the image counts are checked with them), as a fraction of the world's larger side: float summation order and GPU sqrt/division (not correctly rounded) differ by a few
     /// ulp, and a position is p + v·dt, so the difference is ~ulp(W).
     pub position_rel_world: f32,
     /// Largest velocity difference as a fraction of `max_speed`.
@@ -48,13 +48,18 @@ pub fn compare_states(
         if !x.is_finite() || !y.is_finite() {
             return Err(format!("boid {} is not finite: {x:?} vs {y:?}", x.id));
         }
-        let mut dx = (x.position[0] - y.position[0]).abs();
-        let mut dy = (x.position[1] - y.position[1]).abs();
-        if wrap {
-            dx = dx.min(w - dx);
-            dy = dy.min(h - dy);
-        }
-        let dp = (dx * dx + dy * dy).sqrt();
+        // Unwrapped (a boid on the seam may be wrapped on one side only; its image counts then
+        // differ by one and its unwrapped positions agree).
+        let (ux, uy) = (x.unwrapped(w, h), y.unwrapped(w, h));
+        let (dx, dy) = if wrap {
+            (ux[0] - uy[0], ux[1] - uy[1])
+        } else {
+            (
+                (x.position[0] - y.position[0]) as f64,
+                (x.position[1] - y.position[1]) as f64,
+            )
+        };
+        let dp = (dx * dx + dy * dy).sqrt() as f32;
         let dv = ((x.velocity[0] - y.velocity[0]).powi(2)
             + (x.velocity[1] - y.velocity[1]).powi(2))
         .sqrt();
@@ -121,9 +126,9 @@ pub fn by_id(boids: &[Boid]) -> Vec<Boid> {
 
 /// A state's bits, boid by boid in id order: every field of [`Boid`] as its `u32` pattern (so
 /// −0.0 ≠ 0.0 and NaN payloads count), for the bit-for-bit comparisons of determinism and resume.
-pub fn bits_by_id(boids: &[Boid]) -> Vec<[u32; 10]> {
+pub fn bits_by_id(boids: &[Boid]) -> Vec<[u32; 11]> {
     by_id(boids)
         .into_iter()
-        .map(bytemuck::cast::<Boid, [u32; 10]>)
+        .map(bytemuck::cast::<Boid, [u32; 11]>)
         .collect()
 }
