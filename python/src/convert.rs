@@ -69,6 +69,63 @@ pub fn ids<'py>(py: Python<'py>, boids: &[Boid]) -> Bound<'py, PyArray1<u32>> {
         .into_pyarray(py)
 }
 
+/// The image counts of `boids` as a new int32 array of shape `(N, 2)`: the box sizes each boid
+/// has crossed in x and y (docs/model.md §2.4).
+pub fn images<'py>(py: Python<'py>, boids: &[Boid]) -> Bound<'py, PyArray2<i32>> {
+    let flat: Vec<i32> = boids.iter().flat_map(|b| b.image).collect();
+    Array2::from_shape_vec((boids.len(), 2), flat)
+        .expect("two counts per boid")
+        .into_pyarray(py)
+}
+
+/// Writes the array-like `value` (shape `(N, 2)`, whole numbers in the int32 range) as the image
+/// counts of `boids`.
+///
+/// # Errors
+/// `ValueError` for a wrong shape or a value that is not an int32.
+pub fn set_images(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> {
+    let np = value.py().import("numpy")?;
+    let a = np.call_method1("asarray", (value,))?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(PyValueError::new_err(format!(
+            "images: expected whole numbers, got an array of dtype {}",
+            a.getattr("dtype")?.str()?
+        )));
+    }
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    if shape != [boids.len(), 2] {
+        return Err(PyValueError::new_err(format!(
+            "images: expected an array of shape ({}, 2), got {shape:?}",
+            boids.len()
+        )));
+    }
+    if !boids.is_empty() {
+        let (lo, hi): (i128, i128) = (
+            a.call_method0("min")?.extract()?,
+            a.call_method0("max")?.extract()?,
+        );
+        if lo < i128::from(i32::MIN) || hi > i128::from(i32::MAX) {
+            return Err(PyValueError::new_err(format!(
+                "images: {} is outside {} ..= {} (image counts are int32)",
+                if lo < i128::from(i32::MIN) { lo } else { hi },
+                i32::MIN,
+                i32::MAX
+            )));
+        }
+    }
+    let a = as_array(&a, "int32", "images")?;
+    let a = a
+        .cast_into::<PyArray2<i32>>()
+        .map_err(|_| PyValueError::new_err("images: expected a two-dimensional array"))?;
+    let ro = a.readonly();
+    let v = ro.as_array();
+    for (i, b) in boids.iter_mut().enumerate() {
+        b.image = [v[[i, 0]], v[[i, 1]]];
+    }
+    Ok(())
+}
+
 /// Writes the array-like `value` (anything `numpy.asarray` takes, of shape `(N, 2)`) into
 /// `column` of `boids`, rounded to float32.
 ///

@@ -277,10 +277,19 @@ impl Simulation {
         Ok(convert::ids(py, &b))
     }
 
+    /// Image counts, int32 array of shape (N, 2), a copy: the box sizes each boid has crossed
+    /// in x and y since the run began, counted by the step itself (docs/model.md §2.4), so
+    /// positions + images * world is the unwrapped path.
+    #[getter]
+    fn images<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let b = self.read_boids()?;
+        Ok(convert::images(py, &b))
+    }
+
     /// state() -> dict
     ///
     /// The whole state read once: "positions", "velocities", "hues", "hue_velocities" (float32,
-    /// (N, 2)) and "ids" (uint32, (N,)), rows matching.
+    /// (N, 2)), "ids" (uint32, (N,)) and "images" (int32, (N, 2)), rows matching.
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let b = self.read_boids()?;
         let d = PyDict::new(py);
@@ -293,17 +302,20 @@ impl Simulation {
             d.set_item(c.name(), convert::column(py, &b, c))?;
         }
         d.set_item("ids", convert::ids(py, &b))?;
+        d.set_item("images", convert::images(py, &b))?;
         Ok(d)
     }
 
-    /// set_state(positions=None, velocities=None, hues=None, hue_velocities=None, ids=None)
+    /// set_state(positions=None, velocities=None, hues=None, hue_velocities=None, ids=None,
+    ///           images=None)
     ///
-    /// Replaces the columns given (array-likes of shape (N, 2), ids (N,), N the current count;
+    /// Replaces the columns given (array-likes of shape (N, 2), ids (N,), images (N, 2) whole
+    /// numbers in the int32 range, N the current count;
     /// rows in the order of the state arrays), keeping the others. Positions must be finite and
     /// inside the world [0, W) × [0, H), values finite, hue vectors not (0, 0) (they are
     /// normalised to length 1), ids unique. Speeds are brought within the model's bounds by the
     /// next step. Raises ValueError naming the boid and the fault; nothing changes then.
-    #[pyo3(signature = (positions=None, velocities=None, hues=None, hue_velocities=None, ids=None))]
+    #[pyo3(signature = (positions=None, velocities=None, hues=None, hue_velocities=None, ids=None, images=None))]
     fn set_state(
         &self,
         positions: Option<Bound<'_, PyAny>>,
@@ -311,6 +323,7 @@ impl Simulation {
         hues: Option<Bound<'_, PyAny>>,
         hue_velocities: Option<Bound<'_, PyAny>>,
         ids: Option<Bound<'_, PyAny>>,
+        images: Option<Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         // One turn of the lock: no other thread's step falls between reading and writing.
         self.with(|inner| {
@@ -327,6 +340,9 @@ impl Simulation {
             }
             if let Some(v) = ids {
                 convert::set_ids(&v, &mut boids)?;
+            }
+            if let Some(v) = images {
+                convert::set_images(&v, &mut boids)?;
             }
             for b in &mut boids {
                 let l = (b.hue[0] as f64).hypot(b.hue[1] as f64);

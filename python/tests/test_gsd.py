@@ -13,16 +13,17 @@ from conftest import PREDATORS, VICSEK
 
 
 def checkpoint(path):
-    """The boids of a checkpoint (or state CSV): ids (uint32) and the (N, 8) float32 columns
-    x, y, vx, vy, hx, hy, hvx, hvy, sorted by id (a checkpoint keeps the storage order; a frame's
-    rows are in id order)."""
+    """The boids of a checkpoint: ids (uint32), the (N, 8) float32 columns x, y, vx, vy, hx, hy,
+    hvx, hvy and the (N, 2) int32 image counts ix, iy, sorted by id (a checkpoint keeps the storage
+    order; a frame's rows are in id order)."""
     lines = [l for l in Path(path).read_text().splitlines() if l and not l.startswith("#")]
-    assert lines[0] == "id,x,y,vx,vy,hx,hy,hvx,hvy"
+    assert lines[0] == "id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy"
     rows = np.array([l.split(",") for l in lines[1:]])
     ids = rows[:, 0].astype(np.uint32)
     order = np.argsort(ids)
     # Written in shortest round-trip form: parsed as float64, they round to the float32 values.
-    return ids[order], rows[order, 1:].astype(np.float64).astype(np.float32)
+    cols = rows[order, 1:9].astype(np.float64).astype(np.float32)
+    return ids[order], cols, rows[order, 9:11].astype(np.int32)
 
 
 def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
@@ -34,7 +35,7 @@ def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
         for k, steps in enumerate([0, 10, 20]):
             cp = tmp_path / f"cp{steps}.csv"
             cli(*args, "--steps", steps, "--save", cp)
-            ids, cols = checkpoint(cp)
+            ids, cols, images = checkpoint(cp)
             f = traj[k]
             n = len(ids)
             w, h = boids.Simulation(scene=VICSEK, boids=1500).world
@@ -51,6 +52,9 @@ def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
             np.testing.assert_array_equal(f.particles.position[:, :2], cols[:, 0:2] - half)
             np.testing.assert_array_equal(f.particles.position[:, 2], 0)
             np.testing.assert_array_equal(f.particles.velocity[:, :2], cols[:, 2:4])
+            # The image counts are the checkpoint's: x + ix·W is the unwrapped position.
+            np.testing.assert_array_equal(f.particles.image[:, :2], images)
+            np.testing.assert_array_equal(f.particles.image[:, 2], 0)
             # Row i is the boid of the i-th smallest id in every frame (the frames are compared
             # with the checkpoints sorted by id).
             np.testing.assert_array_equal(f.log["particles/id"], ids)
@@ -65,7 +69,7 @@ def test_cli_frames_are_the_checkpoints_of_the_same_steps(cli, tmp_path):
             np.testing.assert_allclose(q[:, 3], np.sin(theta / 2), atol=1e-6)
             np.testing.assert_array_equal(q[:, 1:3], 0)
         # The comparison sees a difference: frame 1 is not the initial state.
-        ids0, cols0 = checkpoint(tmp_path / "cp0.csv")
+        ids0, cols0, _ = checkpoint(tmp_path / "cp0.csv")
         assert not np.array_equal(traj[1].log["particles/world_position"], cols0[:, 0:2])
 
 

@@ -24,7 +24,9 @@ def test_arrays_have_the_documented_shapes_and_dtypes(sim):
     assert sim.ids.dtype == np.uint32
     assert sorted(sim.ids.tolist()) == list(range(n))
     state = sim.state()
-    assert set(state) == {"positions", "velocities", "hues", "hue_velocities", "ids"}
+    assert sim.images.shape == (n, 2)
+    assert sim.images.dtype == np.int32
+    assert set(state) == {"positions", "velocities", "hues", "hue_velocities", "ids", "images"}
     np.testing.assert_array_equal(state["positions"], sim.positions)
     np.testing.assert_array_equal(state["ids"], sim.ids)
 
@@ -66,6 +68,30 @@ def test_set_state_replaces_the_columns_given(sim):
     sim.set_state(hues=np.tile([3.0, 4.0], (500, 1)), ids=ids + 1000)
     np.testing.assert_allclose(sim.hues, np.tile([0.6, 0.8], (500, 1)), rtol=1e-6)
     assert sim.ids.min() == 1000
+    # Image counts are taken as given and counted on by the steps.
+    img = np.zeros((500, 2), dtype=np.int64)
+    img[:, 0] = np.arange(500) - 250
+    img[7] = [2**31 - 1, -(2**31)]
+    sim.set_state(images=img)
+    np.testing.assert_array_equal(sim.images, img)
+
+
+def test_images_count_the_crossings_of_the_box(sim):
+    """Over many steps, positions + images * world moves by exactly the sum of the steps taken:
+    the unwrapped displacement equals the summed velocities (the Vicsek model moves by v each
+    step), which a wrapped position alone does not."""
+    w, h = sim.world
+    ids0 = sim.ids
+    start = sim.positions[np.argsort(ids0)].astype(np.float64)
+    moved = np.zeros_like(start)
+    for _ in range(400):
+        sim.step()
+        order = np.argsort(sim.ids)
+        moved += sim.velocities[order]
+    order = np.argsort(sim.ids)
+    unwrapped = sim.positions[order] + sim.images[order] * np.float64([w, h])
+    assert np.abs(sim.images).max() >= 1, "some boid crossed the box in 400 steps"
+    np.testing.assert_allclose(unwrapped - start, moved, atol=1e-3)
 
 
 @pytest.mark.parametrize(
@@ -78,6 +104,9 @@ def test_set_state_replaces_the_columns_given(sim):
         ({"hues": np.zeros((500, 2))}, "hue vector (0, 0)"),
         ({"ids": np.zeros(500, dtype=np.uint32)}, "id 0 appears twice"),
         ({"ids": -np.ones(500, dtype=np.int64)}, "ids: -1 is outside 0 ..= 4294967295"),
+        ({"images": np.zeros((500, 3), dtype=np.int32)}, "images: expected an array of shape (500, 2)"),
+        ({"images": np.full((500, 2), 2**31)}, "images: 2147483648 is outside"),
+        ({"images": np.zeros((500, 2))}, "images: expected whole numbers"),
         ({"positions": [["a", "b"]] * 500}, "positions: not an array of numbers"),
     ],
 )

@@ -70,7 +70,7 @@ fn headless_cpu_20k_prints_the_figures() {
     assert!(state.starts_with("# boids-state 1\n"), "{}", &state[..200]);
     let csv: Vec<&str> = state.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(csv.len(), 20001);
-    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy");
+    assert_eq!(csv[0], "id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy");
     assert!(
         state.contains("\n# step = 200\n"),
         "step index in the metadata"
