@@ -40,6 +40,9 @@ fn frame(k: u64, n: usize, np: usize) -> TrajectoryFrame {
     if let Some(b) = boids.get_mut(4) {
         b.hue = [-0.0, 1.0];
     }
+    if let Some(b) = boids.get_mut(5) {
+        b.image = [-(k as i32), i32::MAX];
+    }
     let predators = (0..np)
         .map(|i| {
             let kind = if i % 2 == 0 {
@@ -461,7 +464,7 @@ fn frames_and_lengths(path: &Path, count: u64) -> (Vec<TrajectoryFrame>, Vec<u64
 fn a_file_cut_short_reads_up_to_its_last_whole_frame() {
     let dir = tempfile::tempdir().unwrap();
     let full = dir.path().join("full.gsd");
-    // 5 frames × 15 chunks: the index stays in its first 128 entries, before every frame.
+    // 5 frames of at most 16 chunks: the index stays in its first 128 entries, before every frame.
     let (frames, lens) = frames_and_lengths(&full, 5);
     let bytes = std::fs::read(&full).unwrap();
     assert_eq!(bytes.len() as u64, lens[4]);
@@ -510,10 +513,15 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
     let index_end = index_at + 32 * header.index_allocated_entries as usize;
     assert!(index_at > lens[0] as usize && index_end < bytes.len());
     let cut = dir.path().join("cut.gsd");
-    // The frames the last index reaches: those written before it grew the last time (frame 36,
-    // whose data precede it), 15 entries each.
+    // The frames the last index reaches: those written before it grew the last time (whose
+    // data precede it). Frames hold different numbers of entries (frame 0 every chunk, later
+    // ones leave out what equals frame 0's): `ends[k]` counts the entries through frame k.
     let indexed = lens.iter().filter(|&&l| l <= index_end as u64).count() as u64;
-    let used = 16 * indexed;
+    let entries = GsdReader::open(&full).unwrap().entries().to_vec();
+    let ends: Vec<u64> = (0..indexed)
+        .map(|k| entries.iter().filter(|e| e.frame <= k).count() as u64)
+        .collect();
+    let used = ends[indexed as usize - 1];
     let mut edges: Vec<usize> = lens
         .iter()
         .flat_map(|&l| [l as usize - 1, l as usize])
@@ -541,9 +549,8 @@ fn a_file_cut_after_its_index_grew_reads_the_frames_the_index_reaches() {
             // seen when no empty entry follows it (its entries may go on past the cut).
             let present = (len - index_at) as u64 / 32;
             let expected = match present {
-                0 => 0,
                 p if p > used => indexed,
-                p => (p - 1) / 16,
+                p => ends.iter().filter(|&&e| e < p).count() as u64,
             };
             assert_eq!(r.frames(), expected, "cut at {len}");
         }
@@ -873,7 +880,7 @@ fn the_writer_refuses_what_it_cannot_store_and_writes_nothing_of_it() {
 }
 
 #[test]
-fn a_frame_of_n_boids_takes_89_bytes_each_and_42_more() {
+fn frame_0_takes_89_bytes_a_boid_and_later_frames_76() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("size.gsd");
     let n = 1000;
@@ -886,18 +893,33 @@ fn a_frame_of_n_boids_takes_89_bytes_each_and_42_more() {
             .unwrap();
         lens.push(w.file_len());
     }
-    let per_frame = 89 * n as u64 + 42;
+    // Frame 0 holds every chunk; later frames leave out the dimensions, types, type ids, ids
+    // and predator kinds, equal to frame 0's (4 + 4 + 4 + 1 bytes a particle, 6 small bytes).
+    let first = 89 * n as u64 + 42;
+    let later = 76 * n as u64 + 36;
     let growth: Vec<u64> = lens.windows(2).map(|l| l[1] - l[0]).collect();
+    assert_eq!(
+        growth[0], first,
+        "frame 0 goes to room set aside for its entries"
+    );
     // Most frames add exactly their data; the index entries go to room set aside, except on
     // the frames where the index grows (written anew, twice as large, at the end).
-    let exact = growth.iter().filter(|&&g| g == per_frame).count();
+    let exact = growth[1..].iter().filter(|&&g| g == later).count();
     assert!(exact >= 95, "{growth:?}");
-    assert!(growth.iter().all(|&g| g >= per_frame), "{growth:?}");
+    assert!(growth[1..].iter().all(|&g| g >= later), "{growth:?}");
     let total = lens[100] - start;
-    // The index copies: each twice the last, the last less than twice the entries: < 4 × 480.
-    assert!(total <= 100 * (per_frame + 4 * 16 * 32), "{total}");
+    // The index copies: each twice the last, the last less than twice the entries (16 in frame
+    // 0, 10 in each later frame), so less than 4 × 10 × 32 bytes a frame.
+    assert!(total <= first + 99 * (later + 4 * 10 * 32), "{total}");
+    // Readers take what a frame leaves out from frame 0: every frame reads back whole.
+    drop(w);
+    let mut r = TrajectoryReader::open(&path).unwrap();
+    let mut want = stored(&f);
+    want.step = 99;
+    assert_eq!(bits(&r.read_frame(99).unwrap()), bits(&want));
     println!(
-        "{n} boids: {per_frame} bytes of data per frame, {:.1} bytes per frame over 100 frames",
+        "{n} boids: {first} bytes in frame 0, {later} in each later one, {:.1} bytes per frame \
+         over 100 frames",
         total as f64 / 100.0
     );
 }
@@ -992,7 +1014,8 @@ fn expect_json(frames: &[TrajectoryFrame]) -> String {
                 "step": f.step,
                 "boids": f.boids.iter().map(|b| serde_json::json!([
                     b.id, b.position[0], b.position[1], b.velocity[0], b.velocity[1],
-                    b.hue[0], b.hue[1], b.hue_velocity[0], b.hue_velocity[1]
+                    b.hue[0], b.hue[1], b.hue_velocity[0], b.hue_velocity[1],
+                    b.image[0], b.image[1]
                 ])).collect::<Vec<_>>(),
                 "predators": f.predators.iter().map(|p| serde_json::json!([
                     p.position[0], p.position[1], p.velocity[0], p.velocity[1], p.kind
@@ -1010,8 +1033,13 @@ fn expect_json(frames: &[TrajectoryFrame]) -> String {
 fn python_cross_check() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rust.gsd");
+    // Frames 1, 4 and 5 have frame 0's boids and predators (so leave out its type ids, ids and
+    // predator kinds); the others differ in counts.
     let frames: Vec<_> = (0..12)
-        .map(|k| frame(k, [40, 0, 25][k as usize % 3], (k % 4) as usize))
+        .map(|k| {
+            let i = k as usize % 4;
+            frame(k, [40, 40, 0, 25][i], [0, 0, 2, 1][i])
+        })
         .collect();
     // Half written, half appended after reopening: both reach the reference reader.
     write(&path, &frames[..6]);
@@ -1033,11 +1061,21 @@ fn python_cross_check() {
     }
     // The checker sees a planted difference (one hue component, one float step away).
     let mut planted = frames.clone();
-    planted[6].boids[3].hue[0] = planted[6].boids[3].hue[0].next_up();
+    planted[7].boids[3].hue[0] = planted[7].boids[3].hue[0].next_up();
     std::fs::write(&json, expect_json(&planted)).unwrap();
     let (ok, out) = python(&["check".as_ref(), path.as_os_str(), json.as_os_str()]);
     assert!(
-        !ok && out.contains("FAIL frame 6, log/particles/hue"),
+        !ok && out.contains("FAIL frame 7, log/particles/hue"),
+        "{out}"
+    );
+    // It also sees a chunk left out that is not frame 0's: frame 1 says its boid ids are frame
+    // 0's, and the planted expectation gives boid 0 another id.
+    let mut planted = frames.clone();
+    planted[1].boids[0].id = 1000;
+    std::fs::write(&json, expect_json(&planted)).unwrap();
+    let (ok, out) = python(&["check".as_ref(), path.as_os_str(), json.as_os_str()]);
+    assert!(
+        !ok && out.contains("FAIL frame 1: log/particles/id left out, but it is not frame 0's"),
         "{out}"
     );
     // A file the gsd package writes now reads here as the committed fixture does.

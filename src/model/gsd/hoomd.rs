@@ -98,6 +98,21 @@ pub struct TrajectoryWriter {
     gsd: GsdWriter,
     /// The run's description, written into the next frame 0 ([`TrajectoryWriter::set_run`]).
     run: Option<String>,
+    /// What this writer wrote in frame 0 of the chunks that rarely change; a later frame leaves
+    /// out those equal to it (readers take them from frame 0). `None` when appending to a file
+    /// written before: every chunk is then written.
+    first: Option<FirstFrame>,
+}
+
+/// The chunks of frame 0 that later frames leave out when they equal them.
+#[derive(Debug)]
+struct FirstFrame {
+    /// Boids and predators: `particles/types` and `particles/typeid` follow from them.
+    counts: (usize, usize),
+    /// `log/particles/id` and `log/particles/Particle Identifier`.
+    ids: Vec<u32>,
+    /// `log/particles/predator_kind`.
+    kinds: Vec<u8>,
 }
 
 impl TrajectoryWriter {
@@ -108,7 +123,11 @@ impl TrajectoryWriter {
     pub fn create(path: &Path) -> Result<TrajectoryWriter, GsdError> {
         let application = format!("boids {}", env!("CARGO_PKG_VERSION"));
         let gsd = GsdWriter::create(path, &application, SCHEMA, SCHEMA_VERSION)?;
-        Ok(TrajectoryWriter { gsd, run: None })
+        Ok(TrajectoryWriter {
+            gsd,
+            run: None,
+            first: None,
+        })
     }
 
     /// Opens the existing HOOMD-schema file `path` to write frames after its last one.
@@ -122,7 +141,11 @@ impl TrajectoryWriter {
             &gsd.header().schema,
             gsd.header().schema_version,
         )?;
-        Ok(TrajectoryWriter { gsd, run: None })
+        Ok(TrajectoryWriter {
+            gsd,
+            run: None,
+            first: None,
+        })
     }
 
     /// The description of the run (a JSON text: program, version, seed, parameters), written as
@@ -154,8 +177,10 @@ impl TrajectoryWriter {
         }
     }
 
-    /// Appends one frame — every chunk of the table in the module docs — and makes it durable
-    /// before it becomes visible (see [`GsdWriter::end_frame`]). `world` is `[W, H]` (wu). The
+    /// Appends one frame — the chunks of the table in the module docs, leaving out in frames after
+    /// 0 those equal to frame 0's (dimensions, types and type ids, ids, predator kinds), which
+    /// readers take from frame 0 — and makes it durable before it becomes visible (see
+    /// [`GsdWriter::end_frame`]). `world` is `[W, H]` (wu). The
     /// boids are written in id order whatever order they come in (HOOMD's convention: row i of
     /// every frame is the same particle, as freud, OVITO and MDAnalysis pair them), the predators
     /// after them.
@@ -256,27 +281,48 @@ impl TrajectoryWriter {
                 .map(|b| b.velocity)
                 .chain(predators.iter().map(|p| p.velocity))
         };
+        let ids: Vec<u32> = boids
+            .iter()
+            .map(|b| b.id)
+            .chain((0..predators.len()).map(predator_id))
+            .collect();
+        let kinds: Vec<u8> = boids
+            .iter()
+            .map(|_| 0u8)
+            .chain(predators.iter().map(|p| p.kind().code() as u8))
+            .collect();
+        // Frame 0 holds every chunk; a later frame of this writer leaves out what equals it.
+        let frame0 = self.gsd.frames() == 0;
+        let first = if frame0 { None } else { self.first.as_ref() };
+        let counts = (nb, predators.len());
+        let same_counts = first.is_some_and(|f| f.counts == counts);
+        let same_ids = first.is_some_and(|f| f.ids == ids);
+        let same_kinds = first.is_some_and(|f| f.kinds == kinds);
         let g = &mut self.gsd;
         g.write_chunk(STEP, 1, &[step])?;
-        g.write_chunk(DIMENSIONS, 1, &[2u8])?;
+        if first.is_none() {
+            g.write_chunk(DIMENSIONS, 1, &[2u8])?;
+        }
         g.write_chunk(BOX, 1, &[w, h, 0.0, 0.0, 0.0, 0.0])?;
         g.write_chunk(N, 1, &[n as u32])?;
-        let types: &[&str] = if predators.is_empty() {
-            &[BOID_TYPE]
-        } else {
-            &[BOID_TYPE, PREDATOR_TYPE]
-        };
-        let width = types.iter().map(|t| t.len()).max().unwrap_or(0) + 1;
-        let rows = types.iter().flat_map(|t| {
-            let mut row = vec![0i8; width];
-            for (r, &c) in row.iter_mut().zip(t.as_bytes()) {
-                *r = c as i8;
-            }
-            row
-        });
-        g.write_rows(TYPES, types.len() as u64, width as u32, rows)?;
-        let typeids = (0..n).map(|i| u32::from(i as usize >= nb));
-        g.write_rows(TYPEID, n, 1, typeids)?;
+        if !same_counts {
+            let types: &[&str] = if predators.is_empty() {
+                &[BOID_TYPE]
+            } else {
+                &[BOID_TYPE, PREDATOR_TYPE]
+            };
+            let width = types.iter().map(|t| t.len()).max().unwrap_or(0) + 1;
+            let rows = types.iter().flat_map(|t| {
+                let mut row = vec![0i8; width];
+                for (r, &c) in row.iter_mut().zip(t.as_bytes()) {
+                    *r = c as i8;
+                }
+                row
+            });
+            g.write_rows(TYPES, types.len() as u64, width as u32, rows)?;
+            let typeids = (0..n).map(|i| u32::from(i as usize >= nb));
+            g.write_rows(TYPEID, n, 1, typeids)?;
+        }
         let pos = positions().flat_map(|p| [p[0] - cx, p[1] - cy, 0.0]);
         g.write_rows(POSITION, n, 3, pos)?;
         g.write_rows(ORIENTATION, n, 4, velocities().flat_map(heading_quaternion))?;
@@ -286,12 +332,10 @@ impl TrajectoryWriter {
             .flat_map(|b| [b.image[0], b.image[1], 0])
             .chain(predators.iter().flat_map(|_| [0i32; 3]));
         g.write_rows(IMAGE, n, 3, image)?;
-        let ids = boids
-            .iter()
-            .map(|b| b.id)
-            .chain((0..predators.len()).map(predator_id));
-        g.write_rows(ID, n, 1, ids.clone())?;
-        g.write_rows(PARTICLE_IDENTIFIER, n, 1, ids)?;
+        if !same_ids {
+            g.write_chunk(ID, 1, &ids)?;
+            g.write_chunk(PARTICLE_IDENTIFIER, 1, &ids)?;
+        }
         let hue = boids
             .iter()
             .flat_map(|b| b.hue)
@@ -303,18 +347,20 @@ impl TrajectoryWriter {
             .chain(predators.iter().flat_map(|_| [0.0; 2]));
         g.write_rows(HUE_VELOCITY, n, 2, hue_velocity)?;
         g.write_rows(WORLD_POSITION, n, 2, positions().flatten())?;
-        let kinds = boids
-            .iter()
-            .map(|_| 0u8)
-            .chain(predators.iter().map(|p| p.kind().code() as u8));
-        g.write_rows(PREDATOR_KIND, n, 1, kinds)?;
-        if g.frames() == 0 {
+        if !same_kinds {
+            g.write_chunk(PREDATOR_KIND, 1, &kinds)?;
+        }
+        if frame0 {
             if let Some(run) = self.run.as_ref().filter(|r| !r.is_empty()) {
                 let bytes = run.bytes().map(|b| b as i8);
                 g.write_rows(RUN, 1, run.len() as u32, bytes)?;
             }
         }
-        g.end_frame()
+        g.end_frame()?;
+        if frame0 {
+            self.first = Some(FirstFrame { counts, ids, kinds });
+        }
+        Ok(())
     }
 }
 

@@ -18,8 +18,13 @@
 //!
 //! # Frames written
 //!
-//! Every frame holds every chunk below (none is left out as equal to frame 0's), so each frame
-//! stands alone; `log/boids/run` is in frame 0 only. N = boids + predators; the boids come first,
+//! Frame 0 holds every chunk below. A later frame leaves out, as the HOOMD schema allows, the
+//! chunks equal to frame 0's — `configuration/dimensions` always; `particles/types` and
+//! `particles/typeid` while the counts of boids and predators are frame 0's; both id chunks while
+//! the ids are frame 0's (the same boids, in id order); `log/particles/predator_kind` while the
+//! kinds are — and readers (the `gsd` package, HOOMD, OVITO, [`TrajectoryReader`]) take them from
+//! frame 0. Frames appended to a file written before ([`TrajectoryWriter::append`]) hold every
+//! chunk. `log/boids/run` is in frame 0 only. N = boids + predators; the boids come first,
 //! **in id order** (row i of every frame is the same boid, HOOMD's row = particle tag, the way
 //! freud, OVITO and MDAnalysis pair rows across frames), then the predators. W × H is the world,
 //! `[0, W) × [0, H)` in the simulation's coordinates.
@@ -53,14 +58,15 @@
 //! otherwise `position + W/2` — so a file whose `particles/position` was edited (e.g. with the
 //! `gsd` package) is read as edited.
 //!
-//! **Size.** A frame of N particles takes 89·N bytes of data (position 12, orientation 16,
-//! velocity 12, image 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world position 8,
-//! predator kind 1), 42 bytes of small chunks (55 with predators), and 16 index entries of 32
-//! bytes, 512 bytes, which go to room set aside in the index. When the index is full it is
-//! written anew, twice as large, at the end of the file; these copies add less than 4 × 512
-//! bytes
-//! per frame over the file (each copy twice the one before, the last less than twice the
-//! entries). Frame 0 also holds the run's description (a few kB of JSON).
+//! **Size.** Frame 0 of N particles takes 89·N bytes of data (position 12, orientation 16,
+//! velocity 12, image 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world
+//! position 8, predator kind 1), 42 bytes of small chunks (55 with predators) and 16 index entries
+//! of 32 bytes; a later frame of the same boids and predators 76·N bytes (no typeid, ids or
+//! predator kind), 36 of small chunks (step, box, N) and 10 index entries. The entries go to room
+//! set aside in the index. When the index is full it is written anew, twice as large, at the end
+//! of the file; these copies add less than 4 × 32 bytes per entry over the file (each copy twice
+//! the one before, the last less than twice the entries). Frame 0 also holds the run's
+//! description (a few kB of JSON).
 //!
 //! # Frames read
 //!
