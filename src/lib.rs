@@ -3,19 +3,22 @@
 //! A 2D flocking simulator whose whole simulation runs in wgpu compute shaders, with a CPU
 //! reference backend computing the same model, and benchmark captures.
 //!
-//! Layers, each using only those above it:
+//! Layers, each using only those above it (held by `tests/it/module_graph.rs`):
 //!
 //! - [`model`]: parameters, state, the uniform grid, the rules, the random numbers, the measures,
-//!   scenes and the [`model::Setup`] of a run (docs/model.md).
+//!   scenes, state files, GSD trajectories and the [`model::Setup`] of a run (docs/model.md).
 //! - [`stages`]: the one table of compute stages and each stage's CPU twin.
 //! - [`simulation`]: the [`simulation::Simulation`] interface every backend implements.
 //! - [`cpu`], [`gpu`]: the CPU reference backend and the GPU backend.
 //! - [`backend`]: the one factory of backends.
-//! - [`render`]: the instanced spearhead renderer, offscreen targets and the camera.
+//! - [`render`]: the instanced spearhead renderer, offscreen targets and the camera; [`plot`]:
+//!   charts (plotters).
+//! - [`run`]: a run's inputs resolved (scene < state file < options) into what it runs.
+//! - [`capture`]: benchmark capture folders (summary, frames, plots, trace) written and compared.
 //! - [`app`] (the window and `boids snapshot`), [`mod@bench`] (benchmark captures), [`headless`],
 //!   [`sweep`] (parameter sweeps, sharded over machines and merged).
 //!
-//! [`io`] (whole-file writes) serves every layer.
+//! [`io`] (whole-file writes) and [`stats`] (statistics of correlated series) serve every layer.
 
 pub mod app;
 pub mod backend;

@@ -4,6 +4,7 @@
 //!   with the interpreter's lock released, its state as numpy arrays, its measures, checkpoints
 //!   and pictures.
 //! - [`params`]: `Simulation.params`, the parameters as a checked mapping.
+//! - [`shared`]: the backend behind its lock, which a Simulation and its Params share.
 //! - [`trajectory`]: `boids.Trajectory`, GSD trajectories written frame by frame.
 //! - [`convert`]: numpy arrays and Python values to the simulator's types.
 //! - [`errors`]: the simulator's errors as Python exceptions; no panic reaches the interpreter.
@@ -15,6 +16,7 @@ use pyo3::prelude::*;
 pub mod convert;
 pub mod errors;
 pub mod params;
+pub mod shared;
 pub mod simulation;
 pub mod trajectory;
 

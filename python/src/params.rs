@@ -1,6 +1,8 @@
 //! `Simulation.params`: the parameters as a mapping, read by key and set through the parameter
 //! table's checks (its range, the other parameters, the model), then applied to the backend.
 
+use std::sync::Arc;
+
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -9,7 +11,7 @@ use sim::model::{ParamError, SimParams};
 
 use crate::convert;
 use crate::errors::sim_error;
-use crate::simulation::Simulation;
+use crate::shared::Shared;
 
 /// The parameters of a Simulation, a mapping from key to value (docs/model.md §3.1).
 ///
@@ -22,17 +24,17 @@ use crate::simulation::Simulation;
 /// len(), iteration and `in`; to_dict() gives them with their values.
 #[pyclass(module = "boids", name = "Params", mapping, frozen)]
 pub struct Params {
-    sim: Py<Simulation>,
+    shared: Arc<Shared>,
 }
 
 impl Params {
-    /// The parameters of `sim`.
-    pub fn new(sim: Py<Simulation>) -> Params {
-        Params { sim }
+    /// The parameters of the simulation `shared`.
+    pub fn new(shared: Arc<Shared>) -> Params {
+        Params { shared }
     }
 
     fn current(&self) -> PyResult<SimParams> {
-        self.sim.get().with(|inner| Ok(inner.sim.params().clone()))
+        self.shared.with(|inner| Ok(inner.sim.params().clone()))
     }
 }
 
@@ -65,7 +67,7 @@ impl Params {
 
     fn __setitem__(&self, key: &str, value: Bound<'_, PyAny>) -> PyResult<()> {
         let text = convert::value_text(key, &value)?;
-        self.sim.get().with(|inner| {
+        self.shared.with(|inner| {
             let mut p = inner.sim.params().clone();
             p.set(key, &text).map_err(param_error)?;
             p.check_used(key).map_err(param_error)?;

@@ -3,7 +3,7 @@
 //! interpreter's lock released, its state read and set as numpy arrays.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use numpy::ndarray::Array3;
@@ -26,26 +26,13 @@ use sim::simulation::SimError;
 use crate::convert::{self, Column};
 use crate::errors::{app_error, no_panic, run_error, sim_error};
 use crate::params::Params;
+use crate::shared::{Inner, Shared};
 
 /// The boid count when neither a scene nor a state file gives one (as `boids headless`).
 pub const DEFAULT_BOIDS: usize = 20_000;
 
 /// Steps run between two checks for Ctrl-C (KeyboardInterrupt) are at most this long.
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
-
-/// The simulation and what it needs around it.
-pub struct Inner {
-    /// The backend.
-    pub sim: Box<dyn sim::simulation::Simulation>,
-    /// The GPU context: the GPU backend's, or one made for the first picture.
-    gpu: Option<GpuContext>,
-    /// The seed of the run (checkpoints keep it).
-    seed: u32,
-    /// The obstacle points (wu), from the scene or checkpoint.
-    obstacles: Vec<[f32; 2]>,
-    /// Set when a call panicked: the state may be half-changed, so every later call is refused.
-    failed: Option<String>,
-}
 
 /// A flocking simulation: a scene, a state file or the defaults, on the CPU or the GPU.
 ///
@@ -79,7 +66,7 @@ pub struct Inner {
 /// in wu/s (wu per step in the Vicsek model), hue velocities in 1/s.
 #[pyclass(module = "boids", name = "Simulation", frozen)]
 pub struct Simulation {
-    inner: Mutex<Inner>,
+    shared: Arc<Shared>,
     kind: BackendKind,
 }
 
@@ -87,30 +74,7 @@ impl Simulation {
     /// Runs `f` on the simulation, holding its lock; a panic inside becomes a RuntimeError and
     /// marks the simulation failed.
     pub fn with<T>(&self, f: impl FnOnce(&mut Inner) -> PyResult<T>) -> PyResult<T> {
-        let mut guard = self.lock();
-        run_guarded(&mut guard, f)
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// `f` on `inner`, refused when an earlier call panicked, a panic turned into a RuntimeError.
-fn run_guarded<T>(inner: &mut Inner, f: impl FnOnce(&mut Inner) -> PyResult<T>) -> PyResult<T> {
-    if let Some(why) = &inner.failed {
-        return Err(PyRuntimeError::new_err(format!(
-            "this simulation failed earlier ({why}); create a new one"
-        )));
-    }
-    match no_panic(|| f(inner)) {
-        Ok(r) => r,
-        Err(why) => {
-            inner.failed = Some(why.clone());
-            Err(PyRuntimeError::new_err(format!(
-                "internal error in the simulator: {why}"
-            )))
-        }
+        self.shared.with(f)
     }
 }
 
@@ -208,7 +172,7 @@ impl Simulation {
             )?;
         }
         Ok(Simulation {
-            inner: Mutex::new(inner),
+            shared: Shared::new(inner),
             kind,
         })
     }
@@ -224,8 +188,7 @@ impl Simulation {
         let mut done = 0;
         while done < n {
             let ran = py.detach(|| {
-                let mut g = self.lock();
-                run_guarded(&mut g, |inner| {
+                self.with(|inner| {
                     let start = Instant::now();
                     let mut k = 0;
                     while done + k < n && (k == 0 || start.elapsed() < SIGNAL_CHECK) {
@@ -401,8 +364,8 @@ impl Simulation {
     /// = 3.0` sets it (checked against its range and the model: ValueError with the message;
     /// an unknown key is a KeyError naming the nearest ones), `keys()` the model's parameters.
     #[getter]
-    fn params(slf: Bound<'_, Self>) -> PyResult<Params> {
-        Ok(Params::new(slf.unbind()))
+    fn params(&self) -> PyResult<Params> {
+        Ok(Params::new(Arc::clone(&self.shared)))
     }
 
     /// The step index: steps taken since the run began (a resumed run counts on).
@@ -493,10 +456,7 @@ impl Simulation {
             msaa,
             colour: sim::render::ColourMode::Hue,
         };
-        let pixels = py.detach(|| {
-            let mut g = self.lock();
-            run_guarded(&mut g, |inner| picture(inner, &style))
-        })?;
+        let pixels = py.detach(|| self.with(|inner| picture(inner, &style)))?;
         let a = Array3::from_shape_vec((height as usize, width as usize, 4), pixels)
             .expect("RGBA pixels of the picture's size");
         Ok(a.into_pyarray(py))

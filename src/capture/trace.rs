@@ -10,8 +10,10 @@
 //!   `"cat": "gpu"`, `tid` 0) named by its label, with `ts` and `dur` in microseconds in the GPU's
 //!   timestamp domain shifted so each run's first event starts at 0, and `args.step` = the step
 //!   index of the frame. Nested scopes become events of their own (the viewer nests them by time).
-//! - What that is today, per frame: the five compute passes of the step — `clear`, `count`,
-//!   `scan`, `scatter`, `rules`, each timed by its own pass timestamps — then `measures`. The
+//! - What that is today, per frame: the compute passes of the step, one per step stage of
+//!   [`crate::stages::STAGES`] — `clear`, `count`, `scan`, `slots`, `scatter`, `scatter_heavy`,
+//!   `predators`, `rules`, `rules_heavy`, each timed by its own pass timestamps — then
+//!   `measures`. The
 //!   passes are recorded inside a `step` scope, but that scope only gets a time (and so an
 //!   event) where the device records timestamps inside command encoders
 //!   (`wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS`), which the GPU context does not request

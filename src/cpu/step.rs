@@ -3,7 +3,9 @@
 //! [`crate::stages::STAGES`] in the table's order, each computing what its reference twin in
 //! [`crate::stages::twins`] computes — `count`, `slots` and `scatter` in parallel
 //! ([`crate::cpu::binning`]), `predators` in parallel, `rules` vectorised and in parallel
-//! ([`crate::cpu::rules`]); `clear` and `scan` are the twins themselves. `tests/it/cpu_backend.rs`
+//! ([`crate::cpu::rules`]); `clear` and `scan` are the twins themselves; `scatter_heavy` and
+//! `rules_heavy` do nothing, as their twins (the other paths place and step every item).
+//! `tests/it/cpu_backend.rs`
 //! holds the list to the table and a step to the twins' step.
 
 use rayon::prelude::*;

@@ -2,7 +2,8 @@
 //!
 //! One step writes the uniform block and records one command buffer: a `step` profiler scope with
 //! one compute pass per step stage of [`crate::stages::STAGES`], each its own scope named after the
-//! stage (`clear`, `count`, `scan`, `scatter`, `rules`). wgpu-profiler records a scope's timestamps
+//! stage (`clear`, `count`, `scan`, `slots`, `scatter`, `scatter_heavy`, `predators`, `rules`,
+//! `rules_heavy`). wgpu-profiler records a scope's timestamps
 //! only where the adapter offers timestamp queries (the outer `step` scope needs them inside
 //! encoders) and records nothing otherwise, so there is one code path. The steady-state step
 //! allocates no GPU resource and reads nothing back.

@@ -34,6 +34,7 @@ mod gsd;
 mod images;
 mod milling;
 mod model_table;
+mod module_docs;
 mod module_graph;
 mod neighbor_cap;
 mod predators;

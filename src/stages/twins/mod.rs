@@ -1,6 +1,6 @@
 //! The CPU twins of the compute stages: the reference definition of each stage, one file per
-//! stage with the stage's name — `clear` → `count` → `scan` → `slots` → `scatter` → `predators`
-//! → `rules`, and `measures` on request. The GPU stage of the same name (`shaders/<name>.wgsl`,
+//! stage with the stage's name — `clear` → `count` → `scan` → `slots` → `scatter` →
+//! `scatter_heavy` → `predators` → `rules` → `rules_heavy`, and `measures` on request. The GPU stage of the same name (`shaders/<name>.wgsl`,
 //! described in [`crate::stages::STAGES`]) is tested against its twin, and so is each fast path
 //! of the CPU backend (`crate::cpu`). The twins are plain scalar code, single-threaded, written
 //! to be obviously right rather than fast; the `<name>_step` adapters run them on the buffers of
