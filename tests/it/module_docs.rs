@@ -1,7 +1,8 @@
 //! Module and item docs that name the step's stages name them as `boids::stages::STAGES` has them: a doc
 //! paragraph that lists the passes of a step (it names `clear`, `count` and `scan`) names every
 //! step stage and no other, and no doc counts the stages with another number. The check
-//! is shown to fail on planted paragraphs.
+//! is shown to fail on planted paragraphs. And docs/architecture.md lists every file of `src/`
+//! and `python/src/` longer than 800 lines, with its count (within a tenth).
 
 use std::path::{Path, PathBuf};
 
@@ -139,4 +140,66 @@ fn the_check_finds_planted_stale_lists() {
             (4, " `scan`".to_string())
         ]
     );
+}
+
+/// The longest a file of `src/` or `python/src/` is without a reason in docs/architecture.md.
+const LONG_FILE: usize = 800;
+
+/// The rows of docs/architecture.md's "Long files" table: path and line count.
+fn long_file_rows(doc: &str) -> Vec<(String, usize)> {
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with("Long files"))
+        .expect("docs/architecture.md has a \"Long files\" section");
+    section
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let path = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((path.to_string(), cells.get(2)?.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn every_file_over_800_lines_is_listed_with_its_reason() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["src", "python/src"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    let mut long: Vec<(String, usize)> = files
+        .iter()
+        .map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (f.strip_prefix(&root).unwrap().display().to_string(), n)
+        })
+        .filter(|(_, n)| *n > LONG_FILE)
+        .collect();
+    long.sort();
+    let doc = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let mut listed = long_file_rows(&doc);
+    listed.sort();
+    let paths = |v: &[(String, usize)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        paths(&listed),
+        paths(&long),
+        "docs/architecture.md's long files (left) against the files over {LONG_FILE} lines \
+         (right): list a new one with its reason, or drop a file now shorter"
+    );
+    // The counts stay near the files' (within a tenth), so the table says how long they are.
+    for ((path, said), (_, n)) in listed.iter().zip(&long) {
+        assert!(
+            said.abs_diff(*n) * 10 <= *n,
+            "docs/architecture.md says {path} has {said} lines; it has {n}"
+        );
+    }
+}
+
+#[test]
+fn the_long_file_table_is_read_as_written() {
+    let doc =
+        "# A\n\n## Long files\n\n| file | lines | why |\n|---|---|---|\n| `src/a.rs` | 900 | \
+               one algorithm |\n| `src/b.rs` | x | bad count |\n\n## Next\n| `src/c.rs` | 5 | |\n";
+    assert_eq!(long_file_rows(doc), vec![("src/a.rs".to_string(), 900)]);
 }
