@@ -1,32 +1,10 @@
 //! The boids of a live model switch ([`respeed`]): where they are, with the speeds the new model
-//! gives them by the model table's speed rules (docs/model.md §11.3), each keeping its heading;
-//! and Vicsek's η across a switch of its kind of noise ([`eta_follows_noise`]).
+//! gives them by the model table's speed rules (docs/model.md §11.3), each keeping its heading.
 
 use glam::Vec2;
 
 use crate::model::models::OnLoad;
-use crate::model::param_table::{ParamGroup, ParamValue};
-use crate::model::{rng, Boid, SimParams, VicsekNoise};
-
-/// Moves Vicsek's η of `p` to the same place in the range of `p`'s kind of noise as it had in the
-/// range of `before`'s ([`VicsekNoise::eta_from`]: 0 ..= 2π angular, 0 ..= 1 vectorial), so that
-/// switching the kind in the panel is never refused for an η out of the new range. Nothing
-/// changes when the kind is the same.
-pub fn eta_follows_noise(p: &mut SimParams, before: &SimParams) {
-    let kind = |q: &SimParams| match q.get("vicsek_noise") {
-        Some(ParamValue::Name(n)) => VicsekNoise::by_name(n),
-        _ => None,
-    };
-    let (Some(from), Some(to), Some(ParamValue::Number(eta))) =
-        (kind(before), kind(p), p.get("vicsek_eta"))
-    else {
-        return;
-    };
-    if from != to {
-        let moved = to.eta_from(eta as f32, from);
-        let _ = p.set("vicsek_eta", &moved.to_string());
-    }
-}
+use crate::model::{rng, Boid, SimParams};
 
 /// Brings the speeds of `boids`, running under `from`, to the model of `to`: each speed is scaled
 /// by the ratio of the two models' mean spawn speeds ([`SimParams::spawn_speeds`]), so the flock's
@@ -67,36 +45,6 @@ pub fn respeed(boids: &mut [Boid], seed: u32, from: &SimParams, to: &SimParams) 
 
 #[cfg(test)]
 mod tests {
-    /// Switching the kind of noise keeps η's place in its range, both ways, and the result
-    /// validates; a switch to the same kind changes nothing.
-    #[test]
-    fn eta_keeps_its_place_across_a_switch_of_noise() {
-        let mut before = SimParams::default();
-        before.set("model", "vicsek").unwrap();
-        before.set("vicsek_eta", "2").unwrap();
-        let mut p = before.clone();
-        p.set("vicsek_noise", "vectorial").unwrap();
-        assert!(p.validate().is_err(), "η = 2 is out of the vectorial range");
-        eta_follows_noise(&mut p, &before);
-        let eta = |q: &SimParams| match q.get("vicsek_eta") {
-            Some(ParamValue::Number(x)) => x,
-            other => panic!("{other:?}"),
-        };
-        assert!(
-            (eta(&p) - 2.0 / std::f64::consts::TAU).abs() < 1e-6,
-            "{}",
-            eta(&p)
-        );
-        p.validate().unwrap();
-        let mut back = p.clone();
-        back.set("vicsek_noise", "angular").unwrap();
-        eta_follows_noise(&mut back, &p);
-        assert!((eta(&back) - 2.0).abs() < 1e-5, "{}", eta(&back));
-        let mut same = p.clone();
-        eta_follows_noise(&mut same, &p);
-        assert_eq!(eta(&same), eta(&p));
-        assert_eq!(p.model, Model::VICSEK);
-    }
     use super::*;
     use crate::model::models::Model;
     use crate::model::spawn::initial_state;

@@ -622,9 +622,9 @@ impl AppState {
     /// Sets the parameter `key` to `value` (text, as `--set` takes it): through
     /// [`SimParams::set`], refused when the running model does not use it; a parameter bounded
     /// by it (`min_speed` by `max_speed`) follows it down; for a model of per-rule radii the
-    /// perception radius follows the largest rule radius; Vicsek's η keeps its place in its range
-    /// when the kind of noise changes
-    /// ([`eta_follows_noise`](crate::app::model_switch::eta_follows_noise)); then [`SimParams::validate`] and the
+    /// perception radius follows the largest rule radius; the parameters a model says follow
+    /// another ([`SimParams::follow`]: Vicsek's η keeps its place in its range when the kind of
+    /// noise changes) follow it; then [`SimParams::validate`] and the
     /// simulation's `set_params`. A refusal changes nothing and says why. `model` switches the
     /// model ([`AppState::switch_model`]); the world's size is the boid count's or the scene's.
     fn set_param(&mut self, key: &str, value: &str) {
@@ -672,9 +672,7 @@ impl AppState {
         if p.model.desc().radii == Radii::PerRule {
             p = p.with_perception_following(&before);
         }
-        if key == "vicsek_noise" {
-            crate::app::model_switch::eta_follows_noise(&mut p, &before);
-        }
+        p.follow(&before);
         if let Err(e) = p.validate() {
             self.say(format!("set {key}: {e}"));
             return;

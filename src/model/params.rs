@@ -382,6 +382,20 @@ impl SimParams {
         )
     }
 
+    /// The range of parameter `key` under these settings where a model group narrows the
+    /// table's ([`ModelGroup::range_of`](crate::model::models::ModelGroup::range_of): η of
+    /// vectorial noise is 0 ..= 1); `None` where the table's range holds.
+    pub fn range_of(&self, key: &str) -> Option<(f64, f64)> {
+        Model::all().find_map(|m| self.models.group(m).range_of(key))
+    }
+
+    /// Brings along, after a change from `before`, the parameters that follow another one
+    /// ([`ModelGroup::follow`](crate::model::models::ModelGroup::follow): Vicsek's η keeps its
+    /// place in its range when the kind of noise changes).
+    pub fn follow(&mut self, before: &SimParams) {
+        self.models.follow(&before.models);
+    }
+
     /// The axis label of parameter `key` under these settings: its symbol (else its key) and
     /// its unit ([`SimParams::unit_of`]), `η (rad)`, or `η` for vectorial noise.
     pub fn label_of(&self, key: &str) -> Option<String> {

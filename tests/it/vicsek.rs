@@ -18,6 +18,7 @@
 use crate::support;
 use boids::backend::{self, BackendKind, Simulation};
 use boids::cpu::CpuBackend;
+use boids::model::param_table::{ParamGroup, ParamValue};
 use boids::model::rules::{min_image, topo_d2};
 use boids::model::{
     initial_state, Actors, Boid, Boundary, Model, Neighborhood, Setup, SimParams, StepUniforms,
@@ -568,4 +569,43 @@ fn the_topological_heading_is_that_of_the_sum_over_the_k_nearest() {
             );
         }
     }
+}
+
+/// Switching the kind of noise keeps η's place in its range, both ways, and the result validates
+/// (the model's `follow` hook, which the app calls after every change); a switch to the same kind
+/// changes nothing.
+#[test]
+fn eta_keeps_its_place_across_a_switch_of_noise() {
+    let mut before = SimParams::default();
+    before.set("model", "vicsek").unwrap();
+    before.set("vicsek_eta", "2").unwrap();
+    let mut p = before.clone();
+    p.set("vicsek_noise", "vectorial").unwrap();
+    assert!(p.validate().is_err(), "η = 2 is out of the vectorial range");
+    p.follow(&before);
+    let eta = |q: &SimParams| match q.get("vicsek_eta") {
+        Some(ParamValue::Number(x)) => x,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        (eta(&p) - 2.0 / std::f64::consts::TAU).abs() < 1e-6,
+        "{}",
+        eta(&p)
+    );
+    p.validate().unwrap();
+    let mut back = p.clone();
+    back.set("vicsek_noise", "angular").unwrap();
+    back.follow(&p);
+    assert!((eta(&back) - 2.0).abs() < 1e-5, "{}", eta(&back));
+    let mut same = p.clone();
+    same.follow(&p);
+    assert_eq!(eta(&same), eta(&p));
+    assert_eq!(p.model, Model::VICSEK);
+    // The slider's range follows the kind: 0 ..= 1 vectorial, 0 ..= 2π angular; no other key.
+    assert_eq!(p.range_of("vicsek_eta"), Some((0.0, 1.0)));
+    assert_eq!(
+        back.range_of("vicsek_eta"),
+        Some((0.0, std::f64::consts::TAU))
+    );
+    assert_eq!(p.range_of("vicsek_speed"), None);
 }

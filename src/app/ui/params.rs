@@ -170,14 +170,6 @@ pub fn slider_range(
     (min, hi.max(min))
 }
 
-/// The top of Vicsek's η for `p`'s kind of noise.
-fn vicsek_eta_max(p: &SimParams) -> Option<f64> {
-    match p.get("vicsek_noise") {
-        Some(ParamValue::Name(n)) => crate::model::VicsekNoise::by_name(n).map(|k| k.eta_range().1),
-        _ => None,
-    }
-}
-
 /// The model selector: one button per model of the table, its title on hover.
 fn selector(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     let running = st.sim.params().model;
@@ -242,9 +234,9 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
         upper,
         p.perception_radius as f64,
     );
-    if let (Some(eta_max), "vicsek_eta") = (vicsek_eta_max(p), spec.key) {
-        // The range of η of the running kind of noise (0 ..= 1 for vectorial noise).
-        hi = hi.min(eta_max).max(current.min(eta_max));
+    if let Some((_, top)) = p.range_of(spec.key) {
+        // The range under the model's settings (η of vectorial noise: 0 ..= 1).
+        hi = hi.min(top).max(current.min(top));
     }
     let integer = matches!(spec.range, Range::Integer { .. });
     let mut v = current;

@@ -40,6 +40,20 @@ pub trait ModelGroup {
     fn unit_of(&self, _key: &str) -> Option<&'static str> {
         None
     }
+    /// The range of the group's parameter `key` under the group's settings, where it is
+    /// narrower than the table's (η of vectorial noise: 0 ..= 1); what the app's slider spans.
+    fn range_of(&self, _key: &str) -> Option<(f64, f64)> {
+        None
+    }
+    /// Brings along the parameters that follow another one after a change from `before` (the
+    /// same group before the change): η keeps its place in its range when the kind of noise
+    /// changes, so switching the kind is never refused for an η out of the new range. Nothing
+    /// changes when nothing they follow changed.
+    fn follow(&mut self, _before: &Self)
+    where
+        Self: Sized,
+    {
+    }
 }
 
 /// What a loaded state's speeds are brought to (docs/model.md §11.3).

@@ -139,6 +139,12 @@ macro_rules! model_table {
         }
 
         impl ModelParams {
+            /// Every group's parameters that follow another's change from `before`
+            /// ([`ModelGroup::follow`]).
+            pub fn follow(&mut self, before: &ModelParams) {
+                $( self.$field.follow(&before.$field); )*
+            }
+
             /// The group of `model`.
             pub fn group(&self, model: Model) -> &dyn ModelGroup {
                 match model {

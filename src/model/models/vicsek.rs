@@ -195,6 +195,19 @@ impl ModelGroup for VicsekParams {
         (key == "vicsek_eta" && self.noise == VicsekNoise::Vectorial).then_some("")
     }
 
+    /// η's range for the kind of noise: 0 ..= 2π angular, 0 ..= 1 vectorial.
+    fn range_of(&self, key: &str) -> Option<(f64, f64)> {
+        (key == "vicsek_eta").then(|| self.noise.eta_range())
+    }
+
+    /// η keeps its place in its range when the kind of noise changes
+    /// ([`VicsekNoise::eta_from`]).
+    fn follow(&mut self, before: &Self) {
+        if self.noise != before.noise {
+            self.eta = self.noise.eta_from(self.eta, before.noise);
+        }
+    }
+
     /// η within the range of vectorial noise (the table's 0 ..= 2π is the angular one, which
     /// the table checks).
     fn validate(&self) -> Result<(), ParamError> {
