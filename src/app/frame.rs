@@ -208,7 +208,7 @@ fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
             &state,
             p.perception_radius,
             crate::model::World::of(p),
-            crate::model::measures::FLOCK_MIN_BOIDS,
+            crate::model::census::FLOCK_MIN_BOIDS,
         );
         Some(c.flocks as f64)
     } else {

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use crate::backend::{self, BackendKind, Simulation};
 use crate::gpu::GpuContext;
-use crate::model::measures::{Measure, Needs, FLOCK_MIN_BOIDS, MEASURES};
+use crate::model::census::FLOCK_MIN_BOIDS;
+use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::state_csv::{save_checkpoint, Checkpoint};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};

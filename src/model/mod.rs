@@ -3,6 +3,7 @@
 //! (docs/model.md), and trajectories in GSD files ([`gsd`]).
 
 pub mod actors;
+pub mod census;
 pub mod derive;
 pub mod error;
 pub mod grid;
@@ -20,14 +21,14 @@ pub mod spawn;
 pub mod state;
 pub mod state_csv;
 pub mod uniforms;
+pub mod world;
 
 pub use actors::Actors;
+pub use census::{flock_census, FlockCensus, FLOCK_MIN_BOIDS};
 pub use error::SetupError;
 pub use error::{ParamError, SceneError};
 pub use grid::{Grid, ObstacleGrid};
-pub use measures::{
-    flock_census, flock_measures, flock_measures_at_speed, FlockCensus, FlockMeasures, World,
-};
+pub use measures::{flock_measures, flock_measures_at_speed, FlockMeasures};
 pub use models::vicsek::{VicsekNoise, VicsekUpdate};
 pub use models::{Model, ModelParams, MODELS};
 pub use params::{
@@ -40,3 +41,4 @@ pub use setup::Setup;
 pub use spawn::{initial_state, spawn_boid, spawn_boid_at};
 pub use state::{join_state, split_state, Boid};
 pub use uniforms::{Interaction, StepUniforms, STEP_UNIFORMS_BYTES};
+pub use world::World;

@@ -8,7 +8,8 @@ use boids::gpu::pipelines::StagePipelines;
 use boids::gpu::readback::read_vec;
 use boids::gpu::scan::ScanLevels;
 use boids::gpu::{GpuBackend, GpuContext};
-use boids::model::measures::{MeasureContext, MeasureSums, World, SUMS};
+use boids::model::measures::{MeasureContext, MeasureSums, SUMS};
+use boids::model::World;
 use boids::model::{
     flock_measures, Actors, Boid, Boundary, FlockMeasures, Model, Neighborhood, SimParams,
     StepUniforms,

@@ -1,8 +1,9 @@
 //! `measures` (`shaders/measures.wgsl`, run on request): the flock measures of a state.
 
-use crate::model::measures::{MeasureContext, MeasureSums, World};
+use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::uniforms::StepUniforms;
 use crate::model::FlockMeasures;
+use crate::model::World;
 
 /// The reduction's sums in f64 ([`MeasureSums::of_state`]), finished by the measure table
 /// ([`FlockMeasures::from_sums`]), in the world of `u` (a periodic milling centre when it wraps),
