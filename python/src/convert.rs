@@ -84,15 +84,8 @@ pub fn images<'py>(py: Python<'py>, boids: &[Boid]) -> Bound<'py, PyArray2<i32>>
 /// # Errors
 /// `ValueError` for a wrong shape or a value that is not an int32.
 pub fn set_images(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> {
-    let np = value.py().import("numpy")?;
-    let a = np.call_method1("asarray", (value,))?;
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-    if !matches!(kind.as_str(), "i" | "u") {
-        return Err(PyValueError::new_err(format!(
-            "images: expected whole numbers, got an array of dtype {}",
-            a.getattr("dtype")?.str()?
-        )));
-    }
+    let range = (i128::from(i32::MIN), i128::from(i32::MAX));
+    let a = whole_numbers(value, "images", range, "int32", "image counts are int32")?;
     let shape: Vec<usize> = a.getattr("shape")?.extract()?;
     if shape != [boids.len(), 2] {
         return Err(PyValueError::new_err(format!(
@@ -100,21 +93,6 @@ pub fn set_images(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> 
             boids.len()
         )));
     }
-    if !boids.is_empty() {
-        let (lo, hi): (i128, i128) = (
-            a.call_method0("min")?.extract()?,
-            a.call_method0("max")?.extract()?,
-        );
-        if lo < i128::from(i32::MIN) || hi > i128::from(i32::MAX) {
-            return Err(PyValueError::new_err(format!(
-                "images: {} is outside {} ..= {} (image counts are int32)",
-                if lo < i128::from(i32::MIN) { lo } else { hi },
-                i32::MIN,
-                i32::MAX
-            )));
-        }
-    }
-    let a = as_array(&a, "int32", "images")?;
     let a = a
         .cast_into::<PyArray2<i32>>()
         .map_err(|_| PyValueError::new_err("images: expected a two-dimensional array"))?;
@@ -167,27 +145,8 @@ pub fn set_column(value: &Bound<'_, PyAny>, boids: &mut [Boid], column: Column) 
 /// # Errors
 /// `ValueError` for a wrong shape or a value that is not a uint32.
 pub fn set_ids(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> {
-    let np = value.py().import("numpy")?;
-    let a = np.call_method1("asarray", (value,))?;
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-    if !matches!(kind.as_str(), "i" | "u") {
-        return Err(PyValueError::new_err(format!(
-            "ids: expected whole numbers, got an array of dtype {}",
-            a.getattr("dtype")?.str()?
-        )));
-    }
-    let (lo, hi): (i128, i128) = (
-        a.call_method0("min")?.extract().unwrap_or(0),
-        a.call_method0("max")?.extract().unwrap_or(0),
-    );
-    if lo < 0 || hi > i128::from(u32::MAX) {
-        return Err(PyValueError::new_err(format!(
-            "ids: {} is outside 0 ..= {} (ids are uint32)",
-            if lo < 0 { lo } else { hi },
-            u32::MAX
-        )));
-    }
-    let a = as_array(&a, "uint32", "ids")?;
+    let range = (0, i128::from(u32::MAX));
+    let a = whole_numbers(value, "ids", range, "uint32", "ids are uint32")?;
     let a = a.cast_into::<PyArray1<u32>>().map_err(|_| {
         PyValueError::new_err(format!(
             "ids: expected an array of shape ({},)",
@@ -206,6 +165,42 @@ pub fn set_ids(value: &Bound<'_, PyAny>, boids: &mut [Boid]) -> PyResult<()> {
         b.id = id;
     }
     Ok(())
+}
+
+/// The array-like `value` as a contiguous numpy array of `dtype`, after checking that it holds
+/// whole numbers within `lo ..= hi` (`why` says whose range that is).
+///
+/// # Errors
+/// `ValueError` naming the keyword `what`: not whole numbers, or the value outside the range.
+fn whole_numbers<'py>(
+    value: &Bound<'py, PyAny>,
+    what: &str,
+    (lo, hi): (i128, i128),
+    dtype: &str,
+    why: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = value.py().import("numpy")?;
+    let a = np.call_method1("asarray", (value,))?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected whole numbers, got an array of dtype {}",
+            a.getattr("dtype")?.str()?
+        )));
+    }
+    if a.getattr("size")?.extract::<usize>()? > 0 {
+        let (min, max): (i128, i128) = (
+            a.call_method0("min")?.extract()?,
+            a.call_method0("max")?.extract()?,
+        );
+        if min < lo || max > hi {
+            return Err(PyValueError::new_err(format!(
+                "{what}: {} is outside {lo} ..= {hi} ({why})",
+                if min < lo { min } else { max },
+            )));
+        }
+    }
+    as_array(&a, dtype, what)
 }
 
 /// `numpy.ascontiguousarray(value, dtype=dtype)`.

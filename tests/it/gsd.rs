@@ -1027,7 +1027,8 @@ fn expect_json(frames: &[TrajectoryFrame]) -> String {
 }
 
 #[test]
-#[ignore = "needs Python with gsd and numpy: BOIDS_GSD_PYTHON=/path/to/python cargo test \
+#[ignore = "needs Python with gsd and numpy (.ci/run runs it with its venv): \
+            BOIDS_GSD_PYTHON=/path/to/python cargo test \
             --release --test it -- --ignored gsd::python_cross_check --nocapture (BOIDS_GSD_KEEP=DIR \
             keeps the file and its JSON there)"]
 fn python_cross_check() {
