@@ -44,8 +44,27 @@ pub fn create(
             setup.seed,
         )?),
     };
+    apply_actors(sim.as_mut(), setup)?;
+    Ok(sim)
+}
+
+/// Gives `sim`, which holds the boids of `setup`, its step index, predators and obstacles.
+///
+/// # Errors
+/// [`SimError`] for invalid predators or obstacles over the adapter's limits.
+pub fn apply_actors(sim: &mut dyn Simulation, setup: &Setup) -> Result<(), SimError> {
     sim.set_step_index(setup.step);
     sim.set_predators(&setup.actors.predators)?;
     sim.set_obstacles(&setup.actors.obstacles)?;
-    Ok(sim)
+    Ok(())
+}
+
+/// Makes the GPU backend `b` hold `setup` as [`create`] would make a new one, keeping its
+/// pipelines and buffers ([`GpuBackend::reset`]).
+///
+/// # Errors
+/// As [`create`].
+pub fn reset(b: &mut GpuBackend, setup: &Setup) -> Result<(), SimError> {
+    b.reset(&setup.params, &setup.boids, setup.seed)?;
+    apply_actors(b, setup)
 }

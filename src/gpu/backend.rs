@@ -11,7 +11,9 @@
 use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
 use crate::gpu::buffers::{check_boids, check_fits, max_boids, Capacity, SimBuffers};
+use crate::gpu::cache::CacheStats;
 use crate::gpu::context::GpuContext;
+use crate::gpu::costs::Costs;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::{Pipelines, Variant};
 use crate::gpu::readback::{read_bytes, read_vec};
@@ -53,6 +55,8 @@ pub struct GpuBackend {
     record_neighbors: bool,
     /// The `topological_k` of the ids the last step recorded (0: none).
     recorded_k: u32,
+    /// Where the wall time went since the last [`GpuBackend::take_costs`].
+    costs: Costs,
 }
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
@@ -93,7 +97,10 @@ impl GpuBackend {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
-        let pipelines = Pipelines::new(&ctx.device, Variant::of(params));
+        let mut costs = Costs::default();
+        let before = ctx.pipeline_stats();
+        let pipelines = Pipelines::new(ctx, Variant::of(params));
+        add_compiles(&mut costs, &before, &ctx.pipeline_stats());
         let capacity = capacity_for(
             params,
             boids.len() as u32,
@@ -101,8 +108,12 @@ impl GpuBackend {
             0,
             false,
         );
+        let t = std::time::Instant::now();
         let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
+        costs.buffers_ms += ms_since(t);
+        let t = std::time::Instant::now();
         write_state(ctx, &buffers, 0, boids);
+        costs.upload_ms += ms_since(t);
         let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
             .map_err(|e| crate::simulation::GpuError::Wgpu(e.to_string()))?;
         let b = GpuBackend {
@@ -125,9 +136,48 @@ impl GpuBackend {
             neighbors_counted: false,
             record_neighbors: false,
             recorded_k: 0,
+            costs,
         };
         ctx.take_error()?;
         Ok(b)
+    }
+
+    /// Makes this backend hold `boids` with `params` and `seed`, as [`GpuBackend::from_state`]
+    /// would make a new one (step 0, no predators, no obstacles, the default interaction, no
+    /// catches, no recorded neighbour ids), keeping its pipelines and buffers: the buffers grow
+    /// only when the new state needs more, the rules pass is switched to the new variant
+    /// (compiled once per device), and the state is uploaded. A sweep's points reuse one
+    /// backend this way. Timer queries stay as they were.
+    ///
+    /// # Errors
+    /// As [`GpuBackend::from_state`]; the backend then holds no boids until the next reset.
+    pub fn reset(&mut self, params: &SimParams, boids: &[Boid], seed: u32) -> Result<(), SimError> {
+        params.validate()?;
+        validate_boid_count(boids.len())?;
+        check_boids(&self.ctx, boids.len() as u64)?;
+        self.finish()?;
+        self.interaction = Interaction::with_obstacle_defaults();
+        self.obstacle_points.clear();
+        self.obstacles = ObstacleGrid::new(&[], 1.0, params);
+        self.predators = 0;
+        self.record_neighbors = false;
+        let before = self.ctx.pipeline_stats();
+        self.pipelines.set_variant(&self.ctx, Variant::of(params));
+        add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
+        self.params = params.clone();
+        self.seed = seed;
+        self.step = 0;
+        self.set_state(boids)?;
+        self.set_catches_total(0)?;
+        self.stage_ms.clear();
+        self.finished.clear();
+        Ok(())
+    }
+
+    /// Where the wall time went since the backend was made or this was last called (the
+    /// adapter's time is the caller's to add: the context is made before the backend).
+    pub fn take_costs(&mut self) -> Costs {
+        std::mem::take(&mut self.costs)
     }
 
     /// The context (device, queue, adapter).
@@ -375,7 +425,9 @@ impl GpuBackend {
     /// Re-allocates the buffers with new capacities, keeping the first `self.count` boids and the
     /// obstacles (GPU copies; bind groups rebuilt).
     fn reallocate(&mut self, capacity: Capacity) -> Result<(), SimError> {
+        let t = std::time::Instant::now();
         let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity)?;
+        self.costs.buffers_ms += ms_since(t);
         let mut enc = self
             .ctx
             .device
@@ -448,6 +500,18 @@ fn capacity_for(
     }
 }
 
+/// Milliseconds since `t`.
+fn ms_since(t: std::time::Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Adds the compiles and reuses between two snapshots of the pipeline cache to `c`.
+fn add_compiles(c: &mut Costs, before: &CacheStats, after: &CacheStats) {
+    c.pipelines_ms += after.compile_ms - before.compile_ms;
+    c.pipelines_compiled += after.compiled - before.compiled;
+    c.pipelines_reused += after.reused - before.reused;
+}
+
 /// A capacity of at least `need`: `have` when enough, else doubled (at least `need`).
 fn grow(have: u32, need: u32) -> u32 {
     if need <= have {
@@ -505,9 +569,7 @@ impl Simulation for GpuBackend {
         };
         match result {
             // The rules pass is compiled for one model and neighbourhood at a time.
-            Ok(()) => self
-                .pipelines
-                .set_variant(&self.ctx.device, Variant::of(params)),
+            Ok(()) => self.pipelines.set_variant(&self.ctx, Variant::of(params)),
             Err(_) => self.params = old,
         }
         result
@@ -573,6 +635,7 @@ impl Simulation for GpuBackend {
     }
 
     fn step(&mut self) -> Result<(), SimError> {
+        let t = std::time::Instant::now();
         self.write_uniforms();
         let mut enc = self
             .ctx
@@ -591,12 +654,15 @@ impl Simulation for GpuBackend {
         } else {
             0
         };
+        self.costs.steps_ms += ms_since(t);
         self.ctx.take_error()?;
         Ok(())
     }
 
     fn finish(&mut self) -> Result<(), SimError> {
+        let t = std::time::Instant::now();
         self.ctx.wait()?;
+        self.costs.readback_ms += ms_since(t);
         self.collect_timings();
         Ok(())
     }
@@ -616,7 +682,9 @@ impl Simulation for GpuBackend {
         check_boids(&self.ctx, boids.len() as u64)?;
         self.count = 0;
         self.fit(boids.len() as u32)?;
+        let t = std::time::Instant::now();
         write_state(&self.ctx, &self.buffers, 0, boids);
+        self.costs.upload_ms += ms_since(t);
         let zeros = vec![0u32; boids.len()];
         self.ctx.queue.write_buffer(
             self.buffers.get("neighbors"),
@@ -658,7 +726,9 @@ impl Simulation for GpuBackend {
             });
         self.record_scoped(&mut enc, "on request", When::OnRequest);
         self.submit(enc);
+        let t = std::time::Instant::now();
         let bytes = read_bytes(&self.ctx, self.buffers.get("result"), 0, MEASURES_ROW_BYTES)?;
+        self.costs.readback_ms += ms_since(t);
         self.collect_timings();
         let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
         let catches: Vec<u32> = read_vec(&self.ctx, self.buffers.get("catches"), 2)?;
@@ -689,6 +759,7 @@ impl Simulation for GpuBackend {
             let rows = left.min(HISTORY_ROWS);
             // Each step with its measures in one submission (the uniforms of a step are written
             // before it), the result row copied into the history; no wait in between.
+            let t = std::time::Instant::now();
             for row in 0..rows as u64 {
                 self.write_uniforms();
                 let mut enc =
@@ -712,8 +783,11 @@ impl Simulation for GpuBackend {
                 self.neighbors_counted = true;
                 on_step();
             }
+            self.costs.steps_ms += ms_since(t);
             self.ctx.take_error()?;
+            let t = std::time::Instant::now();
             let bytes = read_bytes(&self.ctx, &history, 0, rows as u64 * MEASURES_ROW_BYTES)?;
+            self.costs.readback_ms += ms_since(t);
             self.collect_timings();
             let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
             let floats = (MEASURES_ROW_BYTES / 4) as usize;

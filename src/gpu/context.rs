@@ -5,9 +5,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::gpu::cache::{CacheStats, PipelineCache};
 use crate::gpu::GpuError;
 
-/// An adapter, its device and queue, and a sink for uncaptured wgpu errors.
+/// An adapter, its device and queue, a sink for uncaptured wgpu errors, and the compiled
+/// pipelines of the device (shared by its clones).
 #[derive(Clone)]
 pub struct GpuContext {
     /// The wgpu instance.
@@ -21,6 +23,7 @@ pub struct GpuContext {
     /// The adapter's description.
     pub info: wgpu::AdapterInfo,
     errors: Arc<Mutex<Vec<String>>>,
+    pipelines: Arc<Mutex<PipelineCache>>,
 }
 
 /// A one-line description of an adapter: name, backend, device type, driver.
@@ -128,6 +131,7 @@ impl GpuContext {
             queue,
             info,
             errors,
+            pipelines: Arc::default(),
         })
     }
 
@@ -147,6 +151,20 @@ impl GpuContext {
             v.clear();
             Err(GpuError::Wgpu(msg))
         }
+    }
+
+    /// Runs `f` on the device's pipeline cache (a poisoned lock still holds valid pipelines).
+    pub fn with_pipeline_cache<T>(&self, f: impl FnOnce(&mut PipelineCache) -> T) -> T {
+        let mut cache = self
+            .pipelines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut cache)
+    }
+
+    /// What the device's pipeline cache has compiled and reused so far.
+    pub fn pipeline_stats(&self) -> CacheStats {
+        self.with_pipeline_cache(|c| c.stats())
     }
 
     /// Whether the device records timestamp queries (per-pass GPU times).

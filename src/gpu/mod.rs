@@ -2,12 +2,15 @@
 //! the rules pass and the flock measures, all in wgpu compute shaders.
 //!
 //! The stages, their WGSL and their bindings are described once in [`crate::stages::STAGES`];
-//! [`pipelines`] compiles them, [`buffers`] allocates the buffers of [`crate::stages::BUFFERS`] and
-//! binds them, and [`backend::GpuBackend`] records them in step order.
+//! [`pipelines`] takes their pipelines from the device's [`cache`] (compiled once per device),
+//! [`buffers`] allocates the buffers of [`crate::stages::BUFFERS`] and binds them, and
+//! [`backend::GpuBackend`] records them in step order.
 
 pub mod backend;
 pub mod buffers;
+pub mod cache;
 pub mod context;
+pub mod costs;
 pub mod dispatch;
 pub mod pipelines;
 pub mod readback;

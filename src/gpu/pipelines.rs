@@ -1,41 +1,17 @@
 //! The compute pipelines of every stage of [`crate::stages::STAGES`]: for each, one bind group
 //! layout made from its binding slots and one pipeline per entry point, all labelled with the
 //! stage's name. A stage that holds the model's rule (`rules`, `rules_heavy`) is compiled for the
-//! model and the neighbourhood of the run alone ([`Variant`]); switching either compiles it for the
-//! new one (once: each variant's pipelines are kept), with the same bind group layout, so the bind
-//! groups stay valid.
+//! model and the neighbourhood of the run alone ([`Variant`]); switching either takes the new
+//! one's pipelines, with the same bind group layout, so the bind groups stay valid. Layouts and
+//! pipelines come from the device's [`crate::gpu::cache::PipelineCache`]: each is compiled once
+//! per device, whatever the number of backends made on it.
 
+use crate::gpu::cache::EntryPipelines;
+pub use crate::gpu::cache::Variant;
+use crate::gpu::context::GpuContext;
 use crate::gpu::shaders;
-use crate::model::{Model, SimParams};
-use crate::stages::{Search, Stage, STAGES};
-
-/// The pipelines of a stage's entry points, for one variant.
-type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
-
-/// What a stage holding the model's rule is compiled for: the model and the neighbour search
-/// (the other searches are compiled out).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    /// The model.
-    pub model: Model,
-    /// The neighbour search.
-    pub search: Search,
-}
-
-impl Variant {
-    /// The variant of a run with `params`.
-    pub fn of(params: &SimParams) -> Variant {
-        Variant {
-            model: params.model,
-            search: Search::of(params),
-        }
-    }
-
-    /// Its slot among the kept pipelines: one per model and search.
-    fn slot(self) -> usize {
-        Search::ALL.len() * self.model.code() as usize + self.search as usize
-    }
-}
+use crate::model::Model;
+use crate::stages::{Stage, STAGES};
 
 /// The bind group layout and pipelines of one stage.
 pub struct StagePipelines {
@@ -45,67 +21,29 @@ pub struct StagePipelines {
     pub bgl: wgpu::BindGroupLayout,
     /// One pipeline per entry point, for the current variant.
     pipelines: EntryPipelines,
-    /// A per-model stage's pipelines for each variant compiled so far (by [`Variant::slot`]).
-    by_variant: Vec<Option<EntryPipelines>>,
 }
 
 impl StagePipelines {
-    /// Compiles `stage` (for `variant`, when it holds the model's rule).
-    pub fn new(device: &wgpu::Device, stage: &'static Stage, variant: Variant) -> Self {
-        let bgl = shaders::layout(device, stage.name, stage.bindings);
-        let pipelines = Self::compile(device, stage, &bgl, variant);
+    /// The pipelines of `stage` (for `variant`, when it holds the model's rule), from the
+    /// context's cache (compiled on first use).
+    pub fn new(ctx: &GpuContext, stage: &'static Stage, variant: Variant) -> Self {
+        let (bgl, pipelines) = ctx.with_pipeline_cache(|c| c.get(&ctx.device, stage, variant));
         StagePipelines {
             stage,
             bgl,
             pipelines,
-            by_variant: Vec::new(),
         }
     }
 
-    fn compile(
-        device: &wgpu::Device,
-        stage: &'static Stage,
-        bgl: &wgpu::BindGroupLayout,
-        variant: Variant,
-    ) -> EntryPipelines {
-        let label = if stage.wgsl.per_model() {
-            format!(
-                "{} ({}, {})",
-                stage.name,
-                variant.model.name(),
-                variant.search.name()
-            )
-        } else {
-            stage.name.to_string()
-        };
-        let source = stage.wgsl.source_for(variant.model, variant.search);
-        let module = shaders::module(device, &label, &source);
-        stage
-            .entry_points()
-            .into_iter()
-            .map(|e| {
-                (
-                    e,
-                    shaders::compute_pipeline(device, &label, bgl, &module, e),
-                )
-            })
-            .collect()
-    }
-
-    /// Makes the pipelines those of `to` (`from` is the current variant), compiling them on
-    /// first use; nothing to do for a stage without the model's rule.
-    fn set_variant(&mut self, device: &wgpu::Device, from: Variant, to: Variant) {
+    /// Makes the pipelines those of `to` (`from` is the current variant); nothing to do for a
+    /// stage without the model's rule.
+    fn set_variant(&mut self, ctx: &GpuContext, from: Variant, to: Variant) {
         if !self.stage.wgsl.per_model() || from == to {
             return;
         }
-        let slots = Search::ALL.len() * crate::model::MODELS.len();
-        self.by_variant.resize_with(slots, || None);
-        let next = match self.by_variant[to.slot()].take() {
-            Some(p) => p,
-            None => Self::compile(device, self.stage, &self.bgl, to),
-        };
-        let old = std::mem::replace(&mut self.pipelines, next);
-        self.by_variant[from.slot()] = Some(old);
+        self.pipelines = ctx
+            .with_pipeline_cache(|c| c.get(&ctx.device, self.stage, to))
+            .1;
     }
 
     /// The pipeline of entry point `entry`.
@@ -134,12 +72,12 @@ pub struct Pipelines {
 }
 
 impl Pipelines {
-    /// Compiles every stage for `variant`.
-    pub fn new(device: &wgpu::Device, variant: Variant) -> Self {
+    /// Every stage for `variant`, from the context's cache.
+    pub fn new(ctx: &GpuContext, variant: Variant) -> Self {
         Pipelines {
             stages: STAGES
                 .iter()
-                .map(|s| StagePipelines::new(device, s, variant))
+                .map(|s| StagePipelines::new(ctx, s, variant))
                 .collect(),
             variant,
         }
@@ -156,10 +94,10 @@ impl Pipelines {
     }
 
     /// Makes the pipelines those of `variant` (the stages holding the model's rule; compiled on
-    /// first use, then kept).
-    pub fn set_variant(&mut self, device: &wgpu::Device, variant: Variant) {
+    /// first use on this device, then kept).
+    pub fn set_variant(&mut self, ctx: &GpuContext, variant: Variant) {
         for s in &mut self.stages {
-            s.set_variant(device, self.variant, variant);
+            s.set_variant(ctx, self.variant, variant);
         }
         self.variant = variant;
     }

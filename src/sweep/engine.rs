@@ -20,7 +20,8 @@
 //!    scene is refused, naming the model and its parameters).
 
 use crate::backend::{self, BackendKind, Simulation};
-use crate::gpu::GpuContext;
+use crate::gpu::costs::Costs;
+use crate::gpu::{GpuBackend, GpuContext};
 use crate::model::measures::MeasureId;
 use crate::model::FlockMeasures;
 use crate::run::args::Set;
@@ -35,9 +36,44 @@ pub const DEFAULT_BOIDS: usize = 20_000;
 /// The names a sweep may sweep that are not parameters: the boid count and the density.
 pub const SPECIAL: [&str; 2] = ["boids", "density"];
 
-/// The GPU context, made on the first GPU point and kept for the next ones.
+/// What a sweep's GPU points share: the context, made on the first GPU point, and one backend,
+/// made on the first point that runs and reset for the next ones
+/// ([`crate::gpu::GpuBackend::reset`]: its pipelines and buffers are kept, the buffers grown only
+/// when a point needs more, the state uploaded per point). Every point's results are those of a
+/// new backend: `tests/it/sweep_reuse.rs` holds them to it.
 #[derive(Default)]
-pub struct Device(Option<GpuContext>);
+pub struct Device {
+    ctx: Option<GpuContext>,
+    /// The time the context took, charged to the first point that runs.
+    adapter_ms: f64,
+    backend: Option<GpuBackend>,
+}
+
+impl Device {
+    /// The context, when a GPU point made one.
+    pub fn context(&self) -> Option<&GpuContext> {
+        self.ctx.as_ref()
+    }
+
+    /// The backend `setup` runs on: the kept one reset to hold it, else a new one (kept). Timer
+    /// queries are off: a sweep reads no stage times.
+    fn backend(&mut self, setup: &crate::model::Setup) -> Result<&mut GpuBackend, RunError> {
+        let ctx = self.ctx.as_ref().expect("the context is made first");
+        let sim = match self.backend.take() {
+            Some(mut b) => {
+                backend::reset(&mut b, setup)?;
+                b
+            }
+            None => {
+                let mut b = GpuBackend::from_state(ctx, &setup.params, &setup.boids, setup.seed)?;
+                b.set_profiling(false);
+                backend::apply_actors(&mut b, setup)?;
+                b
+            }
+        };
+        Ok(self.backend.insert(sim))
+    }
+}
 
 /// What to resolve (and run).
 pub struct RunRequest<'a> {
@@ -78,6 +114,8 @@ pub struct RunOutput {
     pub samples: Vec<Vec<f64>>,
     /// The name of the model's order parameter (a measure of [`crate::sweep::measures`]).
     pub order_parameter: &'static str,
+    /// Where a GPU run's time went (None for the CPU backends and for a point only resolved).
+    pub costs: Option<Costs>,
 }
 
 /// The sweep's samples: each measured step's values of [`crate::sweep::measures`].
@@ -190,12 +228,15 @@ pub fn run_one(
         adapter: None,
         samples: Vec::new(),
         order_parameter: params.model.desc().order_parameter,
+        costs: None,
     };
-    if req.backend == BackendKind::Gpu && device.0.is_none() {
-        device.0 = Some(GpuContext::new()?);
+    if req.backend == BackendKind::Gpu && device.ctx.is_none() {
+        let t = std::time::Instant::now();
+        device.ctx = Some(GpuContext::new()?);
+        device.adapter_ms = t.elapsed().as_secs_f64() * 1e3;
     }
     let ctx = device
-        .0
+        .ctx
         .as_ref()
         .filter(|_| req.backend == BackendKind::Gpu);
     if let Some(c) = ctx {
@@ -205,7 +246,13 @@ pub fn run_one(
     if req.steps == 0 {
         return Ok(out);
     }
-    let mut sim = backend::create(req.backend, &spec.setup, ctx)?;
+    let mut cpu;
+    let sim: &mut dyn Simulation = if req.backend == BackendKind::Gpu {
+        device.backend(&spec.setup)?
+    } else {
+        cpu = backend::create(req.backend, &spec.setup, None)?;
+        cpu.as_mut()
+    };
     drop(spec);
     let discard = req.discard.min(req.steps);
     let mut samples = Samples {
@@ -218,7 +265,7 @@ pub fn run_one(
     // The measures of every step past the discarded ones, read back in batches (not one wait
     // per step). A point runs whole: Ctrl-C stops the sweep between points.
     run_steps(
-        sim.as_mut(),
+        sim,
         &Schedule {
             warmup: discard,
             steps: req.steps - discard,
@@ -230,5 +277,10 @@ pub fn run_one(
         &mut samples,
     )?;
     out.samples = samples.rows;
+    if let Some(b) = device.backend.as_mut() {
+        let mut c = b.take_costs();
+        c.adapter_ms = std::mem::take(&mut device.adapter_ms);
+        out.costs = Some(c);
+    }
     Ok(out)
 }

@@ -316,6 +316,7 @@ pub fn run_sweep(
                     boids: None,
                     world_wu: None,
                     density: None,
+                    costs: None,
                 }
             })
             .collect(),
@@ -389,6 +390,7 @@ pub fn run_sweep(
         status.boids = Some(row.boids);
         status.world_wu = Some(row.world);
         status.density = Some(row.density());
+        status.costs = run.costs;
         summary.runs_done += 1;
         summary.seconds_total = start.elapsed().as_secs_f64();
         rows.push(row);

@@ -65,6 +65,10 @@ pub struct RunStatus {
     /// Density N/(W·H) (boids/wu²) of the run, when done.
     #[serde(default)]
     pub density: Option<f64>,
+    /// Where the wall time of a GPU run went (adapter, pipelines, buffers, upload, steps,
+    /// read-backs; [`crate::gpu::costs::Costs`]), when done; absent for the CPU backends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs: Option<crate::gpu::costs::Costs>,
 }
 
 /// A shard folder a merged sweep was made from.

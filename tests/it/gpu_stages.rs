@@ -151,7 +151,7 @@ fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
         model: Model::BOIDS,
         search: boids::stages::Search::Metric,
     };
-    let scan = StagePipelines::new(&ctx.device, boids::stages::stage("scan"), metric);
+    let scan = StagePipelines::new(ctx, boids::stages::stage("scan"), metric);
     let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {

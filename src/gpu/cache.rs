@@ -1,0 +1,126 @@
+//! The compiled compute pipelines of one device, kept for the device's lifetime and shared by every
+//! backend made on it ([`crate::gpu::GpuContext::pipeline_cache`]): a stage's bind group layout
+//! is made once, and its pipelines once per [`Variant`] (a stage without the model's rule has
+//! one). A sweep's points, the app's switch of model or backend, and Python's repeated
+//! simulations on one context compile nothing after their first use of a variant; the counts
+//! ([`CacheStats`]) say so, and the sweep's cost breakdown reports them.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::gpu::shaders;
+use crate::model::{Model, SimParams};
+use crate::stages::{Search, Stage};
+
+/// The pipelines of a stage's entry points, for one variant.
+pub type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
+
+/// What a stage holding the model's rule is compiled for: the model and the neighbour search
+/// (the other searches are compiled out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The model.
+    pub model: Model,
+    /// The neighbour search.
+    pub search: Search,
+}
+
+impl Variant {
+    /// The variant of a run with `params`.
+    pub fn of(params: &SimParams) -> Variant {
+        Variant {
+            model: params.model,
+            search: Search::of(params),
+        }
+    }
+
+    /// Its number among the variants: one per model and search.
+    fn slot(self) -> usize {
+        Search::ALL.len() * self.model.code() as usize + self.search as usize
+    }
+}
+
+/// What a cache has done since the device was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CacheStats {
+    /// Compute pipelines compiled (one per entry point of a stage and variant).
+    pub compiled: u64,
+    /// Stage lookups answered with pipelines compiled before (nothing compiled).
+    pub reused: u64,
+    /// Wall time spent compiling shader modules and pipelines (ms).
+    pub compile_ms: f64,
+}
+
+/// The layouts and pipelines compiled so far on one device.
+#[derive(Default)]
+pub struct PipelineCache {
+    layouts: HashMap<&'static str, wgpu::BindGroupLayout>,
+    /// By stage name and variant slot (None: a stage without the model's rule).
+    pipelines: HashMap<(&'static str, Option<usize>), EntryPipelines>,
+    stats: CacheStats,
+}
+
+impl PipelineCache {
+    /// The bind group layout of `stage` and its pipelines for `variant` (which a stage without
+    /// the model's rule ignores), compiled on first use.
+    pub fn get(
+        &mut self,
+        device: &wgpu::Device,
+        stage: &'static Stage,
+        variant: Variant,
+    ) -> (wgpu::BindGroupLayout, EntryPipelines) {
+        let bgl = self
+            .layouts
+            .entry(stage.name)
+            .or_insert_with(|| shaders::layout(device, stage.name, stage.bindings))
+            .clone();
+        let key = (stage.name, stage.wgsl.per_model().then(|| variant.slot()));
+        if let Some(p) = self.pipelines.get(&key) {
+            self.stats.reused += 1;
+            return (bgl, p.clone());
+        }
+        let t = Instant::now();
+        let p = compile(device, stage, &bgl, variant);
+        self.stats.compile_ms += t.elapsed().as_secs_f64() * 1e3;
+        self.stats.compiled += p.len() as u64;
+        self.pipelines.insert(key, p.clone());
+        (bgl, p)
+    }
+
+    /// What the cache has done so far.
+    pub fn stats(&self) -> CacheStats {
+        self.stats
+    }
+}
+
+/// Compiles the entry points of `stage` for `variant`, labelled with the stage's name (and the
+/// variant's, for a stage holding the model's rule).
+fn compile(
+    device: &wgpu::Device,
+    stage: &'static Stage,
+    bgl: &wgpu::BindGroupLayout,
+    variant: Variant,
+) -> EntryPipelines {
+    let label = if stage.wgsl.per_model() {
+        format!(
+            "{} ({}, {})",
+            stage.name,
+            variant.model.name(),
+            variant.search.name()
+        )
+    } else {
+        stage.name.to_string()
+    };
+    let source = stage.wgsl.source_for(variant.model, variant.search);
+    let module = shaders::module(device, &label, &source);
+    stage
+        .entry_points()
+        .into_iter()
+        .map(|e| {
+            (
+                e,
+                shaders::compute_pipeline(device, &label, bgl, &module, e),
+            )
+        })
+        .collect()
+}
