@@ -30,6 +30,13 @@ use crate::stages::twins::{CandidateRange, SortedRef, StateMut};
 /// whose candidates (the rows around it) stay in the cache from one item to the next.
 const RULES_TASK: usize = 512;
 
+/// The rayon tasks (at least) the rules pass of a step of `n` boids splits into: one step of 400
+/// boids is one task, so a sweep runs such points side by side to fill the cores
+/// (`crate::sweep::run`).
+pub fn step_tasks(n: usize) -> usize {
+    n.div_ceil(RULES_TASK).max(1)
+}
+
 /// Lane steps a [`Candidates`] keeps (4 per block row of a 5 × 5 block, and room to spare).
 pub const STEPS: usize = 48;
 

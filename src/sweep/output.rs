@@ -13,7 +13,8 @@
 //!   ([`crate::sweep::series`]).
 //!
 //! Every file is written whole ([`crate::io::write_atomic`]). The tables and the summary are
-//! rewritten after every point, the plots at the end (also after Ctrl-C).
+//! rewritten after every run (or wave of runs run side by side: `crate::sweep::run`), the plots at
+//! the end (also after Ctrl-C).
 //!
 //! Folder rule: `--out DIR` (default `sweeps/<UTC time>`) is created with its parents when
 //! missing; an existing folder must be empty unless `--force` is given (then the sweep's files in

@@ -3,8 +3,14 @@
 //! Everything that can be checked without running is checked before the folder is touched: the
 //! options, the scene, every combination of values against the parameters' ranges (so a value out
 //! of range is an error naming it before any run), and for `gpu` the adapter and its limits.
-//! Then the runs of the shard (points × repeats) go in plan order; after each one `sweep.csv` and
-//! `summary.json` are rewritten whole (status `in-progress`). When the stop flag is set (Ctrl-C)
+//! Then the runs of the shard (points × repeats) go in plan order, in waves: one run alone, or on
+//! the `cpu` backend as many consecutive runs side by side (each on its own thread, its step
+//! single-threaded) as their steps' rayon tasks ([`crate::cpu::rules::step_tasks`]) leave cores
+//! for: a 400-boid point's step is one or two tasks, so a sweep of small systems fills the cores
+//! with points, while a point of 20 000 boids fills them by itself and runs alone. GPU points run
+//! one at a time on one reset backend ([`crate::sweep::engine::Device`]). After each wave
+//! `sweep.csv` and `summary.json` are rewritten whole (status `in-progress`); what is written is
+//! the same whatever the waves. When the stop flag is set (Ctrl-C)
 //! the sweep stops after the current run with status `interrupted`; the plots are drawn at the end either way.
 
 use std::path::PathBuf;
@@ -267,6 +273,8 @@ pub fn run_sweep(
         })?;
     }
     let mut base_params = None;
+    // The boid count of each point (by point index), for the waves below.
+    let mut point_boids = Vec::with_capacity(spec.combinations());
     for c in 0..spec.combinations() {
         let p = spec.run(c * spec.repeats as usize);
         let r = run_one(
@@ -278,6 +286,7 @@ pub fn run_sweep(
             point: describe(&spec.axes, &p.values),
             source: Box::new(e),
         })?;
+        point_boids.push(r.boids);
         base_params.get_or_insert(r.params);
     }
     let todo: Vec<usize> = match cfg.shard {
@@ -339,64 +348,118 @@ pub fn run_sweep(
         steps: todo.len() as u64 * u64::from(cfg.steps),
     });
 
-    for (i, &k) in todo.iter().enumerate() {
+    // The runs go in waves: one run alone, or on the CPU backend consecutive runs whose steps
+    // together split into no more rayon tasks than there are threads, side by side (each
+    // point's step too small to fill the cores by itself); the results of a wave are written in
+    // plan order, so the folder is the same either way.
+    let threads = rayon::current_num_threads();
+    let mut i = 0;
+    while i < todo.len() {
         if stop.is_set() {
             summary.status = SweepStatus::Interrupted;
             break;
         }
-        let planned = spec.run(k);
-        on_event(SweepEvent::RunStarted(&planned));
-        let t = Instant::now();
-        let result = {
-            let req = request(&settings_of(&planned), Some(planned.seed), cfg.steps);
-            run_one(&req, &mut device, &mut || on_event(SweepEvent::Step))
-        };
-        let run = match result {
-            Ok(r) => r,
-            Err(source) => {
-                let which = format!(
-                    "{} (point {}: {}, repeat {} of {})",
-                    k + 1,
-                    planned.point + 1,
-                    describe(&spec.axes, &planned.values),
-                    planned.repeat + 1,
-                    spec.repeats
-                );
-                summary.status = SweepStatus::Failed;
-                // The summary says which run failed and why; the error adds the folder.
-                summary.error = Some(format!("sweep run {which}: {source}"));
-                summary.seconds_total = start.elapsed().as_secs_f64();
-                write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
-                return Err(SweepError::Failed {
-                    run: which,
-                    source: Box::new(source),
-                    dir: cfg.out.clone(),
-                });
+        let mut wave = 1;
+        if cfg.backend == BackendKind::Cpu {
+            let tasks =
+                |j: usize| crate::cpu::rules::step_tasks(point_boids[spec.run(todo[j]).point]);
+            let mut used = tasks(i);
+            while i + wave < todo.len() && used + tasks(i + wave) <= threads {
+                used += tasks(i + wave);
+                wave += 1;
             }
-        };
-        let seconds = t.elapsed().as_secs_f64();
-        let row = row_of(&planned, &run, spec.samples());
-        if cfg.series {
-            let name = series_file(row.point, row.repeat);
-            let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
-            let path = cfg.out.join(&name);
-            crate::io::write_atomic(&path, &bytes)
-                .map_err(|source| SweepError::Write { path, source })?;
-            series.push(name);
         }
-        let status = &mut summary.runs[i];
-        status.done = true;
-        status.seconds = Some(seconds);
-        status.boids = Some(row.boids);
-        status.world_wu = Some(row.world);
-        status.density = Some(row.density());
-        status.costs = run.costs;
-        summary.runs_done += 1;
+        let planned: Vec<PlannedRun> = todo[i..i + wave].iter().map(|&k| spec.run(k)).collect();
+        let results: Vec<(Result<RunOutput, RunError>, f64)> = if wave == 1 {
+            on_event(SweepEvent::RunStarted(&planned[0]));
+            let t = Instant::now();
+            let req = request(&settings_of(&planned[0]), Some(planned[0].seed), cfg.steps);
+            let r = run_one(&req, &mut device, &mut || on_event(SweepEvent::Step));
+            vec![(r, t.elapsed().as_secs_f64())]
+        } else {
+            // Each run of the wave on its own thread, its step single-threaded (a rayon pool
+            // of one): the wave's runs fill the cores without competing for them.
+            let one = |p: &PlannedRun| {
+                let t = Instant::now();
+                let req = request(&settings_of(p), Some(p.seed), cfg.steps);
+                let r = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(pool) => pool.install(|| run_one(&req, &mut Device::default(), &mut || {})),
+                    Err(_) => run_one(&req, &mut Device::default(), &mut || {}),
+                };
+                (r, t.elapsed().as_secs_f64())
+            };
+            let out: Vec<_> = std::thread::scope(|s| {
+                let handles: Vec<_> = planned.iter().map(|p| s.spawn(|| one(p))).collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
+            for p in &planned {
+                on_event(SweepEvent::RunStarted(p));
+                for _ in 0..cfg.steps {
+                    on_event(SweepEvent::Step);
+                }
+            }
+            out
+        };
+        for ((planned, (result, seconds)), &k) in
+            planned.iter().zip(results).zip(&todo[i..i + wave])
+        {
+            let run = match result {
+                Ok(r) => r,
+                Err(source) => {
+                    let which = format!(
+                        "{} (point {}: {}, repeat {} of {})",
+                        k + 1,
+                        planned.point + 1,
+                        describe(&spec.axes, &planned.values),
+                        planned.repeat + 1,
+                        spec.repeats
+                    );
+                    summary.status = SweepStatus::Failed;
+                    // The summary says which run failed and why; the error adds the folder.
+                    summary.error = Some(format!("sweep run {which}: {source}"));
+                    summary.seconds_total = start.elapsed().as_secs_f64();
+                    write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
+                    return Err(SweepError::Failed {
+                        run: which,
+                        source: Box::new(source),
+                        dir: cfg.out.clone(),
+                    });
+                }
+            };
+            let row = row_of(planned, &run, spec.samples());
+            if cfg.series {
+                let name = series_file(row.point, row.repeat);
+                let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
+                let path = cfg.out.join(&name);
+                crate::io::write_atomic(&path, &bytes)
+                    .map_err(|source| SweepError::Write { path, source })?;
+                series.push(name);
+            }
+            let status = &mut summary.runs[i];
+            status.done = true;
+            status.seconds = Some(seconds);
+            status.boids = Some(row.boids);
+            status.world_wu = Some(row.world);
+            status.density = Some(row.density());
+            status.costs = run.costs;
+            summary.runs_done += 1;
+            rows.push(row);
+            i += 1;
+        }
+        // The folder is rewritten once per wave: its runs finished together.
         summary.seconds_total = start.elapsed().as_secs_f64();
-        rows.push(row);
         write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
-        if let Some(row) = rows.last() {
-            on_event(SweepEvent::RunFinished { row, seconds });
+        for (row, status) in rows[rows.len() - wave..]
+            .iter()
+            .zip(&summary.runs[i - wave..i])
+        {
+            on_event(SweepEvent::RunFinished {
+                row,
+                seconds: status.seconds.unwrap_or(0.0),
+            });
         }
     }
     if summary.status == SweepStatus::InProgress {
