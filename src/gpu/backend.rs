@@ -101,16 +101,14 @@ impl GpuBackend {
         let before = ctx.pipeline_stats();
         let pipelines = Pipelines::new(ctx, Variant::of(params));
         add_compiles(&mut costs, &before, &ctx.pipeline_stats());
-        let capacity = capacity_for(
-            params,
-            boids.len() as u32,
-            &ObstacleGrid::default(),
-            0,
-            false,
-        );
+        // No obstacles, binned as `set_obstacles(&[])` bins them, so that call fits the buffers.
+        let interaction = Interaction::with_obstacle_defaults();
+        let obstacles = empty_obstacles(&interaction, params);
+        let capacity = capacity_for(params, boids.len() as u32, &obstacles, 0, false);
         let t = std::time::Instant::now();
-        let buffers = SimBuffers::new(ctx, &pipelines, capacity)?;
+        let buffers = SimBuffers::new(ctx, &pipelines, capacity, capacity.cells)?;
         costs.buffers_ms += ms_since(t);
+        costs.buffer_sets += 1;
         let t = std::time::Instant::now();
         write_state(ctx, &buffers, 0, boids);
         costs.upload_ms += ms_since(t);
@@ -124,9 +122,9 @@ impl GpuBackend {
             seed,
             step: 0,
             count: boids.len() as u32,
-            interaction: Interaction::with_obstacle_defaults(),
+            interaction,
             obstacle_points: Vec::new(),
-            obstacles: ObstacleGrid::new(&[], 1.0, params),
+            obstacles,
             predators: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
@@ -158,7 +156,7 @@ impl GpuBackend {
         self.finish()?;
         self.interaction = Interaction::with_obstacle_defaults();
         self.obstacle_points.clear();
-        self.obstacles = ObstacleGrid::new(&[], 1.0, params);
+        self.obstacles = empty_obstacles(&self.interaction, params);
         self.predators = 0;
         self.record_neighbors = false;
         let before = self.ctx.pipeline_stats();
@@ -296,9 +294,10 @@ impl GpuBackend {
         }
     }
 
-    /// Grows the buffers (keeping the first `keep` boids and the obstacles) when `n` boids, the
-    /// grid or the obstacle grid of the current parameters do not fit them, and rebuilds the scan
-    /// levels when the number of cells changed.
+    /// Grows the buffers (keeping the first `self.count` boids and the obstacles) when `n`
+    /// boids, the grid or the obstacle grid of the current parameters do not fit them, and
+    /// rebuilds the scan levels when the number of cells changed. Nothing shrinks: a smaller
+    /// count or grid runs in the buffers it has.
     fn fit(&mut self, n: u32) -> Result<(), SimError> {
         let need = capacity_for(
             &self.params,
@@ -311,14 +310,21 @@ impl GpuBackend {
         let grown = Capacity {
             boids: grow(have.boids, need.boids),
             items: grow(have.items, need.items),
-            cells: need.cells,
+            // Exactly what is needed when more (a doubled grid could pass the binding limit).
+            cells: have.cells.max(need.cells),
             obstacle_cells: grow(have.obstacle_cells, need.obstacle_cells),
             obstacles: grow(have.obstacles, need.obstacles),
             predators: grow(have.predators, need.predators),
             neighbor_ids: grow(have.neighbor_ids, need.neighbor_ids),
         };
         if grown != have {
-            self.reallocate(grown)?;
+            self.reallocate(grown, need.cells)?;
+        }
+        if self.buffers.scan.lens[0] != need.cells + 1 {
+            let t = std::time::Instant::now();
+            self.buffers
+                .rescan(&self.ctx.device, &self.pipelines, need.cells);
+            self.costs.buffers_ms += ms_since(t);
         }
         Ok(())
     }
@@ -422,12 +428,13 @@ impl GpuBackend {
         }
     }
 
-    /// Re-allocates the buffers with new capacities, keeping the first `self.count` boids and the
+    /// Re-allocates the buffers with new capacities (the scan over `grid_cells`), keeping the first `self.count` boids and the
     /// obstacles (GPU copies; bind groups rebuilt).
-    fn reallocate(&mut self, capacity: Capacity) -> Result<(), SimError> {
+    fn reallocate(&mut self, capacity: Capacity, grid_cells: u32) -> Result<(), SimError> {
         let t = std::time::Instant::now();
-        let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity)?;
+        let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity, grid_cells)?;
         self.costs.buffers_ms += ms_since(t);
+        self.costs.buffer_sets += 1;
         let mut enc = self
             .ctx
             .device
@@ -489,7 +496,10 @@ fn capacity_for(
         boids: n,
         items: n * if wrap { 2 } else { 1 },
         cells: Grid::new(params, n as usize).cells(),
-        obstacle_cells: og.cells(),
+        // The budget of a grid of few points, so that one never grows the buffers.
+        obstacle_cells: og
+            .cells()
+            .max(crate::model::grid::OBSTACLE_CELLS_MIN_BUDGET),
         obstacles: og.points.len() as u32,
         predators,
         neighbor_ids: if record && topological {
@@ -498,6 +508,15 @@ fn capacity_for(
             1
         },
     }
+}
+
+/// The obstacle grid of no obstacles with the radii of `ia`.
+fn empty_obstacles(ia: &Interaction, params: &SimParams) -> ObstacleGrid {
+    ObstacleGrid::new(
+        &[],
+        ia.obstacle_radius.max(ia.obstacle_bounce_radius),
+        params,
+    )
 }
 
 /// Milliseconds since `t`.

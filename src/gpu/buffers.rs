@@ -16,7 +16,8 @@ pub struct Capacity {
     pub boids: u32,
     /// Items (boids and their ghosts): 2·boids in a wrapping world, else boids.
     pub items: u32,
-    /// Cells (the `cells` buffer has one more entry).
+    /// Cells (the `cells` buffer has one more entry); the grid in use may have fewer (the scan
+    /// runs over the grid's, [`SimBuffers::rescan`]).
     pub cells: u32,
     /// Obstacle grid cells (the `obstacle_cells` buffer has one more entry).
     pub obstacle_cells: u32,
@@ -139,7 +140,8 @@ pub fn check_boids(ctx: &GpuContext, boids: u64) -> Result<(), GpuError> {
 }
 
 impl SimBuffers {
-    /// Allocates every buffer at `capacity` and builds the bind groups.
+    /// Allocates every buffer at `capacity` and builds the bind groups, the scan's levels over
+    /// the `grid_cells` (≤ `capacity.cells`) of the grid in use.
     ///
     /// # Errors
     /// [`GpuError::Limit`] when a buffer would exceed the device limits.
@@ -147,6 +149,7 @@ impl SimBuffers {
         ctx: &GpuContext,
         pipelines: &Pipelines,
         capacity: Capacity,
+        grid_cells: u32,
     ) -> Result<Self, GpuError> {
         check_boids(ctx, capacity.boids as u64)?;
         check_fits(
@@ -208,7 +211,7 @@ impl SimBuffers {
                         d,
                         pipelines.at(k),
                         get(data),
-                        capacity.cells + 1,
+                        grid_cells.min(capacity.cells) + 1,
                     ));
                     None
                 }
@@ -225,6 +228,24 @@ impl SimBuffers {
             binds,
             scan: scan.expect("the stage table has a scan stage"),
         })
+    }
+
+    /// Rebuilds the scan's levels for a grid of `grid_cells` (≤ `capacity.cells`) when it has
+    /// another number of cells: the buffers stay (a sweep's points of one count and another
+    /// perception radius keep them).
+    pub fn rescan(&mut self, device: &wgpu::Device, pipelines: &Pipelines, grid_cells: u32) {
+        let len = grid_cells.min(self.capacity.cells) + 1;
+        if self.scan.lens[0] == len {
+            return;
+        }
+        let k = STAGES
+            .iter()
+            .position(|s| matches!(s.run, Run::Scan { .. }))
+            .expect("the stage table has a scan stage");
+        let Run::Scan { data } = STAGES[k].run else {
+            unreachable!("found as a scan stage")
+        };
+        self.scan = ScanLevels::new(device, pipelines.at(k), self.get(data), len);
     }
 
     /// The buffer named `name` (one of [`BUFFERS`]).

@@ -21,8 +21,11 @@ pub struct Costs {
     pub pipelines_compiled: u64,
     /// Stage pipeline sets taken from the device's cache instead of compiled.
     pub pipelines_reused: u64,
-    /// Allocating buffers and bind groups (0 when the buffers of the run before fit).
+    /// Allocating buffers and bind groups (the scan's levels alone when only the grid changed).
     pub buffers_ms: f64,
+    /// Sets of buffers allocated: 1 for a new backend, or for a run that needed more than the
+    /// buffers of the runs before held; 0 when they fit.
+    pub buffer_sets: u64,
     /// Writing the initial state into the buffers.
     pub upload_ms: f64,
     /// Recording and submitting the steps (and their measures passes).
@@ -50,24 +53,26 @@ impl Costs {
             pipelines_compiled: self.pipelines_compiled + o.pipelines_compiled,
             pipelines_reused: self.pipelines_reused + o.pipelines_reused,
             buffers_ms: self.buffers_ms + o.buffers_ms,
+            buffer_sets: self.buffer_sets + o.buffer_sets,
             upload_ms: self.upload_ms + o.upload_ms,
             steps_ms: self.steps_ms + o.steps_ms,
             readback_ms: self.readback_ms + o.readback_ms,
         }
     }
 
-    /// One line: `setup S ms (adapter A, pipelines P (C compiled, R reused), buffers B, upload
-    /// U), steps T ms, read-backs R ms`.
+    /// One line: `setup S ms (adapter A, pipelines P (C compiled, R reused), buffers B (K
+    /// sets), upload U), steps T ms, read-backs R ms`.
     pub fn describe(&self) -> String {
         format!(
             "setup {:.1} ms (adapter {:.1}, pipelines {:.1} ({} compiled, {} reused), buffers \
-             {:.1}, upload {:.2}), steps {:.1} ms, read-backs {:.1} ms",
+             {:.1} ({} sets), upload {:.2}), steps {:.1} ms, read-backs {:.1} ms",
             self.setup_ms(),
             self.adapter_ms,
             self.pipelines_ms,
             self.pipelines_compiled,
             self.pipelines_reused,
             self.buffers_ms,
+            self.buffer_sets,
             self.upload_ms,
             self.steps_ms,
             self.readback_ms

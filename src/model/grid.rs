@@ -486,11 +486,15 @@ pub struct ObstacleGrid {
     pub points: Vec<[f32; 2]>,
 }
 
+/// Cells an obstacle grid may have whatever its points: its cell budget is 4 per point, at least
+/// this many.
+pub const OBSTACLE_CELLS_MIN_BUDGET: u32 = 64;
+
 impl ObstacleGrid {
     /// Bins `points` for obstacles acting within `radius` wu in a world `w` × `h` wu
     /// (`ObstacleGrid::new` takes them from the parameters).
     pub fn for_world(points: &[[f32; 2]], radius: f32, w: f32, h: f32) -> ObstacleGrid {
-        let budget = (4 * points.len() as u64).max(64);
+        let budget = (4 * points.len() as u64).max(OBSTACLE_CELLS_MIN_BUDGET as u64);
         let mut cell = radius.max(1e-3).max(w.max(h) / 65_536.0);
         let (mut cols, mut rows);
         loop {

@@ -1,0 +1,193 @@
+//! A GPU sweep sets up once: its points reuse one set of pipelines (counted in each run's
+//! `costs`), and its one backend, reset per point, gives every point the results a new backend
+//! gives it — also when the points change the grid and the buffers (boid count, perception
+//! radius) or the variant of the rules pass (topological k). Each run's row is compared with the
+//! same run made alone in its own process (`--shard k/K`: the same seed, a new backend).
+
+use crate::support;
+use std::path::Path;
+use support::cmd::ok;
+
+use boids::stages::STAGES;
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// The `costs` of every run of the sweep in `dir`.
+fn costs(dir: &Path) -> Vec<serde_json::Value> {
+    summary(dir)["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["costs"].clone())
+        .collect()
+}
+
+/// `sweep.csv`'s rows (the header dropped).
+fn rows(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("sweep.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect()
+}
+
+/// Runs a GPU sweep of `param` over `values` (one run per value) into `root/full`, then each run
+/// alone into `root/k` (`--shard k/K`), and returns the full sweep's folder after checking that
+/// every run's row equals its lone run's.
+fn full_equals_lone_runs(
+    root: &Path,
+    extra: &[&str],
+    param: &str,
+    values: &str,
+) -> std::path::PathBuf {
+    let n = values.split(',').count();
+    let base = |out: &Path| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "sweep",
+            "--backend",
+            "gpu",
+            "--param",
+            param,
+            "--values",
+            values,
+            "--steps",
+            "24",
+            "--discard",
+            "8",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.push(out.to_str().unwrap().to_string());
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let full = root.join("full");
+    let args = base(&full);
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let all = rows(&full);
+    assert_eq!(all.len(), n);
+    for k in 1..=n {
+        let lone = root.join(format!("{k}"));
+        let mut args = base(&lone);
+        args.extend(["--shard".to_string(), format!("{k}/{n}")]);
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let r = rows(&lone);
+        assert_eq!(r.len(), 1);
+        assert_eq!(
+            r[0],
+            all[k - 1],
+            "run {k} of the {param} sweep differs from the same run alone on a new backend"
+        );
+    }
+    full
+}
+
+/// Compute pipelines of every stage for one variant (one per entry point).
+fn all_pipelines() -> u64 {
+    STAGES.iter().map(|s| s.entry_points().len() as u64).sum()
+}
+
+/// Compute pipelines of the stages holding the model's rule (compiled per variant).
+fn per_variant_pipelines() -> u64 {
+    STAGES
+        .iter()
+        .filter(|s| s.wgsl.per_model())
+        .map(|s| s.entry_points().len() as u64)
+        .sum()
+}
+
+#[test]
+fn a_gpu_sweep_compiles_its_pipelines_once() {
+    if support::gpu().is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let full = full_equals_lone_runs(
+        root.path(),
+        &[
+            "--scene",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml"),
+            "--boids",
+            "300",
+        ],
+        "vicsek_eta",
+        "0.1,1,2,3",
+    );
+    let c = costs(&full);
+    assert_eq!(c[0]["pipelines_compiled"], all_pipelines(), "{:?}", c[0]);
+    assert!(c[0]["adapter_ms"].as_f64().unwrap() > 0.0, "{:?}", c[0]);
+    for r in &c[1..] {
+        // Nothing compiled, no buffer made, no adapter: the state uploaded, the steps run.
+        assert_eq!(r["pipelines_compiled"], 0, "{r:?}");
+        assert_eq!(r["adapter_ms"], 0.0, "{r:?}");
+        assert_eq!(r["buffer_sets"], 0, "{r:?}");
+        assert!(r["steps_ms"].as_f64().unwrap() > 0.0, "{r:?}");
+    }
+    // A lone run made its own pipelines (the shard's process had none).
+    let lone = costs(&root.path().join("3"));
+    assert_eq!(lone[0]["pipelines_compiled"], all_pipelines());
+}
+
+#[test]
+fn points_that_change_the_grid_or_the_count_get_their_own_results() {
+    if support::gpu().is_none() {
+        return;
+    }
+    // The count grows (buffers reallocated), shrinks (kept, the scan rebuilt for the smaller
+    // grid), grows within them.
+    let root = tempfile::tempdir().unwrap();
+    let full = full_equals_lone_runs(root.path(), &[], "boids", "200,900,300,500");
+    let c = costs(&full);
+    let sets: Vec<u64> = c
+        .iter()
+        .map(|r| r["buffer_sets"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sets, [1, 1, 0, 0], "{c:?}");
+    // The perception radius changes the uniform grid (its cells) at a fixed count.
+    let root = tempfile::tempdir().unwrap();
+    full_equals_lone_runs(
+        root.path(),
+        &["--boids", "400"],
+        "perception_radius",
+        "20,45,28",
+    );
+}
+
+#[test]
+fn a_change_of_variant_compiles_only_the_rules_stages() {
+    if support::gpu().is_none() {
+        return;
+    }
+    // k ≤ 8 and k > 8 are two variants of the rules pass; back to the first compiles nothing.
+    let root = tempfile::tempdir().unwrap();
+    let full = full_equals_lone_runs(
+        root.path(),
+        &[
+            "--scene",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scenes/vicsek_topological.toml"
+            ),
+            "--boids",
+            "300",
+        ],
+        "topological_k",
+        "6,12,7",
+    );
+    let c = costs(&full);
+    assert_eq!(c[0]["pipelines_compiled"], all_pipelines(), "{:?}", c[0]);
+    assert_eq!(
+        c[1]["pipelines_compiled"],
+        per_variant_pipelines(),
+        "{:?}",
+        c[1]
+    );
+    assert_eq!(c[2]["pipelines_compiled"], 0, "{:?}", c[2]);
+}
