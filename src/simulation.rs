@@ -1,7 +1,10 @@
-//! The interface every backend implements ([`Simulation`]), the backend names ([`BackendKind`])
-//! and the errors a backend reports ([`SimError`], [`GpuError`]). The backends themselves are in
+//! The interface every backend implements ([`Simulation`]), the backend names ([`BackendKind`]),
+//! the errors a backend reports ([`SimError`], [`GpuError`]) and where a GPU run's wall time goes
+//! ([`Costs`]: a sweep writes them per run into `summary.json`, `boids bench` into its summary). The backends themselves are in
 //! `crate::cpu` and `crate::gpu`; `crate::backend::create` makes one from a
 //! [`crate::model::Setup`].
+
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Actors, Boid, FlockMeasures, Interaction, ParamError, Predator, SimParams};
 
@@ -277,6 +280,12 @@ pub trait Simulation: Send {
     fn has_timestamps(&self) -> bool {
         false
     }
+    /// Where the wall time went since the backend was made or this was last called: the GPU
+    /// backend's setup, steps and read-backs (the adapter's time is the caller's to add: the
+    /// context is made before the backend); None for the CPU backends.
+    fn take_costs(&mut self) -> Option<Costs> {
+        None
+    }
     /// The GPU timer scopes finished since the last call (top-level scopes with their nested
     /// passes, oldest first; at most the last few frames are kept), for Chrome traces. Empty where
     /// the backend has no GPU timers.
@@ -303,4 +312,83 @@ pub fn neighbor_lists(ids: &[u32], recorded: &[u32], k: usize) -> Vec<(u32, Vec<
         .collect();
     out.sort_unstable_by_key(|x| x.0);
     out
+}
+
+/// Wall times (ms) of one GPU run's parts, and the pipelines it compiled and reused.
+///
+/// Each is measured on the CPU around the call that does it, so on a GPU that runs ahead of the
+/// CPU the work of the steps lands where the CPU waits for it: `steps_ms` is recording and
+/// submitting the steps, `readback_ms` waiting for the GPU — for the measures to come back (the
+/// steps submitted before them included), and in a timed run (`boids bench`) for each step. On
+/// lavapipe a submission runs its work before it returns, so there the steps' work is in
+/// `steps_ms`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    /// Making the adapter, device and queue (the first GPU run of a process only).
+    pub adapter_ms: f64,
+    /// Compiling shader modules and compute pipelines (0 when every one was compiled before).
+    pub pipelines_ms: f64,
+    /// Compute pipelines compiled.
+    pub pipelines_compiled: u64,
+    /// Stage pipeline sets taken from the device's cache instead of compiled.
+    pub pipelines_reused: u64,
+    /// Allocating buffers and bind groups (the scan's levels alone when only the grid changed).
+    pub buffers_ms: f64,
+    /// Sets of buffers allocated: 1 for a new backend, or for a run that needed more than the
+    /// buffers of the runs before held; 0 when they fit.
+    pub buffer_sets: u64,
+    /// Writing the initial state into the buffers.
+    pub upload_ms: f64,
+    /// Recording and submitting the steps (and their measures passes).
+    pub steps_ms: f64,
+    /// Waiting for the GPU: read-backs (the measures of batches of steps, the state) and the
+    /// steps of a timed run.
+    pub readback_ms: f64,
+}
+
+impl Costs {
+    /// The setup: adapter, pipelines, buffers and upload (ms).
+    pub fn setup_ms(&self) -> f64 {
+        self.adapter_ms + self.pipelines_ms + self.buffers_ms + self.upload_ms
+    }
+
+    /// Every part (ms).
+    pub fn total_ms(&self) -> f64 {
+        self.setup_ms() + self.steps_ms + self.readback_ms
+    }
+
+    /// The sum of two runs' costs.
+    pub fn plus(&self, o: &Costs) -> Costs {
+        Costs {
+            adapter_ms: self.adapter_ms + o.adapter_ms,
+            pipelines_ms: self.pipelines_ms + o.pipelines_ms,
+            pipelines_compiled: self.pipelines_compiled + o.pipelines_compiled,
+            pipelines_reused: self.pipelines_reused + o.pipelines_reused,
+            buffers_ms: self.buffers_ms + o.buffers_ms,
+            buffer_sets: self.buffer_sets + o.buffer_sets,
+            upload_ms: self.upload_ms + o.upload_ms,
+            steps_ms: self.steps_ms + o.steps_ms,
+            readback_ms: self.readback_ms + o.readback_ms,
+        }
+    }
+
+    /// One line: `setup S ms (adapter A, pipelines P (C compiled, R reused), buffers B (K
+    /// sets), upload U), steps T ms, read-backs R ms`.
+    pub fn describe(&self) -> String {
+        format!(
+            "setup {:.1} ms (adapter {:.1}, pipelines {:.1} ({} compiled, {} reused), buffers \
+             {:.1} ({} buffer sets), upload {:.2}), steps {:.1} ms, read-backs {:.1} ms",
+            self.setup_ms(),
+            self.adapter_ms,
+            self.pipelines_ms,
+            self.pipelines_compiled,
+            self.pipelines_reused,
+            self.buffers_ms,
+            self.buffer_sets,
+            self.upload_ms,
+            self.steps_ms,
+            self.readback_ms
+        )
+    }
 }

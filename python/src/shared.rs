@@ -2,13 +2,31 @@
 //! one lock, and the rule that a call which panicked fails every later one. Both hold it (an
 //! `Arc`), so neither names the other.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use sim::gpu::GpuContext;
 
 use crate::errors::no_panic;
+
+/// The process's GPU context, made on first use and shared by every GPU simulation and picture
+/// after it: the adapter is opened, and each pipeline compiled (the device's pipeline cache), once
+/// per process, so a script that makes many small simulations pays the setup once. A failure is
+/// not kept: the next call tries again.
+///
+/// # Errors
+/// No adapter, or no device on it.
+pub fn gpu_context() -> Result<GpuContext, sim::gpu::GpuError> {
+    static CONTEXT: Mutex<Option<GpuContext>> = Mutex::new(None);
+    let mut kept = CONTEXT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(c) = kept.as_ref() {
+        return Ok(c.clone());
+    }
+    let c = GpuContext::new()?;
+    *kept = Some(c.clone());
+    Ok(c)
+}
 
 /// The simulation and what it needs around it.
 pub struct Inner {

@@ -14,7 +14,6 @@ use pyo3::types::{PyDict, PyTuple};
 use sim::app::sim::Sim as PictureSim;
 use sim::app::snapshot::{render_sim, PictureStyle};
 use sim::backend::{self, BackendKind};
-use sim::gpu::GpuContext;
 use sim::model::census::FLOCK_MIN_BOIDS;
 use sim::model::measures::MEASURES;
 use sim::model::state_csv::{check_checkpoint, save_checkpoint, Checkpoint};
@@ -27,7 +26,7 @@ use sim::simulation::SimError;
 use crate::convert::{self, Column};
 use crate::errors::{app_error, no_panic, run_error, sim_error};
 use crate::params::Params;
-use crate::shared::{Inner, Shared};
+use crate::shared::{gpu_context, Inner, Shared};
 
 /// The boid count when neither a scene nor a state file gives one (as `boids headless`).
 pub const DEFAULT_BOIDS: usize = 20_000;
@@ -101,7 +100,7 @@ fn create(kind: BackendKind, r: Request) -> Result<(Inner, Vec<String>), RunErro
     };
     let spec = resolve(&inputs, &o, &Defaults::headless(DEFAULT_BOIDS))?;
     let gpu = match kind {
-        BackendKind::Gpu => Some(GpuContext::new()?),
+        BackendKind::Gpu => Some(gpu_context()?),
         _ => None,
     };
     let mut sim = backend::create(kind, &spec.setup, gpu.as_ref())?;
@@ -518,7 +517,7 @@ fn checkpoint(inner: &mut Inner, boids: Vec<Boid>) -> PyResult<Checkpoint> {
 /// The RGBA pixels of the state of `inner` drawn as `style` says.
 fn picture(inner: &mut Inner, style: &PictureStyle) -> PyResult<Vec<u8>> {
     if inner.gpu.is_none() {
-        inner.gpu = Some(GpuContext::new().map_err(|e| sim_error(SimError::Gpu(e)))?);
+        inner.gpu = Some(gpu_context().map_err(|e| sim_error(SimError::Gpu(e)))?);
     }
     let ctx = inner.gpu.clone().expect("made above");
     let samples = style.check(&ctx).map_err(app_error)?;

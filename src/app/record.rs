@@ -240,6 +240,7 @@ impl LiveRecording {
                     params: Some(self.params.clone()),
                     final_measures: measures,
                     complete: true,
+                    costs: None,
                 },
             );
         }

@@ -141,15 +141,20 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
             pb.set_message(format!("{} {} boids", r.backend.name(), r.boids))
         }
         SweepEvent::Step { .. } => pb.inc(1),
-        SweepEvent::RunFinished(r) => pb.say(&format!(
-            "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
-            r.backend,
-            r.boids,
-            format_ms(r.stats.median_ms),
-            format_ms(r.stats.p95_ms),
-            format_fps(r.stats.fps),
-            if r.complete { "" } else { " (incomplete)" }
-        )),
+        SweepEvent::RunFinished(r) => {
+            pb.say(&format!(
+                "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
+                r.backend,
+                r.boids,
+                format_ms(r.stats.median_ms),
+                format_ms(r.stats.p95_ms),
+                format_fps(r.stats.fps),
+                if r.complete { "" } else { " (incomplete)" }
+            ));
+            if let Some(c) = &r.costs {
+                pb.say(&format!("{:>18}  {}", "", c.describe()));
+            }
+        }
     });
     pb.finish();
     let outcome = outcome?;

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use crate::backend::{self, BackendKind, GpuError, SimError, Simulation};
+use crate::backend::{self, BackendKind, Costs, GpuError, SimError, Simulation};
 use crate::bench::render::RenderBench;
 use crate::capture::error::BenchError;
 use crate::capture::outdir::prepare_out_dir;
@@ -219,10 +219,14 @@ pub fn run_sweep(
     let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
     let scene = inputs.scene.as_ref();
     let owned;
+    // The context's time, charged to the first GPU run's costs.
+    let mut adapter_ms = 0.0;
+    let t = std::time::Instant::now();
     let (ctx, adapter_error) = match gpu {
         Some(c) => (Some(c), None),
         None if need_gpu(cfg) => match GpuContext::new() {
             Ok(c) => {
+                adapter_ms = t.elapsed().as_secs_f64() * 1e3;
                 owned = c;
                 (Some(&owned), None)
             }
@@ -341,7 +345,18 @@ pub fn run_sweep(
             continue;
         }
         on_event(SweepEvent::RunStarted(*run));
-        let outcome = run_one(cfg, *run, &inputs, ctx, &mut rec, stop, on_event);
+        let outcome = run_one(
+            cfg,
+            *run,
+            &inputs,
+            &mut Gpu {
+                ctx,
+                adapter_ms: &mut adapter_ms,
+            },
+            &mut rec,
+            stop,
+            on_event,
+        );
         let mut fail = |kind, reason: String| {
             let s = SkippedRun {
                 backend: run.backend.name().into(),
@@ -384,13 +399,19 @@ pub fn run_sweep(
     })
 }
 
+/// The GPU context of a bench, and the time it took (charged to the first GPU run's costs).
+struct Gpu<'a> {
+    ctx: Option<&'a GpuContext>,
+    adapter_ms: &'a mut f64,
+}
+
 /// Runs one (backend, count) through the run layer's step loop: warm-up, then measured frames
 /// into `rec`. Ok(false) when stopped before any frame was measured.
 fn run_one(
     cfg: &BenchConfig,
     run: PlannedRun,
     inputs: &Inputs,
-    ctx: Option<&GpuContext>,
+    gpu: &mut Gpu<'_>,
     rec: &mut CaptureRecorder,
     stop: &Stop,
     on_event: &mut dyn FnMut(SweepEvent<'_>),
@@ -403,6 +424,7 @@ fn run_one(
     let setup = &spec.setup;
     let n = setup.boids.len();
     let name = run.backend.name();
+    let ctx = gpu.ctx;
     if run.backend == BackendKind::Gpu && ctx.is_none() {
         return Err(GpuError::NoAdapter {
             detail: String::new(),
@@ -433,6 +455,7 @@ fn run_one(
         params: Some(setup.params.clone()),
         final_measures: None,
         complete: false,
+        costs: None,
     };
     // Recorded now so a run that fails part-way is summarised as incomplete.
     rec.set_run_info(name, n, info.clone());
@@ -474,6 +497,10 @@ fn run_one(
         RunInfo {
             final_measures: Some(sim.measures()?),
             complete: done == cfg.steps,
+            costs: sim.take_costs().map(|c| Costs {
+                adapter_ms: std::mem::take(gpu.adapter_ms),
+                ..c
+            }),
             ..info
         },
     );

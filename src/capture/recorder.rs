@@ -172,6 +172,8 @@ pub struct RunInfo {
     pub final_measures: Option<FlockMeasures>,
     /// Whether every planned frame was measured.
     pub complete: bool,
+    /// Where a GPU run's wall time went (setup, steps, read-backs), when known.
+    pub costs: Option<crate::backend::Costs>,
 }
 
 /// Everything in `summary.json` that is not per run.
@@ -344,6 +346,7 @@ impl CaptureRecorder {
                         .and_then(|i| i.params.as_ref())
                         .and_then(|p| serde_json::to_value(p).ok()),
                     final_measures: info.and_then(|i| i.final_measures),
+                    costs: info.and_then(|i| i.costs),
                 }
             })
             .collect();

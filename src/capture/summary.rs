@@ -104,6 +104,11 @@ pub struct RunSummary {
     pub params: Option<serde_json::Value>,
     /// Flock measures after the last measured step, when known.
     pub final_measures: Option<FlockMeasures>,
+    /// Where a GPU run's wall time went: its setup (adapter for the first GPU run, pipelines,
+    /// buffers, upload), its steps and read-backs, ms ([`crate::backend::Costs`]); absent for the
+    /// CPU backends and in the app's captures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs: Option<crate::backend::Costs>,
 }
 
 /// The whole `summary.json`.

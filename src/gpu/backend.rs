@@ -13,7 +13,6 @@ use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 use crate::gpu::buffers::{check_boids, check_fits, max_boids, Capacity, SimBuffers};
 use crate::gpu::cache::CacheStats;
 use crate::gpu::context::GpuContext;
-use crate::gpu::costs::Costs;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::{Pipelines, Variant};
 use crate::gpu::readback::{read_bytes, read_vec};
@@ -23,7 +22,9 @@ use crate::model::{
     initial_state, join_state, split_state, validate_boid_count, Boid, FlockMeasures, Grid,
     Interaction, ObstacleGrid, Predator, SimParams, StepUniforms,
 };
-use crate::simulation::{validate_predators, BackendKind, SimError, Simulation, StateBuffers};
+use crate::simulation::{
+    validate_predators, BackendKind, Costs, SimError, Simulation, StateBuffers,
+};
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
 /// The GPU backend.
@@ -170,12 +171,6 @@ impl GpuBackend {
         self.stage_ms.clear();
         self.finished.clear();
         Ok(())
-    }
-
-    /// Where the wall time went since the backend was made or this was last called (the
-    /// adapter's time is the caller's to add: the context is made before the backend).
-    pub fn take_costs(&mut self) -> Costs {
-        std::mem::take(&mut self.costs)
     }
 
     /// The context (device, queue, adapter).
@@ -857,6 +852,10 @@ impl Simulation for GpuBackend {
 
     fn has_timestamps(&self) -> bool {
         self.ctx.has_timestamps()
+    }
+
+    fn take_costs(&mut self) -> Option<Costs> {
+        Some(std::mem::take(&mut self.costs))
     }
 
     fn take_timer_results(&mut self) -> Vec<GpuTimerQueryResult> {

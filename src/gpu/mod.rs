@@ -10,7 +10,6 @@ pub mod backend;
 pub mod buffers;
 pub mod cache;
 pub mod context;
-pub mod costs;
 pub mod dispatch;
 pub mod pipelines;
 pub mod readback;

@@ -19,8 +19,7 @@
 //!    model uses (its own and the shared ones its rules read: a sweep of `vicsek_eta` on a boids
 //!    scene is refused, naming the model and its parameters).
 
-use crate::backend::{self, BackendKind, Simulation};
-use crate::gpu::costs::Costs;
+use crate::backend::{self, BackendKind, Costs, Simulation};
 use crate::gpu::{GpuBackend, GpuContext};
 use crate::model::measures::MeasureId;
 use crate::model::FlockMeasures;
@@ -278,7 +277,7 @@ pub fn run_one(
     )?;
     out.samples = samples.rows;
     if let Some(b) = device.backend.as_mut() {
-        let mut c = b.take_costs();
+        let mut c = b.take_costs().unwrap_or_default();
         c.adapter_ms = std::mem::take(&mut device.adapter_ms);
         out.costs = Some(c);
     }

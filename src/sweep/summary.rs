@@ -66,9 +66,9 @@ pub struct RunStatus {
     #[serde(default)]
     pub density: Option<f64>,
     /// Where the wall time of a GPU run went (adapter, pipelines, buffers, upload, steps,
-    /// read-backs; [`crate::gpu::costs::Costs`]), when done; absent for the CPU backends.
+    /// read-backs; [`crate::backend::Costs`]), when done; absent for the CPU backends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub costs: Option<crate::gpu::costs::Costs>,
+    pub costs: Option<crate::backend::Costs>,
 }
 
 /// A shard folder a merged sweep was made from.
