@@ -1,6 +1,8 @@
 //! The one place where a sweep calls into the simulator: the run layer's setup
-//! ([`crate::run::spec::resolve`]), the backend factory ([`crate::backend::create`]) and the
-//! run layer's step loop ([`crate::run::steps::run_steps`]) all happen inside [`run_one`].
+//! ([`crate::run::spec::resolve`]), the backend (made by [`crate::backend::create`] for the CPU
+//! backends; for `gpu` one backend per sweep, reset per point by [`crate::backend::reset`]: see
+//! [`Device`]) and the run layer's step loop ([`crate::run::steps::run_steps`]) all happen
+//! inside [`run_one`].
 //!
 //! How a point's setup is resolved, in order:
 //! 1. the scene (or the defaults), `--boids` (or the `boids` value of the point, or the scene's

@@ -2,7 +2,9 @@
 //! `costs`), and its one backend, reset per point, gives every point the results a new backend
 //! gives it — also when the points change the grid and the buffers (boid count, perception
 //! radius) or the variant of the rules pass (topological k). Each run's row is compared with the
-//! same run made alone in its own process (`--shard k/K`: the same seed, a new backend).
+//! same run made alone in its own process (`--shard k/K`: the same seed, a new backend). And
+//! backends made on one context (the app's switch of backend, Python's simulations) share its
+//! pipelines, a switch of model compiling the rules stages once.
 
 use crate::support;
 use std::path::Path;
@@ -190,4 +192,36 @@ fn a_change_of_variant_compiles_only_the_rules_stages() {
         c[1]
     );
     assert_eq!(c[2]["pipelines_compiled"], 0, "{:?}", c[2]);
+}
+
+#[test]
+fn backends_on_one_context_share_its_pipelines() {
+    use boids::backend::Simulation;
+    use boids::gpu::GpuBackend;
+    use boids::model::{Model, SimParams};
+    let Some(ctx) = support::gpu() else {
+        return;
+    };
+    let params = SimParams::default();
+    let mut a = GpuBackend::new(&ctx, &params, 300, 1).unwrap();
+    let first = ctx.pipeline_stats();
+    assert_eq!(first.compiled, all_pipelines());
+    // A second backend (the app's switch back to the GPU, a second Python simulation) compiles
+    // nothing.
+    let _b = GpuBackend::new(&ctx, &params, 500, 2).unwrap();
+    assert_eq!(ctx.pipeline_stats().compiled, first.compiled);
+    // A switch of model compiles the rules stages once; back and forth again compiles nothing.
+    let vicsek = SimParams {
+        model: Model::VICSEK,
+        ..params.clone()
+    };
+    a.set_params(&vicsek).unwrap();
+    let switched = ctx.pipeline_stats().compiled;
+    assert_eq!(switched, first.compiled + per_variant_pipelines());
+    for p in [&params, &vicsek, &params] {
+        a.set_params(p).unwrap();
+        a.step().unwrap();
+    }
+    a.finish().unwrap();
+    assert_eq!(ctx.pipeline_stats().compiled, switched);
 }
