@@ -10,7 +10,9 @@
 
 use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
-use crate::gpu::buffers::{check_boids, check_fits, max_boids, Capacity, SimBuffers};
+use crate::gpu::buffers::{
+    capacity_for, check_boids, check_fits, grow, max_boids, write_state, Capacity, SimBuffers,
+};
 use crate::gpu::cache::CacheStats;
 use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
@@ -19,8 +21,8 @@ use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, join_state, split_state, validate_boid_count, Boid, FlockMeasures, Grid,
-    Interaction, ObstacleGrid, Predator, SimParams, StepUniforms,
+    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, Interaction,
+    ObstacleGrid, Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{
     validate_predators, BackendKind, Costs, SimError, Simulation, StateBuffers,
@@ -476,35 +478,6 @@ impl GpuBackend {
     }
 }
 
-/// The capacity `n` boids need with the grid of `params`, the obstacle grid `og`, `predators`
-/// predators, and their topological neighbour ids when `record`.
-fn capacity_for(
-    params: &SimParams,
-    n: u32,
-    og: &ObstacleGrid,
-    predators: u32,
-    record: bool,
-) -> Capacity {
-    let wrap = params.boundary == crate::model::Boundary::Wrap;
-    let topological = params.neighborhood == crate::model::Neighborhood::Topological;
-    Capacity {
-        boids: n,
-        items: n * if wrap { 2 } else { 1 },
-        cells: Grid::new(params, n as usize).cells(),
-        // The budget of a grid of few points, so that one never grows the buffers.
-        obstacle_cells: og
-            .cells()
-            .max(crate::model::grid::OBSTACLE_CELLS_MIN_BUDGET),
-        obstacles: og.points.len() as u32,
-        predators,
-        neighbor_ids: if record && topological {
-            n.saturating_mul(params.topological_k)
-        } else {
-            1
-        },
-    }
-}
-
 /// The obstacle grid of no obstacles with the radii of `ia`.
 fn empty_obstacles(ia: &Interaction, params: &SimParams) -> ObstacleGrid {
     ObstacleGrid::new(
@@ -524,25 +497,6 @@ fn add_compiles(c: &mut Costs, before: &CacheStats, after: &CacheStats) {
     c.pipelines_ms += after.compile_ms - before.compile_ms;
     c.pipelines_compiled += after.compiled - before.compiled;
     c.pipelines_reused += after.reused - before.reused;
-}
-
-/// A capacity of at least `need`: `have` when enough, else doubled (at least `need`).
-fn grow(have: u32, need: u32) -> u32 {
-    if need <= have {
-        have
-    } else {
-        need.max(have.saturating_mul(2))
-    }
-}
-
-/// Writes `boids` into the state buffers from boid index `at` on.
-fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
-    let a = split_state(boids);
-    let q = &ctx.queue;
-    q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&a.pos_vel));
-    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&a.hue));
-    q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&a.id));
-    q.write_buffer(b.get("image"), at * 8, bytemuck::cast_slice(&a.image));
 }
 
 impl Simulation for GpuBackend {

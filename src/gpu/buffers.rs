@@ -6,6 +6,7 @@ use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scan::ScanLevels;
+use crate::model::{split_state, Boid, Grid, ObstacleGrid, SimParams};
 use crate::simulation::GpuError;
 use crate::stages::{BufferDesc, Len, Run, BUFFERS, STAGES};
 
@@ -269,6 +270,54 @@ impl SimBuffers {
     pub fn total_bytes(&self) -> u64 {
         self.buffers.iter().map(|b| b.size()).sum()
     }
+}
+
+/// The capacity `n` boids need with the grid of `params`, the obstacle grid `og`, `predators`
+/// predators, and their topological neighbour ids when `record`.
+pub fn capacity_for(
+    params: &SimParams,
+    n: u32,
+    og: &ObstacleGrid,
+    predators: u32,
+    record: bool,
+) -> Capacity {
+    let wrap = params.boundary == crate::model::Boundary::Wrap;
+    let topological = params.neighborhood == crate::model::Neighborhood::Topological;
+    Capacity {
+        boids: n,
+        items: n * if wrap { 2 } else { 1 },
+        cells: Grid::new(params, n as usize).cells(),
+        // The budget of a grid of few points, so that one never grows the buffers.
+        obstacle_cells: og
+            .cells()
+            .max(crate::model::grid::OBSTACLE_CELLS_MIN_BUDGET),
+        obstacles: og.points.len() as u32,
+        predators,
+        neighbor_ids: if record && topological {
+            n.saturating_mul(params.topological_k)
+        } else {
+            1
+        },
+    }
+}
+
+/// A capacity of at least `need`: `have` when enough, else doubled (at least `need`).
+pub fn grow(have: u32, need: u32) -> u32 {
+    if need <= have {
+        have
+    } else {
+        need.max(have.saturating_mul(2))
+    }
+}
+
+/// Writes `boids` into the state buffers from boid index `at` on.
+pub fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
+    let a = split_state(boids);
+    let q = &ctx.queue;
+    q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&a.pos_vel));
+    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&a.hue));
+    q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&a.id));
+    q.write_buffer(b.get("image"), at * 8, bytemuck::cast_slice(&a.image));
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The compiled compute pipelines of one device, kept for the device's lifetime and shared by every
-//! backend made on it ([`crate::gpu::GpuContext::pipeline_cache`]): a stage's bind group layout
+//! backend made on it ([`crate::gpu::GpuContext::with_pipeline_cache`]): a stage's bind group layout
 //! is made once, and its pipelines once per [`Variant`] (a stage without the model's rule has
 //! one). A sweep's points, the app's switch of model or backend, and Python's repeated
 //! simulations on one context compile nothing after their first use of a variant; the counts
