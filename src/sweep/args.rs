@@ -62,6 +62,12 @@ pub struct SweepArgs {
     /// Use a non-empty output folder (the sweep's files in it are replaced).
     #[arg(long)]
     pub force: bool,
+    /// Go on with the sweep in --out, interrupted or failed: only its runs not done are run, and
+    /// the folder ends as an uninterrupted sweep's. Refused (before anything runs) when the
+    /// folder's plan differs — every option and the scene's contents; the differing options are
+    /// named — or its shard or --series.
+    #[arg(long, requires = "out", conflicts_with = "force")]
+    pub resume: bool,
     /// Do only shard I of N: the runs k with (k - 1) mod N = I - 1 (shards, runs, points and
     /// repeats are all numbered from 1, in the progress lines, sweep.csv and summary.json).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]

@@ -70,6 +70,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         shard: args.shard,
         out,
         force: args.force,
+        resume: args.resume,
         keep_world: args.setup.keep_world,
         series: args.series,
         log: args.log.unwrap_or_default(),

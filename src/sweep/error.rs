@@ -108,6 +108,10 @@ pub enum SweepError {
     /// folder and shard and what to do.
     #[error("{0}")]
     Merge(String),
+    /// A folder that cannot be resumed (another plan, shard or `--series`, or changed after the
+    /// run); the message names the folder, what differs and what to do.
+    #[error("--resume {0}")]
+    Resume(String),
     /// A file a shard's summary lists that cannot be read: the folder was changed after the run.
     #[error("{shard}: cannot read {file} ({source}); the folder was changed after the run")]
     ShardFile {

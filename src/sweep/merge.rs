@@ -31,23 +31,6 @@ pub struct MergeOutcome {
     pub rows: Vec<RunRow>,
 }
 
-/// The plan options in which two summaries differ, as `name a vs b`.
-fn plan_differences(a: &SweepSummary, b: &SweepSummary) -> Vec<String> {
-    let va = serde_json::to_value(&a.plan).unwrap_or_default();
-    let vb = serde_json::to_value(&b.plan).unwrap_or_default();
-    let (Some(oa), Some(ob)) = (va.as_object(), vb.as_object()) else {
-        return Vec::new();
-    };
-    oa.iter()
-        .filter(|(k, _)| k.as_str() != "scene")
-        .filter(|(k, v)| ob.get(k.as_str()) != Some(v))
-        .map(|(k, v)| {
-            let other = ob.get(k.as_str()).cloned().unwrap_or_default();
-            format!("{k} {v} vs {other}")
-        })
-        .collect()
-}
-
 /// Merges the shard folders `dirs` into `out` (folder rule of [`prepare_dir`]; `force` allows a
 /// non-empty one).
 ///
@@ -97,7 +80,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     let (d0, s0) = &shards[0];
     for (d, s) in &shards[1..] {
         if s.fingerprint != s0.fingerprint {
-            let diff = plan_differences(s0, s);
+            let diff = s0.plan.differences(&s.plan);
             return refuse(format!(
                 "{} is from a different plan than {}: {} (fingerprints {} and {})",
                 s.label(d),

@@ -7,7 +7,7 @@
 //! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step
 //!             [--param2 NAME2 --values2 …] [--boids N] [--keep-world] [--set KEY=VALUE …]
 //!             [--steps S] [--discard D] [--repeats K] [--seed X] [--backend cpu|gpu]
-//!             [--series] [--log x|y|xy] [--out DIR] [--force] [--shard I/N] [--quiet]
+//!             [--series] [--log x|y|xy] [--out DIR] [--force|--resume] [--shard I/N] [--quiet]
 //! boids sweep merge OUT DIR…
 //! ```
 //!
@@ -27,7 +27,7 @@
 //! `points.csv`, `summary.json`, a plot per measure and per order statistic ([`output`],
 //! [`summary`], [`plot`]) and with `--series` each run's per-step measures (`series/`). Ctrl-C
 //! stops after the current point with a valid folder (status `interrupted`, exit status 130)
-//! ([`cli`]).
+//! ([`cli`]); `--resume` runs only what such a folder has not done ([`resume`]).
 //!
 //! Every call into the simulator is in [`engine::run_one`], through the run layer. What can go
 //! wrong, from a bad `--values` to a point that fails mid-sweep or shards that cannot be merged,
@@ -42,6 +42,7 @@ pub mod output;
 pub mod plan;
 pub mod plot;
 pub mod points;
+pub mod resume;
 pub mod run;
 pub mod series;
 pub mod shard;

@@ -180,6 +180,24 @@ impl PlanSpec {
         }
     }
 
+    /// The options in which this plan and `other` differ, as `name a vs b` (the scene's path
+    /// left out: its contents are `scene_sha256`).
+    pub fn differences(&self, other: &PlanSpec) -> Vec<String> {
+        let va = serde_json::to_value(self).unwrap_or_default();
+        let vb = serde_json::to_value(other).unwrap_or_default();
+        let (Some(oa), Some(ob)) = (va.as_object(), vb.as_object()) else {
+            return Vec::new();
+        };
+        oa.iter()
+            .filter(|(k, _)| k.as_str() != "scene")
+            .filter(|(k, v)| ob.get(k.as_str()) != Some(v))
+            .map(|(k, v)| {
+                let o = ob.get(k.as_str()).cloned().unwrap_or_default();
+                format!("{k} {v} vs {o}")
+            })
+            .collect()
+    }
+
     /// The fingerprint: SHA-256 (hex) of the canonical JSON of this spec without `scene`.
     pub fn fingerprint(&self) -> String {
         let mut v = serde_json::to_value(self).unwrap_or_default();

@@ -60,6 +60,9 @@ pub struct SweepConfig {
     pub out: PathBuf,
     /// Whether a non-empty output folder may be used.
     pub force: bool,
+    /// `--resume`: go on with the sweep in `out`, running only its runs not done
+    /// ([`crate::sweep::resume`]).
+    pub resume: bool,
     /// `--keep-world`: a scene's fixed world is kept when the count differs from the scene's.
     pub keep_world: bool,
     /// `--series`: write each run's per-step measures ([`crate::sweep::series`]).
@@ -171,6 +174,30 @@ fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
             .collect(),
         order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
     }
+}
+
+/// The sweep in `dir` to resume, its runs matched to this plan's.
+fn load_resumed(
+    dir: &std::path::Path,
+    spec: &PlanSpec,
+    shard: Option<Shard>,
+    series: bool,
+) -> Result<crate::sweep::resume::Resumed, SweepError> {
+    let r = crate::sweep::resume::load(dir, spec, shard, series)?;
+    if r.summary.runs.len()
+        != match shard {
+            Some(s) => s.runs(spec.total()).len(),
+            None => spec.total(),
+        }
+    {
+        return Err(SweepError::Resume(format!(
+            "{}: its summary lists {} runs where the plan has {}; the folder was changed after              the run",
+            dir.display(),
+            r.summary.runs.len(),
+            spec.total()
+        )));
+    }
+    Ok(r)
 }
 
 fn read_scene(path: &Option<PathBuf>) -> Result<Option<(PathBuf, String)>, SceneError> {
@@ -293,7 +320,12 @@ pub fn run_sweep(
         Some(s) => s.runs(spec.total()),
         None => (0..spec.total()).collect(),
     };
-    prepare_dir(&cfg.out, cfg.force)?;
+    let resumed = if cfg.resume {
+        Some(load_resumed(&cfg.out, &spec, cfg.shard, cfg.series)?)
+    } else {
+        prepare_dir(&cfg.out, cfg.force)?;
+        None
+    };
 
     let mut summary = SweepSummary {
         schema: SCHEMA.into(),
@@ -337,15 +369,28 @@ pub fn run_sweep(
     };
     let mut rows: Vec<RunRow> = Vec::new();
     let mut series: Vec<String> = Vec::new();
+    // The runs of a resumed folder that are done: kept, and the sweep goes on after them.
+    let mut i = 0;
+    // The wall time of the sessions before a resumed one.
+    let mut before_s = 0.0;
+    if let Some(r) = resumed {
+        before_s = r.summary.seconds_total;
+        summary.created_utc = r.summary.created_utc;
+        summary.runs = r.summary.runs;
+        summary.runs_done = r.summary.runs_done;
+        rows = r.rows;
+        series = r.series;
+        i = summary.runs_done;
+    }
     if cfg.series {
         let d = cfg.out.join(SERIES_DIR);
         std::fs::create_dir_all(&d).map_err(|source| SweepError::Io { path: d, source })?;
     }
     write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
     on_event(SweepEvent::Planned {
-        runs: &todo,
+        runs: &todo[i..],
         total: spec.total(),
-        steps: todo.len() as u64 * u64::from(cfg.steps),
+        steps: (todo.len() - i) as u64 * u64::from(cfg.steps),
     });
 
     // The runs go in waves: one run alone, or on the CPU backend consecutive runs whose steps
@@ -353,7 +398,6 @@ pub fn run_sweep(
     // point's step too small to fill the cores by itself); the results of a wave are written in
     // plan order, so the folder is the same either way.
     let threads = rayon::current_num_threads();
-    let mut i = 0;
     while i < todo.len() {
         if stop.is_set() {
             summary.status = SweepStatus::Interrupted;
@@ -420,7 +464,7 @@ pub fn run_sweep(
                     summary.status = SweepStatus::Failed;
                     // The summary says which run failed and why; the error adds the folder.
                     summary.error = Some(format!("sweep run {which}: {source}"));
-                    summary.seconds_total = start.elapsed().as_secs_f64();
+                    summary.seconds_total = before_s + start.elapsed().as_secs_f64();
                     write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
                     return Err(SweepError::Failed {
                         run: which,
@@ -450,7 +494,7 @@ pub fn run_sweep(
             i += 1;
         }
         // The folder is rewritten once per wave: its runs finished together.
-        summary.seconds_total = start.elapsed().as_secs_f64();
+        summary.seconds_total = before_s + start.elapsed().as_secs_f64();
         write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
         for (row, status) in rows[rows.len() - wave..]
             .iter()
@@ -465,7 +509,7 @@ pub fn run_sweep(
     if summary.status == SweepStatus::InProgress {
         summary.status = SweepStatus::Complete;
     }
-    summary.seconds_total = start.elapsed().as_secs_f64();
+    summary.seconds_total = before_s + start.elapsed().as_secs_f64();
     write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
     Ok(SweepOutcome {
         dir: cfg.out.clone(),

@@ -145,7 +145,8 @@ pub struct SweepSummary {
     pub runs_done: usize,
     /// Every run of this folder (the shard's, or all), in plan order.
     pub runs: Vec<RunStatus>,
-    /// Wall time of the whole sweep so far (s); for a merge, the sum over the shards.
+    /// Wall time of the whole sweep so far (s; a resumed sweep adds its sessions); for a merge,
+    /// the sum over the shards.
     pub seconds_total: f64,
     /// The files of the folder, relative to it.
     pub files: Vec<String>,

@@ -47,6 +47,7 @@ mod state_extremes;
 mod statistics;
 mod support;
 mod sweep;
+mod sweep_resume;
 mod sweep_reuse;
 mod topological;
 mod trajectory;

@@ -1,0 +1,117 @@
+//! `boids sweep … --resume --out DIR`: the runs an interrupted (or failed) sweep in DIR did not
+//! finish, and only those. The folder's runs done are kept — their rows of `sweep.csv`, their
+//! series files, their statuses in `summary.json` — and the sweep goes on from the first run not
+//! done, so the finished folder is byte for byte the one an uninterrupted sweep writes (but for
+//! `summary.json`'s times and costs).
+//!
+//! Refused, before anything is run or written, with what to do: a folder that is not a sweep; a
+//! sweep of another plan (every option and the scene's contents: the differing options are named);
+//! another shard; `--series` given to one and not the other; a folder whose rows are not its
+//! summary's runs done (changed after the run). A complete sweep has nothing to run; its files
+//! are written again, the same.
+
+use std::path::Path;
+
+use crate::sweep::error::SweepError;
+use crate::sweep::output::read_summary;
+use crate::sweep::plan::PlanSpec;
+use crate::sweep::series::{series_file, SERIES_DIR};
+use crate::sweep::shard::Shard;
+use crate::sweep::summary::{SweepStatus, SweepSummary};
+use crate::sweep::table::{read_csv, RunRow, CSV};
+
+/// What a folder holds of a sweep to resume.
+#[derive(Debug)]
+pub struct Resumed {
+    /// Its summary.
+    pub summary: SweepSummary,
+    /// The rows of its runs done, in plan order.
+    pub rows: Vec<RunRow>,
+    /// The series files of its runs done (with `--series`).
+    pub series: Vec<String>,
+}
+
+/// Reads the sweep in `dir` to resume it with `plan`, `shard` and `series`.
+///
+/// # Errors
+/// [`SweepError::Resume`] (see the module doc), [`SweepError::NotSweep`] for a folder without a
+/// summary, or the error reading its files.
+pub fn load(
+    dir: &Path,
+    plan: &PlanSpec,
+    shard: Option<Shard>,
+    series: bool,
+) -> Result<Resumed, SweepError> {
+    let refuse = |why: String| Err(SweepError::Resume(format!("{}: {why}", dir.display())));
+    let summary = read_summary(dir)?;
+    if summary.fingerprint != plan.fingerprint() {
+        let diff = summary.plan.differences(plan);
+        return refuse(format!(
+            "holds a sweep of another plan ({}); resume it with its own options, or run this \
+             one into another folder",
+            if diff.is_empty() {
+                "its fingerprint differs".to_string()
+            } else {
+                format!("the folder's vs these: {}", diff.join("; "))
+            }
+        ));
+    }
+    if summary.shard != shard {
+        let name = |s: Option<Shard>| s.map_or("no shard".to_string(), |s| format!("shard {s}"));
+        return refuse(format!(
+            "holds {} and this is {}",
+            name(summary.shard),
+            name(shard)
+        ));
+    }
+    let had_series = dir.join(SERIES_DIR).is_dir();
+    if had_series != series {
+        return refuse(format!(
+            "was run {} --series; resume it {0} --series",
+            if had_series { "with" } else { "without" }
+        ));
+    }
+    let done = summary.runs.iter().take_while(|r| r.done).count();
+    if summary.runs[done..].iter().any(|r| r.done) || done != summary.runs_done {
+        return refuse(format!(
+            "its summary's runs done ({}) are not the first runs of its plan; the folder was \
+             changed after the run",
+            summary.runs_done
+        ));
+    }
+    let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let rows = if done == 0 {
+        Vec::new()
+    } else {
+        read_csv(&dir.join(CSV), &axes)?
+    };
+    let numbers: Vec<usize> = rows.iter().map(|r| r.run).collect();
+    let expected: Vec<usize> = summary.runs[..done].iter().map(|r| r.run).collect();
+    if numbers != expected {
+        return refuse(format!(
+            "{CSV} holds runs {numbers:?} where its summary says {expected:?} are done; the \
+             folder was changed after the run"
+        ));
+    }
+    let mut names = Vec::new();
+    if series {
+        for r in &summary.runs[..done] {
+            let name = series_file(r.point, r.repeat);
+            if !dir.join(&name).is_file() {
+                return refuse(format!(
+                    "{name} of run {} is missing; the folder was changed after the run",
+                    r.run
+                ));
+            }
+            names.push(name);
+        }
+    }
+    if summary.status == SweepStatus::Complete && done < summary.runs.len() {
+        return refuse("is complete but not every run is done".into());
+    }
+    Ok(Resumed {
+        summary,
+        rows,
+        series: names,
+    })
+}

@@ -1,0 +1,148 @@
+//! `boids sweep --resume`: a sweep stopped half way (Ctrl-C) and resumed ends byte for byte as an
+//! uninterrupted one (every file, and `summary.json` but for its times), running only the runs
+//! not done; a folder of another plan, shard or `--series` is refused naming what differs.
+
+use crate::support;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use support::cmd::{boids, ok, refused, text};
+
+const PLAN: [&str; 14] = [
+    "sweep",
+    "--backend",
+    "cpu",
+    "--param",
+    "rotational_diffusion",
+    "--values",
+    "0:3:0.1",
+    "--boids",
+    "1500",
+    "--steps",
+    "300",
+    "--discard",
+    "100",
+    "--quiet",
+];
+
+fn args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a: Vec<&str> = PLAN.to_vec();
+    a.extend(["--series", "--out", out]);
+    a.extend(extra);
+    a
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// The summary without the fields that hold times.
+fn timeless(mut s: serde_json::Value) -> serde_json::Value {
+    for k in ["created_utc", "updated_utc", "seconds_total"] {
+        s.as_object_mut().unwrap().remove(k);
+    }
+    for r in s["runs"].as_array_mut().unwrap() {
+        r.as_object_mut().unwrap().remove("seconds");
+    }
+    s
+}
+
+/// Runs the plan into `out` and stops it with SIGINT once a run is done.
+fn interrupted(out: &Path) {
+    let mut child = boids()
+        .args(args(out.to_str().unwrap(), &[]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    loop {
+        let done = std::fs::read(out.join("summary.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .and_then(|v| v["runs_done"].as_u64())
+            .unwrap_or(0);
+        if done >= 1 {
+            break;
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("the sweep ended before the signal: {st:?}");
+        }
+        assert!(t0.elapsed() < Duration::from_secs(120), "no run finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+}
+
+#[test]
+fn a_sweep_interrupted_and_resumed_is_the_uninterrupted_one() {
+    let root = tempfile::tempdir().unwrap();
+    let full = root.path().join("full");
+    ok(&args(full.to_str().unwrap(), &[]));
+    let cut = root.path().join("cut");
+    interrupted(&cut);
+    let s = summary(&cut);
+    assert_eq!(s["status"], "interrupted");
+    let done = s["runs_done"].as_u64().unwrap() as usize;
+    assert!(
+        (1..31).contains(&done),
+        "{done} runs done before the signal"
+    );
+    let first_seconds = s["runs"][0]["seconds"].clone();
+
+    // Another plan, another shard, no --series, or --force with it: refused, nothing changed.
+    let before = std::fs::read(cut.join("sweep.csv")).unwrap();
+    let c = cut.to_str().unwrap();
+    let mut other: Vec<&str> = args(c, &["--resume"]);
+    let at = other.iter().position(|a| *a == "300").unwrap();
+    other[at] = "400";
+    let e = refused(&other);
+    assert!(
+        e.contains("another plan") && e.contains("steps 300 vs 400"),
+        "{e}"
+    );
+    let e = refused(&args(c, &["--resume", "--shard", "1/2"]));
+    assert!(e.contains("holds no shard and this is shard 1/2"), "{e}");
+    let no_series: Vec<&str> = args(c, &["--resume"])
+        .into_iter()
+        .filter(|a| *a != "--series")
+        .collect();
+    let e = refused(&no_series);
+    assert!(e.contains("with --series"), "{e}");
+    let e = refused(&args(c, &["--resume", "--force"]));
+    assert!(e.contains("--force"), "{e}");
+    let e = refused(&args(root.path().to_str().unwrap(), &["--resume"]));
+    assert!(e.contains("summary.json"), "{e}");
+    assert_eq!(std::fs::read(cut.join("sweep.csv")).unwrap(), before);
+
+    ok(&args(c, &["--resume"]));
+    let s = summary(&cut);
+    assert_eq!(s["status"], "complete");
+    // The runs done before were not run again.
+    assert_eq!(s["runs"][0]["seconds"], first_seconds);
+    assert_eq!(timeless(s.clone()), timeless(summary(&full)));
+    let files: Vec<String> = s["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(files.iter().any(|f| f.starts_with("series/")), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with(".png")), "{files:?}");
+    for f in files.iter().filter(|f| *f != "summary.json") {
+        assert!(
+            std::fs::read(cut.join(f)).unwrap() == std::fs::read(full.join(f)).unwrap(),
+            "{f} of the resumed sweep differs from the uninterrupted one's"
+        );
+    }
+    // A complete sweep resumed runs nothing and writes the same files.
+    let o = boids().args(args(c, &["--resume"])).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(timeless(summary(&cut)), timeless(summary(&full)));
+}
