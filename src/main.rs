@@ -149,7 +149,7 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     }
     if let Some((phi, stats)) = &r.order {
         println!(
-            "order parameter {}{} over the {} steps written to --stats (± one standard error):",
+            "order parameter {}{} over the {} steps written to --stats{} (± one standard error):",
             phi.symbol,
             // Its name when it has one besides its symbol (the polarization; v_a is its name).
             if phi.title == phi.symbol {
@@ -157,7 +157,12 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             } else {
                 format!(" (the {})", phi.title)
             },
-            r.stats_rows
+            r.stats_rows,
+            if r.discard > 0 {
+                format!(", after {} discarded", r.discard)
+            } else {
+                String::new()
+            }
         );
         for (k, (m, e)) in stats.iter().enumerate() {
             // The first is the order parameter's own time average.

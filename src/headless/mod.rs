@@ -62,6 +62,11 @@ pub struct HeadlessArgs {
     /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub stats_every: u32,
+    /// Of the --steps steps, the first D are the transient: run, timed and written to
+    /// --trajectory, but not measured — no --stats rows, not in the order parameter's
+    /// statistics, no --fluctuations snapshots (as `boids sweep --discard`). Less than --steps.
+    #[arg(long, default_value_t = 0, value_name = "D")]
+    pub discard: u32,
     /// Also count the flocks (connected components of at least 10 boids linked within the
     /// perception radius) and their hue coherence (1 = one hue per flock): adds to --stats the
     /// time (time_s; time_steps for the Vicsek model, whose unit of time is its step) and the
@@ -103,6 +108,7 @@ impl HeadlessArgs {
             save: None,
             stats: None,
             stats_every: 1,
+            discard: 0,
             flocks: false,
             fluctuations: None,
             trajectory: None,
@@ -132,6 +138,8 @@ pub struct HeadlessReport {
     pub steps: u32,
     /// Rows written to `--stats` (the steps measured).
     pub stats_rows: usize,
+    /// Steps discarded before the first measured one (`--discard`).
+    pub discard: u32,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
     /// Predators in the world.
@@ -171,6 +179,15 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         return Err(RunError::Conflict(
             "--stats-every 0: give the steps between two rows, 1 or more".into(),
         ));
+    }
+    if opts.discard > 0 && opts.discard >= opts.steps {
+        return Err(RunError::Conflict(format!(
+            "--discard {} with --steps {} measures nothing: discard fewer steps than are run \
+             (allowed 0 ..= {})",
+            opts.discard,
+            opts.steps,
+            opts.steps.saturating_sub(1)
+        )));
     }
     if opts.trajectory.is_some() && opts.every == 0 {
         return Err(RunError::Conflict(
@@ -222,9 +239,10 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         times: Vec::with_capacity(opts.steps as usize),
         stages: Vec::new(),
         rows: Vec::new(),
+        discard: opts.discard,
         snapshots: Snapshots::new(
             opts.fluctuations.is_some() && opts.stats.is_some(),
-            u64::from(opts.steps / opts.stats_every),
+            u64::from((opts.steps - opts.discard) / opts.stats_every),
         ),
     };
     let schedule = Schedule {
@@ -300,6 +318,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             .collect(),
         steps: rec.times.len() as u32,
         stats_rows: rec.rows.len(),
+        discard: opts.discard,
         step_index: sim.step_index(),
         predators: sim.predator_count(),
         speed_unit: sim.params().model.desc().speed.unit,
@@ -322,6 +341,8 @@ struct Recorder {
     stages: Vec<(String, Vec<f64>)>,
     /// (step index, step time (ms), measures).
     rows: Vec<(u32, f64, FlockMeasures)>,
+    /// Steps (1-based) up to which nothing is measured (`--discard`).
+    discard: u32,
     /// The positions taken for `--fluctuations`.
     snapshots: Snapshots,
 }
@@ -370,10 +391,13 @@ impl Observer for Recorder {
 
     fn measured(
         &mut self,
-        _k: u32,
+        k: u32,
         m: &FlockMeasures,
         sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
+        if k <= self.discard {
+            return Ok(());
+        }
         let m = self.with_census(*m, sim)?;
         if self.snapshots.take_this_row() {
             self.snapshots.positions.push(positions(sim)?);

@@ -235,3 +235,61 @@ fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
         );
     }
 }
+
+/// `headless --discard D`: the first D steps are not measured — the `--stats` rows and the
+/// order parameter's statistics are those of the steps after them, the same numbers a run
+/// without the discard records for those steps (the CPU backend is bit for bit); a discard of
+/// every step is refused.
+#[test]
+fn headless_discard_leaves_the_transient_out_of_the_statistics() {
+    let root = tempfile::tempdir().unwrap();
+    let (all, cut) = (root.path().join("all.csv"), root.path().join("cut.csv"));
+    let run = |csv: &Path, extra: &[&str]| {
+        let mut a = vec!["headless", "--boids", "400", "--steps", "120", "--stats"];
+        a.push(csv.to_str().unwrap());
+        a.extend(extra);
+        ok(&a)
+    };
+    run(&all, &[]);
+    let out = run(&cut, &["--discard", "40"]);
+    assert!(
+        out.contains("over the 80 steps written to --stats, after 40 discarded"),
+        "{out}"
+    );
+    let (h, rows_all) = table(&all);
+    let (h2, rows_cut) = table(&cut);
+    assert_eq!(h, h2);
+    assert_eq!(rows_cut.len(), 80);
+    assert_eq!(rows_cut[0][0], "41");
+    // Every column but the step time.
+    let strip = |r: &Vec<String>| {
+        let mut r = r.clone();
+        r.remove(1);
+        r
+    };
+    let tail: Vec<_> = rows_all[40..].iter().map(strip).collect();
+    assert_eq!(rows_cut.iter().map(strip).collect::<Vec<_>>(), tail);
+    // The printed ⟨φ⟩ is the mean of the measured rows' polarization.
+    let col = h.iter().position(|c| c == "polarization").unwrap();
+    let mean: f64 = rows_cut
+        .iter()
+        .map(|r| r[col].parse::<f64>().unwrap())
+        .sum::<f64>()
+        / 80.0;
+    let line = out.lines().find(|l| l.contains("⟨φ⟩")).unwrap();
+    let printed: f64 = line
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap();
+    assert!((printed - mean).abs() < 1e-4, "{line} vs {mean}");
+    let o = boids()
+        .args(["headless", "--steps", "10", "--discard", "10"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("--discard 10 with --steps 10") && e.contains("0 ..= 9"),
+        "{e}"
+    );
+}
