@@ -78,6 +78,17 @@ pub fn initial_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
         .collect()
 }
 
+/// Makes `boids` an ordered start: every velocity along +x (polarization 1) at the middle of
+/// the model's spawn speeds ([`SimParams::spawn_speeds`]): (min_speed + max_speed)/2 for boids,
+/// v0 for the Vicsek model, fish_spawn_speed/2 for fish. Positions, hues and ids are kept.
+pub fn align_headings(boids: &mut [Boid], params: &SimParams) {
+    let (lo, hi) = params.spawn_speeds();
+    let speed = 0.5 * (lo + hi);
+    for b in boids {
+        b.velocity = [speed, 0.0];
+    }
+}
+
 /// Streams of [`flocks_state`] (after the app's streams of `rng`, 100–102).
 const STREAM_FLOCK_OF: u32 = 110;
 const STREAM_FLOCK_X: u32 = 111;

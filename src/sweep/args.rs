@@ -46,6 +46,11 @@ pub struct SweepArgs {
     /// Steps discarded (transient) before the measures are averaged.
     #[arg(long, default_value_t = 500)]
     pub discard: u32,
+    /// The state every run starts from: random (uniform positions and headings from the run's
+    /// seed) or ordered (the same positions, every boid heading along +x at the middle of its
+    /// model's spawn speeds: polarization 1).
+    #[arg(long, value_enum, default_value = "random")]
+    pub start: crate::sweep::plan::Start,
     /// Runs per combination of values, each from its own seed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeats: u32,

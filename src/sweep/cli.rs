@@ -71,6 +71,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         out,
         force: args.force,
         resume: args.resume,
+        start: args.start,
         keep_world: args.setup.keep_world,
         series: args.series,
         log: args.log.unwrap_or_default(),

@@ -92,6 +92,8 @@ pub struct RunRequest<'a> {
     pub keep_world: bool,
     /// The swept names and the point's values.
     pub settings: Vec<(String, f64)>,
+    /// The state the run starts from.
+    pub start: crate::sweep::plan::Start,
     /// Steps to run; 0 resolves and checks only (no backend is made, but the GPU context is, so
     /// a missing adapter or a count over its limits is found before any run).
     pub steps: u32,
@@ -216,6 +218,9 @@ pub fn run_one(
         }
         // The boids spawned in the resized world.
         spec.setup.boids = crate::model::initial_state(spec.setup.seed, n, p);
+    }
+    if req.start == crate::sweep::plan::Start::Ordered {
+        crate::model::spawn::align_headings(&mut spec.setup.boids, &spec.setup.params);
     }
     let params = &spec.setup.params;
     let mut out = RunOutput {

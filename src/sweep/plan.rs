@@ -39,6 +39,26 @@ pub struct Axis {
     pub values: Vec<f64>,
 }
 
+/// The state every run of a sweep starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Start {
+    /// Uniform random positions and headings from the run's seed.
+    #[default]
+    Random,
+    /// The random start's positions, every boid heading along +x at the middle of its model's
+    /// spawn speeds ([`crate::model::spawn::align_headings`]): polarization 1.
+    Ordered,
+}
+
+impl Start {
+    /// Whether it is the random start (the default, left out of `summary.json`'s plan so the
+    /// fingerprints of plans made before starts existed stay as they were).
+    pub fn is_random(&self) -> bool {
+        *self == Start::Random
+    }
+}
+
 /// Everything that decides a sweep's results (also written in `summary.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanSpec {
@@ -68,6 +88,9 @@ pub struct PlanSpec {
     /// `--keep-world`: a scene's fixed world kept at any count (else scaled to keep its density).
     #[serde(default)]
     pub keep_world: bool,
+    /// `--start`: the state every run starts from.
+    #[serde(default, skip_serializing_if = "Start::is_random")]
+    pub start: Start,
 }
 
 /// One run of a plan: a point (a combination of values) and a repeat.
@@ -247,6 +270,7 @@ mod tests {
             seed: 7,
             sets: Vec::new(),
             keep_world: false,
+            start: Start::Random,
         }
     }
 

@@ -60,6 +60,8 @@ pub struct SweepConfig {
     pub out: PathBuf,
     /// Whether a non-empty output folder may be used.
     pub force: bool,
+    /// `--start`: the state every run starts from.
+    pub start: crate::sweep::plan::Start,
     /// `--resume`: go on with the sweep in `out`, running only its runs not done
     /// ([`crate::sweep::resume`]).
     pub resume: bool,
@@ -245,6 +247,7 @@ pub fn run_sweep(
         sets: &cfg.sets,
         keep_world: cfg.keep_world,
         settings: settings.to_vec(),
+        start: cfg.start,
         steps,
         discard: cfg.discard,
     };
@@ -274,6 +277,7 @@ pub fn run_sweep(
             .map(|s| format!("{}={}", s.key, s.value))
             .collect(),
         keep_world: cfg.keep_world,
+        start: cfg.start,
     };
     spec.check()?;
     let settings_of = |p: &PlannedRun| -> Vec<(String, f64)> {
