@@ -51,6 +51,13 @@ pub struct SweepArgs {
     /// model's spawn speeds: polarization 1).
     #[arg(long, value_enum, default_value = "random")]
     pub start: crate::sweep::plan::Start,
+    /// Every run starts from this state instead: a checkpoint, a plain state CSV, or a frame of a
+    /// GSD trajectory (FILE.gsd for its last frame, FILE.gsd:FRAME) — its boids, step index and
+    /// predators; the parameters come from the scene, the defaults, --set and the point, the
+    /// noise from each run's seed. The count is the file's: refused with --boids, a boids or
+    /// density axis, and --start ordered.
+    #[arg(long, value_name = "STATE")]
+    pub init: Option<PathBuf>,
     /// Runs per combination of values, each from its own seed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeats: u32,

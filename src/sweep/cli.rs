@@ -72,6 +72,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         force: args.force,
         resume: args.resume,
         start: args.start,
+        init: args.init.clone(),
         keep_world: args.setup.keep_world,
         series: args.series,
         log: args.log.unwrap_or_default(),

@@ -91,6 +91,12 @@ pub struct PlanSpec {
     /// `--start`: the state every run starts from.
     #[serde(default, skip_serializing_if = "Start::is_random")]
     pub start: Start,
+    /// `--init`: the state file every run starts from, as given (not part of the fingerprint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<String>,
+    /// SHA-256 (hex) of the `--init` file's bytes, then `:FRAME` for a GSD frame given by number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_sha256: Option<String>,
 }
 
 /// One run of a plan: a point (a combination of values) and a repeat.
@@ -203,8 +209,8 @@ impl PlanSpec {
         }
     }
 
-    /// The options in which this plan and `other` differ, as `name a vs b` (the scene's path
-    /// left out: its contents are `scene_sha256`).
+    /// The options in which this plan and `other` differ, as `name a vs b` (the paths of the
+    /// scene and the `--init` file left out: their contents are `scene_sha256`, `init_sha256`).
     pub fn differences(&self, other: &PlanSpec) -> Vec<String> {
         let va = serde_json::to_value(self).unwrap_or_default();
         let vb = serde_json::to_value(other).unwrap_or_default();
@@ -212,7 +218,7 @@ impl PlanSpec {
             return Vec::new();
         };
         oa.iter()
-            .filter(|(k, _)| k.as_str() != "scene")
+            .filter(|(k, _)| k.as_str() != "scene" && k.as_str() != "init")
             .filter(|(k, v)| ob.get(k.as_str()) != Some(v))
             .map(|(k, v)| {
                 let o = ob.get(k.as_str()).cloned().unwrap_or_default();
@@ -226,6 +232,7 @@ impl PlanSpec {
         let mut v = serde_json::to_value(self).unwrap_or_default();
         if let Some(o) = v.as_object_mut() {
             o.remove("scene");
+            o.remove("init");
         }
         // serde_json writes object keys in sorted order (no `preserve_order` feature) and floats
         // in shortest round-trip form, so the text is canonical.
@@ -271,6 +278,8 @@ mod tests {
             sets: Vec::new(),
             keep_world: false,
             start: Start::Random,
+            init: None,
+            init_sha256: None,
         }
     }
 

@@ -62,6 +62,8 @@ pub struct SweepConfig {
     pub force: bool,
     /// `--start`: the state every run starts from.
     pub start: crate::sweep::plan::Start,
+    /// `--init`: the state file every run starts from.
+    pub init: Option<PathBuf>,
     /// `--resume`: go on with the sweep in `out`, running only its runs not done
     /// ([`crate::sweep::resume`]).
     pub resume: bool,
@@ -178,6 +180,49 @@ fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
     }
 }
 
+/// Refuses what cannot go with `--init`: the count is the state file's.
+fn check_init(cfg: &SweepConfig) -> Result<(), SweepError> {
+    let conflict = |what: String| {
+        Err(SweepError::Run(RunError::Conflict(format!(
+            "--init gives every run the state file's boids: {what}"
+        ))))
+    };
+    if let Some(a) = cfg
+        .axes
+        .iter()
+        .find(|a| crate::sweep::engine::SPECIAL.contains(&a.name.as_str()))
+    {
+        return conflict(format!(
+            "a {} axis would change the count or the world; sweep it from random starts",
+            a.name
+        ));
+    }
+    if cfg.boids.is_some() {
+        return conflict("leave out --boids (the count is the file's)".into());
+    }
+    if cfg.start != crate::sweep::plan::Start::Random {
+        return conflict("leave out --start (the file is the start)".into());
+    }
+    Ok(())
+}
+
+/// SHA-256 of the `--init` file's bytes, then `:FRAME` for a GSD frame given by number.
+fn init_digest(p: &std::path::Path) -> Result<String, SweepError> {
+    let (file, frame) = match crate::model::gsd::initial::frame_ref(p).map_err(RunError::from)? {
+        Some(r) => (r.path, r.frame),
+        None => (p.to_path_buf(), None),
+    };
+    let bytes = std::fs::read(&file).map_err(|source| SweepError::Io {
+        path: file.clone(),
+        source,
+    })?;
+    let hex = sha256_hex(&bytes);
+    Ok(match frame {
+        Some(f) => format!("{hex}:{f}"),
+        None => hex,
+    })
+}
+
 /// The sweep in `dir` to resume, its runs matched to this plan's.
 fn load_resumed(
     dir: &std::path::Path,
@@ -235,7 +280,17 @@ pub fn run_sweep(
             Some((p, t)) => Some(Scene::parse(t, p).map_err(RunError::from)?),
             None => None,
         },
-        state: None,
+        state: match &cfg.init {
+            Some(p) => {
+                check_init(cfg)?;
+                Inputs::load(None, Some(p))?.state
+            }
+            None => None,
+        },
+    };
+    let init_sha256 = match &cfg.init {
+        Some(p) => Some(init_digest(p)?),
+        None => None,
     };
     let names: Vec<String> = cfg.axes.iter().map(|a| a.name.clone()).collect();
     let mut device = Device::default();
@@ -278,6 +333,8 @@ pub fn run_sweep(
             .collect(),
         keep_world: cfg.keep_world,
         start: cfg.start,
+        init: cfg.init.as_ref().map(|p| p.display().to_string()),
+        init_sha256,
     };
     spec.check()?;
     let settings_of = |p: &PlannedRun| -> Vec<(String, f64)> {

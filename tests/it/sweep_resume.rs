@@ -1,6 +1,7 @@
 //! `boids sweep --resume`: a sweep stopped half way (Ctrl-C) and resumed ends byte for byte as an
 //! uninterrupted one (every file, and `summary.json` but for its times), running only the runs
-//! not done; a folder of another plan, shard or `--series` is refused naming what differs.
+//! not done; a folder of another plan, shard or `--series` is refused naming what differs. And
+//! `--init`: every run starts from a state file, whose contents are part of the plan.
 
 use crate::support;
 use std::path::Path;
@@ -145,4 +146,81 @@ fn a_sweep_interrupted_and_resumed_is_the_uninterrupted_one() {
     let o = boids().args(args(c, &["--resume"])).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(timeless(summary(&cut)), timeless(summary(&full)));
+}
+
+#[test]
+fn a_sweep_can_start_every_run_from_a_state_file() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    // An ordered state: 400 Vicsek particles after 300 steps at η = 0.
+    let state = root.path().join("ordered.csv");
+    ok(&[
+        "headless",
+        "--scene",
+        scene,
+        "--boids",
+        "400",
+        "--steps",
+        "300",
+        "--set",
+        "vicsek_eta=0",
+        "--save",
+        state.to_str().unwrap(),
+    ]);
+    let sweep = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "sweep",
+            "--scene",
+            scene,
+            "--param",
+            "vicsek_eta",
+            "--values",
+            "0,0.5",
+            "--steps",
+            "10",
+            "--discard",
+            "0",
+            "--quiet",
+            "--out",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.push(out.to_str().unwrap().into());
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |out: &Path, extra: &[&str]| {
+        let a = sweep(out, extra);
+        ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+        let mut lines = csv.lines();
+        let h: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let c = h.iter().position(|c| *c == "va").unwrap();
+        let first: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+        first[c].parse::<f64>().unwrap()
+    };
+    let s = state.to_str().unwrap();
+    let from_file = root.path().join("file");
+    // From the ordered state v_a stays near 1; from a random start it is still low.
+    assert!(run(&from_file, &["--init", s]) > 0.95);
+    assert!(run(&root.path().join("random"), &["--boids", "400"]) < 0.6);
+    let plan = summary(&from_file)["plan"].clone();
+    assert_eq!(plan["init"], s);
+    assert_eq!(plan["init_sha256"].as_str().unwrap().len(), 64);
+    // The count is the file's.
+    for (extra, says) in [
+        (vec!["--init", s, "--boids", "400"], "leave out --boids"),
+        (vec!["--init", s, "--start", "ordered"], "leave out --start"),
+    ] {
+        let a = sweep(&root.path().join("x"), &extra);
+        let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(e.contains(says), "{e}");
+    }
+    // Another file's contents are another plan: a resume is refused naming it.
+    let mut text = std::fs::read_to_string(&state).unwrap();
+    text.push('\n');
+    std::fs::write(&state, text).unwrap();
+    let a = sweep(&from_file, &["--init", s, "--resume"]);
+    let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("init_sha256"), "{e}");
 }
