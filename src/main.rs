@@ -176,6 +176,40 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             );
         }
     }
+    if let (Some(t), Some(_)) = (&r.tau_int, &r.order) {
+        let every = f64::from(r.stats_every);
+        println!(
+            "  {:<8}{:<38}{:>10.1} ± {:.1} steps (window {} rows, Sokal)",
+            "τ_int",
+            "integrated autocorrelation time of φ",
+            t.tau * every,
+            t.error * every,
+            t.window
+        );
+        let rows = r.stats_rows as f64;
+        let batch = rows / boids::stats::batch_count(r.stats_rows) as f64;
+        if !t.converged {
+            eprintln!(
+                "warning: τ_int of φ did not converge within half the run ({} rows): the run is \
+                 far too short for honest errors; run much longer",
+                r.stats_rows
+            );
+        } else if rows < boids::stats::RUN_TAUS * t.tau {
+            eprintln!(
+                "warning: the run is {:.0} τ_int long, fewer than {}: its errors are not to be \
+                 trusted; run longer",
+                rows / t.tau,
+                boids::stats::RUN_TAUS
+            );
+        } else if batch < boids::stats::BATCH_TAUS * t.tau {
+            eprintln!(
+                "warning: a batch of the errors is {:.1} τ_int long, fewer than {}: the errors \
+                 are too small; run longer",
+                batch / t.tau,
+                boids::stats::BATCH_TAUS
+            );
+        }
+    }
     if let Some((nf, snapshots)) = &r.fluctuations {
         println!(
             "number fluctuations over {snapshots} snapshot{}, {} box sizes (⟨n⟩ {}…{}): \

@@ -140,6 +140,11 @@ pub struct HeadlessReport {
     pub stats_rows: usize,
     /// Steps discarded before the first measured one (`--discard`).
     pub discard: u32,
+    /// The integrated autocorrelation time of the order parameter over the `--stats` rows (in
+    /// rows; a row is `--stats-every` steps), when they fluctuate.
+    pub tau_int: Option<crate::stats::AutocorrelationTime>,
+    /// `--stats-every`.
+    pub stats_every: u32,
     /// Step index of the final state (the initial state's plus the steps run).
     pub step_index: u32,
     /// Predators in the world.
@@ -319,6 +324,8 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         steps: rec.times.len() as u32,
         stats_rows: rec.rows.len(),
         discard: opts.discard,
+        tau_int: stats_csv::order_parameter_tau(sim.params(), &rec.rows),
+        stats_every: opts.stats_every,
         step_index: sim.step_index(),
         predators: sim.predator_count(),
         speed_unit: sim.params().model.desc().speed.unit,

@@ -25,14 +25,17 @@
 //! - an order parameter φ: [`order_parameter_moments`] and
 //!   [`order_parameter_moments_over_repeats`] (⟨φ⟩, ⟨φ²⟩, ⟨φ⁴⟩, the Binder cumulant, the
 //!   susceptibility);
+//! - [`integrated_autocorrelation_time`] (Sokal's automatic windowing): whether a run and its
+//!   batches are long enough for the errors above to be honest;
 //! - [`nematic_order`] of headings;
 //! - giant number fluctuations: [`number_fluctuations`], [`number_fluctuations_over`], with the
 //!   straight-line fit [`least_squares_line`].
 //!
-//! One job per file: `estimate.rs` (the value–error–kind type), `batch_means.rs`,
-//! `jackknife.rs`, `repeats.rs`, `moments.rs`, `nematic.rs`, `fit.rs` and
+//! One job per file: `estimate.rs` (the value–error–kind type), `autocorrelation.rs`,
+//! `batch_means.rs`, `jackknife.rs`, `repeats.rs`, `moments.rs`, `nematic.rs`, `fit.rs` and
 //! `number_fluctuations.rs`.
 
+mod autocorrelation;
 mod batch_means;
 mod estimate;
 mod fit;
@@ -46,6 +49,9 @@ mod repeats;
 pub(crate) mod test_rng;
 pub mod time;
 
+pub use autocorrelation::{
+    integrated_autocorrelation_time, AutocorrelationTime, BATCH_TAUS, RUN_TAUS, WINDOW_FACTOR,
+};
 pub use batch_means::{batch_count, series_stats, time_average, SeriesStats, BATCHES, MIN_SAMPLES};
 pub use estimate::{ErrorKind, Estimate};
 pub use fit::{least_squares_line, LineFit};

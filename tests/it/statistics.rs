@@ -346,3 +346,72 @@ fn an_ordered_start_is_perfect_order_from_the_first_step() {
     assert_eq!(plan(&ordered)["start"], "ordered");
     assert!(plan(&random).get("start").is_none());
 }
+
+/// τ_int of φ printed by `headless` (Sokal's windowing over C(t) normalised by n − t) against an
+/// independent estimate from the `--stats` file (C(t) normalised by n, as emcee and a numpy
+/// one-liner compute it): they agree within the printed error near the Vicsek transition; a run
+/// made too short on purpose gets the warning, a long one does not.
+#[test]
+fn the_autocorrelation_time_matches_an_independent_estimate_and_warns_on_short_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/vicsek.toml");
+    let run = |steps: &str, csv: &Path| {
+        ok(&[
+            "headless",
+            "--scene",
+            scene.to_str().unwrap(),
+            "--boids",
+            "400",
+            "--steps",
+            steps,
+            "--discard",
+            "100",
+            "--set",
+            "vicsek_eta=2.5",
+            "--stats",
+            csv.to_str().unwrap(),
+        ])
+    };
+    let long = root.path().join("long.csv");
+    let out = run("3100", &long);
+    let line = out
+        .lines()
+        .find(|l| l.contains("τ_int"))
+        .expect("a τ_int line");
+    let nums: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (tau, err) = (nums[0], nums[1]);
+    assert!(!out.contains("warning:"), "{out}");
+    // The independent estimate.
+    let (h, rows) = table(&long);
+    let c = h.iter().position(|c| c == "va").unwrap();
+    let x: Vec<f64> = rows.iter().map(|r| r[c].parse().unwrap()).collect();
+    let n = x.len();
+    let mean = x.iter().sum::<f64>() / n as f64;
+    let acf = |t: usize| -> f64 {
+        (0..n - t)
+            .map(|i| (x[i] - mean) * (x[i + t] - mean))
+            .sum::<f64>()
+            / n as f64
+    };
+    let c0 = acf(0);
+    let mut est = 0.5;
+    for m in 1..n / 2 {
+        est += acf(m) / c0;
+        if m as f64 >= 5.0 * est {
+            break;
+        }
+    }
+    assert!(
+        tau > 1.0,
+        "near the transition φ is correlated over steps: {line}"
+    );
+    assert!((tau - est).abs() < err, "{line} against {est}");
+    let short = run("160", &root.path().join("short.csv"));
+    assert!(
+        short.contains("warning:") && short.contains("τ_int"),
+        "{short}"
+    );
+}
