@@ -325,18 +325,20 @@ pub fn neighbor_lists(ids: &[u32], recorded: &[u32], k: usize) -> Vec<(u32, Vec<
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Costs {
-    /// Making the adapter, device and queue (the first GPU run of a process only).
+    /// Making the adapter, device and queue (the first GPU run of a process only; a sweep makes
+    /// it in its checks before the first run, so that run's `seconds` leave it out).
     pub adapter_ms: f64,
     /// Compiling shader modules and compute pipelines (0 when every one was compiled before).
     pub pipelines_ms: f64,
     /// Compute pipelines compiled.
     pub pipelines_compiled: u64,
-    /// Stage pipeline sets taken from the device's cache instead of compiled.
+    /// Stages whose pipelines were taken from the device's cache instead of compiled, when the
+    /// backend was made or switched variant (a reset that keeps the variant looks up nothing).
     pub pipelines_reused: u64,
     /// Allocating buffers and bind groups (the scan's levels alone when only the grid changed).
     pub buffers_ms: f64,
-    /// Sets of buffers allocated: 1 for a new backend, or for a run that needed more than the
-    /// buffers of the runs before held; 0 when they fit.
+    /// Sets of buffers allocated: 1 for a new backend (2 when its predators or obstacles then
+    /// need more), 1 more each time a run needs more than the buffers held; 0 when they fit.
     pub buffer_sets: u64,
     /// Writing the initial state into the buffers.
     pub upload_ms: f64,
@@ -378,7 +380,7 @@ impl Costs {
     pub fn describe(&self) -> String {
         format!(
             "setup {:.1} ms (adapter {:.1}, pipelines {:.1} ({} compiled, {} reused), buffers \
-             {:.1} ({} buffer sets), upload {:.2}), steps {:.1} ms, read-backs {:.1} ms",
+             {:.1} ({} buffer set{}), upload {:.2}), steps {:.1} ms, read-backs {:.1} ms",
             self.setup_ms(),
             self.adapter_ms,
             self.pipelines_ms,
@@ -386,6 +388,7 @@ impl Costs {
             self.pipelines_reused,
             self.buffers_ms,
             self.buffer_sets,
+            if self.buffer_sets == 1 { "" } else { "s" },
             self.upload_ms,
             self.steps_ms,
             self.readback_ms

@@ -68,8 +68,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
                 None => "the sweep".into(),
             };
             return refuse(format!(
-                "{} is {} ({} of {} runs done){why}; run {rerun} again to completion before \
-                 merging",
+                "{} is {} ({} of {} runs done){why}; finish {rerun} with the same command and \
+                 --resume before merging",
                 s.label(d),
                 s.status.name(),
                 s.runs_done,

@@ -217,12 +217,24 @@ impl PlanSpec {
         let (Some(oa), Some(ob)) = (va.as_object(), vb.as_object()) else {
             return Vec::new();
         };
-        oa.iter()
-            .filter(|(k, _)| k.as_str() != "scene" && k.as_str() != "init")
-            .filter(|(k, v)| ob.get(k.as_str()) != Some(v))
-            .map(|(k, v)| {
-                let o = ob.get(k.as_str()).cloned().unwrap_or_default();
-                format!("{k} {v} vs {o}")
+        // A key one side leaves out holds its default there (a random start, no --init).
+        let shown = |k: &str, v: Option<&serde_json::Value>| match (k, v) {
+            (_, Some(v)) => v.to_string(),
+            ("start", None) => "\"random\"".to_string(),
+            (_, None) => "none".to_string(),
+        };
+        let mut keys: Vec<&String> = oa.keys().chain(ob.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|k| k.as_str() != "scene" && k.as_str() != "init")
+            .filter(|k| oa.get(k.as_str()) != ob.get(k.as_str()))
+            .map(|k| {
+                format!(
+                    "{k} {} vs {}",
+                    shown(k, oa.get(k.as_str())),
+                    shown(k, ob.get(k.as_str()))
+                )
             })
             .collect()
     }

@@ -44,6 +44,13 @@ pub fn load(
 ) -> Result<Resumed, SweepError> {
     let refuse = |why: String| Err(SweepError::Resume(format!("{}: {why}", dir.display())));
     let summary = read_summary(dir)?;
+    if summary.plan.fingerprint() != summary.fingerprint {
+        return refuse(
+            "its summary's plan does not match its fingerprint; the folder was changed after \
+             the run: run the sweep into a new folder"
+                .into(),
+        );
+    }
     if summary.fingerprint != plan.fingerprint() {
         let diff = summary.plan.differences(plan);
         return refuse(format!(
@@ -92,6 +99,22 @@ pub fn load(
             "{CSV} holds runs {numbers:?} where its summary says {expected:?} are done; the \
              folder was changed after the run"
         ));
+    }
+    // Each row is its run: point, repeat, seed, values and count as the summary has them.
+    for (row, st) in rows.iter().zip(&summary.runs) {
+        let same = row.point == st.point
+            && row.repeat == st.repeat
+            && row.seed == st.seed
+            && row.values == st.values
+            && Some(row.boids) == st.boids
+            && row.samples == plan.samples();
+        if !same {
+            return refuse(format!(
+                "row of run {} in {CSV} is not the run its summary describes (point, repeat, \
+                 seed, values, count or samples differ); the folder was changed after the run",
+                row.run
+            ));
+        }
     }
     let mut names = Vec::new();
     if series {

@@ -108,6 +108,8 @@ fn a_sweep_interrupted_and_resumed_is_the_uninterrupted_one() {
         e.contains("another plan") && e.contains("steps 300 vs 400"),
         "{e}"
     );
+    let e = refused(&args(c, &["--resume", "--start", "ordered"]));
+    assert!(e.contains(r#"start "random" vs "ordered""#), "{e}");
     let e = refused(&args(c, &["--resume", "--shard", "1/2"]));
     assert!(e.contains("holds no shard and this is shard 1/2"), "{e}");
     let no_series: Vec<&str> = args(c, &["--resume"])
@@ -121,6 +123,28 @@ fn a_sweep_interrupted_and_resumed_is_the_uninterrupted_one() {
     let e = refused(&args(root.path().to_str().unwrap(), &["--resume"]));
     assert!(e.contains("summary.json"), "{e}");
     assert_eq!(std::fs::read(cut.join("sweep.csv")).unwrap(), before);
+    // A row changed by hand (its seed) is not its run: refused.
+    let edited = root.path().join("edited");
+    std::fs::create_dir(&edited).unwrap();
+    for e in std::fs::read_dir(&cut).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            std::fs::copy(e.path(), edited.join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::create_dir(edited.join("series")).unwrap();
+    let csv = String::from_utf8(before.clone()).unwrap();
+    let seed = summary(&cut)["runs"][0]["seed"].to_string();
+    std::fs::write(
+        edited.join("sweep.csv"),
+        csv.replacen(&format!(",{seed},"), ",123,", 1),
+    )
+    .unwrap();
+    let e = refused(&args(edited.to_str().unwrap(), &["--resume"]));
+    assert!(
+        e.contains("row of run 1") && e.contains("changed after the run"),
+        "{e}"
+    );
 
     ok(&args(c, &["--resume"]));
     let s = summary(&cut);
