@@ -5,7 +5,6 @@
 use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 use support::cmd::{boids, ok, refused, text};
 
 use boids::model::rng::uniform01;
@@ -243,8 +242,8 @@ fn a_csv_changed_after_the_run_is_refused() {
 fn ctrl_c_stops_after_the_current_run_with_a_valid_folder() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("int");
-    let mut child = boids()
-        .args([
+    support::cmd::interrupted_sweep(
+        &[
             "sweep",
             "--backend",
             "cpu",
@@ -261,34 +260,9 @@ fn ctrl_c_stops_after_the_current_run_with_a_valid_folder() {
             "--quiet",
             "--out",
             p(&out),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        let done = std::fs::read(out.join("summary.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .and_then(|v| v["runs_done"].as_u64())
-            .unwrap_or(0);
-        if done >= 1 {
-            break;
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!("the sweep ended before the signal: {st:?}");
-        }
-        assert!(t0.elapsed() < Duration::from_secs(120), "no run finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+        ],
+        &out,
+    );
     let s = summary(&out);
     assert_eq!(s["status"], "interrupted");
     let done = s["runs_done"].as_u64().unwrap() as usize;

@@ -5,9 +5,7 @@
 
 use crate::support;
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
-use support::cmd::{boids, ok, refused, text};
+use support::cmd::{boids, interrupted_sweep, ok, refused, text};
 
 const PLAN: [&str; 14] = [
     "sweep",
@@ -50,35 +48,7 @@ fn timeless(mut s: serde_json::Value) -> serde_json::Value {
 
 /// Runs the plan into `out` and stops it with SIGINT once a run is done.
 fn interrupted(out: &Path) {
-    let mut child = boids()
-        .args(args(out.to_str().unwrap(), &[]))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        let done = std::fs::read(out.join("summary.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .and_then(|v| v["runs_done"].as_u64())
-            .unwrap_or(0);
-        if done >= 1 {
-            break;
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!("the sweep ended before the signal: {st:?}");
-        }
-        assert!(t0.elapsed() < Duration::from_secs(120), "no run finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    interrupted_sweep(&args(out.to_str().unwrap(), &[]), out);
 }
 
 #[test]

@@ -52,3 +52,42 @@ pub fn refused(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Starts `boids ARGS` (a sweep into `out`), waits until its `summary.json` counts a run done
+/// and sends it SIGINT; its output once it has stopped (status 130: stopped after the current
+/// run).
+pub fn interrupted_sweep(args: &[&str], out: &std::path::Path) -> Output {
+    let mut child = boids()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        let done = std::fs::read(out.join("summary.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .and_then(|v| v["runs_done"].as_u64())
+            .unwrap_or(0);
+        if done >= 1 {
+            break;
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("the sweep ended before the signal: {st:?}");
+        }
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(120),
+            "no run finished"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    o
+}
