@@ -106,7 +106,7 @@ impl GpuBackend {
         add_compiles(&mut costs, &before, &ctx.pipeline_stats());
         // No obstacles, binned as `set_obstacles(&[])` bins them, so that call fits the buffers.
         let interaction = Interaction::with_obstacle_defaults();
-        let obstacles = empty_obstacles(&interaction, params);
+        let obstacles = obstacle_grid(&[], &interaction, params);
         let capacity = capacity_for(params, boids.len() as u32, &obstacles, 0, false);
         let t = std::time::Instant::now();
         let buffers = SimBuffers::new(ctx, &pipelines, capacity, capacity.cells)?;
@@ -159,7 +159,7 @@ impl GpuBackend {
         self.finish()?;
         self.interaction = Interaction::with_obstacle_defaults();
         self.obstacle_points.clear();
-        self.obstacles = empty_obstacles(&self.interaction, params);
+        self.obstacles = obstacle_grid(&[], &self.interaction, params);
         self.predators = 0;
         self.record_neighbors = false;
         let before = self.ctx.pipeline_stats();
@@ -261,12 +261,7 @@ impl GpuBackend {
 
     /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
     fn rebin_obstacles(&mut self) -> Result<(), SimError> {
-        let ia = &self.interaction;
-        self.obstacles = ObstacleGrid::new(
-            &self.obstacle_points,
-            ia.obstacle_radius.max(ia.obstacle_bounce_radius),
-            &self.params,
-        );
+        self.obstacles = obstacle_grid(&self.obstacle_points, &self.interaction, &self.params);
         self.fit(self.count)?;
         self.upload_obstacles();
         Ok(())
@@ -478,10 +473,10 @@ impl GpuBackend {
     }
 }
 
-/// The obstacle grid of no obstacles with the radii of `ia`.
-fn empty_obstacles(ia: &Interaction, params: &SimParams) -> ObstacleGrid {
+/// The obstacle grid of `points` for the radii of `ia`.
+fn obstacle_grid(points: &[[f32; 2]], ia: &Interaction, params: &SimParams) -> ObstacleGrid {
     ObstacleGrid::new(
-        &[],
+        points,
         ia.obstacle_radius.max(ia.obstacle_bounce_radius),
         params,
     )

@@ -56,32 +56,35 @@ pub(crate) fn write_stats(
     })
 }
 
-/// The model's order parameter and its series statistics over `rows` (each a measured step's
-/// measures), when there are enough rows (docs/model.md §12.9).
+/// The model's order parameter and its series over `rows` (each a measured step's measures),
+/// when there are enough rows for statistics.
+fn order_series(
+    params: &crate::model::SimParams,
+    rows: &[(u32, f64, FlockMeasures)],
+) -> Option<(MeasureId, Vec<f64>)> {
+    let id = MeasureId::by_name(params.model.desc().order_parameter)?;
+    let series: Vec<f64> = rows.iter().filter_map(|r| r.2.get(id)).collect();
+    (series.len() >= crate::stats::MIN_SAMPLES).then_some((id, series))
+}
+
 /// The integrated autocorrelation time of the model's order parameter over `rows` (in rows),
 /// when there are enough of them and they fluctuate.
 pub(crate) fn order_parameter_tau(
     params: &crate::model::SimParams,
     rows: &[(u32, f64, FlockMeasures)],
 ) -> Option<crate::stats::AutocorrelationTime> {
-    let id = MeasureId::by_name(params.model.desc().order_parameter)?;
-    let series: Vec<f64> = rows.iter().filter_map(|r| r.2.get(id)).collect();
-    if series.len() < crate::stats::MIN_SAMPLES {
-        return None;
-    }
+    let (_, series) = order_series(params, rows)?;
     crate::stats::integrated_autocorrelation_time(&series)
 }
 
+/// The model's order parameter and its series statistics over `rows` (each a measured step's
+/// measures), when there are enough rows (docs/model.md §12.9).
 pub(crate) fn order_statistics(
     params: &crate::model::SimParams,
     n: usize,
     rows: &[(u32, f64, FlockMeasures)],
 ) -> Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)> {
-    let id = MeasureId::by_name(params.model.desc().order_parameter)?;
-    let series: Vec<f64> = rows.iter().filter_map(|r| r.2.get(id)).collect();
-    if series.len() < crate::stats::MIN_SAMPLES {
-        return None;
-    }
+    let (id, series) = order_series(params, rows)?;
     let m = crate::stats::order_parameter_moments(&series, n);
     let of = |id: MeasureId, e: Estimate| (id.desc(), e);
     Some((
