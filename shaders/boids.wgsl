@@ -3,17 +3,22 @@
 // common.wgsl, rng.wgsl (standard_normal), rules_common.wgsl (NeighborSums, ObstacleSums, steer,
 // wall_force, rotate, min_image, apply_boundary, hue_rule).
 
-// The model's parameters in the uniform block, as `uniforms` in src/model/models/boids.rs packs
-// them: [w_s, w_a, w_c, v_min], [v_max, F_max, 0, 0].
-fn boids_separation_weight() -> f32 { return params.model_params[0].x; }
-fn boids_alignment_weight() -> f32 { return params.model_params[0].y; }
-fn boids_cohesion_weight() -> f32 { return params.model_params[0].z; }
-fn boids_min_speed() -> f32 { return params.model_params[0].w; }
-fn boids_max_speed() -> f32 { return params.model_params[1].x; }
-fn boids_max_force() -> f32 { return params.model_params[1].y; }
+// The model's uniforms (`model_params`): `BoidsUniforms` in src/model/models/boids.rs.
+struct BoidsUniforms {
+    separation_weight: f32,
+    alignment_weight: f32,
+    cohesion_weight: f32,
+    // Lowest and highest speed (wu/s).
+    min_speed: f32,
+    max_speed: f32,
+    // Largest steering force (wu/s²).
+    max_force: f32,
+}
+
+alias ModelUniforms = BoidsUniforms;
 
 fn boids_steer(target_dir: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
-    return steer(target_dir, v, boids_max_speed(), boids_max_force());
+    return steer(target_dir, v, model_params.max_speed, model_params.max_force);
 }
 
 // `predator`: the predators' acceleration at the boid (predator_accel, wu/s²).
@@ -28,12 +33,12 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) 
         v_new = v - 2.0 * dot(v, bounce_normal) * bounce_normal;
     } else {
         var a = vec2<f32>(0.0);
-        a += boids_separation_weight() * boids_steer(s.separation, v);
+        a += model_params.separation_weight * boids_steer(s.separation, v);
         if (s.alignment_n > 0u) {
-            a += boids_alignment_weight() * boids_steer(s.alignment / f32(s.alignment_n), v);
+            a += model_params.alignment_weight * boids_steer(s.alignment / f32(s.alignment_n), v);
         }
         if (s.cohesion_n > 0u) {
-            a += boids_cohesion_weight() * boids_steer(s.cohesion / f32(s.cohesion_n), v);
+            a += model_params.cohesion_weight * boids_steer(s.cohesion / f32(s.cohesion_n), v);
         }
         if (params.boundary == 1u) {
             a += wall_force(p, v, me.id);
@@ -60,10 +65,10 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) 
         if (v2 > HEADING_EPS2) {
             dir = v / sqrt(v2);
         }
-        v_new = dir * boids_min_speed();
+        v_new = dir * model_params.min_speed;
     } else {
         let speed = sqrt(speed2);
-        v_new *= clamp(speed, boids_min_speed(), boids_max_speed()) / speed;
+        v_new *= clamp(speed, model_params.min_speed, model_params.max_speed) / speed;
     }
 
     let pv = apply_boundary(p + v_new * params.dt, v_new);

@@ -59,7 +59,6 @@ struct Params {
     obstacle_weight: f32,
     obstacle_bounce_radius: f32,
     model: u32,
-    model_params: array<vec4<f32>, 3>,
     spawn_speed_min: f32,
     spawn_speed_max: f32,
     predator_count: u32,

@@ -3,23 +3,29 @@
 // common.wgsl, rng.wgsl (standard_normal), rules_common.wgsl (NeighborSums, ObstacleSums, rotate,
 // apply_boundary, hue_rule).
 
-// The model's parameters in the uniform block, as `uniforms` in src/model/models/fish.rs packs
-// them: [M, C, S, a], [1/E, v_slow, 0, 0].
-fn fish_alignment() -> f32 { return params.model_params[0].x; }
-fn fish_cohesion() -> f32 { return params.model_params[0].y; }
-fn fish_separation() -> f32 { return params.model_params[0].z; }
-fn fish_barrier_amplitude() -> f32 { return params.model_params[0].w; }
-fn fish_inv_barrier_width() -> f32 { return params.model_params[1].x; }
-fn fish_slow_speed() -> f32 { return params.model_params[1].y; }
+// The model's uniforms (`model_params`): `FishUniforms` in src/model/models/fish.rs.
+struct FishUniforms {
+    // Alignment weight M, cohesion constant C, separation constant S.
+    alignment: f32,
+    cohesion: f32,
+    separation: f32,
+    // Barrier amplitude a (wu/s per step) and 1/E (1/wu).
+    barrier: f32,
+    inv_barrier_width: f32,
+    // Speed above which a fish in a crowd is slowed (wu/s).
+    slow_speed: f32,
+}
+
+alias ModelUniforms = FishUniforms;
 
 // The inward velocity increment of the Gaussian edge barrier at p (all four edges, summed).
 fn fish_gauss(d: f32) -> f32 {
-    let q = d * fish_inv_barrier_width();
+    let q = d * model_params.inv_barrier_width;
     return exp(-(q * q));
 }
 
 fn fish_barrier(p: vec2<f32>) -> vec2<f32> {
-    let a = fish_barrier_amplitude();
+    let a = model_params.barrier;
     return vec2<f32>(a * (fish_gauss(p.x) - fish_gauss(params.world_width - p.x)),
                      a * (fish_gauss(p.y) - fish_gauss(params.world_height - p.y)));
 }
@@ -49,16 +55,16 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) 
     } else {
         if (s.alignment_n > 1u) {
             let mean = s.alignment / f32(s.alignment_n);
-            v_new = (1.0 - fish_alignment()) * v_new + fish_alignment() * mean;
+            v_new = (1.0 - model_params.alignment) * v_new + model_params.alignment * mean;
         }
         if (s.cohesion_n > 0u) {
             let to_centre = s.cohesion / f32(s.cohesion_n + 1u);
-            v_new += (fish_cohesion() * params.inv_world_width) * to_centre;
+            v_new += (model_params.cohesion * params.inv_world_width) * to_centre;
         }
-        v_new += (fish_separation() * params.inv_world_width) * s.separation;
+        v_new += (model_params.separation * params.inv_world_width) * s.separation;
         v_new += fish_barrier(p);
         v_new += predator * params.dt;
-        if (dot(v_new, v_new) > fish_slow_speed() * fish_slow_speed()) {
+        if (dot(v_new, v_new) > model_params.slow_speed * model_params.slow_speed) {
             v_new *= fish_slowing(s.cohesion_n + 1u + s.alignment_n, params.boid_count);
         }
     }

@@ -25,6 +25,8 @@
 @group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
 @group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
 @group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
+// The model's own uniforms (its `ModelUniforms`, declared in its rule's file).
+@group(0) @binding(17) var<uniform> model_params: ModelUniforms;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.

@@ -26,6 +26,8 @@
 @group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
 @group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
 @group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
+// The model's own uniforms (its `ModelUniforms`, declared in its rule's file).
+@group(0) @binding(17) var<uniform> model_params: ModelUniforms;
 
 const HEAVY_GROUP: u32 = 256u;
 

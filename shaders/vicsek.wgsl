@@ -3,12 +3,22 @@
 // compiled for this model alone). Needs: common.wgsl, rng.wgsl (uniform_turn), rules_common.wgsl
 // (NeighborSums, ObstacleSums, rotate, apply_boundary, hue_rule).
 
-// The model's parameters in the uniform block, as `uniforms` in src/model/models/vicsek.rs packs
-// them: [η, v0, update (0 new, 1 old), noise (0 angular, 1 vectorial)].
-fn vicsek_eta() -> f32 { return params.model_params[0].x; }
-fn vicsek_speed() -> f32 { return params.model_params[0].y; }
-fn vicsek_update_old() -> bool { return params.model_params[0].z != 0.0; }
-fn vicsek_vectorial() -> bool { return params.model_params[0].w != 0.0; }
+// The model's uniforms (`model_params`): `VicsekUniforms` in src/model/models/vicsek.rs.
+struct VicsekUniforms {
+    // Noise amplitude η.
+    eta: f32,
+    // Speed v0 (wu per step).
+    speed: f32,
+    // Which velocity moves a particle: 0 new, 1 old.
+    update: u32,
+    // The kind of noise: 0 angular, 1 vectorial.
+    noise: u32,
+}
+
+alias ModelUniforms = VicsekUniforms;
+
+fn vicsek_update_old() -> bool { return model_params.update == 1u; }
+fn vicsek_vectorial() -> bool { return model_params.noise == 1u; }
 
 // The next state of particle `me`: the heading of the summed velocities within r, itself
 // included (s.alignment holds the others': the alignment radius is r in this model), turned by a
@@ -24,8 +34,8 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>)
         own = v / sqrt(v2);
     }
     let bounce_normal = ob.bounce_normal;
-    let v0 = vicsek_speed();
-    let eta = vicsek_eta();
+    let v0 = model_params.speed;
+    let eta = model_params.eta;
     var dir: vec2<f32>;
     var base: vec2<f32>;
     var n: f32;
@@ -56,7 +66,7 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>)
             dir = w / sqrt(l2);
         }
     }
-    let v_new = dir * vicsek_speed();
+    let v_new = dir * model_params.speed;
     var moved = v_new;
     if (vicsek_update_old()) {
         moved = v;

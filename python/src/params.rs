@@ -41,7 +41,7 @@ impl Params {
 /// The keys of the model of `p`: "model", then the shared parameters it uses, then its own.
 fn model_keys(p: &SimParams) -> Vec<&'static str> {
     let mut keys = vec!["model"];
-    keys.extend(p.model.desc().used_keys());
+    keys.extend(SimParams::keys_used_by(p.model));
     keys
 }
 

@@ -19,6 +19,7 @@ use glam::Vec2;
 
 use crate::cpu::gather_simd::SumsLanes;
 use crate::model::models::boids::BoidsUniforms;
+use crate::model::models::ModelUniforms;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
     apply_boundary, rotate, wall_force, ObstacleSums, HEADING_EPS2, SPEED_EPS2, STEER_EPS2,
@@ -223,6 +224,7 @@ pub fn integrate_lanes(
     s: &SumsLanes,
     ob: Option<&[ObstacleSums; LANES]>,
     u: &StepUniforms,
+    m: &ModelUniforms,
     out: (&mut [[f32; 4]], &mut [[f32; 4]]),
 ) {
     let p = V {
@@ -233,7 +235,7 @@ pub fn integrate_lanes(
         x: F(lanes!(|i| pos_vel[i][2])),
         y: F(lanes!(|i| pos_vel[i][3])),
     };
-    let b = BoidsUniforms::of(u);
+    let b: &BoidsUniforms = m.get();
     let sum = |k: usize| F(s.f[k]);
     let count = |k: usize| F(lanes!(|i| s.n[k][i] as f32));
     let zero = F::splat(0.0);
@@ -243,20 +245,20 @@ pub fn integrate_lanes(
         x: sum(0),
         y: sum(1),
     };
-    let mut a = V::splat(0.0, 0.0).add(steer(sep, v, &b).scale(F::splat(b.separation_weight)));
+    let mut a = V::splat(0.0, 0.0).add(steer(sep, v, b).scale(F::splat(b.separation_weight)));
     let ali_n = count(1);
     let ali = V {
         x: sum(2),
         y: sum(3),
     };
-    let with = a.add(steer(ali.div(ali_n), v, &b).scale(F::splat(b.alignment_weight)));
+    let with = a.add(steer(ali.div(ali_n), v, b).scale(F::splat(b.alignment_weight)));
     a = ali_n.gt(zero).select2(with, a);
     let coh_n = count(2);
     let coh = V {
         x: sum(4),
         y: sum(5),
     };
-    let with = a.add(steer(coh.div(coh_n), v, &b).scale(F::splat(b.cohesion_weight)));
+    let with = a.add(steer(coh.div(coh_n), v, b).scale(F::splat(b.cohesion_weight)));
     a = coh_n.gt(zero).select2(with, a);
     if u.boundary == 1 {
         let mut w = V::splat(0.0, 0.0);
@@ -275,7 +277,7 @@ pub fn integrate_lanes(
                 x: F(lanes!(|i| ob[i].bounce_normal.x)),
                 y: F(lanes!(|i| ob[i].bounce_normal.y)),
             };
-            a = a.add(steer(push, v, &b).scale(F::splat(u.obstacle_weight)));
+            a = a.add(steer(push, v, b).scale(F::splat(u.obstacle_weight)));
             // Bounce off an obstacle: reflect about its normal (the other rules left out).
             let vn_dot = v.dot(normal);
             let bounce = normal.dot(normal).gt(zero).and(vn_dot.lt(zero));

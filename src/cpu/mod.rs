@@ -180,6 +180,7 @@ impl Simulation for CpuBackend {
         let world_changed = (params.world_width, params.world_height)
             != (self.params.world_width, self.params.world_height);
         self.params = params.clone();
+        self.buffers.bufs.model_params = params.model_uniforms();
         if world_changed {
             self.rebin_obstacles();
         }
@@ -244,6 +245,7 @@ impl Simulation for CpuBackend {
             b.catches[0] = 0;
             let caught = naive::rules_naive(
                 &u,
+                &b.model_params,
                 &self.naive_in,
                 &b.obstacles,
                 &b.predators,

@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 
 use crate::model::grid::ObstacleGrid;
+use crate::model::models::ModelUniforms;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
     accumulate, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums, TopoNearest,
@@ -21,6 +22,7 @@ use crate::stages::twins::rules::record_ids;
 /// `neighbor_ids` (`topological_k` per boid, in array order) for the boids it has room for.
 pub fn rules_naive(
     u: &StepUniforms,
+    m: &ModelUniforms,
     boids: &[Boid],
     obstacles: &ObstacleGrid,
     predators: &[Predator],
@@ -56,7 +58,7 @@ pub fn rules_naive(
                 gather_naive(i, boids, u)
             };
             let ob = obstacle_sums(boids[i].pos(), obstacles, u);
-            let (next, caught) = next_boid(&boids[i], &s, &ob, predators, u);
+            let (next, caught) = next_boid(&boids[i], &s, &ob, predators, u, m);
             *o = next;
             *k = s.neighbors;
             caught as u32

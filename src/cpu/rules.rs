@@ -19,6 +19,7 @@ use crate::cpu::topological::{
     fast_search_available, topological_nearest_small, topological_sums_small, Block, SMALL_K,
 };
 use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::models::ModelUniforms;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{next_image, obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
 use crate::model::state::Boid;
@@ -264,6 +265,7 @@ fn gather_into(
 /// the sorted arrays only, not on the tasks. Returns the number of boids caught.
 pub fn rules(
     u: &StepUniforms,
+    m: &ModelUniforms,
     sorted: SortedRef<'_>,
     how: Gather<'_>,
     cells: &[u32],
@@ -274,6 +276,7 @@ pub fn rules(
     let grid = u.grid();
     let ctx = RulesCtx {
         u,
+        m,
         sorted,
         how,
         cells,
@@ -331,6 +334,7 @@ pub fn rules(
 /// What `rules` reads.
 struct RulesCtx<'a> {
     u: &'a StepUniforms,
+    m: &'a ModelUniforms,
     sorted: SortedRef<'a>,
     how: Gather<'a>,
     cells: &'a [u32],
@@ -407,6 +411,7 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
                 &sums,
                 near_obstacles.then_some(&obs),
                 u,
+                ctx.m,
                 (&mut out.pos_vel[k..k + L], &mut out.hue[k..k + L]),
             );
             out.id[k..k + L].copy_from_slice(&sorted.id[s..s + L]);
@@ -439,7 +444,7 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             }
             let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s])
                 .with_image(sorted.image[s]);
-            let (next, was_caught) = next_boid(&boid, &sums, &ob, ctx.predators, u);
+            let (next, was_caught) = next_boid(&boid, &sums, &ob, ctx.predators, u, ctx.m);
             caught += was_caught as u32;
             out.pos_vel[k] = next.pos_vel();
             out.hue[k] = next.hue_parts();

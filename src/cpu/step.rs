@@ -192,6 +192,7 @@ fn rules(s: &mut FastStep) {
     };
     let caught = rules::rules(
         &b.params,
+        &b.model_params,
         SortedRef {
             pos_vel: &b.sorted_pos_vel,
             hue: &b.sorted_hue,

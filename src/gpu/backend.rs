@@ -235,11 +235,16 @@ impl GpuBackend {
         u
     }
 
-    /// Writes the uniform block for the next step (laid out by encase).
+    /// Writes the uniform block for the next step (laid out by encase) and the model's typed
+    /// uniforms.
     pub fn write_uniforms(&self) {
-        self.ctx
-            .queue
-            .write_buffer(self.buffers.get("params"), 0, &self.uniforms().to_bytes());
+        let q = &self.ctx.queue;
+        q.write_buffer(self.buffers.get("params"), 0, &self.uniforms().to_bytes());
+        q.write_buffer(
+            self.buffers.get("model_params"),
+            0,
+            self.params.model_uniforms().as_bytes(),
+        );
     }
 
     /// Invocations of a dispatch over `items` at the current sizes.

@@ -1,7 +1,6 @@
 //! The step's uniform block and the grids derived from the parameters: [`StepUniforms::new`],
 //! [`Grid::new`] and [`ObstacleGrid::new`]. Here, not beside their types, because deriving them
-//! needs the parameters and the model table (the radii of a model's sums, its packed parameters,
-//! its spawn speeds), which build on those types.
+//! needs the parameters and the model table (the radii of a model's sums, its spawn speeds), which build on those types.
 
 use crate::model::grid::{Grid, ObstacleGrid};
 use crate::model::models::Radii;
@@ -46,7 +45,6 @@ impl StepUniforms {
                 [sq(radii[0]), sq(radii[1]), sq(radii[2]), sq(radii[3])],
             )
         };
-        let packed = params.model_uniforms();
         let spawn = params.spawn_speeds();
         StepUniforms {
             world_width: params.world_width,
@@ -96,11 +94,6 @@ impl StepUniforms {
             obstacle_weight: ia.obstacle_weight,
             obstacle_bounce_radius: ia.obstacle_bounce_radius,
             model: params.model.code(),
-            model_params: [
-                glam::Vec4::from_slice(&packed[0..4]),
-                glam::Vec4::from_slice(&packed[4..8]),
-                glam::Vec4::from_slice(&packed[8..12]),
-            ],
             spawn_speed_min: spawn.0,
             spawn_speed_max: spawn.1,
             predator_count: 0,

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
-use crate::model::models::{Model, ModelParams, OnLoad, Radii, MODEL_UNIFORMS};
+use crate::model::models::{Model, ModelParams, ModelUniforms, OnLoad, Radii};
 use crate::model::param_table::{
     check_number, number, ParamField, ParamGroup, ParamSpec, ParamValue, Range,
 };
@@ -353,8 +353,8 @@ impl SimParams {
         }
     }
 
-    /// The model's own parameters packed for the uniform block's `model_params`.
-    pub fn model_uniforms(&self) -> [f32; MODEL_UNIFORMS] {
+    /// The model's typed uniforms: the `model_params` buffer its rules read.
+    pub fn model_uniforms(&self) -> ModelUniforms {
         self.models.group(self.model).uniforms()
     }
 
@@ -428,6 +428,18 @@ impl SimParams {
         }
     }
 
+    /// Every parameter key `model` uses: the shared ones of its groups in the table's order, then
+    /// its own.
+    pub fn keys_used_by(model: Model) -> Vec<&'static str> {
+        let m = model.desc();
+        Self::OWN_SPECS
+            .iter()
+            .map(|s| s.key)
+            .filter(|k| *k != "model" && m.uses(k))
+            .chain(m.own_params.iter().map(|s| s.key))
+            .collect()
+    }
+
     /// Checks that the model of these parameters uses `key` (its own parameters and the shared
     /// ones its rules read), and so does its neighbourhood ([`SimParams::check_neighborhood_uses`]).
     ///
@@ -446,7 +458,7 @@ impl SimParams {
         Err(ParamError::UnusedByModel {
             key: crate::io::clip(key),
             model: m.name,
-            uses: m.used_keys().join(", "),
+            uses: Self::keys_used_by(self.model).join(", "),
         })
     }
 

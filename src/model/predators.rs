@@ -243,12 +243,13 @@ pub fn next_boid(
     ob: &crate::model::rules::ObstacleSums,
     predators: &[Predator],
     u: &StepUniforms,
+    m: &crate::model::models::ModelUniforms,
 ) -> (Boid, bool) {
     if caught_by_predator(me.pos(), predators, u) {
         return (respawn(me, u), true);
     }
     let pa = predator_accel(me.pos(), predators, u);
-    let next = crate::model::models::next_state(me, s, ob, pa, u);
+    let next = crate::model::models::next_state(me, s, ob, pa, u, m);
     let image = crate::model::rules::next_image(me.image, me.pos(), next.pos(), u);
     (next.with_image(image), false)
 }

@@ -116,9 +116,6 @@ pub struct StepUniforms {
     pub obstacle_bounce_radius: f32,
     /// The model ([`crate::model::Model::code`]: its index in the model table).
     pub model: u32,
-    /// The model's own parameters, packed by its entry ([`crate::model::models::ModelGroup::uniforms`])
-    /// and read by its rules (`array<vec4<f32>, 3>` in WGSL).
-    pub model_params: [glam::Vec4; 3],
     /// Lowest speed of a spawned or respawned boid (the model's speed rule; wu/s or wu per step).
     pub spawn_speed_min: f32,
     /// Highest speed of a spawned or respawned boid.

@@ -418,6 +418,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbor_ids", ReadWrite),
             b("sorted_image", Read),
             b("image", ReadWrite),
+            b("model_params", Uniform),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -454,6 +455,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbor_ids", ReadWrite),
             b("sorted_image", Read),
             b("image", ReadWrite),
+            b("model_params", Uniform),
         ],
         // The metric neighbourhood's deferred boids, then the topological one's (each entry
         // point returns at once in the other neighbourhood).
@@ -577,10 +579,19 @@ pub const MEASURES_ROW_BYTES: u64 = 64;
 /// `sorted_pos_vel`, `sorted_hue`, `sorted_id` and `sorted_image`: the two halves of the ping-pong pair,
 /// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
-pub static BUFFERS: [BufferDesc; 21] = [
+pub static BUFFERS: [BufferDesc; 22] = [
     BufferDesc {
         name: "params",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
+        len: Len::One,
+        uniform: true,
+        indirect: false,
+    },
+    // The model's typed uniforms (`crate::model::models::ModelUniforms`), read by the stages
+    // that hold its rule.
+    BufferDesc {
+        name: "model_params",
+        elem_bytes: crate::model::models::MODEL_UNIFORMS_BYTES as u64,
         len: Len::One,
         uniform: true,
         indirect: false,

@@ -5,6 +5,7 @@
 use boids::cpu::gather_simd::SumsLanes;
 use boids::cpu::integrate_simd::{integrate_lanes, lanes_apply, LANES};
 use boids::model::models::boids::next_state as integrate;
+use boids::model::models::ModelUniforms;
 use boids::model::rules::{NeighborSums, ObstacleSums};
 use boids::model::{Boid, Boundary, Interaction, SimParams, StepUniforms};
 use glam::Vec2;
@@ -151,9 +152,10 @@ unsafe fn integrate_avx2(
     s: &SumsLanes,
     ob: Option<&[ObstacleSums; LANES]>,
     u: &StepUniforms,
+    m: &ModelUniforms,
     out: (&mut [[f32; 4]], &mut [[f32; 4]]),
 ) {
-    integrate_lanes(pv, hue, id, s, ob, u, out)
+    integrate_lanes(pv, hue, id, s, ob, u, m, out)
 }
 
 /// `integrate_lanes` compiled for AVX-512 (as the CPU `rules` runs it there).
@@ -169,9 +171,10 @@ unsafe fn integrate_avx512(
     s: &SumsLanes,
     ob: Option<&[ObstacleSums; LANES]>,
     u: &StepUniforms,
+    m: &ModelUniforms,
     out: (&mut [[f32; 4]], &mut [[f32; 4]]),
 ) {
-    integrate_lanes(pv, hue, id, s, ob, u, out)
+    integrate_lanes(pv, hue, id, s, ob, u, m, out)
 }
 
 fn bits(b: &[f32; 4]) -> [u32; 4] {
@@ -201,6 +204,7 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
     eprintln!("SKIPPED the AVX2 and AVX-512 builds of integrate_lanes: not an x86-64 CPU");
     for step in 0..groups as u32 {
         let u = StepUniforms::new(p, 1000, step, 7, &Interaction::with_obstacle_defaults());
+        let m = p.model_uniforms();
         assert!(lanes_apply(&u));
         let me: [Boid; LANES] =
             std::array::from_fn(|i| boid(&mut r, p, step * 8 + i as u32, &mut seen));
@@ -224,13 +228,22 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
         let hue = me.map(|b| b.hue_parts());
         let id = me.map(|b| b.id);
         let (mut out_pv, mut out_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
-        integrate_lanes(&pv, &hue, &id, &lanes, obs, &u, (&mut out_pv, &mut out_hue));
+        integrate_lanes(
+            &pv,
+            &hue,
+            &id,
+            &lanes,
+            obs,
+            &u,
+            &m,
+            (&mut out_pv, &mut out_hue),
+        );
         // The same function compiled for AVX2 (as the CPU `rules` runs it there): the same bits.
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             let (mut a_pv, mut a_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
             // SAFETY: the CPU has AVX2 (checked just above).
-            unsafe { integrate_avx2(&pv, &hue, &id, &lanes, obs, &u, (&mut a_pv, &mut a_hue)) };
+            unsafe { integrate_avx2(&pv, &hue, &id, &lanes, obs, &u, &m, (&mut a_pv, &mut a_hue)) };
             assert_eq!(
                 (a_pv.map(|x| bits(&x)), a_hue.map(|x| bits(&x))),
                 (out_pv.map(|x| bits(&x)), out_hue.map(|x| bits(&x))),
@@ -241,7 +254,9 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
         if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
             let (mut a_pv, mut a_hue) = ([[0.0f32; 4]; LANES], [[0.0f32; 4]; LANES]);
             // SAFETY: the CPU has AVX-512F, AVX-512VL (checked just above) and so AVX2.
-            unsafe { integrate_avx512(&pv, &hue, &id, &lanes, obs, &u, (&mut a_pv, &mut a_hue)) };
+            unsafe {
+                integrate_avx512(&pv, &hue, &id, &lanes, obs, &u, &m, (&mut a_pv, &mut a_hue))
+            };
             assert_eq!(
                 (a_pv.map(|x| bits(&x)), a_hue.map(|x| bits(&x))),
                 (out_pv.map(|x| bits(&x)), out_hue.map(|x| bits(&x))),
@@ -258,6 +273,7 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
                 &lanes,
                 Some(&ob),
                 &u,
+                &m,
                 (&mut e_pv, &mut e_hue),
             );
             assert_eq!(
@@ -267,7 +283,7 @@ fn check(p: &SimParams, seed: u64, groups: usize) -> Seen {
             );
         }
         for i in 0..LANES {
-            let want = integrate(&me[i], &s[i], &ob[i], Vec2::ZERO, &u);
+            let want = integrate(&me[i], &s[i], &ob[i], Vec2::ZERO, &u, &m);
             seen.stopped += (Vec2::from(want.velocity).length()
                 <= p.models.boids.min_speed * 1.0001
                 && Vec2::from(me[i].velocity).length_squared() < 1e-12)

@@ -1,12 +1,14 @@
 //! The WGSL side agrees with the Rust side, checked with naga (no GPU needed): every shader parses
 //! and validates; every stage of the stage table has the entry points and binding slots (names,
 //! order, access) that naga reflects from its WGSL; and every struct shared with WGSL — the uniform
-//! blocks `Params` (StepUniforms), `View` (ViewUniforms) and `ScanLevel`, and the storage structs
-//! `Boid` and `Predator` — have the same member names, offsets and types on both sides. Each check is also shown
+//! blocks `Params` (StepUniforms), `View` (ViewUniforms), `ScanLevel` and each model's typed
+//! uniforms (`VicsekUniforms`, …, named by the model table), and the storage structs `Boid` and
+//! `Predator` — have the same member names, offsets and types on both sides. Each check is also shown
 //! to fail on a planted difference.
 
 use boids::gpu::scan::ScanLevel;
 use boids::gpu::shaders;
+use boids::model::models::MODEL_UNIFORMS_BYTES;
 use boids::model::{Boid, Model, Predator, StepUniforms, MODELS};
 use boids::render::ViewUniforms;
 use boids::stages::{Access, Binding, Len, Run, BUFFERS, STAGES};
@@ -199,6 +201,22 @@ fn check_layout<T>(module: &naga::Module, name: &str) -> Result<(), String>
 where
     T: ShaderType + WriteInto + serde::de::DeserializeOwned,
 {
+    check_layout_with(module, name, |obj| {
+        let t: T = serde_json::from_value(obj)
+            .map_err(|e| format!("{name}: the Rust and WGSL member names differ: {e}"))?;
+        let mut buf = encase::StorageBuffer::new(Vec::new());
+        buf.write(&t).map_err(|e| e.to_string())?;
+        Ok(buf.into_inner())
+    })
+}
+
+/// [`check_layout`] for a struct made by `build` from a JSON object of its members by name:
+/// its bytes as the GPU gets them.
+fn check_layout_with(
+    module: &naga::Module,
+    name: &str,
+    build: impl Fn(serde_json::Value) -> Result<Vec<u8>, String>,
+) -> Result<(), String> {
     let (members, span) = struct_members(module, name);
     let value = |k: usize, c: usize| 1000 + 16 * k as u32 + c as u32;
     let mut obj = serde_json::Map::new();
@@ -225,14 +243,10 @@ where
         };
         obj.insert(m.clone(), v);
     }
-    let t: T = serde_json::from_value(serde_json::Value::Object(obj))
-        .map_err(|e| format!("{name}: the Rust and WGSL member names differ: {e}"))?;
-    let mut buf = encase::StorageBuffer::new(Vec::new());
-    buf.write(&t).map_err(|e| e.to_string())?;
-    let bytes = buf.into_inner();
-    if bytes.len() != span as usize {
+    let bytes = build(serde_json::Value::Object(obj))?;
+    if bytes.len() < span as usize {
         return Err(format!(
-            "{name}: encase writes {} bytes, the WGSL struct is {span}",
+            "{name}: {} bytes written, the WGSL struct is {span}",
             bytes.len()
         ));
     }
@@ -253,6 +267,73 @@ where
         }
     }
     Ok(())
+}
+
+/// A model's typed uniforms against the WGSL struct its table entry names, in the rules pass
+/// compiled for it: the same members, offsets and types, no larger than the `model_params`
+/// buffer, and the struct the `model_params` binding has.
+fn check_model_uniforms(module: &naga::Module, model: Model) -> Result<(), String> {
+    let desc = model.desc().uniforms;
+    let (_, span) = struct_members(module, desc.name);
+    if span as usize > MODEL_UNIFORMS_BYTES {
+        return Err(format!("{}: {span} bytes", desc.name));
+    }
+    let bound = module
+        .global_variables
+        .iter()
+        .find(|(_, g)| g.name.as_deref() == Some("model_params"))
+        .map(|(_, g)| module.types[g.ty].name.clone().unwrap_or_default())
+        .ok_or("no model_params binding")?;
+    if bound != desc.name {
+        return Err(format!(
+            "model_params is a {bound}, the table says {}",
+            desc.name
+        ));
+    }
+    check_layout_with(module, desc.name, |obj| {
+        let u = (desc.from_json)(&obj)
+            .map_err(|e| format!("{}: the Rust and WGSL member names differ: {e}", desc.name))?;
+        Ok(u.as_bytes().to_vec())
+    })
+}
+
+#[test]
+fn every_models_uniforms_match_their_wgsl_struct() {
+    for m in Model::all() {
+        check_model_uniforms(&module_for("rules", m), m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        check_model_uniforms(&module_for("rules_heavy", m), m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+#[test]
+fn the_model_uniforms_check_fails_on_a_planted_difference() {
+    let src = boids::stages::stage("rules").wgsl.source(Model::VICSEK);
+    let parse = |text: &str| naga::front::wgsl::parse_str(text).unwrap();
+    check_model_uniforms(&parse(&src), Model::VICSEK).unwrap();
+    // Two members swapped.
+    let swapped = src.replacen(
+        "    eta: f32,\n    // Speed v0 (wu per step).\n    speed: f32,",
+        "    speed: f32,\n    // Speed v0 (wu per step).\n    eta: f32,",
+        1,
+    );
+    assert_ne!(swapped, src, "the planted change must apply");
+    let err = check_model_uniforms(&parse(&swapped), Model::VICSEK).unwrap_err();
+    assert!(
+        err.contains("VicsekUniforms.eta") || err.contains("VicsekUniforms.speed"),
+        "{err}"
+    );
+    // A member's type changed (f32 where Rust has u32).
+    let retyped = src.replacen("    noise: u32,", "    noise: f32,", 1);
+    assert_ne!(retyped, src, "the planted change must apply");
+    assert!(check_model_uniforms(&parse(&retyped), Model::VICSEK).is_err());
+    // A member renamed.
+    let renamed = src
+        .replacen("    update: u32,", "    update_old: u32,", 1)
+        .replace("model_params.update ", "model_params.update_old ");
+    assert_ne!(renamed, src, "the planted change must apply");
+    let err = check_model_uniforms(&parse(&renamed), Model::VICSEK).unwrap_err();
+    assert!(err.contains("names differ"), "{err}");
 }
 
 #[test]

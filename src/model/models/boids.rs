@@ -7,7 +7,8 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
+    HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII, WALLS, WORLD,
 };
 use crate::model::param_table::{number, Range};
 use crate::model::rng::standard_normal;
@@ -49,32 +50,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     title: "Reynolds' boids: separation, alignment and cohesion as steering forces (Reynolds 1987, 1999)",
     doc: "§5–§9",
     own_params: BoidsParams::OWN_SPECS,
-    shared_params: &[
-        "world_width",
-        "world_height",
-        "dt",
-        "boundary",
-        "perception_radius",
-        "separation_radius",
-        "alignment_radius",
-        "cohesion_radius",
-        "hue_radius",
-        "max_neighbors",
-        "neighborhood",
-        "topological_k",
-        "hue_cohesion_weight",
-        "hue_alignment_weight",
-        "max_hue_speed",
-        "wall_distance",
-        "wall_weight",
-        "rotational_diffusion",
-        "predator_radius",
-        "predator_weight",
-        "predator_sight_radius",
-        "predator_max_speed",
-        "predator_max_force",
-        "catch_radius",
-    ],
+    shared: &[WORLD, NEIGHBORHOOD, STEERING_RADII, COLOUR, WALLS, ROTATIONAL_NOISE, PREDATOR_PUSH, HUNTING],
     speed: SpeedRule {
         unit: "wu/s",
         range_keys: "min_speed, max_speed",
@@ -85,22 +61,20 @@ pub const MODEL: ModelDesc = ModelDesc {
     radii: Radii::PerRule,
     next_state,
     wgsl: ("boids.wgsl", include_str!("../../../shaders/boids.wgsl")),
+    uniforms: UniformsDesc::of::<BoidsUniforms>("BoidsUniforms"),
 };
 
 impl ModelGroup for BoidsParams {
-    /// `[w_s, w_a, w_c, v_min, v_max, F_max, 0, …]` (`shaders/boids.wgsl` reads them in this
-    /// order).
-    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
-        let mut out = [0.0; MODEL_UNIFORMS];
-        out[..6].copy_from_slice(&[
-            self.separation_weight,
-            self.alignment_weight,
-            self.cohesion_weight,
-            self.min_speed,
-            self.max_speed,
-            self.max_force,
-        ]);
-        out
+    /// [`BoidsUniforms`].
+    fn uniforms(&self) -> ModelUniforms {
+        ModelUniforms::new(&BoidsUniforms {
+            separation_weight: self.separation_weight,
+            alignment_weight: self.alignment_weight,
+            cohesion_weight: self.cohesion_weight,
+            min_speed: self.min_speed,
+            max_speed: self.max_speed,
+            max_force: self.max_force,
+        })
     }
 
     /// Uniform in [min_speed, max_speed].
@@ -109,8 +83,20 @@ impl ModelGroup for BoidsParams {
     }
 }
 
-/// The boids parameters of a step, unpacked from its uniforms.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The boids model's uniforms: the struct of the same name in `shaders/boids.wgsl`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    encase::ShaderType,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[repr(C)]
+#[serde(deny_unknown_fields)]
 pub struct BoidsUniforms {
     /// Separation weight.
     pub separation_weight: f32,
@@ -126,22 +112,6 @@ pub struct BoidsUniforms {
     pub max_force: f32,
 }
 
-impl BoidsUniforms {
-    /// The boids parameters carried by `u`.
-    #[inline]
-    pub fn of(u: &StepUniforms) -> BoidsUniforms {
-        let m = model_uniforms(u);
-        BoidsUniforms {
-            separation_weight: m[0],
-            alignment_weight: m[1],
-            cohesion_weight: m[2],
-            min_speed: m[3],
-            max_speed: m[4],
-            max_force: m[5],
-        }
-    }
-}
-
 /// The next state of `me` from its neighbour sums and obstacle sums (docs/model.md §9): steering,
 /// walls, pointer, obstacles and the predators' acceleration `predator` (wu/s², from
 /// [`crate::model::predators::predator_accel`]), semi-implicit Euler with the speed clamp, noise,
@@ -153,8 +123,9 @@ pub fn next_state(
     ob: &ObstacleSums,
     predator: Vec2,
     u: &StepUniforms,
+    m: &ModelUniforms,
 ) -> Boid {
-    let b = BoidsUniforms::of(u);
+    let b: &BoidsUniforms = m.get();
     let p = me.pos();
     let v = me.vel();
     let obstacle_push = ob.push;

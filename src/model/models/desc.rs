@@ -3,6 +3,9 @@
 //! files build on it, the table (`models/mod.rs`) gathers them, and the parameters hold the table's
 //! groups.
 
+use bytemuck::Pod;
+use encase::internal::WriteInto;
+use encase::{ShaderSize, ShaderType};
 use glam::Vec2;
 
 use crate::model::error::ParamError;
@@ -11,19 +14,82 @@ use crate::model::rules::{NeighborSums, ObstacleSums};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
-/// Floats of the uniform block's `model_params` (`array<vec4<f32>, 3>` in WGSL): a model's own
-/// parameters as its rules read them, packed by [`ModelGroup::uniforms`].
-pub const MODEL_UNIFORMS: usize = 12;
+/// Bytes of the `model_params` uniform buffer: room for the typed uniforms of any model.
+pub const MODEL_UNIFORMS_BYTES: usize = 64;
+
+/// A model's typed uniforms: its GPU parameters as a named struct of `f32` and `u32` fields, the
+/// same-named WGSL struct in its shader (`struct VicsekUniforms { eta: f32, … }`, bound as
+/// `model_params` by the stages that hold the model's rule; `tests/it/shaders.rs` holds the two to
+/// the same members, offsets and types). `ShaderType` lays it out for the GPU (a uniform, or an
+/// element of a storage array); `Pod` lets the CPU rule read the same bytes as the struct.
+pub trait ModelUniform: ShaderType + ShaderSize + WriteInto + Pod {}
+
+impl<T: ShaderType + ShaderSize + WriteInto + Pod> ModelUniform for T {}
+
+/// The `model_params` buffer of a step: one model's typed uniforms ([`ModelUniform`]) as the
+/// bytes encase lays out for WGSL, which the GPU uploads and the model's CPU rule reads back as
+/// its struct ([`ModelUniforms::get`]), without a copy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
+pub struct ModelUniforms {
+    bytes: [u8; MODEL_UNIFORMS_BYTES],
+}
+
+impl Default for ModelUniforms {
+    fn default() -> Self {
+        ModelUniforms {
+            bytes: [0; MODEL_UNIFORMS_BYTES],
+        }
+    }
+}
+
+impl ModelUniforms {
+    /// The block holding `t`.
+    ///
+    /// # Panics
+    /// When `T` is larger than [`MODEL_UNIFORMS_BYTES`], or its Rust layout is not its WGSL one
+    /// (a field that WGSL aligns differently, such as a `vec3`): programming errors of a model's
+    /// file, which `tests/it/model_table.rs` finds for every model.
+    pub fn new<T: ModelUniform>(t: &T) -> ModelUniforms {
+        let size = T::SHADER_SIZE.get() as usize;
+        assert!(
+            size <= MODEL_UNIFORMS_BYTES,
+            "a model's uniforms take {size} bytes, more than MODEL_UNIFORMS_BYTES"
+        );
+        let mut out = ModelUniforms::default();
+        let mut buf = encase::UniformBuffer::new(&mut out.bytes[..]);
+        buf.write(t)
+            .expect("the block has room for the uniforms (checked above)");
+        let rust = bytemuck::bytes_of(t);
+        assert_eq!(
+            rust,
+            &out.bytes[..rust.len()],
+            "a model's uniforms must have the same layout in Rust as in WGSL (f32 and u32 fields)"
+        );
+        out
+    }
+
+    /// The uniforms as the struct `T` they were made from.
+    #[inline]
+    pub fn get<T: ModelUniform>(&self) -> &T {
+        bytemuck::from_bytes(&self.bytes[..std::mem::size_of::<T>()])
+    }
+
+    /// The bytes of the WGSL uniform.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
 
 /// A model's rule: the next state of a boid from its neighbour sums, its obstacle sums and the
-/// predators' acceleration on it (wu/s²), under the uniforms of the step.
-pub type NextState = fn(&Boid, &NeighborSums, &ObstacleSums, Vec2, &StepUniforms) -> Boid;
+/// predators' acceleration on it (wu/s²), under the uniforms of the step and the model's own.
+pub type NextState =
+    fn(&Boid, &NeighborSums, &ObstacleSums, Vec2, &StepUniforms, &ModelUniforms) -> Boid;
 
 /// What a model's parameter group provides besides its parameters.
 pub trait ModelGroup {
-    /// The group packed into the uniform block's `model_params`, in the order the model's WGSL
-    /// rule reads them.
-    fn uniforms(&self) -> [f32; MODEL_UNIFORMS];
+    /// The group as the model's typed uniforms (the `model_params` its rules read).
+    fn uniforms(&self) -> ModelUniforms;
     /// The speeds of a spawned boid: uniform in `lo ..= hi` (a constant when equal) — the initial
     /// flock, the app's add tool, a boid respawned after a catch (the model's unit).
     fn spawn_speeds(&self) -> (f32, f32);
@@ -55,6 +121,92 @@ pub trait ModelGroup {
     {
     }
 }
+
+/// A named group of shared parameters that a model's rules read together: a model lists its
+/// groups ([`ModelDesc::shared`]), not their keys one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedGroup {
+    /// Its name, for docs and messages.
+    pub name: &'static str,
+    /// The keys of [`crate::model::SimParams`]'s own parameters in it.
+    pub keys: &'static [&'static str],
+}
+
+/// The world: its size, step and boundary (docs/model.md §3.1, §6).
+pub const WORLD: SharedGroup = SharedGroup {
+    name: "world",
+    keys: &["world_width", "world_height", "dt", "boundary"],
+};
+
+/// The neighbourhood: the perception radius (the grid's), the metric cap and the topological k
+/// (docs/model.md §4, §19).
+pub const NEIGHBORHOOD: SharedGroup = SharedGroup {
+    name: "neighbourhood",
+    keys: &[
+        "perception_radius",
+        "max_neighbors",
+        "neighborhood",
+        "topological_k",
+    ],
+};
+
+/// The radii of the three steering sums: separation, alignment, cohesion (docs/model.md §4.1).
+pub const STEERING_RADII: SharedGroup = SharedGroup {
+    name: "steering radii",
+    keys: &["separation_radius", "alignment_radius", "cohesion_radius"],
+};
+
+/// The hue-vector rule: its radius, weights and largest hue speed (docs/model.md §8).
+pub const COLOUR: SharedGroup = SharedGroup {
+    name: "colour",
+    keys: &[
+        "hue_radius",
+        "hue_cohesion_weight",
+        "hue_alignment_weight",
+        "max_hue_speed",
+    ],
+};
+
+/// The soft walls of the `walls` boundary (docs/model.md §6.2).
+pub const WALLS: SharedGroup = SharedGroup {
+    name: "walls",
+    keys: &["wall_distance", "wall_weight"],
+};
+
+/// Rotational diffusion (docs/model.md §7).
+pub const ROTATIONAL_NOISE: SharedGroup = SharedGroup {
+    name: "rotational noise",
+    keys: &["rotational_diffusion"],
+};
+
+/// The predators' push on a boid (docs/model.md §18.1).
+pub const PREDATOR_PUSH: SharedGroup = SharedGroup {
+    name: "predator push",
+    keys: &["predator_radius", "predator_weight"],
+};
+
+/// Hunting predators: their sight, speed, steering and catch (docs/model.md §18.3, §18.4).
+pub const HUNTING: SharedGroup = SharedGroup {
+    name: "hunting",
+    keys: &[
+        "predator_sight_radius",
+        "predator_max_speed",
+        "predator_max_force",
+        "catch_radius",
+    ],
+};
+
+/// Every group of shared parameters.
+pub const SHARED_GROUPS: &[SharedGroup] = &[
+    WORLD,
+    NEIGHBORHOOD,
+    STEERING_RADII,
+    COLOUR,
+    WALLS,
+    ROTATIONAL_NOISE,
+    PREDATOR_PUSH,
+    HUNTING,
+];
 
 /// What a loaded state's speeds are brought to (docs/model.md §11.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,8 +283,8 @@ pub struct ModelDesc {
     pub doc: &'static str,
     /// Its own parameters (its group in the parameters).
     pub own_params: &'static [ParamSpec],
-    /// The shared parameters (of [`crate::model::SimParams`] itself) its rules read.
-    pub shared_params: &'static [&'static str],
+    /// The groups of shared parameters (of [`crate::model::SimParams`] itself) its rules read.
+    pub shared: &'static [SharedGroup],
     /// What its speed means.
     pub speed: SpeedRule,
     /// The name of its order parameter in the measure table (`va`, `polarization`).
@@ -143,6 +295,36 @@ pub struct ModelDesc {
     pub next_state: NextState,
     /// Its WGSL rule: the file name in `shaders/` and its text, defining `next_state`.
     pub wgsl: (&'static str, &'static str),
+    /// Its typed uniforms.
+    pub uniforms: UniformsDesc,
+}
+
+/// A model's typed uniforms, described: the name of its struct on both sides, and the struct
+/// made from its members by name (what `tests/it/shaders.rs` checks against naga's reflection of
+/// the WGSL struct, member by member).
+#[derive(Clone, Copy, Debug)]
+pub struct UniformsDesc {
+    /// The struct's name, in Rust and in the model's WGSL file (`VicsekUniforms`), where
+    /// `alias ModelUniforms = VicsekUniforms;` names it for the stages that bind it.
+    pub name: &'static str,
+    /// The uniforms made from a JSON object of the struct's members by name (numbers); an error
+    /// names a missing or unknown member.
+    pub from_json: fn(&serde_json::Value) -> Result<ModelUniforms, String>,
+}
+
+impl UniformsDesc {
+    /// The description of the uniforms struct `T` named `name`.
+    pub const fn of<T: ModelUniform + serde::de::DeserializeOwned>(
+        name: &'static str,
+    ) -> UniformsDesc {
+        UniformsDesc {
+            name,
+            from_json: |v| {
+                let t: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+                Ok(ModelUniforms::new(&t))
+            },
+        }
+    }
 }
 
 impl ModelDesc {
@@ -151,25 +333,70 @@ impl ModelDesc {
     pub fn uses(&self, key: &str) -> bool {
         key == "model"
             || self.own_params.iter().any(|s| s.key == key)
-            || self.shared_params.contains(&key)
-    }
-
-    /// Every parameter key the model uses: the shared ones, then its own.
-    pub fn used_keys(&self) -> Vec<&'static str> {
-        self.shared_params
-            .iter()
-            .copied()
-            .chain(self.own_params.iter().map(|s| s.key))
-            .collect()
+            || self.shared.iter().any(|g| g.keys.contains(&key))
     }
 }
 
-/// The model parameters of the uniforms `u`, as the rules read them (`model_params` flattened).
-#[inline]
-pub fn model_uniforms(u: &StepUniforms) -> [f32; MODEL_UNIFORMS] {
-    let mut out = [0.0; MODEL_UNIFORMS];
-    for (k, v) in u.model_params.iter().enumerate() {
-        out[4 * k..4 * k + 4].copy_from_slice(&v.to_array());
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// f32 then vec2: Rust packs the vec2 at 4, WGSL aligns it to 8.
+    #[derive(Clone, Copy, encase::ShaderType, bytemuck::Pod, bytemuck::Zeroable)]
+    #[repr(C)]
+    struct Misaligned {
+        a: f32,
+        b: glam::Vec2,
+        c: f32,
     }
-    out
+
+    /// Seventeen words: more than the buffer holds.
+    #[derive(Clone, Copy, encase::ShaderType, bytemuck::Pod, bytemuck::Zeroable)]
+    #[repr(C)]
+    struct TooLarge {
+        a: [glam::UVec4; 4],
+        b: f32,
+    }
+
+    /// Scalars only: both layouts agree.
+    #[derive(
+        Clone, Copy, Debug, PartialEq, encase::ShaderType, bytemuck::Pod, bytemuck::Zeroable,
+    )]
+    #[repr(C)]
+    struct Plain {
+        a: f32,
+        b: u32,
+        c: f32,
+    }
+
+    #[test]
+    fn uniforms_are_read_back_as_made_and_a_struct_that_cannot_be_is_refused() {
+        let p = Plain {
+            a: 1.5,
+            b: 7,
+            c: -2.0,
+        };
+        let u = ModelUniforms::new(&p);
+        assert_eq!(*u.get::<Plain>(), p);
+        assert_eq!(&u.as_bytes()[4..8], &7u32.to_le_bytes());
+        let misaligned = std::panic::catch_unwind(|| {
+            ModelUniforms::new(&Misaligned {
+                a: 1.0,
+                b: glam::Vec2::new(2.0, 3.0),
+                c: 4.0,
+            })
+        });
+        let e = misaligned.expect_err("a vec2 after an f32 is refused");
+        let e = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(e.contains("same layout"), "{e}");
+        let large = std::panic::catch_unwind(|| {
+            ModelUniforms::new(&TooLarge {
+                a: [glam::UVec4::ONE; 4],
+                b: 1.0,
+            })
+        });
+        let e = large.expect_err("17 words are refused");
+        let e = e.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(e.contains("MODEL_UNIFORMS_BYTES"), "{e}");
+    }
 }

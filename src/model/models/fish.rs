@@ -9,7 +9,8 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
+    HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII, WORLD,
 };
 use crate::model::param_table::number;
 use crate::model::rng::standard_normal;
@@ -57,30 +58,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     title: "the fish school of the UFRGS course page: weighted alignment, spring cohesion, d/|d|² separation, an edge barrier, slowing in crowds",
     doc: "§17",
     own_params: FishParams::OWN_SPECS,
-    shared_params: &[
-        "world_width",
-        "world_height",
-        "dt",
-        "boundary",
-        "perception_radius",
-        "separation_radius",
-        "alignment_radius",
-        "cohesion_radius",
-        "hue_radius",
-        "max_neighbors",
-        "neighborhood",
-        "topological_k",
-        "hue_cohesion_weight",
-        "hue_alignment_weight",
-        "max_hue_speed",
-        "rotational_diffusion",
-        "predator_radius",
-        "predator_weight",
-        "predator_sight_radius",
-        "predator_max_speed",
-        "predator_max_force",
-        "catch_radius",
-    ],
+    shared: &[WORLD, NEIGHBORHOOD, STEERING_RADII, COLOUR, ROTATIONAL_NOISE, PREDATOR_PUSH, HUNTING],
     speed: SpeedRule {
         unit: "wu/s",
         range_keys: "fish_spawn_speed",
@@ -91,22 +69,20 @@ pub const MODEL: ModelDesc = ModelDesc {
     radii: Radii::PerRule,
     next_state,
     wgsl: ("fish.wgsl", include_str!("../../../shaders/fish.wgsl")),
+    uniforms: UniformsDesc::of::<FishUniforms>("FishUniforms"),
 };
 
 impl ModelGroup for FishParams {
-    /// `[M, C, S, a, 1/E, v_slow, 0, …]` (`shaders/fish.wgsl` reads them in this order; 1/E
-    /// computed once here).
-    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
-        let mut out = [0.0; MODEL_UNIFORMS];
-        out[..6].copy_from_slice(&[
-            self.alignment,
-            self.cohesion,
-            self.separation,
-            self.barrier,
-            1.0 / self.barrier_width,
-            self.slow_speed,
-        ]);
-        out
+    /// [`FishUniforms`] (1/E computed once here).
+    fn uniforms(&self) -> ModelUniforms {
+        ModelUniforms::new(&FishUniforms {
+            alignment: self.alignment,
+            cohesion: self.cohesion,
+            separation: self.separation,
+            barrier: self.barrier,
+            inv_barrier_width: 1.0 / self.barrier_width,
+            slow_speed: self.slow_speed,
+        })
     }
 
     /// Uniform in [0, fish_spawn_speed].
@@ -115,8 +91,20 @@ impl ModelGroup for FishParams {
     }
 }
 
-/// The fish parameters of a step, unpacked from its uniforms.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The fish-school model's uniforms: the struct of the same name in `shaders/fish.wgsl`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    encase::ShaderType,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[repr(C)]
+#[serde(deny_unknown_fields)]
 pub struct FishUniforms {
     /// Alignment weight M.
     pub alignment: f32,
@@ -130,22 +118,6 @@ pub struct FishUniforms {
     pub inv_barrier_width: f32,
     /// Speed above which a fish in a crowd is slowed (wu/s).
     pub slow_speed: f32,
-}
-
-impl FishUniforms {
-    /// The fish parameters carried by `u`.
-    #[inline]
-    pub fn of(u: &StepUniforms) -> FishUniforms {
-        let m = model_uniforms(u);
-        FishUniforms {
-            alignment: m[0],
-            cohesion: m[1],
-            separation: m[2],
-            barrier: m[3],
-            inv_barrier_width: m[4],
-            slow_speed: m[5],
-        }
-    }
 }
 
 /// The inward velocity increment of the edge barrier at `p` (wu/s per step; docs/model.md §17.3):
@@ -191,8 +163,9 @@ pub fn next_state(
     ob: &ObstacleSums,
     predator: Vec2,
     u: &StepUniforms,
+    m: &ModelUniforms,
 ) -> Boid {
-    let f = FishUniforms::of(u);
+    let f: &FishUniforms = m.get();
     let p = me.pos();
     let v = me.vel();
     let bounce_normal = ob.bounce_normal;
@@ -214,7 +187,7 @@ pub fn next_state(
         // Separation: S/L · Σ (p_i − p_j)/|p_i − p_j|² within r_s.
         v_new += (f.separation * u.inv_world_width) * s.separation;
         // The edge barrier.
-        v_new += fish_barrier(p, &f, u);
+        v_new += fish_barrier(p, f, u);
         // The predators' push (an acceleration, wu/s²), over the move's Δt (docs/model.md §18).
         v_new += predator * u.dt;
         // Slowing in a crowd, while faster than the slow speed.

@@ -5,8 +5,8 @@
 //! boundary and the predators; each declares the rest: its name, its own parameter group (scene
 //! files keep their flat `[params]` keys), which shared parameters it uses, its validation, what its
 //! speed means (unit, and the speeds of a loaded state, of a spawned or respawned boid), the radii
-//! of its neighbour sums, its parameters as the uniform block carries them, its CPU rule and its
-//! WGSL rule (a file of `shaders/` defining `next_state`; the GPU's `rules` pass is compiled for
+//! of its neighbour sums, its typed uniforms (a named struct on both sides: what its rules read of
+//! its parameters), its CPU rule and its WGSL rule (a file of `shaders/` defining `next_state`; the GPU's `rules` pass is compiled for
 //! the model alone), and its section of docs/model.md.
 //!
 //! **Adding a model** touches five files: its Rust rule (`src/model/models/<name>.rs`: its
@@ -22,7 +22,8 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 pub use desc::{
-    ModelDesc, ModelGroup, NextState, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
+    ModelDesc, ModelGroup, ModelUniform, ModelUniforms, NextState, OnLoad, Radii, SharedGroup,
+    SpeedRule, TimeUnit, UniformsDesc, MODEL_UNIFORMS_BYTES, SHARED_GROUPS,
 };
 
 use crate::model::param_table::{ParamField, ParamValue};
@@ -174,7 +175,7 @@ pub fn constant_speed_of(u: &StepUniforms) -> Option<f32> {
     }
 }
 
-/// The next state of `me` under the model of `u` (its entry's CPU rule).
+/// The next state of `me` under the model of `u` with its uniforms `m` (its entry's CPU rule).
 #[inline]
 pub fn next_state(
     me: &Boid,
@@ -182,8 +183,9 @@ pub fn next_state(
     ob: &ObstacleSums,
     predator: Vec2,
     u: &StepUniforms,
+    m: &ModelUniforms,
 ) -> Boid {
-    (MODELS[u.model as usize].next_state)(me, s, ob, predator, u)
+    (MODELS[u.model as usize].next_state)(me, s, ob, predator, u, m)
 }
 
 #[cfg(test)]
@@ -218,16 +220,22 @@ mod tests {
                 let own = m.own_params.iter().any(|s| s.key == *key);
                 assert_eq!(m.uses(key), own, "{} and {key}", m.name);
             }
-            for key in m.shared_params {
-                assert!(
-                    crate::model::SimParams::OWN_SPECS
-                        .iter()
-                        .any(|s| s.key == *key),
-                    "{}: {key} is not a shared parameter",
-                    m.name
-                );
+            for g in m.shared {
+                assert!(SHARED_GROUPS.contains(g), "{}: group {}", m.name, g.name);
             }
         }
+        // Every shared parameter is in one group, and a group holds only shared parameters.
+        let own: Vec<&str> = crate::model::SimParams::OWN_SPECS
+            .iter()
+            .map(|s| s.key)
+            .filter(|k| *k != "model")
+            .collect();
+        let grouped: Vec<&str> = SHARED_GROUPS.iter().flat_map(|g| g.keys.to_vec()).collect();
+        for key in &own {
+            let n = grouped.iter().filter(|k| *k == key).count();
+            assert_eq!(n, 1, "{key} is in {n} groups");
+        }
+        assert_eq!(grouped.len(), own.len(), "{grouped:?}");
         // The groups of ModelParams are the models' own parameters, in table order.
         let grouped: Vec<&str> = ModelParams::specs().iter().map(|s| s.key).collect();
         assert_eq!(grouped, all_own);

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
 use crate::model::models::desc::{
-    model_uniforms, ModelDesc, ModelGroup, OnLoad, Radii, SpeedRule, TimeUnit, MODEL_UNIFORMS,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
+    HUNTING, NEIGHBORHOOD, WORLD,
 };
 use crate::model::param_table::{number, ParamField, ParamValue, Range};
 use crate::model::rng::uniform_turn;
@@ -147,24 +148,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     title: "the Vicsek model: constant speed, the heading of the neighbours' summed velocities plus noise (Vicsek et al. 1995)",
     doc: "§16",
     own_params: VicsekParams::OWN_SPECS,
-    shared_params: &[
-        "world_width",
-        "world_height",
-        "dt",
-        "boundary",
-        "perception_radius",
-        "hue_radius",
-        "max_neighbors",
-        "neighborhood",
-        "topological_k",
-        "hue_cohesion_weight",
-        "hue_alignment_weight",
-        "max_hue_speed",
-        "predator_sight_radius",
-        "predator_max_speed",
-        "predator_max_force",
-        "catch_radius",
-    ],
+    shared: &[WORLD, NEIGHBORHOOD, COLOUR, HUNTING],
     speed: SpeedRule {
         unit: "wu per step",
         range_keys: "vicsek_speed",
@@ -175,19 +159,43 @@ pub const MODEL: ModelDesc = ModelDesc {
     radii: Radii::AlignmentWithinPerception,
     next_state,
     wgsl: ("vicsek.wgsl", include_str!("../../../shaders/vicsek.wgsl")),
+    uniforms: UniformsDesc::of::<VicsekUniforms>("VicsekUniforms"),
 };
 
+/// The Vicsek model's uniforms: the struct of the same name in `shaders/vicsek.wgsl`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    encase::ShaderType,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+    Serialize,
+    Deserialize,
+)]
+#[repr(C)]
+#[serde(deny_unknown_fields)]
+pub struct VicsekUniforms {
+    /// Noise amplitude η (rad for angular noise; a weight for vectorial noise).
+    pub eta: f32,
+    /// Speed v0 (wu per step).
+    pub speed: f32,
+    /// Which velocity moves a particle ([`VicsekUpdate::code`]: new 0, old 1).
+    pub update: u32,
+    /// The kind of noise ([`VicsekNoise::code`]: angular 0, vectorial 1).
+    pub noise: u32,
+}
+
 impl ModelGroup for VicsekParams {
-    /// `[η, v0, update, noise, 0, …]` (`shaders/vicsek.wgsl` reads them in this order).
-    fn uniforms(&self) -> [f32; MODEL_UNIFORMS] {
-        let mut out = [0.0; MODEL_UNIFORMS];
-        out[..4].copy_from_slice(&[
-            self.eta,
-            self.speed,
-            self.update.code() as f32,
-            self.noise.code() as f32,
-        ]);
-        out
+    /// [`VicsekUniforms`].
+    fn uniforms(&self) -> ModelUniforms {
+        ModelUniforms::new(&VicsekUniforms {
+            eta: self.eta,
+            speed: self.speed,
+            update: self.update.code(),
+            noise: self.noise.code(),
+        })
     }
 
     /// η of vectorial noise is a weight, without a unit (the table's `rad` is angular noise's).
@@ -247,9 +255,12 @@ pub fn next_state(
     ob: &ObstacleSums,
     _predator: Vec2,
     u: &StepUniforms,
+    m: &ModelUniforms,
 ) -> Boid {
-    let m = model_uniforms(u);
-    let (eta, v0, update_old, vectorial) = (m[0], m[1], m[2] != 0.0, m[3] != 0.0);
+    let m: &VicsekUniforms = m.get();
+    let (eta, v0) = (m.eta, m.speed);
+    let update_old = m.update == VicsekUpdate::Old.code();
+    let vectorial = m.noise == VicsekNoise::Vectorial.code();
     let p = me.pos();
     let v = me.vel();
     let v2 = v.dot(v);

@@ -42,6 +42,7 @@ pub use scatter::{scatter, Sorted, SortedRef};
 pub use slots::slots;
 
 use crate::model::grid::ObstacleGrid;
+use crate::model::models::ModelUniforms;
 use crate::model::params::SimParams;
 use crate::model::predators::Predator;
 use crate::model::state::Boid;
@@ -55,6 +56,8 @@ use crate::model::FlockMeasures;
 pub struct CpuStep {
     /// The uniform block of the step being computed.
     pub params: StepUniforms,
+    /// The model's typed uniforms (its parameters as its rule reads them).
+    pub model_params: ModelUniforms,
     /// The binned obstacle points.
     pub obstacles: ObstacleGrid,
     /// The predators (the `predators` stage moves them).
@@ -102,6 +105,7 @@ impl CpuStep {
     pub fn new(boids: &[Boid], params: &SimParams) -> CpuStep {
         let mut s = CpuStep {
             params: StepUniforms::new(params, boids.len() as u32, 0, 0, &Default::default()),
+            model_params: params.model_uniforms(),
             obstacles: ObstacleGrid::new(&[], 1.0, params),
             predators: Vec::new(),
             catches: [0; 2],
@@ -267,7 +271,15 @@ pub fn rules_step(s: &mut CpuStep) {
         neighbors: &mut s.neighbors,
         neighbor_ids: &mut s.neighbor_ids,
     };
-    let caught = rules(&s.params, sorted, &s.cells, &s.obstacles, &s.predators, out);
+    let caught = rules(
+        &s.params,
+        &s.model_params,
+        sorted,
+        &s.cells,
+        &s.obstacles,
+        &s.predators,
+        out,
+    );
     s.count_catches(caught);
     s.neighbors_counted = true;
 }

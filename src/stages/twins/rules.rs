@@ -4,6 +4,7 @@
 use glam::Vec2;
 
 use crate::model::grid::{block_bound2, search_frame, Grid, ObstacleGrid};
+use crate::model::models::ModelUniforms;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
     accumulate_parts, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
@@ -208,6 +209,7 @@ pub struct StateMut<'a> {
 /// predator catches respawns instead (docs/model.md §18.4). Returns the number of boids caught.
 pub fn rules(
     u: &StepUniforms,
+    m: &ModelUniforms,
     sorted: SortedRef<'_>,
     cells: &[u32],
     obstacles: &ObstacleGrid,
@@ -231,7 +233,7 @@ pub fn rules(
             gather(s, sorted, cells, &grid, u)
         };
         let ob = obstacle_sums(boid.pos(), obstacles, u);
-        let (next, was_caught) = next_boid(&boid, &sums, &ob, predators, u);
+        let (next, was_caught) = next_boid(&boid, &sums, &ob, predators, u, m);
         caught += was_caught as u32;
         out.pos_vel[s] = next.pos_vel();
         out.hue[s] = next.hue_parts();
