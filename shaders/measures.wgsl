@@ -1,12 +1,15 @@
-// Stage `measures`: flock measures by parallel reduction (docs/model.md §12). Columns of a partial row:
-// 0,1 Σ v̂ ; 2 Σ |v| ; 3 Σ neighbours ; 4,5 Σ p ; 6 Σ r̂ × v̂ (milling) ; 7 unused ;
-// 8,9 Σ cos θx, Σ sin θx ; 10,11 Σ cos θy, Σ sin θy, with θx = 2π·x/W, θy = 2π·y/H ;
-// 12,13 Σ v (for v_a) ; 14,15 Σ e^{2iθ} (cos 2θ, sin 2θ of the heading: the nematic order).
-//   measures_partial: per workgroup of MEASURES_CHUNK·256 boids, every column but 6 → partials[wg]
-//   measures_final:   one workgroup sums all partial rows → result (16 floats)
-//   milling_partial:  per workgroup, column 6 about the centre: in a wrap world the periodic mean
-//                     atan2(Σ sin θ, Σ cos θ)·W/2π per axis with minimum-image offsets, else
-//                     the mean result[4,5] / N
+// Stage `measures`: flock measures by parallel reduction (docs/model.md §12). A row holds the
+// columns of src/model/measures.rs's list (sum_columns!), whose constants are generated into the
+// source before this file (measure_columns.wgsl): COL_UNIT_VELOCITY (Σ v̂, 2), COL_SPEED (Σ |v|),
+// COL_NEIGHBORS (Σ neighbours), COL_POSITION (Σ p, 2), COL_MILLING (Σ r̂ × v̂), COL_TRIG
+// (Σ cos θx, Σ sin θx, Σ cos θy, Σ sin θy with θx = 2π·x/W, θy = 2π·y/H), COL_VELOCITY (Σ v, for
+// v_a, 2), COL_NEMATIC (Σ e^{2iθ}: cos 2θ, sin 2θ of the heading, 2); ROW_VEC4S vectors in all.
+//   measures_partial: per workgroup of MEASURES_CHUNK·256 boids, every column but the milling
+//                     → partials[wg]
+//   measures_final:   one workgroup sums all partial rows → result
+//   milling_partial:  per workgroup, COL_MILLING about the centre: in a wrap world the periodic
+//                     mean atan2(Σ sin θ, Σ cos θ)·W/2π per axis with minimum-image offsets, else
+//                     the mean position
 //   measures_final again.
 // Each invocation first sums MEASURES_CHUNK boids of its own in registers (boid
 // g·256·CHUNK + j·256 + lid for j = 0..CHUNK: consecutive invocations read consecutive boids), so
@@ -15,11 +18,9 @@
 // result is the same on every run.
 // The CPU twin is `measures` in src/stages/twins/measures.rs (f64).
 
+// One row: the columns as ROW_VEC4S vectors.
 struct Row {
-    a: vec4<f32>,
-    b: vec4<f32>,
-    c: vec4<f32>,
-    d: vec4<f32>,
+    v: array<vec4<f32>, ROW_VEC4S>,
 }
 
 const TAU: f32 = 6.28318530717959;
@@ -34,6 +35,21 @@ const MEASURES_CHUNK: u32 = 16u;
 
 var<workgroup> tile: array<Row, 256>;
 
+// The row of the columns `acc` (ROW_FLOATS floats) as vectors.
+fn row_of(acc: array<f32, ROW_FLOATS>) -> Row {
+    var a = acc;
+    var r: Row;
+    for (var k = 0u; k < ROW_VEC4S; k++) {
+        r.v[k] = vec4<f32>(a[4u * k], a[4u * k + 1u], a[4u * k + 2u], a[4u * k + 3u]);
+    }
+    return r;
+}
+
+// Column `c` of the result.
+fn result_col(c: u32) -> f32 {
+    return result.v[c / 4u][c % 4u];
+}
+
 fn unit_or_zero(v: vec2<f32>) -> vec2<f32> {
     let l2 = dot(v, v);
     if (l2 > 1e-24) {
@@ -46,10 +62,9 @@ fn tile_reduce(lid: u32) {
     for (var stride = 128u; stride > 0u; stride >>= 1u) {
         workgroupBarrier();
         if (lid < stride) {
-            tile[lid].a += tile[lid + stride].a;
-            tile[lid].b += tile[lid + stride].b;
-            tile[lid].c += tile[lid + stride].c;
-            tile[lid].d += tile[lid + stride].d;
+            for (var k = 0u; k < ROW_VEC4S; k++) {
+                tile[lid].v[k] += tile[lid + stride].v[k];
+            }
         }
     }
     workgroupBarrier();
@@ -60,22 +75,32 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
                     @builtin(local_invocation_index) lid: u32) {
     let g = workgroup_linear(wid, nwg);
     let first = g * WORKGROUP_SIZE * MEASURES_CHUNK;
-    var row = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var acc: array<f32, ROW_FLOATS>;
     for (var j = 0u; j < MEASURES_CHUNK; j++) {
         let i = first + j * WORKGROUP_SIZE + lid;
         if (i < params.boid_count) {
             let b = pos_vel[i];
             let u = unit_or_zero(b.zw);
-            row.a += vec4<f32>(u, length(b.zw), f32(neighbors[i]));
-            row.b += vec4<f32>(b.xy, 0.0, 0.0);
-            row.d += vec4<f32>(b.zw, u.x * u.x - u.y * u.y, 2.0 * u.x * u.y);
+            acc[COL_UNIT_VELOCITY] += u.x;
+            acc[COL_UNIT_VELOCITY + 1u] += u.y;
+            acc[COL_SPEED] += length(b.zw);
+            acc[COL_NEIGHBORS] += f32(neighbors[i]);
+            acc[COL_POSITION] += b.x;
+            acc[COL_POSITION + 1u] += b.y;
+            acc[COL_VELOCITY] += b.z;
+            acc[COL_VELOCITY + 1u] += b.w;
+            acc[COL_NEMATIC] += u.x * u.x - u.y * u.y;
+            acc[COL_NEMATIC + 1u] += 2.0 * u.x * u.y;
             if (params.boundary == 0u) {
                 let t = TAU * b.xy * vec2<f32>(params.inv_world_width, params.inv_world_height);
-                row.c += vec4<f32>(cos(t.x), sin(t.x), cos(t.y), sin(t.y));
+                acc[COL_TRIG] += cos(t.x);
+                acc[COL_TRIG + 1u] += sin(t.x);
+                acc[COL_TRIG + 2u] += cos(t.y);
+                acc[COL_TRIG + 3u] += sin(t.y);
             }
         }
     }
-    tile[lid] = row;
+    tile[lid] = row_of(acc);
     tile_reduce(lid);
     if (lid == 0u && first < params.boid_count) {
         partials[g] = tile[0];
@@ -89,9 +114,11 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     let first = g * WORKGROUP_SIZE * MEASURES_CHUNK;
     let world = vec2<f32>(params.world_width, params.world_height);
     let wrap = params.boundary == 0u;
-    var centre = result.b.xy / f32(params.boid_count);
+    var centre = vec2<f32>(result_col(COL_POSITION), result_col(COL_POSITION + 1u))
+        / f32(params.boid_count);
     if (wrap) {
-        centre = vec2<f32>(atan2(result.c.y, result.c.x), atan2(result.c.w, result.c.z)) * world / TAU;
+        centre = vec2<f32>(atan2(result_col(COL_TRIG + 1u), result_col(COL_TRIG)),
+                           atan2(result_col(COL_TRIG + 3u), result_col(COL_TRIG + 2u))) * world / TAU;
     }
     // Within 1e-5 of the world's larger side of the centre a boid has no direction from it
     // (MILLING_NEAR in src/model/measures.rs).
@@ -113,10 +140,12 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
             m += r.x * u.y - r.y * u.x;
         }
     }
-    tile[lid] = Row(vec4<f32>(0.0), vec4<f32>(0.0, 0.0, m, 0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var row: Row;
+    row.v[COL_MILLING / 4u][COL_MILLING % 4u] = m;
+    tile[lid] = row;
     tile_reduce(lid);
     if (lid == 0u && first < params.boid_count) {
-        partials[g].b.z = tile[0].b.z;
+        partials[g].v[COL_MILLING / 4u][COL_MILLING % 4u] = tile[0].v[COL_MILLING / 4u][COL_MILLING % 4u];
     }
 }
 
@@ -124,12 +153,11 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
 fn measures_final(@builtin(local_invocation_index) lid: u32) {
     let per_group = WORKGROUP_SIZE * MEASURES_CHUNK;
     let groups = (params.boid_count + per_group - 1u) / per_group;
-    var acc = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var acc: Row;
     for (var g = lid; g < groups; g += WORKGROUP_SIZE) {
-        acc.a += partials[g].a;
-        acc.b += partials[g].b;
-        acc.c += partials[g].c;
-        acc.d += partials[g].d;
+        for (var k = 0u; k < ROW_VEC4S; k++) {
+            acc.v[k] += partials[g].v[k];
+        }
     }
     tile[lid] = acc;
     tile_reduce(lid);

@@ -345,7 +345,7 @@ impl Simulation {
                 .map(|d| {
                     let id = sim::model::measures::MeasureId::by_name(d.name)
                         .expect("a measure of the table");
-                    let v = match d.needs {
+                    let v = match d.needs() {
                         sim::model::measures::Needs::Catches if !predators => None,
                         _ => m.get(id),
                     };

@@ -216,6 +216,8 @@ fn steer(target: V, v: V, b: &BoidsUniforms) -> V {
 ///
 /// # Panics
 /// If an output slice does not hold 8 entries.
+// The state, sums and both uniform blocks of one group, as the scalar rule takes them.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub fn integrate_lanes(
     pos_vel: &[[f32; 4]; LANES],

@@ -20,6 +20,8 @@ use crate::stages::twins::rules::record_ids;
 ///
 /// In the topological neighbourhood the ids of each boid's neighbours are written to
 /// `neighbor_ids` (`topological_k` per boid, in array order) for the boids it has room for.
+// The two uniform blocks, the state and the buffers `rules` writes, as the GPU stage binds them.
+#[allow(clippy::too_many_arguments)]
 pub fn rules_naive(
     u: &StepUniforms,
     m: &ModelUniforms,

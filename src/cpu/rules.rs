@@ -263,6 +263,8 @@ fn gather_into(
 /// hunting predator catches respawns instead (docs/model.md §18.4); the others feel the predators'
 /// push. Parallel with rayon over runs of consecutive sorted items; each boid's result depends on
 /// the sorted arrays only, not on the tasks. Returns the number of boids caught.
+// The two uniform blocks, the sorted items and the buffers `rules` binds, as the GPU stage.
+#[allow(clippy::too_many_arguments)]
 pub fn rules(
     u: &StepUniforms,
     m: &ModelUniforms,

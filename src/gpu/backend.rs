@@ -464,7 +464,7 @@ impl GpuBackend {
 }
 
 impl GpuBackend {
-    /// The flock measures of a row of sums written by the `measures` stage (16 floats, columns as
+    /// The flock measures of a row of sums written by the `measures` stage (`MEASURES_ROW_BYTES`, columns as
     /// in `shaders/measures.wgsl`), finished by the measure table.
     fn measures_of_row(&self, r: &[f32]) -> FlockMeasures {
         FlockMeasures::from_sums(

@@ -422,7 +422,7 @@ impl Observer for Recorder {
 pub fn report_measures(predators: bool, flocks: bool) -> Vec<&'static Measure> {
     MEASURES
         .iter()
-        .filter(|m| match m.needs {
+        .filter(|m| match m.needs() {
             Needs::Sums | Needs::SumsAndNeighbors => true,
             Needs::Catches => predators,
             Needs::Census => flocks,

@@ -19,7 +19,7 @@ pub(crate) fn write_stats(
     dt: f32,
     time: crate::model::models::TimeUnit,
 ) -> Result<(), RunError> {
-    let time_at = columns.iter().position(|m| m.needs == Needs::Census);
+    let time_at = columns.iter().position(|m| m.needs() == Needs::Census);
     let mut header = vec!["step", "step_ms"];
     for (k, m) in columns.iter().enumerate() {
         if Some(k) == time_at {
@@ -86,15 +86,7 @@ pub(crate) fn order_statistics(
 ) -> Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)> {
     let (id, series) = order_series(params, rows)?;
     let m = crate::stats::order_parameter_moments(&series, n);
-    let of = |id: MeasureId, e: Estimate| (id.desc(), e);
-    Some((
-        id.desc(),
-        vec![
-            of(id, m.mean),
-            of(MeasureId::ORDER_M2, m.second_moment),
-            of(MeasureId::ORDER_M4, m.fourth_moment),
-            of(MeasureId::BINDER, m.binder_cumulant),
-            of(MeasureId::SUSCEPTIBILITY, m.susceptibility),
-        ],
-    ))
+    let mut rows = vec![(id.desc(), m.mean)];
+    rows.extend(crate::model::flock_measures::series_measures(&m));
+    Some((id.desc(), rows))
 }

@@ -4,44 +4,98 @@
 //! range, what it needs and how it is finished), so that the headless summary and its `--stats`
 //! columns, benchmark captures, sweep columns and plot labels all come from it.
 //!
-//! The measures that are averages over the boids are *finished* from one row of sums
-//! ([`MeasureSums`]: the same 16 columns in `shaders/measures.wgsl`'s reduction on the GPU, in
-//! f32, and in [`MeasureSums::of_state`] on the CPU, in f64): a backend fills the row, and
-//! [`FlockMeasures::from_sums`] turns it into the measures. **Adding a measure** touches two
-//! files: this one (its line in `measure_table!`, its columns in [`MeasureSums::add_boid`] and
-//! its finishing function) and `shaders/measures.wgsl` (the same columns on the GPU), plus its test
-//! and its line in docs/model.md §12.
-
-use serde::{Deserialize, Serialize};
+//! Every entry says how it is *finished* ([`Finish`]): the averages over the boids from one row
+//! of sums ([`MeasureSums`]: the columns of `sum_columns!`, summed by `shaders/measures.wgsl`'s
+//! reduction on the GPU in f32 and by [`MeasureSums::of_state`] on the CPU in f64), the catches
+//! from the backend's counters, the flock measures from the census, the order parameter's
+//! statistics from its moments over a run. The values of one state are
+//! [`crate::model::flock_measures::FlockMeasures`].
+//!
+//! **Adding a measure** touches this file (its line in `measure_table!` with its finisher) and,
+//! for an average of a new per-boid quantity, `shaders/measures.wgsl` (its column in
+//! `sum_columns!` here and in [`MeasureSums::add_boid`], the same sum on the GPU, whose column
+//! constants are generated from the list here); plus its test and its line in docs/model.md §12.
 
 use crate::model::census::FlockCensus;
-use crate::model::state::Boid;
 use crate::model::world::World;
+use crate::stats::{Estimate, OrderParameterMoments};
 
-/// Floats in one row of the measures reduction (`Row` of `shaders/measures.wgsl`: 4 × vec4).
-pub const SUMS: usize = 16;
+/// The columns of the row of sums, declared once: each column's constant (its first float) and
+/// width, in row order. The constants, the row's length ([`SUMS`]) and the WGSL constants of
+/// `shaders/measures.wgsl` ([`wgsl_columns`]) are generated from this list.
+macro_rules! sum_columns {
+    ($( $(#[doc = $doc:literal])* $COL:ident: $width:literal; )*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(usize)]
+        enum Column { $( $COL, )* }
 
-/// Column of Σ v̂ (x; y at +1): unit velocities, 0 for a stopped boid.
-pub const COL_UNIT_VELOCITY: usize = 0;
-/// Column of Σ |v|.
-pub const COL_SPEED: usize = 2;
-/// Column of Σ neighbour counts.
-pub const COL_NEIGHBORS: usize = 3;
-/// Column of Σ p (x; y at +1), for the milling centre of a closed world.
-pub const COL_POSITION: usize = 4;
-/// Column of Σ r̂ × v̂ about the centre (the second pass).
-pub const COL_MILLING: usize = 6;
-/// Columns of Σ cos θx, Σ sin θx, Σ cos θy, Σ sin θy (θx = 2π·x/W, θy = 2π·y/H), for the
-/// periodic centre of a wrapping world.
-pub const COL_TRIG: usize = 8;
-/// Column of Σ v (x; y at +1), for v_a.
-pub const COL_VELOCITY: usize = 12;
-/// Column of Σ e^{2iθ} (cos 2θ; sin 2θ at +1) of the headings θ, for the nematic order (0 for a
-/// stopped boid).
-pub const COL_NEMATIC: usize = 14;
+        /// `(name, width)` of every column, in row order.
+        const COLUMNS: &[(&str, usize)] = &[ $( (stringify!($COL), $width), )* ];
+
+        $( $(#[doc = $doc])* pub const $COL: usize = column_start(Column::$COL as usize); )*
+    };
+}
+
+/// The first float of column `k` of [`COLUMNS`]: the widths of the columns before it.
+const fn column_start(k: usize) -> usize {
+    let mut at = 0;
+    let mut i = 0;
+    while i < k {
+        at += COLUMNS[i].1;
+        i += 1;
+    }
+    at
+}
+
+sum_columns! {
+    /// Column of Σ v̂ (x; y at +1): unit velocities, 0 for a stopped boid.
+    COL_UNIT_VELOCITY: 2;
+    /// Column of Σ |v|.
+    COL_SPEED: 1;
+    /// Column of Σ neighbour counts.
+    COL_NEIGHBORS: 1;
+    /// Column of Σ p (x; y at +1), for the milling centre of a closed world.
+    COL_POSITION: 2;
+    /// Column of Σ r̂ × v̂ about the centre (the second pass).
+    COL_MILLING: 1;
+    /// Columns of Σ cos θx, Σ sin θx, Σ cos θy, Σ sin θy (θx = 2π·x/W, θy = 2π·y/H), for the
+    /// periodic centre of a wrapping world.
+    COL_TRIG: 4;
+    /// Column of Σ v (x; y at +1), for v_a.
+    COL_VELOCITY: 2;
+    /// Column of Σ e^{2iθ} (cos 2θ; sin 2θ at +1) of the headings θ, for the nematic order (0 for
+    /// a stopped boid).
+    COL_NEMATIC: 2;
+}
+
+/// Floats of the columns of one row of the measures reduction.
+pub const SUMS: usize = column_start(COLUMNS.len());
+
+/// `vec4<f32>`s of one row as the GPU stores it (`Row` of `shaders/measures.wgsl`): the columns,
+/// padded to a whole vector.
+pub const ROW_VEC4S: usize = SUMS.div_ceil(4);
+
+const _: () = assert!(SUMS <= 4 * ROW_VEC4S);
+
+/// The WGSL constants of the columns (`const COL_SPEED: u32 = 2u;`, …) and of the row's length
+/// (`ROW_FLOATS`, `ROW_VEC4S`), composed into `shaders/measures.wgsl`'s source before it (the
+/// stage table's generated file `measure_columns.wgsl`).
+pub fn wgsl_columns() -> String {
+    let mut out = String::from(
+        "// Generated from the column list of src/model/measures.rs (sum_columns!).\n",
+    );
+    for (k, (name, _)) in COLUMNS.iter().enumerate() {
+        out.push_str(&format!("const {name}: u32 = {}u;\n", column_start(k)));
+    }
+    out.push_str(&format!(
+        "const ROW_FLOATS: u32 = {}u;\nconst ROW_VEC4S: u32 = {ROW_VEC4S}u;\n",
+        4 * ROW_VEC4S
+    ));
+    out
+}
 
 /// One row of the measures reduction: per-boid quantities summed over the state (docs/model.md
-/// §12.5). Columns as in `shaders/measures.wgsl` (`COL_*`); 7 is unused.
+/// §12.5). Columns as in `shaders/measures.wgsl` (`COL_*`, generated from the same list).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MeasureSums {
     /// The sums.
@@ -60,7 +114,49 @@ pub struct MeasureContext {
     pub neighbors_counted: bool,
 }
 
-/// What a measure is computed from.
+/// How a measure is finished: from what, by which function. Every entry of [`MEASURES`] has one.
+#[derive(Clone, Copy, Debug)]
+pub enum Finish {
+    /// From the row of sums ([`MeasureSums`]) that every backend computes on request.
+    Sums(fn(&MeasureSums, &MeasureContext) -> f64),
+    /// From the row of sums, with neighbour counts from a step (none before the first).
+    SumsAndNeighbors(fn(&MeasureSums, &MeasureContext) -> f64),
+    /// From the backend's catch counters `[this step, since the run began]`.
+    Counter(fn(&[u32; 2]) -> f64),
+    /// From the flock census ([`crate::model::census::flock_census`]).
+    Census(fn(&FlockCensus) -> f64),
+    /// From the moments of the model's order parameter φ over a run's measured steps
+    /// ([`crate::stats::order_parameter_moments`]), with its error.
+    Series(fn(&OrderParameterMoments) -> Estimate),
+}
+
+/// Whether a sweep draws a measure's plot (it always writes its columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepPlot {
+    /// Always.
+    Yes,
+    /// Never (a column of the tables only).
+    No,
+    /// Unless the model's speed is constant (the mean speed: a flat line there).
+    UnlessSpeedConstant,
+    /// Only when the model's speed is constant (v_a: defined with the constant speed v0).
+    IfSpeedConstant,
+}
+
+impl SweepPlot {
+    /// Whether the plot is drawn for a model whose speed is constant (`Some(true)`), varies
+    /// (`Some(false)`) or is not known (`None`: drawn).
+    pub fn drawn(self, constant_speed: Option<bool>) -> bool {
+        !matches!(
+            (self, constant_speed),
+            (SweepPlot::No, _)
+                | (SweepPlot::UnlessSpeedConstant, Some(true))
+                | (SweepPlot::IfSpeedConstant, Some(false))
+        )
+    }
+}
+
+/// What a measure is computed from (the kind of its [`Finish`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Needs {
     /// The sums of the reduction ([`MeasureSums`]): every backend computes it, on request.
@@ -100,10 +196,10 @@ pub struct Measure {
     pub unit: Unit,
     /// Its range, when bounded (`[0, 1]`).
     pub range: Option<(f64, f64)>,
-    /// What it is computed from.
-    pub needs: Needs,
-    /// Its value from the sums (measures that need them).
-    pub finish: Option<fn(&MeasureSums, &MeasureContext) -> f64>,
+    /// How it is finished.
+    pub finish: Finish,
+    /// Whether a sweep plots it against the swept parameter.
+    pub sweep_plot: SweepPlot,
     /// Its section of docs/model.md.
     pub doc: &'static str,
 }
@@ -126,9 +222,20 @@ impl Measure {
         }
     }
 
+    /// What it is computed from.
+    pub fn needs(&self) -> Needs {
+        match self.finish {
+            Finish::Sums(_) => Needs::Sums,
+            Finish::SumsAndNeighbors(_) => Needs::SumsAndNeighbors,
+            Finish::Counter(_) => Needs::Catches,
+            Finish::Census(_) => Needs::Census,
+            Finish::Series(_) => Needs::Series,
+        }
+    }
+
     /// Whether it is an average over the boids, finished from the sums (what sweeps record).
     pub fn from_sums(&self) -> bool {
-        matches!(self.needs, Needs::Sums | Needs::SumsAndNeighbors)
+        matches!(self.needs(), Needs::Sums | Needs::SumsAndNeighbors)
     }
 
     /// Its unit as text for a model whose speeds are in `speed_unit` ("" when dimensionless).
@@ -141,7 +248,7 @@ impl Measure {
 
     /// A value for a summary: counts whole, fractions to 4 decimals, the rest to 3, with the unit.
     pub fn format(&self, v: f64, speed_unit: &'static str) -> String {
-        let text = match (self.needs, self.unit) {
+        let text = match (self.needs(), self.unit) {
             (Needs::Catches | Needs::Census, Unit::Count) => format!("{v:.0}"),
             (_, Unit::None) => format!("{v:.4}"),
             _ => format!("{v:.3}"),
@@ -219,8 +326,8 @@ measure_table! {
         title: "polarization",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Sums,
-        finish: Some(|s, c| norm(s, COL_UNIT_VELOCITY) / c.n as f64),
+        finish: Finish::Sums(|s, c| norm(s, COL_UNIT_VELOCITY) / c.n as f64),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.1",
     };
     /// Milling m = |Σ r̂_i × v̂_i| / N (docs/model.md §12.2).
@@ -230,8 +337,8 @@ measure_table! {
         title: "milling",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Sums,
-        finish: Some(|s, c| s.cols[COL_MILLING].abs() / c.n as f64),
+        finish: Finish::Sums(|s, c| s.cols[COL_MILLING].abs() / c.n as f64),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.2",
     };
     /// Mean speed ⟨|v|⟩ (docs/model.md §12.3).
@@ -241,8 +348,8 @@ measure_table! {
         title: "mean speed",
         unit: Unit::Speed,
         range: None,
-        needs: Needs::Sums,
-        finish: Some(|s, c| s.cols[COL_SPEED] / c.n as f64),
+        finish: Finish::Sums(|s, c| s.cols[COL_SPEED] / c.n as f64),
+        sweep_plot: SweepPlot::UnlessSpeedConstant,
         doc: "§12.3",
     };
     /// Mean neighbour count ⟨k⟩ within the perception radius (docs/model.md §12.4).
@@ -252,8 +359,8 @@ measure_table! {
         title: "mean neighbours",
         unit: Unit::Count,
         range: None,
-        needs: Needs::SumsAndNeighbors,
-        finish: Some(|s, c| s.cols[COL_NEIGHBORS] / c.n as f64),
+        finish: Finish::SumsAndNeighbors(|s, c| s.cols[COL_NEIGHBORS] / c.n as f64),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.4",
     };
     /// The order parameter v_a = |Σ v_i| / (N·v0) (docs/model.md §12.7).
@@ -263,8 +370,7 @@ measure_table! {
         title: "v_a",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Sums,
-        finish: Some(|s, c| {
+        finish: Finish::Sums(|s, c| {
             let total = match c.v0 {
                 Some(v0) => c.n as f64 * v0 as f64,
                 None => s.cols[COL_SPEED],
@@ -275,6 +381,7 @@ measure_table! {
                 0.0
             }
         }),
+        sweep_plot: SweepPlot::IfSpeedConstant,
         doc: "§12.7",
     };
     /// Nematic order S = |Σ e^{2iθ_i}| / N of the headings (docs/model.md §12.8): 1 when every
@@ -286,8 +393,8 @@ measure_table! {
         title: "nematic order",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Sums,
-        finish: Some(|s, c| norm(s, COL_NEMATIC) / c.n as f64),
+        finish: Finish::Sums(|s, c| norm(s, COL_NEMATIC) / c.n as f64),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.8",
     };
     /// Boids caught by hunting predators in the last step (docs/model.md §18.4).
@@ -297,8 +404,8 @@ measure_table! {
         title: "boids caught in the last step",
         unit: Unit::Count,
         range: None,
-        needs: Needs::Catches,
-        finish: None,
+        finish: Finish::Counter(|c| c[0] as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§18.4",
     };
     /// Boids caught since the run began (carried through checkpoints; wraps at 2^32).
@@ -308,8 +415,8 @@ measure_table! {
         title: "boids caught in the run",
         unit: Unit::Count,
         range: None,
-        needs: Needs::Catches,
-        finish: None,
+        finish: Finish::Counter(|c| c[1] as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§18.4",
     };
     /// ⟨φ²⟩ of the model's order parameter φ over a run's measured steps (docs/model.md §12.9).
@@ -319,8 +426,8 @@ measure_table! {
         title: "second moment of the order parameter",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Series,
-        finish: None,
+        finish: Finish::Series(|m| m.second_moment),
+        sweep_plot: SweepPlot::No,
         doc: "§12.9",
     };
     /// ⟨φ⁴⟩ of the order parameter over a run's measured steps.
@@ -330,8 +437,8 @@ measure_table! {
         title: "fourth moment of the order parameter",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Series,
-        finish: None,
+        finish: Finish::Series(|m| m.fourth_moment),
+        sweep_plot: SweepPlot::No,
         doc: "§12.9",
     };
     /// The Binder cumulant G = 1 − ⟨φ⁴⟩/(3⟨φ²⟩²) (Binder 1981; docs/model.md §12.9): 2/3 in
@@ -342,8 +449,8 @@ measure_table! {
         title: "Binder cumulant",
         unit: Unit::None,
         range: None,
-        needs: Needs::Series,
-        finish: None,
+        finish: Finish::Series(|m| m.binder_cumulant),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.9",
     };
     /// The susceptibility χ = N(⟨φ²⟩ − ⟨φ⟩²) (docs/model.md §12.9): 0 in perfect order, 1 − π/4
@@ -354,8 +461,8 @@ measure_table! {
         title: "susceptibility",
         unit: Unit::None,
         range: None,
-        needs: Needs::Series,
-        finish: None,
+        finish: Finish::Series(|m| m.susceptibility),
+        sweep_plot: SweepPlot::Yes,
         doc: "§12.9",
     };
     /// Flocks: connected components of at least [`FLOCK_MIN_BOIDS`](crate::model::census::FLOCK_MIN_BOIDS) boids (docs/model.md §12.6).
@@ -365,8 +472,8 @@ measure_table! {
         title: "flocks",
         unit: Unit::Count,
         range: None,
-        needs: Needs::Census,
-        finish: None,
+        finish: Finish::Census(|c| c.flocks as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
     /// Boids in the largest component.
@@ -376,8 +483,8 @@ measure_table! {
         title: "largest flock",
         unit: Unit::Count,
         range: None,
-        needs: Needs::Census,
-        finish: None,
+        finish: Finish::Census(|c| c.largest as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
     /// Fraction of the boids in a flock.
@@ -387,8 +494,8 @@ measure_table! {
         title: "fraction in flocks",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Census,
-        finish: None,
+        finish: Finish::Census(|c| c.flocked_fraction as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
     /// Hue coherence of the flocks (1 = one hue per flock).
@@ -398,8 +505,8 @@ measure_table! {
         title: "hue coherence",
         unit: Unit::None,
         range: Some((0.0, 1.0)),
-        needs: Needs::Census,
-        finish: None,
+        finish: Finish::Census(|c| c.hue_coherence as f64),
+        sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
 }
@@ -514,138 +621,6 @@ fn unit(x: f64, y: f64) -> (f64, f64) {
     }
 }
 
-/// The measures of one state: a value for each measure of [`MEASURES`] that was computed
-/// (`None` for the others: the census when not asked for, catches where nothing counts them, the
-/// mean neighbour count before the first step).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FlockMeasures {
-    values: [Option<f64>; MEASURE_COUNT],
-}
-
-impl FlockMeasures {
-    /// The measures finished from `sums` (every measure of the table that has a `finish`; the
-    /// mean neighbour count only when `ctx.neighbors_counted`).
-    pub fn from_sums(sums: &MeasureSums, ctx: &MeasureContext) -> FlockMeasures {
-        let mut out = FlockMeasures::default();
-        if ctx.n == 0 {
-            return out;
-        }
-        for (k, m) in MEASURES.iter().enumerate() {
-            let Some(finish) = m.finish else { continue };
-            if m.needs == Needs::SumsAndNeighbors && !ctx.neighbors_counted {
-                continue;
-            }
-            out.values[k] = Some(m.within_range(finish(sums, ctx)));
-        }
-        out
-    }
-
-    /// The value of measure `m`, when computed.
-    pub fn get(&self, m: MeasureId) -> Option<f64> {
-        self.values[m.0]
-    }
-
-    /// Sets measure `m`.
-    pub fn set(&mut self, m: MeasureId, value: f64) {
-        self.values[m.0] = Some(value);
-    }
-
-    /// These measures with the catch counters (this step, since the run began).
-    pub fn with_catches(mut self, step: u32, total: u32) -> FlockMeasures {
-        self.set(MeasureId::CATCHES, step as f64);
-        self.set(MeasureId::CATCHES_TOTAL, total as f64);
-        self
-    }
-
-    /// These measures with the flock census.
-    pub fn with_census(mut self, c: &FlockCensus) -> FlockMeasures {
-        self.set(MeasureId::FLOCKS, c.flocks as f64);
-        self.set(MeasureId::LARGEST_FLOCK, c.largest as f64);
-        self.set(MeasureId::FLOCKED_FRACTION, c.flocked_fraction as f64);
-        self.set(MeasureId::HUE_COHERENCE, c.hue_coherence as f64);
-        self
-    }
-
-    /// Every computed measure with its value, in table order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static Measure, f64)> + '_ {
-        MEASURES
-            .iter()
-            .zip(&self.values)
-            .filter_map(|(m, v)| v.map(|v| (m, v)))
-    }
-
-    /// A measure's value, or NaN when it was not computed.
-    fn or_nan(&self, m: MeasureId) -> f64 {
-        self.get(m).unwrap_or(f64::NAN)
-    }
-
-    /// Polarization φ (NaN when not computed).
-    pub fn polarization(&self) -> f64 {
-        self.or_nan(MeasureId::POLARIZATION)
-    }
-
-    /// Milling m (NaN when not computed).
-    pub fn milling(&self) -> f64 {
-        self.or_nan(MeasureId::MILLING)
-    }
-
-    /// Mean speed (NaN when not computed).
-    pub fn mean_speed(&self) -> f64 {
-        self.or_nan(MeasureId::MEAN_SPEED)
-    }
-
-    /// Mean neighbour count (NaN when not computed, e.g. before the first step).
-    pub fn mean_neighbors(&self) -> f64 {
-        self.or_nan(MeasureId::MEAN_NEIGHBORS)
-    }
-
-    /// The order parameter v_a (NaN when not computed).
-    pub fn va(&self) -> f64 {
-        self.or_nan(MeasureId::VA)
-    }
-
-    /// The nematic order S = |⟨e^{2iθ}⟩| of the headings (NaN when not computed).
-    pub fn nematic(&self) -> f64 {
-        self.or_nan(MeasureId::NEMATIC)
-    }
-
-    /// Boids caught in the last step (0 when not counted).
-    pub fn catches(&self) -> u32 {
-        self.get(MeasureId::CATCHES).unwrap_or(0.0) as u32
-    }
-
-    /// Boids caught since the run began (0 when not counted).
-    pub fn catches_total(&self) -> u32 {
-        self.get(MeasureId::CATCHES_TOTAL).unwrap_or(0.0) as u32
-    }
-}
-
-impl Serialize for FlockMeasures {
-    /// A map of the computed measures by name.
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(None)?;
-        for (m, v) in self.iter() {
-            map.serialize_entry(m.name, &v)?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for FlockMeasures {
-    /// The map [`Serialize`] writes; names not in the table are left out.
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = std::collections::BTreeMap::<String, f64>::deserialize(d)?;
-        let mut out = FlockMeasures::default();
-        for (name, v) in map {
-            if let Some(m) = MeasureId::by_name(&name) {
-                out.set(m, v);
-            }
-        }
-        Ok(out)
-    }
-}
-
 /// Below this fraction of the world's larger side, a boid's distance from the milling centre counts
 /// as 0 (it then adds nothing to the milling): the GPU's f32 centre is uncertain by about 1e-6 of
 /// the world.
@@ -658,170 +633,37 @@ pub fn circular_mean(sum_cos: f64, sum_sin: f64, len: f64) -> f64 {
     sum_sin.atan2(sum_cos) * len / std::f64::consts::TAU
 }
 
-/// Reference computation of the measures in f64 (the CPU twin of the `measures` GPU stage).
-/// `neighbors[i]` is the neighbour count of `boids[i]` from the last rules pass; in a `world` that
-/// wraps, the milling centre is the periodic mean. v_a is taken with v0 = the mean speed (see
-/// [`flock_measures_at_speed`]).
-pub fn flock_measures(boids: &[Boid], neighbors: &[u32], world: World) -> FlockMeasures {
-    flock_measures_at_speed(boids, neighbors, world, None)
-}
-
-/// [`flock_measures`] with v_a = |Σ v_i| / (N·v0) for the constant speed `v0` (wu per step) of the
-/// Vicsek model, or, for `None`, v0 = the mean speed (docs/model.md §12.7).
-pub fn flock_measures_at_speed(
-    boids: &[Boid],
-    neighbors: &[u32],
-    world: World,
-    v0: Option<f32>,
-) -> FlockMeasures {
-    let pos_vel: Vec<[f32; 4]> = boids.iter().map(Boid::pos_vel).collect();
-    let sums = MeasureSums::of_state(&pos_vel, neighbors, world);
-    FlockMeasures::from_sums(
-        &sums,
-        &MeasureContext {
-            n: boids.len(),
-            v0,
-            neighbors_counted: true,
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A fraction a few ulp above 1 (what f32 sums of a perfectly ordered flock give) is put on
-    /// its range's edge; a value farther out, a NaN and a measure without a range are left alone.
+    /// The columns follow one another without overlap and the WGSL constants are the Rust ones.
     #[test]
-    fn rounding_past_a_range_is_clamped_and_nothing_else() {
-        let n = 400;
-        let mut sums = MeasureSums { cols: [0.0; SUMS] };
-        // Σ v̂ of 400 aligned unit headings, 1.0000000073 × N as the f32 sums gave.
-        sums.cols[COL_UNIT_VELOCITY] = n as f64 * 1.000_000_007_3;
-        let ctx = MeasureContext {
-            n,
-            v0: None,
-            neighbors_counted: false,
-        };
-        let m = FlockMeasures::from_sums(&sums, &ctx);
-        assert_eq!(m.get(MeasureId::POLARIZATION), Some(1.0));
-        let phi = MeasureId::POLARIZATION.desc();
-        assert_eq!(
-            phi.within_range(1.0 + 1e-3),
-            1.0 + 1e-3,
-            "a real fault shows"
+    fn the_columns_are_generated_in_order_for_both_sides() {
+        let starts = [
+            COL_UNIT_VELOCITY,
+            COL_SPEED,
+            COL_NEIGHBORS,
+            COL_POSITION,
+            COL_MILLING,
+            COL_TRIG,
+            COL_VELOCITY,
+            COL_NEMATIC,
+        ];
+        for (k, (name, width)) in COLUMNS.iter().enumerate() {
+            assert_eq!(starts[k], column_start(k), "{name}");
+            let next = COLUMNS.get(k + 1).map_or(SUMS, |_| starts[k + 1]);
+            assert_eq!(starts[k] + width, next, "{name}");
+        }
+        let wgsl = wgsl_columns();
+        assert!(
+            wgsl.contains(&format!("const COL_TRIG: u32 = {COL_TRIG}u;")),
+            "{wgsl}"
         );
-        assert_eq!(phi.within_range(-1e-9), 0.0);
-        assert!(phi.within_range(f64::NAN).is_nan());
-        assert_eq!(phi.within_range(0.5), 0.5);
-        let speed = MeasureId::by_name("mean_speed").unwrap().desc();
-        assert_eq!(speed.range, None);
-        assert_eq!(speed.within_range(7.0), 7.0);
-    }
-
-    /// `n` boids on a circle of radius `r` around `centre` (positions taken modulo the world
-    /// `w` × `h`), each flying along the circle counter-clockwise at 50 wu/s.
-    fn ring(n: u32, r: f32, centre: [f32; 2], w: f32, h: f32) -> Vec<Boid> {
-        (0..n)
-            .map(|i| {
-                let a = i as f32 / n as f32 * std::f32::consts::TAU;
-                let (s, c) = a.sin_cos();
-                Boid {
-                    position: [
-                        (centre[0] + r * c).rem_euclid(w),
-                        (centre[1] + r * s).rem_euclid(h),
-                    ],
-                    velocity: [-50.0 * s, 50.0 * c],
-                    hue: [1.0, 0.0],
-                    hue_velocity: [0.0, 0.0],
-                    id: i,
-                    image: [0; 2],
-                }
-            })
-            .collect()
-    }
-
-    /// The measure table's nematic order (sums of cos 2θ, sin 2θ from the velocity's components,
-    /// no angles) equals the statistics module's independent one (`stats::nematic_order`) on
-    /// random headings and speeds, some boids stopped; and a planted change of one heading is seen.
-    #[test]
-    fn the_nematic_measure_equals_the_independent_nematic_order() {
-        let mut rng = crate::stats::test_rng::TestRng::new(7);
-        for n in [1usize, 2, 17, 400] {
-            let boids: Vec<Boid> = (0..n)
-                .map(|i| {
-                    let a = rng.angle() as f32;
-                    let v = if i % 7 == 3 {
-                        0.0
-                    } else {
-                        (0.1 + 99.0 * rng.uniform()) as f32
-                    };
-                    let (s, c) = a.sin_cos();
-                    Boid {
-                        position: [rng.uniform() as f32 * 100.0, rng.uniform() as f32 * 100.0],
-                        velocity: [v * c, v * s],
-                        hue: [1.0, 0.0],
-                        hue_velocity: [0.0, 0.0],
-                        id: i as u32,
-                        image: [0; 2],
-                    }
-                })
-                .collect();
-            let w = World {
-                width: 100.0,
-                height: 100.0,
-                wrap: true,
-            };
-            let k = vec![0; n];
-            let ours = flock_measures(&boids, &k, w).nematic();
-            let vels: Vec<[f32; 2]> = boids.iter().map(|b| b.velocity).collect();
-            let reference = crate::stats::nematic_order(&vels);
-            assert!(
-                (ours - reference).abs() < 1e-5,
-                "N = {n}: {ours} vs {reference}"
-            );
-            if n == 17 {
-                let mut turned = boids.clone();
-                turned[0].velocity = [turned[0].velocity[1], -turned[0].velocity[0]];
-                let t = flock_measures(&turned, &k, w).nematic();
-                assert!(
-                    (t - reference).abs() > 1e-3,
-                    "a quarter turn of one boid is seen"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_mill_on_the_seam_mills_as_one_in_the_middle() {
-        let (w, h) = (1000.0, 600.0);
-        let k = vec![0; 400];
-        let torus = World {
-            width: w,
-            height: h,
-            wrap: true,
-        };
-        let middle = flock_measures(&ring(400, 100.0, [500.0, 300.0], w, h), &k, torus);
-        for centre in [[0.0, 300.0], [500.0, 0.0], [0.0, 0.0], [990.0, 595.0]] {
-            let boids = ring(400, 100.0, centre, w, h);
-            let m = flock_measures(&boids, &k, torus);
-            assert!(
-                m.milling() > 0.99 && (m.milling() - middle.milling()).abs() < 1e-3,
-                "centre {centre:?}: {m:?} vs {middle:?}"
-            );
-            // Without the periodic centre (a world that does not wrap) the same positions mill
-            // less: the plain mean lies away from the ring's centre.
-            let plain = flock_measures(
-                &boids,
-                &k,
-                World {
-                    wrap: false,
-                    ..torus
-                },
-            );
-            assert!(plain.milling() < 0.9, "centre {centre:?}: {plain:?}");
-        }
-        assert!(middle.milling() > 0.99, "{middle:?}");
+        assert!(
+            wgsl.contains(&format!("const ROW_VEC4S: u32 = {ROW_VEC4S}u;")),
+            "{wgsl}"
+        );
     }
 
     #[test]

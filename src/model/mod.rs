@@ -6,6 +6,7 @@ pub mod actors;
 pub mod census;
 pub mod derive;
 pub mod error;
+pub mod flock_measures;
 pub mod grid;
 pub mod gsd;
 pub mod measures;
@@ -27,8 +28,8 @@ pub use actors::Actors;
 pub use census::{flock_census, FlockCensus, FLOCK_MIN_BOIDS};
 pub use error::SetupError;
 pub use error::{ParamError, SceneError};
+pub use flock_measures::{flock_measures, flock_measures_at_speed, FlockMeasures};
 pub use grid::{Grid, ObstacleGrid};
-pub use measures::{flock_measures, flock_measures_at_speed, FlockMeasures};
 pub use models::vicsek::{VicsekNoise, VicsekUpdate};
 pub use models::{Model, ModelParams, MODELS};
 pub use params::{

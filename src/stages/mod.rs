@@ -139,6 +139,22 @@ impl Search {
 /// The place of the model's rule file in a [`Wgsl`]'s files.
 pub const MODEL_RULE: &str = "<model rule>";
 
+/// A maker of generated WGSL ([`GENERATED`]).
+pub type MakeWgsl = fn() -> String;
+
+/// WGSL made from the Rust tables rather than written, composed like a file of `shaders/`:
+/// `(file name, maker)`. A [`Wgsl`] lists such a file by its name (`generated "…"` in [`wgsl!`]).
+pub static GENERATED: &[(&str, MakeWgsl)] =
+    &[("measure_columns.wgsl", crate::model::measures::wgsl_columns)];
+
+/// The text of the generated file `name` ([`GENERATED`]), if it is one.
+pub fn generated(name: &str) -> Option<String> {
+    GENERATED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, make)| make())
+}
+
 impl Wgsl {
     /// Whether the source holds the model's rule ([`MODEL_RULE`]).
     pub fn per_model(&self) -> bool {
@@ -162,7 +178,7 @@ impl Wgsl {
     }
 
     /// The source for `model` and a neighbour search: the files' texts in order, [`MODEL_RULE`]
-    /// replaced by the model's rule file, and, in a source holding the rule, first the lines
+    /// replaced by the model's rule file and a [`GENERATED`] file by its text, and, in a source holding the rule, first the lines
     /// `const TOPOLOGICAL: bool = …;` and `const TOPO_SMALL: bool = …;` ([`Search`]), so that the
     /// driver compiles the other searches out of the pipeline (the topological search behind a
     /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
@@ -177,11 +193,11 @@ impl Wgsl {
             ));
         }
         for (name, text) in self.files {
-            out.push_str(if *name == MODEL_RULE {
-                model.desc().wgsl.1
-            } else {
-                text
-            });
+            match generated(name) {
+                Some(made) => out.push_str(&made),
+                None if *name == MODEL_RULE => out.push_str(model.desc().wgsl.1),
+                None => out.push_str(text),
+            }
             out.push('\n');
         }
         out
@@ -198,7 +214,8 @@ impl Wgsl {
 }
 
 /// Composes WGSL files from `shaders/` at compile time into a [`Wgsl`]; the word `model` stands
-/// for the model's rule file ([`MODEL_RULE`]).
+/// for the model's rule file ([`MODEL_RULE`]), `generated "NAME"` for a file made from the Rust
+/// tables ([`GENERATED`]).
 #[macro_export]
 macro_rules! wgsl {
     ($($part:tt),* $(,)?) => {
@@ -214,6 +231,9 @@ macro_rules! wgsl {
 macro_rules! wgsl_file {
     (model) => {
         ($crate::stages::MODEL_RULE, "")
+    };
+    ((generated $file:literal)) => {
+        ($file, "")
     };
     ($file:literal) => {
         (
@@ -468,7 +488,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "measures",
-        wgsl: wgsl!("common.wgsl", "measures.wgsl"),
+        wgsl: wgsl!("common.wgsl", (generated "measure_columns.wgsl"), "measures.wgsl"),
         bindings: &[
             b("params", Uniform),
             b("pos_vel", Read),
@@ -571,8 +591,10 @@ pub const PREDATOR_BYTES: u64 = std::mem::size_of::<crate::model::Predator>() as
 /// workgroup barrier trees than with one boid per invocation.
 pub const MEASURES_CHUNK: u32 = 16;
 
-/// Bytes of one row of the measures reduction (16 floats: the sums of `shaders/measures.wgsl`).
-pub const MEASURES_ROW_BYTES: u64 = 64;
+/// Bytes of one row of the measures reduction: the columns of the sums
+/// (`crate::model::measures::SUMS`), padded to whole `vec4<f32>`s as `shaders/measures.wgsl`'s
+/// `Row`.
+pub const MEASURES_ROW_BYTES: u64 = 16 * crate::model::measures::ROW_VEC4S as u64;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
 /// split into `pos_vel`, `hue`, `id` and `image` (docs/model.md §2.2), and the sorted items into

@@ -66,6 +66,6 @@ pub fn measures() -> Vec<&'static crate::model::measures::Measure> {
 pub fn order_statistics() -> Vec<&'static crate::model::measures::Measure> {
     crate::model::measures::MEASURES
         .iter()
-        .filter(|m| m.needs == crate::model::measures::Needs::Series)
+        .filter(|m| m.needs() == crate::model::measures::Needs::Series)
         .collect()
 }

@@ -70,34 +70,30 @@ impl Plotted {
     }
 }
 
-/// Every plot a sweep can draw, in order: each average measure, then the Binder cumulant and the
-/// susceptibility of the order parameter (⟨φ²⟩ and ⟨φ⁴⟩ are in the tables only).
+/// Every plot a sweep can draw, in order: each average measure, then the order parameter's
+/// statistics the measure table plots (the Binder cumulant and the susceptibility; ⟨φ²⟩ and ⟨φ⁴⟩
+/// are in the tables only).
 pub fn plottable() -> Vec<Plotted> {
     let averages = (0..crate::sweep::measures().len()).map(Plotted::Measure);
     let order = crate::sweep::order_statistics()
         .iter()
         .enumerate()
-        .filter(|(_, m)| matches!(m.name, "binder" | "susceptibility"))
+        .filter(|(_, m)| m.sweep_plot != crate::model::measures::SweepPlot::No)
         .map(|(k, _)| Plotted::Order(k))
         .collect::<Vec<_>>();
     averages.chain(order).collect()
 }
 
-/// The plots of a sweep: [`plottable`] but for the mean speed of a model whose speed is constant
-/// (the Vicsek model: a flat line) and v_a of a model without one (not defined), read from the
-/// sweep's parameters.
+/// The plots of a sweep: [`plottable`] as the measure table's `sweep_plot` says for the model's
+/// speed, read from the sweep's parameters (the mean speed of a model whose speed is constant is
+/// a flat line; v_a of a model without one is not defined).
 pub fn plotted(s: &SweepSummary) -> Vec<Plotted> {
     let params: Option<crate::model::SimParams> =
         serde_json::from_value(s.base_params.clone()).ok();
     let constant = params.as_ref().map(|p| p.constant_speed().is_some());
     plottable()
         .into_iter()
-        .filter(|p| {
-            !matches!(
-                (p.measure().name, constant),
-                ("mean_speed", Some(true)) | ("va", Some(false))
-            )
-        })
+        .filter(|p| p.measure().sweep_plot.drawn(constant))
         .collect()
 }
 

@@ -64,15 +64,10 @@ pub fn density(boids: usize, world: [f32; 2]) -> f64 {
 /// The order-parameter columns of a run from its moments, in [`crate::sweep::order_statistics`]
 /// order.
 pub fn order_columns(m: &OrderParameterMoments) -> Vec<(f64, f64)> {
-    [
-        m.second_moment,
-        m.fourth_moment,
-        m.binder_cumulant,
-        m.susceptibility,
-    ]
-    .iter()
-    .map(|e| (e.value, e.error))
-    .collect()
+    crate::model::flock_measures::series_measures(m)
+        .iter()
+        .map(|(_, e)| (e.value, e.error))
+        .collect()
 }
 
 /// Whether the files carry a `density` column of their own beside the world (N/(W·H)): not when

@@ -145,6 +145,7 @@ fn obstacles(r: &mut Rng, b: &Boid, seen: &mut Seen) -> ObstacleSums {
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn integrate_avx2(
     pv: &[[f32; 4]; LANES],
     hue: &[[f32; 4]; LANES],
@@ -164,6 +165,7 @@ unsafe fn integrate_avx2(
 /// The CPU must have AVX-512F, AVX-512VL and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn integrate_avx512(
     pv: &[[f32; 4]; LANES],
     hue: &[[f32; 4]; LANES],
