@@ -23,7 +23,7 @@
 //! **Reading.** Scene and script files are read through [`read_text_limited`] with the limit
 //! [`TEXT_FILE_LIMIT`] (16 MiB): `/dev/zero` or a huge file is refused once the limit is passed,
 //! without reading further. State files are streamed line by line (see
-//! [`crate::model::state_csv`]).
+//! [`crate::formats::checkpoint`]).
 //!
 //! **Pictures.** [`write_picture`] writes an image whole, as [`write_atomic`] does, in the format
 //! its file extension names ([`picture_format`]: PNG, or JPEG at [`JPEG_QUALITY`]); [`write_png`]

@@ -6,7 +6,9 @@
 //! Layers, each using only those above it (held by `tests/it/module_graph.rs`):
 //!
 //! - [`model`]: parameters, state, the uniform grid, the rules, the random numbers, the measures,
-//!   scenes, state files, GSD trajectories and the [`model::Setup`] of a run (docs/model.md).
+//!   the [`model::Setup`] of a run and a state loaded into it (docs/model.md).
+//! - [`formats`]: the files a run reads and writes — scenes, state CSVs and checkpoints, GSD
+//!   trajectories (on the workspace's `gsd` crate) — with the table of state formats.
 //! - [`stages`]: the one table of compute stages and each stage's CPU twin.
 //! - [`simulation`]: the [`simulation::Simulation`] interface every backend implements.
 //! - [`cpu`], [`gpu`]: the CPU reference backend and the GPU backend.
@@ -25,6 +27,7 @@ pub mod backend;
 pub mod bench;
 pub mod capture;
 pub mod cpu;
+pub mod formats;
 pub mod gpu;
 pub mod headless;
 pub mod io;

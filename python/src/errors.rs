@@ -9,9 +9,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 use sim::app::error::AppError;
-use sim::model::gsd::GsdError;
-use sim::model::state_csv::StateFileError;
-use sim::model::SceneError;
+use sim::formats::gsd::GsdError;
+use sim::formats::scene::SceneError;
+use sim::formats::ReadError;
+use sim::model::loaded::StateFileError;
 use sim::run::RunError;
 use sim::simulation::SimError;
 
@@ -32,11 +33,11 @@ pub fn run_error(e: RunError) -> PyErr {
 }
 
 /// A state file, checkpoint or GSD frame that cannot be read or used.
-pub fn state_error(e: StateFileError) -> PyErr {
+pub fn state_error(e: ReadError) -> PyErr {
     match e {
-        StateFileError::Io { .. } => PyOSError::new_err(e.to_string()),
-        StateFileError::Gsd(g) => gsd_error(g),
-        _ => PyValueError::new_err(e.to_string()),
+        ReadError::State(StateFileError::Io { .. }) => PyOSError::new_err(e.to_string()),
+        ReadError::State(_) => PyValueError::new_err(e.to_string()),
+        ReadError::Gsd(g) => gsd_error(g),
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sim::model::gsd::TrajectoryWriter;
+use sim::formats::gsd::TrajectoryWriter;
 
 use crate::errors::{gsd_error, sim_error};
 use crate::simulation::Simulation;

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use crate::capture::error::BenchError;
+use crate::formats::scene::SceneError;
 use crate::io::PictureError;
-use crate::model::SceneError;
 use crate::run::RunError;
 use crate::simulation::{GpuError, SimError};
 

@@ -15,9 +15,9 @@ use crate::app::error::AppError;
 use crate::app::frame_state::Frame;
 use crate::app::sound::Sound;
 use crate::app::state::AppState;
+use crate::formats::scene::Scene;
 use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
-use crate::model::Scene;
 use crate::render::{supported_samples, Camera, Renderer};
 
 /// Everything that exists once the window is open (fields shared with `window`, `frame` and

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use crate::model::error::SceneError;
-use crate::model::Scene;
+use crate::formats::scene::Scene;
+use crate::formats::scene::SceneError;
 
 include!(concat!(env!("OUT_DIR"), "/scenes.rs"));
 

@@ -11,9 +11,9 @@ use crate::app::args::AppBackend;
 use crate::app::error::{AppError, MemoryLimit, SnapshotMemoryError};
 use crate::app::sim::Sim;
 use crate::app::start::{app_setup, Spawn};
+use crate::formats::scene::Scene;
 use crate::gpu::GpuContext;
 use crate::io::{picture_format, write_picture};
-use crate::model::Scene;
 use crate::render::{
     boid_length_for, supported_samples, Camera, ColourMode, Edge, Offscreen, RenderStyle, Renderer,
     Theme,

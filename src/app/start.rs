@@ -11,7 +11,8 @@
 //!   one boid at the default density is 60 wu across, where a boid of 10 wu fills a sixth of the
 //!   window. A scene's world is sized as the model sizes it (its own, or for its count).
 
-use crate::model::{Scene, Setup};
+use crate::formats::scene::Scene;
+use crate::model::Setup;
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::RunError;
 

@@ -15,11 +15,11 @@ use crate::app::sim::Sim;
 use crate::app::start::Spawn;
 use crate::app::tools::{drag_velocity, erase_points, predator_radius, resample_stroke, Tool};
 use crate::backend::BackendKind;
+use crate::formats::scene::Scene;
 use crate::model::models::{Model, Radii};
 use crate::model::param_table::{ParamGroup, ParamValue, Range};
 use crate::model::{
-    Actors, Interaction, Predator, PredatorKind, PredatorSpec, Scene, Setup, SimParams,
-    MAX_PREDATORS,
+    Actors, Interaction, Predator, PredatorKind, PredatorSpec, Setup, SimParams, MAX_PREDATORS,
 };
 use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
 

@@ -19,7 +19,7 @@ use crate::app::gfx::{without_source_location, Gfx};
 use crate::app::input::{Button, InputEvent};
 use crate::app::report::RunReport;
 use crate::app::script::{Script, ScriptCmd};
-use crate::model::Scene;
+use crate::formats::scene::Scene;
 
 struct App {
     args: RunArgs,
@@ -71,7 +71,7 @@ impl App {
                         .and_then(|boids| Ok((boids, sim.live_actors()?, sim.measures()?)))
                         .map_err(AppError::StateRead)
                         .and_then(|(boids, actors, m)| {
-                            let cp = crate::model::state_csv::Checkpoint {
+                            let cp = crate::model::loaded::Checkpoint {
                                 params: sim.params().clone(),
                                 seed: sim.seed(),
                                 step: sim.step_index(),
@@ -85,8 +85,7 @@ impl App {
                                 boids,
                             };
                             // save_checkpoint's error already names the file.
-                            crate::model::state_csv::save_checkpoint(&p, &cp)
-                                .map_err(AppError::StateWrite)
+                            crate::formats::save_state(&p, &cp).map_err(AppError::StateWrite)
                         });
                     if let Err(e) = saved {
                         return self.fail(el, e);

@@ -7,10 +7,11 @@
 use std::path::PathBuf;
 
 use crate::backend::{self, BackendKind, Simulation};
+use crate::formats::save_state;
 use crate::gpu::GpuContext;
 use crate::model::census::FLOCK_MIN_BOIDS;
+use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
-use crate::model::state_csv::{save_checkpoint, Checkpoint};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs};
@@ -50,7 +51,7 @@ pub struct HeadlessArgs {
     /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Write the final state here as a checkpoint (--init resumes it).
+    /// Write the final state here: a checkpoint (--init resumes it), or for a name ending in .gsd a GSD trajectory of that one frame (--init starts from its boids, step and predators).
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Write the flock measures (CSV) here, one row every --stats-every steps: step, step time,
@@ -173,7 +174,7 @@ pub struct HeadlessReport {
 /// Runs `boids headless` with `stop` checked after every step.
 ///
 /// The setup is resolved by the run layer (defaults < scene < checkpoint < command line); the
-/// final state is saved as a checkpoint ([`crate::model::state_csv::save_checkpoint`]) in the
+/// final state is saved as a checkpoint ([`crate::formats::save_state`]: a GSD frame for `.gsd`) in the
 /// backend's storage order, with the parameters, seed, step index, obstacles and predators, so that
 /// `--init` resumes it. `steps` may be 0 only with `save` (to export the initial state).
 ///
@@ -304,7 +305,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             catches_total: measures.catches_total(),
             boids: sim.read_state()?,
         };
-        save_checkpoint(path, &cp).map_err(|source| RunError::Write {
+        save_state(path, &cp).map_err(|source| RunError::Write {
             what: "checkpoint",
             path: path.clone(),
             source,

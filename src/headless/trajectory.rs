@@ -1,12 +1,12 @@
 //! `boids headless --trajectory FILE.gsd --every K`: the run as a GSD trajectory of the HOOMD
-//! schema ([`crate::model::gsd`]), frame 0 the initial state (with the run's description), then
+//! schema ([`crate::formats::gsd`]), frame 0 the initial state (with the run's description), then
 //! one frame every K steps and one of the last step, each appended and flushed to disk before the
 //! next step, so a killed run leaves a file readable up to its last whole frame. An existing file
 //! is refused unless `--force` is given.
 
 use std::path::Path;
 
-use crate::model::gsd::TrajectoryWriter;
+use crate::formats::gsd::TrajectoryWriter;
 use crate::run::steps::Observer;
 use crate::run::RunError;
 use crate::simulation::Simulation;

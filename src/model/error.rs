@@ -1,7 +1,5 @@
 //! Errors of the model layer: parameter validation and scene files.
 
-use std::path::PathBuf;
-
 /// A parameter (or boid count) outside its documented range.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamError {
@@ -153,54 +151,6 @@ pub enum SetupError {
         width: f32,
         /// World height (wu).
         height: f32,
-    },
-}
-
-/// A scene file that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum SceneError {
-    /// The file could not be read.
-    #[error("cannot read scene file {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The file is not valid TOML or has an unknown key or a value of the wrong type.
-    #[error("scene file {path}, line {line}, column {column}: {message}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line of the error.
-        line: usize,
-        /// 1-based column of the error.
-        column: usize,
-        /// What is wrong, from the TOML parser.
-        message: String,
-    },
-    /// The file parsed but a value is out of range.
-    #[error("scene file {path}, line {line}: {source}")]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line of the offending key.
-        line: usize,
-        /// The range error.
-        source: ParamError,
-    },
-    /// A parameter the file does not write keeps its default, and the default is out of range
-    /// under the file's other settings (vectorial noise with the default η = 2 of angular noise).
-    #[error(
-        "scene file {path}: {source} — the file does not set {key}, so it has its default; set \
-         {key} in [params]",
-        key = .source.key()
-    )]
-    InvalidDefault {
-        /// The file.
-        path: PathBuf,
-        /// The range error, naming the parameter left at its default.
-        source: ParamError,
     },
 }
 

@@ -1,6 +1,6 @@
 //! The model shared by every backend: parameters, state, the uniform grid, the rules, the
-//! counter-based random numbers, the flock measures, scene files and the setup of a run
-//! (docs/model.md), and trajectories in GSD files ([`gsd`]).
+//! counter-based random numbers, the flock measures, the setup of a run and a state loaded into
+//! it ([`loaded`]) (docs/model.md). File formats are `crate::formats`.
 
 pub mod actors;
 pub mod census;
@@ -8,26 +8,25 @@ pub mod derive;
 pub mod error;
 pub mod flock_measures;
 pub mod grid;
-pub mod gsd;
+pub mod loaded;
 pub mod measures;
 pub mod models;
 pub mod param_table;
 pub mod params;
+pub mod point;
 pub mod predators;
 pub mod rng;
 pub mod rules;
-pub mod scene;
 pub mod setup;
 pub mod spawn;
 pub mod state;
-pub mod state_csv;
 pub mod uniforms;
 pub mod world;
 
 pub use actors::Actors;
 pub use census::{flock_census, FlockCensus, FLOCK_MIN_BOIDS};
+pub use error::ParamError;
 pub use error::SetupError;
-pub use error::{ParamError, SceneError};
 pub use flock_measures::{flock_measures, flock_measures_at_speed, FlockMeasures};
 pub use grid::{Grid, ObstacleGrid};
 pub use models::vicsek::{VicsekNoise, VicsekUpdate};
@@ -37,7 +36,6 @@ pub use params::{
     TOPOLOGICAL_K_MAX,
 };
 pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
-pub use scene::Scene;
 pub use setup::Setup;
 pub use spawn::{initial_state, spawn_boid, spawn_boid_at};
 pub use state::{join_state, split_state, Boid};

@@ -138,11 +138,11 @@ impl Predator {
 #[serde(deny_unknown_fields)]
 pub struct PredatorSpec {
     /// Position (wu): exactly two numbers `[x, y]`, inside the world `[0, W) × [0, H)` (checked
-    /// when a run is set up: [`crate::model::Scene::check_inside`]).
-    #[serde(deserialize_with = "crate::model::scene::point")]
+    /// when a run is set up: `Scene::check_inside` (`crate::formats::scene`)).
+    #[serde(deserialize_with = "crate::model::point::point")]
     pub position: [f32; 2],
     /// Velocity (wu/s), exactly two numbers; `[0, 0]` when not written.
-    #[serde(default, deserialize_with = "crate::model::scene::point")]
+    #[serde(default, deserialize_with = "crate::model::point::point")]
     pub velocity: [f32; 2],
     /// `straight` (the default) or `hunting`.
     #[serde(default)]

@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
-use crate::model::gsd::GsdError;
-use crate::model::state_csv::StateFileError;
-use crate::model::{ParamError, SceneError, SetupError};
+use crate::formats::gsd::GsdError;
+use crate::formats::scene::SceneError;
+use crate::formats::ReadError;
+use crate::model::loaded::StateFileError;
+use crate::model::{ParamError, SetupError};
 use crate::simulation::SimError;
 
 /// Why a run could not be set up, or failed while running.
@@ -15,7 +17,7 @@ pub enum RunError {
     Scene(#[from] SceneError),
     /// A state file or checkpoint that cannot be read or used.
     #[error(transparent)]
-    State(#[from] StateFileError),
+    State(#[from] ReadError),
     /// A parameter or count out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
@@ -52,6 +54,12 @@ pub enum RunError {
         /// The OS error.
         source: std::io::Error,
     },
+}
+
+impl From<StateFileError> for RunError {
+    fn from(e: StateFileError) -> Self {
+        RunError::State(ReadError::State(e))
+    }
 }
 
 impl From<crate::simulation::GpuError> for RunError {

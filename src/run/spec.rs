@@ -4,11 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::formats::read_state;
+use crate::formats::scene::Scene;
 use crate::io::show_path;
-use crate::model::gsd::initial::{frame_ref, read_frame_state};
+use crate::model::loaded::LoadedState;
 use crate::model::param_table::decimal;
-use crate::model::state_csv::StateFile;
-use crate::model::{validate_boid_count, Actors, Scene, Setup, SimParams, DEFAULT_DENSITY};
+use crate::model::{validate_boid_count, Actors, Setup, SimParams, DEFAULT_DENSITY};
 use crate::run::error::RunError;
 
 /// How the sources of a run combine (`boids headless --help` prints it).
@@ -40,12 +41,13 @@ pub struct Inputs {
     pub scene: Option<Scene>,
     /// The state file (a checkpoint, a plain state CSV or a frame of a GSD trajectory), when one
     /// is given.
-    pub state: Option<StateFile>,
+    pub state: Option<LoadedState>,
 }
 
 impl Inputs {
-    /// Reads the scene and the state file: a frame of a GSD trajectory when `init` ends in
-    /// `.gsd` (its last frame) or is `FILE.gsd:FRAME` (frame FRAME, from 0), else a state CSV.
+    /// Reads the scene and the state file, in its format (`crate::formats::read_state`): a frame
+    /// of a GSD trajectory when `init` ends in `.gsd` (its last frame) or is `FILE.gsd:FRAME`
+    /// (frame FRAME, from 0), else a state CSV.
     ///
     /// # Errors
     /// [`RunError::Scene`] or [`RunError::State`] naming the file, line (frame) and key at fault.
@@ -63,14 +65,6 @@ impl Inputs {
             state: None,
         }
     }
-}
-
-/// The state file `init`: a GSD frame or a state CSV (see [`Inputs::load`]).
-fn read_state(init: &Path) -> Result<StateFile, RunError> {
-    Ok(match frame_ref(init)? {
-        Some(r) => read_frame_state(&r)?,
-        None => StateFile::read(init)?,
-    })
 }
 
 /// One `--set KEY=VALUE` (parsed by [`crate::run::args::parse_set`]).

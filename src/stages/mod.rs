@@ -143,7 +143,7 @@ pub const MODEL_RULE: &str = "<model rule>";
 pub type MakeWgsl = fn() -> String;
 
 /// WGSL made from the Rust tables rather than written, composed like a file of `shaders/`:
-/// `(file name, maker)`. A [`Wgsl`] lists such a file by its name (`generated "…"` in [`wgsl!`]).
+/// `(file name, maker)`. A [`Wgsl`] lists such a file by its name (`generated "…"` in [`wgsl!`](crate::wgsl)).
 pub static GENERATED: &[(&str, MakeWgsl)] =
     &[("measure_columns.wgsl", crate::model::measures::wgsl_columns)];
 

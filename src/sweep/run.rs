@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::backend::BackendKind;
-use crate::model::{Scene, SceneError};
+use crate::formats::scene::{Scene, SceneError};
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
@@ -208,7 +208,7 @@ fn check_init(cfg: &SweepConfig) -> Result<(), SweepError> {
 
 /// SHA-256 of the `--init` file's bytes, then `:FRAME` for a GSD frame given by number.
 fn init_digest(p: &std::path::Path) -> Result<String, SweepError> {
-    let (file, frame) = match crate::model::gsd::initial::frame_ref(p).map_err(RunError::from)? {
+    let (file, frame) = match crate::formats::gsd::frame_ref(p).map_err(RunError::from)? {
         Some(r) => (r.path, r.frame),
         None => (p.to_path_buf(), None),
     };

@@ -68,8 +68,8 @@ fn the_selector_shows_eta_in_vicsek_and_hides_the_boids_sliders() {
         assert!(!vicsek.contains(&k.to_string()), "{k}: {vicsek:?}");
     }
     // The boids stay where they are; each keeps its heading at v0.
-    let before = boids::model::state_csv::load_state(&r.path("before.csv")).unwrap();
-    let after = boids::model::state_csv::load_state(&r.path("after.csv")).unwrap();
+    let before = boids::formats::checkpoint::load_state(&r.path("before.csv")).unwrap();
+    let after = boids::formats::checkpoint::load_state(&r.path("after.csv")).unwrap();
     let v0 = f(&v["params"]["vicsek_speed"]) as f32;
     let by_id = |s: &[boids::model::Boid], id: u32| *s.iter().find(|b| b.id == id).unwrap();
     for a in &after {

@@ -13,8 +13,9 @@ use boids::app::start::Spawn;
 use boids::app::state::{Action, AppState};
 use boids::app::tools::Tool;
 use boids::backend::BackendKind;
+use boids::formats::scene::Scene;
 use boids::gpu::GpuContext;
-use boids::model::{Boundary, PredatorKind, PredatorSpec, Scene};
+use boids::model::{Boundary, PredatorKind, PredatorSpec};
 use boids::render::Camera;
 use glam::Vec2;
 

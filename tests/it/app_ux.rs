@@ -115,7 +115,7 @@ fn scripted_runs_take_one_step_per_frame() {
 }
 
 fn histogram(path: &std::path::Path, world: &Value, n: usize) -> Vec<usize> {
-    let boids = boids::model::state_csv::load_state(path).unwrap();
+    let boids = boids::formats::checkpoint::load_state(path).unwrap();
     let (w, h) = (f(&world[0]), f(&world[1]));
     let mut cells = vec![0; n * n];
     for b in &boids {

@@ -259,7 +259,7 @@ fn bad_script_is_a_clear_error() {
 }
 
 fn boids_within(path: &std::path::Path, centre: [f64; 2], r: f64) -> usize {
-    let boids = boids::model::state_csv::load_state(path).unwrap();
+    let boids = boids::formats::checkpoint::load_state(path).unwrap();
     boids
         .iter()
         .filter(|b| {

@@ -8,7 +8,7 @@ use support::cmd::{boids, ok_cmd};
 
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
-use boids::model::state_csv::{load_checkpoint, load_state, save_checkpoint, Checkpoint};
+use boids::formats::checkpoint::{load_checkpoint, load_state, save_checkpoint, Checkpoint};
 use boids::model::{Boid, Boundary, SimParams};
 
 /// Every bit of a checkpoint, for comparisons that tell 0.0 from -0.0.
@@ -124,7 +124,7 @@ fn a_checkpoint_that_would_not_load_back_is_not_written() {
 /// the duplicated id).
 #[test]
 fn the_checkpoint_check_names_the_kind_of_fault() {
-    use boids::model::state_csv::{check_checkpoint, CheckpointError};
+    use boids::formats::checkpoint::{check_checkpoint, CheckpointError};
     let params = SimParams::default();
     let mut b = boids::model::initial_state(1, 10, &params);
     b[3].position[0] = params.world_width;

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::process::Command;
 
 use boids::app::script::Script;
-use boids::model::state_csv::{load_state, MAX_LINE_BYTES};
-use boids::model::Scene;
+use boids::formats::checkpoint::{load_state, MAX_LINE_BYTES};
+use boids::formats::scene::Scene;
 
 const HEADER: &str = "id,x,y,vx,vy,hx,hy,hvx,hvy";
 
@@ -87,7 +87,7 @@ fn a_checkpoint_cut_short_is_detected() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cut.csv");
     let p = boids::model::SimParams::default();
-    let cp = boids::model::state_csv::Checkpoint {
+    let cp = boids::formats::checkpoint::Checkpoint {
         predators: Vec::new(),
         catches_total: 0,
         boids: boids::model::initial_state(1, 30, &p),
@@ -96,7 +96,7 @@ fn a_checkpoint_cut_short_is_detected() {
         step: 0,
         obstacles: Vec::new(),
     };
-    boids::model::state_csv::save_checkpoint(&path, &cp).unwrap();
+    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let cut: Vec<&str> = text.lines().collect();
     std::fs::write(&path, cut[..cut.len() - 3].join("\n")).unwrap();

@@ -16,8 +16,9 @@ use std::path::PathBuf;
 
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
+use boids::formats::scene::Scene;
 use boids::model::measures::MeasureId;
-use boids::model::{initial_state, FlockMeasures, Scene, Setup, SimParams};
+use boids::model::{initial_state, FlockMeasures, Setup, SimParams};
 
 /// The program's run length (steps).
 const T: u32 = 3200;

@@ -8,11 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use boids::model::gsd::container::{make_version, Chunk, GsdReader, GsdWriter, FILE_VERSION};
-use boids::model::gsd::hoomd::{self, predator_id};
-use boids::model::gsd::{GsdError, TrajectoryFrame, TrajectoryReader, TrajectoryWriter};
+use boids::formats::gsd::predator_id;
+
+/// The chunk names of a boids frame: the HOOMD schema's and the boids' own.
+mod hoomd {
+    pub use boids::formats::gsd::{
+        HUE, HUE_VELOCITY, ID, PARTICLE_IDENTIFIER, PREDATOR_KIND, WORLD_POSITION,
+    };
+    pub use gsd::hoomd::*;
+}
+use boids::formats::gsd::{GsdError, TrajectoryFrame, TrajectoryReader, TrajectoryWriter};
 use boids::model::predators::NO_TARGET;
 use boids::model::{initial_state, Boid, Predator, PredatorKind, SimParams};
+use gsd::container::{make_version, Chunk, GsdReader, GsdWriter, FILE_VERSION};
 
 const W: f32 = 300.0;
 const H: f32 = 200.0;

@@ -25,6 +25,7 @@ mod file_reads;
 #[cfg(unix)]
 mod file_writes;
 mod fish;
+mod formats;
 mod golden;
 mod gpu_bounded_loops;
 mod gpu_determinism;

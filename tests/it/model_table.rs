@@ -9,14 +9,15 @@ use std::path::{Path, PathBuf};
 use support::states::bits_by_id;
 
 use boids::backend::{self, BackendKind};
+use boids::formats::checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
+use boids::formats::scene::Scene;
 use boids::headless::{self, HeadlessArgs, HeadlessReport};
 use boids::model::measures::MeasureId;
 use boids::model::models::OnLoad;
 use boids::model::predators::respawn;
-use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint, StateFile};
 use boids::model::{
-    initial_state, Actors, Boid, Interaction, Model, Predator, PredatorKind, Scene, Setup,
-    SimParams, StepUniforms, MODELS,
+    initial_state, Actors, Boid, Interaction, Model, Predator, PredatorKind, Setup, SimParams,
+    StepUniforms, MODELS,
 };
 use boids::run::steps::Stop;
 use glam::Vec2;
@@ -358,7 +359,7 @@ fn the_load_warning_speaks_the_models_units_and_rule() {
             },
         )
         .unwrap();
-        let mut f = StateFile::read(&path).unwrap();
+        let mut f = boids::formats::checkpoint::read(&path).unwrap();
         f.conform(&setup.params, "the test").unwrap();
         let warnings = f.warnings().join("\n");
         match m.desc().speed.on_load {

@@ -2,7 +2,7 @@
 //! paragraph that lists the passes of a step (it names `clear`, `count` and `scan`) names every
 //! step stage and no other, and no doc counts the stages with another number. The check
 //! is shown to fail on planted paragraphs. And docs/architecture.md lists every file of `src/`
-//! and `python/src/` longer than 800 lines, with its count (within a tenth).
+//! `python/src/` and `crates/gsd/src/` longer than 800 lines, with its count (within a tenth).
 
 use std::path::{Path, PathBuf};
 
@@ -142,7 +142,8 @@ fn the_check_finds_planted_stale_lists() {
     );
 }
 
-/// The longest a file of `src/` or `python/src/` is without a reason in docs/architecture.md.
+/// The longest a file of `src/`, `python/src/` or `crates/gsd/src/` is without a reason in
+/// docs/architecture.md.
 const LONG_FILE: usize = 800;
 
 /// The rows of docs/architecture.md's "Long files" table: path and line count.
@@ -165,7 +166,7 @@ fn long_file_rows(doc: &str) -> Vec<(String, usize)> {
 fn every_file_over_800_lines_is_listed_with_its_reason() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for d in ["src", "python/src"] {
+    for d in ["src", "python/src", "crates/gsd/src"] {
         rust_files(&root.join(d), &mut files);
     }
     let mut long: Vec<(String, usize)> = files

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["io", "stats"],
     &["model"],
+    &["formats"],
     &["stages"],
     &["simulation"],
     &["cpu", "gpu"],

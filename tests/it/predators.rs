@@ -535,7 +535,7 @@ fn predators_are_validated_when_set_and_a_refused_set_changes_nothing() {
 
 #[test]
 fn predator_table_defaults_are_documented_where_scene_keys_are() {
-    let s = boids::model::Scene::parse(
+    let s = boids::formats::scene::Scene::parse(
         "[[predators]]\nposition = [1, 2]\n",
         std::path::Path::new("p.toml"),
     )

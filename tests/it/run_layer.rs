@@ -7,8 +7,9 @@ use crate::support::cmd::boids;
 
 use std::path::Path;
 
-use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint};
-use boids::model::{initial_state, Scene, SimParams};
+use boids::formats::checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
+use boids::formats::scene::Scene;
+use boids::model::{initial_state, SimParams};
 use boids::run::args::{parse_set, Set};
 use boids::run::spec::{resolve, Defaults, Inputs, Overrides, PRECEDENCE};
 use boids::run::RunError;
@@ -410,7 +411,7 @@ fn counts_worlds_and_defaults_are_named_for_what_they_are() {
         ..scene.params.clone()
     };
     let state = dir.path().join("s.csv");
-    boids::model::state_csv::save_state(&state, &initial_state(3, 400, &p10)).unwrap();
+    boids::formats::checkpoint::save_state(&state, &initial_state(3, 400, &p10)).unwrap();
     let inputs = Inputs::load(Some(&vicsek), Some(&state)).unwrap();
     let spec = resolve(&inputs, &Overrides::default(), &Defaults::headless(20_000)).unwrap();
     let w = spec.setup.params.world_width;

@@ -8,7 +8,8 @@ use crate::support;
 use std::path::PathBuf;
 
 use boids::backend::{self, BackendKind, Simulation};
-use boids::model::{Scene, Setup};
+use boids::formats::scene::Scene;
+use boids::model::Setup;
 
 const STEPS: u32 = 100;
 

@@ -6,9 +6,7 @@ use std::path::Path;
 
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
-use boids::model::state_csv::{
-    load_checkpoint, load_state, save_checkpoint, Checkpoint, StateFile,
-};
+use boids::formats::checkpoint::{load_checkpoint, load_state, read, save_checkpoint, Checkpoint};
 use boids::model::{Boid, Boundary, SimParams};
 
 /// xorshift64*: a seeded generator for the cases.
@@ -251,7 +249,7 @@ fn a_huge_hue_or_velocity_is_brought_into_range_with_a_warning() {
         max_hue_speed: 1.0,
         ..SimParams::default()
     };
-    let mut sf = StateFile::read(&p).unwrap();
+    let mut sf = read(&p).unwrap();
     sf.conform(&params, "the defaults").unwrap();
     let w = sf.warnings().join("\n");
     assert!(
@@ -324,7 +322,7 @@ fn values_that_cannot_be_brought_into_range_are_errors_naming_the_line() {
         "out.csv",
         "0,1,1,50,0,1,0,0,0\n7,1000,5,50,0,1,0,0,0\n",
     );
-    let mut sf = StateFile::read(&p).unwrap();
+    let mut sf = read(&p).unwrap();
     let e = sf
         .conform(&SimParams::default(), "the defaults")
         .unwrap_err()

@@ -9,8 +9,8 @@ use crate::support::states::by_id;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use boids::model::gsd::TrajectoryReader;
-use boids::model::state_csv::load_checkpoint;
+use boids::formats::checkpoint::load_checkpoint;
+use boids::formats::gsd::TrajectoryReader;
 use boids::model::PredatorKind;
 
 fn s(p: &Path) -> &str {
@@ -291,7 +291,7 @@ fn bad_frames_cadences_and_worlds_are_refused_with_the_reason() {
 /// frame is still the straight run bit for bit (the test above).
 #[test]
 fn frames_are_in_id_order_with_a_2d_box_a_last_frame_and_the_runs_description() {
-    use boids::model::gsd::GsdReader;
+    use gsd::GsdReader;
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     for backend in ["cpu", "gpu"] {
@@ -487,7 +487,7 @@ fn trajectories_are_not_overwritten_cut_files_warn_and_colon_names_open() {
 /// not all zero (an ordered Vicsek flock crosses the box several times).
 #[test]
 fn a_run_resumed_from_a_checkpoint_writes_the_straight_runs_frames_images_included() {
-    use boids::model::gsd::GsdReader;
+    use gsd::GsdReader;
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");

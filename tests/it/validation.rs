@@ -6,7 +6,8 @@ use std::path::Path;
 use crate::support;
 use boids::backend::BackendKind;
 use boids::cpu::CpuBackend;
-use boids::model::{validate_boid_count, Scene, SimParams};
+use boids::formats::scene::Scene;
+use boids::model::{validate_boid_count, SimParams};
 
 fn err_of(p: SimParams) -> String {
     p.validate().unwrap_err().to_string()
@@ -181,13 +182,13 @@ fn state_csv_round_trip_and_bad_row() {
     let p = SimParams::default();
     let boids = boids::model::initial_state(3, 50, &p);
     let path = dir.join("state.csv");
-    boids::model::state_csv::save_state(&path, &boids).unwrap();
-    let back = boids::model::state_csv::load_state(&path).unwrap();
+    boids::formats::checkpoint::save_state(&path, &boids).unwrap();
+    let back = boids::formats::checkpoint::load_state(&path).unwrap();
     assert_eq!(back, boids, "a saved state loads back bit for bit");
     let text = std::fs::read_to_string(&path).unwrap();
     let broken = text.replacen('\n', "\n1,2,oops,4,5,6,7,8,9\n", 1);
     std::fs::write(&path, broken).unwrap();
-    let e = boids::model::state_csv::load_state(&path)
+    let e = boids::formats::checkpoint::load_state(&path)
         .unwrap_err()
         .to_string();
     assert!(
@@ -236,7 +237,7 @@ fn duplicate_ids_in_a_state_file_are_rejected() {
         "id,x,y,vx,vy,hx,hy,hvx,hvy\n1,1,1,1,0,1,0,0,0\n1,2,2,1,0,1,0,0,0\n",
     )
     .unwrap();
-    let e = boids::model::state_csv::load_state(&path)
+    let e = boids::formats::checkpoint::load_state(&path)
         .unwrap_err()
         .to_string();
     assert!(
@@ -322,7 +323,7 @@ fn a_bad_predator_value_after_params_names_the_predator() {
 /// A checkpoint's metadata takes exactly two numbers per point too, naming the file, line and key.
 #[test]
 fn checkpoint_coordinates_take_exactly_two_numbers() {
-    use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint};
+    use boids::formats::checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cp.csv");
     let params = SimParams::default();
@@ -428,7 +429,7 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
 /// value, world) and on save.
 #[test]
 fn checkpoint_points_outside_the_world_are_refused() {
-    use boids::model::state_csv::{load_checkpoint, save_checkpoint, Checkpoint};
+    use boids::formats::checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cp.csv");
     let params = SimParams {

@@ -1,48 +1,174 @@
-//! Boids and predators as frames of the HOOMD schema (schema `hoomd`, version 1.4), on the GSD
-//! container of [`super::container`]. The chunk table, the centring and the rules for reading
-//! are in the [module docs](super).
+//! Boids and predators as trajectories in GSD files of the HOOMD schema, as read by HOOMD-blue,
+//! OVITO, freud, VMD's GSD plugin and the `gsd` Python package: [`TrajectoryWriter`],
+//! [`TrajectoryReader`], [`TrajectoryFrame`], and a frame as the initial state of a run
+//! (`--init FILE.gsd[:FRAME]`: [`frame_ref`], [`read_frame_state`]). The GSD file layer and the
+//! HOOMD schema's rules are the workspace's `gsd` crate (`crates/gsd`), which knows nothing of
+//! boids; every error is its [`GsdError`], naming the file and what is wrong.
+//!
+//! # Frames written
+//!
+//! Frame 0 holds every chunk below. A later frame leaves out, as the HOOMD schema allows, the
+//! chunks equal to frame 0's — `configuration/dimensions` always; `particles/types` and
+//! `particles/typeid` while the counts of boids and predators are frame 0's; both id chunks while
+//! the ids are frame 0's (the same boids, in id order); `log/particles/predator_kind` while the
+//! kinds are — and readers (the `gsd` package, HOOMD, OVITO, [`TrajectoryReader`]) take them from
+//! frame 0. Frames appended to a file written before ([`TrajectoryWriter::append`]) hold every
+//! chunk. `log/boids/run` is in frame 0 only. N = boids + predators; the boids come first,
+//! **in id order** (row i of every frame is the same boid, HOOMD's row = particle tag, the way
+//! freud, OVITO and MDAnalysis pair rows across frames), then the predators. W × H is the world,
+//! `[0, W) × [0, H)` in the simulation's coordinates.
+//!
+//! | chunk | type | shape | content |
+//! |---|---|---|---|
+//! | `configuration/step` | uint64 | 1 × 1 | simulation step |
+//! | `configuration/dimensions` | uint8 | 1 × 1 | 2 |
+//! | `configuration/box` | float32 | 6 × 1 | `[W, H, 0, 0, 0, 0]`: Lx, Ly, Lz = 0 (a 2D box, as HOOMD ≥ 3, `gsd` and freud take it), tilts xy, xz, yz |
+//! | `particles/N` | uint32 | 1 × 1 | N |
+//! | `particles/types` | int8 | NT × M | `boid`, and `predator` when the frame has predators: 0-terminated, M = longest + 1 |
+//! | `particles/typeid` | uint32 | N × 1 | 0 for a boid, 1 for a predator |
+//! | `particles/position` | float32 | N × 3 | `(x − W/2, y − H/2, 0)` (wu): the box centred on the origin, as HOOMD expects |
+//! | `particles/orientation` | float32 | N × 4 | `(cos θ/2, 0, 0, sin θ/2)`, θ = atan2(vy, vx): the heading as a rotation about z (θ = 0 at rest) |
+//! | `particles/velocity` | float32 | N × 3 | `(vx, vy, 0)`: wu/s (wu per step in the Vicsek model, whose time unit is the step) |
+//! | `particles/image` | int32 | N × 3 | `(ix, iy, 0)`: the image counts (docs/model.md §2.4): `position + image · (W, H, 0)` is the unwrapped path; 0 for predators; absent in older files (read as 0) |
+//! | `log/particles/id` | uint32 | N × 1 | boid id; the k-th predator (from 0) has `u32::MAX − k` ([`predator_id`]) |
+//! | `log/particles/Particle Identifier` | uint32 | N × 1 | the same ids, under the name of OVITO's particle-identifier property |
+//! | `log/particles/hue` | float32 | N × 2 | hue vector (unit); `(0, 0)` for predators |
+//! | `log/particles/hue_velocity` | float32 | N × 2 | hue velocity (1/s); `(0, 0)` for predators |
+//! | `log/particles/world_position` | float32 | N × 2 | `(x, y)` (wu), uncentred |
+//! | `log/particles/predator_kind` | uint8 | N × 1 | 0 straight, 1 hunting ([`crate::model::PredatorKind::code`]); 0 for boids |
+//! | `log/boids/run` | int8 | 1 × L | frame 0 only, when the writer was given it: the run as JSON (program, version, seed, `--every`, every parameter) |
+//!
+//! The header names the application `boids <version>`, the schema `hoomd` and its version 1.4.
+//!
+//! **Why `world_position`.** Centring rounds: `x − W/2` in float32 loses the low bits of an `x`
+//! below W/4 (float32 is finer near 0 than near W/2), so the centred position alone cannot give
+//! the simulation's position back bit for bit. The reader takes `world_position` when it is the
+//! position the centred one was computed from (`world_position − W/2 == position`, in float32) and
+//! otherwise `position + W/2` — so a file whose `particles/position` was edited (e.g. with the
+//! `gsd` package) is read as edited.
+//!
+//! **Size.** Frame 0 of N particles takes 89·N bytes of data (position 12, orientation 16,
+//! velocity 12, image 12, typeid 4, id 4, particle identifier 4, hue 8, hue velocity 8, world
+//! position 8, predator kind 1), 42 bytes of small chunks (55 with predators) and 16 index entries
+//! of 32 bytes; a later frame of the same boids and predators 76·N bytes (no typeid, ids or
+//! predator kind), 36 of small chunks (step, box, N) and 10 index entries. The entries go to room
+//! set aside in the index. When the index is full it is written anew, twice as large, at the end
+//! of the file; these copies add less than 4 × 32 bytes per entry over the file (each copy twice
+//! the one before, the last less than twice the entries). Frame 0 also holds the run's
+//! description (a few kB of JSON).
+//!
+//! # Frames read
+//!
+//! [`TrajectoryReader`] reads files of the `hoomd` schema 1.x and 2.x (2.0 is what the `gsd`
+//! package writes since its version 4, allowing float64 values) from any writer (the `gsd`
+//! package, HOOMD-blue), following the schema's rule for chunks left out: a chunk absent from
+//! frame i takes frame 0's value (for per-particle chunks only when frame 0 has as many rows),
+//! else the schema default: step 0, dimensions 3, box `[1, 1, 1, 0, 0, 0]`, N 0, types `["A"]`,
+//! type id, position and velocity 0. Then:
+//!
+//! - `configuration/dimensions` must be 2, the box rectangular (tilts 0) with Lx, Ly finite and
+//!   positive: W = Lx, H = Ly. Lz and the z components are ignored; so is `orientation`.
+//! - Each particle's type must be `boid` or `predator`, in any order, with at most
+//!   [`crate::model::MAX_BOIDS`] boids and [`crate::model::MAX_PREDATORS`] predators.
+//! - Boids need `log/particles/hue` and `log/particles/hue_velocity`; `log/particles/id` is
+//!   optional (by default a boid's id is its rank among the frame's boids) and ids must be
+//!   unique; `log/particles/predator_kind` is optional (straight by default); predators' ids,
+//!   hues and hue velocities are not read.
+//! - Floats may be float32 or float64 (rounded to float32), integers of any integer type that
+//!   holds the value.
+//! - Positions must lie in the box, `−W/2 ≤ x < W/2` (HOOMD's rule), and every value must be
+//!   finite. A position read as `x + W/2` that rounds up to W becomes the float just below W.
+//! - Speeds and hue lengths are not checked against the parameters; that is the caller's part,
+//!   as for state files ([`crate::model::loaded`]).
+//!
+//! A run killed while writing leaves every frame it ended. A file cut short (a copy interrupted,
+//! a disk full) reads up to its last whole frame, [`TrajectoryReader::cut_short`] saying where it
+//! ends — unless the cut falls before the index in use, which loses every frame (see
+//! the `gsd` crate's container). A file that is not GSD, of another file-layer version or another schema, or
+//! that breaks a rule above, gives a [`GsdError`] naming the file, the frame and the chunk. No
+//! input makes the reader panic.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::container::{make_version, split_version, Chunk, GsdReader, GsdWriter};
-use super::GsdError;
+use gsd::container::{GsdReader, GsdWriter};
+use gsd::hoomd::{
+    check_schema, heading_quaternion, HoomdReader, BOX, DEFAULT_BOX, DIMENSIONS, IMAGE, N,
+    ORIENTATION, POSITION, SCHEMA, SCHEMA_VERSION, STEP, TYPEID, TYPES, VELOCITY,
+};
+pub use gsd::GsdError;
+
+use crate::formats::desc::{ReadError, StateFormat};
+use crate::io::{clip, show_path};
+use crate::model::loaded::{
+    check_checkpoint, Checkpoint, FrameOrigin, LoadedState, StateFileError,
+};
 use crate::model::params::MAX_BOIDS;
 use crate::model::predators::{Predator, PredatorKind, MAX_PREDATORS};
 use crate::model::state::Boid;
 
-/// The schema name in the header.
-pub const SCHEMA: &str = "hoomd";
-/// The schema version written: 1.4, the version that defines the `log/` chunks, read by every
-/// `gsd` release since 2.x (the gsd 4 and later packages write 2.0, which also allows float64
-/// values). Files of versions 1.x and 2.x are read and appended to.
-pub const SCHEMA_VERSION: u32 = make_version(1, 4);
+/// The application, as schema errors name it.
+const READER: &str = "boids";
+
+/// The GSD trajectory's entry in the table of state formats: it reads a frame of a file whose
+/// name ends in `.gsd` or that starts with GSD's magic number, `FILE.gsd:FRAME` for frame FRAME
+/// ([`frame_ref`]), and writes `.gsd` as a trajectory of one frame ([`save_frame`]).
+pub const FORMAT: StateFormat = StateFormat {
+    name: "GSD trajectory",
+    extensions: &["gsd"],
+    read: |path| match frame_ref(path) {
+        Err(e) => Some(Err(e.into())),
+        Ok(None) => None,
+        Ok(Some(r)) => Some(read_frame_state(&r)),
+    },
+    write: save_frame,
+};
+
+/// Writes the state `cp` to `path` as a GSD trajectory of one frame (step, box, boids, predators;
+/// the seed, parameters, obstacles and catches in `log/boids/run`), whole: the frame is made in
+/// a temporary file, then written as every output is ([`crate::io::write_atomic`]: a temporary
+/// name beside the target, renamed over it). `--init FILE.gsd` starts a run from it as from any
+/// frame: the boids, the step and the predators (the parameters come from the scene, the
+/// defaults and `--set`).
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidInput`] naming the path and a state that would not load back
+/// ([`check_checkpoint`]); the I/O error.
+pub fn save_frame(path: &Path, cp: &Checkpoint) -> std::io::Result<()> {
+    check_checkpoint(cp).map_err(|m| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{}: not saved, it would not load back: {m}",
+                show_path(path)
+            ),
+        )
+    })?;
+    let run = serde_json::json!({
+        "program": "boids",
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": cp.seed,
+        "step": cp.step,
+        "catches_total": cp.catches_total,
+        "obstacles": cp.obstacles,
+        "params": cp.params,
+    });
+    let predators: Vec<Predator> = cp.predators.iter().map(|p| p.predator()).collect();
+    let world = [cp.params.world_width, cp.params.world_height];
+    let temp = tempfile::Builder::new().suffix(".gsd").tempfile()?;
+    TrajectoryWriter::create(temp.path())
+        .and_then(|mut w| {
+            w.set_run(run.to_string());
+            w.write_frame(cp.step as u64, world, &cp.boids, &predators)
+        })
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::io::write_atomic(path, &std::fs::read(temp.path())?)
+}
+
 /// The particle type of boids (type id 0 in files written here).
 pub const BOID_TYPE: &str = "boid";
 /// The particle type of predators (type id 1 in files written here).
 pub const PREDATOR_TYPE: &str = "predator";
 
-/// `configuration/step`: uint64, 1 × 1.
-pub const STEP: &str = "configuration/step";
-/// `configuration/dimensions`: uint8, 1 × 1, always 2.
-pub const DIMENSIONS: &str = "configuration/dimensions";
-/// `configuration/box`: float32, 6 × 1: `[W, H, 0, 0, 0, 0]` (Lz = 0: a 2D box, as HOOMD ≥ 3,
-/// `gsd` and freud take it; files with Lz = 1, written before, read the same).
-pub const BOX: &str = "configuration/box";
-/// `particles/N`: uint32, 1 × 1.
-pub const N: &str = "particles/N";
-/// `particles/types`: int8, NT × M, 0-terminated names.
-pub const TYPES: &str = "particles/types";
-/// `particles/typeid`: uint32, N × 1.
-pub const TYPEID: &str = "particles/typeid";
-/// `particles/position`: float32, N × 3, centred on the origin.
-pub const POSITION: &str = "particles/position";
-/// `particles/orientation`: float32, N × 4, the heading as a quaternion.
-pub const ORIENTATION: &str = "particles/orientation";
-/// `particles/velocity`: float32, N × 3.
-pub const VELOCITY: &str = "particles/velocity";
-/// `particles/image`: int32, N × 3 — `(ix, iy, 0)`, the image counts (docs/model.md §2.4), so
-/// `position + image · L` is the unwrapped path.
-pub const IMAGE: &str = "particles/image";
 /// `log/particles/id`: uint32, N × 1.
 pub const ID: &str = "log/particles/id";
 /// `log/particles/Particle Identifier`: uint32, N × 1, the ids again under the name of OVITO's
@@ -79,17 +205,6 @@ pub struct TrajectoryFrame {
     /// The predators, in file order (their `target` is
     /// [`NO_TARGET`](crate::model::predators::NO_TARGET): it is not stored).
     pub predators: Vec<Predator>,
-}
-
-/// The heading quaternion `(cos θ/2, 0, 0, sin θ/2)` of θ = atan2(vy, vx); `(1, 0, 0, 0)` at rest
-/// (also for −0.0 components, where atan2 would give ±π).
-pub fn heading_quaternion(velocity: [f32; 2]) -> [f32; 4] {
-    if velocity[0] == 0.0 && velocity[1] == 0.0 {
-        return [1.0, 0.0, 0.0, 0.0];
-    }
-    let half = velocity[1].atan2(velocity[0]) * 0.5;
-    let (s, c) = half.sin_cos();
-    [c, 0.0, 0.0, s]
 }
 
 /// Writes boids and predators as HOOMD frames appended to a GSD file.
@@ -140,6 +255,7 @@ impl TrajectoryWriter {
             gsd.shown_path(),
             &gsd.header().schema,
             gsd.header().schema_version,
+            READER,
         )?;
         Ok(TrajectoryWriter {
             gsd,
@@ -364,25 +480,10 @@ impl TrajectoryWriter {
     }
 }
 
-fn check_schema(shown: &str, schema: &str, version: u32) -> Result<(), GsdError> {
-    let (major, minor) = split_version(version);
-    if schema != SCHEMA || !(1..=2).contains(&major) {
-        return Err(GsdError::Schema {
-            path: shown.to_string(),
-            message: format!(
-                "its schema is '{}' version {major}.{minor}; boids reads and appends to the \
-                 '{SCHEMA}' schema, versions 1.x and 2.x",
-                crate::io::clip(schema)
-            ),
-        });
-    }
-    Ok(())
-}
-
 /// Reads HOOMD frames of boids and predators from a GSD file.
 #[derive(Debug)]
 pub struct TrajectoryReader {
-    gsd: GsdReader,
+    hoomd: HoomdReader,
 }
 
 impl TrajectoryReader {
@@ -391,28 +492,24 @@ impl TrajectoryReader {
     /// # Errors
     /// As [`GsdReader::open`]; [`GsdError::Schema`] for another schema.
     pub fn open(path: &Path) -> Result<TrajectoryReader, GsdError> {
-        let gsd = GsdReader::open(path)?;
-        check_schema(
-            gsd.shown_path(),
-            &gsd.header().schema,
-            gsd.header().schema_version,
-        )?;
-        Ok(TrajectoryReader { gsd })
+        Ok(TrajectoryReader {
+            hoomd: HoomdReader::open(path, READER)?,
+        })
     }
 
     /// Number of whole frames.
     pub fn frames(&self) -> u64 {
-        self.gsd.frames()
+        self.hoomd.frames()
     }
 
     /// Why the file ends early (cut short or damaged), if it does: see [`GsdReader::cut_short`].
     pub fn cut_short(&self) -> Option<&str> {
-        self.gsd.cut_short()
+        self.hoomd.cut_short()
     }
 
     /// The underlying GSD reader (the raw chunks).
     pub fn gsd(&mut self) -> &mut GsdReader {
-        &mut self.gsd
+        self.hoomd.gsd()
     }
 
     /// The last whole frame.
@@ -422,66 +519,6 @@ impl TrajectoryReader {
     /// [`TrajectoryReader::read_frame`].
     pub fn read_last(&mut self) -> Result<TrajectoryFrame, GsdError> {
         self.read_frame(self.frames().saturating_sub(1))
-    }
-
-    fn schema_error(&self, frame: u64, chunk: &str, message: impl std::fmt::Display) -> GsdError {
-        GsdError::Schema {
-            path: self.gsd.shown_path().to_string(),
-            message: format!("frame {frame}, chunk '{chunk}': {message}"),
-        }
-    }
-
-    /// Chunk `name` of `frame`, else of frame 0 (the schema's rule for a chunk left out), else
-    /// `None`. With `rows`, a chunk of frame 0 with another row count counts as absent (the
-    /// schema's default applies), and the chunk must have `rows` × `m` values.
-    fn chunk(
-        &mut self,
-        frame: u64,
-        name: &str,
-        rows: Option<u64>,
-        m: u32,
-    ) -> Result<Option<Chunk>, GsdError> {
-        let (chunk, from) = match self.gsd.read_chunk(frame, name)? {
-            Some(c) => (c, frame),
-            None if frame != 0 => match self.gsd.read_chunk(0, name)? {
-                Some(c) => (c, 0),
-                None => return Ok(None),
-            },
-            None => return Ok(None),
-        };
-        if let Some(n) = rows {
-            if from != frame && chunk.n != n {
-                return Ok(None);
-            }
-            if chunk.n != n || chunk.m != m {
-                return Err(self.schema_error(
-                    frame,
-                    name,
-                    format!("{} × {} values, expected {n} × {m}", chunk.n, chunk.m),
-                ));
-            }
-        } else if chunk.n.saturating_mul(chunk.m as u64) != m as u64 {
-            return Err(self.schema_error(
-                frame,
-                name,
-                format!("{} × {} values, expected {m}", chunk.n, chunk.m),
-            ));
-        }
-        Ok(Some(chunk))
-    }
-
-    fn floats(&mut self, frame: u64, name: &str, rows: Option<u64>, m: u32) -> Floats {
-        let chunk = self.chunk(frame, name, rows, m)?;
-        chunk
-            .map(|c| c.to_f32().map_err(|e| self.schema_error(frame, name, e)))
-            .transpose()
-    }
-
-    fn integers(&mut self, frame: u64, name: &str, rows: Option<u64>, m: u32) -> Integers {
-        let chunk = self.chunk(frame, name, rows, m)?;
-        chunk
-            .map(|c| c.to_u64().map_err(|e| self.schema_error(frame, name, e)))
-            .transpose()
     }
 
     /// Frame `frame` (0-based) as boids and predators.
@@ -496,40 +533,29 @@ impl TrajectoryReader {
     /// non-finite value, a particle outside the box, or two boids with one id; [`GsdError::Io`]
     /// or [`GsdError::Damaged`] when reading fails.
     pub fn read_frame(&mut self, frame: u64) -> Result<TrajectoryFrame, GsdError> {
-        if frame >= self.frames() {
-            return Err(GsdError::NoSuchFrame {
-                path: self.gsd.shown_path().to_string(),
-                frame,
-                frames: self.frames(),
-                note: match self.cut_short() {
-                    Some(why) => format!(" (the file ends early: {why})"),
-                    None => String::new(),
-                },
-            });
-        }
+        self.hoomd.check_frame(frame)?;
+        let h5 = &mut self.hoomd;
         let f = frame;
-        let step = self.integers(f, STEP, None, 1)?.map_or(0, |v| v[0]);
-        let dims = self.integers(f, DIMENSIONS, None, 1)?.map_or(3, |v| v[0]);
+        let step = h5.integers(f, STEP, None, 1)?.map_or(0, |v| v[0]);
+        let dims = h5.integers(f, DIMENSIONS, None, 1)?.map_or(3, |v| v[0]);
         if dims != 2 {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 DIMENSIONS,
                 format!("{dims} dimensions; boids reads 2D frames (dimensions = 2)"),
             ));
         }
-        let bx = self
-            .floats(f, BOX, None, 6)?
-            .unwrap_or(vec![1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
+        let bx = h5.floats(f, BOX, None, 6)?.unwrap_or(DEFAULT_BOX.to_vec());
         let (w, h) = (bx[0], bx[1]);
         if !(w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0) {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 BOX,
                 format!("Lx = {w}, Ly = {h}: not finite and positive"),
             ));
         }
         if bx[3..].iter().any(|&t| t != 0.0) {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 BOX,
                 format!(
@@ -538,29 +564,26 @@ impl TrajectoryReader {
                 ),
             ));
         }
-        let n = self.integers(f, N, None, 1)?.map_or(0, |v| v[0]);
+        let n = h5.integers(f, N, None, 1)?.map_or(0, |v| v[0]);
         let most = (MAX_BOIDS + MAX_PREDATORS) as u64;
         if n > most {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 N,
                 format!("{n} particles; at most {most} (boids and predators) are read"),
             ));
         }
-        let types = self.type_names(f)?;
+        let types = h5.type_names(f)?;
         let rows = Some(n);
-        let typeid = self.integers(f, TYPEID, rows, 1)?;
-        let position = self.floats(f, POSITION, rows, 3)?;
-        let velocity = self.floats(f, VELOCITY, rows, 3)?;
-        let image = match self.chunk(f, IMAGE, rows, 3)? {
-            Some(c) => Some(c.to_i32().map_err(|e| self.schema_error(f, IMAGE, e))?),
-            None => None,
-        };
-        let ids = self.integers(f, ID, rows, 1)?;
-        let hue = self.floats(f, HUE, rows, 2)?;
-        let hue_velocity = self.floats(f, HUE_VELOCITY, rows, 2)?;
-        let world_position = self.floats(f, WORLD_POSITION, rows, 2)?;
-        let kinds = self.integers(f, PREDATOR_KIND, rows, 1)?;
+        let typeid = h5.integers(f, TYPEID, rows, 1)?;
+        let position = h5.floats(f, POSITION, rows, 3)?;
+        let velocity = h5.floats(f, VELOCITY, rows, 3)?;
+        let image = h5.signed(f, IMAGE, rows, 3)?;
+        let ids = h5.integers(f, ID, rows, 1)?;
+        let hue = h5.floats(f, HUE, rows, 2)?;
+        let hue_velocity = h5.floats(f, HUE_VELOCITY, rows, 2)?;
+        let world_position = h5.floats(f, WORLD_POSITION, rows, 2)?;
+        let kinds = h5.integers(f, PREDATOR_KIND, rows, 1)?;
 
         // Which particles are boids.
         let kind_of = |t: u64| -> Option<bool> {
@@ -578,9 +601,9 @@ impl TrajectoryReader {
                 None => {
                     let name = types
                         .get(t as usize)
-                        .map(|s| format!("'{}'", crate::io::clip(s)))
+                        .map(|s| format!("'{}'", clip(s)))
                         .unwrap_or_else(|| "none".to_string());
-                    return Err(self.schema_error(
+                    return Err(h5.schema_error(
                         f,
                         TYPEID,
                         format!(
@@ -594,14 +617,14 @@ impl TrajectoryReader {
         let n_boids = is_boid.iter().filter(|&&b| b).count();
         let n_predators = n as usize - n_boids;
         if n_predators > MAX_PREDATORS {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 TYPEID,
                 format!("{n_predators} predators; at most {MAX_PREDATORS}"),
             ));
         }
         if n_boids > MAX_BOIDS {
-            return Err(self.schema_error(
+            return Err(h5.schema_error(
                 f,
                 TYPEID,
                 format!("{n_boids} boids; at most {MAX_BOIDS}"),
@@ -610,7 +633,7 @@ impl TrajectoryReader {
         if n_boids > 0 {
             for (name, present) in [(HUE, hue.is_some()), (HUE_VELOCITY, hue_velocity.is_some())] {
                 if !present {
-                    return Err(self.schema_error(
+                    return Err(h5.schema_error(
                         f,
                         name,
                         "missing: boids need their hue vector and hue velocity (float32, N × 2)",
@@ -628,7 +651,7 @@ impl TrajectoryReader {
             for a in 0..2 {
                 let centred = position.as_ref().map_or(0.0, |v| v[3 * i + a]);
                 if !(centred.is_finite() && centred >= -half[a] && centred < half[a]) {
-                    return Err(self.schema_error(
+                    return Err(h5.schema_error(
                         f,
                         POSITION,
                         format!(
@@ -657,7 +680,7 @@ impl TrajectoryReader {
                 .as_ref()
                 .map_or([0.0; 2], |v| [v[3 * i], v[3 * i + 1]]);
             if !(v[0].is_finite() && v[1].is_finite()) {
-                return Err(self.schema_error(
+                return Err(h5.schema_error(
                     f,
                     VELOCITY,
                     format!("particle {i} has velocity {v:?}: not finite"),
@@ -670,7 +693,7 @@ impl TrajectoryReader {
                 let (hh, hv) = (pair(&hue), pair(&hue_velocity));
                 for (name, x) in [(HUE, hh), (HUE_VELOCITY, hv)] {
                     if !(x[0].is_finite() && x[1].is_finite()) {
-                        return Err(self.schema_error(
+                        return Err(h5.schema_error(
                             f,
                             name,
                             format!("particle {i} has {x:?}: not finite"),
@@ -679,7 +702,7 @@ impl TrajectoryReader {
                 }
                 let id = match &ids {
                     Some(v) => u32::try_from(v[i]).map_err(|_| {
-                        self.schema_error(f, ID, format!("particle {i} has id {}, above u32", v[i]))
+                        h5.schema_error(f, ID, format!("particle {i} has id {}, above u32", v[i]))
                     })?,
                     None => boids.len() as u32,
                 };
@@ -697,7 +720,7 @@ impl TrajectoryReader {
                     0 => PredatorKind::Straight,
                     1 => PredatorKind::Hunting,
                     k => {
-                        return Err(self.schema_error(
+                        return Err(h5.schema_error(
                             f,
                             PREDATOR_KIND,
                             format!("particle {i} has kind {k}; 0 (straight) or 1 (hunting)"),
@@ -710,7 +733,7 @@ impl TrajectoryReader {
         let mut sorted: Vec<u32> = boids.iter().map(|b| b.id).collect();
         sorted.sort_unstable();
         if let Some(d) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(self.schema_error(f, ID, format!("two boids have id {}", d[0])));
+            return Err(h5.schema_error(f, ID, format!("two boids have id {}", d[0])));
         }
         Ok(TrajectoryFrame {
             step,
@@ -719,22 +742,133 @@ impl TrajectoryReader {
             predators,
         })
     }
+}
 
-    /// The particle type names of `frame` (frame 0's when left out; `["A"]` by default).
-    fn type_names(&mut self, frame: u64) -> Result<Vec<String>, GsdError> {
-        let chunk = match self.gsd.read_chunk(frame, TYPES)? {
-            Some(c) => Some(c),
-            None if frame != 0 => self.gsd.read_chunk(0, TYPES)?,
-            None => None,
-        };
-        match chunk {
-            None => Ok(vec!["A".to_string()]),
-            Some(c) => c
-                .text_rows()
-                .map_err(|e| self.schema_error(frame, TYPES, e)),
-        }
+/// Which frame of a GSD file an `--init` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameRef {
+    /// The GSD file.
+    pub path: PathBuf,
+    /// The frame (from 0); `None`: the last whole frame.
+    pub frame: Option<u64>,
+}
+
+/// Whether `init` names a GSD file: a path ending in `.gsd` (any case) or an existing file that
+/// starts with GSD's magic number (whatever its name: `t:1` opens the file `t:1` when it exists),
+/// or `FILE:FRAME` of such a file. `None` for anything else (a state CSV).
+///
+/// # Errors
+/// [`StateFileError::File`] for `FILE.gsd:FRAME` whose FRAME is not a whole number from 0.
+pub fn frame_ref(init: &Path) -> Result<Option<FrameRef>, StateFileError> {
+    // A `.gsd` name, or an existing file that starts with GSD's magic number whatever its name
+    // (so `run:1`, a file named with a colon, opens as itself when it exists).
+    let is_gsd = |p: &Path| {
+        p.extension()
+            .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("gsd"))
+            || starts_with_magic(p)
+    };
+    if is_gsd(init) {
+        return Ok(Some(FrameRef {
+            path: init.to_path_buf(),
+            frame: None,
+        }));
+    }
+    let text = init.to_string_lossy();
+    let Some((file, frame)) = text.rsplit_once(':') else {
+        return Ok(None);
+    };
+    let file = Path::new(file);
+    if !is_gsd(file) {
+        return Ok(None);
+    }
+    match frame.parse::<u64>() {
+        Ok(k) if !frame.starts_with('+') => Ok(Some(FrameRef {
+            path: file.to_path_buf(),
+            frame: Some(k),
+        })),
+        _ => Err(StateFileError::File {
+            path: show_path(init),
+            message: format!(
+                "frame {:?} is not a frame number: write FILE.gsd:FRAME with FRAME a whole number \
+                 from 0 (FILE.gsd alone: its last frame)",
+                clip(frame)
+            ),
+        }),
     }
 }
 
-type Floats = Result<Option<Vec<f32>>, GsdError>;
-type Integers = Result<Option<Vec<u64>>, GsdError>;
+/// Whether `p` is a file whose first 8 bytes are GSD's magic number.
+fn starts_with_magic(p: &Path) -> bool {
+    use std::io::Read;
+    let mut b = [0u8; 8];
+    std::fs::File::open(p)
+        .and_then(|mut f| f.read_exact(&mut b))
+        .is_ok_and(|()| u64::from_le_bytes(b) == gsd::container::MAGIC)
+}
+
+/// The state of frame `r` (the last whole frame when it names none).
+///
+/// # Errors
+/// [`ReadError::Gsd`] when the file cannot be read or the frame does not exist (naming the
+/// file and how many whole frames it has) or breaks the schema; [`StateFileError::Frame`] for a
+/// frame without boids, with a zero hue vector or a duplicated id, or whose step is past u32.
+pub fn read_frame_state(r: &FrameRef) -> Result<LoadedState, ReadError> {
+    let mut reader = TrajectoryReader::open(&r.path)?;
+    let frames = reader.frames();
+    let frame = r.frame.unwrap_or(frames.saturating_sub(1));
+    let f = reader.read_frame(frame)?;
+    let step = u32::try_from(f.step).map_err(|_| StateFileError::Frame {
+        kind: "GSD file",
+        path: show_path(&r.path),
+        frame,
+        message: format!(
+            "configuration/step = {}: above the largest step index, {}",
+            f.step,
+            u32::MAX
+        ),
+    })?;
+    Ok(LoadedState::of_frame(
+        &r.path,
+        f.boids,
+        FrameOrigin {
+            kind: "GSD file",
+            hue_field: HUE,
+            frame,
+            frames,
+            step,
+            world: f.world,
+            predators: f.predators,
+            cut_short: reader.cut_short().map(String::from),
+        },
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn init_names_a_gsd_file_and_maybe_a_frame() {
+        let r = |s: &str| frame_ref(Path::new(s));
+        assert_eq!(r("state.csv").unwrap(), None);
+        assert_eq!(r("a:b.csv").unwrap(), None);
+        assert_eq!(
+            r("t.gsd").unwrap(),
+            Some(FrameRef {
+                path: "t.gsd".into(),
+                frame: None
+            })
+        );
+        assert_eq!(
+            r("dir/T.GSD:12").unwrap(),
+            Some(FrameRef {
+                path: "dir/T.GSD".into(),
+                frame: Some(12)
+            })
+        );
+        for bad in ["t.gsd:", "t.gsd:-1", "t.gsd:x", "t.gsd:+3", "t.gsd:1.5"] {
+            let e = r(bad).unwrap_err().to_string();
+            assert!(e.contains("whole number from 0"), "{bad}: {e}");
+        }
+    }
+}

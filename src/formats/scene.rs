@@ -22,10 +22,57 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::model::actors::{inside_world, Actors};
-use crate::model::error::SceneError;
-use crate::model::error::SetupError;
+use crate::model::error::{ParamError, SetupError};
 use crate::model::params::SimParams;
 use crate::model::predators::PredatorSpec;
+
+/// A scene file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    /// The file could not be read.
+    #[error("cannot read scene file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has an unknown key or a value of the wrong type.
+    #[error("scene file {path}, line {line}, column {column}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// What is wrong, from the TOML parser.
+        message: String,
+    },
+    /// The file parsed but a value is out of range.
+    #[error("scene file {path}, line {line}: {source}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the offending key.
+        line: usize,
+        /// The range error.
+        source: ParamError,
+    },
+    /// A parameter the file does not write keeps its default, and the default is out of range
+    /// under the file's other settings (vectorial noise with the default η = 2 of angular noise).
+    #[error(
+        "scene file {path}: {source} — the file does not set {key}, so it has its default; set \
+         {key} in [params]",
+        key = .source.key()
+    )]
+    InvalidDefault {
+        /// The file.
+        path: PathBuf,
+        /// The range error, naming the parameter left at its default.
+        source: ParamError,
+    },
+}
 
 /// A scene: parameters, and optionally a boid count, seed, obstacles and predators.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -47,7 +94,7 @@ pub struct Scene {
     #[serde(default)]
     pub fixed_world: Option<bool>,
     /// Obstacle points (wu), each exactly two numbers `[x, y]`.
-    #[serde(default, deserialize_with = "points")]
+    #[serde(default, deserialize_with = "crate::model::point::points")]
     pub obstacles: Vec<[f32; 2]>,
     /// Simulation parameters; missing fields take their defaults.
     #[serde(default)]
@@ -446,55 +493,4 @@ pub(crate) fn key_path_at(text: &str, at: usize) -> Option<String> {
     }
     let doc = DeTable::parse(text).ok()?;
     in_table(doc.get_ref(), at, "")
-}
-
-/// Reads a point `[x, y]` (wu, wu/s): exactly two numbers. (Serde reads a `[f32; 2]` from the
-/// first two numbers of a longer array and drops the rest.)
-struct Point([f32; 2]);
-
-impl<'de> Deserialize<'de> for Point {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
-        // The count is checked inside the visitor, so the error carries the array's own place
-        // (toml gives an error raised after the array was read the place of what holds it).
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Point;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a point: exactly two numbers [x, y]")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Point, A::Error> {
-                let mut v: Vec<f32> = Vec::with_capacity(2);
-                while let Some(x) = seq.next_element::<f32>()? {
-                    v.push(x);
-                }
-                match v[..] {
-                    [x, y] => Ok(Point([x, y])),
-                    _ => {
-                        let shown: Vec<String> = v.iter().take(4).map(f32::to_string).collect();
-                        let more = if v.len() > 4 { ", …" } else { "" };
-                        Err(serde::de::Error::custom(format!(
-                            "[{}{more}] has {} number{}: a point is exactly two numbers [x, y]",
-                            shown.join(", "),
-                            v.len(),
-                            if v.len() == 1 { "" } else { "s" }
-                        )))
-                    }
-                }
-            }
-        }
-        d.deserialize_seq(Visitor)
-    }
-}
-
-/// `deserialize_with` of a point field: exactly two numbers ([`Point`]).
-pub(crate) fn point<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f32; 2], D::Error> {
-    Point::deserialize(d).map(|p| p.0)
-}
-
-/// `deserialize_with` of a list of points: each exactly two numbers ([`Point`]).
-pub(crate) fn points<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
-    Vec::<Point>::deserialize(d).map(|v| v.into_iter().map(|p| p.0).collect())
 }

@@ -1,8 +1,7 @@
 //! The one error type of the GSD layer.
 
 /// A GSD file that cannot be read, written or used. Every variant names the file (clipped to 200
-/// characters by [`crate::io::show_path`]) and says what is wrong; reading never panics, whatever
-/// the bytes.
+/// characters) and says what is wrong; reading never panics, whatever the bytes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GsdError {
     /// The operating system refused an operation (open, read, write, sync, lock).
@@ -82,5 +81,53 @@ fn whole_frames(frames: &u64) -> String {
         0 => "has no whole frame".to_string(),
         1 => "has 1 whole frame (frame 0)".to_string(),
         n => format!("has {n} whole frames (0 ..= {})", n - 1),
+    }
+}
+
+/// Longest quoted value in a message (characters): longer ones are clipped by [`clip`].
+pub const QUOTE_CHARS: usize = 60;
+
+/// `s` for a message: at most [`QUOTE_CHARS`] characters, then `… (N characters)`.
+pub fn clip(s: &str) -> String {
+    clip_to(s, QUOTE_CHARS)
+}
+
+/// `path` for a message: its display form, clipped to 200 characters.
+pub fn show_path(path: &std::path::Path) -> String {
+    clip_to(&path.display().to_string(), 200)
+}
+
+fn clip_to(s: &str, max: usize) -> String {
+    if is_clipped(s, max) {
+        return s.to_string();
+    }
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}… ({} characters)", &s[..cut], s.chars().count()),
+    }
+}
+
+/// Whether `s` is already the output of `clip_to(_, max)` (messages pass through several layers).
+fn is_clipped(s: &str, max: usize) -> bool {
+    let Some((head, tail)) = s.split_once("… (") else {
+        return false;
+    };
+    let Some(n) = tail.strip_suffix(" characters)") else {
+        return false;
+    };
+    head.chars().count() <= max && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_names_are_clipped_once() {
+        let long = "x".repeat(300);
+        let once = show_path(std::path::Path::new(&long));
+        assert!(once.ends_with("… (300 characters)"), "{once}");
+        assert_eq!(clip_to(&once, 200), once);
+        assert_eq!(clip("short"), "short");
     }
 }

@@ -1,5 +1,5 @@
 //! The GSD container, file layer 2.x: header, index, name list and data chunks, written frame by
-//! frame and read back — schema-free (the HOOMD mapping is in [`super::hoomd`]).
+//! frame and read back — schema-free (the HOOMD schema's rules are in [`crate::hoomd`]).
 //!
 //! # Layout
 //!
@@ -51,8 +51,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::GsdError;
-use crate::io::show_path;
+use crate::error::{clip, show_path, GsdError};
 
 /// The magic number that starts every GSD file.
 pub const MAGIC: u64 = 0x65DF_65DF_65DF_65DF;
@@ -324,7 +323,7 @@ impl RawEntry {
     ) -> Result<IndexEntry, String> {
         let name = names
             .get(self.id as usize)
-            .map(|n| format!("chunk '{}'", crate::io::clip(n)))
+            .map(|n| format!("chunk '{}'", clip(n)))
             .unwrap_or_else(|| format!("name id {}", self.id));
         let Some(chunk_type) = ChunkType::from_code(self.type_code) else {
             return Err(format!(
@@ -1137,7 +1136,7 @@ impl GsdWriter {
         if name.is_empty() || name.contains('\0') {
             return Err(self.write_error(format!(
                 "chunk name {:?} is empty or holds a 0 byte",
-                crate::io::clip(name)
+                clip(name)
             )));
         }
         if m == 0 {
