@@ -125,7 +125,10 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     let stop = Stop::install("the current step");
     let pb = Progress::new(args.quiet, "steps");
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| match ev {
-        SweepEvent::Planned { runs, total_steps } => {
+        SweepEvent::Planned {
+            runs,
+            steps: total_steps,
+        } => {
             pb.say(&format!(
                 "{} runs, {} steps, into {}",
                 runs.len(),
@@ -136,12 +139,15 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
         }
         // Skipped runs are reported even with --quiet (it only hides progress): they change the
         // table.
-        SweepEvent::Skipped(s) => pb.warn(&format!("skip {} {}: {}", s.backend, s.boids, s.reason)),
-        SweepEvent::RunStarted(r) => {
-            pb.set_message(format!("{} {} boids", r.backend.name(), r.boids))
-        }
+        SweepEvent::Skipped { run, reason } => pb.warn(&format!(
+            "skip {} {}: {}",
+            run.backend.name(),
+            run.boids,
+            reason
+        )),
+        SweepEvent::Started(r) => pb.set_message(format!("{} {} boids", r.backend.name(), r.boids)),
         SweepEvent::Step { .. } => pb.inc(1),
-        SweepEvent::RunFinished(r) => {
+        SweepEvent::Finished { done: r, .. } => {
             pb.say(&format!(
                 "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
                 r.backend,

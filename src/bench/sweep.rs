@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use crate::backend::{self, BackendKind, Costs, GpuError, SimError, Simulation};
+use crate::backend::{BackendKind, Costs, GpuError, SimError, Simulation};
 use crate::bench::render::RenderBench;
 use crate::capture::error::BenchError;
 use crate::capture::outdir::prepare_out_dir;
@@ -38,6 +38,7 @@ use crate::capture::trace::TraceFrame;
 use crate::gpu::GpuContext;
 use crate::model::{validate_boid_count, DEFAULT_DENSITY};
 use crate::run::args::Set;
+use crate::run::driver::{drive, Device, Event, Outcome, Sweep, INTERRUPTED};
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Ended, Nothing, Observer, Schedule, Stop};
 use crate::run::RunError;
@@ -122,41 +123,11 @@ pub struct PlannedRun {
     pub boids: usize,
 }
 
-/// Progress of a sweep, for a progress bar or a test.
-#[derive(Debug)]
-pub enum SweepEvent<'a> {
-    /// The runs that will be done (in order) and their total number of steps (warm-up included).
-    Planned {
-        /// Runs to do.
-        runs: &'a [PlannedRun],
-        /// Σ (warmup + steps).
-        total_steps: u64,
-    },
-    /// A run that will not be done (or did not finish).
-    Skipped(&'a SkippedRun),
-    /// A run begins (its backend is being made).
-    RunStarted(PlannedRun),
-    /// One step of the current run is done (warm-up or measured).
-    Step {
-        /// Whether it was a warm-up step.
-        warmup: bool,
-        /// Its wall time (ms).
-        wall_ms: f64,
-    },
-    /// A run ended; its statistics so far.
-    RunFinished(&'a RunSummary),
-}
+/// Progress of a bench (the driver's events: a planned run, its summary).
+pub type SweepEvent<'a> = Event<'a, PlannedRun, RunSummary>;
 
-/// What a sweep produced.
-#[derive(Debug)]
-pub struct SweepOutcome {
-    /// The capture folder.
-    pub dir: PathBuf,
-    /// The files written.
-    pub files: Vec<PathBuf>,
-    /// The summary written.
-    pub summary: Summary,
-}
+/// What a bench produced: the capture folder, its files and its summary.
+pub type SweepOutcome = Outcome<Summary>;
 
 /// The GPU render target needs a context; `--render` on CPU runs draws on the same adapter.
 fn need_gpu(cfg: &BenchConfig) -> bool {
@@ -218,22 +189,14 @@ pub fn run_sweep(
     let (backends, counts) = validate(cfg)?;
     let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
     let scene = inputs.scene.as_ref();
-    let owned;
-    // The context's time, charged to the first GPU run's costs.
-    let mut adapter_ms = 0.0;
-    let t = std::time::Instant::now();
-    let (ctx, adapter_error) = match gpu {
-        Some(c) => (Some(c), None),
-        None if need_gpu(cfg) => match GpuContext::new() {
-            Ok(c) => {
-                adapter_ms = t.elapsed().as_secs_f64() * 1e3;
-                owned = c;
-                (Some(&owned), None)
-            }
-            Err(e) => (None, Some(e.to_string())),
-        },
-        None => (None, None),
+    // Timer queries on: a bench records each stage's GPU time.
+    let mut device = Device::new(gpu.cloned(), true);
+    let adapter_error = match need_gpu(cfg) {
+        true => device.context().err().map(|e| e.to_string()),
+        false => None,
     };
+    let ctx = device.existing_context().cloned();
+    let ctx = ctx.as_ref();
     if cfg.render.is_some() && ctx.is_none() {
         return Err(BenchError::Config(format!(
             "--render needs a GPU adapter: {}",
@@ -314,125 +277,156 @@ pub fn run_sweep(
                     .map(|e| skip(SkipKind::OverLimit, e.to_string())),
                 _ => None,
             };
+            let run = PlannedRun {
+                backend: b,
+                boids: n,
+            };
             match skipped {
                 Some(s) => {
-                    on_event(SweepEvent::Skipped(&s));
+                    on_event(SweepEvent::Skipped {
+                        run: &run,
+                        reason: &s.reason,
+                    });
                     rec.skip(s);
                 }
-                None => plan.push(PlannedRun {
-                    backend: b,
-                    boids: n,
-                }),
+                None => plan.push(run),
             }
         }
     }
-    let total_steps = plan.len() as u64 * u64::from(cfg.warmup + cfg.steps);
-    on_event(SweepEvent::Planned {
-        runs: &plan,
-        total_steps,
-    });
-
-    for run in &plan {
-        if stop.is_set() {
-            let s = SkippedRun {
-                backend: run.backend.name().into(),
-                boids: run.boids,
-                kind: SkipKind::Interrupted,
-                reason: "not started: the sweep was interrupted (Ctrl-C)".into(),
-            };
-            on_event(SweepEvent::Skipped(&s));
-            rec.skip(s);
-            continue;
-        }
-        on_event(SweepEvent::RunStarted(*run));
-        let outcome = run_one(
-            cfg,
-            *run,
-            &inputs,
-            &mut Gpu {
-                ctx,
-                adapter_ms: &mut adapter_ms,
-            },
-            &mut rec,
-            stop,
-            on_event,
-        );
-        let mut fail = |kind, reason: String| {
-            let s = SkippedRun {
-                backend: run.backend.name().into(),
-                boids: run.boids,
-                kind,
-                reason,
-            };
-            on_event(SweepEvent::Skipped(&s));
-            rec.skip(s);
-        };
-        match outcome {
-            Ok(true) => {}
-            Ok(false) => fail(
-                SkipKind::Interrupted,
-                "interrupted (Ctrl-C) during warm-up: nothing measured".into(),
-            ),
-            Err(RunError::Sim(SimError::Gpu(e @ GpuError::Limit { .. }))) => {
-                fail(SkipKind::OverLimit, e.to_string())
-            }
-            Err(e) => fail(SkipKind::Failed, e.to_string()),
-        }
-        let summary = rec.summary();
-        if let Some(r) = summary.run(run.backend.name(), run.boids) {
-            on_event(SweepEvent::RunFinished(r));
-        }
-        rec.set_status(CaptureStatus::InProgress);
-        rec.write(&cfg.out)?;
-    }
-    let interrupted = stop.is_set();
-    rec.set_status(if interrupted {
+    let mut runs = Runs {
+        cfg,
+        inputs: &inputs,
+        stop,
+        rec: std::sync::Mutex::new(rec),
+        summary: None,
+    };
+    drive(&mut runs, &plan, &mut device, stop, on_event)?;
+    let mut rec = runs.rec.into_inner().unwrap_or_else(|e| e.into_inner());
+    rec.set_status(if stop.is_set() {
         CaptureStatus::Interrupted
     } else {
         CaptureStatus::Complete
     });
     let written = rec.write(&cfg.out)?;
-    Ok(SweepOutcome {
+    Ok(Outcome {
         dir: cfg.out.clone(),
         files: written,
         summary: rec.summary(),
     })
 }
 
-/// The GPU context of a bench, and the time it took (charged to the first GPU run's costs).
-struct Gpu<'a> {
-    ctx: Option<&'a GpuContext>,
-    adapter_ms: &'a mut f64,
+/// The runs of a bench as the driver runs them, and their capture.
+struct Runs<'a> {
+    cfg: &'a BenchConfig,
+    inputs: &'a Inputs,
+    /// Polled after every step: the current run keeps what it measured.
+    stop: &'a Stop,
+    /// The capture (a run records its frames as they are measured).
+    rec: std::sync::Mutex<CaptureRecorder>,
+    /// The summary after the last run recorded.
+    summary: Option<Summary>,
+}
+
+impl Runs<'_> {
+    fn rec(&self) -> std::sync::MutexGuard<'_, CaptureRecorder> {
+        self.rec.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records `run` as not done, and why.
+    fn skip(&mut self, run: &PlannedRun, kind: SkipKind, reason: String) {
+        self.rec().skip(SkippedRun {
+            backend: run.backend.name().into(),
+            boids: run.boids,
+            kind,
+            reason,
+        });
+    }
+}
+
+impl Sweep for Runs<'_> {
+    type Run = PlannedRun;
+    type Output = Result<bool, RunError>;
+    type Done = RunSummary;
+    type Error = BenchError;
+
+    fn steps(&self, _run: &PlannedRun) -> u64 {
+        u64::from(self.cfg.warmup + self.cfg.steps)
+    }
+
+    fn run(
+        &self,
+        run: &PlannedRun,
+        device: &mut Device,
+        step: &mut dyn FnMut(bool),
+    ) -> Result<bool, RunError> {
+        run_one(self, *run, device, step)
+    }
+
+    /// A failure is not an error of the bench: the run is listed as skipped (`failed`, or
+    /// `over-limit` for an adapter limit), with what it measured before.
+    fn record(
+        &mut self,
+        run: &PlannedRun,
+        output: Result<bool, RunError>,
+        _seconds: f64,
+    ) -> Result<(), BenchError> {
+        match output {
+            Ok(true) => {}
+            Ok(false) => self.skip(
+                run,
+                SkipKind::Interrupted,
+                "interrupted (Ctrl-C) during warm-up: nothing measured".into(),
+            ),
+            Err(RunError::Sim(SimError::Gpu(e @ GpuError::Limit { .. }))) => {
+                self.skip(run, SkipKind::OverLimit, e.to_string())
+            }
+            Err(e) => self.skip(run, SkipKind::Failed, e.to_string()),
+        }
+        let summary = self.rec().summary();
+        self.summary = Some(summary);
+        Ok(())
+    }
+
+    fn done(&self, run: &PlannedRun) -> Option<&RunSummary> {
+        self.summary.as_ref()?.run(run.backend.name(), run.boids)
+    }
+
+    fn save(&mut self) -> Result<(), BenchError> {
+        let cfg = self.cfg;
+        let mut rec = self.rec();
+        rec.set_status(CaptureStatus::InProgress);
+        rec.write(&cfg.out)?;
+        Ok(())
+    }
+
+    fn stopped(&mut self, runs: &[PlannedRun]) {
+        for r in runs {
+            self.skip(r, SkipKind::Interrupted, INTERRUPTED.into());
+        }
+    }
 }
 
 /// Runs one (backend, count) through the run layer's step loop: warm-up, then measured frames
-/// into `rec`. Ok(false) when stopped before any frame was measured.
+/// into the capture. Ok(false) when stopped before any frame was measured.
 fn run_one(
-    cfg: &BenchConfig,
+    runs: &Runs<'_>,
     run: PlannedRun,
-    inputs: &Inputs,
-    gpu: &mut Gpu<'_>,
-    rec: &mut CaptureRecorder,
-    stop: &Stop,
-    on_event: &mut dyn FnMut(SweepEvent<'_>),
+    device: &mut Device,
+    step: &mut dyn FnMut(bool),
 ) -> Result<bool, RunError> {
+    let cfg = runs.cfg;
     let spec = resolve(
-        inputs,
+        runs.inputs,
         &cfg.overrides(run.boids),
         &Defaults::headless(run.boids),
     )?;
     let setup = &spec.setup;
     let n = setup.boids.len();
     let name = run.backend.name();
-    let ctx = gpu.ctx;
-    if run.backend == BackendKind::Gpu && ctx.is_none() {
-        return Err(GpuError::NoAdapter {
-            detail: String::new(),
-        }
-        .into());
-    }
-    let mut sim = backend::create(run.backend, setup, ctx)?;
-    let render = match (cfg.render, ctx) {
+    let gpu = run.backend == BackendKind::Gpu;
+    let adapter_ms = if gpu { device.take_adapter_ms() } else { 0.0 };
+    let ctx = device.existing_context().cloned();
+    let render = match (cfg.render, &ctx) {
         (Some((w, h)), Some(c)) => Some(RenderBench::new(
             c,
             &setup.params,
@@ -443,6 +437,7 @@ fn run_one(
         )),
         _ => None,
     };
+    let sim = device.simulation(run.backend, setup)?;
     let stage_timing = if sim.has_timestamps() {
         StageTiming::GpuTimestamps
     } else if sim.kind() == BackendKind::Gpu {
@@ -458,28 +453,23 @@ fn run_one(
         costs: None,
     };
     // Recorded now so a run that fails part-way is summarised as incomplete.
-    rec.set_run_info(name, n, info.clone());
+    runs.rec().set_run_info(name, n, info.clone());
     let warm = Schedule {
         warmup: cfg.warmup,
         steps: 0,
         measure_every: 0,
         timed: false,
     };
-    let tick = &mut || {
-        on_event(SweepEvent::Step {
-            warmup: true,
-            wall_ms: f64::NAN,
-        })
-    };
-    if run_steps(sim.as_mut(), &warm, stop, tick, &mut Nothing)? != Ended::Done {
+    let tick = &mut || step(true);
+    if run_steps(sim, &warm, runs.stop, tick, &mut Nothing)? != Ended::Done {
         return Ok(false);
     }
     let mut frames = Frames {
         name,
         n,
         render,
-        rec,
-        on_event,
+        rec: &runs.rec,
+        step,
         render_ms: None,
         measured: 0,
     };
@@ -489,39 +479,33 @@ fn run_one(
         measure_every: 0,
         timed: true,
     };
-    run_steps(sim.as_mut(), &measured, stop, &mut || {}, &mut frames)?;
+    run_steps(sim, &measured, runs.stop, &mut || {}, &mut frames)?;
     let done = frames.measured;
-    rec.set_run_info(
-        name,
-        n,
-        RunInfo {
-            final_measures: Some(sim.measures()?),
-            complete: done == cfg.steps,
-            costs: sim.take_costs().map(|c| Costs {
-                adapter_ms: std::mem::take(gpu.adapter_ms),
-                ..c
-            }),
-            ..info
-        },
-    );
+    let info = RunInfo {
+        final_measures: Some(sim.measures()?),
+        complete: done == cfg.steps,
+        costs: sim.take_costs().map(|c| Costs { adapter_ms, ..c }),
+        ..info
+    };
+    runs.rec().set_run_info(name, n, info);
     Ok(true)
 }
 
 /// The measured frames of one run: each frame's wall time (the step, plus the offscreen render
 /// with `--render`), its stage times, the flock measures after it (outside the wall time; their
 /// time joins the stage times) and its GPU timer scopes.
-struct Frames<'a, 'e> {
+struct Frames<'a> {
     name: &'static str,
     n: usize,
     render: Option<RenderBench>,
-    rec: &'a mut CaptureRecorder,
-    on_event: &'a mut dyn FnMut(SweepEvent<'e>),
+    rec: &'a std::sync::Mutex<CaptureRecorder>,
+    step: &'a mut dyn FnMut(bool),
     /// The render time of the current frame.
     render_ms: Option<f64>,
     measured: u32,
 }
 
-impl Observer for Frames<'_, '_> {
+impl Observer for Frames<'_> {
     fn within_step(&mut self, _k: u32, sim: &mut dyn Simulation) -> Result<(), RunError> {
         self.render_ms = match &mut self.render {
             Some(r) => Some(r.frame(sim, self.n as u32)?),
@@ -548,20 +532,19 @@ impl Observer for Frames<'_, '_> {
             row.set_stage("render", ms);
         }
         let scopes = sim.take_timer_results();
+        let mut rec = self.rec.lock().unwrap_or_else(|e| e.into_inner());
         if !scopes.is_empty() {
-            self.rec.push_trace(TraceFrame {
+            rec.push_trace(TraceFrame {
                 backend: self.name.into(),
                 boids: self.n,
                 step,
                 scopes,
             });
         }
-        self.rec.push(row);
+        rec.push(row);
+        drop(rec);
         self.measured += 1;
-        (self.on_event)(SweepEvent::Step {
-            warmup: false,
-            wall_ms: wall,
-        });
+        (self.step)(false);
         Ok(())
     }
 }

@@ -7,9 +7,12 @@
 //!   KEY=VALUE`) and their parsers.
 //! - [`steps`]: the one step loop (warm-up, measured steps, the measures' cadence, a progress bar,
 //!   Ctrl-C and SIGTERM), each command's records an [`steps::Observer`].
+//! - [`driver`]: the one sweep driver of `boids bench` and `boids sweep` (runs in plan order on
+//!   one device, side by side when small, Ctrl-C between runs, one event type).
 //! - [`error`]: why a run fails, [`RunError`].
 
 pub mod args;
+pub mod driver;
 pub mod error;
 pub mod provenance;
 pub mod spec;

@@ -102,22 +102,25 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     let pb = Progress::new(args.quiet, "steps");
     let axes = cfg.axes.clone();
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
-        SweepEvent::Planned { runs, total, steps } => {
+        SweepEvent::Planned { runs, steps } => {
             pb.say(&format!(
-                "{} of {total} runs, {steps} steps, into {}",
+                "{} runs to do, {steps} steps, into {}",
                 runs.len(),
                 cfg.out.display()
             ));
             pb.set_length(steps);
         }
-        SweepEvent::RunStarted(p) => pb.set_message(format!(
+        SweepEvent::Skipped { .. } => {}
+        SweepEvent::Started(p) => pb.set_message(format!(
             "run {} (point {}: {})",
             p.index + 1,
             p.point + 1,
             describe(&axes, &p.values)
         )),
-        SweepEvent::Step => pb.inc(1),
-        SweepEvent::RunFinished { row, seconds } => {
+        SweepEvent::Step { .. } => pb.inc(1),
+        SweepEvent::Finished {
+            done: row, seconds, ..
+        } => {
             // The averages of the sweep's measures, named from the measure table.
             let values: Vec<String> = crate::sweep::measures()
                 .iter()

@@ -1,8 +1,7 @@
 //! The one place where a sweep calls into the simulator: the run layer's setup
-//! ([`crate::run::spec::resolve`]), the backend (made by [`crate::backend::create`] for the CPU
-//! backends; for `gpu` one backend per sweep, reset per point by [`crate::backend::reset`]: see
-//! [`Device`]) and the run layer's step loop ([`crate::run::steps::run_steps`]) all happen
-//! inside [`run_one`].
+//! ([`crate::run::spec::resolve`]), the backend (the driver's [`Device`]: a new one for the CPU
+//! backends, for `gpu` one backend per sweep, reset per point) and the run layer's step loop
+//! ([`crate::run::steps::run_steps`]) all happen inside [`run_one`].
 //!
 //! How a point's setup is resolved, in order:
 //! 1. the scene (or the defaults), `--boids` (or the `boids` value of the point, or the scene's
@@ -21,11 +20,11 @@
 //!    model uses (its own and the shared ones its rules read: a sweep of `vicsek_eta` on a boids
 //!    scene is refused, naming the model and its parameters).
 
-use crate::backend::{self, BackendKind, Costs, Simulation};
-use crate::gpu::{GpuBackend, GpuContext};
+use crate::backend::{BackendKind, Costs, Simulation};
 use crate::model::measures::MeasureId;
 use crate::model::FlockMeasures;
 use crate::run::args::Set;
+use crate::run::driver::Device;
 use crate::run::provenance::AdapterSummary;
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Observer, Schedule, Stop};
@@ -36,45 +35,6 @@ pub const DEFAULT_BOIDS: usize = 20_000;
 
 /// The names a sweep may sweep that are not parameters: the boid count and the density.
 pub const SPECIAL: [&str; 2] = ["boids", "density"];
-
-/// What a sweep's GPU points share: the context, made on the first GPU point, and one backend,
-/// made on the first point that runs and reset for the next ones
-/// ([`crate::gpu::GpuBackend::reset`]: its pipelines and buffers are kept, the buffers grown only
-/// when a point needs more, the state uploaded per point). Every point's results are those of a
-/// new backend: `tests/it/sweep_reuse.rs` holds them to it.
-#[derive(Default)]
-pub struct Device {
-    ctx: Option<GpuContext>,
-    /// The time the context took, charged to the first point that runs.
-    adapter_ms: f64,
-    backend: Option<GpuBackend>,
-}
-
-impl Device {
-    /// The context, when a GPU point made one.
-    pub fn context(&self) -> Option<&GpuContext> {
-        self.ctx.as_ref()
-    }
-
-    /// The backend `setup` runs on: the kept one reset to hold it, else a new one (kept). Timer
-    /// queries are off: a sweep reads no stage times.
-    fn backend(&mut self, setup: &crate::model::Setup) -> Result<&mut GpuBackend, RunError> {
-        let ctx = self.ctx.as_ref().expect("the context is made first");
-        let sim = match self.backend.take() {
-            Some(mut b) => {
-                backend::reset(&mut b, setup)?;
-                b
-            }
-            None => {
-                let mut b = GpuBackend::from_state(ctx, &setup.params, &setup.boids, setup.seed)?;
-                b.set_profiling(false);
-                backend::apply_actors(&mut b, setup)?;
-                b
-            }
-        };
-        Ok(self.backend.insert(sim))
-    }
-}
 
 /// What to resolve (and run).
 pub struct RunRequest<'a> {
@@ -236,29 +196,17 @@ pub fn run_one(
         order_parameter: params.model.desc().order_parameter,
         costs: None,
     };
-    if req.backend == BackendKind::Gpu && device.ctx.is_none() {
-        let t = std::time::Instant::now();
-        device.ctx = Some(GpuContext::new()?);
-        device.adapter_ms = t.elapsed().as_secs_f64() * 1e3;
-    }
-    let ctx = device
-        .ctx
-        .as_ref()
-        .filter(|_| req.backend == BackendKind::Gpu);
-    if let Some(c) = ctx {
+    if req.backend == BackendKind::Gpu {
+        let c = device.context()?;
         crate::gpu::buffers::check_boids(c, n as u64)?;
+        out.adapter = Some(AdapterSummary::of(c));
     }
-    out.adapter = ctx.map(AdapterSummary::of);
     if req.steps == 0 {
         return Ok(out);
     }
-    let mut cpu;
-    let sim: &mut dyn Simulation = if req.backend == BackendKind::Gpu {
-        device.backend(&spec.setup)?
-    } else {
-        cpu = backend::create(req.backend, &spec.setup, None)?;
-        cpu.as_mut()
-    };
+    let gpu = req.backend == BackendKind::Gpu;
+    let adapter_ms = device.take_adapter_ms();
+    let sim = device.simulation(req.backend, &spec.setup)?;
     drop(spec);
     let discard = req.discard.min(req.steps);
     let mut samples = Samples {
@@ -283,9 +231,9 @@ pub fn run_one(
         &mut samples,
     )?;
     out.samples = samples.rows;
-    if let Some(b) = device.backend.as_mut() {
-        let mut c = b.take_costs().unwrap_or_default();
-        c.adapter_ms = std::mem::take(&mut device.adapter_ms);
+    if gpu {
+        let mut c = sim.take_costs().unwrap_or_default();
+        c.adapter_ms = adapter_ms;
         out.costs = Some(c);
     }
     Ok(out)

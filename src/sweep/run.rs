@@ -3,12 +3,13 @@
 //! Everything that can be checked without running is checked before the folder is touched: the
 //! options, the scene, every combination of values against the parameters' ranges (so a value out
 //! of range is an error naming it before any run), and for `gpu` the adapter and its limits.
-//! Then the runs of the shard (points × repeats) go in plan order, in waves: one run alone, or on
+//! Then the runs of the shard (points × repeats) go through the sweep driver
+//! ([`crate::run::driver::drive`]) in plan order, in waves: one run alone, or on
 //! the `cpu` backend as many consecutive runs side by side (each on its own thread, its step
 //! single-threaded) as their steps' rayon tasks ([`crate::cpu::rules::step_tasks`]) leave cores
 //! for: a 400-boid point's step is one or two tasks, so a sweep of small systems fills the cores
 //! with points, while a point of 20 000 boids fills them by itself and runs alone. GPU points run
-//! one at a time on one reset backend ([`crate::sweep::engine::Device`]). After each wave
+//! one at a time on one reset backend ([`crate::run::driver::Device`]). After each wave
 //! `sweep.csv` and `summary.json` are rewritten whole (status `in-progress`); what is written is
 //! the same whatever the waves. When the stop flag is set (Ctrl-C)
 //! the sweep stops after the current run with status `interrupted`; the plots are drawn at the end either way.
@@ -18,12 +19,13 @@ use std::time::Instant;
 
 use crate::backend::BackendKind;
 use crate::formats::scene::{Scene, SceneError};
+use crate::run::driver::{drive, Device, Event, Outcome, Sweep};
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
 use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
 use crate::run::RunError;
 use crate::stats::{batch_count, order_parameter_moments, series_stats};
-use crate::sweep::engine::{run_one, Device, RunOutput, RunRequest};
+use crate::sweep::engine::{run_one, RunOutput, RunRequest};
 use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, PlannedRun};
@@ -75,42 +77,11 @@ pub struct SweepConfig {
     pub log: LogAxes,
 }
 
-/// Progress of a sweep, for a progress bar or a test.
-#[derive(Debug)]
-pub enum SweepEvent<'a> {
-    /// The runs this sweep (or shard) will do (indices in the full plan), of `total`, and their
-    /// steps.
-    Planned {
-        /// Indices of the runs to do.
-        runs: &'a [usize],
-        /// Runs in the full plan.
-        total: usize,
-        /// Σ steps of the runs to do.
-        steps: u64,
-    },
-    /// A run begins.
-    RunStarted(&'a PlannedRun),
-    /// One step of the current run is done.
-    Step,
-    /// A run finished; its row and wall time (s).
-    RunFinished {
-        /// The row written to `sweep.csv`.
-        row: &'a RunRow,
-        /// Wall time of the run (s).
-        seconds: f64,
-    },
-}
+/// Progress of a sweep (the driver's events: a planned run, its row).
+pub type SweepEvent<'a> = Event<'a, PlannedRun, RunRow>;
 
-/// What a sweep produced.
-#[derive(Debug)]
-pub struct SweepOutcome {
-    /// The output folder.
-    pub dir: PathBuf,
-    /// The summary written.
-    pub summary: SweepSummary,
-    /// The rows written.
-    pub rows: Vec<RunRow>,
-}
+/// What a sweep produced: its folder, files and summary.
+pub type SweepOutcome = Outcome<SweepSummary>;
 
 /// The fixed texts of `summary.json`'s `method`.
 pub fn method(spec: &PlanSpec) -> Method {
@@ -294,17 +265,8 @@ pub fn run_sweep(
     };
     let names: Vec<String> = cfg.axes.iter().map(|a| a.name.clone()).collect();
     let mut device = Device::default();
-    let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| RunRequest {
-        inputs: &inputs,
-        backend: cfg.backend,
-        boids: cfg.boids,
-        seed,
-        sets: &cfg.sets,
-        keep_world: cfg.keep_world,
-        settings: settings.to_vec(),
-        start: cfg.start,
-        steps,
-        discard: cfg.discard,
+    let request = |settings: &[(String, f64)], seed: Option<u32>, steps: u32| {
+        request_of(cfg, &inputs, settings, seed, steps)
     };
     // The base setup: the scene parses, the base seed, the adapter — with the first value of
     // each axis, so a base value the sweep replaces (the scene's η where vectorial noise allows
@@ -388,7 +350,7 @@ pub fn run_sweep(
         None
     };
 
-    let mut summary = SweepSummary {
+    let summary = SweepSummary {
         schema: SCHEMA.into(),
         created_utc,
         updated_utc: String::new(),
@@ -428,153 +390,217 @@ pub fn run_sweep(
         log: cfg.log,
         plan: spec.clone(),
     };
-    let mut rows: Vec<RunRow> = Vec::new();
-    let mut series: Vec<String> = Vec::new();
+    let mut runs = Runs {
+        cfg,
+        spec: &spec,
+        inputs: &inputs,
+        names: &names,
+        point_boids,
+        summary,
+        rows: Vec::new(),
+        series: Vec::new(),
+        recorded: 0,
+        start,
+        before_s: 0.0,
+    };
     // The runs of a resumed folder that are done: kept, and the sweep goes on after them.
-    let mut i = 0;
-    // The wall time of the sessions before a resumed one.
-    let mut before_s = 0.0;
     if let Some(r) = resumed {
-        before_s = r.summary.seconds_total;
-        summary.created_utc = r.summary.created_utc;
-        summary.runs = r.summary.runs;
-        summary.runs_done = r.summary.runs_done;
-        rows = r.rows;
-        series = r.series;
-        i = summary.runs_done;
+        runs.before_s = r.summary.seconds_total;
+        runs.summary.created_utc = r.summary.created_utc;
+        runs.summary.runs = r.summary.runs;
+        runs.summary.runs_done = r.summary.runs_done;
+        runs.rows = r.rows;
+        runs.series = r.series;
+        runs.recorded = runs.summary.runs_done;
     }
     if cfg.series {
         let d = cfg.out.join(SERIES_DIR);
         std::fs::create_dir_all(&d).map_err(|source| SweepError::Io { path: d, source })?;
     }
-    write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
-    on_event(SweepEvent::Planned {
-        runs: &todo[i..],
-        total: spec.total(),
-        steps: (todo.len() - i) as u64 * u64::from(cfg.steps),
-    });
-
-    // The runs go in waves: one run alone, or on the CPU backend consecutive runs whose steps
-    // together split into no more rayon tasks than there are threads, side by side (each
-    // point's step too small to fill the cores by itself); the results of a wave are written in
-    // plan order, so the folder is the same either way.
-    let threads = rayon::current_num_threads();
-    while i < todo.len() {
-        if stop.is_set() {
-            summary.status = SweepStatus::Interrupted;
-            break;
-        }
-        let mut wave = 1;
-        if cfg.backend == BackendKind::Cpu {
-            let tasks =
-                |j: usize| crate::cpu::rules::step_tasks(point_boids[spec.run(todo[j]).point]);
-            let mut used = tasks(i);
-            while i + wave < todo.len() && used + tasks(i + wave) <= threads {
-                used += tasks(i + wave);
-                wave += 1;
-            }
-        }
-        let planned: Vec<PlannedRun> = todo[i..i + wave].iter().map(|&k| spec.run(k)).collect();
-        let results: Vec<(Result<RunOutput, RunError>, f64)> = if wave == 1 {
-            on_event(SweepEvent::RunStarted(&planned[0]));
-            let t = Instant::now();
-            let req = request(&settings_of(&planned[0]), Some(planned[0].seed), cfg.steps);
-            let r = run_one(&req, &mut device, &mut || on_event(SweepEvent::Step));
-            vec![(r, t.elapsed().as_secs_f64())]
-        } else {
-            // Each run of the wave on its own thread, its step single-threaded (a rayon pool
-            // of one): the wave's runs fill the cores without competing for them.
-            let one = |p: &PlannedRun| {
-                let t = Instant::now();
-                let req = request(&settings_of(p), Some(p.seed), cfg.steps);
-                let r = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(pool) => pool.install(|| run_one(&req, &mut Device::default(), &mut || {})),
-                    Err(_) => run_one(&req, &mut Device::default(), &mut || {}),
-                };
-                (r, t.elapsed().as_secs_f64())
-            };
-            let out: Vec<_> = std::thread::scope(|s| {
-                let handles: Vec<_> = planned.iter().map(|p| s.spawn(|| one(p))).collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect()
-            });
-            for p in &planned {
-                on_event(SweepEvent::RunStarted(p));
-                for _ in 0..cfg.steps {
-                    on_event(SweepEvent::Step);
-                }
-            }
-            out
-        };
-        for ((planned, (result, seconds)), &k) in
-            planned.iter().zip(results).zip(&todo[i..i + wave])
-        {
-            let run = match result {
-                Ok(r) => r,
-                Err(source) => {
-                    let which = format!(
-                        "{} (point {}: {}, repeat {} of {})",
-                        k + 1,
-                        planned.point + 1,
-                        describe(&spec.axes, &planned.values),
-                        planned.repeat + 1,
-                        spec.repeats
-                    );
-                    summary.status = SweepStatus::Failed;
-                    // The summary says which run failed and why; the error adds the folder.
-                    summary.error = Some(format!("sweep run {which}: {source}"));
-                    summary.seconds_total = before_s + start.elapsed().as_secs_f64();
-                    write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
-                    return Err(SweepError::Failed {
-                        run: which,
-                        source: Box::new(source),
-                        dir: cfg.out.clone(),
-                    });
-                }
-            };
-            let row = row_of(planned, &run, spec.samples());
-            if cfg.series {
-                let name = series_file(row.point, row.repeat);
-                let bytes = series_bytes(cfg.discard.min(cfg.steps) + 1, &run.samples)?;
-                let path = cfg.out.join(&name);
-                crate::io::write_atomic(&path, &bytes)
-                    .map_err(|source| SweepError::Write { path, source })?;
-                series.push(name);
-            }
-            let status = &mut summary.runs[i];
-            status.done = true;
-            status.seconds = Some(seconds);
-            status.boids = Some(row.boids);
-            status.world_wu = Some(row.world);
-            status.density = Some(row.density());
-            status.costs = run.costs;
-            summary.runs_done += 1;
-            rows.push(row);
-            i += 1;
-        }
-        // The folder is rewritten once per wave: its runs finished together.
-        summary.seconds_total = before_s + start.elapsed().as_secs_f64();
-        write_outputs(&cfg.out, &mut summary, &rows, false, &series)?;
-        for (row, status) in rows[rows.len() - wave..]
-            .iter()
-            .zip(&summary.runs[i - wave..i])
-        {
-            on_event(SweepEvent::RunFinished {
-                row,
-                seconds: status.seconds.unwrap_or(0.0),
-            });
-        }
+    runs.write(false)?;
+    let planned: Vec<PlannedRun> = todo[runs.recorded..].iter().map(|&k| spec.run(k)).collect();
+    drive(&mut runs, &planned, &mut device, stop, on_event)?;
+    if runs.summary.status == SweepStatus::InProgress {
+        runs.summary.status = SweepStatus::Complete;
     }
-    if summary.status == SweepStatus::InProgress {
-        summary.status = SweepStatus::Complete;
-    }
-    summary.seconds_total = before_s + start.elapsed().as_secs_f64();
-    write_outputs(&cfg.out, &mut summary, &rows, true, &series)?;
-    Ok(SweepOutcome {
+    let files = runs.write(true)?;
+    Ok(Outcome {
         dir: cfg.out.clone(),
-        summary,
-        rows,
+        files,
+        summary: runs.summary,
     })
+}
+
+/// The runs of a sweep as the driver runs them, and what they wrote so far.
+struct Runs<'a> {
+    cfg: &'a SweepConfig,
+    spec: &'a PlanSpec,
+    inputs: &'a Inputs,
+    /// The swept names, in axis order.
+    names: &'a [String],
+    /// The boid count of each point (by point index), for the waves.
+    point_boids: Vec<usize>,
+    summary: SweepSummary,
+    rows: Vec<RunRow>,
+    series: Vec<String>,
+    /// Runs of the summary recorded so far (done before a resume included).
+    recorded: usize,
+    start: Instant,
+    /// The wall time of the sessions before a resumed one.
+    before_s: f64,
+}
+
+impl Runs<'_> {
+    /// What to resolve and run for the point `values` with `seed` and `steps` steps.
+    fn request(&self, settings: &[(String, f64)], seed: Option<u32>, steps: u32) -> RunRequest<'_> {
+        request_of(self.cfg, self.inputs, settings, seed, steps)
+    }
+
+    /// The folder written whole (`last`: the plots too); the files it holds.
+    fn write(&mut self, last: bool) -> Result<Vec<PathBuf>, SweepError> {
+        self.summary.seconds_total = self.before_s + self.start.elapsed().as_secs_f64();
+        write_outputs(
+            &self.cfg.out,
+            &mut self.summary,
+            &self.rows,
+            last,
+            &self.series,
+        )?;
+        Ok(self
+            .summary
+            .files
+            .iter()
+            .map(|f| self.cfg.out.join(f))
+            .collect())
+    }
+}
+
+impl Sweep for Runs<'_> {
+    type Run = PlannedRun;
+    type Output = Result<RunOutput, RunError>;
+    type Done = RunRow;
+    type Error = SweepError;
+
+    fn steps(&self, _run: &PlannedRun) -> u64 {
+        u64::from(self.cfg.steps)
+    }
+
+    /// On the CPU backend, consecutive runs whose steps together split into no more rayon tasks
+    /// than there are threads (each point's step too small to fill the cores by itself).
+    fn wave(&self, next: &[PlannedRun]) -> usize {
+        if self.cfg.backend != BackendKind::Cpu {
+            return 1;
+        }
+        let threads = rayon::current_num_threads();
+        let tasks = |r: &PlannedRun| crate::cpu::rules::step_tasks(self.point_boids[r.point]);
+        let mut used = tasks(&next[0]);
+        let mut wave = 1;
+        while wave < next.len() && used + tasks(&next[wave]) <= threads {
+            used += tasks(&next[wave]);
+            wave += 1;
+        }
+        wave
+    }
+
+    fn run(
+        &self,
+        run: &PlannedRun,
+        device: &mut Device,
+        step: &mut dyn FnMut(bool),
+    ) -> Result<RunOutput, RunError> {
+        let settings: Vec<(String, f64)> = self
+            .names
+            .iter()
+            .cloned()
+            .zip(run.values.iter().copied())
+            .collect();
+        let req = self.request(&settings, Some(run.seed), self.cfg.steps);
+        run_one(&req, device, &mut || step(false))
+    }
+
+    fn record(
+        &mut self,
+        planned: &PlannedRun,
+        output: Result<RunOutput, RunError>,
+        seconds: f64,
+    ) -> Result<(), SweepError> {
+        let spec = self.spec;
+        let run = match output {
+            Ok(r) => r,
+            Err(source) => {
+                let which = format!(
+                    "{} (point {}: {}, repeat {} of {})",
+                    planned.index + 1,
+                    planned.point + 1,
+                    describe(&spec.axes, &planned.values),
+                    planned.repeat + 1,
+                    spec.repeats
+                );
+                self.summary.status = SweepStatus::Failed;
+                // The summary says which run failed and why; the error adds the folder.
+                self.summary.error = Some(format!("sweep run {which}: {source}"));
+                self.write(true)?;
+                return Err(SweepError::Failed {
+                    run: which,
+                    source: Box::new(source),
+                    dir: self.cfg.out.clone(),
+                });
+            }
+        };
+        let row = row_of(planned, &run, spec.samples());
+        if self.cfg.series {
+            let name = series_file(row.point, row.repeat);
+            let bytes = series_bytes(self.cfg.discard.min(self.cfg.steps) + 1, &run.samples)?;
+            let path = self.cfg.out.join(&name);
+            crate::io::write_atomic(&path, &bytes)
+                .map_err(|source| SweepError::Write { path, source })?;
+            self.series.push(name);
+        }
+        let status = &mut self.summary.runs[self.recorded];
+        status.done = true;
+        status.seconds = Some(seconds);
+        status.boids = Some(row.boids);
+        status.world_wu = Some(row.world);
+        status.density = Some(row.density());
+        status.costs = run.costs;
+        self.summary.runs_done += 1;
+        self.rows.push(row);
+        self.recorded += 1;
+        Ok(())
+    }
+
+    fn done(&self, run: &PlannedRun) -> Option<&RunRow> {
+        self.rows.iter().rev().find(|r| r.run == run.index + 1)
+    }
+
+    fn save(&mut self) -> Result<(), SweepError> {
+        self.write(false).map(|_| ())
+    }
+
+    fn stopped(&mut self, _runs: &[PlannedRun]) {
+        self.summary.status = SweepStatus::Interrupted;
+    }
+}
+
+/// What to resolve and run for one point of the sweep `cfg` (its swept `settings`, `seed` and
+/// `steps`).
+fn request_of<'a>(
+    cfg: &'a SweepConfig,
+    inputs: &'a Inputs,
+    settings: &[(String, f64)],
+    seed: Option<u32>,
+    steps: u32,
+) -> RunRequest<'a> {
+    RunRequest {
+        inputs,
+        backend: cfg.backend,
+        boids: cfg.boids,
+        seed,
+        sets: &cfg.sets,
+        keep_world: cfg.keep_world,
+        settings: settings.to_vec(),
+        start: cfg.start,
+        steps,
+        discard: cfg.discard,
+    }
 }

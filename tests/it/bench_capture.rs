@@ -31,13 +31,16 @@ fn tiny_sweep_writes_a_complete_capture() {
     cfg.warmup = WARMUP;
     let (mut measured, mut started, mut planned) = (0, 0, 0);
     let outcome = run_sweep(&cfg, Some(&ctx), &Stop::default(), &mut |ev| match ev {
-        SweepEvent::Planned { runs, total_steps } => {
+        SweepEvent::Planned {
+            runs,
+            steps: total_steps,
+        } => {
             planned = runs.len();
             assert_eq!(total_steps, 4 * u64::from(STEPS + WARMUP));
         }
-        SweepEvent::RunStarted(_) => started += 1,
+        SweepEvent::Started(_) => started += 1,
         SweepEvent::Step { warmup: false, .. } => measured += 1,
-        SweepEvent::Skipped(s) => panic!("unexpected skip: {s:?}"),
+        SweepEvent::Skipped { run, reason } => panic!("unexpected skip: {run:?}: {reason}"),
         _ => {}
     })
     .expect("sweep");
