@@ -35,14 +35,9 @@ const MEASURES_CHUNK: u32 = 16u;
 
 var<workgroup> tile: array<Row, 256>;
 
-// The row of the columns `acc` (ROW_FLOATS floats) as vectors.
-fn row_of(acc: array<f32, ROW_FLOATS>) -> Row {
-    var a = acc;
-    var r: Row;
-    for (var k = 0u; k < ROW_VEC4S; k++) {
-        r.v[k] = vec4<f32>(a[4u * k], a[4u * k + 1u], a[4u * k + 2u], a[4u * k + 3u]);
-    }
-    return r;
+// Adds `x` to column `c` of `row`.
+fn add_to(row: ptr<function, Row>, c: u32, x: f32) {
+    (*row).v[c / 4u][c % 4u] += x;
 }
 
 // Column `c` of the result.
@@ -62,9 +57,7 @@ fn tile_reduce(lid: u32) {
     for (var stride = 128u; stride > 0u; stride >>= 1u) {
         workgroupBarrier();
         if (lid < stride) {
-            for (var k = 0u; k < ROW_VEC4S; k++) {
-                tile[lid].v[k] += tile[lid + stride].v[k];
-            }
+            tile[lid] = row_sum(tile[lid], tile[lid + stride]);
         }
     }
     workgroupBarrier();
@@ -75,32 +68,32 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
                     @builtin(local_invocation_index) lid: u32) {
     let g = workgroup_linear(wid, nwg);
     let first = g * WORKGROUP_SIZE * MEASURES_CHUNK;
-    var acc: array<f32, ROW_FLOATS>;
+    var row: Row;
     for (var j = 0u; j < MEASURES_CHUNK; j++) {
         let i = first + j * WORKGROUP_SIZE + lid;
         if (i < params.boid_count) {
             let b = pos_vel[i];
             let u = unit_or_zero(b.zw);
-            acc[COL_UNIT_VELOCITY] += u.x;
-            acc[COL_UNIT_VELOCITY + 1u] += u.y;
-            acc[COL_SPEED] += length(b.zw);
-            acc[COL_NEIGHBORS] += f32(neighbors[i]);
-            acc[COL_POSITION] += b.x;
-            acc[COL_POSITION + 1u] += b.y;
-            acc[COL_VELOCITY] += b.z;
-            acc[COL_VELOCITY + 1u] += b.w;
-            acc[COL_NEMATIC] += u.x * u.x - u.y * u.y;
-            acc[COL_NEMATIC + 1u] += 2.0 * u.x * u.y;
+            add_to(&row, COL_UNIT_VELOCITY, u.x);
+            add_to(&row, COL_UNIT_VELOCITY + 1u, u.y);
+            add_to(&row, COL_SPEED, length(b.zw));
+            add_to(&row, COL_NEIGHBORS, f32(neighbors[i]));
+            add_to(&row, COL_POSITION, b.x);
+            add_to(&row, COL_POSITION + 1u, b.y);
+            add_to(&row, COL_VELOCITY, b.z);
+            add_to(&row, COL_VELOCITY + 1u, b.w);
+            add_to(&row, COL_NEMATIC, u.x * u.x - u.y * u.y);
+            add_to(&row, COL_NEMATIC + 1u, 2.0 * u.x * u.y);
             if (params.boundary == 0u) {
                 let t = TAU * b.xy * vec2<f32>(params.inv_world_width, params.inv_world_height);
-                acc[COL_TRIG] += cos(t.x);
-                acc[COL_TRIG + 1u] += sin(t.x);
-                acc[COL_TRIG + 2u] += cos(t.y);
-                acc[COL_TRIG + 3u] += sin(t.y);
+                add_to(&row, COL_TRIG, cos(t.x));
+                add_to(&row, COL_TRIG + 1u, sin(t.x));
+                add_to(&row, COL_TRIG + 2u, cos(t.y));
+                add_to(&row, COL_TRIG + 3u, sin(t.y));
             }
         }
     }
-    tile[lid] = row_of(acc);
+    tile[lid] = row;
     tile_reduce(lid);
     if (lid == 0u && first < params.boid_count) {
         partials[g] = tile[0];
@@ -155,9 +148,7 @@ fn measures_final(@builtin(local_invocation_index) lid: u32) {
     let groups = (params.boid_count + per_group - 1u) / per_group;
     var acc: Row;
     for (var g = lid; g < groups; g += WORKGROUP_SIZE) {
-        for (var k = 0u; k < ROW_VEC4S; k++) {
-            acc.v[k] += partials[g].v[k];
-        }
+        acc = row_sum(acc, partials[g]);
     }
     tile[lid] = acc;
     tile_reduce(lid);

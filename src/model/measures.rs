@@ -78,7 +78,7 @@ pub const ROW_VEC4S: usize = SUMS.div_ceil(4);
 const _: () = assert!(SUMS <= 4 * ROW_VEC4S);
 
 /// The WGSL constants of the columns (`const COL_SPEED: u32 = 2u;`, …) and of the row's length
-/// (`ROW_FLOATS`, `ROW_VEC4S`), composed into `shaders/measures.wgsl`'s source before it (the
+/// (`ROW_FLOATS`, `ROW_VEC4S`), and `row_sum` (two rows added, unrolled), composed into `shaders/measures.wgsl`'s source before it (the
 /// stage table's generated file `measure_columns.wgsl`).
 pub fn wgsl_columns() -> String {
     let mut out = String::from(
@@ -90,6 +90,15 @@ pub fn wgsl_columns() -> String {
     out.push_str(&format!(
         "const ROW_FLOATS: u32 = {}u;\nconst ROW_VEC4S: u32 = {ROW_VEC4S}u;\n",
         4 * ROW_VEC4S
+    ));
+    // The sum of two rows, vector by vector, unrolled (a loop over the vectors of a row in
+    // workgroup memory cost the reduction 4 % on lavapipe).
+    let sums: Vec<String> = (0..ROW_VEC4S)
+        .map(|k| format!("x.v[{k}] + y.v[{k}]"))
+        .collect();
+    out.push_str(&format!(
+        "fn row_sum(x: Row, y: Row) -> Row {{\n    return Row(array<vec4<f32>, ROW_VEC4S>({}));\n}}\n",
+        sums.join(", ")
     ));
     out
 }
