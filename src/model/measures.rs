@@ -78,7 +78,7 @@ pub const ROW_VEC4S: usize = SUMS.div_ceil(4);
 const _: () = assert!(SUMS <= 4 * ROW_VEC4S);
 
 /// The WGSL constants of the columns (`const COL_SPEED: u32 = 2u;`, …) and of the row's length
-/// (`ROW_FLOATS`, `ROW_VEC4S`), and `row_sum` (two rows added, unrolled), composed into `shaders/measures.wgsl`'s source before it (the
+/// in vectors (`ROW_VEC4S`), and `row_sum` (two rows added, unrolled), composed into `shaders/measures.wgsl`'s source before it (the
 /// stage table's generated file `measure_columns.wgsl`).
 pub fn wgsl_columns() -> String {
     let mut out = String::from(
@@ -87,10 +87,7 @@ pub fn wgsl_columns() -> String {
     for (k, (name, _)) in COLUMNS.iter().enumerate() {
         out.push_str(&format!("const {name}: u32 = {}u;\n", column_start(k)));
     }
-    out.push_str(&format!(
-        "const ROW_FLOATS: u32 = {}u;\nconst ROW_VEC4S: u32 = {ROW_VEC4S}u;\n",
-        4 * ROW_VEC4S
-    ));
+    out.push_str(&format!("const ROW_VEC4S: u32 = {ROW_VEC4S}u;\n"));
     // The sum of two rows, vector by vector, unrolled (a loop over the vectors of a row in
     // workgroup memory cost the reduction 4 % on lavapipe).
     let sums: Vec<String> = (0..ROW_VEC4S)
