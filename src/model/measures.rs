@@ -78,8 +78,9 @@ pub const ROW_VEC4S: usize = SUMS.div_ceil(4);
 const _: () = assert!(SUMS <= 4 * ROW_VEC4S);
 
 /// The WGSL constants of the columns (`const COL_SPEED: u32 = 2u;`, …) and of the row's length
-/// in vectors (`ROW_VEC4S`), and `row_sum` (two rows added, unrolled), composed into `shaders/measures.wgsl`'s source before it (the
-/// stage table's generated file `measure_columns.wgsl`).
+/// in vectors (`ROW_VEC4S`), and `row_sum` (two rows added, unrolled), composed into
+/// `shaders/measures.wgsl`'s source before it (the stage table's generated file
+/// `measure_columns.wgsl`).
 pub fn wgsl_columns() -> String {
     let mut out = String::from(
         "// Generated from the column list of src/model/measures.rs (sum_columns!).\n",
