@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-checks boids' GSD trajectories (src/model/gsd) against the reference `gsd` package.
+"""Cross-checks boids' GSD trajectories (src/formats/gsd.rs on crates/gsd) against the reference `gsd` package.
 
 Needs Python 3 with the `gsd` and `numpy` packages (e.g. `python3 -m venv /tmp/gsdvenv &&
 /tmp/gsdvenv/bin/pip install gsd numpy`).

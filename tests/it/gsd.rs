@@ -1,4 +1,4 @@
-//! GSD trajectories (src/model/gsd): frames of boids and predators round-trip bit for bit, append
+//! GSD trajectories (src/formats/gsd.rs on crates/gsd): frames of boids and predators round-trip bit for bit, append
 //! to an existing file, survive a killed writer and a cut file up to the last whole frame, give
 //! clear errors (never a panic) on anything else, and agree with the reference `gsd` package: a
 //! fixture it wrote reads back here, and `python_cross_check` (ignored: it needs Python with
