@@ -582,6 +582,34 @@ fn the_python_module_has_no_module_cycles() {
     );
 }
 
+/// Nor has the GSD crate (crates/gsd/src), which imports nothing of boids.
+#[test]
+fn the_gsd_crate_has_no_module_cycles_and_nothing_of_boids() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/gsd/src");
+    let (_, g) = crate_at(&root);
+    assert!(g.len() >= 3, "only {} modules found", g.len());
+    let error: Module = vec!["error".to_string()];
+    assert!(
+        g[&vec!["container".to_string()]].contains(&error),
+        "the graph sees container → error"
+    );
+    let text = cycle_report(&g);
+    assert!(
+        text.is_empty(),
+        "module cycles in crates/gsd/src/:\n{}",
+        text.join("\n")
+    );
+    for f in std::fs::read_dir(&root).unwrap() {
+        let path = f.unwrap().path();
+        let code = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !code.contains("boids::") && !code.contains("crate::model"),
+            "{} uses boids",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn layers_point_one_way() {
     let (_, g) = this_crate();
