@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyTuple};
 use sim::app::sim::Sim as PictureSim;
 use sim::app::snapshot::{render_sim, PictureStyle};
 use sim::backend::{self, BackendKind};
-use sim::formats::checkpoint::{check_checkpoint, save_checkpoint, Checkpoint};
+use sim::formats::checkpoint::{check_checkpoint, Checkpoint};
 use sim::model::census::FLOCK_MIN_BOIDS;
 use sim::model::measures::MEASURES;
 use sim::model::{flock_census, Actors, Boid, PredatorSpec, Setup, World};
@@ -403,17 +403,19 @@ impl Simulation {
 
     /// save(path)
     ///
-    /// Writes the state as a checkpoint (the state CSV with its metadata: parameters, seed, step
-    /// index, obstacles, predators), whole (a temporary file renamed): `Simulation(init=path)` and
-    /// `boids headless --init path` resume it bit for bit. Raises OSError when it cannot be
-    /// written.
+    /// Writes the state as `boids headless --save` does (by the name's extension): a checkpoint
+    /// (the state CSV with its metadata: parameters, seed, step index, obstacles, predators),
+    /// whole (a temporary file renamed), which `Simulation(init=path)` and `boids headless --init
+    /// path` resume bit for bit; for a name ending in .gsd, a GSD trajectory of that one frame
+    /// (its boids, step and predators start a run with the scene's parameters). Raises OSError
+    /// when it cannot be written.
     fn save(&self, path: PathBuf) -> PyResult<()> {
         self.with(|inner| {
             let boids = inner.sim.read_state().map_err(sim_error)?;
             let cp = checkpoint(inner, boids)?;
-            save_checkpoint(&path, &cp).map_err(|e| {
+            sim::formats::save_state(&path, &cp).map_err(|e| {
                 PyOSError::new_err(format!(
-                    "cannot write checkpoint {}: {e}",
+                    "cannot write state {}: {e}",
                     sim::io::show_path(&path)
                 ))
             })

@@ -369,22 +369,24 @@ impl Sweep for Runs<'_> {
         run: &PlannedRun,
         output: Result<bool, RunError>,
         _seconds: f64,
-    ) -> Result<(), BenchError> {
-        match output {
-            Ok(true) => {}
-            Ok(false) => self.skip(
-                run,
+    ) -> Result<Option<String>, BenchError> {
+        let skipped = match output {
+            Ok(true) => None,
+            Ok(false) => Some((
                 SkipKind::Interrupted,
-                "interrupted (Ctrl-C) during warm-up: nothing measured".into(),
-            ),
+                "interrupted (Ctrl-C) before a frame was measured".to_string(),
+            )),
             Err(RunError::Sim(SimError::Gpu(e @ GpuError::Limit { .. }))) => {
-                self.skip(run, SkipKind::OverLimit, e.to_string())
+                Some((SkipKind::OverLimit, e.to_string()))
             }
-            Err(e) => self.skip(run, SkipKind::Failed, e.to_string()),
+            Err(e) => Some((SkipKind::Failed, e.to_string())),
+        };
+        if let Some((kind, reason)) = &skipped {
+            self.skip(run, *kind, reason.clone());
         }
         let summary = self.rec().summary();
         self.summary = Some(summary);
-        Ok(())
+        Ok(skipped.map(|(_, reason)| reason))
     }
 
     fn done(&self, run: &PlannedRun) -> Option<&RunSummary> {
@@ -481,6 +483,10 @@ fn run_one(
     };
     run_steps(sim, &measured, runs.stop, &mut || {}, &mut frames)?;
     let done = frames.measured;
+    if done == 0 {
+        // Stopped between the warm-up and the first measured frame: nothing to summarise.
+        return Ok(false);
+    }
     let info = RunInfo {
         final_measures: Some(sim.measures()?),
         complete: done == cfg.steps,

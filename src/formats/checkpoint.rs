@@ -324,9 +324,23 @@ pub fn read(path: &Path) -> Result<LoadedState, StateFileError> {
 /// [`read`] with at most `max_boids` rows.
 fn read_with_limit(path: &Path, max_boids: usize) -> Result<LoadedState, StateFileError> {
     let p = show_path(path);
-    let file = std::fs::File::open(path).map_err(|e| StateFileError::Io {
-        path: p.clone(),
-        message: e.to_string(),
+    let file = std::fs::File::open(path).map_err(|e| {
+        // `state.csv:3` for a file `state.csv`: the frame syntax of trajectories.
+        let text = path.to_string_lossy();
+        let frame_of = text
+            .rsplit_once(':')
+            .filter(|(f, k)| k.parse::<u64>().is_ok() && Path::new(f).is_file());
+        StateFileError::Io {
+            path: p.clone(),
+            message: match frame_of {
+                Some((f, _)) if e.kind() == std::io::ErrorKind::NotFound => format!(
+                    "{e}; FILE:FRAME names a frame of a GSD trajectory, and {} is not one (a \
+                     state CSV holds one state: give its name alone)",
+                    crate::io::clip(f)
+                ),
+                _ => e.to_string(),
+            },
+        }
     })?;
     let kind = file.metadata().map_err(|e| StateFileError::Io {
         path: p.clone(),

@@ -51,7 +51,7 @@ pub struct HeadlessArgs {
     /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Write the final state here: a checkpoint (--init resumes it), or for a name ending in .gsd a GSD trajectory of that one frame (--init starts from its boids, step and predators).
+    /// Write the final state here as a checkpoint (--init resumes it as saved: parameters, seed, step, obstacles, predators); a name ending in .gsd writes a GSD trajectory of that one frame instead (boids, step and predators; the seed and parameters in its log/boids/run for reference): like any frame, --init starts from its boids, step and predators with the parameters of the scene, the defaults and --set, so give the run's --scene and --seed to go on with it.
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Write the flock measures (CSV) here, one row every --stats-every steps: step, step time,
@@ -171,11 +171,45 @@ pub struct HeadlessReport {
     pub trajectory: Option<(u64, u64)>,
 }
 
+/// Refuses two outputs (`--save`, `--stats`, `--trajectory`, `--fluctuations`) naming one file:
+/// the one written last would replace the other.
+fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
+    let outputs = [
+        ("--save", &opts.save),
+        ("--stats", &opts.stats),
+        ("--trajectory", &opts.trajectory),
+        ("--fluctuations", &opts.fluctuations),
+    ];
+    // The same file, also through another spelling of its folder (`./a.csv`, `dir/../a.csv`).
+    let key = |p: &std::path::Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let dir = parent
+            .unwrap_or(std::path::Path::new("."))
+            .canonicalize()
+            .unwrap_or_else(|_| parent.unwrap_or(std::path::Path::new(".")).to_path_buf());
+        dir.join(p.file_name().unwrap_or_default())
+    };
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if let (Some(x), Some(y)) = (pa, pb) {
+                if key(x) == key(y) {
+                    return Err(RunError::Conflict(format!(
+                        "{a} and {b} both name {}: one would replace the other; give each output \
+                         its own file",
+                        crate::io::show_path(x)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs `boids headless` with `stop` checked after every step.
 ///
 /// The setup is resolved by the run layer (defaults < scene < checkpoint < command line); the
-/// final state is saved as a checkpoint ([`crate::formats::save_state`]: a GSD frame for `.gsd`) in the
-/// backend's storage order, with the parameters, seed, step index, obstacles and predators, so that
+/// final state is saved as a checkpoint ([`crate::formats::save_state`]: a GSD frame for
+/// `.gsd`) in the backend's storage order, with the parameters, seed, step index, obstacles and predators, so that
 /// `--init` resumes it. `steps` may be 0 only with `save` (to export the initial state).
 ///
 /// # Errors
@@ -207,6 +241,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
                 .into(),
         ));
     }
+    check_outputs_differ(opts)?;
     let inputs = Inputs::load(opts.setup.scene.as_deref(), opts.init.as_deref())?;
     let spec = resolve(
         &inputs,
@@ -306,7 +341,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             boids: sim.read_state()?,
         };
         save_state(path, &cp).map_err(|source| RunError::Write {
-            what: "checkpoint",
+            what: "state",
             path: path.clone(),
             source,
         })?;

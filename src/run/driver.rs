@@ -89,7 +89,8 @@ pub trait Sweep: Sync {
     fn run(&self, run: &Self::Run, device: &mut Device, step: &mut dyn FnMut(bool))
         -> Self::Output;
 
-    /// Records a finished run (in plan order).
+    /// Records a finished run (in plan order); why it is not done, when the command counts it
+    /// as skipped (reported as [`Event::Skipped`]).
     ///
     /// # Errors
     /// An error that stops the sweep (the command has written what it must).
@@ -98,7 +99,7 @@ pub trait Sweep: Sync {
         run: &Self::Run,
         output: Self::Output,
         seconds: f64,
-    ) -> Result<(), Self::Error>;
+    ) -> Result<Option<String>, Self::Error>;
 
     /// What [`Event::Finished`] shows of a recorded run, if anything.
     fn done(&self, run: &Self::Run) -> Option<&Self::Done>;
@@ -118,7 +119,7 @@ pub trait Sweep: Sync {
 pub type OnEvent<'e, S> = dyn FnMut(Event<'_, <S as Sweep>::Run, <S as Sweep>::Done>) + 'e;
 
 /// Why a run stopped by Ctrl-C before it began is not done.
-pub const INTERRUPTED: &str = "not started: the sweep was interrupted (Ctrl-C)";
+pub const INTERRUPTED: &str = "not started: interrupted (Ctrl-C)";
 
 /// How a sweep ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +194,12 @@ pub fn drive<S: Sweep>(
         };
         let mut seconds = Vec::with_capacity(wave);
         for (run, (output, s)) in planned.iter().zip(outputs) {
-            sweep.record(run, output, s)?;
+            if let Some(reason) = sweep.record(run, output, s)? {
+                on_event(Event::Skipped {
+                    run,
+                    reason: &reason,
+                });
+            }
             seconds.push(s);
         }
         // The folder is written once per wave: its runs finished together.
@@ -329,7 +335,12 @@ mod tests {
             }
             run * 10
         }
-        fn record(&mut self, run: &u32, output: u32, _seconds: f64) -> Result<(), String> {
+        fn record(
+            &mut self,
+            run: &u32,
+            output: u32,
+            _seconds: f64,
+        ) -> Result<Option<String>, String> {
             if self.fail_at == Some(*run) {
                 return Err(format!("run {run} failed"));
             }
@@ -337,7 +348,7 @@ mod tests {
             if *run == self.stop_after {
                 self.stop.set();
             }
-            Ok(())
+            Ok((*run == 1).then(|| "planted skip".to_string()))
         }
         fn done(&self, run: &u32) -> Option<&(u32, u32)> {
             self.recorded.iter().find(|r| r.0 == *run)
@@ -391,6 +402,7 @@ mod tests {
             [
                 "started 0",
                 "started 1",
+                "skipped 1",
                 "finished 0 0",
                 "finished 1 10",
                 "started 2",

@@ -523,7 +523,7 @@ impl Sweep for Runs<'_> {
         planned: &PlannedRun,
         output: Result<RunOutput, RunError>,
         seconds: f64,
-    ) -> Result<(), SweepError> {
+    ) -> Result<Option<String>, SweepError> {
         let spec = self.spec;
         let run = match output {
             Ok(r) => r,
@@ -566,7 +566,7 @@ impl Sweep for Runs<'_> {
         self.summary.runs_done += 1;
         self.rows.push(row);
         self.recorded += 1;
-        Ok(())
+        Ok(None)
     }
 
     fn done(&self, run: &PlannedRun) -> Option<&RunRow> {

@@ -784,3 +784,44 @@ fn docs_cli_names_every_option_of_every_command() {
         }
     }
 }
+
+/// Two outputs naming one file are refused before anything runs (one would replace the other),
+/// also through another spelling of the folder; a trajectory's frame syntax on a state CSV says
+/// what it means.
+#[test]
+fn headless_refuses_one_file_for_two_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let same = format!("{d}/same.gsd");
+    let other = format!("{d}/./same.gsd");
+    let e = crate::support::cmd::refused(&[
+        "headless",
+        "--backend",
+        "cpu",
+        "--boids",
+        "50",
+        "--steps",
+        "3",
+        "--trajectory",
+        &same,
+        "--save",
+        &other,
+    ]);
+    crate::support::assert_names(&e, &["--save", "--trajectory", "same.gsd", "replace"]);
+    assert!(!std::path::Path::new(&same).exists(), "nothing was written");
+    let csv = format!("{d}/s.csv");
+    crate::support::cmd::ok(&[
+        "headless",
+        "--backend",
+        "cpu",
+        "--boids",
+        "50",
+        "--steps",
+        "0",
+        "--save",
+        &csv,
+    ]);
+    let e =
+        crate::support::cmd::refused(&["headless", "--init", &format!("{csv}:0"), "--steps", "1"]);
+    crate::support::assert_names(&e, &["s.csv:0", "FILE:FRAME", "GSD trajectory"]);
+}
