@@ -15,7 +15,9 @@ pub fn have_display() -> bool {
         return true;
     }
     if std::env::var("BOIDS_REQUIRE_GPU").as_deref() == Ok("1") {
-        panic!("BOIDS_REQUIRE_GPU=1 but no display: start `Xvfb :99` and export DISPLAY=:99");
+        panic!(
+            "BOIDS_REQUIRE_GPU=1 but no display: start `Xvfb :99 -noreset` and export DISPLAY=:99"
+        );
     }
     // Straight to stderr: the harness hides eprintln! output of passing tests.
     use std::io::Write;
@@ -108,6 +110,28 @@ pub fn run_cmd(mut cmd: Command, dir: TempDir) -> Run {
     } else {
         None
     };
+    // An X server refuses connections for a moment while it resets (Xvfb does so whenever its
+    // last client leaves, unless started with -noreset): a refused connection is tried again, up
+    // to three times; any other outcome is the test's to judge.
+    let mut tries = 1;
+    loop {
+        let run = run_once(&mut cmd);
+        let refused = run.0 == Some(1) && run.2.contains("Failed to open connection to X server");
+        if !refused || tries == 3 {
+            return Run {
+                dir,
+                code: run.0,
+                stdout: run.1,
+                stderr: run.2,
+            };
+        }
+        tries += 1;
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
+/// Runs `cmd` once to its end (at most 300 s): its exit code, stdout and stderr.
+fn run_once(cmd: &mut Command) -> (Option<i32>, String, String) {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -135,12 +159,7 @@ pub fn run_cmd(mut cmd: Command, dir: TempDir) -> Run {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    Run {
-        dir,
-        code: status.code(),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    (status.code(), out.join().unwrap(), err.join().unwrap())
 }
 
 /// One window at a time, and nothing else that needs the machine alone beside it.
