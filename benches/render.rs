@@ -29,7 +29,16 @@ fn render(c: &mut Criterion) {
         }
         sim.finish().unwrap();
         for msaa in [1u32, 4] {
-            let mut r = RenderBench::new(&ctx, &setup.params, 1280, 720, msaa, &setup.actors);
+            let mut r = RenderBench::new(
+                &ctx,
+                &setup.params,
+                1280,
+                720,
+                msaa,
+                boids::render::Rasteriser::Auto,
+                &setup.actors,
+                n,
+            );
             let id = format!("msaa{}", r.samples());
             g.bench_with_input(BenchmarkId::new(id, n), &n, |b, _| {
                 b.iter(|| r.frame(sim.as_ref(), n as u32).unwrap())
@@ -123,5 +132,81 @@ fn render_parts(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, render, render_parts);
+/// The instanced draw against the compute rasteriser at 1280×720 (no MSAA, the world fitting the
+/// view): at 20 000, 50 000 and 100 000 boids for spearheads 4 to 12 px long (the crossovers of
+/// `RenderStyle::compute_max_px` and `compute_min_boids`), and at 20 000, 100 000 and 1 000 000
+/// boids at the app's own boid length (density dots from 100 000). The states are a CPU backend's after 20 steps,
+/// uploaded once. Each sample records, submits and waits. Run: `cargo bench --bench render --
+/// rasterisers --noplot`.
+fn rasterisers(c: &mut Criterion) {
+    use boids::render::StateMirror;
+    use boids::render::{boid_length_for, Camera, Offscreen, Rasteriser, RenderStyle, Renderer};
+    use glam::Vec2;
+    let Ok(ctx) = GpuContext::new() else {
+        eprintln!("rasteriser bench SKIPPED: no adapter");
+        return;
+    };
+    let target = Offscreen::new(&ctx.device, 1280, 720);
+    let mut r = Renderer::new(&ctx.device, Offscreen::FORMAT, 1);
+    let mut g = c.benchmark_group("rasterisers_1280x720");
+    g.sample_size(10);
+    let mut case = |g: &mut criterion::BenchmarkGroup<'_, _>, n: usize, length_px: Option<f32>| {
+        let setup =
+            boids::run::spec::scene_setup(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+        let mut sim = backend::create(BackendKind::Cpu, &setup, None).unwrap();
+        for _ in 0..20 {
+            sim.step().unwrap();
+        }
+        let mut mirror = StateMirror::default();
+        let state = mirror.upload(&ctx.device, &ctx.queue, sim.cpu_state().unwrap());
+        r.set_actors(&ctx.queue, &setup.actors);
+        let world = Vec2::new(setup.params.world_width, setup.params.world_height);
+        let cam = Camera::fit(world, target.viewport());
+        let boid_length = match length_px {
+            Some(px) => px / cam.zoom,
+            None => boid_length_for(&setup.params, n),
+        };
+        let shown = format!("{:.1}px", boid_length * cam.zoom);
+        for (name, rasteriser) in [
+            ("instanced", Rasteriser::Instanced),
+            ("compute", Rasteriser::Compute),
+        ] {
+            let style = RenderStyle {
+                boid_length,
+                rasteriser,
+                ..RenderStyle::default()
+            };
+            let id = BenchmarkId::new(format!("{name}_{n}"), &shown);
+            g.bench_with_input(id, &n, |b, _| {
+                b.iter(|| {
+                    let mut enc = ctx
+                        .device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+                    r.record(
+                        &mut enc,
+                        target.view(),
+                        &ctx.queue,
+                        &state,
+                        n as u32,
+                        &cam,
+                        &style,
+                    );
+                    ctx.queue.submit([enc.finish()]);
+                    ctx.wait().unwrap();
+                })
+            });
+        }
+    };
+    for n in [20_000, 50_000, 100_000] {
+        for px in [4.0, 8.0, 12.0] {
+            case(&mut g, n, Some(px));
+        }
+    }
+    for n in [20_000, 100_000, 1_000_000] {
+        case(&mut g, n, None);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, render, render_parts, rasterisers);
 criterion_main!(benches);

@@ -11,11 +11,17 @@
 #                          summary.json, the CSV, the plots); counts the adapter cannot hold are
 #                          recorded as refused, not fatal;
 # 4. OUT/large/          — `boids bench --backends gpu` at 32M, 64M and 100M boids, where the
-#                          adapter holds them.
+#                          adapter holds them;
+# 5. OUT/draw-instanced/, OUT/draw-compute/ — the draw: `boids bench --backends gpu --render
+#                          1280x720` (no MSAA) at 20k, 100k, 1M and 4M boids (BOIDS_GPU_BENCH_DRAW)
+#                          through the instanced draw and the compute rasteriser, one after the
+#                          other (the render_ms column: the two rasterisers side by side, and the
+#                          step beside them for the frame's simulate + draw).
 #
 # Builds the release binaries first unless BOIDS_BIN and COST_MODEL_BIN name prebuilt ones.
 # Environment: BOIDS_BENCH_STEPS (measured steps per run, default 50), BOIDS_GPU_BENCH_SIZES
-# (default 1k,10k,100k,1M,4M,16M), BOIDS_GPU_BENCH_LARGE (default 32M,64M,100M; empty to skip).
+# (default 1k,10k,100k,1M,4M,16M), BOIDS_GPU_BENCH_LARGE (default 32M,64M,100M; empty to skip),
+# BOIDS_GPU_BENCH_DRAW (default 20k,100k,1M,4M; empty to skip).
 # Needs a Vulkan (or Metal/DX12) adapter; on a machine without a GPU it measures lavapipe.
 set -euo pipefail
 
@@ -24,6 +30,7 @@ out=${1:-captures/gpu-bench-$(date -u +%Y%m%dT%H%M%SZ)}
 steps=${BOIDS_BENCH_STEPS:-50}
 sizes=${BOIDS_GPU_BENCH_SIZES:-1k,10k,100k,1M,4M,16M}
 large=${BOIDS_GPU_BENCH_LARGE-32M,64M,100M}
+draw=${BOIDS_GPU_BENCH_DRAW-20k,100k,1M,4M}
 
 if [ -z "${BOIDS_BIN:-}" ] || [ -z "${COST_MODEL_BIN:-}" ]; then
     cargo build --release --bin boids --example cost_model
@@ -46,5 +53,13 @@ if [ -n "$large" ]; then
     echo "== bench $large (gpu)"
     "$boids" bench --backends gpu --boids "$large" --steps 20 --warmup 3 --quiet \
         --out "$out/large" 2>&1 | tee "$out/bench-large.txt" || true
+fi
+if [ -n "$draw" ]; then
+    for r in instanced compute; do
+        echo "== draw $draw ($r, 1280x720)"
+        "$boids" bench --backends gpu --boids "$draw" --steps "$steps" --warmup 5 --quiet \
+            --render 1280x720 --msaa 1 --rasteriser "$r" \
+            --out "$out/draw-$r" 2>&1 | tee "$out/draw-$r.txt" || true
+    done
 fi
 echo "written: $out"

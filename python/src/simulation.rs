@@ -457,6 +457,7 @@ impl Simulation {
             boid_size,
             msaa,
             colour: sim::render::ColourMode::Hue,
+            rasteriser: sim::render::Rasteriser::Auto,
         };
         let pixels = py.detach(|| self.with(|inner| picture(inner, &style)))?;
         let a = Array3::from_shape_vec((height as usize, width as usize, 4), pixels)

@@ -44,9 +44,11 @@ pub struct RunArgs {
     /// The scene, the seed and `--set KEY=VALUE`.
     #[command(flatten)]
     pub setup: crate::run::args::SetupArgs,
-    /// Backend that computes the steps (switchable live in the panel).
-    #[arg(long, value_enum, default_value = "gpu")]
-    pub backend: AppBackend,
+    /// Backend that computes the steps (switchable live in the panel). Default: `cpu` on a
+    /// software adapter (lavapipe, SwiftShader), where it steps faster than the compute shaders
+    /// run; `gpu` on a GPU.
+    #[arg(long, value_enum)]
+    pub backend: Option<AppBackend>,
     /// How simulated time follows the frames: `real-time` (fixed steps of dt as real time asks,
     /// at most 4 a frame; the HUD says when the machine cannot keep up) or `per-frame` (one step
     /// per frame at 1×: deterministic). Default: per-frame when --script or --frames is given,
@@ -86,6 +88,11 @@ pub struct RunArgs {
     /// software adapter (where it would cost more than the simulation).
     #[arg(long)]
     pub msaa: Option<u32>,
+    /// How boids are drawn: `auto` (the compute rasteriser for many small boids, the instanced
+    /// draw otherwise), `instanced` (the design card's instanced spearheads), `compute` (the
+    /// compute rasteriser).
+    #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto)]
+    pub rasteriser: crate::render::Rasteriser,
     /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;
     /// the clock then takes one step per frame unless --clock real-time.
     #[arg(long)]

@@ -223,11 +223,19 @@ fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
     Ok(())
 }
 
-/// One drawn frame. Errors are fatal (a lost device, a failed capture write).
-pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
-    let mut times = FrameTimes::default();
-    // UI first: its changes apply to this frame's step.
-    let t = Instant::now();
+/// What one pass of the UI left to draw: egui's meshes, its texture changes, its scale, and when
+/// it wants to be drawn again.
+struct UiFrame {
+    jobs: Vec<egui::ClippedPrimitive>,
+    /// The textures to free once the frame is submitted (new ones are uploaded by the pass).
+    free: Vec<egui::TextureId>,
+    pixels_per_point: f32,
+    repaint: std::time::Duration,
+}
+
+/// One pass of the UI (the HUD, panel, tool bar, help, messages): its actions applied, its areas
+/// kept for reports, its meshes tessellated.
+fn ui_pass(g: &mut Gfx) -> UiFrame {
     let raw = g.egui_state.take_egui_input(&g.window);
     let hud = Hud {
         fps: g.frame.fps_smooth,
@@ -240,7 +248,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
         sound: g.sound.status(),
     };
     let mut ui_out = ui::UiOut::default();
-    // Every frame: the theme can change from the panel, a key or a script, before or during the pass.
+    // Every pass: the theme can change from the panel, a key or a script, before or during it.
     g.egui_ctx.set_theme(ui::egui_theme(g.st.style.theme));
     let out = g.egui_ctx.run_pass(raw, |ctx| {
         ui_out = ui::draw(ctx, &g.st, &hud);
@@ -256,11 +264,86 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
         .map(|s| (s.title.clone(), px(&s.header), s.open))
         .collect();
     g.frame.ui_params = std::mem::take(&mut ui_out.params);
+    let repaint = out
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map_or(std::time::Duration::MAX, |v| v.repaint_delay);
     let jobs = g.egui_ctx.tessellate(out.shapes, ppp);
-    times.ui_ms = Some(since_ms(t));
+    // Texture changes at once, so that a frame given up later (no surface texture) loses none.
+    for (id, deltas) in &out.textures_delta.set {
+        for delta in deltas {
+            g.egui_renderer
+                .update_texture(&g.ctx.device, &g.ctx.queue, *id, delta);
+        }
+    }
     for a in ui_out.actions {
         g.st.apply(a);
     }
+    UiFrame {
+        jobs,
+        free: out.textures_delta.free.iter().copied().collect(),
+        pixels_per_point: ppp,
+        repaint,
+    }
+}
+
+/// Draws `ui` into the UI layer (`size` px) with `enc`, cleared first, and notes its tiles.
+fn draw_ui(g: &mut Gfx, enc: &mut wgpu::CommandEncoder, ui: &UiFrame, size: (u32, u32)) {
+    let device = g.ctx.device.clone();
+    let queue = g.ctx.queue.clone();
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [size.0, size.1],
+        pixels_per_point: ui.pixels_per_point,
+    };
+    let user = g
+        .egui_renderer
+        .update_buffers(&device, &queue, enc, &ui.jobs, &screen);
+    queue.submit(user);
+    let view = g.ui_layer.view(&device, size).clone();
+    {
+        let pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("egui"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                resolve_target: None,
+                depth_slice: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        g.egui_renderer
+            .render(&mut pass.forget_lifetime(), &ui.jobs, &screen);
+    }
+    g.ui_layer.drawn(
+        &device,
+        &queue,
+        &ui.jobs,
+        ui.pixels_per_point,
+        Instant::now(),
+        ui.repaint,
+    );
+}
+
+/// One drawn frame. Errors are fatal (a lost device, a failed capture write).
+pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
+    let mut times = FrameTimes::default();
+    // UI first: its changes apply to this frame's step. Only when it can have changed (input, a
+    // resize, egui's own repaint, else at most 10 Hz for the HUD): the last drawing stays in the
+    // UI layer, composited every frame.
+    let t = Instant::now();
+    let ui_size = (g.config.width, g.config.height);
+    let ui = if g.ui_layer.due(t, ui_size) {
+        Some(ui_pass(g))
+    } else {
+        None
+    };
+    times.ui_ms = Some(since_ms(t));
     if std::mem::take(&mut g.st.record_toggle) {
         toggle_recording(g);
     }
@@ -345,21 +428,12 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &style);
 
-    let screen = egui_wgpu::ScreenDescriptor {
-        size_in_pixels: [size.width, size.height],
-        pixels_per_point: ppp,
-    };
-    for (id, deltas) in &out.textures_delta.set {
-        for delta in deltas {
-            g.egui_renderer.update_texture(&device, &queue, *id, delta);
-        }
+    if let Some(ui) = &ui {
+        draw_ui(g, &mut enc, ui, (size.width, size.height));
     }
-    let user = g
-        .egui_renderer
-        .update_buffers(&device, &queue, &mut enc, &jobs, &screen);
     {
-        let pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("egui"),
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("ui layer"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &view,
                 resolve_target: None,
@@ -374,12 +448,13 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        g.egui_renderer
-            .render(&mut pass.forget_lifetime(), &jobs, &screen);
+        g.ui_layer.composite(&mut pass);
     }
-    queue.submit(user.into_iter().chain([enc.finish()]));
-    for id in &out.textures_delta.free {
-        g.egui_renderer.free_texture(id);
+    queue.submit([enc.finish()]);
+    if let Some(ui) = &ui {
+        for id in &ui.free {
+            g.egui_renderer.free_texture(id);
+        }
     }
     times.render_ms = Some(since_ms(t));
     for p in std::mem::take(&mut g.frame.screenshots) {

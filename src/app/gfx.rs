@@ -32,6 +32,8 @@ pub(crate) struct Gfx {
     pub egui_ctx: egui::Context,
     pub egui_state: egui_winit::State,
     pub egui_renderer: egui_wgpu::Renderer,
+    /// The UI's own layer, redrawn when it can have changed.
+    pub ui_layer: crate::app::ui_layer::UiLayer,
     pub st: AppState,
     pub frame: Frame,
     pub software: bool,
@@ -142,7 +144,13 @@ impl Gfx {
             viewport.x / viewport.y,
             args.spawn,
         )?;
-        let mut sim = crate::app::sim::Sim::new(&ctx, args.backend.kind(), &setup)?;
+        let cpu_default = crate::gpu::context::cpu_backend_by_default(ctx.info.device_type);
+        let kind = match args.backend {
+            Some(b) => b.kind(),
+            None if cpu_default => crate::backend::BackendKind::Cpu,
+            None => crate::backend::BackendKind::Gpu,
+        };
+        let mut sim = crate::app::sim::Sim::new(&ctx, kind, &setup)?;
         for _ in 0..args.warmup {
             sim.step().map_err(AppError::Step)?;
         }
@@ -162,6 +170,7 @@ impl Gfx {
             st.scene_path = p.display().to_string();
         }
         st.style.theme = args.theme;
+        st.style.rasteriser = args.rasteriser;
         st.style.colour = args.colour;
         st.style.trails = args.trails;
         st.panel_open = args.panel;
@@ -181,8 +190,13 @@ impl Gfx {
             } else {
                 "MSAA as asked"
             };
+            let backend = if args.backend.is_none() && cpu_default {
+                "the CPU backend steps (--backend gpu to ask), "
+            } else {
+                ""
+            };
             st.note = Some(format!(
-                "software adapter: {count}{msaa}, what is fastest there"
+                "software adapter: {backend}{count}{msaa}, what is fastest there"
             ));
         }
 
@@ -202,6 +216,7 @@ impl Gfx {
         let egui_renderer =
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
         let frame = Frame::new(&ctx, samples, config.present_mode, software);
+        let ui_layer = crate::app::ui_layer::UiLayer::new(&ctx.device, format);
         let mut g = Gfx {
             window,
             surface,
@@ -211,6 +226,7 @@ impl Gfx {
             egui_ctx,
             egui_state,
             egui_renderer,
+            ui_layer,
             st,
             frame,
             software,
@@ -235,6 +251,7 @@ impl Gfx {
             return;
         }
         self.zero_size = false;
+        self.ui_layer.invalidate();
         // A surface larger than the largest texture cannot be configured: draw at the limit.
         let max = self.ctx.device.limits().max_texture_dimension_2d;
         self.config.width = size.width.min(max);

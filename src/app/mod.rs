@@ -47,6 +47,7 @@ pub mod start;
 pub mod state;
 pub mod tools;
 pub mod ui;
+pub mod ui_layer;
 pub mod window;
 
 pub use args::{AppBackend, RunArgs};

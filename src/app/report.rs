@@ -149,6 +149,9 @@ pub struct RunReport {
     pub ui_areas: std::collections::BTreeMap<String, [f32; 4]>,
     /// Whether boids are drawn as density dots at the current zoom.
     pub density_dots: bool,
+    /// What draws the boids at this zoom and count: `compute` (the compute rasteriser) or
+    /// `instanced` (the instanced spearhead draw).
+    pub drawn_by: String,
     /// What the boids' colour shows ([`crate::render::ColourMode::name`]).
     pub colour: String,
     /// Whether trails are drawn.
@@ -270,6 +273,16 @@ impl RunReport {
                 .map(|(n, r)| (n.to_string(), *r))
                 .collect(),
             density_dots: st.render_style().dots_at(st.camera.zoom),
+            drawn_by: if crate::render::splat::draws(
+                &st.render_style(),
+                st.camera.zoom,
+                st.sim.len() as u32,
+            ) {
+                "compute"
+            } else {
+                "instanced"
+            }
+            .to_string(),
             colour: st.style.colour.name().to_string(),
             trails: st.style.trails,
             video_frames: st.video.active.as_ref().map(|r| r.frames()),

@@ -15,8 +15,8 @@ use crate::formats::scene::Scene;
 use crate::gpu::GpuContext;
 use crate::io::{picture_format, write_picture};
 use crate::render::{
-    boid_length_for, supported_samples, Camera, ColourMode, Edge, Offscreen, RenderStyle, Renderer,
-    Theme,
+    boid_length_for, supported_samples, Camera, ColourMode, Edge, Offscreen, Rasteriser,
+    RenderStyle, Renderer, Theme,
 };
 use crate::run::args::SetupArgs;
 
@@ -67,6 +67,10 @@ pub struct SnapshotArgs {
     /// speed or the neighbour count (of the last step: `neighbours` needs --steps 1 or more).
     #[arg(long, value_enum, default_value = "hue")]
     pub colour: ColourMode,
+    /// How boids are drawn: `auto` (the compute rasteriser for boids drawn small and density dots,
+    /// the instanced spearheads for larger ones), `instanced` or `compute`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rasteriser: Rasteriser,
 }
 
 impl SnapshotArgs {
@@ -86,6 +90,7 @@ impl SnapshotArgs {
             boid_size: None,
             msaa: 4,
             colour: ColourMode::Hue,
+            rasteriser: Rasteriser::Auto,
         }
     }
 }
@@ -105,6 +110,8 @@ pub struct PictureStyle {
     pub msaa: u32,
     /// What the boids' colour shows.
     pub colour: ColourMode,
+    /// How boids are drawn.
+    pub rasteriser: Rasteriser,
 }
 
 impl PictureStyle {
@@ -117,6 +124,7 @@ impl PictureStyle {
             boid_size: args.boid_size,
             msaa: args.msaa,
             colour: args.colour,
+            rasteriser: args.rasteriser,
         }
     }
 
@@ -228,6 +236,7 @@ pub fn render_sim(
         edge: Edge::of(params.boundary),
         colour: style.colour,
         speed_range: RenderStyle::speed_range_of(&params),
+        rasteriser: style.rasteriser,
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;

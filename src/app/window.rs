@@ -48,6 +48,9 @@ impl App {
             .as_mut()
             .map(|s| s.take_due(tick))
             .unwrap_or_default();
+        if !cmds.is_empty() {
+            g.ui_layer.invalidate();
+        }
         for cmd in cmds {
             match cmd {
                 ScriptCmd::Input(ev) => scripted_input(g, ev),
@@ -222,6 +225,16 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         let Some(g) = self.gfx.as_mut() else { return };
         let response = g.egui_state.on_window_event(&g.window, &event);
+        // The UI is drawn again after input; a pointer moving elsewhere than over it (or off it)
+        // changes nothing it shows.
+        let ui_input = match event {
+            WindowEvent::RedrawRequested => false,
+            WindowEvent::CursorMoved { .. } => g.egui_ctx.is_pointer_over_egui(),
+            _ => response.repaint,
+        };
+        if ui_input {
+            g.ui_layer.invalidate();
+        }
         let egui_pointer = response.consumed || g.egui_ctx.egui_wants_pointer_input();
         match event {
             WindowEvent::CloseRequested | WindowEvent::Destroyed => el.exit(),

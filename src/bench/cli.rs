@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// Multisampling of --render (clamped to what the adapter offers).
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
+    /// How --render draws the boids: `auto` (the compute rasteriser for many small boids, the
+    /// instanced draw otherwise, as the app), `instanced`, `compute`.
+    #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto)]
+    pub rasteriser: crate::render::Rasteriser,
     /// The scene, the seed of the initial flock and `--set KEY=VALUE` (every run).
     #[command(flatten)]
     pub setup: SetupArgs,
@@ -94,6 +98,7 @@ impl BenchArgs {
             warmup: self.warmup,
             render: self.render,
             msaa: self.msaa,
+            rasteriser: self.rasteriser,
             scene: self.setup.scene.clone(),
             seed: self.setup.seed,
             sets: self.setup.set.clone(),

@@ -31,14 +31,19 @@ pub struct RenderBench {
 
 impl RenderBench {
     /// A `width` × `height` target on `ctx` showing the world of `params`, with up to `msaa`
-    /// samples per pixel (clamped to what the adapter offers; see [`RenderBench::samples`]).
+    /// samples per pixel (clamped to what the adapter offers; see [`RenderBench::samples`]),
+    /// `boids` boids drawn by `rasteriser` at the length the app gives them
+    /// ([`crate::render::boid_length_for`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ctx: &GpuContext,
         params: &SimParams,
         width: u32,
         height: u32,
         msaa: u32,
+        rasteriser: crate::render::Rasteriser,
         actors: &Actors,
+        boids: usize,
     ) -> RenderBench {
         let samples = supported_samples(&ctx.adapter, Offscreen::FORMAT, msaa);
         let mut renderer = Renderer::new(&ctx.device, Offscreen::FORMAT, samples);
@@ -53,7 +58,11 @@ impl RenderBench {
             renderer,
             target,
             camera,
-            style: RenderStyle::default(),
+            style: RenderStyle {
+                boid_length: crate::render::boid_length_for(params, boids),
+                rasteriser,
+                ..RenderStyle::default()
+            },
             mirror: StateMirror::default(),
             predator_mirror: PredatorMirror::default(),
         }

@@ -61,6 +61,8 @@ pub struct BenchConfig {
     pub render: Option<(u32, u32)>,
     /// Multisampling of the render (clamped to what the adapter offers).
     pub msaa: u32,
+    /// How the render draws the boids.
+    pub rasteriser: crate::render::Rasteriser,
     /// Scene file (TOML).
     pub scene: Option<PathBuf>,
     /// Seed (default: the scene's, else 1).
@@ -90,6 +92,7 @@ impl BenchConfig {
             warmup: 10,
             render: None,
             msaa: 4,
+            rasteriser: crate::render::Rasteriser::Auto,
             scene: None,
             seed: None,
             sets: Vec::new(),
@@ -231,6 +234,7 @@ pub fn run_sweep(
         "set": cfg.sets.iter().map(|s| format!("{}={}", s.key, s.value)).collect::<Vec<_>>(),
         "render": cfg.render.map(|(w, h)| format!("{w}x{h}")),
         "render_msaa": render_samples,
+        "render_rasteriser": cfg.render.map(|_| format!("{:?}", cfg.rasteriser).to_lowercase()),
         "naive_max_pairs": cfg.naive_max_pairs,
         "naive_rule": "cpu-naive is skipped when boids^2 * (warmup + steps) > naive_max_pairs",
         "world": if scene.is_some_and(|s| s.world_is_fixed()) {
@@ -435,7 +439,9 @@ fn run_one(
             w,
             h,
             cfg.msaa,
+            cfg.rasteriser,
             &setup.actors,
+            n,
         )),
         _ => None,
     };

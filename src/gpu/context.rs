@@ -26,6 +26,15 @@ pub struct GpuContext {
     pipelines: Arc<Mutex<PipelineCache>>,
 }
 
+/// Whether the app steps on the CPU backend by default on an adapter of `device_type`: on a
+/// software adapter (lavapipe, SwiftShader: device type Cpu) the CPU backend steps several times
+/// faster than the compute shaders run there (10 000 boids: 0.8 against 5.6 ms a step on
+/// lavapipe, two cores; docs/performance.md), and the adapter's threads are left to drawing.
+/// A GPU keeps the compute shaders. `boids run --backend` overrides it.
+pub fn cpu_backend_by_default(device_type: wgpu::DeviceType) -> bool {
+    device_type == wgpu::DeviceType::Cpu
+}
+
 /// A one-line description of an adapter: name, backend, device type, driver.
 pub fn describe(info: &wgpu::AdapterInfo) -> String {
     format!(

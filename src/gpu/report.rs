@@ -29,7 +29,8 @@ pub fn adapter_report() -> String {
              max_compute_invocations_per_workgroup: {}\n  \
              max_compute_workgroup_storage_size: {} bytes\n  timestamp queries: {}\n  \
              boids: at most {} by the binding limits (16 bytes per item, 2 items per boid in a \
-             wrapping world); {} bytes of GPU memory per boid (≈ {:.1} GiB at that count)\n",
+             wrapping world); {} bytes of GPU memory per boid (≈ {:.1} GiB at that count)\n  \
+             the app's default backend on it: {}\n",
             i.name,
             i.backend,
             i.device_type,
@@ -46,6 +47,11 @@ pub fn adapter_report() -> String {
             max,
             per_boid,
             (max * per_boid) as f64 / (1u64 << 30) as f64,
+            if crate::gpu::context::cpu_backend_by_default(i.device_type) {
+                "cpu (a software adapter: the CPU backend steps faster; --backend gpu to ask)"
+            } else {
+                "gpu"
+            },
         );
     }
     out

@@ -4,11 +4,19 @@
 use crate::stages::{Access, Binding, STAGES};
 
 /// The render source (instanced spearheads, obstacle discs, world rectangle).
-pub const RENDER: crate::stages::Wgsl = crate::wgsl!("common.wgsl", "render.wgsl");
+pub const RENDER: crate::stages::Wgsl =
+    crate::wgsl!("common.wgsl", "render_view.wgsl", "render.wgsl");
+
+/// The compute rasteriser's shader (`crate::render::splat`): a module of its own.
+pub const SPLAT: crate::stages::Wgsl =
+    crate::wgsl!("common.wgsl", "render_view.wgsl", "splat.wgsl");
+
+/// The app's UI layer composite (`crate::app::ui_layer`).
+pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
 /// model's rule once per model of the table and neighbourhood, named `stage/model/neighbourhood`),
-/// then `render`.
+/// then `render`, `splat` and `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for s in &STAGES {
@@ -26,6 +34,8 @@ pub fn all_sources() -> Vec<(String, String)> {
         }
     }
     out.push(("render".to_string(), RENDER.text()));
+    out.push(("splat".to_string(), SPLAT.text()));
+    out.push(("ui_layer".to_string(), UI_LAYER.text()));
     out
 }
 

@@ -1,6 +1,6 @@
 //! What a boid's colour shows: the [`ColourMode`] table. Each mode has a name (the CLI's
 //! `--colour`, the script's `colour`, a panel's list), a description and the code the render
-//! shader switches on (`boid_colour` in `shaders/render.wgsl`); [`COLOUR_MODES`] is the one place
+//! shader switches on (`boid_colour` in `shaders/render_view.wgsl`); [`COLOUR_MODES`] is the one place
 //! a new mode is added.
 //!
 //! | mode | colour | shader path |
@@ -35,7 +35,7 @@ pub struct ColourModeDesc {
     /// What the colour shows, for a help line or a tooltip.
     pub description: &'static str,
     /// The value of `View.colour_mode` that selects the mode's path in `boid_colour`
-    /// (`shaders/render.wgsl`).
+    /// (`shaders/render_view.wgsl`).
     pub shader_code: u32,
 }
 
@@ -174,12 +174,12 @@ mod tests {
     /// The shader switches on every code of the table.
     #[test]
     fn the_shader_has_a_path_for_every_code() {
-        let wgsl = include_str!("../../shaders/render.wgsl");
+        let wgsl = include_str!("../../shaders/render_view.wgsl");
         for d in COLOUR_MODES {
             let case = format!("case {}u", d.shader_code);
             assert!(
                 wgsl.contains(&case),
-                "{}: no `{case}` in render.wgsl",
+                "{}: no `{case}` in render_view.wgsl",
                 d.name
             );
         }

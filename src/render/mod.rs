@@ -11,11 +11,14 @@ pub mod mesh;
 pub mod mirror;
 pub mod offscreen;
 pub mod renderer;
+pub mod splat;
 pub mod style;
+pub mod view;
 
 pub use camera::Camera;
 pub use colour::{ColourMode, COLOUR_MODES};
 pub use mirror::{PredatorMirror, StateMirror};
 pub use offscreen::{read_texture, Offscreen};
-pub use renderer::{supported_samples, Renderer, StateBuffers, ViewUniforms};
-pub use style::{boid_length_for, Edge, RenderStyle, Theme};
+pub use renderer::{supported_samples, Renderer, StateBuffers};
+pub use style::{boid_length_for, Edge, Rasteriser, RenderStyle, Theme};
+pub use view::ViewUniforms;

@@ -34,161 +34,27 @@
 //! fade and a full-screen composite per frame, and the boids lose MSAA (the analytic coverage
 //! stays).
 //!
+//! Many boids drawn small — at least [`RenderStyle::compute_min_boids`], as density dots or
+//! spearheads up to [`RenderStyle::compute_max_px`] — go instead through the compute rasteriser
+//! ([`crate::render::splat`]), chosen frame by frame from the count and the zoom
+//! ([`RenderStyle::rasteriser`] forces either); its picture is held to this draw's.
+//!
 //! Cost: when the world covers the whole view the pass clears to the world's colour and skips the
 //! world rectangle (one clear instead of a clear and a full-screen quad).
 
 use encase::ShaderType;
-use glam::{Vec2, Vec4};
+use glam::Vec2;
 
 use crate::gpu::shaders;
 use crate::model::Actors;
 use crate::render::camera::Camera;
 use crate::render::layers::{layer_layout, Layer, TrailClock, LAYER_FORMAT};
 use crate::render::mesh;
+use crate::render::splat::{self, Splat};
 use crate::render::style::RenderStyle;
+use crate::render::view::encode;
+pub use crate::render::view::ViewUniforms;
 pub use crate::simulation::StateBuffers;
-
-/// The uniform block of the render shaders; mirrors `struct View` in `shaders/render.wgsl` (layout
-/// computed by encase, checked against naga in `tests/it/shaders.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, ShaderType, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ViewUniforms {
-    /// World background, in the target's encoding.
-    pub world_color: Vec4,
-    /// Obstacle colour, in the target's encoding.
-    pub obstacle_color: Vec4,
-    /// Edge line colour, in the target's encoding, premultiplied by its opacity.
-    pub edge_color: Vec4,
-    /// World point at the viewport centre (wu).
-    pub center: Vec2,
-    /// Clip units per wu.
-    pub scale: Vec2,
-    /// Clip units per px.
-    pub px_to_clip: Vec2,
-    /// World size (wu).
-    pub world: Vec2,
-    /// Boid length (wu).
-    pub boid_length: f32,
-    /// Smallest boid length (px).
-    pub min_length_px: f32,
-    /// Largest boid length (px).
-    pub max_length_px: f32,
-    /// Smallest side of a density dot (px).
-    pub dot_min_px: f32,
-    /// Spearhead area (boid lengths²).
-    pub boid_area: f32,
-    /// px per wu.
-    pub zoom: f32,
-    /// Boid opacity.
-    pub alpha: f32,
-    /// OKLab lightness of the tip colour.
-    pub tip_lightness: f32,
-    /// OKLab lightness of the tail colour.
-    pub tail_lightness: f32,
-    /// OKLCh chroma.
-    pub chroma: f32,
-    /// Tail hue offset (rad).
-    pub tail_hue_shift: f32,
-    /// Obstacle radius (wu).
-    pub obstacle_radius: f32,
-    /// Smallest obstacle radius (px).
-    pub obstacle_min_px: f32,
-    /// Edge line width (px).
-    pub edge_px: f32,
-    /// 1 for a dashed edge (the wrap seam), 0 for a solid one.
-    pub edge_dash: u32,
-    /// What the colour shows: [`crate::render::ColourMode::shader_code`].
-    pub colour_mode: u32,
-    /// 1 for an sRGB target.
-    pub srgb_target: u32,
-    /// Predator disc radius (wu).
-    pub predator_radius: f32,
-    /// Smallest predator radius (px).
-    pub predator_min_px: f32,
-    /// Speed at the slow end of the speed colour map (wu/s).
-    pub speed_lo: f32,
-    /// Speed at the fast end of the speed colour map (wu/s).
-    pub speed_hi: f32,
-    /// Neighbour count at the top of the neighbour colour map.
-    pub neighbours_full: f32,
-    /// Density-dot opacity gain: a dot's opacity over a pixel is 1 − exp(−gain × its coverage
-    /// there).
-    pub dot_gain: f32,
-    /// The spearhead outline's edge lines `(n.x, n.y, c, 0)` ([`mesh::edge_lines`]; boid lengths).
-    pub spear_edges: [Vec4; 4],
-    /// The bevels of its convex corners, likewise ([`mesh::bevel_lines`]).
-    pub spear_bevels: [Vec4; 3],
-}
-
-/// Opacity of a solid edge and of a seam.
-const EDGE_ALPHA: [f32; 2] = [0.85, 0.4];
-
-/// sRGB-encoded component to linear.
-pub fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-fn encode(rgb: [f32; 3], srgb_target: bool) -> Vec4 {
-    let f = |c: f32| if srgb_target { srgb_to_linear(c) } else { c };
-    Vec4::new(f(rgb[0]), f(rgb[1]), f(rgb[2]), 1.0)
-}
-
-impl ViewUniforms {
-    /// The block for `camera` and `style` on a target of format `format`.
-    pub fn new(camera: &Camera, style: &RenderStyle, format: wgpu::TextureFormat) -> Self {
-        let srgb = format.is_srgb();
-        let (tip, tail, chroma) = style.theme.palette();
-        let vp = camera.viewport.max(Vec2::ONE);
-        let dash = style.edge == crate::render::Edge::Seam;
-        let edge_alpha = EDGE_ALPHA[dash as usize];
-        let edge = encode(style.theme.edge_color(), srgb);
-        ViewUniforms {
-            world_color: encode(style.theme.world_color(), srgb),
-            obstacle_color: encode(style.theme.obstacle_color(), srgb),
-            edge_color: (edge * edge_alpha).truncate().extend(edge_alpha),
-            center: camera.center,
-            scale: Vec2::new(2.0 * camera.zoom / vp.x, -2.0 * camera.zoom / vp.y),
-            px_to_clip: Vec2::new(2.0 / vp.x, -2.0 / vp.y),
-            world: camera.world,
-            boid_length: style.boid_length,
-            min_length_px: style.min_length_px,
-            max_length_px: style.max_length_px.max(style.min_length_px),
-            dot_min_px: style.dot_min_px,
-            boid_area: mesh::area(),
-            zoom: camera.zoom,
-            alpha: style.alpha.clamp(0.0, 1.0),
-            tip_lightness: tip,
-            tail_lightness: tail,
-            chroma,
-            tail_hue_shift: style.tail_hue_shift_deg.to_radians(),
-            obstacle_radius: style.obstacle_radius,
-            obstacle_min_px: style.obstacle_min_px,
-            edge_px: style.edge_px,
-            edge_dash: dash as u32,
-            colour_mode: style.colour.shader_code(),
-            srgb_target: srgb as u32,
-            predator_radius: style.predator_scale * style.boid_length,
-            predator_min_px: style.predator_min_px,
-            speed_lo: style.speed_range.0,
-            speed_hi: style.speed_range.1,
-            neighbours_full: style.neighbours_full,
-            dot_gain: style.dot_gain,
-            spear_edges: mesh::edge_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
-            spear_bevels: mesh::bevel_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
-        }
-    }
-
-    /// The block's bytes, laid out by encase.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut buf = encase::UniformBuffer::new(Vec::new());
-        buf.write(self).expect("a growable buffer");
-        buf.into_inner()
-    }
-}
 
 /// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target,
 /// trail layer).
@@ -230,6 +96,8 @@ pub struct Renderer {
     msaa: Option<(u32, u32, wgpu::TextureView)>,
     /// The trail layer of the current size, made when trails are first drawn.
     trail_layer: Option<((u32, u32), Layer)>,
+    /// The compute rasteriser of boids drawn small.
+    splat: Splat,
 }
 
 /// What drawing trails needs: the fade, and the boids (spearheads or dots) into the trail layer,
@@ -363,7 +231,9 @@ impl Renderer {
         let module = shaders::module(device, "render", &shaders::RENDER.text());
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
-            visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+            visibility: wgpu::ShaderStages::VERTEX
+                | wgpu::ShaderStages::FRAGMENT
+                | wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
                 ty,
                 has_dynamic_offset: false,
@@ -412,7 +282,9 @@ impl Renderer {
             usage: wgpu::BufferUsages::INDEX,
         });
         let make = |layout, spec| pipeline(device, layout, &module, spec);
+        let splat = Splat::new(device, &bgl, format, samples);
         Renderer {
+            splat,
             world: make(&layout, strip("world", "vs_world", format, samples)),
             boids: make(&layout, spearheads(format, samples)),
             dots: make(&layout, strip("dot", "vs_dot", format, samples)),
@@ -546,7 +418,8 @@ impl Renderer {
         camera: &Camera,
         style: &RenderStyle,
     ) {
-        let u = ViewUniforms::new(camera, style, self.format);
+        let mut u = ViewUniforms::new(camera, style, self.format);
+        u.boid_count = boid_count;
         queue.write_buffer(&self.uniforms, 0, &u.to_bytes());
         let stale = match &self.bind {
             Some((s, o, p, _)) => {
@@ -614,6 +487,7 @@ impl Renderer {
             self.msaa = Some((w, h, tex.create_view(&Default::default())));
         }
         let dots = style.dots_at(camera.zoom);
+        let splat = boid_count > 0 && splat::draws(style, camera.zoom, boid_count);
         let trails = style.trails;
         if trails {
             self.trail_pipelines();
@@ -626,6 +500,10 @@ impl Renderer {
                 .fade(camera, style.theme, style.trail_seconds)
         });
         let bg = &self.bind.as_ref().expect("bind group").3;
+        if splat {
+            let max = self.device.limits().max_compute_workgroups_per_dimension;
+            self.splat.rasterise(encoder, bg, boid_count, (w, h), max);
+        }
         let trail = match (&self.trail_layer, &self.trail_pipelines) {
             (Some((_, layer)), Some(tp)) if trails => Some((layer, tp)),
             _ => None,
@@ -646,7 +524,9 @@ impl Renderer {
                 });
                 pass.draw(0..4, 0..1);
             }
-            if boid_count > 0 && dots {
+            if splat {
+                self.splat.resolve(&mut pass, true);
+            } else if boid_count > 0 && dots {
                 pass.set_pipeline(&tp.dots);
                 pass.draw(0..4, 0..boid_count);
             } else if boid_count > 0 {
@@ -716,6 +596,9 @@ impl Renderer {
             pass.set_pipeline(&tp.composite);
             pass.set_bind_group(1, &layer.bind, &[]);
             pass.draw(0..4, 0..1);
+        } else if splat {
+            self.splat.resolve(&mut pass, false);
+            pass.set_bind_group(0, bg, &[]);
         } else if boid_count > 0 && dots {
             pass.set_pipeline(&self.dots);
             pass.draw(0..4, 0..boid_count);

@@ -81,6 +81,20 @@ impl Edge {
     }
 }
 
+/// Which way boids are drawn ([`crate::render::splat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Rasteriser {
+    /// The compute rasteriser where it is the faster (at least [`RenderStyle::compute_min_boids`]
+    /// boids, drawn as density dots or as spearheads at most [`RenderStyle::compute_max_px`]
+    /// long on screen), the instanced draw elsewhere (the default).
+    #[default]
+    Auto,
+    /// Always the instanced draw of the design card (the compute rasteriser's reference).
+    Instanced,
+    /// Always the compute rasteriser.
+    Compute,
+}
+
 /// How boids, obstacles and predators look.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderStyle {
@@ -129,7 +143,27 @@ pub struct RenderStyle {
     /// Time constant of the trails' fade (s of simulated time): a trail keeps exp(−t / this) of its
     /// opacity t simulated seconds after it was drawn.
     pub trail_seconds: f32,
+    /// Which way boids are drawn.
+    pub rasteriser: Rasteriser,
+    /// The longest on-screen spearhead (physical px) the compute rasteriser draws in
+    /// [`Rasteriser::Auto`]: the crossover measured against the instanced draw
+    /// (docs/performance.md, "Drawing small boids").
+    pub compute_max_px: f32,
+    /// The fewest boids the compute rasteriser draws in [`Rasteriser::Auto`]: below, its cost per
+    /// frame (clearing and resolving its planes, whatever the count) outweighs what it saves.
+    pub compute_min_boids: u32,
 }
+
+/// The default [`RenderStyle::compute_max_px`] (px), measured on lavapipe at 1280 × 720 (one draw
+/// at a time, docs/performance.md): at 100 000 boids the compute rasteriser took 0.78× the
+/// instanced draw's time at 8 px and 1.06× at 12 px; at 20 000, 1.3× at 6 px.
+pub const COMPUTE_MAX_PX: f32 = 6.0;
+
+/// The default [`RenderStyle::compute_min_boids`], measured likewise with `boids bench --render`:
+/// at the app's own boid length the compute rasteriser drew 5 000 boids in 2.4× the instanced
+/// draw's time (its planes' clear and resolve, whatever the count), 20 000 in 0.6× and 50 000 in
+/// 0.35×.
+pub const COMPUTE_MIN_BOIDS: u32 = 20_000;
 
 impl Default for RenderStyle {
     fn default() -> Self {
@@ -153,6 +187,9 @@ impl Default for RenderStyle {
             dot_gain: 2.5,
             trails: false,
             trail_seconds: 0.35,
+            rasteriser: Rasteriser::Auto,
+            compute_max_px: COMPUTE_MAX_PX,
+            compute_min_boids: COMPUTE_MIN_BOIDS,
         }
     }
 }

@@ -556,7 +556,14 @@ fn live_captures_claim_only_what_they_measured() {
     let script = "3: key f9\n40: backend cpu\n60: key space\n75: key f9\n77: quit\n";
     let r = run_app(
         "live-honest",
-        &["--boids", "3000", "--capture-dir", caps.to_str().unwrap()],
+        &[
+            "--backend",
+            "gpu",
+            "--boids",
+            "3000",
+            "--capture-dir",
+            caps.to_str().unwrap(),
+        ],
         Some(script),
     );
     r.assert_ok();
@@ -670,4 +677,39 @@ fn the_sound_toggle_goes_on_without_a_device() {
         r.stderr
     );
     assert_eq!(r.report("again.json")["sound"], on["sound"]);
+}
+
+/// Without --backend the app steps on the CPU backend on a software adapter (where it is the
+/// faster, and says so on its note) and on the GPU backend on a GPU; --backend gpu overrides.
+/// A few boids are drawn by the instanced draw, many small ones by the compute rasteriser, and
+/// --rasteriser forces either.
+#[test]
+fn the_fastest_backend_and_rasteriser_by_default() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "3: report @/a.json\n4: quit\n";
+    let report = |tag: &str, args: &[&str]| {
+        let r = run_app(tag, args, Some(script));
+        r.assert_ok();
+        r.report("a.json")
+    };
+    let few = report("default-few", &["--boids", "2000"]);
+    let software = few["software"].as_bool().expect("software in the report");
+    assert_eq!(
+        few["backend"],
+        if software { "cpu" } else { "gpu" },
+        "{few}"
+    );
+    assert_eq!(few["drawn_by"], "instanced", "{few}");
+    let asked = report("default-asked", &["--boids", "2000", "--backend", "gpu"]);
+    assert_eq!(asked["backend"], "gpu");
+    let many = report("default-many", &["--boids", "100000"]);
+    assert_eq!(many["drawn_by"], "compute", "{many}");
+    let forced = report(
+        "default-forced",
+        &["--boids", "100000", "--rasteriser", "instanced"],
+    );
+    assert_eq!(forced["drawn_by"], "instanced");
 }

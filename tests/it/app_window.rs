@@ -127,7 +127,11 @@ fn minimise_resize_and_backend_switches_keep_the_flock() {
         75: resize 1280 720\n\
         90: backend gpu\n\
         120: quit\n";
-    let r = run_app("robust", &["--boids", "3000"], Some(script));
+    let r = run_app(
+        "robust",
+        &["--backend", "gpu", "--boids", "3000"],
+        Some(script),
+    );
     r.assert_ok();
     let cpu = r.report("cpu.json");
     assert_eq!(cpu["backend"], "cpu");
@@ -406,7 +410,14 @@ fn f9_records_a_live_capture() {
     let caps = dir.path().join("caps");
     let r = run_app(
         "livecap",
-        &["--boids", "1500", "--capture-dir", caps.to_str().unwrap()],
+        &[
+            "--backend",
+            "gpu",
+            "--boids",
+            "1500",
+            "--capture-dir",
+            caps.to_str().unwrap(),
+        ],
         Some(script),
     );
     r.assert_ok();

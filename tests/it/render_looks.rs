@@ -7,7 +7,9 @@
 use crate::support;
 use boids::gpu::GpuContext;
 use boids::model::Boid;
-use boids::render::{Camera, ColourMode, Offscreen, RenderStyle, Renderer, StateMirror, Theme};
+use boids::render::{
+    Camera, ColourMode, Offscreen, Rasteriser, RenderStyle, Renderer, StateMirror, Theme,
+};
 use boids::simulation::StateSlices;
 use glam::Vec2;
 
@@ -389,5 +391,141 @@ fn colour_modes_show_what_they_name() {
                 );
             }
         }
+    }
+}
+
+/// The mean channel difference of two pictures (0..255) and the fraction of pixels whose largest
+/// channel difference exceeds 16.
+fn picture_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> (f64, f64) {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (mut sum, mut off) = (0u64, 0u64);
+    for (p, q) in a.pixels().zip(b.pixels()) {
+        let d: Vec<u8> = (0..3).map(|c| p[c].abs_diff(q[c])).collect();
+        sum += d.iter().map(|&v| u64::from(v)).sum::<u64>();
+        off += (d.iter().copied().max().unwrap() > 16) as u64;
+    }
+    let pixels = f64::from(a.width() * a.height());
+    (sum as f64 / (3.0 * pixels), off as f64 / pixels)
+}
+
+/// Whether two pictures are the same drawing: mean |Δ| ≤ 2/255 and at most 1 % of pixels off by
+/// more than 16/255.
+fn same_drawing(a: &image::RgbaImage, b: &image::RgbaImage) -> Result<(), String> {
+    let (mean, off) = picture_difference(a, b);
+    if mean <= 2.0 && off <= 0.01 {
+        Ok(())
+    } else {
+        Err(format!(
+            "mean |Δ| {mean:.3}/255, {:.3} % of pixels off by > 16",
+            off * 100.0
+        ))
+    }
+}
+
+/// Draws `boids` through both rasterisers with `st` and holds the two pictures to
+/// [`same_drawing`]; returns the compute picture.
+fn both_rasterisers(
+    p: &mut Painter,
+    ctx: &GpuContext,
+    boids: &[Boid],
+    cam: &Camera,
+    st: &RenderStyle,
+    what: &str,
+) -> image::RgbaImage {
+    let counts = vec![3; boids.len()];
+    let draw = |p: &mut Painter, rasteriser| {
+        let st = RenderStyle { rasteriser, ..*st };
+        support::checked(ctx, || p.draw(boids, &counts, cam, &st))
+    };
+    let instanced = draw(p, Rasteriser::Instanced);
+    let compute = draw(p, Rasteriser::Compute);
+    let (mean, off) = picture_difference(&instanced, &compute);
+    eprintln!(
+        "{what}: mean |Δ| {mean:.3}/255, {:.3} % of pixels off by > 16",
+        off * 100.0
+    );
+    if std::env::var_os("BOIDS_LOOKS_DEBUG").is_some() {
+        instanced
+            .save(format!("target/raster-{what}-instanced.png"))
+            .unwrap();
+        compute
+            .save(format!("target/raster-{what}-compute.png"))
+            .unwrap();
+    }
+    same_drawing(&instanced, &compute).unwrap_or_else(|e| panic!("{what}: {e}"));
+    compute
+}
+
+/// The compute rasteriser draws what its reference, the instanced draw, draws: spearheads at the
+/// crossover length (the longest it draws by default) at every heading and hue with no overlaps,
+/// the default scene's flock of 20 000 (overlapping where dense) at that length and at its own,
+/// and density dots — each within mean |Δ| ≤ 2/255 and ≤ 1 % of pixels off by more than 16/255.
+/// The comparison finds a planted difference: the same boids one pixel further along.
+#[test]
+fn the_compute_rasteriser_draws_what_the_instanced_draw_draws() {
+    let Some(ctx) = support::gpu() else { return };
+    let mut p = Painter::new(&ctx);
+    let crossover = boids::render::style::COMPUTE_MAX_PX;
+    // Apart: a 24 × 14 lattice 12 px apart in a 320 × 200 px picture (1 px per wu).
+    let world = Vec2::new(320.0, 200.0);
+    let cam = Camera::fit(world, world);
+    let mut apart = Vec::new();
+    for i in 0..24u32 {
+        for j in 0..14u32 {
+            let k = i * 14 + j;
+            let at = [
+                12.0 + 12.0 * i as f32 + 0.31 * j as f32,
+                12.0 + 13.0 * j as f32 + 0.17 * i as f32,
+            ];
+            apart.push(boid(
+                k,
+                at,
+                k as f32 * 0.7,
+                30.0 + k as f32 % 20.0,
+                k as f32 * 0.9,
+            ));
+        }
+    }
+    for theme in [Theme::Dark, Theme::Light] {
+        let st = style(theme, crossover);
+        let what = format!("apart-{theme:?}");
+        let compute = both_rasterisers(&mut p, &ctx, &apart, &cam, &st, &what);
+        // Planted: every boid one pixel further along its heading.
+        let moved: Vec<Boid> = apart
+            .iter()
+            .map(|b| {
+                let [x, y, vx, vy] = b.pos_vel();
+                let s = (vx * vx + vy * vy).sqrt();
+                Boid::from_parts([x + vx / s, y + vy / s, vx, vy], b.hue_parts(), b.id)
+            })
+            .collect();
+        let st = RenderStyle {
+            rasteriser: Rasteriser::Instanced,
+            ..st
+        };
+        let planted = support::checked(&ctx, || p.draw(&moved, &vec![3; moved.len()], &cam, &st));
+        assert!(
+            same_drawing(&planted, &compute).is_err(),
+            "{theme:?}: boids moved by a pixel pass as the same drawing"
+        );
+    }
+    // The default scene, 20 000 boids after 20 steps, at 1280 × 720.
+    let n = 20_000;
+    let setup = boids::run::spec::scene_setup(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+    let mut sim = boids::backend::create(boids::backend::BackendKind::Cpu, &setup, None).unwrap();
+    for _ in 0..20 {
+        sim.step().unwrap();
+    }
+    let flock: Vec<Boid> = sim.read_state().unwrap();
+    let world = Vec2::new(setup.params.world_width, setup.params.world_height);
+    let cam = Camera::fit(world, Vec2::new(1280.0, 720.0));
+    let own = boids::render::boid_length_for(&setup.params, n);
+    for (what, length) in [
+        ("default-crossover", crossover / cam.zoom),
+        ("default-own", own),
+        ("default-dots", own * 0.25),
+    ] {
+        let st = style(Theme::Dark, length);
+        both_rasterisers(&mut p, &ctx, &flock, &cam, &st, what);
     }
 }

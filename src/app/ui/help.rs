@@ -67,12 +67,13 @@ neighbours, and take on their neighbours' colour. Pick a tool in the tool bar (o
 it with the left button.";
 
 /// The help overlay: the mouse, then every row of [`keys::help_rows`]; on the start screen
-/// (`start`) with Start, Settings and Quit. It is centred in `band` (points: the window less the
+/// (`start`) with Start, Settings and Quit, and `note` (what was chosen for this machine). It is centred in `band` (points: the window less the
 /// HUD above and the tool bar below; the whole window when `None`) and scrolls inside it.
 /// Returns the actions and the rectangle drawn.
 pub fn help_window(
     ctx: &egui::Context,
     start: bool,
+    note: Option<&str>,
     band: Option<egui::Rect>,
     out: &mut Vec<Action>,
 ) -> Option<egui::Rect> {
@@ -118,6 +119,10 @@ pub fn help_window(
             }
         });
         ui.label(RichText::new(HELP_INTRO).small());
+        // The start screen says what was chosen for this machine (the software adapter's defaults).
+        if let Some(note) = note.filter(|_| start) {
+            ui.label(RichText::new(note).small().italics());
+        }
         ui.add_space(4.0);
         egui::Grid::new("help keys")
             .num_columns(2)
@@ -177,7 +182,7 @@ mod tests {
     fn the_help_overlay_lists_every_bound_key() {
         for start in [false, true] {
             let texts = texts_of(egui::vec2(900.0, 1400.0), |ctx| {
-                help_window(ctx, start, None, &mut Vec::new());
+                help_window(ctx, start, None, None, &mut Vec::new());
             });
             for b in keys::KEYS {
                 let row = texts

@@ -70,7 +70,13 @@ pub fn draw(ctx: &egui::Context, st: &AppState, info: &Hud) -> UiOut {
             egui::pos2(screen.left() + MARGIN, top + MARGIN),
             egui::pos2(right - MARGIN, (bottom - MARGIN).max(top + 2.0 * MARGIN)),
         );
-        if let Some(r) = help::help_window(ctx, st.start_screen, Some(band), &mut out.actions) {
+        if let Some(r) = help::help_window(
+            ctx,
+            st.start_screen,
+            st.note.as_deref(),
+            Some(band),
+            &mut out.actions,
+        ) {
             out.areas.push(("help", r));
         }
     }
