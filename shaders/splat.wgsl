@@ -14,7 +14,8 @@
 // 0 for none: the largest coverage wins, then the highest index, as the instanced draw's
 // last-drawn boid is on top), the key of the boid on top (its index in 26 bits above its coverage
 // in 6: the highest index, the instanced draw's last drawn), then Σ −ln(1 − α) of every boid over
-// the pixel in fixed point (SPLAT_SCALE). Written (atomics) by cs_splat, read by fs_splat.
+// the pixel in fixed point (SPLAT_SCALE). Cleared, then written (atomics) by cs_splat, read by
+// fs_splat.
 @group(2) @binding(0) var<storage, read_write> splat_acc: array<atomic<u32>>;
 @group(2) @binding(1) var<storage, read> splat_in: array<u32>;
 // Each boid's colours in the target's encoding and its tip weight as a function of the pixel,
@@ -26,13 +27,49 @@
 // every line for every pixel, the pixels without a boid included).
 @group(2) @binding(2) var<storage, read_write> colours_out: array<vec4<u32>>;
 @group(2) @binding(3) var<storage, read> colours_in: array<vec4<u32>>;
+// The tiles (SPLAT_TILE px square, row by row) that boids touched: [0..4) the resolve's indirect
+// draw (4 vertices, one instance per touched tile), then one flag per tile (set by cs_splat,
+// cleared by cs_splat_tiles), then the list of touched tiles (cs_splat_tiles), which the resolve
+// draws; the rest of the frame is not read.
+@group(2) @binding(4) var<storage, read_write> splat_tiles: array<atomic<u32>>;
+@group(2) @binding(5) var<storage, read> splat_tiles_in: array<u32>;
 
 
-// The whole target as one quad.
+// The side of a tile of the resolve (px).
+const SPLAT_TILE: u32 = 16u;
+// Where the tile flags and the tile list start in splat_tiles (after the indirect draw's 4 words).
+const SPLAT_FLAGS: u32 = 4u;
+
+fn tiles_of(size: vec2<u32>) -> vec2<u32> {
+    return (size + vec2<u32>(SPLAT_TILE - 1u)) / SPLAT_TILE;
+}
+
+// Flags the tiles of the pixels lo..hi (exclusive) as touched.
+fn touch_tiles(lo: vec2<i32>, hi: vec2<i32>, size: vec2<u32>) {
+    if (any(hi <= lo)) {
+        return;
+    }
+    let t = tiles_of(size);
+    let a = vec2<u32>(lo) / SPLAT_TILE;
+    let b = (vec2<u32>(hi) - vec2<u32>(1u)) / SPLAT_TILE;
+    for (var y = a.y; y <= b.y; y++) {
+        for (var x = a.x; x <= b.x; x++) {
+            atomicStore(&splat_tiles[SPLAT_FLAGS + y * t.x + x], 1u);
+        }
+    }
+}
+
+// Tile `instance` of the touched-tile list as a quad.
 @vertex
-fn vs_fullscreen(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
-    let c = vec2<f32>(f32(vi & 1u) * 2.0 - 1.0, f32(vi >> 1u) * 2.0 - 1.0);
-    return vec4<f32>(c, 0.0, 1.0);
+fn vs_splat_tile(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u32)
+    -> @builtin(position) vec4<f32> {
+    let size = viewport_px();
+    let t = tiles_of(size);
+    let tile = splat_tiles_in[SPLAT_FLAGS + t.x * t.y + instance];
+    let corner = vec2<u32>(tile % t.x + (vi & 1u), tile / t.x + (vi >> 1u));
+    let px = vec2<f32>(min(corner * SPLAT_TILE, size));
+    let clip = px / vec2<f32>(size) * 2.0 - vec2<f32>(1.0);
+    return vec4<f32>(clip.x, -clip.y, 0.0, 1.0);
 }
 
 // It draws what fs_boid and fs_dot draw: the same coverage from the same distances,
@@ -80,6 +117,7 @@ fn splat_spear(i: u32, dir: vec2<f32>, centre: vec2<f32>, size: vec2<u32>) {
     }
     let lo = vec2<i32>(floor(max(lo_f, vec2<f32>(0.0))));
     let hi = vec2<i32>(ceil(min(hi_f, vec2<f32>(size))));
+    touch_tiles(lo, hi, size);
     let e = view.spear_edges;
     let bv = view.spear_bevels;
     let n = size.x * size.y;
@@ -108,6 +146,7 @@ fn splat_dot(i: u32, centre: vec2<f32>, length_px: f32, size: vec2<u32>) {
     let half_side = 0.5 * side;
     let lo = vec2<i32>(floor(max(centre - half_side, vec2<f32>(0.0))));
     let hi = vec2<i32>(ceil(min(centre + half_side, vec2<f32>(size))));
+    touch_tiles(lo, hi, size);
     let n = size.x * size.y;
     for (var y = lo.y; y < hi.y; y++) {
         for (var x = lo.x; x < hi.x; x++) {
@@ -156,6 +195,13 @@ fn tip_plane(dir: vec2<f32>, centre: vec2<f32>) -> vec3<f32> {
 fn cs_splat(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let i = (wid.y * nwg.x + wid.x) * 256u + lid;
+    if (i == 0u) {
+        // The resolve's indirect draw, its instances counted anew by cs_splat_tiles.
+        atomicStore(&splat_tiles[0], 4u);
+        atomicStore(&splat_tiles[1], 0u);
+        atomicStore(&splat_tiles[2], 0u);
+        atomicStore(&splat_tiles[3], 0u);
+    }
     if (i >= view.boid_count) {
         return;
     }
@@ -177,6 +223,23 @@ fn cs_splat(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         store_colours(i, encode(boid_colour(b, i, 1.0)), encode(boid_colour(b, i, 0.0)),
                       tip_plane(dir, centre));
         splat_spear(i, dir, centre, size);
+    }
+}
+
+// One invocation per tile: a touched tile joins the resolve's list (and its instance count) and
+// its flag is cleared for the next frame.
+@compute @workgroup_size(256)
+fn cs_splat_tiles(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let t = tiles_of(viewport_px());
+    let n = t.x * t.y;
+    let tile = gid.x;
+    if (tile >= n) {
+        return;
+    }
+    if (atomicLoad(&splat_tiles[SPLAT_FLAGS + tile]) != 0u) {
+        atomicStore(&splat_tiles[SPLAT_FLAGS + tile], 0u);
+        let k = atomicAdd(&splat_tiles[1], 1u);
+        atomicStore(&splat_tiles[SPLAT_FLAGS + n + k], tile);
     }
 }
 
@@ -206,6 +269,7 @@ fn fs_splat(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let alpha = 1.0 - exp(-f32(splat_in[2u * n + k]) / SPLAT_SCALE);
     let most = key & ((1u << SPLAT_INDEX_BITS) - 1u);
     let top_key = splat_in[n + k];
+
     let top = top_key >> SPLAT_COVER_BITS;
     var colour = boid_at_pixel(most, pos.xy);
     if (top != most) {

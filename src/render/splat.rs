@@ -2,9 +2,9 @@
 //! [`RenderStyle::compute_max_px`] on screen, and density dots — written pixel by pixel by a
 //! compute pass (`cs_splat` in `shaders/splat.wgsl`: one invocation per boid reading the state
 //! buffer, the same coverage as the instanced draw's fragment shader, three atomics per covered
-//! pixel), then composited over the frame by one full-screen fragment pass (`fs_splat`). The
-//! instanced spearhead pass of the design card is its reference (`tests/it/render_looks.rs` holds
-//! the two pictures together) and draws the rest: larger boids, where the rasteriser's loop over
+//! pixel), then composited over the frame by a fragment pass over the tiles the boids touched
+//! (`fs_splat`). The instanced spearhead pass of the design card is its reference
+//! (`tests/it/render_looks.rs` holds the two pictures together) and draws the rest: larger boids, where the rasteriser's loop over
 //! a bounding box of mostly empty pixels costs more than a triangle, and fewer boids, where the
 //! planes' clear and resolve cost more than the whole instanced draw (docs/performance.md,
 //! "Drawing small boids").
@@ -15,18 +15,27 @@
 //! index, the last drawn) with its opacity over the one covering most of the pixel — exact for up
 //! to two boids over a pixel, the rest of a stack taking the colour of those two.
 //!
-//! Cost (the cost model of docs/performance.md): per frame a clear of 12 bytes per pixel and one
-//! full-screen read of them, per boid 32 bytes of colours and its bounding box's pixel tests
-//! (about (L + 2)·(0.6·L + 2) for a spearhead L px long) with three atomics per covered pixel; no
-//! triangle set-up, no blending of overlapping fragments in the raster pipeline.
+//! Cost (the cost model of docs/performance.md): per frame a clear of 12 bytes per pixel; per boid
+//! 32 bytes of colours and its bounding box's pixel tests (about (L + 2)·(0.6·L + 2) for a
+//! spearhead L px long) with three atomics per covered pixel, and a flag for each [`TILE_PX`] tile
+//! it touches; then a list of the touched tiles, and a resolve that reads 12 bytes per pixel of
+//! those tiles only (an indirect draw of one quad per tile; nothing where no boid is). No triangle
+//! set-up per boid and no blending of overlapping fragments in the raster pipeline.
 
 use crate::render::style::{Rasteriser, RenderStyle};
+
+/// The side of the square tiles (px) the resolve draws where boids were rasterised
+/// (`SPLAT_TILE` in `shaders/splat.wgsl`).
+pub const TILE_PX: u32 = 16;
 
 /// The accumulation planes of one target size, the boids' colours (room for `capacity` boids),
 /// and their two bind groups (group 2: written by the compute pass, read by the resolve).
 struct Planes {
     size: (u32, u32),
     capacity: u32,
+    /// The touched tiles: the resolve's indirect draw, their flags and their list.
+    tiles: wgpu::Buffer,
+    /// The three planes.
     buffer: wgpu::Buffer,
     write: wgpu::BindGroup,
     read: wgpu::BindGroup,
@@ -38,6 +47,8 @@ pub struct Splat {
     write_bgl: wgpu::BindGroupLayout,
     read_bgl: wgpu::BindGroupLayout,
     compute: wgpu::ComputePipeline,
+    /// The list of touched tiles (`cs_splat_tiles`).
+    compact: wgpu::ComputePipeline,
     /// The resolve for the target (its format and samples) and for the trail layer.
     resolve: wgpu::RenderPipeline,
     resolve_layer: Option<wgpu::RenderPipeline>,
@@ -95,6 +106,7 @@ impl Splat {
             entries: &[
                 storage_entry(0, false, wgpu::ShaderStages::COMPUTE),
                 storage_entry(2, false, wgpu::ShaderStages::COMPUTE),
+                storage_entry(4, false, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let read_bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -102,6 +114,7 @@ impl Splat {
             entries: &[
                 storage_entry(1, true, wgpu::ShaderStages::FRAGMENT),
                 storage_entry(3, true, wgpu::ShaderStages::FRAGMENT),
+                storage_entry(5, true, wgpu::ShaderStages::VERTEX),
             ],
         });
         let write_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -114,20 +127,24 @@ impl Splat {
             bind_group_layouts: &[Some(bgl), None, Some(&read_bgl)],
             immediate_size: 0,
         });
-        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("splat"),
-            layout: Some(&write_layout),
-            module,
-            entry_point: Some("cs_splat"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let entry = |entry: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&write_layout),
+                module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let (compute, compact) = (entry("cs_splat"), entry("cs_splat_tiles"));
         let resolve = resolve_pipeline(device, &read_layout, module, format, samples);
         Splat {
             device: device.clone(),
             write_bgl,
             read_bgl,
             compute,
+            compact,
             resolve,
             resolve_layer: None,
             read_layout,
@@ -142,19 +159,27 @@ impl Splat {
         let fits = |p: &Planes| p.size == (w, h) && p.capacity >= count;
         if !self.planes.as_ref().is_some_and(fits) {
             let capacity = count.max(1).next_power_of_two();
-            let storage = |label, size| {
+            let storage = |label, size, usage| {
                 self.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
                     size,
-                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                    usage: wgpu::BufferUsages::STORAGE | usage,
                     mapped_at_creation: false,
                 })
             };
+            let none = wgpu::BufferUsages::empty();
             let buffer = storage(
                 "splat planes",
                 12 * u64::from(w.max(1)) * u64::from(h.max(1)),
+                wgpu::BufferUsages::COPY_DST,
             );
-            let colours = storage("splat colours", 32 * u64::from(capacity));
+            let colours = storage("splat colours", 32 * u64::from(capacity), none);
+            let tile_count = u64::from(w.max(1).div_ceil(TILE_PX) * h.max(1).div_ceil(TILE_PX));
+            let tiles = storage(
+                "splat tiles",
+                4 * (4 + 2 * tile_count),
+                wgpu::BufferUsages::INDIRECT,
+            );
             let group = |layout, first| {
                 self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("splat planes"),
@@ -168,6 +193,10 @@ impl Splat {
                             binding: first + 2,
                             resource: colours.as_entire_binding(),
                         },
+                        wgpu::BindGroupEntry {
+                            binding: first + 4,
+                            resource: tiles.as_entire_binding(),
+                        },
                     ],
                 })
             };
@@ -175,7 +204,8 @@ impl Splat {
             self.planes = Some(Planes {
                 size: (w, h),
                 capacity,
-                buffer,
+                tiles,
+                buffer: buffer.clone(),
                 write,
                 read,
             });
@@ -193,7 +223,7 @@ impl Splat {
         (w, h): (u32, u32),
         max_groups_per_dim: u32,
     ) {
-        let compute = self.compute.clone();
+        let (compute, compact) = (self.compute.clone(), self.compact.clone());
         let planes = self.planes(w, h, count);
         encoder.clear_buffer(&planes.buffer, 0, None);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -206,6 +236,9 @@ impl Splat {
         let groups = count.div_ceil(256).max(1);
         let x = groups.min(max_groups_per_dim.max(1));
         pass.dispatch_workgroups(x, groups.div_ceil(x), 1);
+        pass.set_pipeline(&compact);
+        let tiles = w.max(1).div_ceil(TILE_PX) * h.max(1).div_ceil(TILE_PX);
+        pass.dispatch_workgroups(tiles.div_ceil(256), 1, 1);
     }
 
     /// Draws the rasterised boids over what `pass` holds (the target, or the trail layer when
@@ -230,7 +263,7 @@ impl Splat {
         };
         pass.set_pipeline(pipeline);
         pass.set_bind_group(2, &planes.read, &[]);
-        pass.draw(0..4, 0..1);
+        pass.draw_indirect(&planes.tiles, 0);
     }
 }
 
@@ -247,7 +280,7 @@ fn resolve_pipeline(
         layout: Some(layout),
         vertex: wgpu::VertexState {
             module,
-            entry_point: Some("vs_fullscreen"),
+            entry_point: Some("vs_splat_tile"),
             compilation_options: Default::default(),
             buffers: &[],
         },

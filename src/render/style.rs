@@ -154,15 +154,14 @@ pub struct RenderStyle {
     pub compute_min_boids: u32,
 }
 
-/// The default [`RenderStyle::compute_max_px`] (px), measured on lavapipe at 1280 × 720 (one draw
-/// at a time, docs/performance.md): at 100 000 boids the compute rasteriser took 0.78× the
-/// instanced draw's time at 8 px and 1.06× at 12 px; at 20 000, 1.3× at 6 px.
+/// The default [`RenderStyle::compute_max_px`] (px), measured on lavapipe at 1280 × 720 (the draw
+/// alone, docs/performance.md "Drawing small boids"): at 100 000 boids the compute rasteriser took
+/// 0.78× the instanced draw's time at 8 px and 1.06× at 12 px.
 pub const COMPUTE_MAX_PX: f32 = 6.0;
 
-/// The default [`RenderStyle::compute_min_boids`], measured likewise with `boids bench --render`:
-/// at the app's own boid length the compute rasteriser drew 5 000 boids in 2.4× the instanced
-/// draw's time (its planes' clear and resolve, whatever the count), 20 000 in 0.6× and 50 000 in
-/// 0.35×.
+/// The default [`RenderStyle::compute_min_boids`], measured likewise with `boids bench --render`
+/// at the app's own boid length: the compute rasteriser took 1.5× the instanced draw's time at
+/// 10 000 boids (5.8 px), 0.5× at 20 000 (4.1 px), 0.2× at 1 000 000 (dots).
 pub const COMPUTE_MIN_BOIDS: u32 = 20_000;
 
 impl Default for RenderStyle {

@@ -439,6 +439,13 @@ fn both_rasterisers(
     };
     let instanced = draw(p, Rasteriser::Instanced);
     let compute = draw(p, Rasteriser::Compute);
+    // The rasteriser's planes are left clear for the next frame: the same frame again is the
+    // same picture.
+    let again = draw(p, Rasteriser::Compute);
+    assert!(
+        compute == again,
+        "{what}: the compute rasteriser's second frame differs from its first"
+    );
     let (mean, off) = picture_difference(&instanced, &compute);
     eprintln!(
         "{what}: mean |Δ| {mean:.3}/255, {:.3} % of pixels off by > 16",
@@ -459,7 +466,8 @@ fn both_rasterisers(
 /// The compute rasteriser draws what its reference, the instanced draw, draws: spearheads at the
 /// crossover length (the longest it draws by default) at every heading and hue with no overlaps,
 /// the default scene's flock of 20 000 (overlapping where dense) at that length and at its own,
-/// and density dots — each within mean |Δ| ≤ 2/255 and ≤ 1 % of pixels off by more than 16/255.
+/// and density dots — each within mean |Δ| ≤ 2/255 and ≤ 1 % of pixels off by more than 16/255,
+/// and the same frame drawn twice by the compute rasteriser is the same picture.
 /// The comparison finds a planted difference: the same boids one pixel further along.
 #[test]
 fn the_compute_rasteriser_draws_what_the_instanced_draw_draws() {
