@@ -334,7 +334,7 @@ fn draw_ui(g: &mut Gfx, enc: &mut wgpu::CommandEncoder, ui: &UiFrame, size: (u32
 pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let mut times = FrameTimes::default();
     // UI first: its changes apply to this frame's step. Only when it can have changed (input, a
-    // resize, egui's own repaint, else at most 10 Hz for the HUD): the last drawing stays in the
+    // resize, egui's own repaint, else twice a second for the HUD): the last drawing stays in the
     // UI layer, composited every frame.
     let t = Instant::now();
     let ui_size = (g.config.width, g.config.height);
