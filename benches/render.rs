@@ -111,22 +111,7 @@ fn render_parts(c: &mut Criterion) {
             "{name}: the case draws what it says"
         );
         g.bench_function(name, |b| {
-            b.iter(|| {
-                let mut enc = ctx
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-                r.record(
-                    &mut enc,
-                    target.view(),
-                    &ctx.queue,
-                    &state,
-                    count,
-                    &cam,
-                    &st,
-                );
-                ctx.queue.submit([enc.finish()]);
-                ctx.wait().unwrap();
-            })
+            b.iter(|| draw_once(&ctx, &mut r, &target, &state, count, &cam, &st))
         });
     }
     g.finish();
@@ -178,22 +163,7 @@ fn rasterisers(c: &mut Criterion) {
             };
             let id = BenchmarkId::new(format!("{name}_{n}"), &shown);
             g.bench_with_input(id, &n, |b, _| {
-                b.iter(|| {
-                    let mut enc = ctx
-                        .device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-                    r.record(
-                        &mut enc,
-                        target.view(),
-                        &ctx.queue,
-                        &state,
-                        n as u32,
-                        &cam,
-                        &style,
-                    );
-                    ctx.queue.submit([enc.finish()]);
-                    ctx.wait().unwrap();
-                })
+                b.iter(|| draw_once(&ctx, &mut r, &target, &state, n as u32, &cam, &style))
             });
         }
     };
@@ -206,6 +176,32 @@ fn rasterisers(c: &mut Criterion) {
         case(&mut g, n, None);
     }
     g.finish();
+}
+
+/// Records, submits and waits for one frame of `count` boids drawn by `r` into `target`.
+fn draw_once(
+    ctx: &GpuContext,
+    r: &mut boids::render::Renderer,
+    target: &boids::render::Offscreen,
+    state: &boids::render::StateBuffers,
+    count: u32,
+    cam: &boids::render::Camera,
+    style: &boids::render::RenderStyle,
+) {
+    let mut enc = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    r.record(
+        &mut enc,
+        target.view(),
+        &ctx.queue,
+        state,
+        count,
+        cam,
+        style,
+    );
+    ctx.queue.submit([enc.finish()]);
+    ctx.wait().unwrap();
 }
 
 criterion_group!(benches, render, render_parts, rasterisers);
