@@ -88,9 +88,9 @@ pub struct RunArgs {
     /// software adapter (where it would cost more than the simulation).
     #[arg(long)]
     pub msaa: Option<u32>,
-    /// How boids are drawn: `auto` (the compute rasteriser for many small boids, the instanced
-    /// draw otherwise), `instanced` (the design card's instanced spearheads), `compute` (the
-    /// compute rasteriser).
+    /// How boids are drawn: `auto` (the compute rasteriser for many small boids — 20 000 or more,
+    /// as density dots or spearheads up to 6 px — the instanced draw otherwise), `instanced` (the
+    /// design card's instanced spearheads), `compute` (the compute rasteriser).
     #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto)]
     pub rasteriser: crate::render::Rasteriser,
     /// Scripted input (see `boids::app::script`): timed pointer, key, tool and window events;

@@ -178,26 +178,25 @@ impl Gfx {
         st.start_screen = st.help_open;
         let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
         if software {
-            let count = if default_count {
-                format!(
-                    "{DEFAULT_BOIDS_SOFTWARE} boids by default ({DEFAULT_BOIDS_GPU} on a GPU), "
-                )
+            // What was chosen for speed on this adapter, each with the way to ask otherwise; the
+            // choices a user made are not repeated.
+            let mut chosen = Vec::new();
+            if args.backend.is_none() && cpu_default {
+                chosen.push("the CPU backend by default (--backend gpu to ask)".to_string());
+            }
+            if default_count {
+                chosen.push(format!(
+                    "{DEFAULT_BOIDS_SOFTWARE} boids by default ({DEFAULT_BOIDS_GPU} on a GPU)"
+                ));
+            }
+            if args.msaa.is_none() {
+                chosen.push("no MSAA (--msaa 4 to ask)".to_string());
+            }
+            st.note = Some(if chosen.is_empty() {
+                "software adapter".to_string()
             } else {
-                String::new()
-            };
-            let msaa = if args.msaa.is_none() {
-                "no MSAA (--msaa 4 to ask)"
-            } else {
-                "MSAA as asked"
-            };
-            let backend = if args.backend.is_none() && cpu_default {
-                "the CPU backend steps (--backend gpu to ask), "
-            } else {
-                ""
-            };
-            st.note = Some(format!(
-                "software adapter: {backend}{count}{msaa}, what is fastest there"
-            ));
+                format!("software adapter, fastest defaults: {}", chosen.join(", "))
+            });
         }
 
         let samples = supported_samples(&ctx.adapter, format, wanted);

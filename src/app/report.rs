@@ -175,6 +175,10 @@ impl RunReport {
     /// # Errors
     /// When the state cannot be read back.
     pub(crate) fn collect(g: &mut Gfx) -> Result<RunReport, SimError> {
+        // The clocks first, at one instant: the read-backs below can wait for the adapter, and
+        // the frame after catches the simulated time up for that wait.
+        let wall_time_s = g.frame.opened.elapsed().as_secs_f64();
+        let sim_time_s = g.st.clock.sim_time();
         let st = &mut g.st;
         let boids = st.sim.read_state()?;
         let predators = st.sim.live_actors()?.predators;
@@ -253,8 +257,8 @@ impl RunReport {
             msaa: g.frame.samples,
             step_ms_gpu: st.sim.step_ms_gpu(),
             step_ms_cpu: st.sim.step_ms_cpu(),
-            sim_time_s: st.clock.sim_time(),
-            wall_time_s: g.frame.opened.elapsed().as_secs_f64(),
+            sim_time_s,
+            wall_time_s,
             clock: st.clock.pace,
             speed: st.clock.speed,
             achieved_speed: st.clock.achieved(),
@@ -273,10 +277,11 @@ impl RunReport {
                 .map(|(n, r)| (n.to_string(), *r))
                 .collect(),
             density_dots: st.render_style().dots_at(st.camera.zoom),
-            drawn_by: if crate::render::splat::draws(
+            drawn_by: if g.renderer.draws_compute(
                 &st.render_style(),
                 st.camera.zoom,
                 st.sim.len() as u32,
+                (g.config.width, g.config.height),
             ) {
                 "compute"
             } else {

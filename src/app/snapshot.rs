@@ -67,8 +67,9 @@ pub struct SnapshotArgs {
     /// speed or the neighbour count (of the last step: `neighbours` needs --steps 1 or more).
     #[arg(long, value_enum, default_value = "hue")]
     pub colour: ColourMode,
-    /// How boids are drawn: `auto` (the compute rasteriser for boids drawn small and density dots,
-    /// the instanced spearheads for larger ones), `instanced` or `compute`.
+    /// How boids are drawn: `auto` (the compute rasteriser for many small boids — 20 000 or more,
+    /// as density dots or spearheads up to 6 px — the instanced draw otherwise), `instanced` (the
+    /// design card's instanced spearheads), `compute` (the compute rasteriser).
     #[arg(long, value_enum, default_value = "auto")]
     pub rasteriser: Rasteriser,
 }

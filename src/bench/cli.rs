@@ -43,7 +43,7 @@ pub struct BenchArgs {
     pub msaa: u32,
     /// How --render draws the boids: `auto` (the compute rasteriser for many small boids, the
     /// instanced draw otherwise, as the app), `instanced`, `compute`.
-    #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto)]
+    #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto, requires = "render")]
     pub rasteriser: crate::render::Rasteriser,
     /// The scene, the seed of the initial flock and `--set KEY=VALUE` (every run).
     #[command(flatten)]

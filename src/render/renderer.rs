@@ -402,6 +402,19 @@ impl Renderer {
         &self.trail_layer.as_ref().expect("made above").1
     }
 
+    /// Whether [`Renderer::record`] draws `count` boids through the compute rasteriser at `zoom`
+    /// into a `size` px target: as `style` asks ([`splat::draws`]) where its buffers fit the
+    /// device's limits ([`splat::fits`]), else by the instanced draw.
+    pub fn draws_compute(
+        &self,
+        style: &RenderStyle,
+        zoom: f32,
+        count: u32,
+        size: (u32, u32),
+    ) -> bool {
+        splat::draws(style, zoom, count) && splat::fits(&self.device.limits(), size, count)
+    }
+
     /// Records one frame into `encoder`: clears `target` (a view of a texture of this renderer's
     /// format whose size is `camera.viewport`) to the theme's background, then draws the world
     /// rectangle, the obstacles and `boid_count` boids read from `state` (the `pos_vel`, `hue` and
@@ -487,7 +500,7 @@ impl Renderer {
             self.msaa = Some((w, h, tex.create_view(&Default::default())));
         }
         let dots = style.dots_at(camera.zoom);
-        let splat = boid_count > 0 && splat::draws(style, camera.zoom, boid_count);
+        let splat = boid_count > 0 && self.draws_compute(style, camera.zoom, boid_count, (w, h));
         let trails = style.trails;
         if trails {
             self.trail_pipelines();

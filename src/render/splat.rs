@@ -7,7 +7,7 @@
 //! (`tests/it/render_looks.rs` holds the two pictures together) and draws the rest: larger boids, where the rasteriser's loop over
 //! a bounding box of mostly empty pixels costs more than a triangle, and fewer boids, where the
 //! planes' clear and resolve cost more than the whole instanced draw (docs/performance.md,
-//! "Drawing small boids").
+//! "Drawing many boids").
 //!
 //! What a pixel gets: the opacities of every boid over it compound as alpha blending compounds them
 //! (1 − Π(1 − α_i), accumulated as Σ −ln(1 − α_i) in fixed point, so exact whatever the order);
@@ -71,6 +71,19 @@ pub fn draws(style: &RenderStyle, zoom: f32, count: u32) -> bool {
                 && (style.dots_at(zoom) || length_px <= style.compute_max_px)
         }
     }
+}
+
+/// Whether the compute rasteriser's buffers for a `w` × `h` target and `count` boids fit within
+/// `limits`: its planes (12 B per pixel) and its colours (32 B per boid, room for the next power of
+/// two) are each one storage binding. Where they do not (a picture over 11.2 M pixels on an
+/// adapter with 128 MiB bindings), the instanced draw draws, whatever the style asks.
+pub fn fits(limits: &wgpu::Limits, (w, h): (u32, u32), count: u32) -> bool {
+    let binding = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    let planes = 12 * u64::from(w.max(1)) * u64::from(h.max(1));
+    let colours = 32 * u64::from(count.max(1).next_power_of_two());
+    planes <= binding && colours <= binding
 }
 
 fn storage_entry(
@@ -307,4 +320,29 @@ fn resolve_pipeline(
         multiview_mask: None,
         cache: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The planes and the colours are held to the binding limit (128 MiB on lavapipe): 4096 × 2730
+    /// pixels fit, one row more does not; 4 M boids fit, one more (room for 8 M) does not.
+    #[test]
+    fn buffers_past_the_binding_limit_do_not_fit() {
+        let limits = wgpu::Limits {
+            max_storage_buffer_binding_size: 128 << 20,
+            max_buffer_size: 256 << 20,
+            ..wgpu::Limits::default()
+        };
+        assert!(fits(&limits, (4096, 2730), 1000));
+        assert!(!fits(&limits, (4096, 2731), 1000));
+        assert!(fits(&limits, (1280, 720), 1 << 22));
+        assert!(!fits(&limits, (1280, 720), (1 << 22) + 1));
+        let small_buffers = wgpu::Limits {
+            max_buffer_size: 1 << 20,
+            ..limits
+        };
+        assert!(!fits(&small_buffers, (1280, 720), 1000));
+    }
 }

@@ -84,14 +84,15 @@ impl Edge {
 /// Which way boids are drawn ([`crate::render::splat`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Rasteriser {
-    /// The compute rasteriser where it is the faster (at least [`RenderStyle::compute_min_boids`]
-    /// boids, drawn as density dots or as spearheads at most [`RenderStyle::compute_max_px`]
-    /// long on screen), the instanced draw elsewhere (the default).
+    /// The compute rasteriser where it is the faster — 20 000 boids or more, drawn as density dots
+    /// or as spearheads at most 6 px long on screen (`RenderStyle::compute_min_boids`,
+    /// `compute_max_px`) — the instanced draw elsewhere (the default).
     #[default]
     Auto,
     /// Always the instanced draw of the design card (the compute rasteriser's reference).
     Instanced,
-    /// Always the compute rasteriser.
+    /// Always the compute rasteriser (where its buffers fit the adapter's binding limit; its
+    /// anti-aliasing is analytic, so multisampling does not change its picture).
     Compute,
 }
 
@@ -147,7 +148,7 @@ pub struct RenderStyle {
     pub rasteriser: Rasteriser,
     /// The longest on-screen spearhead (physical px) the compute rasteriser draws in
     /// [`Rasteriser::Auto`]: the crossover measured against the instanced draw
-    /// (docs/performance.md, "Drawing small boids").
+    /// (docs/performance.md, "Drawing many boids").
     pub compute_max_px: f32,
     /// The fewest boids the compute rasteriser draws in [`Rasteriser::Auto`]: below, its cost per
     /// frame (clearing and resolving its planes, whatever the count) outweighs what it saves.
@@ -155,7 +156,7 @@ pub struct RenderStyle {
 }
 
 /// The default [`RenderStyle::compute_max_px`] (px), measured on lavapipe at 1280 × 720 (the draw
-/// alone, docs/performance.md "Drawing small boids"): at 100 000 boids the compute rasteriser took
+/// alone, docs/performance.md "Drawing many boids"): at 100 000 boids the compute rasteriser took
 /// 0.78× the instanced draw's time at 8 px and 1.06× at 12 px.
 pub const COMPUTE_MAX_PX: f32 = 6.0;
 

@@ -30,18 +30,20 @@ fn real_time_clock_follows_the_wall_clock_and_the_speed_control() {
         return;
     }
     let _l = lock();
+    // Windows of 1200 frames: a frame of this small window takes 1.5 ms on lavapipe, and a
+    // window must be long against the step of dt that quantises simulated time.
     let script = "\
         30: report @/a.json\n\
-        150: report @/b.json\n\
-        150: key minus\n\
-        170: report @/c.json\n\
-        290: report @/d.json\n\
-        291: key space\n\
-        295: report @/e.json\n\
-        330: report @/f.json\n\
-        331: key period\n\
-        335: report @/g.json\n\
-        336: quit\n";
+        1230: report @/b.json\n\
+        1230: key minus\n\
+        1250: report @/c.json\n\
+        2450: report @/d.json\n\
+        2451: key space\n\
+        2455: report @/e.json\n\
+        2490: report @/f.json\n\
+        2491: key period\n\
+        2495: report @/g.json\n\
+        2496: quit\n";
     let r = run_app(
         "clock",
         &[
