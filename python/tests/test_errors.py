@@ -33,7 +33,7 @@ def test_files_that_cannot_be_read_are_os_errors(tmp_path):
         boids.Simulation(init=tmp_path / "nope.csv")
     with pytest.raises(OSError, match="nope.gsd"):
         boids.Simulation(init=tmp_path / "nope.gsd")
-    with pytest.raises(OSError, match="cannot write checkpoint"):
+    with pytest.raises(OSError, match="cannot write state .*s.csv: .*does not exist"):
         boids.Simulation(boids=10).save(tmp_path / "no" / "dir" / "s.csv")
 
 
