@@ -86,6 +86,11 @@ pub fn fits(limits: &wgpu::Limits, (w, h): (u32, u32), count: u32) -> bool {
     planes <= binding && colours <= binding
 }
 
+/// The resolve's tiles over a `w` × `h` target.
+fn tile_count(w: u32, h: u32) -> u32 {
+    w.max(1).div_ceil(TILE_PX) * h.max(1).div_ceil(TILE_PX)
+}
+
 fn storage_entry(
     binding: u32,
     read_only: bool,
@@ -187,7 +192,7 @@ impl Splat {
                 wgpu::BufferUsages::COPY_DST,
             );
             let colours = storage("splat colours", 32 * u64::from(capacity), none);
-            let tile_count = u64::from(w.max(1).div_ceil(TILE_PX) * h.max(1).div_ceil(TILE_PX));
+            let tile_count = u64::from(tile_count(w, h));
             let tiles = storage(
                 "splat tiles",
                 4 * (4 + 2 * tile_count),
@@ -250,8 +255,7 @@ impl Splat {
         let x = groups.min(max_groups_per_dim.max(1));
         pass.dispatch_workgroups(x, groups.div_ceil(x), 1);
         pass.set_pipeline(&compact);
-        let tiles = w.max(1).div_ceil(TILE_PX) * h.max(1).div_ceil(TILE_PX);
-        pass.dispatch_workgroups(tiles.div_ceil(256), 1, 1);
+        pass.dispatch_workgroups(tile_count(w, h).div_ceil(256), 1, 1);
     }
 
     /// Draws the rasterised boids over what `pass` holds (the target, or the trail layer when
