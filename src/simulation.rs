@@ -134,6 +134,25 @@ pub enum GpuError {
     Readback(String),
 }
 
+/// Flock measures asked for without waiting ([`Simulation::request_measures`]).
+pub trait PendingMeasures: Send {
+    /// The measures, once: `Some` the first time they are ready, `None` while the GPU is still on
+    /// them and after they were handed over. Never blocks.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] when the read-back failed.
+    fn poll(&mut self) -> Result<Option<FlockMeasures>, SimError>;
+}
+
+/// Measures computed at once (the CPU backends).
+struct ReadyMeasures(Option<FlockMeasures>);
+
+impl PendingMeasures for ReadyMeasures {
+    fn poll(&mut self) -> Result<Option<FlockMeasures>, SimError> {
+        Ok(self.0.take())
+    }
+}
+
 /// A flock simulation that can be stepped and inspected. Both the CPU backends and the GPU backend
 /// implement it with the same meaning, so captures and tests can treat them alike. A simulation
 /// can move to another thread (`Send`): the Python module steps it with the interpreter's lock
@@ -212,6 +231,15 @@ pub trait Simulation: Send {
     /// # Errors
     /// [`SimError::Gpu`] on a readback failure.
     fn measures(&mut self) -> Result<FlockMeasures, SimError>;
+    /// Asks for the flock measures of the current state without waiting for them: what
+    /// [`Simulation::measures`] returns, handed over by [`PendingMeasures::poll`] once ready (the
+    /// GPU backend a frame or more later, with no queue drain; the CPU backends at once).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
+        Ok(Box::new(ReadyMeasures(Some(self.measures()?))))
+    }
     /// Sets the running total of boids caught by hunting predators (docs/model.md §18.4), so a
     /// run resumed from a checkpoint carries on counting where the saved run stopped.
     ///

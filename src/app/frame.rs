@@ -6,8 +6,6 @@
 
 use std::time::Instant;
 
-use wgpu_profiler::GpuTimerQueryResult;
-
 use crate::app::error::AppError;
 use crate::app::frame_times::FrameTimes;
 use crate::app::gfx::Gfx;
@@ -20,15 +18,6 @@ use crate::render::{read_texture, Offscreen, Renderer};
 
 fn since_ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-/// GPU time of a step scope (ms): its own time where it has one, else the sum of its passes'.
-pub fn scope_ms(q: &GpuTimerQueryResult) -> Option<f64> {
-    if let Some(t) = &q.time {
-        return Some((t.end - t.start) * 1e3);
-    }
-    let nested: Vec<f64> = q.nested_queries.iter().filter_map(scope_ms).collect();
-    (!nested.is_empty()).then(|| nested.iter().sum())
 }
 
 /// Renders the current view offscreen, `size` px, with the same renderer code (no UI).
@@ -173,8 +162,11 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
         g.st.clock.plan(frame_s, dt, cost)
     };
     for i in 0..n {
-        // The GPU step is timed (with a queue drain) on one frame in 30.
-        let measure = i == 0 && (g.frame.ticks % 30 == 1 || g.st.sim.step_ms().is_none());
+        // Without trusted timestamps the GPU step is timed by the wall clock, with a queue
+        // drain, on one frame in 30; with them it is never waited for.
+        let measure = i == 0
+            && !g.st.sim.step_timed_by_timestamps()
+            && (g.frame.ticks % 30 == 1 || g.st.sim.step_ms().is_none());
         g.st.sim.step_timed(measure).map_err(AppError::Step)?;
     }
     g.st.clock.ran(n, dt);
@@ -187,39 +179,32 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
     Ok(n)
 }
 
-/// A sample of the panel's live plot, once a second while the panel is open (nothing is read back
-/// while it is closed): the measures (one small readback) and, up to
-/// [`crate::app::history::CENSUS_MAX_BOIDS`] boids, the flock census of the state.
+/// A sample of the panel's live plot, asked for once a second while the panel is open (nothing
+/// is read back while it is closed) and added when it has come back, a frame or more later: the
+/// measures and, up to [`crate::app::history::CENSUS_MAX_BOIDS`] boids, the flock census of the
+/// state ([`crate::app::sample`]; no queue drain).
 fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
     let now = Instant::now();
+    if let Some(p) = g.frame.pending_sample.as_mut() {
+        if let Some(sample) = p.poll(&g.st.sim)? {
+            let same_model = p.order_name == g.st.history.order_name;
+            g.frame.pending_sample = None;
+            if same_model {
+                g.st.history.push(now, sample);
+            }
+        }
+        return Ok(());
+    }
     if !g.st.panel_open || g.st.immersive || !g.st.history.due(now) {
         return Ok(());
     }
-    let st = &mut g.st;
-    let m = st.sim.measures()?;
-    let name = st.history.order_name;
-    let order = crate::model::measures::MeasureId::by_name(name)
-        .and_then(|id| m.get(id))
-        .unwrap_or(f64::NAN);
-    let flocks = if st.sim.len() <= crate::app::history::CENSUS_MAX_BOIDS {
-        let state = st.sim.read_state()?;
-        let p = st.sim.params();
-        let c = crate::model::flock_census(
-            &state,
-            p.perception_radius,
-            crate::model::World::of(p),
-            crate::model::census::FLOCK_MIN_BOIDS,
-        );
-        Some(c.flocks as f64)
-    } else {
-        None
-    };
-    let sample = crate::app::history::Sample {
-        t: st.clock.sim_time(),
-        order,
-        flocks,
-    };
-    st.history.push(now, sample);
+    let t = g.st.clock.sim_time();
+    let name = g.st.history.order_name;
+    g.frame.pending_sample = Some(crate::app::sample::PendingSample::request(
+        &mut g.st.sim,
+        t,
+        name,
+    )?);
     Ok(())
 }
 
@@ -369,7 +354,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     // passes (lavapipe: rules 0.07 ms here against 23.8 ms in `boids bench`, 20 000 boids).
     let scopes = g.st.sim.take_timer_results();
     let scopes = if g.software { Vec::new() } else { scopes };
-    if let Some(ms) = scopes.iter().rev().find_map(scope_ms) {
+    if let Some(ms) = scopes.iter().rev().find_map(crate::app::sim::scope_ms) {
         g.frame.gpu_passes_ms = Some(ms);
     }
 

@@ -46,6 +46,8 @@ pub(crate) struct Frame {
     pub steps_last_frame: u32,
     /// GPU time of the newest step whose timestamp scopes came back (ms).
     pub gpu_passes_ms: Option<f64>,
+    /// The panel's live-plot sample in flight (read without waiting).
+    pub pending_sample: Option<crate::app::sample::PendingSample>,
     /// The UI areas of the last frame: name and [x0, y0, x1, y1] in physical px.
     pub ui_areas: Vec<(&'static str, [f32; 4])>,
     /// The panel's sections of the last frame: title, header [x0, y0, x1, y1] (physical px), open.
@@ -94,6 +96,7 @@ impl Frame {
             times: FrameTimes::default(),
             steps_last_frame: 0,
             gpu_passes_ms: None,
+            pending_sample: None,
             ui_areas: Vec::new(),
             ui_sections: Vec::new(),
             ui_params: Vec::new(),

@@ -39,6 +39,7 @@ pub mod presets;
 pub mod record;
 pub mod recording;
 pub mod report;
+pub mod sample;
 pub mod script;
 pub mod sim;
 pub mod snapshot;

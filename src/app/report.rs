@@ -115,7 +115,8 @@ pub struct RunReport {
     pub present_mode: String,
     /// Samples per pixel.
     pub msaa: u32,
-    /// Last GPU step time (ms, wall clock: submit to completion, queue drained first).
+    /// Last GPU step time (ms): its timestamp queries on a hardware adapter that has them, else
+    /// the wall clock from submit to completion, queue drained first.
     pub step_ms_gpu: Option<f64>,
     /// Last CPU step time (ms).
     pub step_ms_cpu: Option<f64>,

@@ -17,7 +17,7 @@ use crate::gpu::cache::CacheStats;
 use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::{Pipelines, Variant};
-use crate::gpu::readback::{read_bytes, read_vec};
+use crate::gpu::readback::{read_bytes, read_vec, PendingRead};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
@@ -25,7 +25,7 @@ use crate::model::{
     ObstacleGrid, Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{
-    validate_predators, BackendKind, Costs, SimError, Simulation, StateBuffers,
+    validate_predators, BackendKind, Costs, PendingMeasures, SimError, Simulation, StateBuffers,
 };
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
@@ -478,6 +478,32 @@ impl GpuBackend {
     }
 }
 
+/// The measures row and catch counters of one request, read back without waiting.
+struct GpuPendingMeasures {
+    ctx: GpuContext,
+    read: Option<PendingRead>,
+    context: MeasureContext,
+}
+
+impl PendingMeasures for GpuPendingMeasures {
+    fn poll(&mut self) -> Result<Option<FlockMeasures>, SimError> {
+        let Some(read) = &self.read else {
+            return Ok(None);
+        };
+        let Some(bytes) = read.try_take(&self.ctx)? else {
+            return Ok(None);
+        };
+        self.read = None;
+        let row = MEASURES_ROW_BYTES as usize;
+        let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes[..row]);
+        let c: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[row..row + 8]);
+        Ok(Some(
+            FlockMeasures::from_sums(&MeasureSums::from_row(&r), &self.context)
+                .with_catches(c[0], c[1]),
+        ))
+    }
+}
+
 /// The obstacle grid of `points` for the radii of `ia`.
 fn obstacle_grid(points: &[[f32; 2]], ia: &Interaction, params: &SimParams) -> ObstacleGrid {
     ObstacleGrid::new(
@@ -703,6 +729,36 @@ impl Simulation for GpuBackend {
         Ok(self
             .measures_of_row(&r)
             .with_catches(catches[0], catches[1]))
+    }
+
+    fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
+        self.write_uniforms();
+        let mut enc = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("measures"),
+            });
+        self.record_scoped(&mut enc, "on request", When::OnRequest);
+        let read = PendingRead::record(
+            &self.ctx,
+            &mut enc,
+            &[
+                (self.buffers.get("result"), 0, MEASURES_ROW_BYTES),
+                (self.buffers.get("catches"), 0, 8),
+            ],
+        );
+        self.submit(enc);
+        read.start();
+        Ok(Box::new(GpuPendingMeasures {
+            ctx: self.ctx.clone(),
+            read: Some(read),
+            context: MeasureContext {
+                n: self.count as usize,
+                v0: self.params.constant_speed(),
+                neighbors_counted: self.neighbors_counted,
+            },
+        }))
     }
 
     fn run_measured(

@@ -323,3 +323,35 @@ fn the_tool_bar_and_the_areas_fit_every_width() {
         "both forms of the tool bar were tested"
     );
 }
+
+/// The panel's live plot fills on both backends while the panel is open, its samples read without
+/// waiting (the GPU's a frame or more late), and not while it is closed.
+#[test]
+fn the_live_plot_fills_while_the_panel_is_open_on_both_backends() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    // Each frame presents (≥ 10 ms under Xvfb), so 300 frames span more than the plot's 1 s period
+    // twice.
+    let script = "\
+        150: report @/closed.json\n\
+        151: panel open\n\
+        450: report @/open.json\n\
+        451: quit\n";
+    for backend in ["gpu", "cpu"] {
+        let r = run_app(
+            &format!("plot-{backend}"),
+            &["--boids", "2000", "--backend", backend],
+            Some(script),
+        );
+        r.assert_ok();
+        assert_eq!(
+            r.report("closed.json")["plot_samples"],
+            0,
+            "{backend}: sampled while closed"
+        );
+        let open = f(&r.report("open.json")["plot_samples"]);
+        assert!(open >= 2.0, "{backend}: {open} samples in 300 frames");
+    }
+}

@@ -255,3 +255,45 @@ fn measured_runs_equal_step_by_step_measures_on_both_backends() {
         }
     }
 }
+
+#[test]
+fn measures_asked_for_without_waiting_equal_the_waited_ones_and_come_once() {
+    // `request_measures` (what the app's panel uses: no queue drain) hands over what `measures`
+    // returns for the same state, once, on both backends.
+    let Some(ctx) = support::gpu() else { return };
+    let p = vicsek_params(2000, Boundary::Wrap, VicsekUpdate::New);
+    let boids = boids::model::initial_state(5, 2000, &p);
+    for kind in [BackendKind::Cpu, BackendKind::Gpu] {
+        let setup = boids::model::Setup {
+            params: p.clone(),
+            seed: 5,
+            step: 0,
+            boids: boids.clone(),
+            actors: Actors::default(),
+        };
+        let (waited, asked, again) = support::checked(&ctx, || {
+            let mut s = boids::backend::create(kind, &setup, Some(&ctx)).unwrap();
+            for _ in 0..3 {
+                s.step().unwrap();
+            }
+            let mut pending = s.request_measures().unwrap();
+            let started = std::time::Instant::now();
+            let asked = loop {
+                if let Some(m) = pending.poll().unwrap() {
+                    break m;
+                }
+                assert!(
+                    started.elapsed() < std::time::Duration::from_secs(60),
+                    "{kind:?}: the measures never came back"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            };
+            let again = pending.poll().unwrap();
+            s.finish().unwrap();
+            (s.measures().unwrap(), asked, again)
+        });
+        assert_eq!(asked, waited, "{kind:?}");
+        assert!(asked.polarization() > 0.0, "{kind:?}: {asked:?}");
+        assert!(again.is_none(), "{kind:?}: handed over twice");
+    }
+}

@@ -216,12 +216,16 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     if let Some(note) = &st.note {
         lines.push(small(note.clone()).weak().italics());
     }
+    let gpu_step = if st.sim.step_timed_by_timestamps() {
+        "step (GPU): the newest step's timestamp queries, a frame or more late, never waited for"
+    } else {
+        "step (GPU): one step in 30 frames timed by the wall clock, queue drained"
+    };
     lines.push(
-        small(
-            "step (GPU): one step timed by the wall clock, queue drained; the frame's times are \
-             CPU side (the GPU's work shows where the CPU waits for it: present)"
-                .into(),
-        )
+        small(format!(
+            "{gpu_step}; the frame's times are CPU side (the GPU's work shows where the CPU \
+             waits for it: present)"
+        ))
         .weak(),
     );
     lines
