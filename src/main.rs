@@ -12,11 +12,16 @@ use boids::stats::format::format_ms;
 #[command(
     name = "boids",
     version,
-    about = "GPU flocking simulator (wgpu compute) with a CPU reference backend"
+    about = "GPU flocking simulator (wgpu compute) with a CPU reference backend",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a subcommand, `boids` is `boids run`: its options are taken here too
+    /// (`boids --boids 50000` opens the app with 50 000 boids).
+    #[command(flatten)]
+    run: boids::app::RunArgs,
 }
 
 #[derive(Subcommand)]
@@ -62,7 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => boids::bench::cli::run(&args).map_err(Into::into),
         Some(Command::Sweep(args)) => boids::sweep::cli::run(&args).map_err(Into::into),
         Some(Command::Run(args)) => boids::app::run(args).map_err(Into::into),
-        None => boids::app::run(boids::app::RunArgs::default()).map_err(Into::into),
+        None => boids::app::run(cli.run).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -186,6 +186,21 @@ pub fn speed_label(s: f64) -> String {
     }
 }
 
+/// What [`Pace::PerFrame`] takes at `speed`: `1 step/frame`, `2 steps/frame` (at most
+/// [`MAX_STEPS_PER_FRAME`]), `1 step every 2 frames`.
+pub fn per_frame_label(speed: f64) -> String {
+    if speed >= 1.0 - 1e-9 {
+        let n = (speed + 1e-9).floor().min(MAX_STEPS_PER_FRAME as f64) as u32;
+        if n == 1 {
+            "1 step/frame".into()
+        } else {
+            format!("{n} steps/frame")
+        }
+    } else {
+        format!("1 step every {} frames", (1.0 / speed).round() as u32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +294,22 @@ mod tests {
         c.speed = 0.5;
         // 0.25 s × ½ = 7.5 steps owed, 4 taken.
         assert_eq!(c.plan(10.0, DT, Some(0.001)), 4);
+    }
+
+    #[test]
+    fn the_per_frame_label_says_the_steps_the_plan_takes() {
+        for speed in [0.5, 1.0, 2.0, 4.0, 8.0] {
+            let mut c = SimClock::new(Pace::PerFrame);
+            c.speed = speed;
+            let steps: u32 = (0..4).map(|_| c.plan(0.3, DT, None)).sum();
+            let label = per_frame_label(speed);
+            let expected = match steps {
+                2 => "1 step every 2 frames".to_string(),
+                4 => "1 step/frame".to_string(),
+                k => format!("{} steps/frame", k / 4),
+            };
+            assert_eq!(label, expected, "{speed}× took {steps} steps in 4 frames");
+        }
     }
 
     #[test]

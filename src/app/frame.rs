@@ -95,7 +95,7 @@ fn handle_video_requests(g: &mut Gfx) {
                 k += 1;
             }
             if let Err(e) = start_video(g, &dir, None) {
-                g.st.say(format!("recording not started: {e}"));
+                g.st.warn(format!("recording not started: {e}"));
             }
         }
         Some(false) if g.st.video.active.is_some() => {
@@ -106,7 +106,11 @@ fn handle_video_requests(g: &mut Gfx) {
         _ => {}
     }
     for m in g.st.video.poll() {
-        g.st.say(m);
+        if m.starts_with(crate::app::recording::NOT_WRITTEN) {
+            g.st.warn(m);
+        } else {
+            g.st.say(m);
+        }
     }
 }
 
@@ -130,7 +134,7 @@ fn record_video_frame(g: &mut Gfx) -> Result<(), AppError> {
     let (done, exit) = (rec.done(), rec.exit_when_done);
     if let Err(e) = pushed {
         g.st.video.stop();
-        g.st.say(format!("recording stopped: {e}"));
+        g.st.warn(format!("recording stopped: {e}"));
     } else if done {
         g.st.video.stop();
         g.st.clock.reset();
@@ -335,7 +339,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     handle_video_requests(g);
     g.sound.set_on(g.st.sound_on, g.st.immersive);
     if let Some(m) = g.sound.take_message() {
-        g.st.say(m);
+        g.st.warn(m);
     }
 
     let t = Instant::now();
@@ -488,7 +492,7 @@ pub(crate) fn toggle_recording(g: &mut Gfx) {
                     "capture of {frames} frames written to {}",
                     dir.display()
                 )),
-                Err(e) => g.st.say(format!("capture not written: {e}")),
+                Err(e) => g.st.warn(format!("capture not written: {e}")),
             }
         }
         None => {

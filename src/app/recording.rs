@@ -27,6 +27,8 @@ pub const DEFAULT_FPS: f64 = 30.0;
 pub const FPS_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// The name of the MP4 written beside the frames.
 pub const MP4_NAME: &str = "recording.mp4";
+/// How the message of a recording that could not be written begins.
+pub const NOT_WRITTEN: &str = "recording not written";
 
 pub use crate::app::error::RecordingError;
 
@@ -164,12 +166,28 @@ impl VideoOutcome {
 }
 
 /// The ffmpeg command line encoding `dir`'s frames at `fps` into `dir/recording.mp4`.
+/// Every argument that a POSIX shell could split or expand is single-quoted, so the line pastes
+/// into a shell as it is.
 fn ffmpeg_line(dir: &Path, fps: f64) -> String {
-    let d = dir.display();
+    let input = sh_quote(&dir.join("frame-%06d.png").display().to_string());
+    let output = sh_quote(&dir.join(MP4_NAME).display().to_string());
     format!(
-        "ffmpeg -framerate {fps} -i {d}/frame-%06d.png -c:v libx264 -pix_fmt yuv420p \
-         -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 {d}/{MP4_NAME}"
+        "ffmpeg -framerate {fps} -i {input} -c:v libx264 -pix_fmt yuv420p \
+         -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' {output}"
     )
+}
+
+/// `s` as one word of a POSIX shell: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside written `'\''`).
+fn sh_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./%+,:@=".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 /// Encodes `dir`'s frames into `dir/recording.mp4` with `ffmpeg`, whole (a temporary file renamed).
@@ -402,6 +420,11 @@ impl Videos {
         }
     }
 
+    /// Recordings stopped and still writing their frames or encoding (the overlay says so).
+    pub fn writing(&self) -> usize {
+        self.finishing.len()
+    }
+
     /// The messages of the recordings that finished since the last call (outcomes or errors).
     pub fn poll(&mut self) -> Vec<String> {
         let (done, pending): (Vec<_>, Vec<_>) = std::mem::take(&mut self.finishing)
@@ -427,8 +450,8 @@ impl Videos {
                 self.finished.push(o);
                 m
             }
-            Ok(Err(e)) => format!("recording not written: {e}"),
-            Err(_) => "recording not written: its thread stopped".into(),
+            Ok(Err(e)) => format!("{NOT_WRITTEN}: {e}"),
+            Err(_) => format!("{NOT_WRITTEN}: its thread stopped"),
         }
     }
 }
@@ -436,6 +459,42 @@ impl Videos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The printed ffmpeg line, split by a real shell, gives ffmpeg the arguments `encode_mp4`
+    /// gives it: the filter one word, a folder with a space and a quote whole.
+    #[test]
+    fn the_ffmpeg_hint_pastes_into_a_shell() {
+        let dir = Path::new("/tmp/my videos/it's here");
+        let line = ffmpeg_line(dir, 30.0);
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "printf '%s\\n' {}",
+                line.trim_start_matches("ffmpeg ")
+            ))
+            .output()
+            .unwrap();
+        let words: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let want = [
+            "-framerate",
+            "30",
+            "-i",
+            "/tmp/my videos/it's here/frame-%06d.png",
+            "-c:v",
+            "libx264",
+            "-pix_fmt",
+            "yuv420p",
+            "-vf",
+            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "/tmp/my videos/it's here/recording.mp4",
+        ];
+        assert_eq!(words, want, "{line}");
+        assert_eq!(sh_quote("/tmp/a-b_1.png"), "/tmp/a-b_1.png");
+    }
 
     fn steps(dt: f64, fps: f64, speed: f64, frames: usize) -> Vec<u32> {
         let mut s = FrameSchedule::new(dt, fps, speed);

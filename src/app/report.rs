@@ -91,6 +91,8 @@ pub struct RunReport {
     pub plot_samples: usize,
     /// The last message for the user, if any.
     pub message: Option<String>,
+    /// Whether that message reports a problem (drawn in the warning colour) rather than news.
+    pub message_problem: bool,
     /// Boid length (wu) and predator radius (wu) the renderer draws with.
     pub boid_length: f32,
     /// Predator radius (wu) the renderer draws with.
@@ -244,6 +246,7 @@ impl RunReport {
                 .collect(),
             plot_samples: st.history.len(),
             message: st.message.as_ref().map(|(m, _)| m.clone()),
+            message_problem: st.message.is_some() && st.message_problem,
             boid_length: st.style.boid_length,
             predator_draw_radius: st.style.predator_scale * st.style.boid_length,
             pointer_weight: st.pointer_weight,

@@ -192,6 +192,9 @@ pub struct AppState {
     pub note: Option<String>,
     /// The last message for the user (errors of live changes), with when it was set.
     pub message: Option<(String, Instant)>,
+    /// Whether [`AppState::message`] reports a problem ([`AppState::warn`], drawn in the warning
+    /// colour) rather than news ([`AppState::say`]).
+    pub message_problem: bool,
     /// F9 was pressed: the frame loop starts or stops the live capture.
     pub record_toggle: bool,
     /// The live capture being recorded, if any.
@@ -262,6 +265,7 @@ impl AppState {
             initial,
             note: None,
             message: None,
+            message_problem: false,
             record_toggle: false,
             recording: None,
             video: Default::default(),
@@ -306,11 +310,18 @@ impl AppState {
         }
     }
 
-    /// Shows `msg` to the user (and on stderr).
+    /// Shows `msg` to the user (and on stderr): news, such as a file written or a mode changed.
     pub fn say(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         eprintln!("boids: {msg}");
         self.message = Some((msg, Instant::now()));
+        self.message_problem = false;
+    }
+
+    /// Shows `msg` as a problem: something asked for that did not happen, and why.
+    pub fn warn(&mut self, msg: impl Into<String>) {
+        self.say(msg);
+        self.message_problem = true;
     }
 
     /// The world point under the pointer (wu), clamped into the world `[0, W) × [0, H)` (to
@@ -373,14 +384,14 @@ impl AppState {
     fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
         match self.sim.set_obstacles(points) {
             Ok(()) => self.actors_version += 1,
-            Err(e) => self.say(format!("obstacles: {e}")),
+            Err(e) => self.warn(format!("obstacles: {e}")),
         }
     }
 
     fn set_predators(&mut self, predators: Vec<Predator>) {
         match self.sim.set_predators(predators) {
             Ok(()) => self.actors_version += 1,
-            Err(e) => self.say(format!("predators: {e}")),
+            Err(e) => self.warn(format!("predators: {e}")),
         }
     }
 
@@ -390,7 +401,7 @@ impl AppState {
         match self.sim.live_actors() {
             Ok(a) => a,
             Err(e) => {
-                self.say(format!("predators: {e}"));
+                self.warn(format!("predators: {e}"));
                 self.sim.actors().clone()
             }
         }
@@ -400,7 +411,7 @@ impl AppState {
     pub fn place_predator(&mut self, at: Vec2, velocity: Vec2) {
         let mut predators = self.live_actors().predators;
         if predators.len() >= MAX_PREDATORS {
-            self.say(format!(
+            self.warn(format!(
                 "predators: at most {MAX_PREDATORS}; remove some in the panel first"
             ));
             return;
@@ -444,7 +455,9 @@ impl AppState {
             ),
             Err(e) => format!("cannot save {shown}: {e}"),
         };
+        let saved = status.starts_with("saved");
         self.say(status.clone());
+        self.message_problem = !saved;
         self.scene_status = Some(status);
     }
 
@@ -461,7 +474,7 @@ impl AppState {
             }
             Err(e) => {
                 let msg = format!("not loaded: {e}");
-                self.say(msg.clone());
+                self.warn(msg.clone());
                 self.scene_status = Some(msg);
             }
         }
@@ -476,7 +489,7 @@ impl AppState {
                 crate::io::clip(name),
                 crate::app::presets::Preset::names()
             );
-            self.say(msg.clone());
+            self.warn(msg.clone());
             self.scene_status = Some(msg);
             return;
         };
@@ -488,7 +501,7 @@ impl AppState {
             }
             Err(e) => {
                 let msg = format!("not loaded: {e}");
-                self.say(msg.clone());
+                self.warn(msg.clone());
                 self.scene_status = Some(msg);
             }
         }
@@ -552,7 +565,7 @@ impl AppState {
             }
             Err(e) => {
                 let msg = format!("not loaded: {shown}: {e}");
-                self.say(msg.clone());
+                self.warn(msg.clone());
                 self.scene_status = Some(msg);
                 false
             }
@@ -587,7 +600,7 @@ impl AppState {
             }
         }
         if let Err(e) = p.validate() {
-            self.say(format!("model {model}: {e}"));
+            self.warn(format!("model {model}: {e}"));
             return;
         }
         let switched = self.sim.read_state().and_then(|mut boids| {
@@ -615,7 +628,7 @@ impl AppState {
                 };
                 self.say(format!("model {model}{note}"));
             }
-            Err(e) => self.say(format!("model {model}: {e}")),
+            Err(e) => self.warn(format!("model {model}: {e}")),
         }
     }
 
@@ -631,7 +644,7 @@ impl AppState {
         if key == "model" {
             match Model::by_name(value.trim().trim_matches('"')) {
                 Some(m) => self.switch_model(m),
-                None => self.say(format!(
+                None => self.warn(format!(
                     "model = {}: unknown model ({})",
                     crate::io::clip(value),
                     Model::names()
@@ -640,7 +653,7 @@ impl AppState {
             return;
         }
         if key == "world_width" || key == "world_height" {
-            self.say(format!(
+            self.warn(format!(
                 "{key}: the world's size follows the boid count, or a scene (load one to change it)"
             ));
             return;
@@ -666,7 +679,7 @@ impl AppState {
                 }
             });
         if let Err(e) = checked {
-            self.say(format!("set {key}: {e}"));
+            self.warn(format!("set {key}: {e}"));
             return;
         }
         if p.model.desc().radii == Radii::PerRule {
@@ -674,7 +687,7 @@ impl AppState {
         }
         p.follow(&before);
         if let Err(e) = p.validate() {
-            self.say(format!("set {key}: {e}"));
+            self.warn(format!("set {key}: {e}"));
             return;
         }
         match self.sim.set_params(&p) {
@@ -682,7 +695,7 @@ impl AppState {
                 self.fit_predator_size();
                 self.world_changed();
             }
-            Err(e) => self.say(format!("set {key}: {e}")),
+            Err(e) => self.warn(format!("set {key}: {e}")),
         }
     }
 
@@ -842,7 +855,7 @@ impl AppState {
                 if kind != self.sim.kind() {
                     match self.sim.switch(kind) {
                         Ok(()) => self.backend_switches += 1,
-                        Err(e) => self.say(format!("cannot switch to {}: {e}", kind.name())),
+                        Err(e) => self.warn(format!("cannot switch to {}: {e}", kind.name())),
                     }
                 }
             }
@@ -871,7 +884,7 @@ impl AppState {
                     .spawn
                     .boids(self.initial.seed, self.initial.boids.len(), &params);
                 if let Err(e) = self.sim.set_state(&boids) {
-                    self.say(format!("reset: {e}"));
+                    self.warn(format!("reset: {e}"));
                 }
                 let actors = self.initial.actors.clone();
                 self.set_predators(actors.predators);
@@ -883,14 +896,14 @@ impl AppState {
             Action::SetBoidCount(n) => {
                 let n = n.clamp(1, self.max_boids.max(1));
                 if let Err(e) = self.sim.set_count(n) {
-                    self.say(format!("boid count {n}: {e}"));
+                    self.warn(format!("boid count {n}: {e}"));
                 }
                 // The world may have grown to hold them at the default density.
                 self.world_changed();
             }
             Action::SetParams(p) => {
                 if let Err(e) = self.sim.set_params(&p) {
-                    self.say(format!("parameters: {e}"));
+                    self.warn(format!("parameters: {e}"));
                 } else {
                     self.world_changed();
                 }
@@ -922,7 +935,7 @@ impl AppState {
                 if tool.default_radius_px().is_some() {
                     self.apply(Action::SetToolRadius { tool, px });
                 } else {
-                    self.say(format!("the {} tool has no radius", tool.name()));
+                    self.warn(format!("the {} tool has no radius", tool.name()));
                 }
             }
             Action::SetPointerWeight(w) => self.pointer_weight = w.clamp(0.0, 100.0),
@@ -985,7 +998,7 @@ impl AppState {
                 let at = self.pointer_world().expect("pointer");
                 let spread = self.tool_radius_wu(Tool::Add).unwrap_or(0.0);
                 if let Err(e) = self.sim.spawn_at(at, k, spread) {
-                    self.say(format!("add boids: {e}"));
+                    self.warn(format!("add boids: {e}"));
                 }
             }
         }

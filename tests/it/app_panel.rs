@@ -95,6 +95,16 @@ fn the_selector_shows_eta_in_vicsek_and_hides_the_boids_sliders() {
         msg.contains("separation_weight") && msg.contains("not used by the vicsek model"),
         "{msg}"
     );
+    // A refusal is a problem (the warning colour); the model's change before it was news.
+    assert_eq!(set["message_problem"], true, "{msg}");
+    let switched = &v["message"];
+    assert!(
+        switched
+            .as_str()
+            .is_some_and(|m| m.starts_with("model vicsek")),
+        "{switched}"
+    );
+    assert_eq!(v["message_problem"], false, "{switched}");
 }
 
 /// The centre of a rectangle [x0, y0, x1, y1] (physical px), as the script writes it.
@@ -354,4 +364,44 @@ fn the_live_plot_fills_while_the_panel_is_open_on_both_backends() {
         let open = f(&r.report("open.json")["plot_samples"]);
         assert!(open >= 2.0, "{backend}: {open} samples in 300 frames");
     }
+}
+
+/// The tool bar keeps its width whatever the tool and whether paused, so its buttons do not
+/// slide under the pointer.
+#[test]
+fn the_tool_bar_keeps_its_width_across_tools_and_pause() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        2: tool add\n\
+        4: report @/add.json\n\
+        5: tool predator\n\
+        7: report @/predator.json\n\
+        8: tool-radius 400\n\
+        10: report @/wide.json\n\
+        11: key space\n\
+        13: report @/paused.json\n\
+        14: quit\n";
+    let r = run_app(
+        "toolbar-width",
+        &["--boids", "500", "--width", "1280", "--height", "720"],
+        Some(script),
+    );
+    r.assert_ok();
+    let width = |name: &str| {
+        let a = &r.report(name)["ui_areas"]["toolbar"];
+        f(&a[2]) - f(&a[0])
+    };
+    let add = width("add.json");
+    assert!(add > 200.0, "{add}");
+    for name in ["predator.json", "wide.json", "paused.json"] {
+        let w = width(name);
+        assert!(
+            (w - add).abs() < 0.5,
+            "{name}: {w} px against {add} with the add tool"
+        );
+    }
+    assert_eq!(r.report("paused.json")["paused"], true);
 }

@@ -825,3 +825,32 @@ fn headless_refuses_one_file_for_two_outputs() {
         crate::support::cmd::refused(&["headless", "--init", &format!("{csv}:0"), "--steps", "1"]);
     crate::support::assert_names(&e, &["s.csv:0", "FILE:FRAME", "GSD trajectory"]);
 }
+
+/// `boids` without a subcommand is `boids run`, options included: `boids --boids N` reaches the
+/// app (here it stops at the missing display), a bad value is refused naming the option, and a
+/// subcommand after the app's options is refused rather than ignored.
+#[test]
+fn the_app_options_work_without_the_run_subcommand() {
+    let out = boids()
+        .args(["--boids", "2000", "--backend", "cpu"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("cannot open a window"), "{err}");
+    for args in [
+        &["--boids", "many"][..],
+        &["--boids", "2000", "headless"][..],
+    ] {
+        let out = boids().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--boids") || err.contains("headless"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -35,6 +35,18 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// The HUD's frame rate: whole fps from 10 up, one decimal below (`0.4 fps`, not `0 fps`), `—`
+/// before the first frames are timed.
+pub fn fps_text(fps: f64) -> String {
+    if !fps.is_finite() || fps <= 0.0 {
+        "— fps".into()
+    } else if fps >= 9.95 {
+        format!("{fps:.0} fps")
+    } else {
+        format!("{fps:.1} fps")
+    }
+}
+
 /// The speed part of the HUD's line: `1×`, `paused`, `2× · slowed to 0.4× real time`.
 pub fn speed_text(st: &AppState) -> String {
     if st.paused {
@@ -43,7 +55,12 @@ pub fn speed_text(st: &AppState) -> String {
     let asked = speed_label(st.clock.speed);
     match st.clock.slowed_to() {
         Some(a) => format!("{asked} · slowed to {} real time", speed_label(a)),
-        None if st.clock.pace == Pace::PerFrame => format!("{asked} (1 step/frame)"),
+        None if st.clock.pace == Pace::PerFrame => {
+            format!(
+                "{asked} ({})",
+                crate::app::clock::per_frame_label(st.clock.speed)
+            )
+        }
         None => asked,
     }
 }
@@ -90,7 +107,7 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
                     ("more", "Frame budget, adapter, world (I)")
                 };
                 let mut parts = vec![
-                    RichText::new(format!("{:.0} fps", info.fps)).strong(),
+                    RichText::new(fps_text(info.fps as f64)).strong(),
                     speed,
                     RichText::new(format!("{} boids", short_count(st.sim.len()))),
                 ];
@@ -234,6 +251,15 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slow_frame_rates_keep_a_decimal() {
+        assert_eq!(fps_text(0.42), "0.4 fps");
+        assert_eq!(fps_text(4.26), "4.3 fps");
+        assert_eq!(fps_text(38.4), "38 fps");
+        assert_eq!(fps_text(0.0), "— fps");
+        assert_eq!(fps_text(f64::NAN), "— fps");
+    }
 
     #[test]
     fn counts_are_short() {

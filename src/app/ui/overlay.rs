@@ -12,8 +12,21 @@ use crate::app::ui::hud::{dot, REC};
 use crate::app::ui::shared::{UiOut, MARGIN};
 use crate::render::Theme;
 
-/// Longest message the overlay shows (characters); the rest is cut with an ellipsis.
+/// Longest message the overlay shows (characters); the rest is cut with an ellipsis, but a
+/// command the message ends with (in backticks) is kept whole.
 pub const BRIEF_CHARS: usize = 160;
+
+/// The colour of a message that reports a problem (news is drawn in the theme's strong text).
+pub const PROBLEM: Color32 = Color32::from_rgb(230, 120, 100);
+
+/// What the overlay says while stopped recordings are still being written.
+pub fn video_writing_text(n: usize) -> String {
+    if n == 1 {
+        "writing the recording's last frames and its video…".into()
+    } else {
+        format!("writing {n} recordings' last frames and videos…")
+    }
+}
 
 /// `message` made short for the overlay: an "expected one of `a`, `b`, …" list of more than three
 /// names becomes the (at most three) names nearest the offending one (the name quoted first in the
@@ -42,9 +55,20 @@ pub fn brief(message: &str) -> String {
             text = format!("{}{hint}{}", &text[..at], &text[end..]);
         }
     }
-    if text.chars().count() > BRIEF_CHARS {
-        let cut: String = text.chars().take(BRIEF_CHARS - 1).collect();
-        text = format!("{cut}…");
+    // A command at the end (`…`) is kept whole, so that it can be copied from stderr's copy of
+    // the message and read here; the prose before it is cut instead.
+    let (prose, command) = match text.strip_suffix('`').and_then(|t| t.rfind('`')) {
+        Some(open) if text.len() - open > 2 => (text[..open].to_string(), text[open..].to_string()),
+        _ => (text.clone(), String::new()),
+    };
+    let room = BRIEF_CHARS.saturating_sub(command.chars().count()).max(40);
+    if prose.chars().count() > room {
+        let cut: String = prose.chars().take(room - 1).collect();
+        text = if command.is_empty() {
+            format!("{cut}…")
+        } else {
+            format!("{cut}… {command}")
+        };
     }
     text
 }
@@ -59,8 +83,10 @@ pub fn messages(
     out: &mut UiOut,
 ) {
     let recording = st.recording.as_ref().map(|r| r.frames());
+    let video = st.video.active.as_ref().map(|r| r.frames());
+    let writing = st.video.writing();
     let message = st.recent_message().map(brief);
-    if recording.is_none() && message.is_none() {
+    if recording.is_none() && video.is_none() && writing == 0 && message.is_none() {
         return;
     }
     let screen = ctx.content_rect();
@@ -94,8 +120,26 @@ pub fn messages(
                         );
                     });
                 }
+                if let Some(n) = video {
+                    ui.horizontal(|ui| {
+                        dot(ui, REC);
+                        ui.label(
+                            RichText::new(format!("recording video: {n} frames (V stops)"))
+                                .color(REC)
+                                .strong(),
+                        );
+                    });
+                }
+                if writing > 0 {
+                    ui.label(RichText::new(video_writing_text(writing)).italics().weak());
+                }
                 if let Some(m) = message {
-                    ui.label(RichText::new(m).color(Color32::from_rgb(230, 120, 100)));
+                    let text = RichText::new(m);
+                    ui.label(if st.message_problem {
+                        text.color(PROBLEM)
+                    } else {
+                        text.strong()
+                    });
                 }
             });
         });
@@ -166,5 +210,21 @@ mod tests {
         let cut = brief(&"x".repeat(500));
         assert_eq!(cut.chars().count(), BRIEF_CHARS);
         assert!(cut.ends_with('…'));
+    }
+
+    /// A message that ends with a command (the ffmpeg hint) keeps the command whole.
+    #[test]
+    fn a_trailing_command_is_never_cut() {
+        let cmd = "`ffmpeg -framerate 30 -i /home/someone/captures/video-20261204-101010/\
+                   frame-%06d.png -c:v libx264 -pix_fmt yuv420p -vf 'pad=ceil(iw/2)*2:\
+                   ceil(ih/2)*2' /home/someone/captures/video-20261204-101010/recording.mp4`";
+        let m = format!(
+            "recorded 180 frames at 30 fps in /home/someone/captures/video-20261204-101010; \
+             ffmpeg was not found on the PATH, so no MP4: to encode them later, {cmd}"
+        );
+        let b = brief(&m);
+        assert!(b.ends_with(cmd), "{b}");
+        assert!(b.starts_with("recorded 180 frames"), "{b}");
+        assert!(b.contains('…'), "{b}");
     }
 }

@@ -48,6 +48,10 @@ pub fn reach_text(st: &AppState) -> Option<String> {
     })
 }
 
+/// The widest text [`reach_text`] gives in practice (radii below 1000 px and 10 000 wu): the
+/// width of the reach's slot.
+const REACH_WIDEST: &str = "r 888 px = 8888 wu";
+
 /// The tool bar's buttons, laid out by `ui` (a row, or a column in the popup).
 fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     for t in Tool::ALL {
@@ -60,19 +64,28 @@ fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
             out.actions.push(Action::SetTool(t));
         }
     }
-    if let Some(r) = reach_text(st) {
-        ui.label(RichText::new(r).weak()).on_hover_text(
-            "The tool's radius on screen and in the world (set in the panel's Tools)",
-        );
-    }
+    // The reach sits in a slot as wide as its widest text (or empty, for a tool without one), and
+    // the pause button keeps its label (lit while paused), so that no button moves when the tool
+    // or the pause changes.
+    let slot = egui::WidgetText::from(RichText::new(REACH_WIDEST).weak())
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size();
+    let reach = reach_text(st).unwrap_or_default();
+    ui.add_sized(slot, egui::Label::new(RichText::new(reach).weak()))
+        .on_hover_text("The tool's radius on screen and in the world (set in the panel's Tools)");
     ui.separator();
-    let (label, tip) = if st.paused {
-        ("Run", "Resume (Space)")
+    let tip = if st.paused {
+        "Paused: resume (Space)"
     } else {
-        ("Pause", "Pause (Space)")
+        "Pause (Space)"
     };
     if ui
-        .selectable_label(st.paused, label)
+        .selectable_label(st.paused, "Pause")
         .on_hover_text(tip)
         .clicked()
     {
