@@ -467,14 +467,44 @@ impl GpuBackend {
     /// The flock measures of a row of sums written by the `measures` stage (`MEASURES_ROW_BYTES`, columns as
     /// in `shaders/measures.wgsl`), finished by the measure table.
     fn measures_of_row(&self, r: &[f32]) -> FlockMeasures {
-        FlockMeasures::from_sums(
-            &MeasureSums::from_row(r),
-            &MeasureContext {
-                n: self.count as usize,
-                v0: self.params.constant_speed(),
-                neighbors_counted: self.neighbors_counted,
-            },
-        )
+        FlockMeasures::from_sums(&MeasureSums::from_row(r), &self.measure_context())
+    }
+
+    /// What finishing the measure sums of the current state needs besides them.
+    fn measure_context(&self) -> MeasureContext {
+        MeasureContext {
+            n: self.count as usize,
+            v0: self.params.constant_speed(),
+            neighbors_counted: self.neighbors_counted,
+        }
+    }
+
+    /// Records the measure passes of the current state and a copy of their row and the catch
+    /// counters into a mappable buffer, submits them and asks for the mapping (no wait).
+    fn measures_in_flight(&mut self) -> GpuPendingMeasures {
+        self.write_uniforms();
+        let mut enc = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("measures"),
+            });
+        self.record_scoped(&mut enc, "on request", When::OnRequest);
+        let read = PendingRead::record(
+            &self.ctx,
+            &mut enc,
+            &[
+                (self.buffers.get("result"), 0, MEASURES_ROW_BYTES),
+                (self.buffers.get("catches"), 0, 8),
+            ],
+        );
+        self.submit(enc);
+        read.start();
+        GpuPendingMeasures {
+            ctx: self.ctx.clone(),
+            read: Some(read),
+            context: self.measure_context(),
+        }
     }
 }
 
@@ -711,54 +741,21 @@ impl Simulation for GpuBackend {
     }
 
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
-        self.write_uniforms();
-        let mut enc = self
-            .ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("measures"),
-            });
-        self.record_scoped(&mut enc, "on request", When::OnRequest);
-        self.submit(enc);
+        let mut pending = self.measures_in_flight();
         let t = std::time::Instant::now();
-        let bytes = read_bytes(&self.ctx, self.buffers.get("result"), 0, MEASURES_ROW_BYTES)?;
+        self.ctx.wait()?;
+        let m = pending.poll()?;
         self.costs.readback_ms += ms_since(t);
         self.collect_timings();
-        let r: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
-        let catches: Vec<u32> = read_vec(&self.ctx, self.buffers.get("catches"), 2)?;
-        Ok(self
-            .measures_of_row(&r)
-            .with_catches(catches[0], catches[1]))
+        m.ok_or_else(|| {
+            SimError::Gpu(crate::simulation::GpuError::Readback(
+                "the measures were not mapped after the queue drained".into(),
+            ))
+        })
     }
 
     fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
-        self.write_uniforms();
-        let mut enc = self
-            .ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("measures"),
-            });
-        self.record_scoped(&mut enc, "on request", When::OnRequest);
-        let read = PendingRead::record(
-            &self.ctx,
-            &mut enc,
-            &[
-                (self.buffers.get("result"), 0, MEASURES_ROW_BYTES),
-                (self.buffers.get("catches"), 0, 8),
-            ],
-        );
-        self.submit(enc);
-        read.start();
-        Ok(Box::new(GpuPendingMeasures {
-            ctx: self.ctx.clone(),
-            read: Some(read),
-            context: MeasureContext {
-                n: self.count as usize,
-                v0: self.params.constant_speed(),
-                neighbors_counted: self.neighbors_counted,
-            },
-        }))
+        Ok(Box::new(self.measures_in_flight()))
     }
 
     fn run_measured(
