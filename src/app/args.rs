@@ -105,9 +105,10 @@ pub struct RunArgs {
     /// only one human line at exit.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// What the boids' colour shows (C cycles it).
-    #[arg(long, value_enum, default_value = "hue")]
-    pub colour: ColourMode,
+    /// What the boids' colour shows (C cycles it). Default: the scene's `[view] colour`, else
+    /// `hue`.
+    #[arg(long, value_enum)]
+    pub colour: Option<ColourMode>,
     /// Fading trails behind the boids (T turns them on and off; each frame costs a full-screen
     /// fade and composite more).
     #[arg(long)]

@@ -171,7 +171,11 @@ impl Gfx {
         }
         st.style.theme = args.theme;
         st.style.rasteriser = args.rasteriser;
-        st.style.colour = args.colour;
+        let scene_colour = match scene {
+            Some(s) => crate::run::spec::scene_colour(s)?,
+            None => None,
+        };
+        st.style.colour = args.colour.or(scene_colour).unwrap_or_default();
         st.style.trails = args.trails;
         st.panel_open = args.panel;
         st.help_open = args.start_screen();

@@ -65,8 +65,9 @@ pub struct SnapshotArgs {
     pub msaa: u32,
     /// What the boids' colour shows, as the app's --colour: the hue vector, the heading, the
     /// speed or the neighbour count (of the last step: `neighbours` needs --steps 1 or more).
-    #[arg(long, value_enum, default_value = "hue")]
-    pub colour: ColourMode,
+    /// Default: the scene's `[view] colour`, else `hue`.
+    #[arg(long, value_enum)]
+    pub colour: Option<ColourMode>,
     /// How boids are drawn: `auto` (the compute rasteriser for many small boids — 20 000 or more,
     /// as density dots or spearheads up to 6 px — the instanced draw otherwise), `instanced` (the
     /// design card's instanced spearheads), `compute` (the compute rasteriser).
@@ -90,7 +91,7 @@ impl SnapshotArgs {
             theme: Theme::Dark,
             boid_size: None,
             msaa: 4,
-            colour: ColourMode::Hue,
+            colour: None,
             rasteriser: Rasteriser::Auto,
         }
     }
@@ -124,7 +125,7 @@ impl PictureStyle {
             theme: args.theme,
             boid_size: args.boid_size,
             msaa: args.msaa,
-            colour: args.colour,
+            colour: args.colour.unwrap_or_default(),
             rasteriser: args.rasteriser,
         }
     }
@@ -165,8 +166,17 @@ pub fn render_snapshot(
     ctx: &GpuContext,
     args: &SnapshotArgs,
 ) -> Result<image::RgbaImage, AppError> {
-    let style = PictureStyle::of(args);
-    if args.colour == ColourMode::Neighbours && args.steps == 0 {
+    let scene = match &args.setup.scene {
+        Some(p) => Some(Scene::load(p)?),
+        None => None,
+    };
+    let scene_colour = match &scene {
+        Some(s) => crate::run::spec::scene_colour(s)?,
+        None => None,
+    };
+    let mut style = PictureStyle::of(args);
+    style.colour = args.colour.or(scene_colour).unwrap_or_default();
+    if style.colour == ColourMode::Neighbours && args.steps == 0 {
         // The counts are those of the last step: before one, every boid would show 0.
         return Err(AppError::Setup(crate::run::RunError::Conflict(
             "--colour neighbours --steps 0: the neighbour counts are those of the last step; give \
@@ -187,10 +197,6 @@ pub fn render_snapshot(
             crate::run::spec::resolve(&inputs, &args.setup.overrides(args.boids), &defaults)?.setup
         }
         None => {
-            let scene = match &args.setup.scene {
-                Some(p) => Some(Scene::load(p)?),
-                None => None,
-            };
             app_setup(
                 scene.as_ref(),
                 &args.setup.overrides(args.boids),

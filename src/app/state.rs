@@ -438,6 +438,9 @@ impl AppState {
             obstacles: actors.obstacles.clone(),
             params: self.sim.params().clone(),
             predators: actors.predators.iter().map(PredatorSpec::of).collect(),
+            view: crate::formats::scene::SceneView {
+                colour: Some(self.style.colour.name().to_string()),
+            },
             world_given: true,
             origin: None,
         };
@@ -550,6 +553,10 @@ impl AppState {
                 self.stroke_last = None;
                 self.predator_drag = None;
                 self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
+                // Validated with the run; a scene without `[view] colour` keeps the current one.
+                if let Ok(Some(c)) = crate::run::spec::scene_colour(scene) {
+                    self.style.colour = c;
+                }
                 self.history
                     .restart(self.sim.params().model.desc().order_parameter);
                 self.world_changed();

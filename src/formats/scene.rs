@@ -102,6 +102,9 @@ pub struct Scene {
     /// Predators (docs/model.md §18): `[[predators]]` tables of position, velocity and kind.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub predators: Vec<PredatorSpec>,
+    /// How the app draws the scene (`[view]`); the command line and the panel win over it.
+    #[serde(default, skip_serializing_if = "SceneView::is_empty")]
+    pub view: SceneView,
     /// Whether the file wrote `world_width` or `world_height` (set by [`Scene::parse`]).
     #[serde(skip)]
     pub world_given: bool,
@@ -109,6 +112,24 @@ pub struct Scene {
     /// world once a run's world is known ([`Scene::check_inside`]) are named by file and line.
     #[serde(skip)]
     pub origin: Option<SceneOrigin>,
+}
+
+/// The `[view]` table of a scene: how the app and `boids snapshot` draw it unless their own
+/// options say otherwise. The commands without a picture read it only to refuse a bad value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneView {
+    /// What the boids' colour shows: `hue`, `heading`, `speed` or `neighbours` (the names of the
+    /// renderer's colour modes, checked where the run is resolved: `crate::run::spec`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+impl SceneView {
+    /// Whether the table sets nothing (it is then not written).
+    pub fn is_empty(&self) -> bool {
+        self.colour.is_none()
+    }
 }
 
 /// The file a scene was read from and the lines of its points.
@@ -120,6 +141,8 @@ pub struct SceneOrigin {
     pub obstacle_lines: Vec<usize>,
     /// 1-based line of each predator's `position`.
     pub predator_lines: Vec<usize>,
+    /// 1-based line of `[view]`'s `colour` (1 when the file does not write it).
+    pub view_colour_line: usize,
 }
 
 impl Scene {
@@ -145,6 +168,7 @@ impl Scene {
             path: path.to_path_buf(),
             obstacle_lines,
             predator_lines,
+            view_colour_line: key_line(text, "colour"),
         });
         let table: toml::Table = toml::from_str(text).unwrap_or_default();
         scene.world_given = table

@@ -67,6 +67,32 @@ impl Inputs {
     }
 }
 
+/// The colour mode a scene's `[view]` asks for (`None` when it names none).
+///
+/// # Errors
+/// [`RunError::Scene`] naming the file, line, value and the allowed names when it is not one.
+pub fn scene_colour(scene: &Scene) -> Result<Option<crate::render::ColourMode>, RunError> {
+    let Some(name) = &scene.view.colour else {
+        return Ok(None);
+    };
+    match crate::render::ColourMode::parse(name) {
+        Some(m) => Ok(Some(m)),
+        None => {
+            let origin = scene.origin.clone().unwrap_or_default();
+            Err(RunError::Scene(crate::formats::scene::SceneError::Parse {
+                path: origin.path,
+                line: origin.view_colour_line,
+                column: 1,
+                message: format!(
+                    "[view] colour = \"{}\" is not a colour mode: allowed {}",
+                    crate::io::clip(name),
+                    crate::render::ColourMode::names()
+                ),
+            }))
+        }
+    }
+}
+
 /// One `--set KEY=VALUE` (parsed by [`crate::run::args::parse_set`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Set {
@@ -156,6 +182,9 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
             scene_name(),
             show_path(&file.expect("a checkpoint").path)
         ));
+    }
+    if let Some(s) = scene {
+        scene_colour(s)?;
     }
     let file_boids = file.map(|f| f.boids.len());
     if let (Some(n), Some(k), Some(f)) = (o.boids, file_boids, file) {

@@ -192,7 +192,10 @@ fn presets_load() {
     assert!((side - 31.6228).abs() < 1e-3, "{side}");
     assert!(f(&v["predator_draw_radius"]) <= side / 40.0 + 1e-6, "{v}");
     assert!(f(&v["boid_length"]) < 1.0, "{v}");
+    // The Vicsek scene's `[view]` draws it in heading colour; a scene without one keeps it.
+    assert_eq!(v["colour"], "heading");
     let p = r.report("predators.json");
+    assert_eq!(p["colour"], "heading");
     assert_eq!(p["model"], "boids");
     assert_eq!(p["predators"].as_array().unwrap().len(), 3);
     assert_eq!(p["spawn"], "flocks");
@@ -404,4 +407,35 @@ fn the_tool_bar_keeps_its_width_across_tools_and_pause() {
         );
     }
     assert_eq!(r.report("paused.json")["paused"], true);
+}
+
+/// A scene's `[view] colour` is the app's first colour unless `--colour` says otherwise, and the
+/// app's Save writes the colour in use.
+#[test]
+fn a_scene_sets_the_first_colour_and_save_keeps_it() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let vicsek = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    let r = run_app(
+        "scene-colour",
+        &["--scene", vicsek],
+        Some("3: report @/r.json\n4: quit\n"),
+    );
+    r.assert_ok();
+    assert_eq!(r.report("r.json")["colour"], "heading");
+    let r = run_app(
+        "scene-colour-cli",
+        &["--scene", vicsek, "--colour", "speed"],
+        Some("3: key c\n4: scene-path @/saved.toml\n5: save-scene\n7: report @/r.json\n8: quit\n"),
+    );
+    r.assert_ok();
+    let rep = r.report("r.json");
+    assert_eq!(rep["colour"], "neighbours", "C after speed");
+    let saved = std::fs::read_to_string(r.path("saved.toml")).unwrap();
+    assert!(
+        saved.contains("[view]") && saved.contains("colour = \"neighbours\""),
+        "{saved}"
+    );
 }

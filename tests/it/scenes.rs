@@ -122,3 +122,44 @@ fn the_topological_scene_suggests_a_long_enough_sweep() {
         "{steps}, {discard}"
     );
 }
+
+/// A `[view] colour` that is not a colour mode is refused by every command, even one that draws
+/// nothing, with the file, the line, the value and the allowed names; a good one passes.
+#[test]
+fn a_bad_view_colour_is_refused_with_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(&bad, "boids = 50\n\n[view]\ncolour = \"rainbow\"\n").unwrap();
+    let out = support::cmd::boids()
+        .args(["headless", "--backend", "cpu", "--steps", "1", "--scene"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    for part in [
+        "bad.toml",
+        "line 4",
+        "rainbow",
+        "hue, heading, speed, neighbours",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    let good = tmp.path().join("good.toml");
+    std::fs::write(&good, "boids = 50\n\n[view]\ncolour = \"speed\"\n").unwrap();
+    let scene = Scene::load(&good).unwrap();
+    assert_eq!(
+        boids::run::spec::scene_colour(&scene).unwrap(),
+        Some(boids::render::ColourMode::Speed)
+    );
+    let out = support::cmd::boids()
+        .args(["headless", "--backend", "cpu", "--steps", "1", "--scene"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
