@@ -31,6 +31,8 @@ pub mod frame;
 pub mod frame_state;
 pub mod frame_times;
 pub(crate) mod gfx;
+#[cfg(feature = "h264")]
+pub mod h264;
 pub mod history;
 pub mod input;
 pub mod keys;

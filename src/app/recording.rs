@@ -157,7 +157,7 @@ impl VideoOutcome {
                 self.ffmpeg_command()
             ),
             Mp4::Failed(why) => format!(
-                "recorded {frames}; ffmpeg could not encode them ({why}): `{}`",
+                "recorded {frames}; they could not be encoded ({why}); with ffmpeg: `{}`",
                 self.ffmpeg_command()
             ),
             Mp4::NoFrames => format!("recording in {dir} stopped before its first frame"),
@@ -190,7 +190,31 @@ fn sh_quote(s: &str) -> String {
     }
 }
 
+/// Encodes `dir`'s frames into `dir/recording.mp4` in-process ([`crate::app::h264`]), whole (a
+/// temporary file renamed).
+#[cfg(feature = "h264")]
+fn encode_mp4(dir: &Path, fps: f64) -> Mp4 {
+    let tmp = dir.join(format!("{MP4_NAME}.tmp"));
+    let frames = crate::app::h264::frame_files(dir);
+    let result = crate::app::h264::encode(&frames, fps, &tmp)
+        .map_err(|e| e.to_string())
+        .and_then(|_| {
+            let mp4 = dir.join(MP4_NAME);
+            std::fs::rename(&tmp, &mp4)
+                .map(|()| mp4)
+                .map_err(|e| e.to_string())
+        });
+    match result {
+        Ok(mp4) => Mp4::Written(mp4),
+        Err(why) => {
+            let _ = std::fs::remove_file(&tmp);
+            Mp4::Failed(why)
+        }
+    }
+}
+
 /// Encodes `dir`'s frames into `dir/recording.mp4` with `ffmpeg`, whole (a temporary file renamed).
+#[cfg(not(feature = "h264"))]
 fn encode_mp4(dir: &Path, fps: f64) -> Mp4 {
     let tmp = dir.join(format!("{MP4_NAME}.tmp"));
     let out = std::process::Command::new("ffmpeg")
