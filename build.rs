@@ -17,7 +17,8 @@
 //! --git-path`, which also finds them for a linked worktree (whose `.git` is a file).
 //!
 //! It also writes `$OUT_DIR/scenes.rs`, the app's preset gallery: every `scenes/*.toml`, by file
-//! stem and `include_str!`ed, so the binary carries the scenes wherever it runs.
+//! stem and `include_str!`ed, and its thumbnail `scenes/thumbs/<stem>.png` `include_bytes!`ed, so
+//! the binary carries the scenes wherever it runs.
 //!
 //! A hand-written script rather than `vergen-gitcl` or `built`: it is these few lines with no
 //! build dependency (`built`'s git support links libgit2), and it can scope the dirty flag to the
@@ -78,6 +79,23 @@ fn scene_table(dir: &Path) {
             "    ({stem:?}, include_str!({:?})),\n",
             path.display().to_string()
         ));
+    }
+    out.push_str("];\n");
+    out.push_str(
+        "/// The gallery's thumbnail of each scene that has one, `scenes/thumbs/<stem>.png`\n\
+         /// (written by build.rs; made by scripts/thumbnails.sh): its stem and its bytes.\n\
+         pub static SCENE_THUMBS: &[(&str, &[u8])] = &[\n",
+    );
+    for (stem, path) in &scenes {
+        let thumb = path
+            .parent()
+            .map(|d| d.join("thumbs").join(format!("{stem}.png")));
+        if let Some(t) = thumb.filter(|t| t.is_file()) {
+            out.push_str(&format!(
+                "    ({stem:?}, include_bytes!({:?})),\n",
+                t.display().to_string()
+            ));
+        }
     }
     out.push_str("];\n");
     let target =

@@ -1,7 +1,9 @@
 //! The preset gallery: every scene of `scenes/`, built into the binary (build.rs writes the table),
 //! by file stem — the panel's gallery and the script's `preset NAME` load one as the panel's Load
 //! button loads a scene file (`AppState`'s scene start, through the run layer). A scene's first
-//! comment line is its description in the gallery.
+//! comment line is its description in the gallery, in plain words; its thumbnail is
+//! `scenes/thumbs/<name>.png` (160 × 90 px, remade by `scripts/thumbnails.sh`). The gallery shows
+//! them in [`GALLERY_ORDER`]: boids first, then fish, then the Vicsek models.
 
 use std::path::PathBuf;
 
@@ -9,6 +11,26 @@ use crate::formats::scene::Scene;
 use crate::formats::scene::SceneError;
 
 include!(concat!(env!("OUT_DIR"), "/scenes.rs"));
+
+/// The order of the panel's gallery: the boids scenes from the default up, then the fish, then
+/// the Vicsek models (every scene once; a test holds it to `scenes/`).
+pub const GALLERY_ORDER: &[&str] = &[
+    "flocks",
+    "million",
+    "predators",
+    "interactive",
+    "steering_capped",
+    "trees",
+    "fish_school",
+    "fish_program",
+    "fish_box",
+    "vicsek",
+    "vicsek_topological",
+    "vicsek_vectorial",
+];
+
+/// Side lengths of a gallery thumbnail (px).
+pub const THUMB_SIZE: [u32; 2] = [160, 90];
 
 /// One scene of the gallery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +42,26 @@ pub struct Preset {
 }
 
 impl Preset {
+    /// The presets in the gallery's order ([`GALLERY_ORDER`]; any scene it does not list last).
+    pub fn gallery() -> Vec<Preset> {
+        let mut all: Vec<Preset> = Preset::all().collect();
+        all.sort_by_key(|p| {
+            GALLERY_ORDER
+                .iter()
+                .position(|n| *n == p.name)
+                .unwrap_or(usize::MAX)
+        });
+        all
+    }
+
+    /// The thumbnail's PNG bytes ([`THUMB_SIZE`]), when the scene has one.
+    pub fn thumbnail(&self) -> Option<&'static [u8]> {
+        SCENE_THUMBS
+            .iter()
+            .find(|(n, _)| *n == self.name)
+            .map(|(_, b)| *b)
+    }
+
     /// Every preset, by name.
     pub fn all() -> impl Iterator<Item = Preset> {
         SCENE_FILES
@@ -66,6 +108,23 @@ mod tests {
     use super::*;
 
     /// The gallery holds every scene file of the repository, each parses and has a description.
+    #[test]
+    fn the_gallery_lists_every_preset_once_each_with_its_thumbnail() {
+        let mut listed = GALLERY_ORDER.to_vec();
+        listed.sort();
+        let names: Vec<&str> = Preset::all().map(|p| p.name).collect();
+        assert_eq!(listed, names, "GALLERY_ORDER against scenes/");
+        let shown: Vec<&str> = Preset::gallery().iter().map(|p| p.name).collect();
+        assert_eq!(shown, GALLERY_ORDER);
+        for p in Preset::all() {
+            let bytes = p
+                .thumbnail()
+                .unwrap_or_else(|| panic!("{}: no scenes/thumbs/{0}.png", p.name));
+            let img = image::load_from_memory(bytes).unwrap();
+            assert_eq!([img.width(), img.height()], THUMB_SIZE, "{}", p.name);
+        }
+    }
+
     #[test]
     fn every_scene_file_is_a_preset_with_a_description() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
