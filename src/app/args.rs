@@ -69,11 +69,11 @@ pub struct RunArgs {
     /// measurements); the clock then takes one step per frame unless --clock real-time.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
-    /// Window inner width (physical px).
-    #[arg(long, default_value_t = 1280)]
+    /// Window inner width (physical px, 1 ..= 16384).
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub width: u32,
-    /// Window inner height (physical px).
-    #[arg(long, default_value_t = 720)]
+    /// Window inner height (physical px, 1 ..= 16384).
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub height: u32,
     /// Colour theme.
     #[arg(long, value_enum, default_value = "dark")]
@@ -114,8 +114,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub trails: bool,
     /// Record the picture from the start as PNG frames `DIR/frame-000001.png`, … at a fixed
-    /// simulated frame rate, and `DIR/recording.mp4` when ffmpeg is on the PATH (V stops; V
-    /// alone records under --capture-dir).
+    /// simulated frame rate, and `DIR/recording.mp4` (H.264, encoded in-process) when it stops
+    /// (V stops; V alone records under --capture-dir).
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
     /// Frames per simulated second of a recording (1 ..= 240): each frame advances the

@@ -101,12 +101,12 @@ fn handle_video_requests(g: &mut Gfx) {
         Some(false) if g.st.video.active.is_some() => {
             g.st.video.stop();
             g.st.clock.reset();
-            g.st.say("recording stopped: writing its last frames and the MP4");
+            // The overlay says it is writing until it is done (no message of its own).
         }
         _ => {}
     }
-    for m in g.st.video.poll() {
-        if m.starts_with(crate::app::recording::NOT_WRITTEN) {
+    for (m, problem) in g.st.video.poll() {
+        if problem {
             g.st.warn(m);
         } else {
             g.st.say(m);

@@ -157,7 +157,7 @@ impl VideoOutcome {
                 self.ffmpeg_command()
             ),
             Mp4::Failed(why) => format!(
-                "recorded {frames}; they could not be encoded ({why}); with ffmpeg: `{}`",
+                "no MP4: {why}; recorded {frames}; to encode them with ffmpeg: `{}`",
                 self.ffmpeg_command()
             ),
             Mp4::NoFrames => format!("recording in {dir} stopped before its first frame"),
@@ -449,13 +449,25 @@ impl Videos {
         self.finishing.len()
     }
 
-    /// The messages of the recordings that finished since the last call (outcomes or errors).
-    pub fn poll(&mut self) -> Vec<String> {
+    /// The messages of the recordings that finished since the last call (outcomes or errors),
+    /// each with whether it reports a problem (no MP4, frames not written).
+    pub fn poll(&mut self) -> Vec<(String, bool)> {
         let (done, pending): (Vec<_>, Vec<_>) = std::mem::take(&mut self.finishing)
             .into_iter()
             .partition(|h| h.is_finished());
         self.finishing = pending;
-        done.into_iter().map(|h| self.outcome(h)).collect()
+        done.into_iter()
+            .map(|h| {
+                let before = self.finished.len();
+                let m = self.outcome(h);
+                let written = self.finished.len() > before
+                    && self
+                        .finished
+                        .last()
+                        .is_some_and(|o| matches!(o.mp4, Mp4::Written(_)));
+                (m, !written)
+            })
+            .collect()
     }
 
     /// Stops the recording in progress and waits for every recording to finish; their messages.
@@ -627,6 +639,37 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(e, RecordingError::Fps { .. }), "{e}");
+    }
+
+    /// An MP4 that cannot be written is a problem (the app's warning colour), its reason first;
+    /// the frames stay.
+    #[cfg(feature = "h264")]
+    #[test]
+    fn a_failed_mp4_is_reported_as_a_problem_with_its_reason() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("rec");
+        let mut r = VideoRecording::start(&dir, 30.0, None, 1.0 / 60.0, 1.0).unwrap();
+        r.push(picture(32, 32)).unwrap();
+        // The temporary MP4's name taken by a folder: the writer cannot create it.
+        std::fs::create_dir_all(dir.join(format!("{MP4_NAME}.tmp"))).unwrap();
+        let mut v = Videos {
+            active: Some(r),
+            ..Videos::default()
+        };
+        v.stop();
+        let mut got = Vec::new();
+        for _ in 0..2000 {
+            got = v.poll();
+            if !got.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(got.len(), 1, "no outcome");
+        let (m, problem) = &got[0];
+        assert!(problem, "{m}");
+        assert!(m.starts_with("no MP4: "), "{m}");
+        assert!(dir.join(frame_name(1)).is_file());
     }
 
     /// A recording stopped before its first frame says so and writes nothing.

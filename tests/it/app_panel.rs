@@ -386,7 +386,10 @@ fn the_tool_bar_keeps_its_width_across_tools_and_pause() {
         10: report @/wide.json\n\
         11: key space\n\
         13: report @/paused.json\n\
-        14: quit\n";
+        14: tool attract\n\
+        15: tool-radius 2000\n\
+        17: report @/longest.json\n\
+        18: quit\n";
     let r = run_app(
         "toolbar-width",
         &["--boids", "500", "--width", "1280", "--height", "720"],
@@ -399,7 +402,7 @@ fn the_tool_bar_keeps_its_width_across_tools_and_pause() {
     };
     let add = width("add.json");
     assert!(add > 200.0, "{add}");
-    for name in ["predator.json", "wide.json", "paused.json"] {
+    for name in ["predator.json", "wide.json", "paused.json", "longest.json"] {
         let w = width(name);
         assert!(
             (w - add).abs() < 0.5,

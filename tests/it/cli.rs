@@ -844,13 +844,16 @@ fn the_app_options_work_without_the_run_subcommand() {
     for args in [
         &["--boids", "many"][..],
         &["--boids", "2000", "headless"][..],
+        &["--width", "100000"][..],
+        &["--height", "0"][..],
     ] {
         let out = boids().args(args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
-            err.contains("--boids") || err.contains("headless"),
+            err.contains(args[0]) || err.contains("headless"),
             "{args:?}: {err}"
         );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }

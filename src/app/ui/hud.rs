@@ -233,6 +233,9 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     if let Some(note) = &st.note {
         lines.push(small(note.clone()).weak().italics());
     }
+    if running != BackendKind::Gpu {
+        return lines;
+    }
     let gpu_step = if st.sim.step_timed_by_timestamps() {
         "step (GPU): the newest step's timestamp queries, a frame or more late, never waited for"
     } else {

@@ -61,7 +61,8 @@ pub fn brief(message: &str) -> String {
         Some(open) if text.len() - open > 2 => (text[..open].to_string(), text[open..].to_string()),
         _ => (text.clone(), String::new()),
     };
-    let room = BRIEF_CHARS.saturating_sub(command.chars().count()).max(40);
+    // The prose keeps at least 100 characters (a failure's reason comes first in it).
+    let room = BRIEF_CHARS.saturating_sub(command.chars().count()).max(100);
     if prose.chars().count() > room {
         let cut: String = prose.chars().take(room - 1).collect();
         text = if command.is_empty() {

@@ -76,8 +76,11 @@ fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
         )
         .size();
     let reach = reach_text(st).unwrap_or_default();
-    ui.add_sized(slot, egui::Label::new(RichText::new(reach).weak()))
-        .on_hover_text("The tool's radius on screen and in the world (set in the panel's Tools)");
+    ui.add_sized(
+        slot,
+        egui::Label::new(RichText::new(reach).weak()).truncate(),
+    )
+    .on_hover_text("The tool's radius on screen and in the world (set in the panel's Tools)");
     ui.separator();
     let tip = if st.paused {
         "Paused: resume (Space)"
@@ -185,11 +188,10 @@ pub fn toolbar(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
                         });
                 }
                 let label = format!("{} · {}", st.tool.short(), speed_text(st));
-                if ui
-                    .selectable_label(open, label)
-                    .on_hover_text("Tools and speed")
-                    .clicked()
-                {
+                // One line, whatever the speed text's length (it never wraps mid-phrase).
+                let button =
+                    egui::Button::selectable(open, label).wrap_mode(egui::TextWrapMode::Extend);
+                if ui.add(button).on_hover_text("Tools and speed").clicked() {
                     open = !open;
                 }
             });
