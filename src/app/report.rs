@@ -89,6 +89,9 @@ pub struct RunReport {
     pub panel_sections: std::collections::BTreeMap<String, PanelSection>,
     /// Samples of the panel's live plot.
     pub plot_samples: usize,
+    /// The newest sample's flock count (`None` before the first sample, or above the census's
+    /// boid limit).
+    pub plot_flocks: Option<f64>,
     /// The last message for the user, if any.
     pub message: Option<String>,
     /// Whether that message reports a problem (drawn in the warning colour) rather than news.
@@ -245,6 +248,7 @@ impl RunReport {
                 })
                 .collect(),
             plot_samples: st.history.len(),
+            plot_flocks: st.history.samples().last().and_then(|s| s.flocks),
             message: st.message.as_ref().map(|(m, _)| m.clone()),
             message_problem: st.message.is_some() && st.message_problem,
             boid_length: st.style.boid_length,

@@ -2,7 +2,7 @@
 //! open, handed to the plot a frame or more later, when the GPU has reached it. Nothing drains the
 //! queue: the measures come from [`crate::simulation::Simulation::request_measures`], the census's
 //! positions (up to [`CENSUS_MAX_BOIDS`]) from a copy of the state buffer mapped without waiting
-//! (the CPU backend's at once).
+//! (the CPU backend's at once), and the census itself is counted on a thread of its own.
 
 use crate::app::history::{Sample, CENSUS_MAX_BOIDS};
 use crate::app::sim::Sim;
@@ -13,14 +13,27 @@ use crate::simulation::{PendingMeasures, SimError};
 /// Bytes of one boid's position and velocity in the state buffer (`[x, y, vx, vy]`, f32).
 const POS_VEL_BYTES: u64 = 16;
 
-/// The positions of a census, asked for.
-enum Positions {
+/// The census of a sample, asked for.
+enum Census {
     /// No census (more than [`CENSUS_MAX_BOIDS`] boids).
     Skipped,
-    /// Read (the CPU backend, or a finished GPU copy).
-    Ready(Vec<Boid>),
-    /// A GPU copy in flight.
+    /// The positions' GPU copy in flight.
     Copying(PendingRead),
+    /// Counted on a thread of its own (off the frame), from the CPU backend's state or a finished
+    /// GPU copy.
+    Counting(std::thread::JoinHandle<u32>),
+    /// The flocks counted.
+    Done(u32),
+}
+
+/// Counts the flocks of `boids` on a thread of its own, with the census settings of `p`.
+fn count_flocks(boids: Vec<Boid>, p: &crate::model::SimParams) -> Census {
+    let radius = p.perception_radius;
+    let world = crate::model::World::of(p);
+    Census::Counting(std::thread::spawn(move || {
+        crate::model::flock_census(&boids, radius, world, crate::model::census::FLOCK_MIN_BOIDS)
+            .flocks
+    }))
 }
 
 /// One sample in flight.
@@ -31,7 +44,7 @@ pub struct PendingSample {
     pub order_name: &'static str,
     measures: Box<dyn PendingMeasures>,
     got: Option<FlockMeasures>,
-    positions: Positions,
+    census: Census,
 }
 
 impl PendingSample {
@@ -47,8 +60,8 @@ impl PendingSample {
     ) -> Result<PendingSample, SimError> {
         let measures = sim.request_measures()?;
         let n = sim.len();
-        let positions = if n > CENSUS_MAX_BOIDS {
-            Positions::Skipped
+        let census = if n > CENSUS_MAX_BOIDS {
+            Census::Skipped
         } else if sim.kind() == crate::backend::BackendKind::Gpu {
             let state = sim.state_buffers();
             let ctx = sim.context().clone();
@@ -64,16 +77,16 @@ impl PendingSample {
             );
             ctx.queue.submit([enc.finish()]);
             read.start();
-            Positions::Copying(read)
+            Census::Copying(read)
         } else {
-            Positions::Ready(sim.read_state()?)
+            count_flocks(sim.read_state()?, sim.params())
         };
         Ok(PendingSample {
             t,
             order_name,
             measures,
             got: None,
-            positions,
+            census,
         })
     }
 
@@ -85,27 +98,24 @@ impl PendingSample {
         if self.got.is_none() {
             self.got = self.measures.poll()?;
         }
-        if let Positions::Copying(read) = &self.positions {
+        if let Census::Copying(read) = &self.census {
             if let Some(bytes) = read.try_take(sim.context())? {
-                self.positions = Positions::Ready(boids_of(&bytes));
+                self.census = count_flocks(boids_of(&bytes), sim.params());
+            }
+        }
+        if matches!(&self.census, Census::Counting(h) if h.is_finished()) {
+            if let Census::Counting(h) = std::mem::replace(&mut self.census, Census::Skipped) {
+                // A census thread that panicked leaves the sample without a flock count.
+                self.census = h.join().map_or(Census::Skipped, Census::Done);
             }
         }
         let Some(m) = &self.got else {
             return Ok(None);
         };
-        let flocks = match &self.positions {
-            Positions::Copying(_) => return Ok(None),
-            Positions::Skipped => None,
-            Positions::Ready(boids) => {
-                let p = sim.params();
-                let c = crate::model::flock_census(
-                    boids,
-                    p.perception_radius,
-                    crate::model::World::of(p),
-                    crate::model::census::FLOCK_MIN_BOIDS,
-                );
-                Some(c.flocks as f64)
-            }
+        let flocks = match &self.census {
+            Census::Copying(_) | Census::Counting(_) => return Ok(None),
+            Census::Skipped => None,
+            Census::Done(k) => Some(*k as f64),
         };
         let order = crate::model::measures::MeasureId::by_name(self.order_name)
             .and_then(|id| m.get(id))

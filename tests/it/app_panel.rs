@@ -364,8 +364,12 @@ fn the_live_plot_fills_while_the_panel_is_open_on_both_backends() {
             0,
             "{backend}: sampled while closed"
         );
-        let open = f(&r.report("open.json")["plot_samples"]);
+        let rep = r.report("open.json");
+        let open = f(&rep["plot_samples"]);
         assert!(open >= 2.0, "{backend}: {open} samples in 300 frames");
+        // The census (counted off the frame, on a thread) came back with the sample.
+        let flocks = f(&rep["plot_flocks"]);
+        assert!(flocks >= 1.0, "{backend}: {flocks} flocks");
     }
 }
 
