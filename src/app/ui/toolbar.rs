@@ -9,7 +9,6 @@ use crate::app::clock::{speed_label, SPEEDS};
 use crate::app::keys::{self, AppKey};
 use crate::app::state::{Action, AppState};
 use crate::app::tools::Tool;
-use crate::app::ui::hud::speed_text;
 use crate::app::ui::shared::{UiOut, MARGIN};
 
 /// Heights below this (points) get the one-button tool bar.
@@ -187,8 +186,14 @@ pub fn toolbar(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
                             ui.vertical(|ui| buttons(ui, st, out));
                         });
                 }
-                let label = format!("{} · {}", st.tool.short(), speed_text(st));
-                // One line, whatever the speed text's length (it never wraps mid-phrase).
+                // The speed alone (the HUD says how the clock takes it): the button stays short.
+                let speed = if st.paused {
+                    "paused".to_string()
+                } else {
+                    speed_label(st.clock.speed)
+                };
+                let label = format!("{} · {speed}", st.tool.short());
+                // One line: never wrapped mid-phrase (the short label fits a 160 px window).
                 let button =
                     egui::Button::selectable(open, label).wrap_mode(egui::TextWrapMode::Extend);
                 if ui.add(button).on_hover_text("Tools and speed").clicked() {
