@@ -123,6 +123,15 @@ impl App {
         }
         let frames_done = self.args.frames.is_some_and(|n| tick >= n);
         if g.st.quit || frames_done {
+            // A window screenshot is of a presented frame; one asked for since the last (the
+            // window minimised or occluded) is said, not silently dropped.
+            for p in std::mem::take(&mut g.frame.screenshots) {
+                eprintln!(
+                    "boids: screenshot {} not taken: the app left before another frame was \
+                     presented",
+                    crate::io::show_path(&p)
+                );
+            }
             el.exit();
         }
     }

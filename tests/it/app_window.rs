@@ -560,3 +560,29 @@ fn predator_tool_and_scene_file_in_the_window() {
         .count();
     assert!(red > 50, "{red} red pixels");
 }
+
+/// A window screenshot asked for while no frame is presented (the window minimised) and never
+/// taken before the app leaves is said on stderr, naming the file, not dropped silently; one
+/// asked for while frames are presented is written.
+#[test]
+fn a_screenshot_never_taken_is_said() {
+    if !have_display() {
+        return;
+    }
+    let _l = lock();
+    let script = "\
+        3: screenshot @/shown.png\n\
+        5: minimize\n\
+        6: screenshot @/hidden.png\n\
+        9: quit\n";
+    let r = run_app("screenshot-hidden", &["--boids", "300"], Some(script));
+    r.assert_ok();
+    assert!(r.path("shown.png").is_file(), "{}", r.stderr);
+    assert!(!r.path("hidden.png").exists());
+    assert!(
+        r.stderr.contains("hidden.png not taken"),
+        "no word of the missing screenshot:\n{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("shown.png not taken"), "{}", r.stderr);
+}
