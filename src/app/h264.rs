@@ -50,14 +50,6 @@ pub enum H264Error {
     Mux(String),
 }
 
-/// The frames `dir/frame-000001.png`, `…000002.png`, … in order, up to the first missing one.
-pub fn frame_files(dir: &Path) -> Vec<PathBuf> {
-    (1..)
-        .map(|k| dir.join(format!("frame-{k:06}.png")))
-        .take_while(|p| p.is_file())
-        .collect()
-}
-
 /// The encoded size of a `w` × `h` frame: even sides of at least [`MIN_SIDE`] px.
 fn coded_size(w: u32, h: u32) -> (u32, u32) {
     ((w + w % 2).max(MIN_SIDE), (h + h % 2).max(MIN_SIDE))

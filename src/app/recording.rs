@@ -27,8 +27,6 @@ pub const DEFAULT_FPS: f64 = 30.0;
 pub const FPS_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// The name of the MP4 written beside the frames.
 pub const MP4_NAME: &str = "recording.mp4";
-/// How the message of a recording that could not be written begins.
-pub const NOT_WRITTEN: &str = "recording not written";
 
 pub use crate::app::error::RecordingError;
 
@@ -193,9 +191,9 @@ fn sh_quote(s: &str) -> String {
 /// Encodes `dir`'s frames into `dir/recording.mp4` in-process ([`crate::app::h264`]), whole (a
 /// temporary file renamed).
 #[cfg(feature = "h264")]
-fn encode_mp4(dir: &Path, fps: f64) -> Mp4 {
+fn encode_mp4(dir: &Path, frames: u64, fps: f64) -> Mp4 {
     let tmp = dir.join(format!("{MP4_NAME}.tmp"));
-    let frames = crate::app::h264::frame_files(dir);
+    let frames: Vec<PathBuf> = (1..=frames).map(|k| dir.join(frame_name(k))).collect();
     let result = crate::app::h264::encode(&frames, fps, &tmp)
         .map_err(|e| e.to_string())
         .and_then(|_| {
@@ -215,7 +213,7 @@ fn encode_mp4(dir: &Path, fps: f64) -> Mp4 {
 
 /// Encodes `dir`'s frames into `dir/recording.mp4` with `ffmpeg`, whole (a temporary file renamed).
 #[cfg(not(feature = "h264"))]
-fn encode_mp4(dir: &Path, fps: f64) -> Mp4 {
+fn encode_mp4(dir: &Path, _frames: u64, fps: f64) -> Mp4 {
     let tmp = dir.join(format!("{MP4_NAME}.tmp"));
     let out = std::process::Command::new("ffmpeg")
         .args(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"])
@@ -383,15 +381,16 @@ impl VideoRecording {
         }
     }
 
-    /// Stops: waits for the frames still queued, then encodes the MP4 (when `ffmpeg` is there),
-    /// on a thread of its own so the app goes on; join it for the outcome.
+    /// Stops: waits for the frames still queued, then encodes the MP4 (in-process with the `h264`
+    /// feature, else by `ffmpeg` when it is there), on a thread of its own so the app goes on; join
+    /// it for the outcome.
     pub fn finish(mut self) -> JoinHandle<Result<VideoOutcome, RecordingError>> {
         std::thread::spawn(move || {
             let frames = self.join_writer()?;
             let mp4 = if frames == 0 {
                 Mp4::NoFrames
             } else {
-                encode_mp4(&self.dir, self.fps)
+                encode_mp4(&self.dir, frames, self.fps)
             };
             Ok(VideoOutcome {
                 dir: self.dir.clone(),
@@ -456,18 +455,7 @@ impl Videos {
             .into_iter()
             .partition(|h| h.is_finished());
         self.finishing = pending;
-        done.into_iter()
-            .map(|h| {
-                let before = self.finished.len();
-                let m = self.outcome(h);
-                let written = self.finished.len() > before
-                    && self
-                        .finished
-                        .last()
-                        .is_some_and(|o| matches!(o.mp4, Mp4::Written(_)));
-                (m, !written)
-            })
-            .collect()
+        done.into_iter().map(|h| self.outcome(h)).collect()
     }
 
     /// Stops the recording in progress and waits for every recording to finish; their messages.
@@ -475,19 +463,22 @@ impl Videos {
         self.stop();
         std::mem::take(&mut self.finishing)
             .into_iter()
-            .map(|h| self.outcome(h))
+            .map(|h| self.outcome(h).0)
             .collect()
     }
 
-    fn outcome(&mut self, h: JoinHandle<Result<VideoOutcome, RecordingError>>) -> String {
+    /// A finished recording's message, and whether it reports a problem (no MP4, frames not
+    /// written).
+    fn outcome(&mut self, h: JoinHandle<Result<VideoOutcome, RecordingError>>) -> (String, bool) {
         match h.join() {
             Ok(Ok(o)) => {
                 let m = o.message();
+                let problem = !matches!(o.mp4, Mp4::Written(_));
                 self.finished.push(o);
-                m
+                (m, problem)
             }
-            Ok(Err(e)) => format!("{NOT_WRITTEN}: {e}"),
-            Err(_) => format!("{NOT_WRITTEN}: its thread stopped"),
+            Ok(Err(e)) => (format!("recording not written: {e}"), true),
+            Err(_) => ("recording not written: its thread stopped".into(), true),
         }
     }
 }

@@ -190,11 +190,8 @@ pub struct AppState {
     pub initial: Setup,
     /// A note shown on the HUD (e.g. fewer boids on a software adapter).
     pub note: Option<String>,
-    /// The last message for the user (errors of live changes), with when it was set.
-    pub message: Option<(String, Instant)>,
-    /// Whether [`AppState::message`] reports a problem ([`AppState::warn`], drawn in the warning
-    /// colour) rather than news ([`AppState::say`]).
-    pub message_problem: bool,
+    /// The last message for the user ([`AppState::say`], [`AppState::warn`]).
+    pub message: Option<Message>,
     /// F9 was pressed: the frame loop starts or stops the live capture.
     pub record_toggle: bool,
     /// The live capture being recorded, if any.
@@ -265,7 +262,6 @@ impl AppState {
             initial,
             note: None,
             message: None,
-            message_problem: false,
             record_toggle: false,
             recording: None,
             video: Default::default(),
@@ -312,16 +308,21 @@ impl AppState {
 
     /// Shows `msg` to the user (and on stderr): news, such as a file written or a mode changed.
     pub fn say(&mut self, msg: impl Into<String>) {
-        let msg = msg.into();
-        eprintln!("boids: {msg}");
-        self.message = Some((msg, Instant::now()));
-        self.message_problem = false;
+        self.tell(msg.into(), false);
     }
 
     /// Shows `msg` as a problem: something asked for that did not happen, and why.
     pub fn warn(&mut self, msg: impl Into<String>) {
-        self.say(msg);
-        self.message_problem = true;
+        self.tell(msg.into(), true);
+    }
+
+    fn tell(&mut self, text: String, problem: bool) {
+        eprintln!("boids: {text}");
+        self.message = Some(Message {
+            text,
+            at: Instant::now(),
+            problem,
+        });
     }
 
     /// The world point under the pointer (wu), clamped into the world `[0, W) × [0, H)` (to
@@ -449,19 +450,16 @@ impl AppState {
             scene.to_toml()
         );
         let shown = crate::io::show_path(&path);
-        let status = match crate::io::write_atomic(&path, text.as_bytes()) {
-            Ok(()) => format!(
+        match crate::io::write_atomic(&path, text.as_bytes()) {
+            Ok(()) => self.say(format!(
                 "saved {shown}: {} boids, {} obstacle points, {} predators",
                 self.sim.len(),
                 actors.obstacles.len(),
                 actors.predators.len()
-            ),
-            Err(e) => format!("cannot save {shown}: {e}"),
-        };
-        let saved = status.starts_with("saved");
-        self.say(status.clone());
-        self.message_problem = !saved;
-        self.scene_status = Some(status);
+            )),
+            Err(e) => self.warn(format!("cannot save {shown}: {e}")),
+        }
+        self.scene_status = self.message.as_ref().map(|m| m.text.clone());
     }
 
     /// Loads the scene at [`AppState::scene_path`] ([`AppState::start_scene`]). A file that
@@ -1012,10 +1010,21 @@ impl AppState {
     }
 
     /// The message to show, if set in the last 6 s.
-    pub fn recent_message(&self) -> Option<&str> {
+    pub fn recent_message(&self) -> Option<&Message> {
         self.message
             .as_ref()
-            .filter(|(_, t)| t.elapsed().as_secs_f32() < 6.0)
-            .map(|(m, _)| m.as_str())
+            .filter(|m| m.at.elapsed().as_secs_f32() < 6.0)
     }
+}
+
+/// A message for the user: its text, when it was set, and whether it reports a problem (drawn in
+/// the warning colour) rather than news.
+#[derive(Clone, Debug)]
+pub struct Message {
+    /// The text.
+    pub text: String,
+    /// When it was set.
+    pub at: Instant,
+    /// Whether it reports a problem ([`AppState::warn`]) rather than news ([`AppState::say`]).
+    pub problem: bool,
 }

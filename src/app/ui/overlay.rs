@@ -86,7 +86,7 @@ pub fn messages(
     let recording = st.recording.as_ref().map(|r| r.frames());
     let video = st.video.active.as_ref().map(|r| r.frames());
     let writing = st.video.writing();
-    let message = st.recent_message().map(brief);
+    let message = st.recent_message().map(|m| (brief(&m.text), m.problem));
     if recording.is_none() && video.is_none() && writing == 0 && message.is_none() {
         return;
     }
@@ -134,9 +134,9 @@ pub fn messages(
                 if writing > 0 {
                     ui.label(RichText::new(video_writing_text(writing)).italics().weak());
                 }
-                if let Some(m) = message {
+                if let Some((m, problem)) = message {
                     let text = RichText::new(m);
-                    ui.label(if st.message_problem {
+                    ui.label(if problem {
                         text.color(PROBLEM)
                     } else {
                         text.strong()
