@@ -1,6 +1,7 @@
 //! The flock census (docs/model.md §12.6): the connected components of the neighbour graph of a
 //! state, counted on the CPU on request ([`flock_census`]); the measure table finishes its
-//! `flocks`, `largest_flock`, `flocked_fraction` and `hue_coherence` from a [`FlockCensus`].
+//! `flocks`, `largest_flock`, `flocked_fraction`, `hue_coherence` and `flock_polarization` from a
+//! [`FlockCensus`].
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,11 @@ pub struct FlockCensus {
     /// over the flocks weighted by their sizes (so over the boids in flocks), in [0, 1]; 1 when
     /// every flock has one hue, near 0 for confetti. 0 when there is no flock.
     pub hue_coherence: f32,
+    /// Polarization within flocks: each flock's |Σ_j v̂_j| / n, averaged over the flocks weighted
+    /// by their sizes, in [0, 1]; 1 when every flock moves as one whatever the directions of the
+    /// flocks (where the polarization of the whole state can be 0), about 1/√n for a flock of n
+    /// random headings. 0 when there is no flock.
+    pub polarization: f32,
 }
 
 /// Union–find root of `i`, with path halving.
@@ -133,15 +139,23 @@ pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize)
             }
         }
     }
-    // Per root: size and Σ h.
+    // Per root: size, Σ h and Σ v̂ (v̂ = 0 for a stopped boid, as in the polarization).
     let mut hue = vec![[0.0f64; 2]; n];
+    let mut heading = vec![[0.0f64; 2]; n];
     for i in 0..n as u32 {
         let root = find(&mut parent, i) as usize;
-        hue[root][0] += boids[i as usize].hue[0] as f64;
-        hue[root][1] += boids[i as usize].hue[1] as f64;
+        let b = &boids[i as usize];
+        hue[root][0] += b.hue[0] as f64;
+        hue[root][1] += b.hue[1] as f64;
+        let (vx, vy) = (b.velocity[0] as f64, b.velocity[1] as f64);
+        let speed = (vx * vx + vy * vy).sqrt();
+        if speed > 1e-12 {
+            heading[root][0] += vx / speed;
+            heading[root][1] += vy / speed;
+        }
     }
     let mut census = FlockCensus::default();
-    let (mut flocked, mut coherence) = (0usize, 0.0f64);
+    let (mut flocked, mut coherence, mut aligned) = (0usize, 0.0f64, 0.0f64);
     for i in 0..n {
         if parent[i] as usize != i {
             continue;
@@ -152,11 +166,13 @@ pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize)
             census.flocks += 1;
             flocked += k;
             coherence += (hue[i][0].powi(2) + hue[i][1].powi(2)).sqrt();
+            aligned += (heading[i][0].powi(2) + heading[i][1].powi(2)).sqrt();
         }
     }
     census.flocked_fraction = (flocked as f64 / n as f64) as f32;
     if flocked > 0 {
         census.hue_coherence = (coherence / flocked as f64) as f32;
+        census.polarization = (aligned / flocked as f64) as f32;
     }
     census
 }
@@ -164,6 +180,7 @@ pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec2;
 
     fn boid(id: u32, x: f32, y: f32, hue_deg: f32) -> Boid {
         let (s, c) = hue_deg.to_radians().sin_cos();
@@ -248,6 +265,100 @@ mod tests {
         let c = flock_census(&b, 20.0, world(false), 10);
         assert_eq!(c.flocks, 1);
         assert!(c.hue_coherence < 1e-6, "{c:?}");
+    }
+
+    /// `boid` moving at `speed` wu/s towards `deg` degrees.
+    fn heading(mut b: Boid, deg: f32, speed: f32) -> Boid {
+        let (s, c) = deg.to_radians().sin_cos();
+        b.velocity = [speed * c, speed * s];
+        b
+    }
+
+    #[test]
+    fn flock_polarization_is_one_for_flocks_that_each_move_as_one() {
+        // Two flocks of 20, each aligned, heading opposite ways: the whole state's polarization
+        // is 0, the polarization within flocks 1 (speeds differ: only headings count).
+        let mut b: Vec<Boid> = chain(0, 20, 100.0, 100.0, 5.0, 0.0)
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| heading(b, 30.0, 5.0 + i as f32))
+            .collect();
+        b.extend(
+            chain(20, 20, 500.0, 400.0, 5.0, 0.0)
+                .into_iter()
+                .map(|b| heading(b, 210.0, 40.0)),
+        );
+        let c = flock_census(&b, 20.0, world(false), 10);
+        assert_eq!(c.flocks, 2);
+        assert!((c.polarization - 1.0).abs() < 1e-6, "{c:?}");
+        let whole: [f32; 2] = b.iter().fold([0.0, 0.0], |s, b| {
+            let v = Vec2::from(b.velocity).normalize();
+            [s[0] + v.x, s[1] + v.y]
+        });
+        assert!(
+            Vec2::from(whole).length() / 40.0 < 1e-5,
+            "the whole state: {whole:?}"
+        );
+    }
+
+    #[test]
+    fn flock_polarization_weighs_flocks_by_their_sizes_and_ignores_loners() {
+        // An aligned flock of 10, a flock of 30 whose headings go once round the circle
+        // (resultant 0), and 5 aligned loners outside any flock: (10·1 + 30·0) / 40 = 0.25.
+        let mut b = chain(0, 10, 100.0, 100.0, 5.0, 0.0);
+        b.extend((0..30).map(|i| {
+            heading(
+                boid(10 + i, 300.0 + i as f32 * 5.0, 400.0, 0.0),
+                i as f32 * 12.0,
+                9.0,
+            )
+        }));
+        b.extend((0..5).map(|i| boid(40 + i, 900.0, 50.0 + i as f32 * 100.0, 0.0)));
+        let c = flock_census(&b, 20.0, world(false), 10);
+        assert_eq!(c.flocks, 2);
+        assert!((c.polarization - 0.25).abs() < 1e-6, "{c:?}");
+        // Stopped boids count in n and add no heading: a flock of 20, half of them stopped.
+        let b: Vec<Boid> = chain(0, 20, 100.0, 100.0, 5.0, 0.0)
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| heading(b, 0.0, if i % 2 == 0 { 0.0 } else { 3.0 }))
+            .collect();
+        let c = flock_census(&b, 20.0, world(false), 10);
+        assert!((c.polarization - 0.5).abs() < 1e-6, "{c:?}");
+    }
+
+    #[test]
+    fn flock_polarization_of_random_headings_follows_the_law_of_a_random_walk() {
+        // One flock of n = 400 independent uniform headings: n·φ_f² has mean 1 (a sum of n unit
+        // vectors of random directions is a random walk: E|Σ v̂|² = n). Over 200 flocks the mean of
+        // n·φ_f² has standard error ≈ 1/√200 ≈ 0.07; allow 5 of them.
+        let n = 400u32;
+        let trials = 200;
+        let mut mean = 0.0f64;
+        for t in 0..trials {
+            let b: Vec<Boid> = (0..n)
+                .map(|i| {
+                    let deg = crate::model::rng::uniform01(7, i, t, 0) * 360.0;
+                    heading(
+                        boid(
+                            i,
+                            50.0 + (i % 40) as f32 * 5.0,
+                            50.0 + (i / 40) as f32 * 5.0,
+                            0.0,
+                        ),
+                        deg,
+                        1.0,
+                    )
+                })
+                .collect();
+            let c = flock_census(&b, 20.0, world(false), 10);
+            assert_eq!(c.flocks, 1);
+            mean += n as f64 * (c.polarization as f64).powi(2) / trials as f64;
+        }
+        assert!(
+            (mean - 1.0).abs() < 0.35,
+            "n·φ_f² averages {mean}, expected 1"
+        );
     }
 
     #[test]

@@ -215,6 +215,7 @@ mod tests {
             largest: 40,
             flocked_fraction: 0.75,
             hue_coherence: 0.5,
+            polarization: 0.9,
         };
         let m = FlockMeasures::from_sums(&sums, &ctx)
             .with_catches(2, 9)
@@ -242,6 +243,7 @@ mod tests {
         assert_eq!(m.catches_total(), 9);
         assert_eq!(m.get(MeasureId::LARGEST_FLOCK), Some(40.0));
         assert_eq!(m.get(MeasureId::FLOCKED_FRACTION), Some(0.75));
+        assert!((m.get(MeasureId::FLOCK_POLARIZATION).unwrap() - 0.9).abs() < 1e-6);
         let series = MEASURES
             .iter()
             .filter(|d| d.needs() == Needs::Series)

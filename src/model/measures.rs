@@ -516,6 +516,17 @@ measure_table! {
         sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
+    /// Polarization within flocks (1 = every flock moves as one, whatever their directions).
+    FLOCK_POLARIZATION => Measure {
+        name: "flock_polarization",
+        symbol: "φ_f",
+        title: "polarization within flocks",
+        unit: Unit::None,
+        range: Some((0.0, 1.0)),
+        finish: Finish::Census(|c| c.polarization as f64),
+        sweep_plot: SweepPlot::No,
+        doc: "§12.6",
+    };
 }
 
 impl MeasureSums {

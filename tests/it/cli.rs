@@ -159,7 +159,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     assert_eq!(
         lines[0],
         "step,step_ms,polarization,milling,mean_speed,mean_neighbors,va,nematic,time_s,flocks,\
-         largest_flock,flocked_fraction,hue_coherence"
+         largest_flock,flocked_fraction,hue_coherence,flock_polarization"
     );
     // Rows at steps 4 and 8 (every 4 steps of 10).
     assert_eq!(lines.len(), 3, "{rows}");
