@@ -14,7 +14,7 @@ use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
 use crate::run::args::{parse_count, SetupArgs};
-use crate::run::spec::{resolve, Defaults, Inputs};
+use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
 use crate::run::RunError;
 use crate::stats::time::TimeStats;
@@ -51,6 +51,10 @@ pub struct HeadlessArgs {
     /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// How the boids start without --init: `uniform` (spread evenly, random headings) or
+    /// `flocks` (a few formed flocks, as the app starts its default scene).
+    #[arg(long, value_enum, default_value = "uniform", conflicts_with = "init")]
+    pub spawn: Spawn,
     /// Write the final state here as a checkpoint (--init resumes it as saved: parameters, seed, step, obstacles, predators); a name ending in .gsd writes a GSD trajectory of that one frame instead (boids, step and predators; the seed and parameters in its log/boids/run for reference): like any frame, --init starts from its boids, step and predators with the parameters of the scene, the defaults and --set, so give the run's --scene and --seed to go on with it.
     #[arg(long)]
     pub save: Option<PathBuf>,
@@ -69,10 +73,11 @@ pub struct HeadlessArgs {
     #[arg(long, default_value_t = 0, value_name = "D")]
     pub discard: u32,
     /// Also count the flocks (connected components of at least 10 boids linked within the
-    /// perception radius) and their hue coherence (1 = one hue per flock): adds to --stats the
-    /// time (time_s; time_steps for the Vicsek model, whose unit of time is its step) and the
-    /// columns flocks, largest_flock, flocked_fraction, hue_coherence, and prints
-    /// them for the final state.
+    /// perception radius), their hue coherence (1 = one hue per flock) and the polarization
+    /// within them (1 = each flock moves as one): adds to --stats the time (time_s; time_steps
+    /// for the Vicsek model, whose unit of time is its step) and the columns flocks,
+    /// largest_flock, flocked_fraction, hue_coherence, flock_polarization, and prints them for
+    /// the final state.
     #[arg(long)]
     pub flocks: bool,
     /// Giant number fluctuations: write the standard deviation ΔN of the count in square boxes
@@ -106,6 +111,7 @@ impl HeadlessArgs {
             steps: 100,
             setup: SetupArgs::default(),
             init: None,
+            spawn: Spawn::Uniform,
             save: None,
             stats: None,
             stats_every: 1,
@@ -246,7 +252,10 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     let spec = resolve(
         &inputs,
         &opts.setup.overrides(opts.boids),
-        &Defaults::headless(20_000),
+        &Defaults {
+            spawn: opts.spawn,
+            ..Defaults::headless(20_000)
+        },
     )?;
     let ctx = match opts.backend {
         BackendKind::Gpu => Some(GpuContext::new()?),
