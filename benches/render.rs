@@ -36,6 +36,7 @@ fn render(c: &mut Criterion) {
                 720,
                 msaa,
                 boids::render::Rasteriser::Auto,
+                true,
                 &setup.actors,
                 n,
             );

@@ -90,14 +90,18 @@ struct DotOut {
     // The dot's centre (framebuffer px) and half its side (px).
     @location(1) @interpolate(flat) centre: vec2<f32>,
     @location(2) @interpolate(flat) half_side: f32,
+    // The direction it is drawn along (dot_dir).
+    @location(3) @interpolate(flat) dir: vec2<f32>,
 }
 
 // One boid as a density dot: a square of the spearhead's own area (side sqrt(area) × length px, at
 // least dot_min_px) at its position carrying the coverage of its spearhead (area × length² px²,
-// spread over the square; at least DOT_FLOOR per px²) in its mean colour. The quad reaches half a
-// pixel past the square (every pixel centre the square overlaps); the fragment takes the square's
-// exact overlap with the pixel (a box filter), so a dot is anti-aliased and carries the same
-// coverage however it falls on the pixel grid.
+// spread over the square; at least DOT_FLOOR per px²) in its mean colour, with a motion streak of
+// view.streak_px behind it along its heading (streak_cover). The quad reaches half a pixel past
+// the dot and its streak in the dot's own axes (every pixel centre streak_cover reaches); the
+// fragment takes streak_cover's share of the coverage (with no streak, the square's exact overlap
+// with the pixel: a box filter), so a dot is anti-aliased and carries the same coverage however
+// it falls on the pixel grid.
 @vertex
 fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> DotOut {
     let b = boid_from(pos_vel[ii], hue[ii], ii);
@@ -106,12 +110,17 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> D
     let coverage = clamp(view.boid_area * length_px * length_px / (side * side), DOT_FLOOR, 1.0)
         * view.alpha;
     let half_side = 0.5 * side;
+    let dir = dot_dir(b.velocity);
+    let reach = dot_reach(half_side);
+    let c = corner(vi);
+    let along = select(-reach.x, reach.y, c.x > 0.0);
+    let offset_px = dir * along + vec2<f32>(-dir.y, dir.x) * (c.y * reach.z);
     var out: DotOut;
-    out.position = vec4<f32>(to_clip(b.position) + corner(vi) * (half_side + 0.5) * view.px_to_clip,
-                             0.0, 1.0);
+    out.position = vec4<f32>(to_clip(b.position) + offset_px * view.px_to_clip, 0.0, 1.0);
     let viewport = 2.0 / abs(view.px_to_clip);
     out.centre = (b.position - view.center) * view.zoom + 0.5 * viewport;
     out.half_side = half_side;
+    out.dir = dir;
     // The spearhead's mean colour: over a triangle the tip's barycentric weight averages 1/3.
     out.color = vec4<f32>(encode(boid_colour(b, ii, 1.0 / 3.0)), coverage);
     return out;
@@ -123,10 +132,8 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> D
 // towards white (a flock keeps its hue).
 @fragment
 fn fs_dot(in: DotOut) -> @location(0) vec4<f32> {
-    let lo = max(in.position.xy - vec2<f32>(0.5), in.centre - vec2<f32>(in.half_side));
-    let hi = min(in.position.xy + vec2<f32>(0.5), in.centre + vec2<f32>(in.half_side));
-    let overlap = clamp(hi - lo, vec2<f32>(0.0), vec2<f32>(1.0));
-    let covered = in.color.a * overlap.x * overlap.y;
+    let covered = in.color.a * streak_cover(in.position.xy - in.centre, in.dir,
+                                            2.0 * in.half_side);
     if (covered <= 0.0) {
         discard;
     }

@@ -61,6 +61,8 @@ struct View {
     neighbours_full: f32,
     // Opacity of a density dot over a pixel: 1 − exp(−dot_gain · its coverage there).
     dot_gain: f32,
+    // Length of a density dot's motion streak behind it (px; 0 = square dots).
+    streak_px: f32,
     // Boids drawn (the compute rasteriser's invocations).
     boid_count: u32,
     // The spearhead's outline edges (src/render/mesh.rs, edge_lines): (n.x, n.y, c, 0) with n the
@@ -86,6 +88,45 @@ struct Predator {
 
 // Smallest coverage a density dot carries, so a lone boid stays visible however far out.
 const DOT_FLOOR: f32 = 0.12;
+
+// A streak's ink at its tail, as a fraction of its ink at the head (it falls linearly between).
+const STREAK_TAIL: f32 = 0.15;
+
+// The heading a density dot is drawn along: the velocity's direction with a streak, else the x
+// axis (a square dot, whatever the heading).
+fn dot_dir(velocity: vec2<f32>) -> vec2<f32> {
+    let v2 = dot(velocity, velocity);
+    if (view.streak_px > 0.0 && v2 > 1e-12) {
+        return velocity * inverseSqrt(v2);
+    }
+    return vec2<f32>(1.0, 0.0);
+}
+
+// The share of a density dot's coverage on the pixel whose centre lies `q` px from the dot's
+// centre, for a dot of side `side` px heading `dir` (unit) with a motion streak view.streak_px
+// long behind it: in the dot's own axes (along `dir`, across it), the overlap of the pixel's unit
+// box with the square stretched back by the streak — the exact box filter of fs_dot's square when
+// the streak is 0 and `dir` the x axis — times the ink along the streak, 1 at the head falling
+// linearly to STREAK_TAIL at the tail. Shared by fs_dot and the compute rasteriser's splat_dot.
+fn streak_cover(q: vec2<f32>, dir: vec2<f32>, side: f32) -> f32 {
+    let a = dot(q, dir);
+    let b = q.y * dir.x - q.x * dir.y;
+    let h = 0.5 * side;
+    let l = view.streak_px;
+    let along = clamp(min(a + 0.5, h) - max(a - 0.5, -h - l), 0.0, 1.0);
+    let across = clamp(min(b + 0.5, h) - max(b - 0.5, -h), 0.0, 1.0);
+    var ink = 1.0;
+    if (l > 0.0) {
+        ink = mix(1.0, STREAK_TAIL, clamp(-a / l, 0.0, 1.0));
+    }
+    return along * across * ink;
+}
+
+// The reach of a density dot of half side `h` px heading `dir` from its centre, in its own axes:
+// (behind, ahead, across) px, every pixel centre where streak_cover is above 0 lying within.
+fn dot_reach(h: f32) -> vec3<f32> {
+    return vec3<f32>(h + view.streak_px + 0.5, h + 0.5, h + 0.5);
+}
 
 fn to_clip(p: vec2<f32>) -> vec2<f32> {
     return (p - view.center) * view.scale;

@@ -138,27 +138,55 @@ fn splat_spear(i: u32, dir: vec2<f32>, centre: vec2<f32>, size: vec2<u32>) {
     }
 }
 
-// Boid `i` as a density dot at `centre` (px): fs_dot's square, each pixel's exact overlap.
-fn splat_dot(i: u32, centre: vec2<f32>, length_px: f32, size: vec2<u32>) {
+// Boid `i` as a density dot at `centre` (px) heading `dir` (dot_dir): fs_dot's dot and streak,
+// each pixel where streak_cover can be above 0 with its share of the coverage. Row by row, only
+// the columns whose centres lie inside the dot's reach in its own axes (dot_reach): a streak
+// across the rows touches about as many pixels as it covers, not its whole bounding box.
+fn splat_dot(i: u32, centre: vec2<f32>, dir: vec2<f32>, length_px: f32, size: vec2<u32>) {
     let side = max(sqrt(view.boid_area) * length_px, view.dot_min_px);
     let coverage = clamp(view.boid_area * length_px * length_px / (side * side), DOT_FLOOR, 1.0)
         * view.alpha;
-    let half_side = 0.5 * side;
-    let lo = vec2<i32>(floor(max(centre - half_side, vec2<f32>(0.0))));
-    let hi = vec2<i32>(ceil(min(centre + half_side, vec2<f32>(size))));
+    let reach = dot_reach(0.5 * side);
+    // The box of vs_dot's quad on screen.
+    let normal = vec2<f32>(-dir.y, dir.x);
+    let ends = array<vec2<f32>, 2>(centre - dir * reach.x, centre + dir * reach.y);
+    let wide = abs(normal) * reach.z;
+    let lo_f = min(ends[0], ends[1]) - wide;
+    let hi_f = max(ends[0], ends[1]) + wide;
+    let lo = vec2<i32>(floor(max(lo_f, vec2<f32>(0.0))));
+    let hi = vec2<i32>(ceil(min(hi_f, vec2<f32>(size))));
     touch_tiles(lo, hi, size);
     let n = size.x * size.y;
     for (var y = lo.y; y < hi.y; y++) {
-        for (var x = lo.x; x < hi.x; x++) {
-            let c = vec2<f32>(f32(x), f32(y)) + 0.5;
-            let a = max(c - vec2<f32>(0.5), centre - vec2<f32>(half_side));
-            let b = min(c + vec2<f32>(0.5), centre + vec2<f32>(half_side));
-            let overlap = clamp(b - a, vec2<f32>(0.0), vec2<f32>(1.0));
-            let covered = coverage * overlap.x * overlap.y;
+        // The pixel centres q = (qx, qy) of this row inside the reach: along = q·dir in
+        // (−reach.x, reach.y) and across = qy·dir.x − qx·dir.y in (−reach.z, reach.z), each an
+        // interval of qx (the whole row where its coefficient is 0).
+        let qy = f32(y) + 0.5 - centre.y;
+        var q_lo = f32(lo.x) + 0.5 - centre.x;
+        var q_hi = f32(hi.x) - 0.5 - centre.x;
+        if (abs(dir.x) > 1e-6) {
+            let t0 = (-reach.x - qy * dir.y) / dir.x;
+            let t1 = (reach.y - qy * dir.y) / dir.x;
+            q_lo = max(q_lo, min(t0, t1));
+            q_hi = min(q_hi, max(t0, t1));
+        }
+        if (abs(dir.y) > 1e-6) {
+            let t0 = (qy * dir.x - reach.z) / dir.y;
+            let t1 = (qy * dir.x + reach.z) / dir.y;
+            q_lo = max(q_lo, min(t0, t1));
+            q_hi = min(q_hi, max(t0, t1));
+        }
+        // One column more on each side than the interval asks (rounding); streak_cover gives
+        // them 0 where they lie outside.
+        let x0 = max(lo.x, i32(floor(centre.x + q_lo - 0.5)));
+        let x1 = min(hi.x, i32(ceil(centre.x + q_hi - 0.5)) + 1);
+        for (var x = x0; x < x1; x++) {
+            let share = streak_cover(vec2<f32>(f32(x), f32(y)) + 0.5 - centre, dir, side);
+            let covered = coverage * share;
             if (covered > 0.0) {
                 // fs_dot's opacity 1 − exp(−gain · covered): its −ln(1 − α) is gain · covered.
                 splat_add(i, u32(y) * size.x + u32(x), n, 1.0 - exp(-view.dot_gain * covered),
-                          overlap.x * overlap.y);
+                          share);
             }
         }
     }
@@ -213,7 +241,7 @@ fn cs_splat(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     if (length_px < view.min_length_px) {
         let mean = encode(boid_colour(b, i, 1.0 / 3.0));
         store_colours(i, mean, mean, vec3<f32>(0.0, 0.0, 1.0));
-        splat_dot(i, centre, length_px, size);
+        splat_dot(i, centre, dot_dir(pv.zw), length_px, size);
     } else {
         let v2 = dot(pv.zw, pv.zw);
         var dir = vec2<f32>(1.0, 0.0);

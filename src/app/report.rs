@@ -162,6 +162,8 @@ pub struct RunReport {
     pub colour: String,
     /// Whether trails are drawn.
     pub trails: bool,
+    /// Whether density dots are drawn with motion streaks.
+    pub streaks: bool,
     /// Frames of the video recording in progress, if one is.
     pub video_frames: Option<u64>,
 }
@@ -298,6 +300,7 @@ impl RunReport {
             .to_string(),
             colour: st.style.colour.name().to_string(),
             trails: st.style.trails,
+            streaks: st.style.streaks,
             video_frames: st.video.active.as_ref().map(|r| r.frames()),
         })
     }

@@ -25,6 +25,7 @@
 //! | `theme NAME` | colour theme | `dark`, `light` |
 //! | `colour MODE` | what the boids' colour shows | `hue`, `heading`, `speed`, `neighbours` |
 //! | `trails STATE` | fading trails | `on`, `off` |
+//! | `streaks STATE` | motion streaks on density dots (zoomed out) | `on`, `off` |
 //! | `video STATE` | starts a recording of PNG frames at a fixed simulated rate into a new folder `<--capture-dir>/video-<UTC time>/`, or stops the one in progress and writes its MP4 | `start` (`on`), `stop` (`off`) |
 //! | `panel STATE`, `menu STATE` | control panel / pause menu | `open` (`on`), `closed` (`close`, `off`) |
 //! | `boids N` | boid count | 1 ..= [`crate::model::MAX_BOIDS`]; above the app's own limit (software adapter 500 000, GPU 4 000 000, at most what the adapter holds) it runs with that limit and a warning naming the line is printed when the app starts |
@@ -103,7 +104,7 @@ const MAX_WHEEL_LINES: f32 = 1000.0;
 const MAX_RESIZE_PX: u32 = 16384;
 
 /// Every command (the module documentation's table lists them).
-const KNOWN: [&str; 30] = [
+const KNOWN: [&str; 31] = [
     "move",
     "press",
     "release",
@@ -118,6 +119,7 @@ const KNOWN: [&str; 30] = [
     "theme",
     "colour",
     "trails",
+    "streaks",
     "video",
     "panel",
     "menu",
@@ -302,6 +304,11 @@ fn parse_cmd(cmd: &str, args: &[&str]) -> Result<ScriptCmd, String> {
             "on" => true,
             "off" => false,
             w => return Err(format!("`trails`: expected on or off, got `{}`", clip(w))),
+        })),
+        "streaks" => ScriptCmd::Action(Action::SetStreaks(match word(0) {
+            "on" => true,
+            "off" => false,
+            w => return Err(format!("`streaks`: expected on or off, got `{}`", clip(w))),
         })),
         "video" => ScriptCmd::Action(Action::SetVideo(match word(0) {
             "start" | "on" => true,

@@ -73,6 +73,10 @@ pub struct SnapshotArgs {
     /// design card's instanced spearheads), `compute` (the compute rasteriser).
     #[arg(long, value_enum, default_value = "auto")]
     pub rasteriser: Rasteriser,
+    /// Draw density dots (boids zoomed out below 4 px) as square dots, without the motion streak
+    /// behind each along its heading.
+    #[arg(long)]
+    pub no_streaks: bool,
 }
 
 impl SnapshotArgs {
@@ -93,6 +97,7 @@ impl SnapshotArgs {
             msaa: 4,
             colour: None,
             rasteriser: Rasteriser::Auto,
+            no_streaks: false,
         }
     }
 }
@@ -114,6 +119,8 @@ pub struct PictureStyle {
     pub colour: ColourMode,
     /// How boids are drawn.
     pub rasteriser: Rasteriser,
+    /// Motion streaks on density dots ([`RenderStyle::streaks`]).
+    pub streaks: bool,
 }
 
 impl PictureStyle {
@@ -127,6 +134,7 @@ impl PictureStyle {
             msaa: args.msaa,
             colour: args.colour.unwrap_or_default(),
             rasteriser: args.rasteriser,
+            streaks: !args.no_streaks,
         }
     }
 
@@ -244,6 +252,7 @@ pub fn render_sim(
         colour: style.colour,
         speed_range: RenderStyle::speed_range_of(&params),
         rasteriser: style.rasteriser,
+        streaks: style.streaks,
         ..RenderStyle::default()
     };
     let count = sim.len() as u32;

@@ -110,6 +110,8 @@ pub enum Action {
     SetColour(ColourMode),
     /// Fading trails on or off.
     SetTrails(bool),
+    /// Motion streaks on density dots on or off.
+    SetStreaks(bool),
     /// Starts (true) or stops (false) a video recording (the frame loop does it).
     SetVideo(bool),
 }
@@ -291,6 +293,7 @@ impl AppState {
         self.style.min_length_px = base.min_length_px * scale;
         self.style.max_length_px = base.max_length_px * scale;
         self.style.dot_min_px = base.dot_min_px * scale;
+        self.style.streak_px = base.streak_px * scale;
         self.style.edge_px = base.edge_px * scale;
         self.style.obstacle_min_px = base.obstacle_min_px * scale;
     }
@@ -975,6 +978,7 @@ impl AppState {
             Action::SetSound(on) => self.sound_on = on,
             Action::SetColour(m) => self.style.colour = m,
             Action::SetTrails(on) => self.style.trails = on,
+            Action::SetStreaks(on) => self.style.streaks = on,
             Action::SetVideo(on) => self.video.request = Some(on),
         }
     }

@@ -45,6 +45,10 @@ pub struct BenchArgs {
     /// instanced draw otherwise, as the app), `instanced`, `compute`.
     #[arg(long, value_enum, default_value_t = crate::render::Rasteriser::Auto, requires = "render")]
     pub rasteriser: crate::render::Rasteriser,
+    /// --render draws density dots as square dots, without the app's motion streaks (to measure
+    /// what the streaks cost).
+    #[arg(long, requires = "render")]
+    pub no_streaks: bool,
     /// The scene, the seed of the initial flock and `--set KEY=VALUE` (every run).
     #[command(flatten)]
     pub setup: SetupArgs,
@@ -99,6 +103,7 @@ impl BenchArgs {
             render: self.render,
             msaa: self.msaa,
             rasteriser: self.rasteriser,
+            streaks: !self.no_streaks,
             scene: self.setup.scene.clone(),
             seed: self.setup.seed,
             sets: self.setup.set.clone(),

@@ -33,7 +33,7 @@ impl RenderBench {
     /// A `width` × `height` target on `ctx` showing the world of `params`, with up to `msaa`
     /// samples per pixel (clamped to what the adapter offers; see [`RenderBench::samples`]),
     /// `boids` boids drawn by `rasteriser` at the length the app gives them
-    /// ([`crate::render::boid_length_for`]).
+    /// ([`crate::render::boid_length_for`]), density dots with motion streaks when `streaks`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         ctx: &GpuContext,
@@ -42,6 +42,7 @@ impl RenderBench {
         height: u32,
         msaa: u32,
         rasteriser: crate::render::Rasteriser,
+        streaks: bool,
         actors: &Actors,
         boids: usize,
     ) -> RenderBench {
@@ -61,6 +62,7 @@ impl RenderBench {
             style: RenderStyle {
                 boid_length: crate::render::boid_length_for(params, boids),
                 rasteriser,
+                streaks,
                 ..RenderStyle::default()
             },
             mirror: StateMirror::default(),

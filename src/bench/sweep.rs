@@ -63,6 +63,8 @@ pub struct BenchConfig {
     pub msaa: u32,
     /// How the render draws the boids.
     pub rasteriser: crate::render::Rasteriser,
+    /// Whether the render draws density dots with motion streaks (as the app does by default).
+    pub streaks: bool,
     /// Scene file (TOML).
     pub scene: Option<PathBuf>,
     /// Seed (default: the scene's, else 1).
@@ -93,6 +95,7 @@ impl BenchConfig {
             render: None,
             msaa: 4,
             rasteriser: crate::render::Rasteriser::Auto,
+            streaks: true,
             scene: None,
             seed: None,
             sets: Vec::new(),
@@ -235,6 +238,7 @@ pub fn run_sweep(
         "render": cfg.render.map(|(w, h)| format!("{w}x{h}")),
         "render_msaa": render_samples,
         "render_rasteriser": cfg.render.map(|_| format!("{:?}", cfg.rasteriser).to_lowercase()),
+        "render_streaks": cfg.render.map(|_| cfg.streaks),
         "naive_max_pairs": cfg.naive_max_pairs,
         "naive_rule": "cpu-naive is skipped when boids^2 * (warmup + steps) > naive_max_pairs",
         "world": if scene.is_some_and(|s| s.world_is_fixed()) {
@@ -440,6 +444,7 @@ fn run_one(
             h,
             cfg.msaa,
             cfg.rasteriser,
+            cfg.streaks,
             &setup.actors,
             n,
         )),

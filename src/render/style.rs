@@ -138,6 +138,16 @@ pub struct RenderStyle {
     /// × its coverage of the pixel), so a pixel's opacity is 1 − exp(−gain × the spearhead area
     /// (px²) of the boids over it) and its colour tends to theirs.
     pub dot_gain: f32,
+    /// Motion streaks on density dots (on by default): see [`RenderStyle::streak_px`].
+    pub streaks: bool,
+    /// Length of a density dot's motion streak (physical px): zoomed out, with
+    /// [`RenderStyle::streaks`] on, each dot is drawn with a streak this long behind it along its
+    /// heading, its ink falling to 15 %
+    /// at the tail, so that the heading of every boid and the flow of a flock read at a glance
+    /// where a dot alone shows only where boids are. The length shows the heading, not the
+    /// speed (the models' speeds have different units); 4 px by default, the length below which
+    /// boids are dots, so a boid keeps about its length on screen as it becomes a dot.
+    pub streak_px: f32,
     /// Fading trails behind the boids (off by default): each frame draws the boids over the
     /// previous frames' picture, which fades with [`RenderStyle::trail_seconds`].
     pub trails: bool,
@@ -185,6 +195,8 @@ impl Default for RenderStyle {
             speed_range: (40.0, 100.0),
             neighbours_full: 40.0,
             dot_gain: 2.5,
+            streaks: true,
+            streak_px: 4.0,
             trails: false,
             trail_seconds: 0.35,
             rasteriser: Rasteriser::Auto,

@@ -74,6 +74,8 @@ pub struct ViewUniforms {
     /// Density-dot opacity gain: a dot's opacity over a pixel is 1 − exp(−gain × its coverage
     /// there).
     pub dot_gain: f32,
+    /// Length of a density dot's motion streak (px; 0 = square dots).
+    pub streak_px: f32,
     /// Boids drawn (the compute rasteriser's invocations; set by [`crate::render::Renderer::record`]).
     pub boid_count: u32,
     /// The spearhead outline's edge lines `(n.x, n.y, c, 0)` ([`mesh::edge_lines`]; boid lengths).
@@ -143,6 +145,11 @@ impl ViewUniforms {
             speed_hi: style.speed_range.1,
             neighbours_full: style.neighbours_full,
             dot_gain: style.dot_gain,
+            streak_px: if style.streaks {
+                style.streak_px.max(0.0)
+            } else {
+                0.0
+            },
             boid_count: 0,
             spear_edges: mesh::edge_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),
             spear_bevels: mesh::bevel_lines().map(|[x, y, c]| Vec4::new(x, y, c, 0.0)),

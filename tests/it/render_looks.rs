@@ -1,8 +1,8 @@
 //! How the renderer looks, checked on planted states drawn offscreen: spearheads anti-aliased by
 //! their analytic coverage (a 1× picture against a 4× supersampled one), density dots that keep a
-//! flock's hue, trails that fade by simulated time and restart on a new view, and colour modes
-//! that show what they name. A test without an adapter says SKIPPED (and fails under
-//! BOIDS_REQUIRE_GPU=1).
+//! flock's hue and streak behind each boid along its heading, trails that fade by simulated time
+//! and restart on a new view, and colour modes that show what they name. A test without an
+//! adapter says SKIPPED (and fails under BOIDS_REQUIRE_GPU=1).
 
 use crate::support;
 use boids::gpu::GpuContext;
@@ -519,7 +519,9 @@ fn the_compute_rasteriser_draws_what_the_instanced_draw_draws() {
     }
     // The default scene, 20 000 boids after 20 steps, at 1280 × 720.
     let n = 20_000;
-    let setup = boids::run::spec::scene_setup(None, Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
+    let scene = boids::app::presets::default_scene().unwrap();
+    let setup =
+        boids::run::spec::scene_setup(Some(&scene), Some(n), Some(1), n, 1280.0 / 720.0).unwrap();
     let mut sim = boids::backend::create(boids::backend::BackendKind::Cpu, &setup, None).unwrap();
     for _ in 0..20 {
         sim.step().unwrap();
@@ -535,5 +537,91 @@ fn the_compute_rasteriser_draws_what_the_instanced_draw_draws() {
     ] {
         let st = style(Theme::Dark, length);
         both_rasterisers(&mut p, &ctx, &flock, &cam, &st, what);
+    }
+}
+
+/// Motion streaks: zoomed out, each density dot's ink lies behind it along its heading (its
+/// ink-weighted centre 1.2 px or more behind the boid, within 0.3 px of the line of flight) at
+/// every heading, on both rasterisers; with streaks off the dot is centred on the boid (within
+/// 0.3 px) whatever its heading. The check finds a planted difference: streaks drawn ahead.
+#[test]
+fn density_dots_streak_behind_each_boid_along_its_heading() {
+    let Some(ctx) = support::gpu() else { return };
+    let mut p = Painter::new(&ctx);
+    // 1 px per wu; boids 2 wu long are dots (below 4 px), on a lattice 20 px apart.
+    let world = Vec2::new(400.0, 200.0);
+    let cam = Camera::fit(world, world);
+    let bg = background(Theme::Dark);
+    // The mean offset (px) from each boid to the ink-weighted centre of the pixels within 9 px.
+    let ink_offset = |img: &image::RgbaImage, boids: &[Boid]| -> Vec2 {
+        let mut sum = Vec2::ZERO;
+        for b in boids {
+            let [x, y, _, _] = b.pos_vel();
+            let at = (Vec2::new(x, y) - cam.center) * cam.zoom + 0.5 * cam.viewport;
+            let (mut w, mut c) = (0.0f32, Vec2::ZERO);
+            for py in (at.y as i32 - 9)..=(at.y as i32 + 9) {
+                for px in (at.x as i32 - 9)..=(at.x as i32 + 9) {
+                    let k = f32::from(ink(img.get_pixel(px as u32, py as u32), bg));
+                    w += k;
+                    c += k * (Vec2::new(px as f32, py as f32) + 0.5 - at);
+                }
+            }
+            assert!(w > 0.0, "a boid at {at} left no ink");
+            sum += c / w;
+        }
+        sum / boids.len() as f32
+    };
+    for k in 0..8 {
+        let heading = k as f32 * std::f32::consts::FRAC_PI_4 + 0.1;
+        let dir = Vec2::from_angle(heading);
+        let boids: Vec<Boid> = (0..18u32)
+            .flat_map(|i| (0..8u32).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let at = [20.0 + 20.0 * i as f32 + 0.3, 20.0 + 20.0 * j as f32 + 0.7];
+                boid(i * 8 + j, at, heading, 50.0, 1.0)
+            })
+            .collect();
+        let counts = vec![3; boids.len()];
+        for rasteriser in [Rasteriser::Instanced, Rasteriser::Compute] {
+            let st = RenderStyle {
+                rasteriser,
+                ..style(Theme::Dark, 2.0)
+            };
+            assert!(st.dots_at(cam.zoom) && st.streaks);
+            let on = support::checked(&ctx, || p.draw(&boids, &counts, &cam, &st));
+            let off = support::checked(&ctx, || {
+                p.draw(
+                    &boids,
+                    &counts,
+                    &cam,
+                    &RenderStyle {
+                        streaks: false,
+                        ..st
+                    },
+                )
+            });
+            let (o_on, o_off) = (ink_offset(&on, &boids), ink_offset(&off, &boids));
+            eprintln!("{rasteriser:?} heading {heading:.2}: streaks {o_on}, square dots {o_off}");
+            let behind = |o: Vec2| -o.dot(dir);
+            let aside = |o: Vec2| o.perp_dot(dir).abs();
+            assert!(
+                behind(o_on) >= 1.0 && aside(o_on) <= 0.3,
+                "{rasteriser:?} heading {heading:.2}: the streaks' ink centre is {o_on} from the boids"
+            );
+            assert!(
+                o_off.length() <= 0.3,
+                "{rasteriser:?} heading {heading:.2}: square dots' ink centre is {o_off} from the boids"
+            );
+            // Planted: streaks drawn ahead (the boids heading the other way) fail the check.
+            let reversed: Vec<Boid> = boids
+                .iter()
+                .map(|b| {
+                    let [x, y, vx, vy] = b.pos_vel();
+                    Boid::from_parts([x, y, -vx, -vy], b.hue_parts(), b.id)
+                })
+                .collect();
+            let ahead = support::checked(&ctx, || p.draw(&reversed, &counts, &cam, &st));
+            assert!(behind(ink_offset(&ahead, &boids)) < 1.0);
+        }
     }
 }

@@ -187,6 +187,14 @@ fn view(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut UiOut) {
     if ui.checkbox(&mut trails, "Trails (T)").changed() {
         out.actions.push(Action::SetTrails(trails));
     }
+    let mut streaks = st.style.streaks;
+    if ui
+        .checkbox(&mut streaks, "Streaks when zoomed out")
+        .on_hover_text("Each density dot drawn with a short streak behind it along its heading")
+        .changed()
+    {
+        out.actions.push(Action::SetStreaks(streaks));
+    }
     ui.horizontal_wrapped(|ui| {
         if ui.button("Reset view (Home)").clicked() {
             out.actions.push(Action::ResetView);
