@@ -41,6 +41,20 @@ pub struct Preset {
     pub text: &'static str,
 }
 
+/// The preset the app and `boids snapshot` start without `--scene`: `scenes/flocks.toml`, the
+/// boids model with weights of its own, tuned for the first view (docs/model.md §3.1).
+pub const DEFAULT_SCENE: &str = "flocks";
+
+/// [`DEFAULT_SCENE`], parsed (a build without the file would start from the built-in defaults).
+///
+/// # Errors
+/// [`SceneError`] if the file does not parse (the tests parse every preset first).
+pub fn default_scene() -> Result<Scene, SceneError> {
+    Preset::find(DEFAULT_SCENE)
+        .map(|p| p.scene())
+        .unwrap_or_else(|| Scene::parse("", std::path::Path::new("scenes/flocks.toml")))
+}
+
 impl Preset {
     /// The presets in the gallery's order ([`GALLERY_ORDER`]; any scene it does not list last).
     pub fn gallery() -> Vec<Preset> {

@@ -30,11 +30,12 @@ pub fn default_spawn(scene: Option<&Scene>) -> Spawn {
     }
 }
 
-/// The app's setup, through the run layer ([`crate::run::spec::resolve`]: the scene, then the
-/// command line's `o` (`--boids`, `--seed`, every `--set`, `--keep-world`) over the defaults, the world sized to `aspect` at the default density
-/// unless the scene fixes it), without a scene the world's sides raised to at least
-/// [`MIN_WORLD_SIDE`] × (`aspect`, 1) (or (1, 1/`aspect`) for a tall window), and the boids placed
-/// by `spawn` (default [`default_spawn`] for the scene).
+/// The app's setup, through the run layer ([`crate::run::spec::resolve`]: the scene — without one,
+/// the app's default scene ([`crate::app::presets::default_scene`]) — then the command line's `o`
+/// (`--boids`, `--seed`, every `--set`, `--keep-world`) over the defaults, the world sized to
+/// `aspect` at the default density unless the scene fixes it), without a scene the world's sides
+/// raised to at least [`MIN_WORLD_SIDE`] × (`aspect`, 1) (or (1, 1/`aspect`) for a tall window),
+/// and the boids placed by `spawn` (default [`default_spawn`] for the scene).
 ///
 /// # Errors
 /// [`RunError`] for parameters, settings or a count out of range, or a scene's obstacle point or
@@ -47,14 +48,19 @@ pub fn app_setup(
     spawn: Option<Spawn>,
 ) -> Result<(Setup, Spawn), RunError> {
     let spawn = spawn.unwrap_or(default_spawn(scene));
+    // A scene given keeps its world as it says; the default scene's is at least MIN_WORLD_SIDE.
+    let (default, min_world_side) = match scene {
+        Some(_) => (None, 0.0),
+        None => (Some(crate::app::presets::default_scene()?), MIN_WORLD_SIDE),
+    };
     let spec = resolve(
-        &Inputs::of_scene(scene),
+        &Inputs::of_scene(scene.or(default.as_ref())),
         o,
         &Defaults {
             boids: default_boids,
             aspect,
             spawn,
-            min_world_side: MIN_WORLD_SIDE,
+            min_world_side,
         },
     )?;
     Ok((spec.setup, spawn))
@@ -77,6 +83,11 @@ mod tests {
     fn one_boid_gets_a_world_of_at_least_the_minimum_side() {
         let (s, spawn) = app_setup(None, &count(1), 20_000, 16.0 / 9.0, None).unwrap();
         assert_eq!(spawn, Spawn::Flocks);
+        // Without a scene: the default scene's weights, not the built-in defaults.
+        let own = crate::app::presets::default_scene().unwrap().params;
+        assert_eq!(s.params.models, own.models);
+        assert_ne!(s.params.models, crate::model::SimParams::default().models);
+        assert_eq!(s.params.rotational_diffusion, own.rotational_diffusion);
         assert_eq!(s.boids.len(), 1);
         assert!((s.params.world_height - MIN_WORLD_SIDE).abs() < 1e-3);
         assert!((s.params.world_width / s.params.world_height - 16.0 / 9.0).abs() < 1e-3);

@@ -325,7 +325,10 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
         None => None,
     };
     // Every --set checked before a window opens (the window's size only changes the world's).
-    let mut p = scene.as_ref().map(|s| s.params.clone()).unwrap_or_default();
+    let mut p = match &scene {
+        Some(s) => s.params.clone(),
+        None => crate::app::presets::default_scene()?.params,
+    };
     crate::run::spec::apply_sets(&mut p, &args.setup.set)?;
     let event_loop = EventLoop::new().map_err(|e| AppError::NoDisplay {
         message: without_source_location(&e.to_string()),

@@ -125,7 +125,7 @@ pub struct Defaults {
     pub aspect: f32,
     /// How boids are spawned.
     pub spawn: Spawn,
-    /// Smallest side of a world sized to the count without a scene (the app: 400 wu; 0 = none).
+    /// Smallest side of a world sized to the count (the app: 400 wu; 0 = none).
     pub min_world_side: f32,
 }
 
@@ -258,7 +258,7 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     if !fixed {
         params = params.with_world_for_aspect(n, DEFAULT_DENSITY, d.aspect);
         world_from = format!("the default density for {n} boids");
-        if scene.is_none() && d.min_world_side > 0.0 {
+        if d.min_world_side > 0.0 {
             raise_sides(&mut params, d.aspect, d.min_world_side);
         }
     }
