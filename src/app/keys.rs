@@ -11,7 +11,7 @@
 //! | `.` | one step (pauses first) |
 //! | `-` | slower: 2×, 1×, ½× real time |
 //! | `=`, `+` | faster: ½×, 1×, 2× real time |
-//! | 1–6 | tools: add boids, obstacle, eraser, attract, repel, predator |
+//! | 1, 2, … | the tools, in the tool bar's order (add boids, obstacle, eraser, attract, repel, predator) |
 //! | Delete | removes every obstacle |
 //! | Home, R | shows the whole world again |
 //! | Tab | control panel |
@@ -135,9 +135,11 @@ const fn char(
     }
 }
 
-/// Every key the app binds, in the order the help lists them. A new tool needs a row here (the
-/// test `every_action_has_a_key` says so).
-pub const KEYS: &[Binding] = &[
+/// The keys before the tools' number keys, in the order the help lists them; [`bindings`] is every
+/// key the app binds: these, a number key per tool of [`crate::app::tools::TOOLS`] (1, 2, …, in
+/// its order), then [`KEYS_AFTER_TOOLS`]. A new action needs a row in one of the two (the test
+/// `every_action_has_a_key` says so); a new tool gets its key from the tool table.
+pub const KEYS_BEFORE_TOOLS: &[Binding] = &[
     named(
         NamedKey::F1,
         "F1",
@@ -194,24 +196,10 @@ pub const KEYS: &[Binding] = &[
         AppKey::Faster,
         "faster (½×, 1×, 2×)",
     ),
-    char("1", "1", &["1"], AppKey::Tool(Tool::Add), "tool: add boids"),
-    char("2", "2", &["2"], AppKey::Tool(Tool::Draw), "tool: obstacle"),
-    char("3", "3", &["3"], AppKey::Tool(Tool::Erase), "tool: eraser"),
-    char(
-        "4",
-        "4",
-        &["4"],
-        AppKey::Tool(Tool::Attract),
-        "tool: attract",
-    ),
-    char("5", "5", &["5"], AppKey::Tool(Tool::Repel), "tool: repel"),
-    char(
-        "6",
-        "6",
-        &["6"],
-        AppKey::Tool(Tool::Predator),
-        "tool: predator (click; drag for its velocity)",
-    ),
+];
+
+/// The keys after the tools' number keys, in the order the help lists them.
+pub const KEYS_AFTER_TOOLS: &[Binding] = &[
     named(
         NamedKey::Delete,
         "Delete",
@@ -287,14 +275,41 @@ pub const MOUSE: &[(&str, &str)] = &[
     ("Wheel", "zoom at the pointer"),
 ];
 
+/// The number keys of the tools, and their script names.
+const DIGITS: [&str; 9] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+const DIGIT_NAMES: [&[&str]; 9] = [
+    &["1"],
+    &["2"],
+    &["3"],
+    &["4"],
+    &["5"],
+    &["6"],
+    &["7"],
+    &["8"],
+    &["9"],
+];
+
+/// Every key the app binds, in the order the help lists them: [`KEYS_BEFORE_TOOLS`], the number
+/// key of each tool (the first nine of the tool table), [`KEYS_AFTER_TOOLS`].
+pub fn bindings() -> impl Iterator<Item = Binding> {
+    let tools = Tool::all()
+        .zip(DIGITS.iter().zip(DIGIT_NAMES))
+        .map(|(t, (d, names))| char(d, d, names, AppKey::Tool(t), t.desc().help));
+    KEYS_BEFORE_TOOLS
+        .iter()
+        .copied()
+        .chain(tools)
+        .chain(KEYS_AFTER_TOOLS.iter().copied())
+}
+
 /// The action of a key winit reports, if the table binds it.
 pub fn lookup(key: &Key) -> Option<AppKey> {
-    KEYS.iter().find(|b| b.key.matches(key)).map(|b| b.action)
+    bindings().find(|b| b.key.matches(key)).map(|b| b.action)
 }
 
 /// The action of a script key name (any of a row's `names`).
 pub fn parse(name: &str) -> Option<AppKey> {
-    KEYS.iter()
+    bindings()
         .find(|b| b.names.contains(&name))
         .map(|b| b.action)
 }
@@ -303,7 +318,7 @@ pub fn parse(name: &str) -> Option<AppKey> {
 /// order.
 pub fn help_rows() -> Vec<(String, &'static str)> {
     let mut rows: Vec<(AppKey, String, &'static str)> = Vec::new();
-    for b in KEYS {
+    for b in bindings() {
         match rows.iter_mut().find(|(a, _, _)| *a == b.action) {
             Some(row) => {
                 row.1.push_str(", ");
@@ -317,7 +332,7 @@ pub fn help_rows() -> Vec<(String, &'static str)> {
 
 /// The keys bound to `action`, joined for a tooltip (`"Space"`, `"Home, R"`); empty when none.
 pub fn keys_of(action: AppKey) -> String {
-    KEYS.iter()
+    bindings()
         .filter(|b| b.action == action)
         .map(|b| b.label)
         .collect::<Vec<_>>()
@@ -350,7 +365,7 @@ mod tests {
             AppKey::Trails,
             AppKey::Video,
         ];
-        v.extend(Tool::ALL.map(AppKey::Tool));
+        v.extend(Tool::all().map(AppKey::Tool));
         for a in &v {
             match a {
                 AppKey::Help
@@ -385,7 +400,7 @@ mod tests {
 
     #[test]
     fn winit_keys_and_script_names_find_their_row() {
-        for b in KEYS {
+        for b in bindings() {
             let key = match b.key {
                 KeyMatch::Named(n) => Key::Named(n),
                 KeyMatch::Char(c) => Key::Character(c.into()),
@@ -399,14 +414,21 @@ mod tests {
         assert_eq!(lookup(&Key::Character("x".into())), None);
         assert_eq!(lookup(&Key::Named(NamedKey::F2)), None);
         assert_eq!(parse("7"), None);
-        assert_eq!(parse("6"), Some(AppKey::Tool(Tool::Predator)));
-        assert_eq!(parse("3"), Some(AppKey::Tool(Tool::Erase)));
+        assert_eq!(
+            parse("6"),
+            Some(AppKey::Tool(Tool::parse("predator").unwrap()))
+        );
+        assert_eq!(
+            parse("3"),
+            Some(AppKey::Tool(Tool::parse("eraser").unwrap()))
+        );
     }
 
     #[test]
     fn no_key_is_bound_twice_and_no_name_is_shared() {
-        for (i, a) in KEYS.iter().enumerate() {
-            for b in &KEYS[i + 1..] {
+        let all: Vec<Binding> = bindings().collect();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
                 assert_ne!(a.key, b.key, "{} bound twice", a.label);
                 for n in a.names {
                     assert!(!b.names.contains(n), "script name {n} shared");
@@ -423,7 +445,7 @@ mod tests {
             .lines()
             .filter_map(|l| l.strip_prefix("//! | "))
             .collect();
-        for b in KEYS {
+        for b in bindings() {
             let label = b.label.trim_matches('`');
             let shown = if label.len() == 1 && !label.chars().all(char::is_alphanumeric) {
                 format!("`{label}`")
@@ -435,7 +457,7 @@ mod tests {
                     keys.split(", ").any(|k| k == shown)
                         || (label.len() == 1
                             && label.chars().all(|c| c.is_ascii_digit())
-                            && keys == "1–6")
+                            && keys == "1, 2, …")
                 })
             });
             assert!(found, "key {} is missing from the doc table", b.label);

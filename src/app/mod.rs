@@ -48,6 +48,7 @@ pub mod snapshot;
 pub mod sound;
 pub mod start;
 pub mod state;
+pub mod tool_host;
 pub mod tools;
 pub mod ui;
 pub mod ui_layer;

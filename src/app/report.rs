@@ -227,8 +227,7 @@ impl RunReport {
             pointer_world: st.pointer_world().map(Into::into),
             scale_factor: st.scale_factor,
             pointer_radius: st.pointer_radius(),
-            tool_radius_px: crate::app::tools::Tool::ALL
-                .into_iter()
+            tool_radius_px: crate::app::tools::Tool::all()
                 .filter_map(|t| Some((t.name().to_string(), st.tool_radius_px(t)?)))
                 .collect(),
             tool_radius_wu: st.tool_radius_wu(st.tool),

@@ -15,7 +15,7 @@
 //! | `move X Y` | pointer moves to (X, Y) | px, each within ±1 000 000 (outside the window is allowed, as during a drag) |
 //! | `press [BUTTON]`, `release [BUTTON]` | button down / up | `left` (default), `middle`, `right` |
 //! | `wheel LINES` | wheel notches at the pointer (positive zooms in) | within ±1000; the zoom stops at the camera's limits |
-//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`–`6`, `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `c` (`colour`), `t` (`trails`), `v` (`video`), `f9` (`record`: starts / stops a live capture), `f11` |
+//! | `key NAME` | a key press, as the key table ([`crate::app::keys`], F1 in the app) binds it | `f1` (`?`, `question`), `escape` (`esc`), `space`, `period` (`.`), `minus` (`-`), `equals` (`=`), `plus` (`+`), `1`, `2`, … (the tools), `delete`, `home`, `r`, `tab`, `h`, `i`, `m`, `c` (`colour`), `t` (`trails`), `v` (`video`), `f9` (`record`: starts / stops a live capture), `f11` |
 //! | `tool NAME` | selects a tool (the tool bar's names) | `add`, `obstacle` (or `draw`), `eraser` (or `erase`), `attract`, `repel`, `predator` |
 //! | `tool-radius PX` | the selected tool's radius on screen, as the panel's Tools slider (the add tool, eraser, attract and repel have one) | logical px, 1 ..= 2000 |
 //! | `model NAME` | switches the model live, as the panel's selector: the boids stay, their speeds become the model's | `boids`, `vicsek`, `fish` (the model table) |
@@ -527,8 +527,8 @@ mod tests {
         let tools: Vec<ScriptCmd> = s.take_due(2);
         assert_eq!(
             tools,
-            [Tool::Draw, Tool::Draw, Tool::Erase, Tool::Erase]
-                .map(|t| ScriptCmd::Action(Action::SetTool(t)))
+            ["obstacle", "obstacle", "eraser", "eraser"]
+                .map(|t| ScriptCmd::Action(Action::SetTool(Tool::parse(t).unwrap())))
         );
         for (text, needle) in [
             ("1: model reynolds\n", "boids, vicsek"),
@@ -643,10 +643,11 @@ mod tests {
             .lines()
             .find(|l| l.starts_with("//! | `key NAME`"))
             .expect("a key row");
-        for b in crate::app::keys::KEYS {
+        for b in crate::app::keys::bindings() {
             let digit = b.names[0].len() == 1 && b.names[0].chars().all(|c| c.is_ascii_digit());
             for n in b.names {
-                let shown = row.contains(&format!("`{n}`")) || (digit && row.contains("`1`–`6`"));
+                let shown = row.contains(&format!("`{n}`"))
+                    || (digit && row.contains("`1`, `2`, … (the tools)"));
                 assert!(shown, "key name {n} missing from the script doc");
             }
         }

@@ -13,7 +13,7 @@ use crate::app::input::{Button, InputEvent};
 use crate::app::keys::AppKey;
 use crate::app::sim::Sim;
 use crate::app::start::Spawn;
-use crate::app::tools::{drag_velocity, erase_points, predator_radius, resample_stroke, Tool};
+use crate::app::tools::{predator_radius, Tool};
 use crate::backend::BackendKind;
 use crate::formats::scene::Scene;
 use crate::model::models::{Model, Radii};
@@ -179,7 +179,7 @@ pub struct AppState {
     /// Largest boid count the add tool and the count slider go to.
     pub max_boids: usize,
     /// Each tool's radius on screen (logical px), by [`Tool::index`] (0 for a tool without one).
-    pub tool_px: [f32; 6],
+    pub tool_px: Vec<f32>,
     /// Attract/repel weight (> 0; the sign comes from the tool).
     pub pointer_weight: f32,
     /// Largest spacing of drawn obstacle points (wu).
@@ -202,8 +202,6 @@ pub struct AppState {
     pub video: crate::app::recording::Videos,
     /// The kind of predator the predator tool places.
     pub predator_kind: PredatorKind,
-    /// Where the predator tool's button went down (wu), while it is held.
-    pub predator_drag: Option<Vec2>,
     /// The scene path typed in the panel (saving and loading).
     pub scene_path: String,
     /// What the last save or load did (or why it failed: file and line), shown in the panel.
@@ -214,7 +212,9 @@ pub struct AppState {
     pub history: History,
     left_down: bool,
     pan_down: bool,
-    stroke_last: Option<Vec2>,
+    /// The tool's gesture while the button is held ([`crate::app::tools::ToolHost::gesture`]):
+    /// the obstacle stroke's last point, where the predator drag started (wu).
+    pub(crate) gesture: Option<Vec2>,
 }
 
 impl AppState {
@@ -238,7 +238,7 @@ impl AppState {
             camera,
             style,
             scale_factor: 1.0,
-            tool: Tool::Add,
+            tool: Tool::default(),
             panel_open: false,
             menu_open: false,
             paused: false,
@@ -256,7 +256,9 @@ impl AppState {
             pointer: None,
             add_rate: defaults::ADD_RATE,
             max_boids,
-            tool_px: Tool::ALL.map(|t| t.default_radius_px().unwrap_or(0.0)),
+            tool_px: Tool::all()
+                .map(|t| t.default_radius_px().unwrap_or(0.0))
+                .collect(),
             pointer_weight: defaults::POINTER_WEIGHT,
             obstacle_spacing: defaults::OBSTACLE_SPACING,
             actors_version: 0,
@@ -268,14 +270,13 @@ impl AppState {
             recording: None,
             video: Default::default(),
             predator_kind: PredatorKind::Hunting,
-            predator_drag: None,
             scene_path: defaults::SCENE_PATH.to_string(),
             scene_status: None,
             preset: None,
             history,
             left_down: false,
             pan_down: false,
-            stroke_last: None,
+            gesture: None,
         };
         st.fit_predator_size();
         st
@@ -350,29 +351,23 @@ impl AppState {
     }
 
     /// A tool's radius in the world (wu) at the current zoom: its pixel radius through the
-    /// camera, or for the predator tool the radius predators are drawn with.
+    /// camera, or its own reach in the world ([`crate::app::tools::ToolDesc::reach_wu`]).
     pub fn tool_radius_wu(&self, tool: Tool) -> Option<f32> {
-        if tool == Tool::Predator {
-            return Some(self.style.predator_scale * self.style.boid_length);
+        if let Some(reach) = tool.desc().reach_wu {
+            return Some(reach(self));
         }
         self.tool_radius_px(tool)
             .map(|px| px * self.scale_factor / self.camera.zoom)
     }
 
-    /// Eraser radius (wu) at the current zoom.
-    pub fn eraser_radius(&self) -> f32 {
-        self.tool_radius_wu(Tool::Erase).unwrap_or(0.0)
-    }
-
-    /// The pointer force's radius (wu) at the current zoom: the repel tool's when it is selected,
-    /// else the attract tool's.
+    /// The pointer force's radius (wu) at the current zoom: the selected tool's when it has a
+    /// pointer force, else the first such tool's (attract).
     pub fn pointer_radius(&self) -> f32 {
-        let tool = if self.tool == Tool::Repel {
-            Tool::Repel
-        } else {
-            Tool::Attract
-        };
-        self.tool_radius_wu(tool).unwrap_or(0.0)
+        let forced = |t: &Tool| t.desc().pointer_force != 0.0;
+        let tool = Some(self.tool)
+            .filter(forced)
+            .or_else(|| Tool::all().find(forced));
+        tool.and_then(|t| self.tool_radius_wu(t)).unwrap_or(0.0)
     }
 
     /// Sizes predators to the world: [`RenderStyle::predator_scale`] boid lengths, at most a
@@ -385,7 +380,8 @@ impl AppState {
         self.style.predator_scale = r / len;
     }
 
-    fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
+    /// Replaces the obstacle points (a message says why when the backend refuses them).
+    pub(crate) fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
         match self.sim.set_obstacles(points) {
             Ok(()) => self.actors_version += 1,
             Err(e) => self.warn(format!("obstacles: {e}")),
@@ -551,8 +547,7 @@ impl AppState {
                 self.initial = setup;
                 self.spawn = spawn;
                 self.actors_version += 1;
-                self.stroke_last = None;
-                self.predator_drag = None;
+                self.gesture = None;
                 self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
                 // Validated with the run; a scene without `[view] colour` keeps the current one.
                 if let Ok(Some(c)) = crate::run::spec::scene_colour(scene) {
@@ -707,29 +702,6 @@ impl AppState {
         }
     }
 
-    fn draw_to(&mut self, to: Vec2) {
-        let mut pts = self.sim.actors().obstacles.clone();
-        match self.stroke_last {
-            None => pts.push(to.into()),
-            Some(last) => {
-                let new = resample_stroke(last, to, self.obstacle_spacing);
-                if new.is_empty() {
-                    return;
-                }
-                pts.extend(new.iter().map(|p| <[f32; 2]>::from(*p)));
-            }
-        }
-        self.stroke_last = Some(Vec2::from(*pts.last().expect("a point")));
-        self.set_obstacles(pts);
-    }
-
-    fn erase_at(&mut self, at: Vec2) {
-        let mut pts = self.sim.actors().obstacles.clone();
-        if erase_points(&mut pts, at, self.eraser_radius()) > 0 {
-            self.set_obstacles(pts);
-        }
-    }
-
     /// Handles one input event (from the window or a script).
     pub fn input(&mut self, ev: InputEvent) {
         match ev {
@@ -739,44 +711,30 @@ impl AppState {
                     self.view_moved = true;
                 }
                 self.pointer = Some(p);
-                if self.left_down {
-                    let w = self.pointer_world().expect("pointer");
-                    match self.tool {
-                        Tool::Draw => self.draw_to(w),
-                        Tool::Erase => self.erase_at(w),
-                        _ => {}
-                    }
+                if let (true, Some(w)) = (self.left_down, self.pointer_world()) {
+                    (self.tool.desc().drag)(self, w);
                 }
             }
             InputEvent::PointerLeft => {
                 self.pointer = None;
                 self.left_down = false;
                 self.pan_down = false;
-                self.stroke_last = None;
-                self.predator_drag = None;
+                self.gesture = None;
             }
             InputEvent::Button { button, pressed } => match button {
                 Button::Middle | Button::Right => self.pan_down = pressed,
                 Button::Left => {
                     let was_down = self.left_down;
                     self.left_down = pressed;
-                    self.stroke_last = None;
                     if pressed {
+                        self.gesture = None;
                         if let Some(w) = self.pointer_world() {
-                            match self.tool {
-                                Tool::Draw => self.draw_to(w),
-                                Tool::Erase => self.erase_at(w),
-                                Tool::Predator => self.predator_drag = Some(w),
-                                _ => {}
-                            }
+                            (self.tool.desc().press)(self, w);
                         }
-                    } else if was_down && self.tool == Tool::Predator {
-                        if let (Some(from), Some(to)) =
-                            (self.predator_drag.take(), self.pointer_world())
-                        {
-                            let still = defaults::STILL_PX * self.scale_factor / self.camera.zoom;
-                            self.place_predator(from, drag_velocity(from, to, still));
-                        }
+                    } else if was_down {
+                        let at = self.pointer_world();
+                        (self.tool.desc().release)(self, at);
+                        self.gesture = None;
                     }
                 }
             },
@@ -856,8 +814,7 @@ impl AppState {
         match action {
             Action::SetTool(t) => {
                 self.tool = t;
-                self.stroke_last = None;
-                self.predator_drag = None;
+                self.gesture = None;
             }
             Action::SetBackend(kind) => {
                 if kind != self.sim.kind() {
@@ -983,15 +940,16 @@ impl AppState {
         }
     }
 
-    /// Per-frame tool work before the step: the add tool adds boids while held; attract and
-    /// repel set the pointer force (off when the button is up).
+    /// Per-frame tool work before the step: the pointer force of a tool with one (attract, repel;
+    /// off when the button is up), and the held tool's own work (the add tool adds boids).
     pub fn update_tools(&mut self) {
         let active = self.tool_active() && !self.menu_open;
         let mut ia = *self.sim.interaction();
-        let (radius, weight) = match (active, self.tool) {
-            (true, Tool::Attract) => (self.pointer_radius(), self.pointer_weight),
-            (true, Tool::Repel) => (self.pointer_radius(), -self.pointer_weight),
-            _ => (0.0, 0.0),
+        let force = self.tool.desc().pointer_force;
+        let (radius, weight) = if active && force != 0.0 {
+            (self.pointer_radius(), force * self.pointer_weight)
+        } else {
+            (0.0, 0.0)
         };
         let pointer: [f32; 2] = self.pointer_world().unwrap_or_default().into();
         if ia.pointer_radius != radius || ia.pointer_weight != weight || ia.pointer != pointer {
@@ -1000,16 +958,8 @@ impl AppState {
             ia.pointer_weight = weight;
             self.sim.set_interaction(&ia);
         }
-        if active && self.tool == Tool::Add {
-            let room = self.max_boids.saturating_sub(self.sim.len());
-            let k = self.add_rate.min(room);
-            if k > 0 {
-                let at = self.pointer_world().expect("pointer");
-                let spread = self.tool_radius_wu(Tool::Add).unwrap_or(0.0);
-                if let Err(e) = self.sim.spawn_at(at, k, spread) {
-                    self.warn(format!("add boids: {e}"));
-                }
-            }
+        if let (true, Some(at)) = (active, self.pointer_world()) {
+            (self.tool.desc().held)(self, at);
         }
     }
 

@@ -70,11 +70,11 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
         st.apply(Action::SetParams(Box::new(q.clone())));
         // An obstacle stroke with the draw tool, a hunting predator clicked in place and a
         // straight one dragged (its velocity is the drag per second).
-        st.apply(Action::SetTool(Tool::Draw));
+        st.apply(Action::SetTool(Tool::parse("obstacle").unwrap()));
         drag(&mut st, Vec2::new(200.0, 200.0), Vec2::new(400.0, 260.0));
         let obstacles = st.sim.actors().obstacles.clone();
         assert!(obstacles.len() >= 3, "a stroke of obstacle points");
-        st.apply(Action::SetTool(Tool::Predator));
+        st.apply(Action::SetTool(Tool::parse("predator").unwrap()));
         st.apply(Action::SetPredatorKind(PredatorKind::Hunting));
         drag(&mut st, Vec2::new(500.0, 300.0), Vec2::new(501.0, 300.0));
         st.apply(Action::SetPredatorKind(PredatorKind::Straight));

@@ -7,7 +7,6 @@
 use egui::{Color32, RichText};
 
 use crate::app::state::AppState;
-use crate::app::tools::Tool;
 use crate::app::ui::hud::{dot, REC};
 use crate::app::ui::shared::{UiOut, MARGIN};
 use crate::render::Theme;
@@ -172,15 +171,8 @@ pub fn tool_cursor(ctx: &egui::Context, st: &AppState) {
         .map_or(3.0, |wu| wu * st.camera.zoom / ppp);
     let width = if st.tool_active() { 2.0 } else { 1.0 };
     painter.circle_stroke(centre, radius.max(2.0), egui::Stroke::new(width, color));
-    // The predator tool's drag: the velocity the predator will get (the drag per second).
-    if let (Tool::Predator, Some(from)) = (st.tool, st.predator_drag) {
-        let a = st.camera.world_to_screen(from);
-        painter.arrow(
-            egui::pos2(a.x / ppp, a.y / ppp),
-            centre - egui::pos2(a.x / ppp, a.y / ppp),
-            egui::Stroke::new(2.0, color),
-        );
-    }
+    // What the tool shows beside its reach (the predator tool: its drag's velocity).
+    (st.tool.desc().overlay)(st, &painter, centre, egui::Stroke::new(2.0, color));
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     if rate.round() as usize != st.add_rate {
         out.actions.push(Action::SetAddRate(rate.round() as usize));
     }
-    for t in Tool::ALL {
+    for t in Tool::all() {
         let (Some(px), Some(wu)) = (st.tool_radius_px(t), st.tool_radius_wu(t)) else {
             continue;
         };

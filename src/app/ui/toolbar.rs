@@ -53,7 +53,7 @@ const REACH_WIDEST: &str = "r 888 px = 8888 wu";
 
 /// The tool bar's buttons, laid out by `ui` (a row, or a column in the popup).
 fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
-    for t in Tool::ALL {
+    for t in Tool::all() {
         let keys = keys::keys_of(AppKey::Tool(t));
         if ui
             .selectable_label(st.tool == t, t.short())
