@@ -110,6 +110,10 @@ pub const FLOCK_DENSITY: f32 = 0.02;
 /// Length over width of a flock of [`flocks_state`].
 pub const FLOCK_ASPECT: f32 = 1.6;
 
+/// Where a flock of [`flocks_state`] ends, in semi-axes: its normal distribution (0.55 semi-axes)
+/// cut at 2.2 σ.
+const FLOCK_CUT: f32 = 0.55 * 2.2;
+
 /// The number of flocks [`flocks_state`] makes for `n` boids: about √n / 20, between 3 and 12,
 /// and never more than `n`.
 pub fn flock_count(n: usize) -> usize {
@@ -124,8 +128,9 @@ pub fn flock_count(n: usize) -> usize {
 /// of at least as many cells as flocks (as square as the world allows); flock k takes a cell of
 /// its own (chosen by the seed) and fills an ellipse [`FLOCK_ASPECT`] times as long as wide along
 /// its heading, at [`FLOCK_DENSITY`] on average (twice the world's own density when that is
-/// higher), centred in the cell with a jitter of what the
-/// cell leaves free; within it boids are spread as a normal distribution of standard deviation
+/// higher; denser where the ellipse would not fit its cell with half a perception radius to spare
+/// on every side, so flocks start apart), centred in the cell with a jitter of what the flock and
+/// that margin leave free; within it boids are spread as a normal distribution of standard deviation
 /// 0.55 × the semi-axes, cut at 2.2 σ, so flocks have a dense core and a soft edge. A boid belongs to the flock its (seed, id) hash picks, heads the flock's way ± 0.35 rad
 /// at the model's spawn speed, with the flock's hue ± 0.3 rad and the hue
 /// velocity of [`spawn_boid_at`]. Positions outside the world wrap around. A pure function of
@@ -149,15 +154,23 @@ pub fn flocks_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
     } else {
         FLOCK_DENSITY
     };
-    // Ellipse of area per_flock / density with semi-axes a = FLOCK_ASPECT · b.
+    // Ellipse of area per_flock / density with semi-axes a = FLOCK_ASPECT · b, shrunk where
+    // needed so that the flock, cut at FLOCK_CUT semi-axes, fits its cell with half a perception
+    // radius to spare on every side: flocks start apart, separate components of the neighbour
+    // graph (the census counts them as flocks).
     let b = (per_flock / density / (FLOCK_ASPECT * std::f32::consts::PI)).sqrt();
     let a = FLOCK_ASPECT * b;
+    let fit = (0.5 * (cw.min(ch) - params.perception_radius) / FLOCK_CUT).max(0.0);
+    let shrink = if a > fit && fit > 0.0 { fit / a } else { 1.0 };
+    let (a, b) = (a * shrink, b * shrink);
+    // Room for the centre's jitter: what the cut flock and the gap leave of the cell.
+    let reach = FLOCK_CUT * a + 0.5 * params.perception_radius;
     let flocks: Vec<(Vec2, f32, f32)> = (0..k as u32)
         .map(|f| {
             let u = |stream| uniform01(seed, f, 0, stream);
             let cell = cells[f as usize];
             let (i, j) = ((cell % cols) as f32, (cell / cols) as f32);
-            let free = |side: f32| (side - 2.0 * b).max(0.0);
+            let free = |side: f32| (side - 2.0 * reach).max(0.0);
             let centre = Vec2::new(
                 (i + 0.5) * cw + (u(STREAM_FLOCK_X) - 0.5) * free(cw),
                 (j + 0.5) * ch + (u(STREAM_FLOCK_Y) - 0.5) * free(ch),
@@ -177,7 +190,7 @@ pub fn flocks_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
             let (s, c) = heading.sin_cos();
             // Rayleigh radius of a normal distribution cut at 2.2 σ (inverse CDF), in σ units.
             let cut = 1.0 - (-0.5f32 * 2.2 * 2.2).exp();
-            let r = (-2.0 * (1.0 - u(STREAM_IN_FLOCK_R) * cut).ln()).sqrt() * 0.55;
+            let r = ((-2.0 * (1.0 - u(STREAM_IN_FLOCK_R) * cut).ln()).sqrt() * 0.55).min(FLOCK_CUT);
             let t = u(STREAM_IN_FLOCK_ANGLE) * TAU;
             let local = Vec2::new(a * r * t.cos(), b * r * t.sin());
             let p = centre + Vec2::new(local.x * c - local.y * s, local.x * s + local.y * c);
@@ -265,6 +278,21 @@ mod flocks_tests {
             let members: Vec<Boid> = flocks.iter().filter(|b| of(b) == f).copied().collect();
             assert!(members.len() > 2000, "flock {f}: {}", members.len());
             assert!(polar(&members) > 0.95, "flock {f}: {}", polar(&members));
+        }
+        // The flocks start apart: the census (boids linked within r_p) finds each of them, each
+        // aligned, in this world and in the app's 1280 × 720 and 960 × 540 windows at 20 000 and
+        // 100 000 boids.
+        for (n, aspect) in [(20_000, 16.0 / 9.0), (20_000, 1.6), (100_000, 16.0 / 9.0)] {
+            let p = SimParams::default().with_world_for_aspect(n, 0.01, aspect);
+            let world = crate::model::World {
+                width: p.world_width,
+                height: p.world_height,
+                wrap: true,
+            };
+            let c =
+                crate::model::flock_census(&flocks_state(1, n, &p), p.perception_radius, world, 10);
+            assert_eq!(c.flocks as usize, flock_count(n), "{n} boids: {c:?}");
+            assert!(c.polarization > 0.95, "{n} boids: {c:?}");
         }
     }
 
