@@ -96,8 +96,8 @@ struct DotOut {
 
 // One boid as a density dot: a square of the spearhead's own area (side sqrt(area) × length px, at
 // least dot_min_px) at its position carrying the coverage of its spearhead (area × length² px²,
-// spread over the square; at least DOT_FLOOR per px²) in its mean colour, with a motion streak of
-// view.streak_px behind it along its heading (streak_cover). The quad reaches half a pixel past
+// spread over the square and its streak; at least DOT_FLOOR per px²: dot_coverage) in its mean
+// colour, with a motion streak of view.streak_px behind it along its heading (streak_cover). The quad reaches half a pixel past
 // the dot and its streak in the dot's own axes (every pixel centre streak_cover reaches); the
 // fragment takes streak_cover's share of the coverage (with no streak, the square's exact overlap
 // with the pixel: a box filter), so a dot is anti-aliased and carries the same coverage however
@@ -107,8 +107,7 @@ fn vs_dot(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> D
     let b = boid_from(pos_vel[ii], hue[ii], ii);
     let length_px = view.boid_length * view.zoom;
     let side = max(sqrt(view.boid_area) * length_px, view.dot_min_px);
-    let coverage = clamp(view.boid_area * length_px * length_px / (side * side), DOT_FLOOR, 1.0)
-        * view.alpha;
+    let coverage = dot_coverage(length_px, side);
     let half_side = 0.5 * side;
     let dir = dot_dir(b.velocity);
     let reach = dot_reach(half_side);

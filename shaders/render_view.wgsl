@@ -122,6 +122,19 @@ fn streak_cover(q: vec2<f32>, dir: vec2<f32>, side: f32) -> f32 {
     return along * across * ink;
 }
 
+// The coverage per px² of a density dot of side `side` px for a boid `length_px` long, times the
+// boids' opacity: its spearhead's ink (boid_area × length_px², px²) spread over what streak_cover
+// inks — side² for a square dot, side × (1 + STREAK_TAIL)/2 × (side + streak) with a streak, so a
+// streak spreads a dot's ink rather than adding to it and a flock is as bright as dots, streaks
+// or spearheads — at least DOT_FLOOR (a lone boid stays visible however far out), at most 1.
+fn dot_coverage(length_px: f32, side: f32) -> f32 {
+    var inked = side * side;
+    if (view.streak_px > 0.0) {
+        inked = side * 0.5 * (1.0 + STREAK_TAIL) * (side + view.streak_px);
+    }
+    return clamp(view.boid_area * length_px * length_px / inked, DOT_FLOOR, 1.0) * view.alpha;
+}
+
 // The reach of a density dot of half side `h` px heading `dir` from its centre, in its own axes:
 // (behind, ahead, across) px, every pixel centre where streak_cover is above 0 lying within.
 fn dot_reach(h: f32) -> vec3<f32> {

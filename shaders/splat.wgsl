@@ -144,8 +144,7 @@ fn splat_spear(i: u32, dir: vec2<f32>, centre: vec2<f32>, size: vec2<u32>) {
 // across the rows touches about as many pixels as it covers, not its whole bounding box.
 fn splat_dot(i: u32, centre: vec2<f32>, dir: vec2<f32>, length_px: f32, size: vec2<u32>) {
     let side = max(sqrt(view.boid_area) * length_px, view.dot_min_px);
-    let coverage = clamp(view.boid_area * length_px * length_px / (side * side), DOT_FLOOR, 1.0)
-        * view.alpha;
+    let coverage = dot_coverage(length_px, side);
     let reach = dot_reach(0.5 * side);
     // The box of vs_dot's quad on screen.
     let normal = vec2<f32>(-dir.y, dir.x);

@@ -541,9 +541,10 @@ fn the_compute_rasteriser_draws_what_the_instanced_draw_draws() {
 }
 
 /// Motion streaks: zoomed out, each density dot's ink lies behind it along its heading (its
-/// ink-weighted centre 1.2 px or more behind the boid, within 0.3 px of the line of flight) at
-/// every heading, on both rasterisers; with streaks off the dot is centred on the boid (within
-/// 0.3 px) whatever its heading. The check finds a planted difference: streaks drawn ahead.
+/// ink-weighted centre 1 px or more behind the boid, within 0.3 px of the line of flight) at
+/// every heading, on both rasterisers, and about as much ink as a square dot's (0.8–1.3×: a
+/// streak spreads its dot's ink); with streaks off the dot is centred on the boid (within 0.3 px)
+/// whatever its heading. The check finds a planted difference: streaks drawn ahead.
 #[test]
 fn density_dots_streak_behind_each_boid_along_its_heading() {
     let Some(ctx) = support::gpu() else { return };
@@ -601,6 +602,18 @@ fn density_dots_streak_behind_each_boid_along_its_heading() {
                 )
             });
             let (o_on, o_off) = (ink_offset(&on, &boids), ink_offset(&off, &boids));
+            // A streak spreads its dot's ink instead of adding to it.
+            let total = |img: &image::RgbaImage| -> f64 {
+                img.pixels().map(|p| f64::from(ink(p, bg))).sum()
+            };
+            let spread = total(&on) / total(&off);
+            eprintln!(
+                "{rasteriser:?} heading {heading:.2}: ink with streaks / square dots {spread:.3}"
+            );
+            assert!(
+                (0.8..=1.3).contains(&spread),
+                "{rasteriser:?} heading {heading:.2}: streaks carry {spread:.2}× the ink of square dots"
+            );
             eprintln!("{rasteriser:?} heading {heading:.2}: streaks {o_on}, square dots {o_off}");
             let behind = |o: Vec2| -o.dot(dir);
             let aside = |o: Vec2| o.perp_dot(dir).abs();
