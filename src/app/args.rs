@@ -55,8 +55,8 @@ pub struct RunArgs {
     /// else real-time.
     #[arg(long, value_enum)]
     pub clock: Option<Pace>,
-    /// How the boids start: `flocks` (a few flocks; the default without --scene) or `uniform`
-    /// (spread evenly; the default with one).
+    /// How the boids start: `flocks` (a few formed flocks, apart) or `uniform` (spread evenly).
+    /// Default: the scene's `spawn` key (the default scene's is flocks), else uniform.
     #[arg(long, value_enum)]
     pub spawn: Option<Spawn>,
     /// Present without waiting for vertical sync (Mailbox or Immediate when offered).

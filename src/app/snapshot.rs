@@ -51,8 +51,9 @@ pub struct SnapshotArgs {
     /// Backend that computes the steps (the picture is always drawn on the GPU).
     #[arg(long, value_enum, default_value = "gpu")]
     pub backend: AppBackend,
-    /// How the boids start: `flocks` (the default without --scene) or `uniform` (with one).
-    #[arg(long, value_enum)]
+    /// How the boids start: `flocks` (a few formed flocks, apart) or `uniform` (spread evenly).
+    /// Default: the scene's `spawn` key (the default scene's is flocks), else uniform.
+    #[arg(long, value_enum, conflicts_with = "init")]
     pub spawn: Option<Spawn>,
     /// Colour theme.
     #[arg(long, value_enum, default_value = "dark")]
