@@ -1,4 +1,4 @@
-//! The app's one key table, [`KEYS`]: the window's key handling ([`lookup`]), the script's `key`
+//! The app's one key table, [`bindings`]: the window's key handling ([`lookup`]), the script's `key`
 //! command ([`parse`]) and the help overlay ([`help_rows`]) all read it, so a key bound here is
 //! listed in the help and a key the help lists is bound. The keys table of docs/app.md is this table
 //! (a test checks the two row for row).
@@ -268,7 +268,7 @@ pub const KEYS_AFTER_TOOLS: &[Binding] = &[
     ),
 ];
 
-/// What the mouse does, for the help (not keys, so not in [`KEYS`]).
+/// What the mouse does, for the help (not keys, so not in [`bindings`]).
 pub const MOUSE: &[(&str, &str)] = &[
     ("Left button", "use the tool"),
     ("Right / middle drag", "pan"),

@@ -747,7 +747,7 @@ impl AppState {
         }
     }
 
-    /// Handles one key of [`crate::app::keys::KEYS`].
+    /// Handles one key of [`crate::app::keys::bindings`].
     pub fn key(&mut self, k: AppKey) {
         match k {
             AppKey::Help => self.apply(Action::SetHelp(!self.help_open)),
