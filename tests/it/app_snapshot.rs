@@ -14,7 +14,8 @@
 use crate::support;
 use std::path::{Path, PathBuf};
 
-use boids::app::snapshot::{compare_images, render_snapshot, SnapshotArgs, Tolerance};
+use crate::support::images::{compare_images, Tolerance};
+use boids::app::snapshot::{render_snapshot, SnapshotArgs};
 use boids::app::AppBackend as BackendKind;
 use boids::io::write_png;
 use boids::render::Theme;

@@ -1,11 +1,13 @@
 //! What the tests share: the GPU context and error scopes ([`gpu`]), test states and their
-//! comparison ([`states`]), the `boids` binary ([`cmd`]), capture files ([`capture`]), the window
-//! harness ([`window`]) and the lock of tests that need the machine alone ([`alone`]).
+//! comparison ([`states`]), the image comparator ([`images`]), the `boids` binary ([`cmd`]),
+//! capture files ([`capture`]), the window harness ([`window`]) and the lock of tests that need
+//! the machine alone ([`alone`]).
 
 pub mod alone;
 pub mod capture;
 pub mod cmd;
 pub mod gpu;
+pub mod images;
 pub mod states;
 pub mod window;
 
