@@ -49,6 +49,7 @@ pub mod sound;
 pub mod start;
 pub mod state;
 pub mod tool_host;
+pub mod tool_state;
 pub mod tools;
 pub mod ui;
 pub mod ui_layer;

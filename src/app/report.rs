@@ -230,7 +230,7 @@ impl RunReport {
             tool_radius_px: crate::app::tools::Tool::all()
                 .filter_map(|t| Some((t.name().to_string(), st.tool_radius_px(t)?)))
                 .collect(),
-            tool_radius_wu: st.tool_radius_wu(st.tool),
+            tool_radius_wu: st.tool_radius_wu(st.tools.tool),
             model: st.sim.params().model.name().to_string(),
             preset: st.preset.clone(),
             panel_params: g.frame.ui_params.iter().map(|k| k.to_string()).collect(),
@@ -254,8 +254,8 @@ impl RunReport {
             message_problem: st.message.as_ref().is_some_and(|m| m.problem),
             boid_length: st.style.boid_length,
             predator_draw_radius: st.style.predator_scale * st.style.boid_length,
-            pointer_weight: st.pointer_weight,
-            tool: st.tool.name().to_string(),
+            pointer_weight: st.tools.pointer_weight,
+            tool: st.tools.tool.name().to_string(),
             theme: st.style.theme.name().to_string(),
             panel_open: st.panel_open,
             immersive: st.immersive,

@@ -13,6 +13,7 @@ use crate::app::input::{Button, InputEvent};
 use crate::app::keys::AppKey;
 use crate::app::sim::Sim;
 use crate::app::start::Spawn;
+use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
 use crate::backend::BackendKind;
 use crate::formats::scene::Scene;
@@ -116,17 +117,9 @@ pub enum Action {
     SetVideo(bool),
 }
 
-/// Defaults of the pointer tools (their radii are [`Tool::default_radius_px`]).
+/// Defaults of the app's state (the tools' own: [`crate::app::tool_state::defaults`]).
 pub mod defaults {
-    /// Attract/repel weight (steering weight, like the rule weights).
-    pub const POINTER_WEIGHT: f32 = 3.0;
-    /// Largest distance between consecutive points of a drawn obstacle (wu).
-    pub const OBSTACLE_SPACING: f32 = 4.0;
-    /// Boids added per frame while the add tool is held.
-    pub const ADD_RATE: usize = 12;
-    /// A predator-tool drag shorter than this (physical px at scale factor 1) is a click: the
-    /// predator gets no velocity.
-    pub const STILL_PX: f32 = 4.0;
+    pub use crate::app::tool_state::defaults::*;
     /// The scene path offered when the app started without `--scene`.
     pub const SCENE_PATH: &str = "scene.toml";
 }
@@ -141,8 +134,8 @@ pub struct AppState {
     pub style: RenderStyle,
     /// Window scale factor (physical px per logical px).
     pub scale_factor: f32,
-    /// Selected tool.
-    pub tool: Tool,
+    /// The pointer tools: the selected one, radii, weights, the gesture in progress.
+    pub tools: ToolState,
     /// Control panel shown.
     pub panel_open: bool,
     /// Pause menu shown.
@@ -174,16 +167,8 @@ pub struct AppState {
     pub quit: bool,
     /// Pointer position (physical px), when inside the window.
     pub pointer: Option<Vec2>,
-    /// Boids added per frame while the add tool is held.
-    pub add_rate: usize,
     /// Largest boid count the add tool and the count slider go to.
     pub max_boids: usize,
-    /// Each tool's radius on screen (logical px), by [`Tool::index`] (0 for a tool without one).
-    pub tool_px: Vec<f32>,
-    /// Attract/repel weight (> 0; the sign comes from the tool).
-    pub pointer_weight: f32,
-    /// Largest spacing of drawn obstacle points (wu).
-    pub obstacle_spacing: f32,
     /// Bumped whenever the actors change (the renderer re-uploads them).
     pub actors_version: u64,
     /// Times the backend was switched.
@@ -200,8 +185,6 @@ pub struct AppState {
     pub recording: Option<crate::app::record::LiveRecording>,
     /// The video recordings (V, `--record`): the one in progress, and those finishing.
     pub video: crate::app::recording::Videos,
-    /// The kind of predator the predator tool places.
-    pub predator_kind: PredatorKind,
     /// The scene path typed in the panel (saving and loading).
     pub scene_path: String,
     /// What the last save or load did (or why it failed: file and line), shown in the panel.
@@ -212,9 +195,6 @@ pub struct AppState {
     pub history: History,
     left_down: bool,
     pan_down: bool,
-    /// The tool's gesture while the button is held ([`crate::app::tools::ToolHost::gesture`]):
-    /// the obstacle stroke's last point, where the predator drag started (wu).
-    pub(crate) gesture: Option<Vec2>,
 }
 
 impl AppState {
@@ -238,7 +218,7 @@ impl AppState {
             camera,
             style,
             scale_factor: 1.0,
-            tool: Tool::default(),
+            tools: ToolState::default(),
             panel_open: false,
             menu_open: false,
             paused: false,
@@ -254,13 +234,7 @@ impl AppState {
             spawn,
             quit: false,
             pointer: None,
-            add_rate: defaults::ADD_RATE,
             max_boids,
-            tool_px: Tool::all()
-                .map(|t| t.default_radius_px().unwrap_or(0.0))
-                .collect(),
-            pointer_weight: defaults::POINTER_WEIGHT,
-            obstacle_spacing: defaults::OBSTACLE_SPACING,
             actors_version: 0,
             backend_switches: 0,
             initial,
@@ -269,14 +243,12 @@ impl AppState {
             record_toggle: false,
             recording: None,
             video: Default::default(),
-            predator_kind: PredatorKind::Hunting,
             scene_path: defaults::SCENE_PATH.to_string(),
             scene_status: None,
             preset: None,
             history,
             left_down: false,
             pan_down: false,
-            gesture: None,
         };
         st.fit_predator_size();
         st
@@ -347,7 +319,7 @@ impl AppState {
 
     /// A tool's radius on screen (logical px), for a tool with one.
     pub fn tool_radius_px(&self, tool: Tool) -> Option<f32> {
-        tool.default_radius_px().map(|_| self.tool_px[tool.index()])
+        self.tools.radius_px(tool)
     }
 
     /// A tool's radius in the world (wu) at the current zoom: its pixel radius through the
@@ -364,7 +336,7 @@ impl AppState {
     /// pointer force, else the first such tool's (attract).
     pub fn pointer_radius(&self) -> f32 {
         let forced = |t: &Tool| t.desc().pointer_force != 0.0;
-        let tool = Some(self.tool)
+        let tool = Some(self.tools.tool)
             .filter(forced)
             .or_else(|| Tool::all().find(forced));
         tool.and_then(|t| self.tool_radius_wu(t)).unwrap_or(0.0)
@@ -416,7 +388,7 @@ impl AppState {
             ));
             return;
         }
-        predators.push(Predator::new(at, velocity, self.predator_kind));
+        predators.push(Predator::new(at, velocity, self.tools.predator_kind));
         self.set_predators(predators);
     }
 
@@ -547,7 +519,7 @@ impl AppState {
                 self.initial = setup;
                 self.spawn = spawn;
                 self.actors_version += 1;
-                self.gesture = None;
+                self.tools.gesture = None;
                 self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
                 // Validated with the run; a scene without `[view] colour` keeps the current one.
                 if let Ok(Some(c)) = crate::run::spec::scene_colour(scene) {
@@ -712,14 +684,14 @@ impl AppState {
                 }
                 self.pointer = Some(p);
                 if let (true, Some(w)) = (self.left_down, self.pointer_world()) {
-                    (self.tool.desc().drag)(self, w);
+                    (self.tools.tool.desc().drag)(self, w);
                 }
             }
             InputEvent::PointerLeft => {
                 self.pointer = None;
                 self.left_down = false;
                 self.pan_down = false;
-                self.gesture = None;
+                self.tools.gesture = None;
             }
             InputEvent::Button { button, pressed } => match button {
                 Button::Middle | Button::Right => self.pan_down = pressed,
@@ -727,14 +699,14 @@ impl AppState {
                     let was_down = self.left_down;
                     self.left_down = pressed;
                     if pressed {
-                        self.gesture = None;
+                        self.tools.gesture = None;
                         if let Some(w) = self.pointer_world() {
-                            (self.tool.desc().press)(self, w);
+                            (self.tools.tool.desc().press)(self, w);
                         }
                     } else if was_down {
                         let at = self.pointer_world();
-                        (self.tool.desc().release)(self, at);
-                        self.gesture = None;
+                        (self.tools.tool.desc().release)(self, at);
+                        self.tools.gesture = None;
                     }
                 }
             },
@@ -813,8 +785,8 @@ impl AppState {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::SetTool(t) => {
-                self.tool = t;
-                self.gesture = None;
+                self.tools.tool = t;
+                self.tools.gesture = None;
             }
             Action::SetBackend(kind) => {
                 if kind != self.sim.kind() {
@@ -885,10 +857,10 @@ impl AppState {
                 self.style.boid_length = s.clamp(1e-3, 1000.0);
                 self.fit_predator_size();
             }
-            Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
+            Action::SetAddRate(r) => self.tools.add_rate = r.clamp(1, 10_000),
             Action::SetToolRadius { tool, px } => {
                 if tool.default_radius_px().is_some() {
-                    self.tool_px[tool.index()] = if px.is_finite() {
+                    self.tools.tool_px[tool.index()] = if px.is_finite() {
                         px.clamp(1.0, 2000.0)
                     } else {
                         1.0
@@ -896,19 +868,19 @@ impl AppState {
                 }
             }
             Action::SetSelectedToolRadius(px) => {
-                let tool = self.tool;
+                let tool = self.tools.tool;
                 if tool.default_radius_px().is_some() {
                     self.apply(Action::SetToolRadius { tool, px });
                 } else {
                     self.warn(format!("the {} tool has no radius", tool.name()));
                 }
             }
-            Action::SetPointerWeight(w) => self.pointer_weight = w.clamp(0.0, 100.0),
+            Action::SetPointerWeight(w) => self.tools.pointer_weight = w.clamp(0.0, 100.0),
             Action::SetModel(m) => self.switch_model(m),
             Action::SetParam { key, value } => self.set_param(&key, &value),
             Action::LoadPreset(name) => self.load_preset(&name),
             Action::ClearObstacles => self.set_obstacles(Vec::new()),
-            Action::SetPredatorKind(k) => self.predator_kind = k,
+            Action::SetPredatorKind(k) => self.tools.predator_kind = k,
             Action::ClearPredators => self.set_predators(Vec::new()),
             Action::SetScenePath(p) => self.scene_path = p,
             Action::SaveScene => self.save_scene(),
@@ -945,9 +917,9 @@ impl AppState {
     pub fn update_tools(&mut self) {
         let active = self.tool_active() && !self.menu_open;
         let mut ia = *self.sim.interaction();
-        let force = self.tool.desc().pointer_force;
+        let force = self.tools.tool.desc().pointer_force;
         let (radius, weight) = if active && force != 0.0 {
-            (self.pointer_radius(), force * self.pointer_weight)
+            (self.pointer_radius(), force * self.tools.pointer_weight)
         } else {
             (0.0, 0.0)
         };
@@ -959,7 +931,7 @@ impl AppState {
             self.sim.set_interaction(&ia);
         }
         if let (true, Some(at)) = (active, self.pointer_world()) {
-            (self.tool.desc().held)(self, at);
+            (self.tools.tool.desc().held)(self, at);
         }
     }
 

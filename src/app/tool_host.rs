@@ -8,7 +8,7 @@ use crate::app::tools::ToolHost;
 
 impl ToolHost for AppState {
     fn reach_wu(&self) -> f32 {
-        self.tool_radius_wu(self.tool).unwrap_or(0.0)
+        self.tool_radius_wu(self.tools.tool).unwrap_or(0.0)
     }
 
     fn obstacles(&self) -> Vec<[f32; 2]> {
@@ -20,20 +20,20 @@ impl ToolHost for AppState {
     }
 
     fn obstacle_spacing(&self) -> f32 {
-        self.obstacle_spacing
+        self.tools.obstacle_spacing
     }
 
     fn gesture(&mut self) -> &mut Option<Vec2> {
-        &mut self.gesture
+        &mut self.tools.gesture
     }
 
     fn gesture_at(&self) -> Option<Vec2> {
-        self.gesture
+        self.tools.gesture
     }
 
     fn add_boids(&mut self, at: Vec2, spread: f32) {
         let room = self.max_boids.saturating_sub(self.sim.len());
-        let k = self.add_rate.min(room);
+        let k = self.tools.add_rate.min(room);
         if k > 0 {
             if let Err(e) = self.sim.spawn_at(at, k, spread) {
                 self.warn(format!("add boids: {e}"));

@@ -221,7 +221,7 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
             Pace::PerFrame => "one step per frame",
         },
         st.clock.sim_time(),
-        st.tool.label()
+        st.tools.tool.label()
     )));
     lines.push(small(info.adapter.clone()).weak());
     let msaa = if info.msaa > 1 {

@@ -167,12 +167,12 @@ pub fn tool_cursor(ctx: &egui::Context, st: &AppState) {
     ));
     // The reach in points: wu × (physical px per wu) / (physical px per point).
     let radius = st
-        .tool_radius_wu(st.tool)
+        .tool_radius_wu(st.tools.tool)
         .map_or(3.0, |wu| wu * st.camera.zoom / ppp);
     let width = if st.tool_active() { 2.0 } else { 1.0 };
     painter.circle_stroke(centre, radius.max(2.0), egui::Stroke::new(width, color));
     // What the tool shows beside its reach (the predator tool: its drag's velocity).
-    (st.tool.desc().overlay)(st, &painter, centre, egui::Stroke::new(2.0, color));
+    (st.tools.tool.desc().overlay)(st, &painter, centre, egui::Stroke::new(2.0, color));
 }
 
 #[cfg(test)]

@@ -58,9 +58,9 @@ fn flock(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
 }
 
 fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
-    let mut rate = st.add_rate as f32;
+    let mut rate = st.tools.add_rate as f32;
     slider(ui, &mut rate, 1.0..=200.0, "boids added per frame");
-    if rate.round() as usize != st.add_rate {
+    if rate.round() as usize != st.tools.add_rate {
         out.actions.push(Action::SetAddRate(rate.round() as usize));
     }
     for t in Tool::all() {
@@ -78,9 +78,9 @@ fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
             out.actions.push(Action::SetToolRadius { tool: t, px: v });
         }
     }
-    let mut weight = st.pointer_weight;
+    let mut weight = st.tools.pointer_weight;
     slider(ui, &mut weight, 0.0..=20.0, "attract/repel weight");
-    if weight != st.pointer_weight {
+    if weight != st.tools.pointer_weight {
         out.actions.push(Action::SetPointerWeight(weight));
     }
     let mut ia = *st.sim.interaction();
@@ -116,10 +116,10 @@ fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
 fn predator_tool(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     ui.horizontal(|ui| {
         ui.label("tool places");
-        let mut k = st.predator_kind;
+        let mut k = st.tools.predator_kind;
         ui.selectable_value(&mut k, PredatorKind::Hunting, "hunting");
         ui.selectable_value(&mut k, PredatorKind::Straight, "straight");
-        if k != st.predator_kind {
+        if k != st.tools.predator_kind {
             out.actions.push(Action::SetPredatorKind(k));
         }
     });

@@ -35,13 +35,13 @@ pub fn compact(ctx: &egui::Context) -> bool {
 /// The selected tool's reach as the tool bar shows it: `r 100 px = 147 wu`, or for a predator
 /// the world radius it is drawn with; `None` for a tool without one.
 pub fn reach_text(st: &AppState) -> Option<String> {
-    let wu = st.tool_radius_wu(st.tool)?;
+    let wu = st.tool_radius_wu(st.tools.tool)?;
     let world = if wu >= 10.0 {
         format!("{wu:.0}")
     } else {
         format!("{wu:.2}")
     };
-    Some(match st.tool_radius_px(st.tool) {
+    Some(match st.tool_radius_px(st.tools.tool) {
         Some(px) => format!("r {px:.0} px = {world} wu"),
         None => format!("r {world} wu"),
     })
@@ -56,7 +56,7 @@ fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     for t in Tool::all() {
         let keys = keys::keys_of(AppKey::Tool(t));
         if ui
-            .selectable_label(st.tool == t, t.short())
+            .selectable_label(st.tools.tool == t, t.short())
             .on_hover_text(format!("{} ({keys})", t.label()))
             .clicked()
         {
@@ -192,7 +192,7 @@ pub fn toolbar(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
                 } else {
                     speed_label(st.clock.speed)
                 };
-                let label = format!("{} · {speed}", st.tool.short());
+                let label = format!("{} · {speed}", st.tools.tool.short());
                 // One line: never wrapped mid-phrase (the short label fits a 160 px window).
                 let button =
                     egui::Button::selectable(open, label).wrap_mode(egui::TextWrapMode::Extend);
