@@ -199,7 +199,7 @@ fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
         }
         return Ok(());
     }
-    if !g.st.panel_open || g.st.immersive || !g.st.history.due(now) {
+    if !g.st.ui.panel_open || g.st.ui.immersive || !g.st.history.due(now) {
         return Ok(());
     }
     let t = g.st.clock.sim_time();
@@ -337,7 +337,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
         toggle_recording(g);
     }
     handle_video_requests(g);
-    g.sound.set_on(g.st.sound_on, g.st.immersive);
+    g.sound.set_on(g.st.sound_on, g.st.ui.immersive);
     if let Some(m) = g.sound.take_message() {
         g.st.warn(m);
     }

@@ -177,9 +177,9 @@ impl Gfx {
         };
         st.style.colour = args.colour.or(scene_colour).unwrap_or_default();
         st.style.trails = args.trails;
-        st.panel_open = args.panel;
-        st.help_open = args.start_screen();
-        st.start_screen = st.help_open;
+        st.ui.panel_open = args.panel;
+        st.ui.help_open = args.start_screen();
+        st.ui.start_screen = st.ui.help_open;
         let wanted = args.msaa.unwrap_or(if software { 1 } else { 4 });
         if software {
             // What was chosen for speed on this adapter, each with the way to ask otherwise; the
@@ -289,10 +289,10 @@ impl Gfx {
 
     /// Enters or leaves borderless fullscreen as immersion asks.
     pub(crate) fn apply_fullscreen(&mut self) {
-        if self.st.immersive != self.fullscreen_applied {
+        if self.st.ui.immersive != self.fullscreen_applied {
             self.window
-                .set_fullscreen(self.st.immersive.then_some(Fullscreen::Borderless(None)));
-            self.fullscreen_applied = self.st.immersive;
+                .set_fullscreen(self.st.ui.immersive.then_some(Fullscreen::Borderless(None)));
+            self.fullscreen_applied = self.st.ui.immersive;
         }
     }
 }

@@ -52,6 +52,7 @@ pub mod tool_host;
 pub mod tool_state;
 pub mod tools;
 pub mod ui;
+pub mod ui_flags;
 pub mod ui_layer;
 pub mod window;
 

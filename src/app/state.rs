@@ -15,6 +15,7 @@ use crate::app::sim::Sim;
 use crate::app::start::Spawn;
 use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
+use crate::app::ui_flags::UiFlags;
 use crate::backend::BackendKind;
 use crate::formats::scene::Scene;
 use crate::model::models::{Model, Radii};
@@ -136,22 +137,10 @@ pub struct AppState {
     pub scale_factor: f32,
     /// The pointer tools: the selected one, radii, weights, the gesture in progress.
     pub tools: ToolState,
-    /// Control panel shown.
-    pub panel_open: bool,
-    /// Pause menu shown.
-    pub menu_open: bool,
+    /// Which parts of the interface are shown (panel, menu, help, HUD, immersion).
+    pub ui: UiFlags,
     /// Simulation paused.
     pub paused: bool,
-    /// Fullscreen immersion (HUD and panel hidden).
-    pub immersive: bool,
-    /// Help overlay shown.
-    pub help_open: bool,
-    /// The help overlay is the start screen (Start, Settings, Quit) until first closed.
-    pub start_screen: bool,
-    /// HUD shown.
-    pub hud_visible: bool,
-    /// HUD with details (frame budget, adapter, world) rather than compact.
-    pub hud_details: bool,
     /// How many steps each frame takes (pace, speed, what it achieved).
     pub clock: SimClock,
     /// One step was asked for while paused: the next frame takes it.
@@ -219,14 +208,8 @@ impl AppState {
             style,
             scale_factor: 1.0,
             tools: ToolState::default(),
-            panel_open: false,
-            menu_open: false,
+            ui: UiFlags::default(),
             paused: false,
-            immersive: false,
-            help_open: false,
-            start_screen: false,
-            hud_visible: true,
-            hud_details: false,
             clock: SimClock::new(pace),
             step_once: false,
             sound_on: false,
@@ -722,19 +705,19 @@ impl AppState {
     /// Handles one key of [`crate::app::keys::bindings`].
     pub fn key(&mut self, k: AppKey) {
         match k {
-            AppKey::Help => self.apply(Action::SetHelp(!self.help_open)),
+            AppKey::Help => self.apply(Action::SetHelp(!self.ui.help_open)),
             AppKey::Escape => {
-                if self.help_open {
+                if self.ui.help_open {
                     self.apply(Action::SetHelp(false));
-                } else if self.immersive {
+                } else if self.ui.immersive {
                     self.apply(Action::SetImmersive(false));
                 } else {
-                    let open = !self.menu_open;
+                    let open = !self.ui.menu_open;
                     self.apply(Action::SetMenu(open));
                 }
             }
-            AppKey::Immersion => self.apply(Action::SetImmersive(!self.immersive)),
-            AppKey::TogglePanel => self.apply(Action::SetPanel(!self.panel_open)),
+            AppKey::Immersion => self.apply(Action::SetImmersive(!self.ui.immersive)),
+            AppKey::TogglePanel => self.apply(Action::SetPanel(!self.ui.panel_open)),
             AppKey::ResetView => self.apply(Action::ResetView),
             AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
             AppKey::StepOnce => self.apply(Action::StepOnce),
@@ -746,10 +729,10 @@ impl AppState {
             AppKey::Tool(t) => self.apply(Action::SetTool(t)),
             AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
             AppKey::Record => self.record_toggle = !self.record_toggle,
-            AppKey::ToggleHud => self.apply(Action::SetHud(!self.hud_visible)),
+            AppKey::ToggleHud => self.apply(Action::SetHud(!self.ui.hud_visible)),
             AppKey::HudDetails => {
                 // Details of a hidden HUD show it.
-                let details = !(self.hud_details && self.hud_visible);
+                let details = !(self.ui.hud_details && self.ui.hud_visible);
                 self.apply(Action::SetHud(true));
                 self.apply(Action::SetHudDetails(details));
             }
@@ -797,9 +780,9 @@ impl AppState {
                 }
             }
             Action::SetTheme(t) => self.style.theme = t,
-            Action::SetPanel(open) => self.panel_open = open,
+            Action::SetPanel(open) => self.ui.panel_open = open,
             Action::SetMenu(open) => {
-                self.menu_open = open;
+                self.ui.menu_open = open;
                 self.paused = open;
             }
             Action::SetPaused(p) => {
@@ -807,9 +790,9 @@ impl AppState {
                 self.clock.reset();
             }
             Action::SetImmersive(on) => {
-                self.immersive = on;
+                self.ui.immersive = on;
                 if on {
-                    self.menu_open = false;
+                    self.ui.menu_open = false;
                     self.paused = false;
                 }
             }
@@ -826,7 +809,7 @@ impl AppState {
                 let actors = self.initial.actors.clone();
                 self.set_predators(actors.predators);
                 self.set_obstacles(actors.obstacles);
-                self.menu_open = false;
+                self.ui.menu_open = false;
                 self.paused = false;
             }
             Action::Quit => self.quit = true,
@@ -897,13 +880,13 @@ impl AppState {
                 self.clock.reset();
             }
             Action::SetHelp(open) => {
-                self.help_open = open;
+                self.ui.help_open = open;
                 if !open {
-                    self.start_screen = false;
+                    self.ui.start_screen = false;
                 }
             }
-            Action::SetHud(on) => self.hud_visible = on,
-            Action::SetHudDetails(on) => self.hud_details = on,
+            Action::SetHud(on) => self.ui.hud_visible = on,
+            Action::SetHudDetails(on) => self.ui.hud_details = on,
             Action::SetSound(on) => self.sound_on = on,
             Action::SetColour(m) => self.style.colour = m,
             Action::SetTrails(on) => self.style.trails = on,
@@ -915,7 +898,7 @@ impl AppState {
     /// Per-frame tool work before the step: the pointer force of a tool with one (attract, repel;
     /// off when the button is up), and the held tool's own work (the add tool adds boids).
     pub fn update_tools(&mut self) {
-        let active = self.tool_active() && !self.menu_open;
+        let active = self.tool_active() && !self.ui.menu_open;
         let mut ia = *self.sim.interaction();
         let force = self.tools.tool.desc().pointer_force;
         let (radius, weight) = if active && force != 0.0 {

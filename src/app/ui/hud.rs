@@ -101,7 +101,7 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
                 } else {
                     speed
                 };
-                let (more, tip) = if st.hud_details {
+                let (more, tip) = if st.ui.hud_details {
                     ("less", "Hide the details (I)")
                 } else {
                     ("more", "Frame budget, adapter, world (I)")
@@ -148,10 +148,10 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
                     if used + gap + button <= max_w
                         && ui.small_button(more).on_hover_text(tip).clicked()
                     {
-                        out.actions.push(Action::SetHudDetails(!st.hud_details));
+                        out.actions.push(Action::SetHudDetails(!st.ui.hud_details));
                     }
                 });
-                if st.hud_details {
+                if st.ui.hud_details {
                     // As many lines as fit in the corner (an Area's scroll area could not grow).
                     let line = ui.text_style_height(&egui::TextStyle::Small) + 2.0;
                     let room = ((max_h - ui.min_rect().height()) / line).floor().max(0.0);

@@ -32,27 +32,27 @@ use shared::MARGIN;
 pub fn draw(ctx: &egui::Context, st: &AppState, info: &Hud) -> UiOut {
     let mut out = UiOut::default();
     let screen = ctx.content_rect();
-    if !st.immersive {
+    if !st.ui.immersive {
         // The HUD stays left of the panel.
         let panel_left = screen.right() - MARGIN - panel::panel_width(screen.width());
-        let right = if st.panel_open {
+        let right = if st.ui.panel_open {
             panel_left - MARGIN
         } else {
             screen.right()
         };
-        if st.hud_visible {
+        if st.ui.hud_visible {
             hud::hud(ctx, st, info, right, &mut out);
         }
         toolbar::toolbar(ctx, st, &mut out);
-        if st.panel_open {
+        if st.ui.panel_open {
             panel::panel(ctx, st, info, &mut out);
         }
         overlay::messages(ctx, st, out.area("hud"), out.area("panel"), &mut out);
     }
-    if st.menu_open {
+    if st.ui.menu_open {
         help::pause_menu(ctx, st, &mut out);
     }
-    if st.help_open {
+    if st.ui.help_open {
         // Below the HUD and the message, above the tool bar, and left of the panel where that
         // leaves room for it.
         let top = ["hud", "messages"]
@@ -72,7 +72,7 @@ pub fn draw(ctx: &egui::Context, st: &AppState, info: &Hud) -> UiOut {
         );
         if let Some(r) = help::help_window(
             ctx,
-            st.start_screen,
+            st.ui.start_screen,
             st.note.as_deref(),
             Some(band),
             &mut out.actions,

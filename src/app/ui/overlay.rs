@@ -149,7 +149,7 @@ pub fn messages(
 /// The tool's reach around the pointer (not over the UI, not in immersion), and the predator
 /// tool's drag as an arrow.
 pub fn tool_cursor(ctx: &egui::Context, st: &AppState) {
-    let (Some(p), false) = (st.pointer, st.immersive) else {
+    let (Some(p), false) = (st.pointer, st.ui.immersive) else {
         return;
     };
     if ctx.is_pointer_over_egui() {

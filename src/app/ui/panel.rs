@@ -204,11 +204,11 @@ fn view(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut UiOut) {
         }
     });
     ui.horizontal_wrapped(|ui| {
-        let mut hud = st.hud_visible;
+        let mut hud = st.ui.hud_visible;
         if ui.checkbox(&mut hud, "HUD (H)").changed() {
             out.actions.push(Action::SetHud(hud));
         }
-        let mut details = st.hud_details;
+        let mut details = st.ui.hud_details;
         if ui.checkbox(&mut details, "details (I)").changed() {
             out.actions.push(Action::SetHudDetails(details));
         }

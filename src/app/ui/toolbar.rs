@@ -115,18 +115,18 @@ fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     }
     ui.separator();
     if ui
-        .selectable_label(st.help_open, "Help")
+        .selectable_label(st.ui.help_open, "Help")
         .on_hover_text("Every key and what it does (F1 or ?)")
         .clicked()
     {
-        out.actions.push(Action::SetHelp(!st.help_open));
+        out.actions.push(Action::SetHelp(!st.ui.help_open));
     }
     if ui
-        .selectable_label(st.panel_open, "Controls")
+        .selectable_label(st.ui.panel_open, "Controls")
         .on_hover_text("Model, presets, rules, tools and view settings (Tab)")
         .clicked()
     {
-        out.actions.push(Action::SetPanel(!st.panel_open));
+        out.actions.push(Action::SetPanel(!st.ui.panel_open));
     }
 }
 
