@@ -42,6 +42,7 @@ pub mod record;
 pub mod recording;
 pub mod report;
 pub mod sample;
+pub mod scene_files;
 pub mod script;
 pub mod sim;
 pub mod snapshot;

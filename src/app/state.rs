@@ -17,12 +17,9 @@ use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
 use crate::app::ui_flags::UiFlags;
 use crate::backend::BackendKind;
-use crate::formats::scene::Scene;
 use crate::model::models::{Model, Radii};
 use crate::model::param_table::{ParamGroup, ParamValue, Range};
-use crate::model::{
-    Actors, Interaction, Predator, PredatorKind, PredatorSpec, Setup, SimParams, MAX_PREDATORS,
-};
+use crate::model::{Actors, Interaction, Predator, PredatorKind, Setup, SimParams, MAX_PREDATORS};
 use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.
@@ -352,7 +349,7 @@ impl AppState {
 
     /// The actors with the predators where they are now (they move on the backend), so that a
     /// change of the predators or a saved scene does not put them back where they started.
-    fn live_actors(&mut self) -> Actors {
+    pub(crate) fn live_actors(&mut self) -> Actors {
         match self.sim.live_actors() {
             Ok(a) => a,
             Err(e) => {
@@ -373,161 +370,6 @@ impl AppState {
         }
         predators.push(Predator::new(at, velocity, self.tools.predator_kind));
         self.set_predators(predators);
-    }
-
-    /// Saves the scene to [`AppState::scene_path`]: parameters (the world size fixed), boid count,
-    /// seed, obstacles and the predators where they are now, written whole (temporary file, then
-    /// rename).
-    fn save_scene(&mut self) {
-        let path = std::path::PathBuf::from(self.scene_path.trim());
-        if path.as_os_str().is_empty() {
-            self.scene_status = Some("type a path to save the scene to".into());
-            return;
-        }
-        let actors = self.live_actors();
-        let scene = Scene {
-            boids: Some(self.sim.len()),
-            seed: Some(self.sim.seed()),
-            spawn: Some(self.spawn),
-            fixed_world: Some(true),
-            obstacles: actors.obstacles.clone(),
-            params: self.sim.params().clone(),
-            predators: actors.predators.iter().map(PredatorSpec::of).collect(),
-            view: crate::formats::scene::SceneView {
-                colour: Some(self.style.colour.name().to_string()),
-            },
-            world_given: true,
-            origin: None,
-        };
-        let text = format!(
-            "# A boids scene saved by the app (docs/model.md; docs/cli.md \"Scenes\").\n{}",
-            scene.to_toml()
-        );
-        let shown = crate::io::show_path(&path);
-        match crate::io::write_atomic(&path, text.as_bytes()) {
-            Ok(()) => self.say(format!(
-                "saved {shown}: {} boids, {} obstacle points, {} predators",
-                self.sim.len(),
-                actors.obstacles.len(),
-                actors.predators.len()
-            )),
-            Err(e) => self.warn(format!("cannot save {shown}: {e}")),
-        }
-        self.scene_status = self.message.as_ref().map(|m| m.text.clone());
-    }
-
-    /// Loads the scene at [`AppState::scene_path`] ([`AppState::start_scene`]). A file that
-    /// cannot be read or used changes nothing: the panel and the message say why, with the file
-    /// and line.
-    fn load_scene(&mut self) {
-        let path = std::path::PathBuf::from(self.scene_path.trim());
-        match Scene::load(&path) {
-            Ok(scene) => {
-                if self.start_scene(&scene, &crate::io::show_path(&path)) {
-                    self.preset = None;
-                }
-            }
-            Err(e) => {
-                let msg = format!("not loaded: {e}");
-                self.warn(msg.clone());
-                self.scene_status = Some(msg);
-            }
-        }
-    }
-
-    /// Loads the preset `name` of the gallery ([`crate::app::presets`]) as [`AppState::load_scene`]
-    /// loads a file.
-    fn load_preset(&mut self, name: &str) {
-        let Some(preset) = crate::app::presets::Preset::find(name) else {
-            let msg = format!(
-                "no preset `{}`: {}",
-                crate::io::clip(name),
-                crate::app::presets::Preset::names()
-            );
-            self.warn(msg.clone());
-            self.scene_status = Some(msg);
-            return;
-        };
-        match preset.scene() {
-            Ok(scene) => {
-                if self.start_scene(&scene, &format!("preset {name}")) {
-                    self.preset = Some(name.to_string());
-                }
-            }
-            Err(e) => {
-                let msg = format!("not loaded: {e}");
-                self.warn(msg.clone());
-                self.scene_status = Some(msg);
-            }
-        }
-    }
-
-    /// Starts `scene` (named `shown` in messages) as `boids run --scene` would start it, through
-    /// the run layer: a new flock of its count (at most the app's limit; the running count when
-    /// it gives none) and seed, placed as it says (`spawn`; uniformly by default); its world, or
-    /// one of the current aspect sized to the count; its obstacles and predators; on the running
-    /// backend. Returns whether it started; when not, nothing changed and the panel and the
-    /// message say why.
-    pub fn start_scene(&mut self, scene: &Scene, shown: &str) -> bool {
-        let mut n = scene.boids.unwrap_or(self.sim.len());
-        let mut note = String::new();
-        if n > self.max_boids {
-            note = format!(" ({n} boids in the file, {} here)", self.max_boids);
-            n = self.max_boids;
-        }
-        let p = self.sim.params();
-        let aspect = p.world_width / p.world_height;
-        let spawn = crate::app::start::default_spawn(Some(scene));
-        let loaded = crate::app::start::app_setup(
-            Some(scene),
-            &crate::run::spec::Overrides {
-                boids: Some(n),
-                ..Default::default()
-            },
-            n,
-            aspect,
-            Some(spawn),
-        )
-        .map_err(|e| e.to_string())
-        .and_then(|(setup, _)| {
-            let sim = crate::app::sim::Sim::new(self.sim.context(), self.sim.kind(), &setup)
-                .map_err(|e| e.to_string())?;
-            Ok((setup, sim))
-        });
-        match loaded {
-            Ok((setup, sim)) => {
-                let ia = *self.sim.interaction();
-                self.sim = sim;
-                self.sim.set_interaction(&ia);
-                self.initial = setup;
-                self.spawn = spawn;
-                self.actors_version += 1;
-                self.tools.gesture = None;
-                self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
-                // Validated with the run; a scene without `[view] colour` keeps the current one.
-                if let Ok(Some(c)) = crate::run::spec::scene_colour(scene) {
-                    self.style.colour = c;
-                }
-                self.history
-                    .restart(self.sim.params().model.desc().order_parameter);
-                self.world_changed();
-                let status = format!(
-                    "loaded {shown}: {} boids{note}, {} obstacle points, {} predators",
-                    self.sim.len(),
-                    self.sim.actors().obstacles.len(),
-                    self.sim.predator_count()
-                );
-                self.say(status.clone());
-                self.scene_status = Some(status);
-                true
-            }
-            Err(e) => {
-                let msg = format!("not loaded: {shown}: {e}");
-                self.warn(msg.clone());
-                self.scene_status = Some(msg);
-                false
-            }
-        }
     }
 
     /// Switches to `model`: the parameters as they are with the new model (for a model that sums
@@ -754,7 +596,7 @@ impl AppState {
     }
 
     /// The world changed size: a view the user has not moved fits it again.
-    fn world_changed(&mut self) {
+    pub(crate) fn world_changed(&mut self) {
         let p = self.sim.params();
         self.camera
             .set_world(Vec2::new(p.world_width, p.world_height));
