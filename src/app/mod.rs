@@ -24,6 +24,7 @@
 //! No two of these files import each other, directly or round a loop, and none imports this one:
 //! what several share has a file of its own ([`args`], [`input`], [`frame_times`], [`error`]).
 
+pub mod apply;
 pub mod args;
 pub mod clock;
 pub mod error;
