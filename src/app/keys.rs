@@ -394,7 +394,7 @@ mod tests {
     #[test]
     fn every_action_has_a_key() {
         for a in all_actions() {
-            assert!(!keys_of(a).is_empty(), "{a:?} has no key in KEYS");
+            assert!(!keys_of(a).is_empty(), "{a:?} has no key in bindings()");
         }
     }
 
