@@ -272,7 +272,7 @@ impl AppState {
         self.tell(msg.into(), true);
     }
 
-    pub(crate) fn tell(&mut self, text: String, problem: bool) {
+    fn tell(&mut self, text: String, problem: bool) {
         eprintln!("boids: {text}");
         self.message = Some(Message {
             text,
