@@ -8,11 +8,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
-use sim::app::error::AppError;
 use sim::formats::gsd::GsdError;
 use sim::formats::scene::SceneError;
 use sim::formats::ReadError;
 use sim::model::loaded::StateFileError;
+use sim::render::PictureSizeError;
 use sim::run::RunError;
 use sim::simulation::SimError;
 
@@ -57,24 +57,22 @@ pub fn sim_error(e: SimError) -> PyErr {
     }
 }
 
-/// A picture that cannot be drawn: a size or boid length out of range is a `ValueError`.
-pub fn app_error(e: AppError) -> PyErr {
+/// A picture that cannot be drawn: a size or boid length out of range, or one the adapter cannot
+/// hold, is a `ValueError`.
+pub fn picture_error(e: PictureSizeError) -> PyErr {
     match e {
         // The command line's message names its flags; these are the arguments of render().
-        AppError::SnapshotSize { width, height } => PyValueError::new_err(format!(
+        PictureSizeError::Size { width, height } => PyValueError::new_err(format!(
             "width = {width}, height = {height}: each must be 1 ..= 16384 px"
         )),
-        AppError::BoidSize { value } => PyValueError::new_err(format!(
+        PictureSizeError::BoidSize { value } => PyValueError::new_err(format!(
             "boid_size = {value} is out of range: allowed 0.01 ..= 10000 (wu)"
         )),
-        AppError::TextureLimit { width, height, max } => PyValueError::new_err(format!(
+        PictureSizeError::TextureLimit { width, height, max } => PyValueError::new_err(format!(
             "width = {width}, height = {height}: this adapter's largest picture side \
              (max_texture_dimension_2d) is {max} px"
         )),
-        AppError::Memory(_) => PyValueError::new_err(e.to_string()),
-        AppError::Sim(s) => sim_error(s),
-        AppError::Setup(r) => run_error(r),
-        _ => PyRuntimeError::new_err(e.to_string()),
+        PictureSizeError::Memory(_) => PyValueError::new_err(e.to_string()),
     }
 }
 

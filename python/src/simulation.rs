@@ -11,20 +11,20 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use sim::app::sim::Sim as PictureSim;
-use sim::app::snapshot::{render_sim, PictureStyle};
 use sim::backend::{self, BackendKind};
 use sim::formats::checkpoint::{check_checkpoint, Checkpoint};
 use sim::model::census::FLOCK_MIN_BOIDS;
 use sim::model::measures::MEASURES;
 use sim::model::{flock_census, Actors, Boid, PredatorSpec, Setup, World};
+use sim::render::Sim as PictureSim;
 use sim::render::Theme;
+use sim::render::{render_sim, PictureStyle};
 use sim::run::args::Set;
 use sim::run::{resolve, Defaults, Inputs, Overrides, RunError};
 use sim::simulation::SimError;
 
 use crate::convert::{self, Column};
-use crate::errors::{app_error, no_panic, run_error, sim_error};
+use crate::errors::{no_panic, picture_error, run_error, sim_error};
 use crate::params::Params;
 use crate::shared::{gpu_context, Inner, Shared};
 
@@ -525,7 +525,7 @@ fn picture(inner: &mut Inner, style: &PictureStyle) -> PyResult<Vec<u8>> {
         inner.gpu = Some(gpu_context().map_err(|e| sim_error(SimError::Gpu(e)))?);
     }
     let ctx = inner.gpu.clone().expect("made above");
-    let samples = style.check(&ctx).map_err(app_error)?;
+    let samples = style.check(&ctx).map_err(picture_error)?;
     let setup = Setup {
         params: inner.sim.params().clone(),
         seed: inner.seed,
@@ -538,6 +538,6 @@ fn picture(inner: &mut Inner, style: &PictureStyle) -> PyResult<Vec<u8>> {
     };
     // The picture's own copy of the state, on the CPU backend (nothing is stepped).
     let mut view = PictureSim::new(&ctx, BackendKind::Cpu, &setup).map_err(sim_error)?;
-    let img = render_sim(&mut view, style, samples).map_err(app_error)?;
+    let img = render_sim(&mut view, style, samples).map_err(|e| sim_error(SimError::Gpu(e)))?;
     Ok(img.into_raw())
 }

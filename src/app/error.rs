@@ -1,7 +1,7 @@
 //! [`AppError`]: why the interactive app or `boids snapshot` could not start, or stopped; with
-//! [`ScriptError`] (a script that cannot be used), [`RecordingError`] (a video recording that
-//! cannot start or be written) and [`SnapshotMemoryError`] (a snapshot too large for its
-//! adapter). Each message says what is wrong and, where there is one, the way out.
+//! [`ScriptError`] (a script that cannot be used) and [`RecordingError`] (a video recording that
+//! cannot start or be written). Each message says what is wrong and, where there is one, the way
+//! out.
 //!
 //! They live here rather than beside their code so that this file imports no other file of the
 //! app (the script's commands use the app state, whose live capture returns an [`AppError`]).
@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use crate::capture::error::BenchError;
 use crate::formats::scene::SceneError;
 use crate::io::PictureError;
+use crate::render::picture::PictureSizeError;
 use crate::run::RunError;
 use crate::simulation::{GpuError, SimError};
 
@@ -208,36 +209,9 @@ pub enum AppError {
     /// A live capture's folder or files cannot be written.
     #[error(transparent)]
     Capture(#[from] BenchError),
-    /// `boids snapshot --width/--height` outside 1 ..= 16384 px.
-    #[error("--width and --height must be 1..=16384 px (got {width}×{height})")]
-    SnapshotSize {
-        /// The width asked for (px).
-        width: u32,
-        /// The height asked for (px).
-        height: u32,
-    },
-    /// `--boid-size` outside 0.01 ..= 10000 wu.
-    #[error("--boid-size = {value} is out of range: allowed 0.01 ..= 10000 (wu)")]
-    BoidSize {
-        /// The length asked for (wu).
-        value: f32,
-    },
-    /// A snapshot wider or taller than the adapter's largest texture.
-    #[error(
-        "{width}×{height} px exceeds this adapter's max_texture_dimension_2d ({max} px): use \
-         --width and --height of at most {max}"
-    )]
-    TextureLimit {
-        /// The width asked for (px).
-        width: u32,
-        /// The height asked for (px).
-        height: u32,
-        /// The adapter's largest texture side (px).
-        max: u32,
-    },
-    /// A snapshot that needs more memory than the adapter has.
+    /// A picture out of range or too large for the adapter (`boids snapshot`).
     #[error(transparent)]
-    Memory(#[from] SnapshotMemoryError),
+    PictureSize(#[from] PictureSizeError),
     /// A panic inside the app, caught.
     #[error("internal error in the app: {message}")]
     Panic {
@@ -245,93 +219,3 @@ pub enum AppError {
         message: String,
     },
 }
-
-/// A snapshot the adapter cannot hold (refused before anything is allocated): its sizes, the
-/// limit it passes, and the largest size of the same aspect ratio that fits.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SnapshotMemoryError {
-    /// Width asked for (px).
-    pub width: u32,
-    /// Height asked for (px).
-    pub height: u32,
-    /// Samples per pixel.
-    pub samples: u32,
-    /// Bytes of the image target, of the multisampled target (0 without MSAA) and of the
-    /// readback buffer.
-    pub bytes: (u64, u64, u64),
-    /// The limit passed.
-    pub limit: MemoryLimit,
-    /// The largest size of this aspect ratio that fits (px).
-    pub fits: (u32, u32),
-    /// Whether the size asked for fits without MSAA.
-    pub fits_without_msaa: bool,
-}
-
-/// The limit a snapshot passes.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MemoryLimit {
-    /// One allocation above the adapter's `max_buffer_size`.
-    Allocation {
-        /// The adapter, described.
-        adapter: String,
-        /// Its `max_buffer_size` (bytes).
-        max: u64,
-    },
-    /// A software adapter (drawing in system memory) with less memory available than all the
-    /// allocations together.
-    Available {
-        /// Bytes available.
-        bytes: u64,
-    },
-}
-
-fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
-}
-
-impl std::fmt::Display for SnapshotMemoryError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (image, msaa, readback) = self.bytes;
-        let (width, height, samples) = (self.width, self.height, self.samples);
-        write!(
-            f,
-            "a {width}×{height} px snapshot needs {}",
-            gib(image + msaa + readback)
-        )?;
-        if samples > 1 {
-            write!(
-                f,
-                " with {samples}× MSAA (multisampled target {}, image {}, readback {})",
-                gib(msaa),
-                gib(image),
-                gib(readback)
-            )?;
-        } else {
-            write!(f, " (image {}, readback {})", gib(image), gib(readback))?;
-        }
-        match &self.limit {
-            MemoryLimit::Allocation { adapter, max } => write!(
-                f,
-                ", but its largest allocation, {}, is above {adapter}'s max_buffer_size ({})",
-                gib(image.max(msaa).max(readback)),
-                gib(*max)
-            )?,
-            MemoryLimit::Available { bytes } => write!(
-                f,
-                ", but this software adapter draws in system memory, of which {} is available",
-                gib(*bytes)
-            )?,
-        }
-        let smaller = format!("{}×{} px", self.fits.0, self.fits.1);
-        if self.fits_without_msaa {
-            write!(
-                f,
-                ": use --msaa 1 (same size), or --width/--height of at most {smaller}"
-            )
-        } else {
-            write!(f, ": use --width/--height of at most {smaller}")
-        }
-    }
-}
-
-impl std::error::Error for SnapshotMemoryError {}

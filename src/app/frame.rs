@@ -358,7 +358,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     // passes (lavapipe: rules 0.07 ms here against 23.8 ms in `boids bench`, 20 000 boids).
     let scopes = g.st.sim.take_timer_results();
     let scopes = if g.software { Vec::new() } else { scopes };
-    if let Some(ms) = scopes.iter().rev().find_map(crate::app::sim::scope_ms) {
+    if let Some(ms) = scopes.iter().rev().find_map(crate::render::sim::scope_ms) {
         g.frame.gpu_passes_ms = Some(ms);
     }
 

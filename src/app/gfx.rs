@@ -150,7 +150,7 @@ impl Gfx {
             None if cpu_default => crate::backend::BackendKind::Cpu,
             None => crate::backend::BackendKind::Gpu,
         };
-        let mut sim = crate::app::sim::Sim::new(&ctx, kind, &setup)?;
+        let mut sim = crate::render::Sim::new(&ctx, kind, &setup)?;
         for _ in 0..args.warmup {
             sim.step().map_err(AppError::Step)?;
         }

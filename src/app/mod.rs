@@ -1,9 +1,8 @@
-//! The interactive app and its offscreen twin `boids snapshot`; both draw with
-//! [`crate::render`].
+//! The interactive app and its offscreen twin `boids snapshot`; both run and draw the simulation
+//! with [`crate::render`] (its [`Sim`](crate::render::Sim) and [`Renderer`](crate::render::Renderer)).
 //!
 //! - [`args`]: what the app is started with (`boids run`'s options, the backends it offers).
 //! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
-//! - [`sim`]: the running simulation, GPU or CPU, switchable live.
 //! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
 //! - [`state`]: what the app does with input; [`input`]: the input events window and script
 //!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
@@ -15,9 +14,9 @@
 //!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`recording`]: `--record DIR` and V record the picture as PNG frames at a fixed simulated
-//!   frame rate, and an MP4 through `ffmpeg`.
+//!   frame rate, and an MP4 (`h264`: OpenH264 and a pure-Rust muxer, no ffmpeg).
 //! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
-//! - [`snapshot`]: `boids snapshot` and the image comparator of the snapshot tests.
+//! - [`snapshot`]: `boids snapshot` (its options, its scene and setup, the file it writes).
 //! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
 //!   be used ([`error::ScriptError`]).
 //!
@@ -45,7 +44,6 @@ pub mod report;
 pub mod sample;
 pub mod scene_files;
 pub mod script;
-pub mod sim;
 pub mod snapshot;
 pub mod sound;
 pub mod start;

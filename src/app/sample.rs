@@ -5,9 +5,9 @@
 //! (the CPU backend's at once), and the census itself is counted on a thread of its own.
 
 use crate::app::history::{Sample, CENSUS_MAX_BOIDS};
-use crate::app::sim::Sim;
 use crate::gpu::readback::PendingRead;
 use crate::model::{Boid, FlockMeasures};
+use crate::render::Sim;
 use crate::simulation::{PendingMeasures, SimError};
 
 /// Bytes of one boid's position and velocity in the state buffer (`[x, y, vx, vy]`, f32).

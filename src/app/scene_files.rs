@@ -123,7 +123,7 @@ impl AppState {
         )
         .map_err(|e| e.to_string())
         .and_then(|(setup, _)| {
-            let sim = crate::app::sim::Sim::new(self.sim.context(), self.sim.kind(), &setup)
+            let sim = crate::render::Sim::new(self.sim.context(), self.sim.kind(), &setup)
                 .map_err(|e| e.to_string())?;
             Ok((setup, sim))
         });

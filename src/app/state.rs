@@ -11,7 +11,6 @@ use crate::app::clock::{Pace, SimClock};
 use crate::app::history::History;
 use crate::app::input::{Button, InputEvent};
 use crate::app::keys::AppKey;
-use crate::app::sim::Sim;
 use crate::app::start::Spawn;
 use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
@@ -20,6 +19,7 @@ use crate::backend::BackendKind;
 use crate::model::models::{Model, Radii};
 use crate::model::param_table::{ParamGroup, ParamValue, Range};
 use crate::model::{Actors, Interaction, Predator, PredatorKind, Setup, SimParams, MAX_PREDATORS};
+use crate::render::Sim;
 use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
 
 /// A change requested by the UI, a key or a script.

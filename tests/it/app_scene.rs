@@ -8,7 +8,6 @@
 use crate::support;
 use boids::app::clock::Pace;
 use boids::app::input::{Button, InputEvent};
-use boids::app::sim::Sim;
 use boids::app::start::Spawn;
 use boids::app::state::{Action, AppState};
 use boids::app::tools::Tool;
@@ -17,6 +16,7 @@ use boids::formats::scene::Scene;
 use boids::gpu::GpuContext;
 use boids::model::{Boundary, PredatorKind, PredatorSpec};
 use boids::render::Camera;
+use boids::render::Sim;
 use glam::Vec2;
 
 fn app(ctx: &GpuContext, kind: BackendKind) -> AppState {

@@ -18,7 +18,7 @@ use crate::support::images::{compare_images, Tolerance};
 use boids::app::snapshot::{render_snapshot, SnapshotArgs};
 use boids::app::AppBackend as BackendKind;
 use boids::io::write_png;
-use boids::render::Theme;
+use boids::render::{PictureSizeError, Theme};
 
 const TOLERANCE: Tolerance = Tolerance {
     channel: 24,
@@ -380,10 +380,10 @@ fn snapshot_refusals_have_their_own_kinds() {
     assert!(
         matches!(
             e,
-            AppError::SnapshotSize {
+            AppError::PictureSize(PictureSizeError::Size {
                 width: 0,
                 height: 200
-            }
+            })
         ),
         "{e:?}"
     );
@@ -392,7 +392,7 @@ fn snapshot_refusals_have_their_own_kinds() {
     args.boid_size = Some(0.0);
     let e = render_snapshot(&ctx, &args).unwrap_err();
     assert!(
-        matches!(e, AppError::BoidSize { value } if value == 0.0),
+        matches!(e, AppError::PictureSize(PictureSizeError::BoidSize { value }) if value == 0.0),
         "{e:?}"
     );
 }

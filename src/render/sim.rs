@@ -1,4 +1,4 @@
-//! [`Sim`]: the running simulation of the app and of snapshots, on the GPU backend or the CPU
+//! [`Sim`]: the running simulation of the app, of snapshots and of the Python module's pictures, on the GPU backend or the CPU
 //! reference backend, switchable live without losing the flock, with the boid state always
 //! available as a GPU storage buffer for the renderer (the GPU backend's own state buffer; for the
 //! CPU backend a mirror uploaded once per frame).
