@@ -27,9 +27,9 @@ fn render_offscreen(g: &mut Gfx, size: (u32, u32)) -> Result<image::RgbaImage, A
         .frame
         .capture_renderer
         .get_or_insert_with(|| Renderer::new(&g.ctx.device, Offscreen::FORMAT, samples));
-    r.set_actors(&g.ctx.queue, g.st.sim.actors());
+    r.set_actors(&g.ctx.queue, g.st.run.sim.actors());
     let target = Offscreen::new(&g.ctx.device, size.0, size.1);
-    let mut camera = g.st.camera;
+    let mut camera = g.st.view.camera;
     camera.set_viewport(target.viewport());
     let mut enc = g
         .ctx
@@ -37,10 +37,10 @@ fn render_offscreen(g: &mut Gfx, size: (u32, u32)) -> Result<image::RgbaImage, A
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("capture"),
         });
-    let state = g.st.sim.state_buffers();
-    let n = g.st.sim.len() as u32;
+    let state = g.st.run.sim.state_buffers();
+    let n = g.st.run.sim.len() as u32;
     let style = g.st.render_style();
-    g.st.sim.set_renderer_predators(r);
+    g.st.run.sim.set_renderer_predators(r);
     r.record(
         &mut enc,
         target.view(),
@@ -56,7 +56,7 @@ fn render_offscreen(g: &mut Gfx, size: (u32, u32)) -> Result<image::RgbaImage, A
 
 /// Renders the current view offscreen and writes it as a picture.
 fn capture(g: &mut Gfx, path: &std::path::Path) -> Result<(), AppError> {
-    let vp = g.st.camera.viewport;
+    let vp = g.st.view.camera.viewport;
     let img = render_offscreen(g, (vp.x as u32, vp.y as u32))?;
     Ok(write_picture(path, &img)?)
 }
@@ -71,11 +71,11 @@ pub(crate) fn start_video(
     dir: &std::path::Path,
     limit: Option<u64>,
 ) -> Result<(), crate::app::recording::RecordingError> {
-    let dt = g.st.sim.params().dt as f64;
-    let rec = VideoRecording::start(dir, g.record_fps, limit, dt, g.st.clock.speed)?;
+    let dt = g.st.run.sim.params().dt as f64;
+    let rec = VideoRecording::start(dir, g.record_fps, limit, dt, g.st.run.clock.speed)?;
     let shown = crate::io::show_path(rec.dir());
-    g.st.video.active = Some(rec);
-    g.st.clock.reset();
+    g.st.captures.video.active = Some(rec);
+    g.st.run.clock.reset();
     g.st.say(format!(
         "recording video frames into {shown} at {} frames per simulated second (V stops)",
         g.record_fps
@@ -85,8 +85,8 @@ pub(crate) fn start_video(
 
 /// The key's or a script's start or stop, and the messages of recordings that finished.
 fn handle_video_requests(g: &mut Gfx) {
-    match g.st.video.request.take() {
-        Some(true) if g.st.video.active.is_none() => {
+    match g.st.captures.video.request.take() {
+        Some(true) if g.st.captures.video.active.is_none() => {
             let stamp = crate::run::provenance::now_folder_timestamp();
             let mut dir = g.capture_dir.join(format!("video-{stamp}"));
             let mut k = 2;
@@ -98,14 +98,14 @@ fn handle_video_requests(g: &mut Gfx) {
                 g.st.warn(format!("recording not started: {e}"));
             }
         }
-        Some(false) if g.st.video.active.is_some() => {
-            g.st.video.stop();
-            g.st.clock.reset();
+        Some(false) if g.st.captures.video.active.is_some() => {
+            g.st.captures.video.stop();
+            g.st.run.clock.reset();
             // The overlay says it is writing until it is done (no message of its own).
         }
         _ => {}
     }
-    for (m, problem) in g.st.video.poll() {
+    for (m, problem) in g.st.captures.video.poll() {
         if problem {
             g.st.warn(m);
         } else {
@@ -117,9 +117,10 @@ fn handle_video_requests(g: &mut Gfx) {
 /// Records this frame into the video in progress; stops it at its limit or on a failed write
 /// (and leaves the app when it was `--record-frames`'s).
 fn record_video_frame(g: &mut Gfx) -> Result<(), AppError> {
-    let vp = g.st.camera.viewport;
+    let vp = g.st.view.camera.viewport;
     let Some(size) =
-        g.st.video
+        g.st.captures
+            .video
             .active
             .as_ref()
             .map(|r| r.frame_size((vp.x as u32, vp.y as u32)))
@@ -127,17 +128,17 @@ fn record_video_frame(g: &mut Gfx) -> Result<(), AppError> {
         return Ok(());
     };
     let img = render_offscreen(g, size)?;
-    let Some(rec) = g.st.video.active.as_mut() else {
+    let Some(rec) = g.st.captures.video.active.as_mut() else {
         return Ok(());
     };
     let pushed = rec.push(img);
     let (done, exit) = (rec.done(), rec.exit_when_done);
     if let Err(e) = pushed {
-        g.st.video.stop();
+        g.st.captures.video.stop();
         g.st.warn(format!("recording stopped: {e}"));
     } else if done {
-        g.st.video.stop();
-        g.st.clock.reset();
+        g.st.captures.video.stop();
+        g.st.run.clock.reset();
         if exit {
             g.st.quit = true;
         } else {
@@ -153,27 +154,27 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
     let now = Instant::now();
     let frame_s = g.frame.last_tick.map_or(0.0, |t| (now - t).as_secs_f64());
     g.frame.last_tick = Some(now);
-    let dt = g.st.sim.params().dt as f64;
-    let speed = g.st.clock.speed;
-    let n = if g.st.paused {
-        g.st.clock.reset();
-        u32::from(std::mem::take(&mut g.st.step_once))
-    } else if let Some(rec) = g.st.video.active.as_mut() {
+    let dt = g.st.run.sim.params().dt as f64;
+    let speed = g.st.run.clock.speed;
+    let n = if g.st.run.paused {
+        g.st.run.clock.reset();
+        u32::from(std::mem::take(&mut g.st.run.step_once))
+    } else if let Some(rec) = g.st.captures.video.active.as_mut() {
         // Recording: one frame interval of simulated time per frame, whatever the display's.
         rec.next_steps(dt, speed)
     } else {
-        let cost = g.st.sim.step_ms().map(|ms| ms / 1e3);
-        g.st.clock.plan(frame_s, dt, cost)
+        let cost = g.st.run.sim.step_ms().map(|ms| ms / 1e3);
+        g.st.run.clock.plan(frame_s, dt, cost)
     };
     for i in 0..n {
         // Without trusted timestamps the GPU step is timed by the wall clock, with a queue
         // drain, on one frame in 30; with them it is never waited for.
         let measure = i == 0
-            && !g.st.sim.step_timed_by_timestamps()
-            && (g.frame.ticks % 30 == 1 || g.st.sim.step_ms().is_none());
-        g.st.sim.step_timed(measure).map_err(AppError::Step)?;
+            && !g.st.run.sim.step_timed_by_timestamps()
+            && (g.frame.ticks % 30 == 1 || g.st.run.sim.step_ms().is_none());
+        g.st.run.sim.step_timed(measure).map_err(AppError::Step)?;
     }
-    g.st.clock.ran(n, dt);
+    g.st.run.clock.ran(n, dt);
     // The trails fade by the simulated time the frame advanced.
     let sim_s = (n as f64 * dt) as f32;
     g.renderer.advance(sim_s);
@@ -190,22 +191,22 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
 fn sample_history(g: &mut Gfx) -> Result<(), crate::simulation::SimError> {
     let now = Instant::now();
     if let Some(p) = g.frame.pending_sample.as_mut() {
-        if let Some(sample) = p.poll(&g.st.sim)? {
-            let same_model = p.order_name == g.st.history.order_name;
+        if let Some(sample) = p.poll(&g.st.run.sim)? {
+            let same_model = p.order_name == g.st.run.history.order_name;
             g.frame.pending_sample = None;
             if same_model {
-                g.st.history.push(now, sample);
+                g.st.run.history.push(now, sample);
             }
         }
         return Ok(());
     }
-    if !g.st.ui.panel_open || g.st.ui.immersive || !g.st.history.due(now) {
+    if !g.st.ui.panel_open || g.st.ui.immersive || !g.st.run.history.due(now) {
         return Ok(());
     }
-    let t = g.st.clock.sim_time();
-    let name = g.st.history.order_name;
+    let t = g.st.run.clock.sim_time();
+    let name = g.st.run.history.order_name;
     g.frame.pending_sample = Some(crate::app::sample::PendingSample::request(
-        &mut g.st.sim,
+        &mut g.st.run.sim,
         t,
         name,
     )?);
@@ -238,7 +239,7 @@ fn ui_pass(g: &mut Gfx) -> UiFrame {
     };
     let mut ui_out = ui::UiOut::default();
     // Every pass: the theme can change from the panel, a key or a script, before or during it.
-    g.egui_ctx.set_theme(ui::egui_theme(g.st.style.theme));
+    g.egui_ctx.set_theme(ui::egui_theme(g.st.view.style.theme));
     let out = g.egui_ctx.run_pass(raw, |ctx| {
         ui_out = ui::draw(ctx, &g.st, &hud);
     });
@@ -333,7 +334,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
         None
     };
     times.ui_ms = Some(since_ms(t));
-    if std::mem::take(&mut g.st.record_toggle) {
+    if std::mem::take(&mut g.st.captures.toggle) {
         toggle_recording(g);
     }
     handle_video_requests(g);
@@ -344,19 +345,19 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
 
     let t = Instant::now();
     g.st.update_tools();
-    let video_frame = g.st.video.active.is_some() && !g.st.paused;
+    let video_frame = g.st.captures.video.active.is_some() && !g.st.run.paused;
     let steps = run_steps(g)?;
     g.frame.steps_last_frame = steps;
     times.step_ms = Some(since_ms(t));
     sample_history(g).map_err(AppError::Step)?;
-    if g.renderer_actors_version != g.st.actors_version {
-        g.renderer.set_actors(&g.ctx.queue, g.st.sim.actors());
-        g.renderer_actors_version = g.st.actors_version;
+    if g.renderer_actors_version != g.st.run.actors_version {
+        g.renderer.set_actors(&g.ctx.queue, g.st.run.sim.actors());
+        g.renderer_actors_version = g.st.run.actors_version;
     }
     // GPU timer scopes that came back since the last frame (never a stale repeat). A software
     // adapter's are taken and dropped: while the window pipelines frames they do not bracket the
     // passes (lavapipe: rules 0.07 ms here against 23.8 ms in `boids bench`, 20 000 boids).
-    let scopes = g.st.sim.take_timer_results();
+    let scopes = g.st.run.sim.take_timer_results();
     let scopes = if g.software { Vec::new() } else { scopes };
     if let Some(ms) = scopes.iter().rev().find_map(crate::render::sim::scope_ms) {
         g.frame.gpu_passes_ms = Some(ms);
@@ -402,7 +403,7 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let t = Instant::now();
     // The surface texture may lag a resize by a frame: draw at its own size.
     let size = texture.texture.size();
-    let mut camera = g.st.camera;
+    let mut camera = g.st.view.camera;
     camera.set_viewport(glam::Vec2::new(size.width as f32, size.height as f32));
     let view = texture.texture.create_view(&Default::default());
     let device = g.ctx.device.clone();
@@ -410,10 +411,10 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
         label: Some("frame"),
     });
-    let state = g.st.sim.state_buffers();
-    let n = g.st.sim.len() as u32;
+    let state = g.st.run.sim.state_buffers();
+    let n = g.st.run.sim.len() as u32;
     let style = g.st.render_style();
-    g.st.sim.set_renderer_predators(&mut g.renderer);
+    g.st.run.sim.set_renderer_predators(&mut g.renderer);
     g.renderer
         .record(&mut enc, &view, &queue, &state, n, &camera, &style);
 
@@ -460,21 +461,22 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     times.present_ms = Some(present_ms);
     times.frame_ms = g.frame.on_present();
     g.frame.times.smooth(&times);
-    if g.st.recording.is_some() {
-        let kind = g.st.sim.kind();
+    if g.st.captures.live.is_some() {
+        let kind = g.st.run.sim.kind();
         // CPU stage times are new whenever the frame ran a step; GPU ones come as scopes.
-        let cpu_stages = (kind != BackendKind::Gpu && steps > 0).then(|| g.st.sim.stage_times());
+        let cpu_stages =
+            (kind != BackendKind::Gpu && steps > 0).then(|| g.st.run.sim.stage_times());
         let sample = FrameSample {
             backend: kind,
-            boids: g.st.sim.len(),
-            step: g.st.sim.steps(),
+            boids: g.st.run.sim.len(),
+            step: g.st.run.sim.steps(),
             steps,
             cpu_stages,
             scopes,
             times,
         };
-        let params = g.st.sim.params().clone();
-        if let Some(rec) = g.st.recording.as_mut() {
+        let params = g.st.run.sim.params().clone();
+        if let Some(rec) = g.st.captures.live.as_mut() {
             rec.frame(sample, &params);
         }
     }
@@ -483,10 +485,10 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
 
 /// F9: starts a live capture, or stops it and writes its files under `capture_dir`.
 pub(crate) fn toggle_recording(g: &mut Gfx) {
-    match g.st.recording.take() {
+    match g.st.captures.live.take() {
         Some(rec) => {
             let frames = rec.frames();
-            let measures = g.st.sim.measures().ok();
+            let measures = g.st.run.sim.measures().ok();
             match rec.finish(&g.capture_dir, measures) {
                 Ok(dir) => g.st.say(format!(
                     "capture of {frames} frames written to {}",
@@ -497,8 +499,8 @@ pub(crate) fn toggle_recording(g: &mut Gfx) {
         }
         None => {
             let mode = format!("{:?}", g.frame.present_mode);
-            let rec = LiveRecording::start(&g.ctx, &mode, g.st.sim.params(), g.software);
-            g.st.recording = Some(rec);
+            let rec = LiveRecording::start(&g.ctx, &mode, g.st.run.sim.params(), g.software);
+            g.st.captures.live = Some(rec);
             g.st.say("recording a live capture: F9 stops and writes it");
         }
     }

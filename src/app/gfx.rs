@@ -167,16 +167,16 @@ impl Gfx {
         let mut st = AppState::new(sim, camera, setup, max_boids, spawn, args.pace());
         st.set_scale_factor(window.scale_factor() as f32);
         if let Some(p) = &args.setup.scene {
-            st.scene_path = p.display().to_string();
+            st.scenes.path = p.display().to_string();
         }
-        st.style.theme = args.theme;
-        st.style.rasteriser = args.rasteriser;
+        st.view.style.theme = args.theme;
+        st.view.style.rasteriser = args.rasteriser;
         let scene_colour = match scene {
             Some(s) => crate::run::spec::scene_colour(s)?,
             None => None,
         };
-        st.style.colour = args.colour.or(scene_colour).unwrap_or_default();
-        st.style.trails = args.trails;
+        st.view.style.colour = args.colour.or(scene_colour).unwrap_or_default();
+        st.view.style.trails = args.trails;
         st.ui.panel_open = args.panel;
         st.ui.help_open = args.start_screen();
         st.ui.start_screen = st.ui.help_open;
@@ -205,7 +205,7 @@ impl Gfx {
 
         let samples = supported_samples(&ctx.adapter, format, wanted);
         let mut renderer = Renderer::new(&ctx.device, format, samples);
-        renderer.set_actors(&ctx.queue, st.sim.actors());
+        renderer.set_actors(&ctx.queue, st.run.sim.actors());
         let egui_ctx = egui::Context::default();
         egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));
         let egui_state = egui_winit::State::new(
@@ -260,13 +260,13 @@ impl Gfx {
         self.config.width = size.width.min(max);
         self.config.height = size.height.min(max);
         self.needs_configure = true;
-        self.st.camera.set_viewport(Vec2::new(
+        self.st.view.camera.set_viewport(Vec2::new(
             self.config.width as f32,
             self.config.height as f32,
         ));
         // A view the user has not moved keeps showing the whole world.
-        if !self.st.view_moved {
-            self.st.fit_view();
+        if !self.st.view.moved {
+            self.st.view.fit();
         }
     }
 

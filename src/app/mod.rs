@@ -4,9 +4,13 @@
 //! - [`args`]: what the app is started with (`boids run`'s options, the backends it offers).
 //! - [`start`]: what the app starts from (a few flocks, a world of a sensible size).
 //! - [`clock`]: how many fixed steps each frame takes (real time, or one per frame).
-//! - [`state`]: what the app does with input; [`input`]: the input events window and script
-//!   both produce; [`tools`]: the pointer tools; [`keys`]: its one key table; [`ui`]: its egui
-//!   layer; [`script`]: scripted input for tests.
+//! - [`state`]: the app's state and what it does with input, split by concern, each owning its
+//!   fields and its [`action::Action`]s: [`run_state`] (the simulation and how it steps),
+//!   [`view_state`] (camera and style), [`tool_state`], [`ui_flags`], [`scene_state`],
+//!   [`captures`]; [`apply`]: the reducer that routes each action to its owner; [`scene_files`]:
+//!   saving and loading scenes; [`input`]: the input events window and script both produce;
+//!   [`tools`]: the pointer tools' table ([`tool_host`]: what a tool may do to the state);
+//!   [`keys`]: the one key table; [`ui`]: the egui layer; [`script`]: scripted input for tests.
 //! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]: the
 //!   boids' speeds when the model changes live; [`history`]: the samples of the panel's plot.
 //! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
@@ -23,8 +27,10 @@
 //! No two of these files import each other, directly or round a loop, and none imports this one:
 //! what several share has a file of its own ([`args`], [`input`], [`frame_times`], [`error`]).
 
+pub mod action;
 pub mod apply;
 pub mod args;
+pub mod captures;
 pub mod clock;
 pub mod error;
 pub mod frame;
@@ -41,8 +47,10 @@ pub mod presets;
 pub mod record;
 pub mod recording;
 pub mod report;
+pub mod run_state;
 pub mod sample;
 pub mod scene_files;
+pub mod scene_state;
 pub mod script;
 pub mod snapshot;
 pub mod sound;
@@ -54,6 +62,7 @@ pub mod tools;
 pub mod ui;
 pub mod ui_flags;
 pub mod ui_layer;
+pub mod view_state;
 pub mod window;
 
 pub use args::{AppBackend, RunArgs};

@@ -186,12 +186,12 @@ impl RunReport {
         // The clocks first, at one instant: the read-backs below can wait for the adapter, and
         // the frame after catches the simulated time up for that wait.
         let wall_time_s = g.frame.opened.elapsed().as_secs_f64();
-        let sim_time_s = g.st.clock.sim_time();
+        let sim_time_s = g.st.run.clock.sim_time();
         let st = &mut g.st;
-        let boids = st.sim.read_state()?;
-        let predators = st.sim.live_actors()?.predators;
-        let catches_total = st.sim.measures()?.catches_total();
-        let w = st.camera.world;
+        let boids = st.run.sim.read_state()?;
+        let predators = st.run.sim.live_actors()?.predators;
+        let catches_total = st.run.sim.measures()?.catches_total();
+        let w = st.view.camera.world;
         Ok(RunReport {
             frames: g.frame.ticks,
             presented: g.frame.presented,
@@ -202,37 +202,37 @@ impl RunReport {
             surfaces_recreated: g.frame.surfaces_recreated,
             avg_fps: g.frame.average_fps(),
             surface: [g.config.width, g.config.height],
-            steps: st.sim.steps(),
-            boids: st.sim.len(),
-            backend: st.sim.kind().name().to_string(),
-            backend_switches: st.backend_switches,
+            steps: st.run.sim.steps(),
+            boids: st.run.sim.len(),
+            backend: st.run.sim.kind().name().to_string(),
+            backend_switches: st.run.backend_switches,
             finite: boids.iter().all(|b| b.is_finite()),
             inside_world: boids.iter().all(|b| {
                 (0.0..=w.x).contains(&b.position[0]) && (0.0..=w.y).contains(&b.position[1])
             }),
-            obstacles: st.sim.actors().obstacles.len(),
+            obstacles: st.run.sim.actors().obstacles.len(),
             predators: predators
                 .iter()
                 .map(crate::model::PredatorSpec::of)
                 .collect(),
             catches_total,
-            seed: st.sim.seed(),
-            scene_path: st.scene_path.clone(),
-            scene_status: st.scene_status.clone(),
-            zoom: st.camera.zoom,
-            fit_zoom: st.camera.fit_zoom(),
-            center: st.camera.center.into(),
+            seed: st.run.sim.seed(),
+            scene_path: st.scenes.path.clone(),
+            scene_status: st.scenes.status.clone(),
+            zoom: st.view.camera.zoom,
+            fit_zoom: st.view.camera.fit_zoom(),
+            center: st.view.camera.center.into(),
             world: w.into(),
-            params: st.sim.params().clone(),
+            params: st.run.sim.params().clone(),
             pointer_world: st.pointer_world().map(Into::into),
-            scale_factor: st.scale_factor,
+            scale_factor: st.view.scale_factor,
             pointer_radius: st.pointer_radius(),
             tool_radius_px: crate::app::tools::Tool::all()
                 .filter_map(|t| Some((t.name().to_string(), st.tool_radius_px(t)?)))
                 .collect(),
             tool_radius_wu: st.tool_radius_wu(st.tools.tool),
-            model: st.sim.params().model.name().to_string(),
-            preset: st.preset.clone(),
+            model: st.run.sim.params().model.name().to_string(),
+            preset: st.scenes.preset.clone(),
             panel_params: g.frame.ui_params.iter().map(|k| k.to_string()).collect(),
             panel_sections: g
                 .frame
@@ -248,32 +248,32 @@ impl RunReport {
                     )
                 })
                 .collect(),
-            plot_samples: st.history.len(),
-            plot_flocks: st.history.samples().last().and_then(|s| s.flocks),
+            plot_samples: st.run.history.len(),
+            plot_flocks: st.run.history.samples().last().and_then(|s| s.flocks),
             message: st.message.as_ref().map(|m| m.text.clone()),
             message_problem: st.message.as_ref().is_some_and(|m| m.problem),
-            boid_length: st.style.boid_length,
-            predator_draw_radius: st.style.predator_scale * st.style.boid_length,
+            boid_length: st.view.style.boid_length,
+            predator_draw_radius: st.view.style.predator_scale * st.view.style.boid_length,
             pointer_weight: st.tools.pointer_weight,
             tool: st.tools.tool.name().to_string(),
-            theme: st.style.theme.name().to_string(),
+            theme: st.view.style.theme.name().to_string(),
             panel_open: st.ui.panel_open,
             immersive: st.ui.immersive,
-            paused: st.paused,
+            paused: st.run.paused,
             adapter: g.ctx.describe(),
             software: g.software,
             present_mode: format!("{:?}", g.frame.present_mode),
             msaa: g.frame.samples,
-            step_ms_gpu: st.sim.step_ms_gpu(),
-            step_ms_cpu: st.sim.step_ms_cpu(),
+            step_ms_gpu: st.run.sim.step_ms_gpu(),
+            step_ms_cpu: st.run.sim.step_ms_cpu(),
             sim_time_s,
             wall_time_s,
-            clock: st.clock.pace,
-            speed: st.clock.speed,
-            achieved_speed: st.clock.achieved(),
-            slowed_to: st.clock.slowed_to(),
-            spawn: st.spawn,
-            view_moved: st.view_moved,
+            clock: st.run.clock.pace,
+            speed: st.run.clock.speed,
+            achieved_speed: st.run.clock.achieved(),
+            slowed_to: st.run.clock.slowed_to(),
+            spawn: st.run.spawn,
+            view_moved: st.view.moved,
             help_open: st.ui.help_open,
             hud_visible: st.ui.hud_visible,
             hud_details: st.ui.hud_details,
@@ -285,11 +285,11 @@ impl RunReport {
                 .iter()
                 .map(|(n, r)| (n.to_string(), *r))
                 .collect(),
-            density_dots: st.render_style().dots_at(st.camera.zoom),
+            density_dots: st.render_style().dots_at(st.view.camera.zoom),
             drawn_by: if g.renderer.draws_compute(
                 &st.render_style(),
-                st.camera.zoom,
-                st.sim.len() as u32,
+                st.view.camera.zoom,
+                st.run.sim.len() as u32,
                 (g.config.width, g.config.height),
             ) {
                 "compute"
@@ -297,10 +297,10 @@ impl RunReport {
                 "instanced"
             }
             .to_string(),
-            colour: st.style.colour.name().to_string(),
-            trails: st.style.trails,
-            streaks: st.style.streaks,
-            video_frames: st.video.active.as_ref().map(|r| r.frames()),
+            colour: st.view.style.colour.name().to_string(),
+            trails: st.view.style.trails,
+            streaks: st.view.style.streaks,
+            video_frames: st.captures.video.active.as_ref().map(|r| r.frames()),
         })
     }
 

@@ -1,6 +1,7 @@
 //! The app's scene files: saving the running scene, loading a scene file or a preset of the
 //! gallery, and starting a scene in the running app (the panel's Save and Load, the gallery, the
-//! script's `save-scene`, `load-scene` and `preset`).
+//! script's `save-scene`, `load-scene` and `preset`). What they keep between frames is
+//! [`crate::app::scene_state::SceneState`].
 
 use crate::app::state::AppState;
 use crate::formats::scene::Scene;
@@ -8,26 +9,26 @@ use crate::model::PredatorSpec;
 use crate::render::boid_length_for;
 
 impl AppState {
-    /// Saves the scene to [`AppState::scene_path`]: parameters (the world size fixed), boid count,
+    /// Saves the scene to [`crate::app::scene_state::SceneState::path`]: parameters (the world size fixed), boid count,
     /// seed, obstacles and the predators where they are now, written whole (temporary file, then
     /// rename).
     pub(crate) fn save_scene(&mut self) {
-        let path = std::path::PathBuf::from(self.scene_path.trim());
+        let path = std::path::PathBuf::from(self.scenes.path.trim());
         if path.as_os_str().is_empty() {
-            self.scene_status = Some("type a path to save the scene to".into());
+            self.scenes.status = Some("type a path to save the scene to".into());
             return;
         }
         let actors = self.live_actors();
         let scene = Scene {
-            boids: Some(self.sim.len()),
-            seed: Some(self.sim.seed()),
-            spawn: Some(self.spawn),
+            boids: Some(self.run.sim.len()),
+            seed: Some(self.run.sim.seed()),
+            spawn: Some(self.run.spawn),
             fixed_world: Some(true),
             obstacles: actors.obstacles.clone(),
-            params: self.sim.params().clone(),
+            params: self.run.sim.params().clone(),
             predators: actors.predators.iter().map(PredatorSpec::of).collect(),
             view: crate::formats::scene::SceneView {
-                colour: Some(self.style.colour.name().to_string()),
+                colour: Some(self.view.style.colour.name().to_string()),
             },
             world_given: true,
             origin: None,
@@ -40,30 +41,30 @@ impl AppState {
         match crate::io::write_atomic(&path, text.as_bytes()) {
             Ok(()) => self.say(format!(
                 "saved {shown}: {} boids, {} obstacle points, {} predators",
-                self.sim.len(),
+                self.run.sim.len(),
                 actors.obstacles.len(),
                 actors.predators.len()
             )),
             Err(e) => self.warn(format!("cannot save {shown}: {e}")),
         }
-        self.scene_status = self.message.as_ref().map(|m| m.text.clone());
+        self.scenes.status = self.message.as_ref().map(|m| m.text.clone());
     }
 
-    /// Loads the scene at [`AppState::scene_path`] ([`AppState::start_scene`]). A file that
+    /// Loads the scene at [`crate::app::scene_state::SceneState::path`] ([`AppState::start_scene`]). A file that
     /// cannot be read or used changes nothing: the panel and the message say why, with the file
     /// and line.
     pub(crate) fn load_scene(&mut self) {
-        let path = std::path::PathBuf::from(self.scene_path.trim());
+        let path = std::path::PathBuf::from(self.scenes.path.trim());
         match Scene::load(&path) {
             Ok(scene) => {
                 if self.start_scene(&scene, &crate::io::show_path(&path)) {
-                    self.preset = None;
+                    self.scenes.preset = None;
                 }
             }
             Err(e) => {
                 let msg = format!("not loaded: {e}");
                 self.warn(msg.clone());
-                self.scene_status = Some(msg);
+                self.scenes.status = Some(msg);
             }
         }
     }
@@ -78,19 +79,19 @@ impl AppState {
                 crate::app::presets::Preset::names()
             );
             self.warn(msg.clone());
-            self.scene_status = Some(msg);
+            self.scenes.status = Some(msg);
             return;
         };
         match preset.scene() {
             Ok(scene) => {
                 if self.start_scene(&scene, &format!("preset {name}")) {
-                    self.preset = Some(name.to_string());
+                    self.scenes.preset = Some(name.to_string());
                 }
             }
             Err(e) => {
                 let msg = format!("not loaded: {e}");
                 self.warn(msg.clone());
-                self.scene_status = Some(msg);
+                self.scenes.status = Some(msg);
             }
         }
     }
@@ -102,13 +103,13 @@ impl AppState {
     /// backend. Returns whether it started; when not, nothing changed and the panel and the
     /// message say why.
     pub fn start_scene(&mut self, scene: &Scene, shown: &str) -> bool {
-        let mut n = scene.boids.unwrap_or(self.sim.len());
+        let mut n = scene.boids.unwrap_or(self.run.sim.len());
         let mut note = String::new();
-        if n > self.max_boids {
-            note = format!(" ({n} boids in the file, {} here)", self.max_boids);
-            n = self.max_boids;
+        if n > self.run.max_boids {
+            note = format!(" ({n} boids in the file, {} here)", self.run.max_boids);
+            n = self.run.max_boids;
         }
-        let p = self.sim.params();
+        let p = self.run.sim.params();
         let aspect = p.world_width / p.world_height;
         let spawn = crate::app::start::default_spawn(Some(scene));
         let loaded = crate::app::start::app_setup(
@@ -123,41 +124,43 @@ impl AppState {
         )
         .map_err(|e| e.to_string())
         .and_then(|(setup, _)| {
-            let sim = crate::render::Sim::new(self.sim.context(), self.sim.kind(), &setup)
+            let sim = crate::render::Sim::new(self.run.sim.context(), self.run.sim.kind(), &setup)
                 .map_err(|e| e.to_string())?;
             Ok((setup, sim))
         });
         match loaded {
             Ok((setup, sim)) => {
-                let ia = *self.sim.interaction();
-                self.sim = sim;
-                self.sim.set_interaction(&ia);
-                self.initial = setup;
-                self.spawn = spawn;
-                self.actors_version += 1;
+                let ia = *self.run.sim.interaction();
+                self.run.sim = sim;
+                self.run.sim.set_interaction(&ia);
+                self.run.initial = setup;
+                self.run.spawn = spawn;
+                self.run.actors_version += 1;
                 self.tools.gesture = None;
-                self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
+                self.view.style.boid_length =
+                    boid_length_for(self.run.sim.params(), self.run.sim.len());
                 // Validated with the run; a scene without `[view] colour` keeps the current one.
                 if let Ok(Some(c)) = crate::run::spec::scene_colour(scene) {
-                    self.style.colour = c;
+                    self.view.style.colour = c;
                 }
-                self.history
-                    .restart(self.sim.params().model.desc().order_parameter);
+                self.run
+                    .history
+                    .restart(self.run.sim.params().model.desc().order_parameter);
                 self.world_changed();
                 let status = format!(
                     "loaded {shown}: {} boids{note}, {} obstacle points, {} predators",
-                    self.sim.len(),
-                    self.sim.actors().obstacles.len(),
-                    self.sim.predator_count()
+                    self.run.sim.len(),
+                    self.run.sim.actors().obstacles.len(),
+                    self.run.sim.predator_count()
                 );
                 self.say(status.clone());
-                self.scene_status = Some(status);
+                self.scenes.status = Some(status);
                 true
             }
             Err(e) => {
                 let msg = format!("not loaded: {shown}: {e}");
                 self.warn(msg.clone());
-                self.scene_status = Some(msg);
+                self.scenes.status = Some(msg);
                 false
             }
         }

@@ -57,9 +57,9 @@ use std::path::PathBuf;
 
 use glam::Vec2;
 
+use crate::app::action::Action;
 pub use crate::app::error::ScriptError;
 use crate::app::input::{Button, InputEvent};
-use crate::app::state::Action;
 use crate::app::tools::Tool;
 use crate::backend::BackendKind;
 use crate::io::clip;

@@ -7,185 +7,57 @@ use std::time::Instant;
 
 use glam::Vec2;
 
-use crate::app::clock::{Pace, SimClock};
-use crate::app::history::History;
+use crate::app::action::Action;
+use crate::app::captures::Captures;
+use crate::app::clock::Pace;
 use crate::app::input::{Button, InputEvent};
 use crate::app::keys::AppKey;
+use crate::app::run_state::RunState;
+use crate::app::scene_state::SceneState;
 use crate::app::start::Spawn;
 use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
 use crate::app::ui_flags::UiFlags;
-use crate::backend::BackendKind;
+use crate::app::view_state::ViewState;
 use crate::model::models::{Model, Radii};
 use crate::model::param_table::{ParamGroup, ParamValue, Range};
-use crate::model::{Actors, Interaction, Predator, PredatorKind, Setup, SimParams, MAX_PREDATORS};
+use crate::model::{Actors, Predator, Setup, SimParams, MAX_PREDATORS};
 use crate::render::Sim;
-use crate::render::{boid_length_for, Camera, ColourMode, RenderStyle, Theme};
+use crate::render::{boid_length_for, Camera, RenderStyle};
 
-/// A change requested by the UI, a key or a script.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Selects the pointer tool.
-    SetTool(Tool),
-    /// Switches the backend live, keeping the flock.
-    SetBackend(BackendKind),
-    /// Dark or light theme.
-    SetTheme(Theme),
-    /// Shows or hides the control panel.
-    SetPanel(bool),
-    /// Opens or closes the pause menu (opening pauses).
-    SetMenu(bool),
-    /// Pauses or resumes the simulation.
-    SetPaused(bool),
-    /// Enters or leaves fullscreen immersion (hides HUD and panel).
-    SetImmersive(bool),
-    /// Shows the whole world again.
-    ResetView,
-    /// Restarts the flock from its initial state (count, seed, obstacles of the start).
-    ResetFlock,
-    /// Leaves the app.
-    Quit,
-    /// Sets the boid count.
-    SetBoidCount(usize),
-    /// Replaces the simulation parameters.
-    SetParams(Box<SimParams>),
-    /// Replaces the pointer/obstacle settings (the pointer position itself is the app's).
-    SetInteraction(Interaction),
-    /// Sets the boid length (wu).
-    SetBoidSize(f32),
-    /// Sets how many boids the add tool adds per frame.
-    SetAddRate(usize),
-    /// Sets a tool's radius on screen (logical px; a tool with a radius, see
-    /// [`Tool::default_radius_px`]).
-    SetToolRadius {
-        /// The tool.
-        tool: Tool,
-        /// Its radius (logical px).
-        px: f32,
-    },
-    /// Sets the selected tool's radius on screen (logical px), when it has one.
-    SetSelectedToolRadius(f32),
-    /// Sets the attract/repel weight (> 0; the sign comes from the tool).
-    SetPointerWeight(f32),
-    /// Switches the model, keeping the boids where they are (their speeds brought to the new
-    /// model's) and the world.
-    SetModel(Model),
-    /// Sets one parameter from its text (`SimParams::set`), checked with the others before the
-    /// simulation takes it; `model` switches the model.
-    SetParam {
-        /// The parameter's key.
-        key: String,
-        /// Its value as text (`0.5`, `walls`).
-        value: String,
-    },
-    /// Loads a preset of the gallery by name (a file stem of `scenes/`).
-    LoadPreset(String),
-    /// Removes every obstacle.
-    ClearObstacles,
-    /// The kind of predator the predator tool places.
-    SetPredatorKind(PredatorKind),
-    /// Removes every predator.
-    ClearPredators,
-    /// Sets the path typed in the panel for saving and loading scenes.
-    SetScenePath(String),
-    /// Saves the scene (parameters, world, obstacles, predators, count, seed) to the typed path.
-    SaveScene,
-    /// Loads the scene at the typed path: a new flock of its count and seed in its world, with its
-    /// obstacles and predators.
-    LoadScene,
-    /// Sets the simulation speed (× real time; one of [`crate::app::clock::SPEEDS`]).
-    SetSpeed(f64),
-    /// Runs one step and stays paused.
-    StepOnce,
-    /// Shows or hides the help overlay.
-    SetHelp(bool),
-    /// Shows or hides the HUD.
-    SetHud(bool),
-    /// Compact HUD (false) or with details (true).
-    SetHudDetails(bool),
-    /// Ambient sound on or off.
-    SetSound(bool),
-    /// What the boids' colour shows.
-    SetColour(ColourMode),
-    /// Fading trails on or off.
-    SetTrails(bool),
-    /// Motion streaks on density dots on or off.
-    SetStreaks(bool),
-    /// Starts (true) or stops (false) a video recording (the frame loop does it).
-    SetVideo(bool),
-}
-
-/// Defaults of the app's state (the tools' own: [`crate::app::tool_state::defaults`]).
-pub mod defaults {
-    pub use crate::app::tool_state::defaults::*;
-    /// The scene path offered when the app started without `--scene`.
-    pub const SCENE_PATH: &str = "scene.toml";
-}
-
-/// The app's state apart from window and surface.
+/// The app's state apart from window and surface, by concern: the run, the view, the tools, the
+/// interface, the scene files and the captures each own their fields and their actions; what is
+/// left here is the pointer, the messages and leaving.
 pub struct AppState {
-    /// The running simulation.
-    pub sim: Sim,
-    /// The view.
-    pub camera: Camera,
-    /// How boids look (min sizes already multiplied by the scale factor).
-    pub style: RenderStyle,
-    /// Window scale factor (physical px per logical px).
-    pub scale_factor: f32,
+    /// The running simulation and how it steps.
+    pub run: RunState,
+    /// The camera and how boids look.
+    pub view: ViewState,
     /// The pointer tools: the selected one, radii, weights, the gesture in progress.
     pub tools: ToolState,
     /// Which parts of the interface are shown (panel, menu, help, HUD, immersion).
     pub ui: UiFlags,
-    /// Simulation paused.
-    pub paused: bool,
-    /// How many steps each frame takes (pace, speed, what it achieved).
-    pub clock: SimClock,
-    /// One step was asked for while paused: the next frame takes it.
-    pub step_once: bool,
+    /// The panel's scene files: the typed path, the last save or load, the preset.
+    pub scenes: SceneState,
+    /// The live capture (F9) and the video recordings (V).
+    pub captures: Captures,
     /// Ambient sound wanted (the frame loop starts or stops it).
     pub sound_on: bool,
-    /// The user panned or zoomed since the view last fitted the world: resizes keep the view
-    /// rather than fitting the world again.
-    pub view_moved: bool,
-    /// How the flock was spawned (the reset entry spawns it the same way).
-    pub spawn: Spawn,
     /// Quit requested.
     pub quit: bool,
     /// Pointer position (physical px), when inside the window.
     pub pointer: Option<Vec2>,
-    /// Largest boid count the add tool and the count slider go to.
-    pub max_boids: usize,
-    /// Bumped whenever the actors change (the renderer re-uploads them).
-    pub actors_version: u64,
-    /// Times the backend was switched.
-    pub backend_switches: u32,
-    /// What the run started from (for the reset entry).
-    pub initial: Setup,
     /// A note shown on the HUD (e.g. fewer boids on a software adapter).
     pub note: Option<String>,
     /// The last message for the user ([`AppState::say`], [`AppState::warn`]).
     pub message: Option<Message>,
-    /// F9 was pressed: the frame loop starts or stops the live capture.
-    pub record_toggle: bool,
-    /// The live capture being recorded, if any.
-    pub recording: Option<crate::app::record::LiveRecording>,
-    /// The video recordings (V, `--record`): the one in progress, and those finishing.
-    pub video: crate::app::recording::Videos,
-    /// The scene path typed in the panel (saving and loading).
-    pub scene_path: String,
-    /// What the last save or load did (or why it failed: file and line), shown in the panel.
-    pub scene_status: Option<String>,
-    /// The preset last loaded (a file stem of `scenes/`).
-    pub preset: Option<String>,
-    /// The panel's live plot: order parameter and flock count.
-    pub history: History,
     left_down: bool,
     pan_down: bool,
 }
 
 impl AppState {
-    /// A state around `sim` with `camera`, selecting the defaults above; the flock was spawned by
-    /// `spawn`, and steps follow `pace`.
+    /// A state around `sim` with `camera`, selecting the defaults of each concern; the flock was
+    /// spawned by `spawn`, and steps follow `pace`.
     pub fn new(
         sim: Sim,
         camera: Camera,
@@ -194,39 +66,19 @@ impl AppState {
         spawn: Spawn,
         pace: Pace,
     ) -> Self {
-        let style = RenderStyle {
-            boid_length: boid_length_for(sim.params(), sim.len()),
-            ..RenderStyle::default()
-        };
-        let history = History::new(sim.params().model.desc().order_parameter);
+        let view = ViewState::new(camera, boid_length_for(sim.params(), sim.len()));
         let mut st = AppState {
-            sim,
-            camera,
-            style,
-            scale_factor: 1.0,
+            run: RunState::new(sim, initial, spawn, max_boids, pace),
+            view,
             tools: ToolState::default(),
             ui: UiFlags::default(),
-            paused: false,
-            clock: SimClock::new(pace),
-            step_once: false,
+            scenes: SceneState::default(),
+            captures: Captures::default(),
             sound_on: false,
-            view_moved: false,
-            spawn,
             quit: false,
             pointer: None,
-            max_boids,
-            actors_version: 0,
-            backend_switches: 0,
-            initial,
             note: None,
             message: None,
-            record_toggle: false,
-            recording: None,
-            video: Default::default(),
-            scene_path: defaults::SCENE_PATH.to_string(),
-            scene_status: None,
-            preset: None,
-            history,
             left_down: false,
             pan_down: false,
         };
@@ -234,32 +86,15 @@ impl AppState {
         st
     }
 
-    /// Sets the scale factor (HiDPI): on-screen minimum sizes follow it.
+    /// Sets the scale factor (HiDPI): on-screen minimum sizes follow it
+    /// ([`ViewState::set_scale_factor`]).
     pub fn set_scale_factor(&mut self, scale: f32) {
-        let scale = if scale.is_finite() && scale > 0.0 {
-            scale
-        } else {
-            1.0
-        };
-        let base = RenderStyle::default();
-        self.scale_factor = scale;
-        self.style.min_length_px = base.min_length_px * scale;
-        self.style.max_length_px = base.max_length_px * scale;
-        self.style.dot_min_px = base.dot_min_px * scale;
-        self.style.streak_px = base.streak_px * scale;
-        self.style.edge_px = base.edge_px * scale;
-        self.style.obstacle_min_px = base.obstacle_min_px * scale;
+        self.view.set_scale_factor(scale);
     }
 
-    /// The style to draw with: [`AppState::style`] with the edge of the current boundary mode
-    /// and the speed colour map over the model's spawn speeds (from 0 for a constant speed).
+    /// The style to draw with ([`ViewState::render_style`] of the running parameters).
     pub fn render_style(&self) -> RenderStyle {
-        let p = self.sim.params();
-        RenderStyle {
-            edge: crate::render::Edge::of(p.boundary),
-            speed_range: RenderStyle::speed_range_of(p),
-            ..self.style
-        }
+        self.view.render_style(self.run.sim.params())
     }
 
     /// Shows `msg` to the user (and on stderr): news, such as a file written or a mode changed.
@@ -286,9 +121,10 @@ impl AppState {
     /// are saved in scenes and checkpoints that load back.
     pub fn pointer_world(&self) -> Option<Vec2> {
         self.pointer.map(|p| {
-            self.camera
+            self.view
+                .camera
                 .screen_to_world(p)
-                .clamp(Vec2::ZERO, self.camera.world * (1.0 - 1e-6))
+                .clamp(Vec2::ZERO, self.view.camera.world * (1.0 - 1e-6))
         })
     }
 
@@ -309,7 +145,7 @@ impl AppState {
             return Some(reach(self));
         }
         self.tool_radius_px(tool)
-            .map(|px| px * self.scale_factor / self.camera.zoom)
+            .map(|px| px * self.view.scale_factor / self.view.camera.zoom)
     }
 
     /// The pointer force's radius (wu) at the current zoom: the selected tool's when it has a
@@ -325,24 +161,24 @@ impl AppState {
     /// Sizes predators to the world: [`RenderStyle::predator_scale`] boid lengths, at most a
     /// fraction of the world's shorter side ([`predator_radius`]).
     pub fn fit_predator_size(&mut self) {
-        let p = self.sim.params();
+        let p = self.run.sim.params();
         let base = RenderStyle::default().predator_scale;
-        let len = self.style.boid_length.max(1e-6);
+        let len = self.view.style.boid_length.max(1e-6);
         let r = predator_radius(base, len, p.world_width.min(p.world_height));
-        self.style.predator_scale = r / len;
+        self.view.style.predator_scale = r / len;
     }
 
     /// Replaces the obstacle points (a message says why when the backend refuses them).
     pub(crate) fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
-        match self.sim.set_obstacles(points) {
-            Ok(()) => self.actors_version += 1,
+        match self.run.sim.set_obstacles(points) {
+            Ok(()) => self.run.actors_version += 1,
             Err(e) => self.warn(format!("obstacles: {e}")),
         }
     }
 
     pub(crate) fn set_predators(&mut self, predators: Vec<Predator>) {
-        match self.sim.set_predators(predators) {
-            Ok(()) => self.actors_version += 1,
+        match self.run.sim.set_predators(predators) {
+            Ok(()) => self.run.actors_version += 1,
             Err(e) => self.warn(format!("predators: {e}")),
         }
     }
@@ -350,11 +186,11 @@ impl AppState {
     /// The actors with the predators where they are now (they move on the backend), so that a
     /// change of the predators or a saved scene does not put them back where they started.
     pub(crate) fn live_actors(&mut self) -> Actors {
-        match self.sim.live_actors() {
+        match self.run.sim.live_actors() {
             Ok(a) => a,
             Err(e) => {
                 self.warn(format!("predators: {e}"));
-                self.sim.actors().clone()
+                self.run.sim.actors().clone()
             }
         }
     }
@@ -378,7 +214,7 @@ impl AppState {
     /// model gives it ([`crate::app::model_switch::respeed`]), the world kept. Invalid parameters
     /// change nothing and the message says why.
     pub(crate) fn switch_model(&mut self, model: Model) {
-        let before = self.sim.params().clone();
+        let before = self.run.sim.params().clone();
         if before.model == model {
             return;
         }
@@ -403,20 +239,21 @@ impl AppState {
             self.warn(format!("model {model}: {e}"));
             return;
         }
-        let switched = self.sim.read_state().and_then(|mut boids| {
-            crate::app::model_switch::respeed(&mut boids, self.sim.seed(), &before, &p);
-            self.sim.set_params(&p)?;
-            if let Err(e) = self.sim.set_state(&boids) {
-                let _ = self.sim.set_params(&before);
+        let switched = self.run.sim.read_state().and_then(|mut boids| {
+            crate::app::model_switch::respeed(&mut boids, self.run.sim.seed(), &before, &p);
+            self.run.sim.set_params(&p)?;
+            if let Err(e) = self.run.sim.set_state(&boids) {
+                let _ = self.run.sim.set_params(&before);
                 return Err(e);
             }
             Ok(())
         });
         match switched {
             Ok(()) => {
-                self.style.boid_length = boid_length_for(self.sim.params(), self.sim.len());
+                self.view.style.boid_length =
+                    boid_length_for(self.run.sim.params(), self.run.sim.len());
                 self.fit_predator_size();
-                self.history.restart(model.desc().order_parameter);
+                self.run.history.restart(model.desc().order_parameter);
                 let note = if lowered.is_empty() {
                     String::new()
                 } else {
@@ -458,7 +295,7 @@ impl AppState {
             ));
             return;
         }
-        let before = self.sim.params().clone();
+        let before = self.run.sim.params().clone();
         let mut p = before.clone();
         let checked = p
             .set(key, value)
@@ -490,7 +327,7 @@ impl AppState {
             self.warn(format!("set {key}: {e}"));
             return;
         }
-        match self.sim.set_params(&p) {
+        match self.run.sim.set_params(&p) {
             Ok(()) => {
                 self.fit_predator_size();
                 self.world_changed();
@@ -504,8 +341,8 @@ impl AppState {
         match ev {
             InputEvent::PointerMoved(p) => {
                 if let (Some(last), true) = (self.pointer, self.pan_down) {
-                    self.camera.pan_px(p - last);
-                    self.view_moved = true;
+                    self.view.camera.pan_px(p - last);
+                    self.view.moved = true;
                 }
                 self.pointer = Some(p);
                 if let (true, Some(w)) = (self.left_down, self.pointer_world()) {
@@ -536,9 +373,9 @@ impl AppState {
                 }
             },
             InputEvent::Wheel(lines) => {
-                let at = self.pointer.unwrap_or(self.camera.viewport * 0.5);
-                self.camera.wheel(at, lines);
-                self.view_moved = true;
+                let at = self.pointer.unwrap_or(self.view.camera.viewport * 0.5);
+                self.view.camera.wheel(at, lines);
+                self.view.moved = true;
             }
             InputEvent::Key(k) => self.key(k),
         }
@@ -561,16 +398,16 @@ impl AppState {
             AppKey::Immersion => self.apply(Action::SetImmersive(!self.ui.immersive)),
             AppKey::TogglePanel => self.apply(Action::SetPanel(!self.ui.panel_open)),
             AppKey::ResetView => self.apply(Action::ResetView),
-            AppKey::Pause => self.apply(Action::SetPaused(!self.paused)),
+            AppKey::Pause => self.apply(Action::SetPaused(!self.run.paused)),
             AppKey::StepOnce => self.apply(Action::StepOnce),
             AppKey::Slower | AppKey::Faster => {
-                let mut c = self.clock.clone();
+                let mut c = self.run.clock.clone();
                 c.step_speed(k == AppKey::Faster);
                 self.apply(Action::SetSpeed(c.speed));
             }
             AppKey::Tool(t) => self.apply(Action::SetTool(t)),
             AppKey::ClearObstacles => self.apply(Action::ClearObstacles),
-            AppKey::Record => self.record_toggle = !self.record_toggle,
+            AppKey::Record => self.captures.toggle = !self.captures.toggle,
             AppKey::ToggleHud => self.apply(Action::SetHud(!self.ui.hud_visible)),
             AppKey::HudDetails => {
                 // Details of a hidden HUD show it.
@@ -580,29 +417,19 @@ impl AppState {
             }
             AppKey::Sound => self.apply(Action::SetSound(!self.sound_on)),
             AppKey::Colour => {
-                let next = self.style.colour.next();
+                let next = self.view.style.colour.next();
                 self.apply(Action::SetColour(next));
                 self.say(format!("colour: {}", next.description()));
             }
-            AppKey::Trails => self.apply(Action::SetTrails(!self.style.trails)),
-            AppKey::Video => self.apply(Action::SetVideo(self.video.active.is_none())),
+            AppKey::Trails => self.apply(Action::SetTrails(!self.view.style.trails)),
+            AppKey::Video => self.apply(Action::SetVideo(self.captures.video.active.is_none())),
         }
     }
 
-    /// Fits the whole world in the view again and forgets that the user moved it.
-    pub fn fit_view(&mut self) {
-        self.camera.reset();
-        self.view_moved = false;
-    }
-
-    /// The world changed size: a view the user has not moved fits it again.
+    /// The world changed size: a view the user has not moved fits it again, and predators are
+    /// sized to it.
     pub(crate) fn world_changed(&mut self) {
-        let p = self.sim.params();
-        self.camera
-            .set_world(Vec2::new(p.world_width, p.world_height));
-        if !self.view_moved {
-            self.camera.reset();
-        }
+        self.view.set_world(self.run.sim.params());
         self.fit_predator_size();
     }
 
@@ -610,7 +437,7 @@ impl AppState {
     /// off when the button is up), and the held tool's own work (the add tool adds boids).
     pub fn update_tools(&mut self) {
         let active = self.tool_active() && !self.ui.menu_open;
-        let mut ia = *self.sim.interaction();
+        let mut ia = *self.run.sim.interaction();
         let force = self.tools.tool.desc().pointer_force;
         let (radius, weight) = if active && force != 0.0 {
             (self.pointer_radius(), force * self.tools.pointer_weight)
@@ -622,7 +449,7 @@ impl AppState {
             ia.pointer = pointer;
             ia.pointer_radius = radius;
             ia.pointer_weight = weight;
-            self.sim.set_interaction(&ia);
+            self.run.sim.set_interaction(&ia);
         }
         if let (true, Some(at)) = (active, self.pointer_world()) {
             (self.tools.tool.desc().held)(self, at);

@@ -3,7 +3,8 @@
 
 use glam::Vec2;
 
-use crate::app::state::{defaults, AppState};
+use crate::app::state::AppState;
+use crate::app::tool_state::defaults;
 use crate::app::tools::ToolHost;
 
 impl ToolHost for AppState {
@@ -12,7 +13,7 @@ impl ToolHost for AppState {
     }
 
     fn obstacles(&self) -> Vec<[f32; 2]> {
-        self.sim.actors().obstacles.clone()
+        self.run.sim.actors().obstacles.clone()
     }
 
     fn set_obstacles(&mut self, points: Vec<[f32; 2]>) {
@@ -32,10 +33,10 @@ impl ToolHost for AppState {
     }
 
     fn add_boids(&mut self, at: Vec2, spread: f32) {
-        let room = self.max_boids.saturating_sub(self.sim.len());
+        let room = self.run.max_boids.saturating_sub(self.run.sim.len());
         let k = self.tools.add_rate.min(room);
         if k > 0 {
-            if let Err(e) = self.sim.spawn_at(at, k, spread) {
+            if let Err(e) = self.run.sim.spawn_at(at, k, spread) {
                 self.warn(format!("add boids: {e}"));
             }
         }
@@ -46,14 +47,14 @@ impl ToolHost for AppState {
     }
 
     fn still_wu(&self) -> f32 {
-        defaults::STILL_PX * self.scale_factor / self.camera.zoom
+        defaults::STILL_PX * self.view.scale_factor / self.view.camera.zoom
     }
 
     fn predator_radius_wu(&self) -> f32 {
-        self.style.predator_scale * self.style.boid_length
+        self.view.style.predator_scale * self.view.style.boid_length
     }
 
     fn to_screen(&self, at: Vec2) -> Vec2 {
-        self.camera.world_to_screen(at)
+        self.view.camera.world_to_screen(at)
     }
 }

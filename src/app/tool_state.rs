@@ -4,6 +4,7 @@
 
 use glam::Vec2;
 
+use crate::app::action::Action;
 use crate::app::tools::Tool;
 use crate::model::PredatorKind;
 
@@ -60,5 +61,43 @@ impl ToolState {
     /// A tool's radius on screen (logical px), for a tool with one.
     pub fn radius_px(&self, tool: Tool) -> Option<f32> {
         tool.default_radius_px().map(|_| self.tool_px[tool.index()])
+    }
+}
+
+impl ToolState {
+    /// Applies an action of the tools' (the tool, a radius, the weight, the add rate, the predator
+    /// kind); the app's reducer sends them no other. A radius is kept within 1 ..= 2000 logical
+    /// px, the weight within 0 ..= 100, the rate within 1 ..= 10 000 boids a frame.
+    ///
+    /// # Errors
+    /// What to tell the user when the selected tool has no radius to set.
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        match action {
+            Action::SetTool(t) => {
+                self.tool = t;
+                self.gesture = None;
+            }
+            Action::SetToolRadius { tool, px } if tool.default_radius_px().is_some() => {
+                self.tool_px[tool.index()] = if px.is_finite() {
+                    px.clamp(1.0, 2000.0)
+                } else {
+                    1.0
+                };
+            }
+            Action::SetSelectedToolRadius(px) => {
+                let tool = self.tool;
+                if tool.default_radius_px().is_none() {
+                    return Err(format!("the {} tool has no radius", tool.name()));
+                }
+                return self.apply(Action::SetToolRadius { tool, px });
+            }
+            Action::SetPointerWeight(w) => self.pointer_weight = w.clamp(0.0, 100.0),
+            Action::SetAddRate(r) => self.add_rate = r.clamp(1, 10_000),
+            Action::SetPredatorKind(k) => self.predator_kind = k,
+            // A radius for a tool without one, or not the tools': the reducer routes each action
+            // to its owner.
+            _ => {}
+        }
+        Ok(())
     }
 }

@@ -1,5 +1,7 @@
 //! What the app shows besides the world ([`UiFlags`]): the panel, the pause menu, the help or
-//! start screen, the HUD and its details, immersion.
+//! start screen, the HUD and its details, immersion; with the actions that are theirs alone.
+
+use crate::app::action::Action;
 
 /// Which parts of the interface are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +33,27 @@ impl Default for UiFlags {
             start_screen: false,
             hud_visible: true,
             hud_details: false,
+        }
+    }
+}
+
+impl UiFlags {
+    /// Applies an action of the interface's alone (panel, help, HUD and its details); the app's
+    /// reducer sends it no other (the pause menu and immersion also pause or resume, so the
+    /// reducer does those).
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::SetPanel(open) => self.panel_open = open,
+            Action::SetHelp(open) => {
+                self.help_open = open;
+                if !open {
+                    self.start_screen = false;
+                }
+            }
+            Action::SetHud(on) => self.hud_visible = on,
+            Action::SetHudDetails(on) => self.hud_details = on,
+            // Not the interface's: the reducer routes each action to its owner.
+            _ => {}
         }
     }
 }

@@ -68,7 +68,7 @@ impl App {
                 ScriptCmd::Capture(p) => g.frame.captures.push(p),
                 ScriptCmd::Screenshot(p) => g.frame.screenshots.push(p),
                 ScriptCmd::State(p) => {
-                    let sim = &mut g.st.sim;
+                    let sim = &mut g.st.run.sim;
                     let saved = sim
                         .read_state()
                         .and_then(|boids| Ok((boids, sim.live_actors()?, sim.measures()?)))
@@ -204,14 +204,14 @@ impl ApplicationHandler for App {
             Ok(g) => {
                 eprintln!(
                     "boids: {} boids on {}, drawing on {} ({:?}, {} sample(s) per pixel)",
-                    g.st.sim.len(),
-                    g.st.sim.kind().name(),
+                    g.st.run.sim.len(),
+                    g.st.run.sim.kind().name(),
                     g.ctx.describe(),
                     g.config.present_mode,
                     g.frame.samples
                 );
                 if let Some(s) = self.script.as_mut() {
-                    for w in s.clamp_boid_counts(g.st.max_boids) {
+                    for w in s.clamp_boid_counts(g.st.run.max_boids) {
                         eprintln!("warning: {w}");
                     }
                 }
@@ -221,7 +221,7 @@ impl ApplicationHandler for App {
                     if let Err(e) = crate::app::frame::start_video(&mut g, dir, limit) {
                         return self.fail(el, e.into());
                     }
-                    if let Some(rec) = g.st.video.active.as_mut() {
+                    if let Some(rec) = g.st.captures.video.active.as_mut() {
                         rec.exit_when_done = limit.is_some();
                     }
                 }
@@ -345,12 +345,12 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
         return Err(e);
     }
     let g = app.gfx.as_mut().ok_or(AppError::NeverOpened)?;
-    if g.st.recording.is_some() {
+    if g.st.captures.live.is_some() {
         // Leaving while recording keeps the capture: written as if F9 had been pressed.
         crate::app::frame::toggle_recording(g);
     }
     // A video in progress is finished (its frames written, its MP4 encoded) before the app ends.
-    for m in g.st.video.wait_all() {
+    for m in g.st.captures.video.wait_all() {
         eprintln!("boids: {m}");
     }
     let report = RunReport::collect(g)?;

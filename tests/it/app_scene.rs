@@ -6,10 +6,11 @@
 //! BOIDS_REQUIRE_GPU=1.
 
 use crate::support;
+use boids::app::action::Action;
 use boids::app::clock::Pace;
 use boids::app::input::{Button, InputEvent};
 use boids::app::start::Spawn;
-use boids::app::state::{Action, AppState};
+use boids::app::state::AppState;
 use boids::app::tools::Tool;
 use boids::backend::BackendKind;
 use boids::formats::scene::Scene;
@@ -46,7 +47,8 @@ fn drag(st: &mut AppState, a: Vec2, b: Vec2) {
 }
 
 fn specs(st: &mut AppState) -> Vec<PredatorSpec> {
-    st.sim
+    st.run
+        .sim
         .live_actors()
         .unwrap()
         .predators
@@ -62,7 +64,7 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
     for kind in [BackendKind::Cpu, BackendKind::Gpu] {
         let mut st = app(&ctx, kind);
         // Parameters changed from the defaults, as the panel would.
-        let mut q = st.sim.params().clone();
+        let mut q = st.run.sim.params().clone();
         q.boundary = Boundary::Walls;
         q.predator_weight = 2222.5;
         q.catch_radius = 3.0;
@@ -72,7 +74,7 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
         // straight one dragged (its velocity is the drag per second).
         st.apply(Action::SetTool(Tool::parse("obstacle").unwrap()));
         drag(&mut st, Vec2::new(200.0, 200.0), Vec2::new(400.0, 260.0));
-        let obstacles = st.sim.actors().obstacles.clone();
+        let obstacles = st.run.sim.actors().obstacles.clone();
         assert!(obstacles.len() >= 3, "a stroke of obstacle points");
         st.apply(Action::SetTool(Tool::parse("predator").unwrap()));
         st.apply(Action::SetPredatorKind(PredatorKind::Hunting));
@@ -86,24 +88,24 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
         assert_eq!(placed[1].kind, PredatorKind::Straight);
         // Its velocity is the drag in wu (per second); where it went down is its position.
         let (a, b) = (
-            st.camera.screen_to_world(Vec2::new(300.0, 400.0)),
-            st.camera.screen_to_world(Vec2::new(380.0, 340.0)),
+            st.view.camera.screen_to_world(Vec2::new(300.0, 400.0)),
+            st.view.camera.screen_to_world(Vec2::new(380.0, 340.0)),
         );
         let v = Vec2::from(placed[1].velocity);
         assert!((v - (b - a)).length() < 1e-3, "{v} vs {}", b - a);
         assert!(Vec2::from(placed[1].position).distance(a) < 1e-3);
         // They move before the save: the file keeps where they are then.
         for _ in 0..5 {
-            st.sim.step().unwrap();
+            st.run.sim.step().unwrap();
         }
         let saved_predators = specs(&mut st);
         assert_ne!(saved_predators[1].position, placed[1].position);
-        let (n, seed) = (st.sim.len(), st.sim.seed());
+        let (n, seed) = (st.run.sim.len(), st.run.sim.seed());
 
         let path = dir.path().join(format!("saved_{kind:?}.toml"));
         st.apply(Action::SetScenePath(path.display().to_string()));
         st.apply(Action::SaveScene);
-        let status = st.scene_status.clone().unwrap();
+        let status = st.scenes.status.clone().unwrap();
         assert!(status.starts_with("saved"), "{status}");
         let file = Scene::load(&path).unwrap();
         assert_eq!(file.params, q);
@@ -117,18 +119,22 @@ fn a_scene_with_predators_and_obstacles_saved_from_the_app_loads_back_the_same()
             predator_weight: 1.0,
             ..q.clone()
         })));
-        assert_eq!(st.sim.predator_count(), 0);
+        assert_eq!(st.run.sim.predator_count(), 0);
         st.apply(Action::LoadScene);
-        let status = st.scene_status.clone().unwrap();
+        let status = st.scenes.status.clone().unwrap();
         assert!(status.starts_with("loaded"), "{status}");
-        assert_eq!(st.sim.params(), &q, "{kind:?}: parameters");
-        assert_eq!((st.sim.len(), st.sim.seed()), (n, seed), "{kind:?}");
-        assert_eq!(st.sim.actors().obstacles, obstacles, "{kind:?}: obstacles");
+        assert_eq!(st.run.sim.params(), &q, "{kind:?}: parameters");
+        assert_eq!((st.run.sim.len(), st.run.sim.seed()), (n, seed), "{kind:?}");
+        assert_eq!(
+            st.run.sim.actors().obstacles,
+            obstacles,
+            "{kind:?}: obstacles"
+        );
         assert_eq!(specs(&mut st), saved_predators, "{kind:?}: predators");
-        assert_eq!(st.sim.kind(), kind, "the running backend is kept");
+        assert_eq!(st.run.sim.kind(), kind, "the running backend is kept");
         // The loaded world runs.
-        st.sim.step().unwrap();
-        assert_eq!(st.sim.len(), n);
+        st.run.sim.step().unwrap();
+        assert_eq!(st.run.sim.len(), n);
     }
 }
 
@@ -138,14 +144,14 @@ fn a_scene_path_that_cannot_be_used_changes_nothing_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let mut st = app(&ctx, BackendKind::Cpu);
     st.place_predator(Vec2::new(50.0, 50.0), Vec2::new(10.0, 0.0));
-    let params = st.sim.params().clone();
+    let params = st.run.sim.params().clone();
     let before = specs(&mut st);
 
     // Missing file.
     let missing = dir.path().join("missing.toml");
     st.apply(Action::SetScenePath(missing.display().to_string()));
     st.apply(Action::LoadScene);
-    let status = st.scene_status.clone().unwrap();
+    let status = st.scenes.status.clone().unwrap();
     assert!(
         status.starts_with("not loaded") && status.contains("missing.toml"),
         "{status}"
@@ -159,7 +165,7 @@ fn a_scene_path_that_cannot_be_used_changes_nothing_and_says_why() {
     .unwrap();
     st.apply(Action::SetScenePath(bad.display().to_string()));
     st.apply(Action::LoadScene);
-    let status = st.scene_status.clone().unwrap();
+    let status = st.scenes.status.clone().unwrap();
     assert!(
         status.contains("bad.toml") && status.contains("line 5"),
         "{status}"
@@ -172,21 +178,21 @@ fn a_scene_path_that_cannot_be_used_changes_nothing_and_says_why() {
     std::fs::write(&many, text).unwrap();
     st.apply(Action::SetScenePath(many.display().to_string()));
     st.apply(Action::LoadScene);
-    let status = st.scene_status.clone().unwrap();
+    let status = st.scenes.status.clone().unwrap();
     assert!(status.contains("at most 256"), "{status}");
     // Saving into a folder that does not exist.
     let nowhere = dir.path().join("no/such/folder/scene.toml");
     st.apply(Action::SetScenePath(nowhere.display().to_string()));
     st.apply(Action::SaveScene);
-    let status = st.scene_status.clone().unwrap();
+    let status = st.scenes.status.clone().unwrap();
     assert!(status.starts_with("cannot save"), "{status}");
     assert!(!nowhere.exists());
     // An empty path.
     st.apply(Action::SetScenePath("  ".into()));
     st.apply(Action::SaveScene);
-    assert!(st.scene_status.clone().unwrap().contains("type a path"));
+    assert!(st.scenes.status.clone().unwrap().contains("type a path"));
 
-    assert_eq!(st.sim.params(), &params, "nothing changed");
+    assert_eq!(st.run.sim.params(), &params, "nothing changed");
     assert_eq!(specs(&mut st), before, "nothing changed");
-    assert_eq!(st.sim.len(), 300);
+    assert_eq!(st.run.sim.len(), 300);
 }

@@ -4,8 +4,9 @@
 
 use egui::{Align2, Color32, RichText};
 
+use crate::app::action::Action;
 use crate::app::keys;
-use crate::app::state::{Action, AppState};
+use crate::app::state::AppState;
 use crate::app::ui::shared::{UiOut, MARGIN};
 
 /// The Esc menu (pauses): resume, settings, help, sound, immersion, reset, quit.

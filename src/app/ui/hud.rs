@@ -4,8 +4,9 @@
 
 use egui::{Align2, Color32, RichText};
 
+use crate::app::action::Action;
 use crate::app::clock::{speed_label, Pace};
-use crate::app::state::{Action, AppState};
+use crate::app::state::AppState;
 use crate::app::ui::shared::{Hud, UiOut, MARGIN};
 use crate::backend::BackendKind;
 
@@ -49,16 +50,16 @@ pub fn fps_text(fps: f64) -> String {
 
 /// The speed part of the HUD's line: `1×`, `paused`, `2× · slowed to 0.4× real time`.
 pub fn speed_text(st: &AppState) -> String {
-    if st.paused {
+    if st.run.paused {
         return "paused".into();
     }
-    let asked = speed_label(st.clock.speed);
-    match st.clock.slowed_to() {
+    let asked = speed_label(st.run.clock.speed);
+    match st.run.clock.slowed_to() {
         Some(a) => format!("{asked} · slowed to {} real time", speed_label(a)),
-        None if st.clock.pace == Pace::PerFrame => {
+        None if st.run.clock.pace == Pace::PerFrame => {
             format!(
                 "{asked} ({})",
-                crate::app::clock::per_frame_label(st.clock.speed)
+                crate::app::clock::per_frame_label(st.run.clock.speed)
             )
         }
         None => asked,
@@ -96,7 +97,7 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
                 // The compact line: as many of its parts as fit the corner's width, most
                 // important first (a 160-px window shows the fps and the speed).
                 let speed = RichText::new(speed_text(st));
-                let speed = if st.paused || st.clock.slowed_to().is_some() {
+                let speed = if st.run.paused || st.run.clock.slowed_to().is_some() {
                     speed.strong()
                 } else {
                     speed
@@ -109,9 +110,9 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
                 let mut parts = vec![
                     RichText::new(fps_text(info.fps as f64)).strong(),
                     speed,
-                    RichText::new(format!("{} boids", short_count(st.sim.len()))),
+                    RichText::new(format!("{} boids", short_count(st.run.sim.len()))),
                 ];
-                let predators = st.sim.predator_count();
+                let predators = st.run.sim.predator_count();
                 if predators > 0 {
                     parts.push(RichText::new(format!(
                         "{predators} predator{}",
@@ -168,7 +169,7 @@ pub fn hud(ctx: &egui::Context, st: &AppState, info: &Hud, right: f32, out: &mut
 fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     let small = |s: String| RichText::new(s).small();
     let t = &info.times;
-    let running = st.sim.kind();
+    let running = st.run.sim.kind();
     // On the GPU backend the frame's step time is what the CPU spends submitting the steps; on
     // the CPU backend it is the steps themselves.
     let cpu_side = if running == BackendKind::Gpu {
@@ -194,8 +195,8 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     };
     lines.push(small(format!(
         "{} · {} · {} step(s) last frame",
-        step(BackendKind::Gpu, st.sim.step_ms_gpu()),
-        step(BackendKind::Cpu, st.sim.step_ms_cpu()),
+        step(BackendKind::Gpu, st.run.sim.step_ms_gpu()),
+        step(BackendKind::Cpu, st.run.sim.step_ms_cpu()),
         info.steps_last_frame
     )));
     if let Some(g) = info.gpu_passes_ms {
@@ -204,10 +205,10 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
             ms(Some(g))
         )));
     }
-    let p = st.sim.params();
+    let p = st.run.sim.params();
     lines.push(small(format!(
         "{} boids · {} · {} · {:.0}×{:.0} wu · dt {}",
-        thousands(st.sim.len()),
+        thousands(st.run.sim.len()),
         p.model.name(),
         p.boundary.name(),
         p.world_width,
@@ -216,11 +217,11 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     )));
     lines.push(small(format!(
         "clock: {} · simulated {:.1} s · tool: {}",
-        match st.clock.pace {
+        match st.run.clock.pace {
             Pace::RealTime => "real time",
             Pace::PerFrame => "one step per frame",
         },
-        st.clock.sim_time(),
+        st.run.clock.sim_time(),
         st.tools.tool.label()
     )));
     lines.push(small(info.adapter.clone()).weak());
@@ -236,7 +237,7 @@ fn details(st: &AppState, info: &Hud) -> Vec<RichText> {
     if running != BackendKind::Gpu {
         return lines;
     }
-    let gpu_step = if st.sim.step_timed_by_timestamps() {
+    let gpu_step = if st.run.sim.step_timed_by_timestamps() {
         "step (GPU): the newest step's timestamp queries, a frame or more late, never waited for"
     } else {
         "step (GPU): one step in 30 frames timed by the wall clock, queue drained"

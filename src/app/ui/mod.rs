@@ -3,7 +3,7 @@
 //! ([`panel`], right: the model and its parameters ([`params`]), presets ([`presets`]), the live
 //! plot ([`plot`]), the flock, tools, scene file, view and sound), the help overlay and pause
 //! menu ([`help`]), and the messages and tool cursor ([`overlay`]); what they share is
-//! [`shared`]. Every change is returned as an [`Action`](crate::app::state::Action) for
+//! [`shared`]. Every change is returned as an [`Action`](crate::app::action::Action) for
 //! `AppState::apply`.
 //!
 //! Every area has a fixed name (see [`UiOut::areas`]) so the run report can say where it was

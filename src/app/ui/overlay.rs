@@ -82,9 +82,9 @@ pub fn messages(
     panel: Option<egui::Rect>,
     out: &mut UiOut,
 ) {
-    let recording = st.recording.as_ref().map(|r| r.frames());
-    let video = st.video.active.as_ref().map(|r| r.frames());
-    let writing = st.video.writing();
+    let recording = st.captures.live.as_ref().map(|r| r.frames());
+    let video = st.captures.video.active.as_ref().map(|r| r.frames());
+    let writing = st.captures.video.writing();
     let message = st.recent_message().map(|m| (brief(&m.text), m.problem));
     if recording.is_none() && video.is_none() && writing == 0 && message.is_none() {
         return;
@@ -157,7 +157,7 @@ pub fn tool_cursor(ctx: &egui::Context, st: &AppState) {
     }
     let ppp = ctx.pixels_per_point();
     let centre = egui::pos2(p.x / ppp, p.y / ppp);
-    let color = match st.style.theme {
+    let color = match st.view.style.theme {
         Theme::Dark => Color32::from_white_alpha(110),
         Theme::Light => Color32::from_black_alpha(110),
     };
@@ -168,7 +168,7 @@ pub fn tool_cursor(ctx: &egui::Context, st: &AppState) {
     // The reach in points: wu × (physical px per wu) / (physical px per point).
     let radius = st
         .tool_radius_wu(st.tools.tool)
-        .map_or(3.0, |wu| wu * st.camera.zoom / ppp);
+        .map_or(3.0, |wu| wu * st.view.camera.zoom / ppp);
     let width = if st.tool_active() { 2.0 } else { 1.0 };
     painter.circle_stroke(centre, radius.max(2.0), egui::Stroke::new(width, color));
     // What the tool shows beside its reach (the predator tool: its drag's velocity).

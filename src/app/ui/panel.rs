@@ -7,7 +7,8 @@
 
 use egui::{Align2, RichText};
 
-use crate::app::state::{Action, AppState};
+use crate::app::action::Action;
+use crate::app::state::AppState;
 use crate::app::tools::Tool;
 use crate::app::ui::params::param_sections;
 use crate::app::ui::plot::live_plot;
@@ -26,32 +27,32 @@ pub fn panel_width(screen_width: f32) -> f32 {
 }
 
 fn flock(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
-    let mut n = st.sim.len();
+    let mut n = st.run.sim.len();
     let r = labelled(
         ui,
-        egui::Slider::new(&mut n, 1..=st.max_boids.max(2)).logarithmic(true),
+        egui::Slider::new(&mut n, 1..=st.run.max_boids.max(2)).logarithmic(true),
         "boids",
         None,
     );
-    if r.changed() && n != st.sim.len() {
+    if r.changed() && n != st.run.sim.len() {
         out.actions.push(Action::SetBoidCount(n));
     }
-    let mut size = st.style.boid_length;
+    let mut size = st.view.style.boid_length;
     // Up to a twentieth of the world, or four times the size that suits its parameters.
-    let p = st.sim.params();
-    let suits = crate::render::boid_length_for(p, st.sim.len());
+    let p = st.run.sim.params();
+    let suits = crate::render::boid_length_for(p, st.run.sim.len());
     let side = p.world_width.min(p.world_height);
     let top = crate::app::ui::params::nice_up((side / 20.0).max(4.0 * suits) as f64) as f32;
     slider(ui, &mut size, (top / 1000.0)..=top, "boid size (wu)");
-    if size != st.style.boid_length {
+    if size != st.view.style.boid_length {
         out.actions.push(Action::SetBoidSize(size));
     }
     ui.horizontal(|ui| {
         ui.label("backend");
-        let mut b = st.sim.kind();
+        let mut b = st.run.sim.kind();
         ui.selectable_value(&mut b, BackendKind::Gpu, "GPU");
         ui.selectable_value(&mut b, BackendKind::Cpu, "CPU reference");
-        if b != st.sim.kind() {
+        if b != st.run.sim.kind() {
             out.actions.push(Action::SetBackend(b));
         }
     });
@@ -83,7 +84,7 @@ fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     if weight != st.tools.pointer_weight {
         out.actions.push(Action::SetPointerWeight(weight));
     }
-    let mut ia = *st.sim.interaction();
+    let mut ia = *st.run.sim.interaction();
     let ia_before = ia;
     slider(
         ui,
@@ -104,7 +105,7 @@ fn tools(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     ui.horizontal(|ui| {
         ui.label(format!(
             "{} obstacle points",
-            st.sim.actors().obstacles.len()
+            st.run.sim.actors().obstacles.len()
         ));
         if ui.button("Clear (Delete)").clicked() {
             out.actions.push(Action::ClearObstacles);
@@ -124,7 +125,7 @@ fn predator_tool(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
         }
     });
     ui.horizontal(|ui| {
-        ui.label(format!("{} predators", st.sim.predator_count()));
+        ui.label(format!("{} predators", st.run.sim.predator_count()));
         if ui.button("Remove all").clicked() {
             out.actions.push(Action::ClearPredators);
         }
@@ -132,13 +133,13 @@ fn predator_tool(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
 }
 
 fn scene_file(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
-    let mut path = st.scene_path.clone();
+    let mut path = st.scenes.path.clone();
     ui.add(
         egui::TextEdit::singleline(&mut path)
             .hint_text("path/to/scene.toml")
             .desired_width(f32::INFINITY),
     );
-    if path != st.scene_path {
+    if path != st.scenes.path {
         out.actions.push(Action::SetScenePath(path));
     }
     ui.horizontal(|ui| {
@@ -157,7 +158,7 @@ fn scene_file(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
             out.actions.push(Action::LoadScene);
         }
     });
-    if let Some(s) = &st.scene_status {
+    if let Some(s) = &st.scenes.status {
         ui.add(egui::Label::new(RichText::new(s).small()).wrap());
     }
 }
@@ -165,29 +166,29 @@ fn scene_file(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
 fn view(ui: &mut egui::Ui, st: &AppState, info: &Hud, out: &mut UiOut) {
     ui.horizontal(|ui| {
         ui.label("theme");
-        let mut t = st.style.theme;
+        let mut t = st.view.style.theme;
         ui.selectable_value(&mut t, Theme::Dark, "dark");
         ui.selectable_value(&mut t, Theme::Light, "light");
-        if t != st.style.theme {
+        if t != st.view.style.theme {
             out.actions.push(Action::SetTheme(t));
         }
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("colour (C)");
-        let mut c = st.style.colour;
+        let mut c = st.view.style.colour;
         for m in ColourMode::ALL {
             ui.selectable_value(&mut c, m, m.name())
                 .on_hover_text(m.description());
         }
-        if c != st.style.colour {
+        if c != st.view.style.colour {
             out.actions.push(Action::SetColour(c));
         }
     });
-    let mut trails = st.style.trails;
+    let mut trails = st.view.style.trails;
     if ui.checkbox(&mut trails, "Trails (T)").changed() {
         out.actions.push(Action::SetTrails(trails));
     }
-    let mut streaks = st.style.streaks;
+    let mut streaks = st.view.style.streaks;
     if ui
         .checkbox(&mut streaks, "Streaks when zoomed out")
         .on_hover_text("Each density dot drawn with a short streak behind it along its heading")

@@ -11,7 +11,8 @@
 
 use egui::RichText;
 
-use crate::app::state::{Action, AppState};
+use crate::app::action::Action;
+use crate::app::state::AppState;
 use crate::app::ui::shared::{labelled, section, UiOut};
 use crate::model::models::{Model, Radii};
 use crate::model::param_table::{ParamGroup, ParamSpec, ParamValue, Range};
@@ -172,7 +173,7 @@ pub fn slider_range(
 
 /// The model selector: one button per model of the table, its title on hover.
 fn selector(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
-    let running = st.sim.params().model;
+    let running = st.run.sim.params().model;
     ui.horizontal_wrapped(|ui| {
         ui.label("model");
         for m in Model::all() {
@@ -191,7 +192,7 @@ fn selector(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
 
 /// The widget of one parameter.
 fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut UiOut) {
-    let p = st.sim.params();
+    let p = st.run.sim.params();
     let model = p.model;
     let text = label(spec, model);
     let tip = format!("{}\nkey: {}", spec.doc.trim(), spec.key);
@@ -220,7 +221,7 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
         return;
     }
     let current = number(p.get(spec.key)).unwrap_or(0.0);
-    let start = number(st.initial.params.get(spec.key)).unwrap_or(current);
+    let start = number(st.run.initial.params.get(spec.key)).unwrap_or(current);
     let default = number(SimParams::default().get(spec.key)).unwrap_or(current);
     let upper = match spec.range {
         Range::UpTo { key, .. } => number(p.get(key)),
@@ -267,7 +268,7 @@ pub fn param_sections(
     out: &mut UiOut,
     mut extra: impl FnMut(&str, &mut egui::Ui, &mut UiOut),
 ) {
-    let model = st.sim.params().model;
+    let model = st.run.sim.params().model;
     let mut groups = groups(model).into_iter();
     let own = match model.desc().own_params.is_empty() {
         true => Vec::new(),
@@ -275,7 +276,7 @@ pub fn param_sections(
     };
     section(ui, out, "Model", true, |ui, out| {
         selector(ui, st, out);
-        for s in own.iter().filter(|s| shown_now(s, st.sim.params())) {
+        for s in own.iter().filter(|s| shown_now(s, st.run.sim.params())) {
             widget(ui, s, st, out);
         }
     });
@@ -283,7 +284,7 @@ pub fn param_sections(
         let open = title == "Motion";
         section(ui, out, &title, open, |ui, out| {
             if title == "World" {
-                let p = st.sim.params();
+                let p = st.run.sim.params();
                 ui.label(
                     RichText::new(format!(
                         "{:.1} × {:.1} wu (sized by the boid count or the scene) · Δt {} s",
@@ -292,7 +293,7 @@ pub fn param_sections(
                     .small(),
                 );
             }
-            for s in specs.iter().filter(|s| shown_now(s, st.sim.params())) {
+            for s in specs.iter().filter(|s| shown_now(s, st.run.sim.params())) {
                 widget(ui, s, st, out);
             }
             extra(&title, ui, out);

@@ -13,7 +13,7 @@ const PLOT_PT: f32 = 80.0;
 
 /// The two plots, one above the other, sharing the time axis.
 pub fn live_plot(ui: &mut egui::Ui, st: &AppState) {
-    let h = &st.history;
+    let h = &st.run.history;
     let order = MeasureId::by_name(h.order_name).map_or(h.order_name.to_string(), |m| {
         let d = m.desc();
         if d.symbol.is_empty() || d.symbol == d.title {
@@ -46,7 +46,7 @@ pub fn live_plot(ui: &mut egui::Ui, st: &AppState) {
     let last = flocks.last().map(|p| p[1]);
     ui.label(match last {
         Some(v) => format!("flocks: {v:.0}"),
-        None if st.sim.len() > CENSUS_MAX_BOIDS => {
+        None if st.run.sim.len() > CENSUS_MAX_BOIDS => {
             format!("flocks: not counted above {CENSUS_MAX_BOIDS} boids")
         }
         None => "flocks".to_string(),

@@ -4,8 +4,9 @@
 
 use egui::RichText;
 
+use crate::app::action::Action;
 use crate::app::presets::Preset;
-use crate::app::state::{Action, AppState};
+use crate::app::state::AppState;
 use crate::app::ui::shared::UiOut;
 
 /// Width of a thumbnail in the gallery (points; 16:9 as the images).
@@ -15,7 +16,7 @@ const THUMB_W: f32 = 96.0;
 /// plain words; the loaded preset marked.
 pub fn gallery(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     for p in Preset::gallery() {
-        let on = st.preset.as_deref() == Some(p.name);
+        let on = st.scenes.preset.as_deref() == Some(p.name);
         let tip = format!("Load {}", p.path().display());
         ui.horizontal(|ui| {
             let mut load = false;

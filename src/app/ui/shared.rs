@@ -2,8 +2,8 @@
 //! produced ([`UiOut`]), the margins, and the panel's collapsible sections ([`section`]), which
 //! record where their headers were drawn and whether they are open.
 
+use crate::app::action::Action;
 use crate::app::frame_times::FrameTimes;
-use crate::app::state::Action;
 
 /// Margin between areas and the window's edge (points).
 pub const MARGIN: f32 = 8.0;

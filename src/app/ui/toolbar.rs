@@ -5,9 +5,10 @@
 
 use egui::{Align2, RichText};
 
+use crate::app::action::Action;
 use crate::app::clock::{speed_label, SPEEDS};
 use crate::app::keys::{self, AppKey};
-use crate::app::state::{Action, AppState};
+use crate::app::state::AppState;
 use crate::app::tools::Tool;
 use crate::app::ui::shared::{UiOut, MARGIN};
 
@@ -81,27 +82,27 @@ fn buttons(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     )
     .on_hover_text("The tool's radius on screen and in the world (set in the panel's Tools)");
     ui.separator();
-    let tip = if st.paused {
+    let tip = if st.run.paused {
         "Paused: resume (Space)"
     } else {
         "Pause (Space)"
     };
     if ui
-        .selectable_label(st.paused, "Pause")
+        .selectable_label(st.run.paused, "Pause")
         .on_hover_text(tip)
         .clicked()
     {
-        out.actions.push(Action::SetPaused(!st.paused));
+        out.actions.push(Action::SetPaused(!st.run.paused));
     }
     for s in SPEEDS {
-        let on = (st.clock.speed - s).abs() < 1e-9;
+        let on = (st.run.clock.speed - s).abs() < 1e-9;
         if ui
             .selectable_label(on, speed_label(s))
             .on_hover_text("Simulation speed, × real time (- and =)")
             .clicked()
         {
             out.actions.push(Action::SetSpeed(s));
-            if st.paused {
+            if st.run.paused {
                 out.actions.push(Action::SetPaused(false));
             }
         }
@@ -187,10 +188,10 @@ pub fn toolbar(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
                         });
                 }
                 // The speed alone (the HUD says how the clock takes it): the button stays short.
-                let speed = if st.paused {
+                let speed = if st.run.paused {
                     "paused".to_string()
                 } else {
-                    speed_label(st.clock.speed)
+                    speed_label(st.run.clock.speed)
                 };
                 let label = format!("{} · {speed}", st.tools.tool.short());
                 // One line: never wrapped mid-phrase (the short label fits a 160 px window).
