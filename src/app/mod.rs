@@ -14,12 +14,15 @@
 //! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]: the
 //!   boids' speeds when the model changes live; [`history`]: the samples of the panel's plot.
 //! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
-//!   [`frame`]: one frame (UI → tools → steps → render → present); [`frame_state`]: what the
-//!   frame loop keeps between frames; [`frame_times`]: where a frame's time went.
+//!   [`frame`]: one frame as named steps (UI → tools → steps → render → present), its UI
+//!   ([`frame_ui`]) and what it writes besides the window ([`frame_captures`]); [`frame_state`]:
+//!   what the frame loop keeps between frames; [`frame_times`]: where a frame's time went.
 //! - [`record`]: F9 records a live capture (the files of `boids bench`).
 //! - [`recording`]: `--record DIR` and V record the picture as PNG frames at a fixed simulated
-//!   frame rate, and an MP4 (`h264`: OpenH264 and a pure-Rust muxer, no ffmpeg).
-//! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop.
+//!   frame rate ([`frame_schedule`]), and an MP4 ([`video_mp4`]; `h264`: OpenH264 and a
+//!   pure-Rust muxer, no ffmpeg).
+//! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop ([`ambient`]:
+//!   its samples).
 //! - [`snapshot`]: `boids snapshot` (its options, its scene and setup, the file it writes).
 //! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
 //!   be used ([`error::ScriptError`]).
@@ -28,14 +31,18 @@
 //! what several share has a file of its own ([`args`], [`input`], [`frame_times`], [`error`]).
 
 pub mod action;
+pub mod ambient;
 pub mod apply;
 pub mod args;
 pub mod captures;
 pub mod clock;
 pub mod error;
 pub mod frame;
+pub mod frame_captures;
+pub mod frame_schedule;
 pub mod frame_state;
 pub mod frame_times;
+pub mod frame_ui;
 pub(crate) mod gfx;
 #[cfg(feature = "h264")]
 pub mod h264;
@@ -52,6 +59,7 @@ pub mod sample;
 pub mod scene_files;
 pub mod scene_state;
 pub mod script;
+pub mod script_cmd;
 pub mod snapshot;
 pub mod sound;
 pub mod start;
@@ -62,6 +70,7 @@ pub mod tools;
 pub mod ui;
 pub mod ui_flags;
 pub mod ui_layer;
+pub mod video_mp4;
 pub mod view_state;
 pub mod window;
 

@@ -18,7 +18,8 @@ use crate::app::error::AppError;
 use crate::app::gfx::{without_source_location, Gfx};
 use crate::app::input::{Button, InputEvent};
 use crate::app::report::RunReport;
-use crate::app::script::{Script, ScriptCmd};
+use crate::app::script::Script;
+use crate::app::script_cmd::ScriptCmd;
 use crate::formats::scene::Scene;
 
 struct App {
@@ -218,7 +219,7 @@ impl ApplicationHandler for App {
                 let mut g = g;
                 if let Some(dir) = &self.args.record {
                     let limit = self.args.record_frames;
-                    if let Err(e) = crate::app::frame::start_video(&mut g, dir, limit) {
+                    if let Err(e) = crate::app::frame_captures::start_video(&mut g, dir, limit) {
                         return self.fail(el, e.into());
                     }
                     if let Some(rec) = g.st.captures.video.active.as_mut() {
@@ -347,7 +348,7 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
     let g = app.gfx.as_mut().ok_or(AppError::NeverOpened)?;
     if g.st.captures.live.is_some() {
         // Leaving while recording keeps the capture: written as if F9 had been pressed.
-        crate::app::frame::toggle_recording(g);
+        crate::app::frame_captures::toggle_recording(g);
     }
     // A video in progress is finished (its frames written, its MP4 encoded) before the app ends.
     for m in g.st.captures.video.wait_all() {

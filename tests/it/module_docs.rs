@@ -169,14 +169,7 @@ fn every_file_over_800_lines_is_listed_with_its_reason() {
     for d in ["src", "python/src", "crates/gsd/src"] {
         rust_files(&root.join(d), &mut files);
     }
-    let mut long: Vec<(String, usize)> = files
-        .iter()
-        .map(|f| {
-            let n = std::fs::read_to_string(f).unwrap().lines().count();
-            (f.strip_prefix(&root).unwrap().display().to_string(), n)
-        })
-        .filter(|(_, n)| *n > LONG_FILE)
-        .collect();
+    let mut long = longer_than(&root, &files, LONG_FILE);
     long.sort();
     let doc = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
     let mut listed = long_file_rows(&doc);
@@ -203,4 +196,45 @@ fn the_long_file_table_is_read_as_written() {
         "# A\n\n## Long files\n\n| file | lines | why |\n|---|---|---|\n| `src/a.rs` | 900 | \
                one algorithm |\n| `src/b.rs` | x | bad count |\n\n## Next\n| `src/c.rs` | 5 | |\n";
     assert_eq!(long_file_rows(doc), vec![("src/a.rs".to_string(), 900)]);
+}
+
+/// The longest a file of the app (`src/app/`) is: the app is many small entries (a tool, a
+/// concern of its state, a step of the frame), so a long file there is one that grew a second
+/// job.
+const APP_FILE: usize = 500;
+
+/// The files of `files` (paths under `root`) longer than `limit` lines, with their counts.
+fn longer_than(root: &Path, files: &[PathBuf], limit: usize) -> Vec<(String, usize)> {
+    files
+        .iter()
+        .map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (f.strip_prefix(root).unwrap().display().to_string(), n)
+        })
+        .filter(|(_, n)| *n > limit)
+        .collect()
+}
+
+#[test]
+fn no_file_of_the_app_is_over_500_lines() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/app"), &mut files);
+    assert!(files.len() > 20, "the app's files were found: {}", files.len());
+    let long = longer_than(&root, &files, APP_FILE);
+    assert!(
+        long.is_empty(),
+        "files of src/app over {APP_FILE} lines (split out a concern, a step or an entry): {long:?}"
+    );
+}
+
+#[test]
+fn the_length_check_finds_a_planted_long_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.rs");
+    let short = dir.path().join("short.rs");
+    std::fs::write(&long, "//\n".repeat(APP_FILE + 1)).unwrap();
+    std::fs::write(&short, "//\n".repeat(APP_FILE)).unwrap();
+    let found = longer_than(dir.path(), &[long, short], APP_FILE);
+    assert_eq!(found, vec![("long.rs".to_string(), APP_FILE + 1)]);
 }
