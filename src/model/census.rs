@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::pairs::for_each_pair_within;
 use crate::model::state::Boid;
 use crate::model::world::World;
 
@@ -56,89 +57,47 @@ fn union(parent: &mut [u32], size: &mut [u32], a: u32, b: u32) {
     size[ra as usize] += size[rb as usize];
 }
 
+/// The connected components of the graph linking `boids` closer than `radius` (wu, strictly;
+/// minimum image when `world` wraps): each boid's union–find parent (a root is its own) and, at
+/// each root, its component's size.
+fn components(boids: &[Boid], radius: f32, world: World) -> (Vec<u32>, Vec<u32>) {
+    let n = boids.len();
+    let positions: Vec<[f32; 2]> = boids.iter().map(|b| b.position).collect();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut size = vec![1u32; n];
+    for_each_pair_within(&positions, world, radius as f64, |i, j, _, _| {
+        union(&mut parent, &mut size, i, j);
+    });
+    (parent, size)
+}
+
+/// The sizes of every connected component of the graph linking `boids` closer than `radius` (wu,
+/// strictly; minimum image when `world` wraps), loners (size 1) included, largest first: the
+/// census's components before any minimum size, whose histogram is P(s). Empty for an empty state
+/// or a radius ≤ 0 (then every boid would be alone: `boids.len()` ones).
+pub fn component_sizes(boids: &[Boid], radius: f32, world: World) -> Vec<u32> {
+    if boids.is_empty() || radius.is_nan() || radius <= 0.0 {
+        return Vec::new();
+    }
+    let (parent, size) = components(boids, radius, world);
+    let mut sizes: Vec<u32> = (0..boids.len())
+        .filter(|&i| parent[i] as usize == i)
+        .map(|i| size[i])
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes
+}
+
 /// The flocks of `boids` (docs/model.md §12.6): connected components of the graph linking boids
 /// closer than `radius` (wu, strictly; minimum-image offsets when `world` wraps), of at least
-/// `min_boids` boids each, with their hue coherence. Computed in f64 on the CPU through a uniform
-/// grid of cells at least `radius` wide (at most 1024 × 1024 cells), so the cost is about
-/// O(N · neighbours). An empty state or a radius ≤ 0 has no flock.
+/// `min_boids` boids each, with their hue coherence. Computed in f64 on the CPU, the links through
+/// [`for_each_pair_within`] (a uniform grid: about O(N · neighbours)). An empty state or a radius ≤ 0 has no flock.
 pub fn flock_census(boids: &[Boid], radius: f32, world: World, min_boids: usize) -> FlockCensus {
     let n = boids.len();
     if n == 0 || radius.is_nan() || radius <= 0.0 {
         return FlockCensus::default();
     }
-    let (w, h, r) = (world.width as f64, world.height as f64, radius as f64);
-    let cols = ((w / r).floor() as usize).clamp(1, 1024);
-    let rows = ((h / r).floor() as usize).clamp(1, 1024);
-    let cell_of = |b: &Boid| {
-        let cx = ((b.position[0] as f64 * cols as f64 / w).floor().max(0.0) as usize).min(cols - 1);
-        let cy = ((b.position[1] as f64 * rows as f64 / h).floor().max(0.0) as usize).min(rows - 1);
-        cy * cols + cx
-    };
-    // Counting sort of the boid indices by cell.
-    let cell: Vec<usize> = boids.iter().map(cell_of).collect();
-    let mut start = vec![0u32; cols * rows + 1];
-    for &c in &cell {
-        start[c + 1] += 1;
-    }
-    for c in 0..cols * rows {
-        start[c + 1] += start[c];
-    }
-    let mut fill = start.clone();
-    let mut order = vec![0u32; n];
-    for (i, &c) in cell.iter().enumerate() {
-        order[fill[c] as usize] = i as u32;
-        fill[c] += 1;
-    }
-    let offset = |d: f64, len: f64| {
-        if world.wrap {
-            d - len * (d / len).round()
-        } else {
-            d
-        }
-    };
-    let r2 = r * r;
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    let mut size = vec![1u32; n];
-    let mut block = Vec::with_capacity(9);
-    for cy in 0..rows {
-        for cx in 0..cols {
-            // The distinct cells of the 3 × 3 block (wrapped or clipped).
-            block.clear();
-            for dy in [-1i64, 0, 1] {
-                for dx in [-1i64, 0, 1] {
-                    let (x, y) = (cx as i64 + dx, cy as i64 + dy);
-                    let (x, y) = if world.wrap {
-                        (x.rem_euclid(cols as i64), y.rem_euclid(rows as i64))
-                    } else if x < 0 || y < 0 || x >= cols as i64 || y >= rows as i64 {
-                        continue;
-                    } else {
-                        (x, y)
-                    };
-                    let c = y as usize * cols + x as usize;
-                    if !block.contains(&c) {
-                        block.push(c);
-                    }
-                }
-            }
-            let me = cy * cols + cx;
-            for &i in &order[start[me] as usize..start[me + 1] as usize] {
-                let p = boids[i as usize].position;
-                for &c in &block {
-                    for &j in &order[start[c] as usize..start[c + 1] as usize] {
-                        if j <= i {
-                            continue;
-                        }
-                        let q = boids[j as usize].position;
-                        let dx = offset(q[0] as f64 - p[0] as f64, w);
-                        let dy = offset(q[1] as f64 - p[1] as f64, h);
-                        if dx * dx + dy * dy < r2 {
-                            union(&mut parent, &mut size, i, j);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let (mut parent, size) = components(boids, radius, world);
     // Per root: size, Σ h and Σ v̂ (v̂ = 0 for a stopped boid, as in the polarization).
     let mut hue = vec![[0.0f64; 2]; n];
     let mut heading = vec![[0.0f64; 2]; n];

@@ -11,6 +11,7 @@ pub mod grid;
 pub mod loaded;
 pub mod measures;
 pub mod models;
+pub mod pairs;
 pub mod param_table;
 pub mod params;
 pub mod point;

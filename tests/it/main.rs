@@ -3,6 +3,7 @@
 //! file linked it 45 times; `cargo test NAME` still finds a test by (a part of) its name, now
 //! `module::test`. docs/testing.md says where a new test goes.
 
+mod analyses;
 mod app_panel;
 mod app_recording;
 mod app_scene;

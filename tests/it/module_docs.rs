@@ -220,7 +220,11 @@ fn no_file_of_the_app_is_over_500_lines() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("src/app"), &mut files);
-    assert!(files.len() > 20, "the app's files were found: {}", files.len());
+    assert!(
+        files.len() > 20,
+        "the app's files were found: {}",
+        files.len()
+    );
     let long = longer_than(&root, &files, APP_FILE);
     assert!(
         long.is_empty(),

@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["io", "stats"],
     &["model"],
     &["formats"],
+    &["analysis"],
     &["stages"],
     &["simulation"],
     &["cpu", "gpu"],

@@ -1,0 +1,109 @@
+//! The local-density histogram (docs/model.md §12.11): the world cut into square boxes of side ℓ
+//! (those wholly inside it), the boids of each box counted, and the fraction of boxes holding n
+//! boids against the density n / ℓ², over the states given. A uniform random gas gives a Poisson
+//! histogram about the mean density; phase separation (bands, flocks in a gas) gives two peaks.
+
+use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::model::World;
+
+/// The table's entry.
+pub const DESC: AnalysisDesc = AnalysisDesc {
+    name: "local_density",
+    about: "histogram of the local density: the fraction of boxes of side ℓ at each density",
+    x: Axis {
+        symbol: "ρ",
+        name: "local density",
+        unit: "1/wu²",
+    },
+    y: Axis {
+        symbol: "P(ρ)",
+        name: "fraction of boxes",
+        unit: "",
+    },
+    series: false,
+    make,
+};
+
+fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
+    let short = world.width.min(world.height) as f64;
+    let side = s.box_side.unwrap_or(2.0 * s.perception_radius);
+    if !(side > 0.0 && side <= short) {
+        return Err(AnalysisError::Setting {
+            analysis: DESC.name,
+            field: "box_side",
+            value: side,
+            allowed: format!("0 < box_side ≤ {short} wu (the world's shorter side)"),
+        });
+    }
+    Ok(Box::new(LocalDensity {
+        side,
+        boxes: Vec::new(),
+        states: 0,
+    }))
+}
+
+/// The boids in each box of side `side` wholly inside the world of `frame`, row by row.
+pub fn box_counts(frame: &Frame, side: f64) -> Vec<u32> {
+    let cols = (frame.world.width as f64 / side).floor() as usize;
+    let rows = (frame.world.height as f64 / side).floor() as usize;
+    let mut counts = vec![0u32; cols * rows];
+    for b in frame.boids {
+        let cx = (b.position[0] as f64 / side).floor();
+        let cy = (b.position[1] as f64 / side).floor();
+        if cx >= 0.0 && cy >= 0.0 && (cx as usize) < cols && (cy as usize) < rows {
+            counts[cy as usize * cols + cx as usize] += 1;
+        }
+    }
+    counts
+}
+
+/// The histogram in progress: boxes holding n boids, by n.
+struct LocalDensity {
+    side: f64,
+    boxes: Vec<u64>,
+    states: u64,
+}
+
+impl Analysis for LocalDensity {
+    fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        for c in box_counts(frame, self.side) {
+            let c = c as usize;
+            if c >= self.boxes.len() {
+                self.boxes.resize(c + 1, 0);
+            }
+            self.boxes[c] += 1;
+        }
+        self.states += 1;
+        Ok(())
+    }
+
+    fn curve(&self) -> Result<Curve, AnalysisError> {
+        let total: u64 = self.boxes.iter().sum();
+        if total == 0 {
+            return Err(AnalysisError::TooFew {
+                analysis: DESC.name,
+                what: "states",
+                needed: 1,
+                got: self.states,
+            });
+        }
+        let area = self.side * self.side;
+        let mean = self
+            .boxes
+            .iter()
+            .enumerate()
+            .map(|(n, c)| n as f64 * *c as f64)
+            .sum::<f64>()
+            / total as f64;
+        Ok(Curve {
+            x: (0..self.boxes.len()).map(|n| n as f64 / area).collect(),
+            y: self
+                .boxes
+                .iter()
+                .map(|c| *c as f64 / total as f64)
+                .collect(),
+            samples: self.boxes.clone(),
+            scalars: vec![("mean_density", Some(mean / area), "1/wu²")],
+        })
+    }
+}

@@ -1,0 +1,179 @@
+//! The analyses researchers compute after the order parameter (docs/model.md §12.11), as a table
+//! ([`ANALYSES`]): each one file with its [`AnalysisDesc`] — its name, its curve's axes with
+//! symbols and units, whether it correlates states in time — computed on the CPU from states read
+//! back (or frames of a trajectory): the velocity-fluctuation correlation C(r) and its length ξ,
+//! the structure factor S(k), the pair distribution g(r), the local-density histogram, the
+//! cluster-size distribution P(s), the mean-squared displacement and the heading
+//! autocorrelation. `boids headless --analyse NAME=FILE.csv` and `boids analyse FILE.gsd` run
+//! them; [`Analyses`] is the set a run computes.
+//!
+//! A new analysis is its own file here with its `DESC`, and its line in [`ANALYSES`].
+
+pub mod cluster_sizes;
+pub mod density;
+pub mod heading_autocorrelation;
+pub mod mesh;
+pub mod msd;
+pub mod multi_tau;
+pub mod rdf;
+pub mod series;
+pub mod structure_factor;
+pub mod types;
+pub mod velocity_correlation;
+
+use std::path::{Path, PathBuf};
+
+pub use types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+
+use crate::model::World;
+
+/// Every analysis, in the order they are listed and run.
+pub const ANALYSES: &[&AnalysisDesc] = &[
+    &velocity_correlation::DESC,
+    &structure_factor::DESC,
+    &rdf::DESC,
+    &density::DESC,
+    &cluster_sizes::DESC,
+    &msd::DESC,
+    &heading_autocorrelation::DESC,
+];
+
+/// The analysis named `name`.
+///
+/// # Errors
+/// [`AnalysisError::Unknown`] with the names of the table.
+pub fn by_name(name: &str) -> Result<&'static AnalysisDesc, AnalysisError> {
+    ANALYSES
+        .iter()
+        .copied()
+        .find(|d| d.name == name)
+        .ok_or_else(|| AnalysisError::Unknown {
+            name: crate::io::clip(name),
+            known: names(),
+        })
+}
+
+/// The names of the table, comma-separated.
+pub fn names() -> String {
+    ANALYSES
+        .iter()
+        .map(|d| d.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One analysis asked for on the command line: `NAME=FILE.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The analysis.
+    pub desc: &'static AnalysisDesc,
+    /// Its CSV (its plot beside it, the same name ending in .png).
+    pub csv: PathBuf,
+}
+
+/// Parses `NAME=FILE.csv` (clap's value parser of `--analyse`).
+///
+/// # Errors
+/// What is wrong, with the table's names.
+pub fn parse_request(text: &str) -> Result<Request, String> {
+    let (name, file) = text.split_once('=').ok_or_else(|| {
+        format!(
+            "expected NAME=FILE.csv, found `{}` ({})",
+            crate::io::clip(text),
+            names()
+        )
+    })?;
+    let desc = by_name(name.trim()).map_err(|e| e.to_string())?;
+    if file.trim().is_empty() {
+        return Err(format!("{name}=: give the CSV file to write"));
+    }
+    Ok(Request {
+        desc,
+        csv: PathBuf::from(file.trim()),
+    })
+}
+
+/// The analyses of a run: each made once (its settings checked), given the same states.
+pub struct Analyses {
+    runs: Vec<(Request, Box<dyn Analysis>)>,
+}
+
+impl Analyses {
+    /// Makes each of `requests` for `settings` in `world`, refusing any setting one cannot
+    /// honour before anything runs.
+    ///
+    /// # Errors
+    /// The first analysis's [`AnalysisError`].
+    pub fn new(
+        requests: &[Request],
+        settings: &Settings,
+        world: World,
+    ) -> Result<Analyses, AnalysisError> {
+        let mut runs = Vec::new();
+        for r in requests {
+            runs.push((r.clone(), (r.desc.make)(settings, world)?));
+        }
+        Ok(Analyses { runs })
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// Gives every analysis one state.
+    ///
+    /// # Errors
+    /// The first analysis's [`AnalysisError`].
+    pub fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        for (_, a) in &mut self.runs {
+            a.add(frame)?;
+        }
+        Ok(())
+    }
+
+    /// Each analysis's request and curve.
+    ///
+    /// # Errors
+    /// The first analysis's [`AnalysisError`].
+    pub fn curves(&self) -> Result<Vec<(Request, Curve)>, AnalysisError> {
+        self.runs
+            .iter()
+            .map(|(r, a)| Ok((r.clone(), a.curve()?)))
+            .collect()
+    }
+}
+
+/// The CSV of a curve: a comment line per scalar summary (`# xi = 12.5 wu`, `none` when it does
+/// not exist), then the header `x,y,samples` named by the axes (`r_wu,C(r),pairs`) and a row per
+/// point.
+pub fn curve_csv(desc: &AnalysisDesc, curve: &Curve, time_unit: &str) -> String {
+    let mut out = format!("# {}: {}\n", desc.name, desc.about);
+    for (name, value, unit) in &curve.scalars {
+        match value {
+            Some(v) => out.push_str(&format!("# {name} = {v} {unit}\n")),
+            None => out.push_str(&format!("# {name} = none\n")),
+        }
+    }
+    let col = |a: &Axis| {
+        let unit = if a.unit == "time" { time_unit } else { a.unit };
+        if unit.is_empty() {
+            a.symbol.to_string()
+        } else {
+            format!("{}_{}", a.symbol, unit)
+        }
+    };
+    out.push_str(&format!("{},{},samples\n", col(&desc.x), col(&desc.y)));
+    for i in 0..curve.x.len() {
+        out.push_str(&format!(
+            "{},{},{}\n",
+            curve.x[i], curve.y[i], curve.samples[i]
+        ));
+    }
+    out
+}
+
+/// The plot's path beside `csv`: the same name ending in .png.
+pub fn plot_path(csv: &Path) -> PathBuf {
+    csv.with_extension("png")
+}

@@ -1,0 +1,259 @@
+//! The velocity-fluctuation correlation function C(r) and its correlation length ξ (Cavagna et
+//! al., PNAS 107, 11865 (2010); docs/model.md §12.11). Each boid's fluctuation is its velocity less
+//! the mean, δv_i = v_i − V, made dimensionless, φ_i = δv_i / √(Σ_k |δv_k|² / N); then
+//!
+//! C(r) = Σ_{i≠j} φ_i·φ_j δ(r − r_ij) / Σ_{i≠j} δ(r − r_ij),
+//!
+//! in bins of r, averaged over the states given (sums of numerators and of pair counts). Since
+//! Σ φ_i = 0, C crosses zero; its first zero is ξ. C(r > 0) ≈ 0 for independent headings.
+//!
+//! Computed on a mesh by FFT ([`velocity_correlation_mesh`]): the fields n(x) = Σ δ(x − x_i) and
+//! φ(x) = Σ φ_i δ(x − x_i), each boid in its cell (cells of about a third of a bin), their
+//! autocorrelations by FFT (zero-padded in a world with walls), binned by the cells' separation;
+//! the self-pairs taken out. Its reference twin is the direct sum over the pairs
+//! ([`velocity_correlation_direct`]); the two agree where r ≥ 2 cells (tests/it/analyses.rs).
+
+use rustfft::num_complex::Complex;
+
+use crate::analysis::mesh::{fft2, signed, C64};
+use crate::analysis::types::{
+    bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings,
+};
+use crate::model::pairs::for_each_pair_within;
+use crate::model::{Boid, World};
+
+/// The table's entry.
+pub const DESC: AnalysisDesc = AnalysisDesc {
+    name: "velocity_correlation",
+    about: "correlation C(r) of the velocity fluctuations at distance r, and its first zero ξ",
+    x: Axis {
+        symbol: "r",
+        name: "separation",
+        unit: "wu",
+    },
+    y: Axis {
+        symbol: "C(r)",
+        name: "velocity-fluctuation correlation",
+        unit: "",
+    },
+    series: false,
+    make,
+};
+
+/// The most cells along a side of the mesh.
+pub const MAX_MESH: usize = 4096;
+
+fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
+    let (r_max, bin) = s.pair_range(DESC.name, world)?;
+    let bins = (r_max / bin).ceil() as usize;
+    Ok(Box::new(VelocityCorrelation {
+        r_max,
+        bin,
+        sums: Sums {
+            numerator: vec![0.0; bins],
+            pairs: vec![0.0; bins],
+        },
+        states: 0,
+    }))
+}
+
+/// The sums behind C(r): per bin, Σ φ_i·φ_j and the pair count (both over ordered pairs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sums {
+    /// Σ φ_i·φ_j per bin.
+    pub numerator: Vec<f64>,
+    /// Pairs per bin (fractional on the mesh only through rounding; whole numbers).
+    pub pairs: Vec<f64>,
+}
+
+/// The dimensionless fluctuations φ_i of `boids`, or `None` when they do not fluctuate (every
+/// velocity equal).
+pub fn fluctuations(boids: &[Boid]) -> Option<Vec<[f64; 2]>> {
+    let n = boids.len() as f64;
+    if boids.len() < 2 {
+        return None;
+    }
+    let (mut mx, mut my) = (0.0, 0.0);
+    for b in boids {
+        mx += b.velocity[0] as f64;
+        my += b.velocity[1] as f64;
+    }
+    let (mx, my) = (mx / n, my / n);
+    let d: Vec<[f64; 2]> = boids
+        .iter()
+        .map(|b| [b.velocity[0] as f64 - mx, b.velocity[1] as f64 - my])
+        .collect();
+    let var = d.iter().map(|v| v[0] * v[0] + v[1] * v[1]).sum::<f64>() / n;
+    if var <= 1e-24 {
+        return None;
+    }
+    let s = var.sqrt();
+    Some(d.into_iter().map(|v| [v[0] / s, v[1] / s]).collect())
+}
+
+/// The reference twin: C(r)'s sums over every pair closer than `r_max`, exactly, in bins of `bin`.
+pub fn velocity_correlation_direct(frame: &Frame, r_max: f64, bin: f64) -> Option<Sums> {
+    let phi = fluctuations(frame.boids)?;
+    let bins = (r_max / bin).ceil() as usize;
+    let mut sums = Sums {
+        numerator: vec![0.0; bins],
+        pairs: vec![0.0; bins],
+    };
+    let pos: Vec<[f32; 2]> = frame.boids.iter().map(|b| b.position).collect();
+    for_each_pair_within(&pos, frame.world, r_max, |i, j, dx, dy| {
+        let b = ((dx * dx + dy * dy).sqrt() / bin) as usize;
+        if b < bins {
+            let (a, c) = (phi[i as usize], phi[j as usize]);
+            sums.numerator[b] += 2.0 * (a[0] * c[0] + a[1] * c[1]);
+            sums.pairs[b] += 2.0;
+        }
+    });
+    Some(sums)
+}
+
+/// The mesh of `world` for bins of `bin` wu: cells along x and y (about bin / 3 wide, at most
+/// [`MAX_MESH`]), and the padded sizes (twice in a world with walls, so that no pair wraps).
+pub fn mesh_for(world: World, bin: f64, r_max: f64) -> (usize, usize, usize, usize) {
+    let cells = |len: f64| ((len / (bin / 3.0)).ceil() as usize).clamp(1, MAX_MESH);
+    let (mx, my) = (cells(world.width as f64), cells(world.height as f64));
+    if world.wrap {
+        (mx, my, mx, my)
+    } else {
+        let pad = |m: usize, len: f64| m + ((r_max / (len / m as f64)).ceil() as usize) + 1;
+        (
+            mx,
+            my,
+            pad(mx, world.width as f64),
+            pad(my, world.height as f64),
+        )
+    }
+}
+
+/// C(r)'s sums on a mesh by FFT (the fast path; see the module's documentation).
+pub fn velocity_correlation_mesh(frame: &Frame, r_max: f64, bin: f64) -> Option<Sums> {
+    let phi = fluctuations(frame.boids)?;
+    let world = frame.world;
+    let (mx, my, px, py) = mesh_for(world, bin, r_max);
+    let (hx, hy) = (
+        world.width as f64 / mx as f64,
+        world.height as f64 / my as f64,
+    );
+    let mut n = vec![C64::default(); px * py];
+    // φ_x in the real part and φ_y in the imaginary part: |F|² of each recovered from one FFT
+    // would need both spectra; two fields keep it plain.
+    let mut ux = vec![C64::default(); px * py];
+    let mut uy = vec![C64::default(); px * py];
+    for (b, f) in frame.boids.iter().zip(&phi) {
+        let cx = ((b.position[0] as f64 / hx).floor().max(0.0) as usize).min(mx - 1);
+        let cy = ((b.position[1] as f64 / hy).floor().max(0.0) as usize).min(my - 1);
+        let c = cy * px + cx;
+        n[c].re += 1.0;
+        ux[c].re += f[0];
+        uy[c].re += f[1];
+    }
+    let auto = |field: &mut Vec<C64>| {
+        fft2(field, px, py, false);
+        for v in field.iter_mut() {
+            *v = Complex::new(v.norm_sqr(), 0.0);
+        }
+        fft2(field, px, py, true);
+    };
+    auto(&mut n);
+    auto(&mut ux);
+    auto(&mut uy);
+    let scale = 1.0 / (px * py) as f64;
+    let bins = (r_max / bin).ceil() as usize;
+    let mut sums = Sums {
+        numerator: vec![0.0; bins],
+        pairs: vec![0.0; bins],
+    };
+    let self_phi: f64 = phi.iter().map(|f| f[0] * f[0] + f[1] * f[1]).sum();
+    for y in 0..py {
+        let dy = signed(y, py) as f64 * hy;
+        for x in 0..px {
+            let dx = signed(x, px) as f64 * hx;
+            let r = (dx * dx + dy * dy).sqrt();
+            let b = (r / bin) as usize;
+            if b >= bins || r >= r_max {
+                continue;
+            }
+            let i = y * px + x;
+            let (mut pairs, mut num) = (n[i].re * scale, (ux[i].re + uy[i].re) * scale);
+            if x == 0 && y == 0 {
+                pairs -= frame.boids.len() as f64;
+                num -= self_phi;
+            }
+            sums.pairs[b] += pairs.round();
+            sums.numerator[b] += num;
+        }
+    }
+    Some(sums)
+}
+
+/// The first zero of C(r) (wu), linearly interpolated between the last positive and the first
+/// non-positive bin, when C then stays non-positive for the next bin too (or the crossing is in
+/// the last bin); `None` without such a crossing below r_max.
+pub fn first_zero(x: &[f64], c: &[f64]) -> Option<f64> {
+    for i in 1..c.len() {
+        if c[i - 1] > 0.0 && c[i] <= 0.0 && c.get(i + 1).is_none_or(|v| *v <= 0.0) {
+            let t = c[i - 1] / (c[i - 1] - c[i]);
+            return Some(x[i - 1] + t * (x[i] - x[i - 1]));
+        }
+    }
+    None
+}
+
+/// C(r) in progress: its sums over the states given.
+struct VelocityCorrelation {
+    r_max: f64,
+    bin: f64,
+    sums: Sums,
+    states: u64,
+}
+
+impl Analysis for VelocityCorrelation {
+    fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        if let Some(s) = velocity_correlation_mesh(frame, self.r_max, self.bin) {
+            for (a, b) in self.sums.numerator.iter_mut().zip(&s.numerator) {
+                *a += b;
+            }
+            for (a, b) in self.sums.pairs.iter_mut().zip(&s.pairs) {
+                *a += b;
+            }
+            self.states += 1;
+        }
+        Ok(())
+    }
+
+    fn curve(&self) -> Result<Curve, AnalysisError> {
+        if self.states == 0 {
+            return Err(AnalysisError::TooFew {
+                analysis: DESC.name,
+                what: "states whose velocities fluctuate",
+                needed: 1,
+                got: 0,
+            });
+        }
+        let bins = self.sums.pairs.len();
+        let x: Vec<f64> = (0..bins)
+            .map(|b| bin_centre(b, self.bin, self.r_max))
+            .collect();
+        let y: Vec<f64> = (0..bins)
+            .map(|b| {
+                let p = self.sums.pairs[b];
+                if p > 0.0 {
+                    self.sums.numerator[b] / p
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect();
+        let xi = first_zero(&x, &y);
+        Ok(Curve {
+            samples: self.sums.pairs.iter().map(|p| *p as u64).collect(),
+            scalars: vec![("xi", xi, "wu")],
+            x,
+            y,
+        })
+    }
+}

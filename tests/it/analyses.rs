@@ -1,0 +1,444 @@
+//! The analyses (docs/model.md §12.11) held to their exact limits, their fast paths to their
+//! reference twins, and their settings refused before a run.
+
+use boids::analysis::structure_factor::{structure_factor_direct, structure_factor_mesh, Geometry};
+use boids::analysis::velocity_correlation::{
+    mesh_for, velocity_correlation_direct, velocity_correlation_mesh,
+};
+use boids::analysis::{by_name, Analyses, AnalysisError, Frame, Request, Settings, ANALYSES};
+use boids::backend::{BackendKind, Simulation};
+use boids::cpu::CpuBackend;
+use boids::model::{initial_state, Boid, Model, SimParams, World};
+
+/// A small deterministic generator of uniform numbers in [0, 1).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn boid(id: u32, p: [f64; 2], v: [f64; 2]) -> Boid {
+    Boid {
+        position: [p[0] as f32, p[1] as f32],
+        velocity: [v[0] as f32, v[1] as f32],
+        hue: [1.0, 0.0],
+        hue_velocity: [0.0, 0.0],
+        id,
+        image: [0; 2],
+    }
+}
+
+/// `n` boids uniform in a `w × h` world with independent random headings.
+fn gas(n: usize, w: f64, h: f64, seed: u64) -> Vec<Boid> {
+    let mut r = Lcg(seed);
+    (0..n)
+        .map(|i| {
+            let a = r.next() * std::f64::consts::TAU;
+            boid(i as u32, [r.next() * w, r.next() * h], [a.cos(), a.sin()])
+        })
+        .collect()
+}
+
+fn torus(w: f32, h: f32) -> World {
+    World {
+        width: w,
+        height: h,
+        wrap: true,
+    }
+}
+
+fn settings() -> Settings {
+    Settings::new(10.0, 1, 1.0, "s")
+}
+
+fn curve(name: &str, s: &Settings, world: World, states: &[Vec<Boid>]) -> boids::analysis::Curve {
+    let desc = by_name(name).unwrap();
+    let mut a = (desc.make)(s, world).unwrap();
+    for (k, b) in states.iter().enumerate() {
+        a.add(&Frame {
+            boids: b,
+            world,
+            time: k as f64,
+        })
+        .unwrap();
+    }
+    a.curve().unwrap()
+}
+
+/// g(r) → 1 and S(k) → 1 for a uniform random gas, within their statistical errors (a bin of m
+/// pairs: 1/√(m/2); a shell of m wave vectors, each exponentially distributed: 1/√m).
+#[test]
+fn a_random_gas_has_g_and_s_one() {
+    let world = torus(400.0, 300.0);
+    let states: Vec<Vec<Boid>> = (0..4).map(|k| gas(10_000, 400.0, 300.0, 7 + k)).collect();
+    let mut s = settings();
+    s.r_max = Some(50.0);
+    s.bin = Some(2.0);
+    let g = curve("rdf", &s, world, &states);
+    assert_eq!(g.x.len(), 25);
+    for i in 0..g.x.len() {
+        let tol = 5.0 / (g.samples[i] as f64 / 2.0).sqrt();
+        assert!(
+            (g.y[i] - 1.0).abs() < tol,
+            "g({}) = {} ± {tol}",
+            g.x[i],
+            g.y[i]
+        );
+    }
+    s.mesh = 128;
+    let sk = curve("structure_factor", &s, world, &states);
+    assert!(sk.x.len() > 10);
+    for i in 0..sk.x.len() {
+        let tol = 5.0 / (sk.samples[i] as f64).sqrt();
+        assert!(
+            (sk.y[i] - 1.0).abs() < tol,
+            "S({}) = {} ± {tol}",
+            sk.x[i],
+            sk.y[i]
+        );
+    }
+}
+
+/// Independent headings have C(r > 0) ≈ 0 (within 5/√pairs), and no robust zero to call ξ is
+/// required of noise; a planted correlation (headings aligned within 20 wu blocks) gives C > 0.3
+/// below 10 wu and a first zero ξ.
+#[test]
+fn independent_headings_are_uncorrelated_and_planted_ones_are_not() {
+    let world = torus(400.0, 300.0);
+    let states = vec![gas(10_000, 400.0, 300.0, 3)];
+    let mut s = settings();
+    s.r_max = Some(60.0);
+    s.bin = Some(3.0);
+    let c = curve("velocity_correlation", &s, world, &states);
+    for i in 1..c.x.len() {
+        let tol = 5.0 / (c.samples[i] as f64).sqrt();
+        assert!(c.y[i].abs() < tol, "C({}) = {} ± {tol}", c.x[i], c.y[i]);
+    }
+    let mut planted = gas(10_000, 400.0, 300.0, 4);
+    for b in &mut planted {
+        let block = (b.position[0] / 40.0).floor() * 13.0 + (b.position[1] / 40.0).floor() * 7.0;
+        let a = block as f64 * 2.399;
+        b.velocity = [a.cos() as f32, a.sin() as f32];
+    }
+    let c = curve("velocity_correlation", &s, world, &[planted]);
+    assert!(c.y[1] > 0.3 && c.y[2] > 0.3, "{:?}", &c.y[..4]);
+    let xi = c.scalars.iter().find(|s| s.0 == "xi").unwrap().1;
+    assert!(xi.is_some_and(|x| x > 10.0 && x < 60.0), "ξ = {xi:?}");
+}
+
+/// A state with smooth velocity fluctuations: headings following a few long waves plus noise.
+fn correlated(n: usize, w: f64, h: f64, seed: u64) -> Vec<Boid> {
+    let mut b = gas(n, w, h, seed);
+    let mut r = Lcg(seed + 99);
+    for x in &mut b {
+        let (px, py) = (x.position[0] as f64, x.position[1] as f64);
+        let a = (std::f64::consts::TAU * px / w * 3.0).sin() * 2.0
+            + (std::f64::consts::TAU * py / h * 2.0).cos() * 1.5
+            + (r.next() - 0.5) * 1.0;
+        x.velocity = [a.cos() as f32, a.sin() as f32];
+    }
+    b
+}
+
+/// The fast C(r) on a mesh against its reference twin, the direct sum over the pairs, at
+/// N = 10⁴ on a correlated state: within 1 % of C's scale (its largest |C|) from two cells up,
+/// wrapping and walled.
+#[test]
+fn the_mesh_velocity_correlation_is_the_direct_one() {
+    for wrap in [true, false] {
+        let world = World {
+            width: 400.0,
+            height: 300.0,
+            wrap,
+        };
+        let b = correlated(10_000, 400.0, 300.0, 11);
+        let frame = Frame {
+            boids: &b,
+            world,
+            time: 0.0,
+        };
+        let (r_max, bin) = (120.0, 4.0);
+        let direct = velocity_correlation_direct(&frame, r_max, bin).unwrap();
+        let mesh = velocity_correlation_mesh(&frame, r_max, bin).unwrap();
+        let (mx, _, _, _) = mesh_for(world, bin, r_max);
+        let h = 400.0 / mx as f64;
+        let cd: Vec<f64> = (0..direct.pairs.len())
+            .map(|i| direct.numerator[i] / direct.pairs[i])
+            .collect();
+        let scale = cd.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+        assert!(scale > 0.2, "the state is correlated: {scale}");
+        for (i, c) in cd.iter().enumerate() {
+            if (i as f64) * bin < 2.0 * h {
+                continue;
+            }
+            let cm = mesh.numerator[i] / mesh.pairs[i];
+            assert!(
+                (cm - c).abs() <= 0.01 * scale,
+                "wrap {wrap}, bin {i}: mesh {cm} against direct {c}"
+            );
+            let dp = (mesh.pairs[i] - direct.pairs[i]).abs() / direct.pairs[i];
+            assert!(
+                dp < 0.05,
+                "pairs of bin {i}: {} against {}",
+                mesh.pairs[i],
+                direct.pairs[i]
+            );
+        }
+    }
+}
+
+/// The fast S(k) on a mesh against its reference twin, the direct sum over the boids at every
+/// wave vector up to half the mesh's Nyquist number, on a clustered state of 10⁴ boids: within
+/// 1e-6 relative (the Taylor series is exact to ~3·10⁻⁵ of a boid's term).
+#[test]
+fn the_mesh_structure_factor_is_the_direct_one() {
+    let world = torus(400.0, 300.0);
+    let mut r = Lcg(5);
+    let centres: Vec<[f64; 2]> = (0..30)
+        .map(|_| [r.next() * 400.0, r.next() * 300.0])
+        .collect();
+    let b: Vec<Boid> = (0..10_000)
+        .map(|i| {
+            let c = centres[i % 30];
+            let p = [
+                (c[0] + (r.next() - 0.5) * 20.0).rem_euclid(400.0),
+                (c[1] + (r.next() - 0.5) * 20.0).rem_euclid(300.0),
+            ];
+            boid(i as u32, p, [1.0, 0.0])
+        })
+        .collect();
+    let frame = Frame {
+        boids: &b,
+        world,
+        time: 0.0,
+    };
+    let g = Geometry::of(world, 64);
+    let mesh = structure_factor_mesh(&frame, &g);
+    let vectors: Vec<(f64, f64)> = mesh.iter().map(|m| (m.0, m.1)).collect();
+    let direct = structure_factor_direct(&frame, &vectors);
+    assert!(mesh.len() > 100);
+    let big = direct.iter().cloned().fold(0.0, f64::max);
+    assert!(big > 50.0, "the state is clustered: S up to {big}");
+    for (m, d) in mesh.iter().zip(&direct) {
+        assert!(
+            (m.2 - d).abs() <= 1e-6 * d.max(1.0),
+            "k = ({}, {}): mesh {} against direct {d}",
+            m.0,
+            m.1,
+            m.2
+        );
+    }
+}
+
+/// The heading autocorrelation of lone boids turned by rotational diffusion alone is
+/// exp(−D_r t), within 5 standard errors of its mean over the boids.
+#[test]
+fn lone_boids_lose_their_heading_as_exp_minus_d_r_t() {
+    let d_r = 0.5f32;
+    let mut p = SimParams {
+        dt: 1.0 / 60.0,
+        rotational_diffusion: d_r,
+        hue_cohesion_weight: 0.0,
+        hue_alignment_weight: 0.0,
+        ..SimParams::default()
+    };
+    p.models.boids.separation_weight = 0.0;
+    p.models.boids.alignment_weight = 0.0;
+    p.models.boids.cohesion_weight = 0.0;
+    let p = p.with_world_for(3000, boids::model::DEFAULT_DENSITY);
+    let mut sim =
+        CpuBackend::from_state(BackendKind::Cpu, &p, initial_state(5, 3000, &p), 5).unwrap();
+    let every = 6u32;
+    let reads = 200u64;
+    let mut s = settings();
+    s.states = reads;
+    s.interval = every as f64 * p.dt as f64;
+    let world = World::of(&p);
+    let req = Request {
+        desc: by_name("heading_autocorrelation").unwrap(),
+        csv: "unused.csv".into(),
+    };
+    let mut a = Analyses::new(&[req], &s, world).unwrap();
+    for k in 0..reads {
+        let b = sim.read_state().unwrap();
+        a.add(&Frame {
+            boids: &b,
+            world,
+            time: k as f64 * s.interval,
+        })
+        .unwrap();
+        for _ in 0..every {
+            sim.step().unwrap();
+        }
+    }
+    let (_, c) = a.curves().unwrap().pop().unwrap();
+    assert!(
+        c.x.last().unwrap() > &2.0,
+        "lags reach {}",
+        c.x.last().unwrap()
+    );
+    for i in 0..c.x.len() {
+        let want = (-(d_r as f64) * c.x[i]).exp();
+        // Each boid's cos Δθ has variance ≤ 1/2; the origins are correlated, so take the boids
+        // alone as independent samples.
+        let se = (0.5 / 3000.0f64).sqrt();
+        assert!(
+            (c.y[i] - want).abs() < 5.0 * se,
+            "t = {}: {} against exp(−D_r t) = {want}",
+            c.x[i],
+            c.y[i]
+        );
+    }
+}
+
+/// The MSD of the Vicsek gas at η = 2π (a fresh random heading every step) is v0² t (t in steps,
+/// Δt = 1), from the unwrapped paths of a wrapping world, within 5 standard errors; and ballistic
+/// motion (η = 0, a perception radius of 0.01 wu: a boid meets another about twice in the run,
+/// turning a little) gives v0² t² within 1 %.
+#[test]
+fn the_vicsek_gas_diffuses_and_a_lone_vicsek_boid_flies() {
+    for (eta, ballistic) in [(std::f32::consts::TAU, false), (0.0, true)] {
+        let v0 = 0.5f32;
+        let mut p = SimParams {
+            model: Model::VICSEK,
+            world_width: 60.0,
+            world_height: 60.0,
+            perception_radius: if ballistic { 0.01 } else { 1.0 },
+            hue_radius: if ballistic { 0.01 } else { 1.0 },
+            ..SimParams::default()
+        };
+        p.models.vicsek.speed = v0;
+        p.models.vicsek.eta = eta;
+        let n = 2000;
+        let mut sim =
+            CpuBackend::from_state(BackendKind::Cpu, &p, initial_state(9, n, &p), 9).unwrap();
+        let world = World::of(&p);
+        let reads = 400u64;
+        let mut s = settings();
+        s.states = reads;
+        s.interval = 1.0;
+        s.time_unit = "steps";
+        let req = Request {
+            desc: by_name("msd").unwrap(),
+            csv: "unused.csv".into(),
+        };
+        let mut a = Analyses::new(&[req], &s, world).unwrap();
+        for k in 0..reads {
+            let b = sim.read_state().unwrap();
+            a.add(&Frame {
+                boids: &b,
+                world,
+                time: k as f64,
+            })
+            .unwrap();
+            sim.step().unwrap();
+        }
+        let (_, c) = a.curves().unwrap().pop().unwrap();
+        assert!(c.x.last().unwrap() > &200.0);
+        for i in 0..c.x.len() {
+            let t = c.x[i];
+            let v2 = (v0 * v0) as f64;
+            let want = if ballistic { v2 * t * t } else { v2 * t };
+            // A 2D random walk's squared displacement has a standard deviation ≈ its mean.
+            let tol = if ballistic {
+                1e-2 * want
+            } else {
+                5.0 * want / (n as f64).sqrt()
+            };
+            assert!(
+                (c.y[i] - want).abs() < tol,
+                "η = {eta}: MSD({t}) = {} against {want}",
+                c.y[i]
+            );
+        }
+    }
+}
+
+/// The cluster sizes and the density histogram of a state made by hand, exactly.
+#[test]
+fn clusters_and_local_density_of_a_state_made_by_hand() {
+    let world = World {
+        width: 100.0,
+        height: 100.0,
+        wrap: false,
+    };
+    // A chain of three 4 wu apart, a pair, a loner; link radius 5.
+    let b = vec![
+        boid(0, [10.0, 10.0], [1.0, 0.0]),
+        boid(1, [14.0, 10.0], [1.0, 0.0]),
+        boid(2, [18.0, 10.0], [1.0, 0.0]),
+        boid(3, [60.0, 60.0], [1.0, 0.0]),
+        boid(4, [63.0, 60.0], [1.0, 0.0]),
+        boid(5, [90.0, 20.0], [1.0, 0.0]),
+    ];
+    let mut s = settings();
+    s.link_radius = 5.0;
+    let c = curve("cluster_sizes", &s, world, std::slice::from_ref(&b));
+    assert_eq!(c.x, [1.0, 2.0, 3.0]);
+    assert_eq!(c.y, [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
+    assert_eq!(c.scalars[0], ("mean_size", Some(2.0), "boids"));
+    s.box_side = Some(50.0);
+    let d = curve("local_density", &s, world, &[b]);
+    // Boxes of 50 wu: 3, 1 (the loner), 2, 0 boids.
+    assert_eq!(d.samples, [1, 1, 1, 1]);
+    assert_eq!(d.x[3], 3.0 / 2500.0);
+    assert_eq!(d.y, [0.25; 4]);
+}
+
+/// Settings that cannot be honoured are refused before a run, naming the limit; an unknown name
+/// lists the table; a time analysis refuses a state of other boids.
+#[test]
+fn settings_that_cannot_be_honoured_are_refused() {
+    let world = torus(100.0, 80.0);
+    let mut s = settings();
+    s.r_max = Some(41.0);
+    let e = (by_name("rdf").unwrap().make)(&s, world).err().unwrap();
+    assert!(
+        e.to_string().contains("r_max = 41") && e.to_string().contains("≤ 40"),
+        "{e}"
+    );
+    s.r_max = None;
+    s.mesh = 8;
+    let e = (by_name("structure_factor").unwrap().make)(&s, world)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("mesh = 8"), "{e}");
+    s.states = 1;
+    let e = (by_name("msd").unwrap().make)(&s, world).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            AnalysisError::TooFew {
+                needed: 2,
+                got: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = by_name("g_of_r").unwrap_err().to_string();
+    for d in ANALYSES {
+        assert!(e.contains(d.name), "{e}");
+    }
+    s.states = 10;
+    let mut a = (by_name("msd").unwrap().make)(&s, world).unwrap();
+    let one = gas(10, 100.0, 80.0, 1);
+    let mut other = one.clone();
+    other[3].id = 99;
+    let f = |b| Frame {
+        boids: b,
+        world,
+        time: 0.0,
+    };
+    a.add(&f(&one)).unwrap();
+    assert!(matches!(
+        a.add(&f(&other)),
+        Err(AnalysisError::OtherBoids { .. })
+    ));
+}
