@@ -237,6 +237,11 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             boids::io::show_path(path)
         );
     }
+    if let Some((curves, states)) = &r.analyses {
+        for line in boids::analysis::summary_lines(curves, *states) {
+            println!("{:<15} {line}", "analysis:");
+        }
+    }
     if r.interrupted {
         println!("interrupted: the files asked for hold the state after the steps that ran");
         // 128 + SIGINT, so scripts can tell a partial run.

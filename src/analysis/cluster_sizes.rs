@@ -3,7 +3,9 @@
 //! fraction of components of each size s, over the states given. Without alignment and at low
 //! density it falls off fast; in flocking states it grows a tail up to the largest flocks.
 
-use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::analysis::types::{
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+};
 use crate::model::census::component_sizes;
 use crate::model::World;
 
@@ -22,6 +24,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "",
     },
     series: false,
+    scales: Scales::LogLog,
     make,
 };
 

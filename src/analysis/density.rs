@@ -3,7 +3,9 @@
 //! boids against the density n / ℓ², over the states given. A uniform random gas gives a Poisson
 //! histogram about the mean density; phase separation (bands, flocks in a gas) gives two peaks.
 
-use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::analysis::types::{
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+};
 use crate::model::World;
 
 /// The table's entry.
@@ -21,6 +23,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "",
     },
     series: false,
+    scales: Scales::Linear,
     make,
 };
 

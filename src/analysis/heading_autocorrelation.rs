@@ -5,7 +5,9 @@
 
 use crate::analysis::multi_tau::MultiTau;
 use crate::analysis::series::{by_id, lag_curve, max_lag};
-use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::analysis::types::{
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+};
 use crate::model::World;
 
 /// The table's entry.
@@ -23,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "",
     },
     series: true,
+    scales: Scales::LogX,
     make,
 };
 

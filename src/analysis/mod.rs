@@ -23,7 +23,7 @@ pub mod velocity_correlation;
 
 use std::path::{Path, PathBuf};
 
-pub use types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+pub use types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings};
 
 use crate::model::World;
 
@@ -150,10 +150,7 @@ impl Analyses {
 pub fn curve_csv(desc: &AnalysisDesc, curve: &Curve, time_unit: &str) -> String {
     let mut out = format!("# {}: {}\n", desc.name, desc.about);
     for (name, value, unit) in &curve.scalars {
-        match value {
-            Some(v) => out.push_str(&format!("# {name} = {v} {unit}\n")),
-            None => out.push_str(&format!("# {name} = none\n")),
-        }
+        out.push_str(&format!("# {name} = {}\n", scalar_text(*value, unit)));
     }
     let col = |a: &Axis| {
         let unit = if a.unit == "time" { time_unit } else { a.unit };
@@ -176,4 +173,50 @@ pub fn curve_csv(desc: &AnalysisDesc, curve: &Curve, time_unit: &str) -> String 
 /// The plot's path beside `csv`: the same name ending in .png.
 pub fn plot_path(csv: &Path) -> PathBuf {
     csv.with_extension("png")
+}
+
+/// One line per curve for a run's summary: its name, the states behind it, its scalar summaries
+/// and its CSV (`velocity_correlation over 11 states: xi = 12.5 wu → c.csv`).
+pub fn summary_lines(curves: &[(Request, Curve)], states: u64) -> Vec<String> {
+    curves
+        .iter()
+        .map(|(r, c)| {
+            let scalars: Vec<String> = c
+                .scalars
+                .iter()
+                .map(|(n, v, u)| format!("{n} = {}", scalar_text(*v, u)))
+                .collect();
+            let scalars = if scalars.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", scalars.join(", "))
+            };
+            format!(
+                "{} over {states} state{}{scalars} → {} (and .png)",
+                r.desc.name,
+                if states == 1 { "" } else { "s" },
+                crate::io::show_path(&r.csv)
+            )
+        })
+        .collect()
+}
+
+/// A scalar summary as text: a whole number as one (`20000 boids`), else four significant
+/// figures (`12.35 wu`); `none` where it does not exist.
+pub fn scalar_text(value: Option<f64>, unit: &str) -> String {
+    let v = match value {
+        None => return "none".into(),
+        Some(v) => v,
+    };
+    let num = if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        let digits = (3 - v.abs().log10().floor() as i32).max(0) as usize;
+        format!("{v:.digits$}")
+    };
+    if unit.is_empty() {
+        num
+    } else {
+        format!("{num} {unit}")
+    }
 }

@@ -6,7 +6,9 @@
 
 use crate::analysis::multi_tau::MultiTau;
 use crate::analysis::series::{by_id, lag_curve, max_lag};
-use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::analysis::types::{
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+};
 use crate::model::World;
 
 /// The table's entry.
@@ -24,6 +26,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "wu²",
     },
     series: true,
+    scales: Scales::LogLog,
     make,
 };
 

@@ -5,7 +5,7 @@
 //! reaches the world's size.
 
 use crate::analysis::types::{
-    bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings,
+    bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::World;
@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "",
     },
     series: false,
+    scales: Scales::Linear,
     make,
 };
 

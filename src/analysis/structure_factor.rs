@@ -13,7 +13,9 @@
 use rustfft::num_complex::Complex;
 
 use crate::analysis::mesh::{fft2, signed, C64};
-use crate::analysis::types::{Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Settings};
+use crate::analysis::types::{
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+};
 use crate::model::World;
 
 /// The table's entry.
@@ -31,6 +33,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
         unit: "",
     },
     series: false,
+    scales: Scales::LogLog,
     make,
 };
 

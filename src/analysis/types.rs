@@ -141,6 +141,17 @@ pub trait Analysis: Send {
     fn curve(&self) -> Result<Curve, AnalysisError>;
 }
 
+/// The axes of an analysis's plot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scales {
+    /// Both linear.
+    Linear,
+    /// A logarithmic x axis (lags).
+    LogX,
+    /// Both logarithmic (power laws: the MSD, P(s), S(k)).
+    LogLog,
+}
+
 /// How an entry makes its analysis for a run's settings and world.
 pub type MakeAnalysis = fn(&Settings, World) -> Result<Box<dyn Analysis>, AnalysisError>;
 
@@ -158,6 +169,8 @@ pub struct AnalysisDesc {
     /// Whether it correlates states in time (then it is given every read state, and the same boids
     /// each time); otherwise it averages over the states it is given.
     pub series: bool,
+    /// The axes of its plot.
+    pub scales: Scales,
     /// Makes one for a run of `Settings` in `World`.
     ///
     /// # Errors

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use crate::analysis::{Analyses, Curve, Frame, Request};
 use crate::backend::{self, BackendKind, Simulation};
 use crate::formats::save_state;
 use crate::gpu::GpuContext;
@@ -13,6 +14,7 @@ use crate::model::census::FLOCK_MIN_BOIDS;
 use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
+use crate::run::analyses::{write_curves, AnalysisArgs};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
@@ -100,6 +102,9 @@ pub struct HeadlessArgs {
     /// other output folder is without --force).
     #[arg(long, requires = "trajectory")]
     pub force: bool,
+    /// The analyses of the states (`--analyse NAME=FILE.csv`) and their settings.
+    #[command(flatten)]
+    pub analyses: AnalysisArgs,
 }
 
 impl HeadlessArgs {
@@ -121,6 +126,7 @@ impl HeadlessArgs {
             trajectory: None,
             every: 100,
             force: false,
+            analyses: AnalysisArgs::default(),
         }
     }
 }
@@ -175,17 +181,35 @@ pub struct HeadlessReport {
     pub fluctuations: Option<(NumberFluctuations, usize)>,
     /// With `--trajectory`: the frames written and the file's size (bytes).
     pub trajectory: Option<(u64, u64)>,
+    /// With `--analyse`: each analysis's request and curve, and the states it was given.
+    pub analyses: Option<(Vec<(Request, Curve)>, u64)>,
 }
 
-/// Refuses two outputs (`--save`, `--stats`, `--trajectory`, `--fluctuations`) naming one file:
+/// Refuses two outputs (`--save`, `--stats`, `--trajectory`, `--fluctuations`, each `--analyse`
+/// and its plot) naming one file:
 /// the one written last would replace the other.
 fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
-    let outputs = [
+    let analyses: Vec<(&str, Option<PathBuf>)> = opts
+        .analyses
+        .analyse
+        .iter()
+        .flat_map(|r| {
+            [
+                ("--analyse", Some(r.csv.clone())),
+                (
+                    "--analyse (its plot)",
+                    Some(crate::analysis::plot_path(&r.csv)),
+                ),
+            ]
+        })
+        .collect();
+    let mut outputs: Vec<(&str, &Option<PathBuf>)> = vec![
         ("--save", &opts.save),
         ("--stats", &opts.stats),
         ("--trajectory", &opts.trajectory),
         ("--fluctuations", &opts.fluctuations),
     ];
+    outputs.extend(analyses.iter().map(|(n, p)| (*n, p)));
     // The same file, also through another spelling of its folder (`./a.csv`, `dir/../a.csv`).
     let key = |p: &std::path::Path| {
         let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
@@ -283,7 +307,13 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         }
         None => None,
     };
+    let analyses = match opts.analyses.any() {
+        true => Some(start_analyses(opts, sim.as_mut())?),
+        false => None,
+    };
     let mut rec = Recorder {
+        analyses,
+        analyse_every: opts.analyses.analyse_every,
         trajectory,
         flocks: opts.flocks,
         times: Vec::with_capacity(opts.steps as usize),
@@ -312,6 +342,21 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     }
     // The files are written whole: a signal now quits at once, removing a temporary file.
     stop.quit_on_signal();
+    let analyses = match &rec.analyses {
+        Some((a, states)) => {
+            let curves = a.curves()?;
+            let time = sim.params().model.desc().speed.time;
+            let subtitle = format!(
+                "{} boids · {} states, {} steps apart",
+                sim.len(),
+                states,
+                opts.analyses.analyse_every
+            );
+            write_curves(&curves, &subtitle, time_unit(time))?;
+            Some((curves, *states))
+        }
+        None => None,
+    };
     let measures = sim.measures()?;
     let measures = rec.with_census(measures, sim.as_mut())?;
     let order = order_statistics(sim.params(), sim.len(), &rec.rows);
@@ -381,11 +426,63 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         world_from: spec.world_from,
         fluctuations: nf,
         trajectory: rec.trajectory.as_ref().map(|t| (t.frames(), t.file_len())),
+        analyses,
     })
+}
+
+/// The unit of time of a model's analyses: `s`, or `steps` for the Vicsek model.
+pub fn time_unit(t: crate::model::models::TimeUnit) -> &'static str {
+    match t {
+        crate::model::models::TimeUnit::Seconds => "s",
+        crate::model::models::TimeUnit::Steps => "steps",
+    }
+}
+
+/// The analyses of `opts` made for `sim` (their settings checked before any step), given the
+/// initial state when nothing is discarded; with the states given so far.
+fn start_analyses(
+    opts: &HeadlessArgs,
+    sim: &mut dyn Simulation,
+) -> Result<(Analyses, u64), RunError> {
+    let every = opts.analyses.analyse_every.max(1);
+    let p = sim.params().clone();
+    let time = p.model.desc().speed.time;
+    // The states at the end of --discard and every K steps after it.
+    let states = u64::from(opts.steps.saturating_sub(opts.discard) / every) + 1;
+    let settings = opts.analyses.settings(
+        p.perception_radius as f64,
+        states,
+        time.after(every, p.dt),
+        time_unit(time),
+    )?;
+    let mut a = Analyses::new(&opts.analyses.analyse, &settings, World::of(&p))?;
+    let mut given = 0;
+    if opts.discard == 0 {
+        give_state(&mut a, sim)?;
+        given += 1;
+    }
+    Ok((a, given))
+}
+
+/// Gives the analyses the current state of `sim`.
+fn give_state(a: &mut Analyses, sim: &mut dyn Simulation) -> Result<(), RunError> {
+    let p = sim.params().clone();
+    let boids = sim.read_state()?;
+    let time = p.model.desc().speed.time.after(sim.step_index(), p.dt);
+    a.add(&Frame {
+        boids: &boids,
+        world: World::of(&p),
+        time,
+    })?;
+    Ok(())
 }
 
 /// What a headless run records: each step's wall time and stage times, and the rows of `--stats`.
 struct Recorder {
+    /// With `--analyse`: the analyses and the states given to them.
+    analyses: Option<(Analyses, u64)>,
+    /// Steps between two states given to the analyses.
+    analyse_every: u32,
     /// With `--trajectory`: its writer, given every step.
     trajectory: Option<Trajectory>,
     flocks: bool,
@@ -430,6 +527,12 @@ impl Observer for Recorder {
     ) -> Result<(), RunError> {
         if let Some(t) = &mut self.trajectory {
             t.stepped(k, wall_ms, sim)?;
+        }
+        if let Some((a, given)) = &mut self.analyses {
+            if k >= self.discard && (k - self.discard).is_multiple_of(self.analyse_every) && k > 0 {
+                give_state(a, sim)?;
+                *given += 1;
+            }
         }
         self.times.push(wall_ms.unwrap_or(0.0));
         for (name, t) in sim.stage_times() {

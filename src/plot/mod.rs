@@ -1,12 +1,14 @@
 //! What every figure shares: its size ([`PLOT_SIZE`]), the bundled font and text style, the
 //! title lines, log-axis ticks and ranges, PNG rasterising, and the error of drawing
-//! ([`PlotError`]). The capture plots (`crate::capture::plot`) and the sweep plots
+//! ([`PlotError`]); one curve as a figure ([`curve`], the analyses'). The capture plots (`crate::capture::plot`) and the sweep plots
 //! (`crate::sweep::plot`) are drawn with plotters on this ground.
 //!
 //! Text uses plotters' `ab_glyph` font backend with the bundled DejaVu Sans subset
 //! (`font/DejaVuSans-subset.ttf`, licence in `font/LICENSE-DejaVu.txt`; made by
 //! `scripts/make-font.py`) registered as `sans-serif` ([`register_font`]), so no system font is
 //! needed. The SVG names the family `sans-serif`; a viewer draws it with its own font.
+
+pub mod curve;
 
 use std::sync::OnceLock;
 

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::analysis::AnalysisError;
 use crate::formats::gsd::GsdError;
 use crate::formats::scene::SceneError;
 use crate::formats::ReadError;
@@ -53,6 +54,17 @@ pub enum RunError {
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
+    },
+    /// An analysis that cannot be made (a setting it cannot honour) or finished.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    /// An analysis's plot that cannot be drawn.
+    #[error("cannot draw the plot {}: {message}", crate::io::show_path(path))]
+    Plot {
+        /// The plot's file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
     },
 }
 

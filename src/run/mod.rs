@@ -11,6 +11,7 @@
 //!   one device, side by side when small, Ctrl-C between runs, one event type).
 //! - [`error`]: why a run fails, [`RunError`].
 
+pub mod analyses;
 pub mod args;
 pub mod driver;
 pub mod error;

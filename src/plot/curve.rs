@@ -1,0 +1,168 @@
+//! One curve y(x) as a figure: the analyses' plots (`boids headless --analyse`, `boids analyse`),
+//! its axes named with their symbols and units, a zero line where y changes sign.
+
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::plot::{log_range, log_ticks, png_of, text_style, titled, PlotError, GRID, TEXT};
+
+/// A curve to draw.
+pub struct CurvePlot<'a> {
+    /// The title.
+    pub title: &'a str,
+    /// The subtitle (the run).
+    pub subtitle: &'a str,
+    /// The x axis's name, symbol and unit (`separation r (wu)`).
+    pub x_name: &'a str,
+    /// The y axis's.
+    pub y_name: &'a str,
+    /// The points (non-finite ones are left out).
+    pub points: &'a [(f64, f64)],
+    /// A logarithmic x axis (lags); points at x ≤ 0 are then left out.
+    pub log_x: bool,
+    /// A logarithmic y axis (power laws); points at y ≤ 0 are then left out.
+    pub log_y: bool,
+}
+
+/// The figure as PNG bytes.
+///
+/// # Errors
+/// [`PlotError`] when it cannot be drawn (no finite point).
+pub fn curve_png(p: &CurvePlot) -> Result<Vec<u8>, PlotError> {
+    crate::plot::register_font()?;
+    let pts: Vec<(f64, f64)> = p
+        .points
+        .iter()
+        .copied()
+        .filter(|(x, y)| {
+            x.is_finite() && y.is_finite() && (!p.log_x || *x > 0.0) && (!p.log_y || *y > 0.0)
+        })
+        .collect();
+    if pts.is_empty() {
+        return Err(PlotError::from(
+            "no finite point to plot (positive on a log axis)",
+        ));
+    }
+    let (mut x0, mut x1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), (x, _)| {
+        (a.min(*x), b.max(*x))
+    });
+    let (mut y0, mut y1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), (_, y)| {
+        (a.min(*y), b.max(*y))
+    });
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    let pad = (y1 - y0).max(1e-12) * 0.06;
+    y0 -= pad;
+    y1 += pad;
+    if p.log_x {
+        (x0, x1) = log_range(x0, x1, 1.05);
+    }
+    if p.log_y {
+        (y0, y1) = log_range(y0 + pad, y1 - pad, 1.1);
+    }
+    png_of(|root| {
+        let body = titled(root, p.title, p.subtitle)?;
+        let xl = (x0..x1).log_scale().with_key_points(log_ticks(x0, x1));
+        let yl = (y0..y1).log_scale().with_key_points(log_ticks(y0, y1));
+        match (p.log_x, p.log_y) {
+            (false, false) => chart(&body, x0..x1, y0..y1, p, &pts),
+            (true, false) => chart(&body, xl, y0..y1, p, &pts),
+            (false, true) => chart(&body, x0..x1, yl, p, &pts),
+            (true, true) => chart(&body, xl, yl, p, &pts),
+        }
+    })
+}
+
+/// The chart of `pts` on axes `xs` and `ys`, a zero line where the values change sign.
+fn chart<DB, X, Y>(
+    body: &DrawingArea<DB, Shift>,
+    xs: X,
+    ys: Y,
+    p: &CurvePlot,
+    pts: &[(f64, f64)],
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut b = ChartBuilder::on(body);
+    b.margin_left(16)
+        .margin_right(36)
+        .margin_bottom(12)
+        .x_label_area_size(58)
+        .y_label_area_size(90);
+    let mut chart = b.build_cartesian_2d(xs, ys)?;
+    chart
+        .configure_mesh()
+        .x_desc(p.x_name)
+        .y_desc(p.y_name)
+        .label_style(text_style(15.0))
+        .axis_desc_style(text_style(17.0))
+        .bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .axis_style(TEXT)
+        .draw()?;
+    let (lo, hi) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), q| (a.min(q.1), b.max(q.1)));
+    let (x0, x1) = (pts[0].0, pts[pts.len() - 1].0);
+    if !p.log_y && lo < 0.0 && hi > 0.0 {
+        chart.draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], TEXT.mix(0.5)))?;
+    }
+    let line = RGBColor(31, 119, 180).stroke_width(2);
+    chart.draw_series(LineSeries::new(pts.iter().copied(), line))?;
+    chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, line.filled())))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A curve draws to a PNG of the figures' size with more than the background in it; a curve
+    /// with no finite point is refused.
+    #[test]
+    fn a_curve_is_drawn_and_an_empty_one_refused() {
+        let pts: Vec<(f64, f64)> = (1..50)
+            .map(|i| (i as f64, (i as f64 / 8.0).cos()))
+            .collect();
+        for (log_x, log_y) in [(false, false), (true, false), (true, true)] {
+            let pts: Vec<(f64, f64)> = if log_y {
+                pts.iter().map(|q| (q.0, q.1 + 1.5)).collect()
+            } else {
+                pts.clone()
+            };
+            let png = curve_png(&CurvePlot {
+                title: "C(r)",
+                subtitle: "test",
+                x_name: "separation r (wu)",
+                y_name: "C(r)",
+                points: &pts,
+                log_x,
+                log_y,
+            })
+            .unwrap();
+            let img = image::load_from_memory(&png).unwrap().to_rgb8();
+            assert_eq!((img.width(), img.height()), crate::plot::PLOT_SIZE);
+            let blue = img.pixels().filter(|p| p[2] > 150 && p[0] < 100).count();
+            assert!(blue > 500, "the curve is drawn: {blue} blue pixels");
+        }
+        let nan = [(1.0, f64::NAN)];
+        assert!(curve_png(&CurvePlot {
+            title: "",
+            subtitle: "",
+            x_name: "",
+            y_name: "",
+            points: &nan,
+            log_x: false,
+            log_y: false,
+        })
+        .is_err());
+    }
+}
