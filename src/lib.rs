@@ -20,10 +20,12 @@
 //! - [`run`]: a run's inputs resolved (scene < state file < options) into what it runs.
 //! - [`capture`]: benchmark capture folders (summary, frames, plots, trace) written and compared.
 //! - [`app`] (the window and `boids snapshot`), [`mod@bench`] (benchmark captures), [`headless`],
-//!   [`sweep`] (parameter sweeps, sharded over machines and merged).
+//!   [`sweep`] (parameter sweeps, sharded over machines and merged), [`analyse`] (the analyses of
+//!   a trajectory file).
 //!
 //! [`io`] (whole-file writes) and [`stats`] (statistics of correlated series) serve every layer.
 
+pub mod analyse;
 pub mod analysis;
 pub mod app;
 pub mod backend;

@@ -41,6 +41,22 @@ enum Command {
     /// weight or any other parameter (with error bars), optionally one shard of it; or `sweep merge
     /// OUT DIR…` to combine shard folders.
     Sweep(boids::sweep::args::SweepArgs),
+    /// The analyses of a trajectory's frames (GSD): C(r) and ξ, S(k), g(r), the local density,
+    /// P(s), the MSD, the heading autocorrelation, each a CSV and a plot.
+    Analyse(boids::analyse::AnalyseArgs),
+}
+
+/// `boids analyse`: the analyses, then one line each.
+fn run_analyse(args: &boids::analyse::AnalyseArgs) -> Result<(), boids::run::RunError> {
+    let r = boids::analyse::run(args)?;
+    println!(
+        "{:<15} {} frames of {} boids, parameters from {}",
+        "analysed:", r.frames, r.boids, r.params_from
+    );
+    for line in &r.lines {
+        println!("{:<15} {line}", "analysis:");
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -66,6 +82,7 @@ fn main() -> ExitCode {
         Some(Command::Snapshot(args)) => boids::app::snapshot::run(&args).map_err(Into::into),
         Some(Command::Bench(args)) => boids::bench::cli::run(&args).map_err(Into::into),
         Some(Command::Sweep(args)) => boids::sweep::cli::run(&args).map_err(Into::into),
+        Some(Command::Analyse(args)) => run_analyse(&args).map_err(Into::into),
         Some(Command::Run(args)) => boids::app::run(args).map_err(Into::into),
         None => boids::app::run(cli.run).map_err(Into::into),
     };

@@ -4,7 +4,7 @@
 //! histogram about the mean density; phase separation (bands, flocks in a gas) gives two peaks.
 
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
 use crate::model::World;
 
@@ -35,7 +35,10 @@ fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> 
             analysis: DESC.name,
             field: "box_side",
             value: side,
-            allowed: format!("0 < box_side ≤ {short} wu (the world's shorter side)"),
+            allowed: format!(
+                "0 < box_side ≤ {} wu (the world's shorter side)",
+                shown(short)
+            ),
         });
     }
     Ok(Box::new(LocalDensity {

@@ -1,5 +1,6 @@
 //! The static structure factor S(k) = |Σ_j e^{−i k·r_j}|² / N on the box's wave vectors
-//! k = 2π (n_x / W, n_y / H), averaged over the vectors of each shell of |k| (2π / min(W, H) wide)
+//! k = 2π (n_x / W, n_y / H), averaged over the vectors of each shell of |k| (Δk = 2π / min(W, H)
+//! wide, centred on the multiples of Δk)
 //! and over the states given (docs/model.md §12.11). S → 1 for a uniform random gas; S(k → 0)
 //! measures the number fluctuations on large scales.
 //!
@@ -118,9 +119,10 @@ impl Geometry {
         out
     }
 
-    /// The shell of |k|.
+    /// The shell of |k|: shell b holds (b + ½) Δk ≤ |k| < (b + 1½) Δk, centred on (b + 1) Δk (no
+    /// wave vector of a square box lies on an edge: |n| = √m is never an integer and a half).
     pub fn shell(&self, k: f64) -> usize {
-        (((k / self.dk).floor() as usize).max(1) - 1).min(self.shells() - 1)
+        ((k / self.dk).round() as usize).max(1).min(self.shells()) - 1
     }
 }
 

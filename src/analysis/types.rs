@@ -94,8 +94,10 @@ impl Settings {
                 field: "r_max",
                 value: r_max,
                 allowed: format!(
-                    "0 < r_max ≤ {limit} wu ({} the world's shorter side, {short} wu)",
-                    if world.wrap { "half" } else { "at most" }
+                    "0 < r_max ≤ {} wu ({} the world's shorter side, {} wu)",
+                    shown(limit),
+                    if world.wrap { "half" } else { "at most" },
+                    shown(short)
                 ),
             });
         }
@@ -105,7 +107,7 @@ impl Settings {
                 analysis,
                 field: "bin",
                 value: bin,
-                allowed: format!("0 < bin ≤ r_max = {r_max} wu"),
+                allowed: format!("0 < bin ≤ r_max = {} wu", shown(r_max)),
             });
         }
         Ok((r_max, bin))
@@ -241,4 +243,10 @@ impl PartialEq for AnalysisDesc {
     fn eq(&self, other: &Self) -> bool {
         self.name == other.name
     }
+}
+
+/// `x` to 4 decimals at most, for messages (`353.5534`, `40`).
+pub fn shown(x: f64) -> String {
+    let r = (x * 1e4).round() / 1e4;
+    format!("{r}")
 }

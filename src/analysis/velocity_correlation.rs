@@ -10,10 +10,12 @@
 //! Computed on a mesh by FFT ([`velocity_correlation_mesh`]): the fields n(x) = Σ δ(x − x_i) and
 //! φ(x) = Σ φ_i δ(x − x_i), each boid in its cell (cells of about a third of a bin), their
 //! autocorrelations by FFT (zero-padded in a world with walls), binned by the cells' separation;
-//! the self-pairs taken out; the bins below two cells, where the mesh cannot tell separations
-//! apart, by their pairs directly (few: they are short). Its reference twin is the direct sum over
-//! every pair ([`velocity_correlation_direct`]); the two agree within 1 % of C's scale
-//! (tests/it/analyses.rs).
+//! the self-pairs taken out. The bins of short separations, where a state has fewer than
+//! [`DIRECT_PAIRS`] pairs (and those below two cells, where the mesh cannot tell separations apart),
+//! are summed over their pairs exactly; a small state is summed over its pairs alone. Its reference
+//! twin is the direct sum over every pair ([`velocity_correlation_direct`]); the mesh agrees with
+//! it within 1 % of C's scale on smooth fluctuations from two cells up (tests/it/analyses.rs); where
+//! C has structure on the scale of a bin, the mesh blurs it by a cell.
 
 use rustfft::num_complex::Complex;
 
@@ -119,8 +121,26 @@ pub fn mesh_for(world: World, bin: f64, r_max: f64) -> (usize, usize, usize, usi
     }
 }
 
-/// C(r)'s sums on a mesh by FFT (the fast path; see the module's documentation).
-pub fn velocity_correlation_mesh(frame: &Frame, r_max: f64, bin: f64) -> Option<Sums> {
+/// Unordered pairs the analysis sums directly per state before the mesh takes over (about a
+/// second's work on two cores).
+pub const DIRECT_PAIRS: f64 = 2.0e7;
+
+/// The separation below which a state's pairs number about [`DIRECT_PAIRS`] (wu), for `n` boids
+/// in `world` (uniformly spread).
+pub fn direct_radius(n: usize, world: World) -> f64 {
+    let area = world.width as f64 * world.height as f64;
+    let n = n.max(2) as f64;
+    (2.0 * DIRECT_PAIRS * area / (n * (n - 1.0) * std::f64::consts::PI)).sqrt()
+}
+
+/// C(r)'s sums on a mesh by FFT (the fast path; see the module's documentation), the bins below
+/// `direct_below` wu (and below two cells) summed over their pairs.
+pub fn velocity_correlation_mesh(
+    frame: &Frame,
+    r_max: f64,
+    bin: f64,
+    direct_below: f64,
+) -> Option<Sums> {
     let phi = fluctuations(frame.boids)?;
     let world = frame.world;
     let (mx, my, px, py) = mesh_for(world, bin, r_max);
@@ -177,8 +197,11 @@ pub fn velocity_correlation_mesh(frame: &Frame, r_max: f64, bin: f64) -> Option<
             sums.numerator[b] += num;
         }
     }
-    // Below two cells the mesh cannot tell separations apart: those bins by the pairs themselves.
-    let near = ((2.0 * hx.max(hy) / bin).ceil() as usize).min(bins);
+    // Below two cells the mesh cannot tell separations apart, and below `direct_below` the pairs
+    // are cheap: those bins by the pairs themselves.
+    let near = ((2.0 * hx.max(hy) / bin).ceil() as usize)
+        .max((direct_below / bin).floor() as usize)
+        .min(bins);
     if near > 0 {
         let direct = pair_sums(frame, &phi, near as f64 * bin, bin, near);
         sums.numerator[..near].copy_from_slice(&direct.numerator);
@@ -229,7 +252,13 @@ struct VelocityCorrelation {
 
 impl Analysis for VelocityCorrelation {
     fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
-        if let Some(s) = velocity_correlation_mesh(frame, self.r_max, self.bin) {
+        let direct_below = direct_radius(frame.boids.len(), frame.world);
+        let sums = if direct_below >= self.r_max {
+            velocity_correlation_direct(frame, self.r_max, self.bin)
+        } else {
+            velocity_correlation_mesh(frame, self.r_max, self.bin, direct_below)
+        };
+        if let Some(s) = sums {
             for (a, b) in self.sums.numerator.iter_mut().zip(&s.numerator) {
                 *a += b;
             }

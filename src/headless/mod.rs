@@ -14,7 +14,7 @@ use crate::model::census::FLOCK_MIN_BOIDS;
 use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
-use crate::run::analyses::{write_curves, AnalysisArgs};
+use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
@@ -428,14 +428,6 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         trajectory: rec.trajectory.as_ref().map(|t| (t.frames(), t.file_len())),
         analyses,
     })
-}
-
-/// The unit of time of a model's analyses: `s`, or `steps` for the Vicsek model.
-pub fn time_unit(t: crate::model::models::TimeUnit) -> &'static str {
-    match t {
-        crate::model::models::TimeUnit::Seconds => "s",
-        crate::model::models::TimeUnit::Steps => "steps",
-    }
 }
 
 /// The analyses of `opts` made for `sim` (their settings checked before any step), given the

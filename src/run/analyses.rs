@@ -137,3 +137,11 @@ pub fn write_curves(
     }
     Ok(written)
 }
+
+/// The unit of time of a model's analyses: `s`, or `steps` for the Vicsek model.
+pub fn time_unit(t: crate::model::models::TimeUnit) -> &'static str {
+    match t {
+        crate::model::models::TimeUnit::Seconds => "s",
+        crate::model::models::TimeUnit::Steps => "steps",
+    }
+}

@@ -165,7 +165,7 @@ fn the_mesh_velocity_correlation_is_the_direct_one() {
         };
         let (r_max, bin) = (120.0, 4.0);
         let direct = velocity_correlation_direct(&frame, r_max, bin).unwrap();
-        let mesh = velocity_correlation_mesh(&frame, r_max, bin).unwrap();
+        let mesh = velocity_correlation_mesh(&frame, r_max, bin, 0.0).unwrap();
         let cd: Vec<f64> = (0..direct.pairs.len())
             .map(|i| direct.numerator[i] / direct.pairs[i])
             .collect();
@@ -436,4 +436,114 @@ fn settings_that_cannot_be_honoured_are_refused() {
         a.add(&f(&other)),
         Err(AnalysisError::OtherBoids { .. })
     ));
+}
+
+/// `boids headless --analyse` writes each curve (CSV and plot) and says its scalars; `boids
+/// analyse` reads the run's trajectory back to the same curve; settings it cannot honour, an
+/// unknown analysis and no analysis at all are refused with the limit or the names, writing
+/// nothing.
+#[test]
+fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
+    use crate::support::cmd::boids;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = boids()
+        .args([
+            "headless",
+            "--boids",
+            "2000",
+            "--steps",
+            "40",
+            "--analyse-every",
+            "10",
+        ])
+        .args(["--every", "10", "--trajectory"])
+        .arg(d.join("t.gsd"))
+        .arg("--analyse")
+        .arg(format!(
+            "velocity_correlation={}",
+            d.join("c.csv").display()
+        ))
+        .arg("--analyse")
+        .arg(format!("msd={}", d.join("m.csv").display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("velocity_correlation over 5 states: xi = "),
+        "{text}"
+    );
+    for f in ["c.csv", "c.png", "m.csv", "m.png"] {
+        assert!(d.join(f).is_file(), "{f}");
+    }
+    let csv = std::fs::read_to_string(d.join("c.csv")).unwrap();
+    assert!(csv.contains("\nr_wu,C(r),samples\n"), "{csv}");
+    let out = boids()
+        .arg("analyse")
+        .arg(d.join("t.gsd"))
+        .args(["--analyse-every", "1", "--analyse"])
+        .arg(format!(
+            "velocity_correlation={}",
+            d.join("c2.csv").display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same states (the trajectory's frames are the states the run analysed): the same curve,
+    // up to the order of the sums (the file's rows are in id order, the run's state in storage
+    // order).
+    let rows = |f: &str| {
+        let t = std::fs::read_to_string(d.join(f)).unwrap();
+        t.lines()
+            .skip(3)
+            .map(|l| {
+                l.split(',')
+                    .map(|v| v.parse::<f64>().unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (rows("c.csv"), rows("c2.csv"));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((x[0], x[2]), (y[0], y[2]));
+        assert!((x[1] - y[1]).abs() < 1e-9, "{x:?} against {y:?}");
+    }
+    for (args, needles) in [
+        (
+            vec!["--analyse", "rdf=x.csv", "--r-max", "5000"],
+            vec!["r_max = 5000", "half the world's shorter side"],
+        ),
+        (
+            vec!["--analyse", "gofr=x.csv"],
+            vec!["no analysis `gofr`", "rdf"],
+        ),
+        (
+            vec![],
+            vec!["nothing to compute", "--analyse NAME=FILE.csv"],
+        ),
+    ] {
+        let out = boids()
+            .current_dir(d)
+            .arg("analyse")
+            .arg(d.join("t.gsd"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e}");
+        }
+        assert!(!d.join("x.csv").exists());
+    }
 }

@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["render", "plot"],
     &["run"],
     &["capture"],
-    &["headless", "bench", "sweep", "app"],
+    &["headless", "bench", "sweep", "app", "analyse"],
 ];
 
 /// A module path (`["model", "state"]`).

@@ -1,0 +1,141 @@
+//! `boids analyse FILE.gsd`: the analyses of the frames of a trajectory (ours or another
+//! program's: the HOOMD schema's `particles/position`, `velocity`, `image` and `configuration/box`
+//! chunks), without running anything. The parameters (the perception radius behind the defaults,
+//! Δt and the model's unit of time, whether the world wraps) are the run's, from the file's
+//! `log/boids/run` when it has one, else the defaults; a GSD box is periodic, so the world wraps
+//! unless those parameters say walls.
+
+use std::path::PathBuf;
+
+use crate::analysis::{summary_lines, Analyses, Frame};
+use crate::formats::gsd::{TrajectoryReader, RUN};
+use crate::model::{SimParams, World};
+use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
+use crate::run::RunError;
+
+/// Options of `boids analyse`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct AnalyseArgs {
+    /// The trajectory (GSD, HOOMD schema).
+    pub file: PathBuf,
+    /// The first frame analysed (from 0).
+    #[arg(long, default_value_t = 0, value_name = "F")]
+    pub from: u64,
+    /// The analyses (`--analyse NAME=FILE.csv`, repeated) and their settings; --analyse-every
+    /// counts frames here.
+    #[command(flatten)]
+    pub analyses: AnalysisArgs,
+}
+
+/// What `boids analyse` did: the frames read and one summary line per analysis.
+#[derive(Clone, Debug)]
+pub struct AnalyseReport {
+    /// Frames given to the analyses.
+    pub frames: u64,
+    /// Boids per frame.
+    pub boids: usize,
+    /// Where the parameters came from.
+    pub params_from: String,
+    /// One line per analysis (its scalars and its CSV).
+    pub lines: Vec<String>,
+}
+
+/// Runs `boids analyse`.
+///
+/// # Errors
+/// [`RunError`]: the file cannot be read, no analysis asked for, a setting that cannot be
+/// honoured (named with its limit, before any frame is read past the first), a file that cannot be
+/// written.
+pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
+    if !args.analyses.any() {
+        return Err(RunError::Conflict(format!(
+            "nothing to compute: give --analyse NAME=FILE.csv (NAME: {})",
+            crate::analysis::names()
+        )));
+    }
+    let mut reader = TrajectoryReader::open(&args.file)?;
+    let frames = reader.frames();
+    if args.from >= frames {
+        return Err(RunError::Conflict(format!(
+            "--from {}: {} has {frames} frame{} (0 ..= {})",
+            args.from,
+            crate::io::show_path(&args.file),
+            if frames == 1 { "" } else { "s" },
+            frames.saturating_sub(1)
+        )));
+    }
+    let (params, params_from) = run_params(&mut reader);
+    let every = u64::from(args.analyses.analyse_every.max(1));
+    let picked: Vec<u64> = (args.from..frames).step_by(every as usize).collect();
+    let first = reader.read_frame(picked[0])?;
+    // The interval between the frames picked, from their steps (a trajectory's frames are
+    // --every steps apart; the last may be closer).
+    let step_gap = match picked.get(1) {
+        Some(&f) => reader.read_frame(f)?.step.saturating_sub(first.step).max(1),
+        None => 1,
+    };
+    let time = params.model.desc().speed.time;
+    let unit = time_unit(time);
+    let world = |size: [f32; 2]| World {
+        width: size[0],
+        height: size[1],
+        wrap: params.boundary == crate::model::Boundary::Wrap,
+    };
+    let settings = args.analyses.settings(
+        params.perception_radius as f64,
+        picked.len() as u64,
+        time.after(step_gap as u32, params.dt),
+        unit,
+    )?;
+    let mut analyses = Analyses::new(&args.analyses.analyse, &settings, world(first.world))?;
+    let boids = first.boids.len();
+    for &f in &picked {
+        let frame = if f == picked[0] {
+            first.clone()
+        } else {
+            reader.read_frame(f)?
+        };
+        analyses.add(&Frame {
+            boids: &frame.boids,
+            world: world(frame.world),
+            time: time.after(frame.step as u32, params.dt),
+        })?;
+    }
+    let curves = analyses.curves()?;
+    let subtitle = format!(
+        "{} · {boids} boids · {} frames from {}, {} steps apart",
+        crate::io::show_path(&args.file),
+        picked.len(),
+        args.from,
+        step_gap
+    );
+    write_curves(&curves, &subtitle, unit)?;
+    Ok(AnalyseReport {
+        frames: picked.len() as u64,
+        boids,
+        params_from,
+        lines: summary_lines(&curves, picked.len() as u64),
+    })
+}
+
+/// The run's parameters from the file's `log/boids/run` (a boids trajectory), else the defaults,
+/// with where they came from.
+fn run_params(reader: &mut TrajectoryReader) -> (SimParams, String) {
+    let from_file = reader
+        .gsd()
+        .read_chunk(0, RUN)
+        .ok()
+        .flatten()
+        .and_then(|c| String::from_utf8(c.data).ok())
+        .and_then(|text| {
+            serde_json::from_str::<serde_json::Value>(text.trim_end_matches('\0')).ok()
+        })
+        .and_then(|v| serde_json::from_value::<SimParams>(v.get("params")?.clone()).ok());
+    match from_file {
+        Some(p) => (p, "the file's log/boids/run".into()),
+        None => (
+            SimParams::default(),
+            "the defaults (the file has no log/boids/run of boids)".into(),
+        ),
+    }
+}
