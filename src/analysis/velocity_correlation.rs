@@ -17,9 +17,10 @@
 //! it within 1 % of C's scale on smooth fluctuations from two cells up (tests/it/analyses.rs); where
 //! C has structure on the scale of a bin, the mesh blurs it by a cell.
 
+use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 
-use crate::analysis::mesh::{fft2, signed, C64};
+use crate::analysis::mesh::{fft2, C64};
 use crate::analysis::types::{
     bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
@@ -104,7 +105,7 @@ pub fn velocity_correlation_direct(frame: &Frame, r_max: f64, bin: f64) -> Optio
 }
 
 /// The mesh of `world` for bins of `bin` wu: cells along x and y (about bin / 3 wide, at most
-/// [`MAX_MESH`]), and the padded sizes (twice in a world with walls, so that no pair wraps).
+/// [`MAX_MESH`]), and the padded sizes (r_max more in a world with walls, so that no pair wraps).
 pub fn mesh_for(world: World, bin: f64, r_max: f64) -> (usize, usize, usize, usize) {
     let cells = |len: f64| ((len / (bin / 3.0)).ceil() as usize).clamp(1, MAX_MESH);
     let (mx, my) = (cells(world.width as f64), cells(world.height as f64));
@@ -121,9 +122,9 @@ pub fn mesh_for(world: World, bin: f64, r_max: f64) -> (usize, usize, usize, usi
     }
 }
 
-/// Unordered pairs the analysis sums directly per state before the mesh takes over (about a
-/// second's work on two cores).
-pub const DIRECT_PAIRS: f64 = 2.0e7;
+/// Unordered pairs the analysis sums directly per state before the mesh takes over (about a third
+/// of a second's work on two cores).
+pub const DIRECT_PAIRS: f64 = 1.0e7;
 
 /// The separation below which a state's pairs number about [`DIRECT_PAIRS`] (wu), for `n` boids
 /// in `world` (uniformly spread).
@@ -148,29 +149,38 @@ pub fn velocity_correlation_mesh(
         world.width as f64 / mx as f64,
         world.height as f64 / my as f64,
     );
-    let mut n = vec![C64::default(); px * py];
-    // φ_x in the real part and φ_y in the imaginary part: |F|² of each recovered from one FFT
-    // would need both spectra; two fields keep it plain.
-    let mut ux = vec![C64::default(); px * py];
-    let mut uy = vec![C64::default(); px * py];
+    // Three FFTs for the two autocorrelations: n + iφ_x and φ_y forward (a real field's spectrum
+    // is Hermitian, so n̂ and φ̂_x part from one transform), then |n̂|² + i(|φ̂_x|² + |φ̂_y|²)
+    // back (both spectra real and even: n⋆n in the real part, φ⋆φ in the imaginary).
+    let mut h1 = vec![C64::default(); px * py];
+    let mut h2 = vec![C64::default(); px * py];
     for (b, f) in frame.boids.iter().zip(&phi) {
         let cx = ((b.position[0] as f64 / hx).floor().max(0.0) as usize).min(mx - 1);
         let cy = ((b.position[1] as f64 / hy).floor().max(0.0) as usize).min(my - 1);
         let c = cy * px + cx;
-        n[c].re += 1.0;
-        ux[c].re += f[0];
-        uy[c].re += f[1];
+        h1[c] += Complex::new(1.0, f[0]);
+        h2[c].re += f[1];
     }
-    let auto = |field: &mut Vec<C64>| {
-        fft2(field, px, py, false);
-        for v in field.iter_mut() {
-            *v = Complex::new(v.norm_sqr(), 0.0);
-        }
-        fft2(field, px, py, true);
-    };
-    auto(&mut n);
-    auto(&mut ux);
-    auto(&mut uy);
+    fft2(&mut h1, px, py, false);
+    fft2(&mut h2, px, py, false);
+    let mut spectrum = vec![C64::default(); px * py];
+    spectrum
+        .par_chunks_mut(px)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let ym = (py - y) % py;
+            for (x, out) in row.iter_mut().enumerate() {
+                let (h, hm) = (h1[y * px + x], h1[ym * px + (px - x) % px].conj());
+                let n_hat = (h + hm) * 0.5;
+                let fx_hat = (h - hm) * Complex::new(0.0, -0.5);
+                *out = Complex::new(
+                    n_hat.norm_sqr(),
+                    fx_hat.norm_sqr() + h2[y * px + x].norm_sqr(),
+                );
+            }
+        });
+    drop((h1, h2));
+    fft2(&mut spectrum, px, py, true);
     let scale = 1.0 / (px * py) as f64;
     let bins = (r_max / bin).ceil() as usize;
     let mut sums = Sums {
@@ -178,17 +188,24 @@ pub fn velocity_correlation_mesh(
         pairs: vec![0.0; bins],
     };
     let self_phi: f64 = phi.iter().map(|f| f[0] * f[0] + f[1] * f[1]).sum();
-    for y in 0..py {
-        let dy = signed(y, py) as f64 * hy;
-        for x in 0..px {
-            let dx = signed(x, px) as f64 * hx;
+    // Only the displacements within r_max: |dx| ≤ r_max / hx cells, |dy| ≤ r_max / hy.
+    let (rx, ry) = (
+        ((r_max / hx).ceil() as i64).min(px as i64 / 2),
+        ((r_max / hy).ceil() as i64).min(py as i64 / 2),
+    );
+    for sy in -ry..=ry {
+        let y = sy.rem_euclid(py as i64) as usize;
+        let dy = sy as f64 * hy;
+        for sx in -rx..=rx {
+            let x = sx.rem_euclid(px as i64) as usize;
+            let dx = sx as f64 * hx;
             let r = (dx * dx + dy * dy).sqrt();
             let b = (r / bin) as usize;
             if b >= bins || r >= r_max {
                 continue;
             }
             let i = y * px + x;
-            let (mut pairs, mut num) = (n[i].re * scale, (ux[i].re + uy[i].re) * scale);
+            let (mut pairs, mut num) = (spectrum[i].re * scale, spectrum[i].im * scale);
             if x == 0 && y == 0 {
                 pairs -= frame.boids.len() as f64;
                 num -= self_phi;
