@@ -65,7 +65,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         )));
     }
     let (params, params_from) = run_params(&mut reader);
-    let every = u64::from(args.analyses.analyse_every.max(1));
+    let every = u64::from(args.analyses.every(1)?);
     let picked: Vec<u64> = (args.from..frames).step_by(every as usize).collect();
     let first = reader.read_frame(picked[0])?;
     // The interval between the frames picked, from their steps (a trajectory's frames are

@@ -313,7 +313,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     };
     let mut rec = Recorder {
         analyses,
-        analyse_every: opts.analyses.analyse_every,
+        analyse_every: opts.analyses.every(HEADLESS_ANALYSE_EVERY)?,
         trajectory,
         flocks: opts.flocks,
         times: Vec::with_capacity(opts.steps as usize),
@@ -350,7 +350,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
                 "{} boids · {} states, {} steps apart",
                 sim.len(),
                 states,
-                opts.analyses.analyse_every
+                rec.analyse_every
             );
             write_curves(&curves, &subtitle, time_unit(time))?;
             Some((curves, *states))
@@ -430,13 +430,16 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     })
 }
 
+/// Steps between two states of the analyses without `--analyse-every`.
+pub const HEADLESS_ANALYSE_EVERY: u32 = 10;
+
 /// The analyses of `opts` made for `sim` (their settings checked before any step), given the
 /// initial state when nothing is discarded; with the states given so far.
 fn start_analyses(
     opts: &HeadlessArgs,
     sim: &mut dyn Simulation,
 ) -> Result<(Analyses, u64), RunError> {
-    let every = opts.analyses.analyse_every.max(1);
+    let every = opts.analyses.every(HEADLESS_ANALYSE_EVERY)?;
     let p = sim.params().clone();
     let time = p.model.desc().speed.time;
     // The states at the end of --discard and every K steps after it.

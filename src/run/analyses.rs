@@ -21,9 +21,10 @@ pub struct AnalysisArgs {
     #[arg(long = "analyse", value_name = "NAME=FILE.csv", value_parser = parse_request)]
     pub analyse: Vec<Request>,
     /// Steps between two states given to the analyses (`boids headless`: from the end of
-    /// --discard; the first is the state there), or frames (`boids analyse`). 1 or more.
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    pub analyse_every: u32,
+    /// --discard, the first the state there; default 10), or frames of the file (`boids analyse`;
+    /// default 1, every frame). 1 or more.
+    #[arg(long, value_name = "K")]
+    pub analyse_every: Option<u32>,
     /// Largest separation of g(r) and C(r) (wu): at most half the world's shorter side when it
     /// wraps, the shorter side with walls. Default: a quarter of the shorter side, at most 10
     /// perception radii.
@@ -50,6 +51,22 @@ impl AnalysisArgs {
         !self.analyse.is_empty()
     }
 
+    /// `--analyse-every`, or `default` without it.
+    ///
+    /// # Errors
+    /// [`RunError::Conflict`] for `--analyse-every 0`.
+    pub fn every(&self, default: u32) -> Result<u32, RunError> {
+        match self.analyse_every {
+            Some(0) => Err(RunError::Conflict(format!(
+                "--analyse-every 0: give the steps (or frames) between two states of the \
+                 analyses, 1 or more (analyses: {})",
+                names()
+            ))),
+            Some(k) => Ok(k),
+            None => Ok(default),
+        }
+    }
+
     /// The settings for a run of perception radius `r_p` (wu) giving the analyses `states` states,
     /// `interval` apart in `time_unit`.
     ///
@@ -62,13 +79,7 @@ impl AnalysisArgs {
         interval: f64,
         time_unit: &'static str,
     ) -> Result<Settings, RunError> {
-        if self.analyse_every == 0 {
-            return Err(RunError::Conflict(format!(
-                "--analyse-every 0: give the steps between two states of the analyses, 1 or more \
-                 (analyses: {})",
-                names()
-            )));
-        }
+        self.every(1)?;
         let mut s = Settings::new(r_p, states, interval, time_unit);
         s.r_max = self.r_max;
         s.bin = self.bin;

@@ -753,9 +753,10 @@ fn docs_cli_names_every_option_of_every_command() {
             .map(|r| format!("--{}", r.split([' ', '`']).next().unwrap()))
             .collect()
     };
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &["run"],
         &["headless"],
+        &["analyse"],
         &["snapshot"],
         &["bench"],
         &["sweep"],
