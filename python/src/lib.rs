@@ -6,6 +6,7 @@
 //! - [`params`]: `Simulation.params`, the parameters as a checked mapping.
 //! - [`shared`]: the backend behind its lock, which a Simulation and its Params share.
 //! - [`trajectory`]: `boids.Trajectory`, GSD trajectories written frame by frame.
+//! - [`analysis`]: `boids.analyse`, the analyses of states given as numpy arrays.
 //! - [`convert`]: numpy arrays and Python values to the simulator's types.
 //! - [`errors`]: the simulator's errors as Python exceptions; no panic reaches the interpreter.
 //!
@@ -13,6 +14,7 @@
 
 use pyo3::prelude::*;
 
+pub mod analysis;
 pub mod convert;
 pub mod errors;
 pub mod params;
@@ -25,6 +27,7 @@ pub mod trajectory;
 ///
 /// Simulation: a run (scene, state file, parameters), stepped, read and set as numpy arrays.
 /// Trajectory: a GSD trajectory (HOOMD schema) written frame by frame.
+/// analyse: an analysis (C(r), S(k), g(r), P(s), MSD, …) of states as numpy arrays.
 /// help(boids.Simulation) lists every argument; docs/python.md in the repository is the
 /// reference.
 #[pymodule]
@@ -32,6 +35,7 @@ fn boids(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<simulation::Simulation>()?;
     m.add_class::<params::Params>()?;
     m.add_class::<trajectory::Trajectory>()?;
+    m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_BOIDS", simulation::DEFAULT_BOIDS)?;
     Ok(())

@@ -156,3 +156,34 @@ def test_structure_factor_is_the_direct_sum(run):
     np.testing.assert_allclose(s[:, 0], ksum[ok] / count[ok], rtol=1e-9)
     np.testing.assert_allclose(s[:, 1], total[ok] / count[ok], rtol=1e-4)
     assert not np.allclose(s[:, 1] * 1.001, total[ok] / count[ok], rtol=1e-4)
+
+
+def test_analyse_takes_numpy_states(run):
+    """boids.analyse gives the command line's curve from the same frames as numpy arrays: g(r) as
+    `boids analyse` wrote it, the MSD from a list of states with their ids and images, ξ by name;
+    an unknown analysis and a setting out of range are ValueErrors naming the limit."""
+    import boids
+
+    d, frames = run
+    box = frames[0][0]
+    w, h = float(box[0]), float(box[1])
+    states = [{"positions": pos[:, :2] + [w / 2, h / 2], "velocities": vel[:, :2], "images": img[:, :2]}
+              for _, pos, vel, img in frames]
+    _, _, g = read_csv(d / "g.csv")
+    got = boids.analyse("rdf", states, (w, h), r_max=40.0, bin=1.0)
+    assert set(got) == {"x", "y", "samples"}
+    np.testing.assert_allclose(got["x"], g[:, 0], rtol=1e-12)
+    # The file's positions are centred on the box; shifted here in float32 as the reader shifts
+    # them in its own arithmetic, a pair at a bin's edge may fall on the other side of it.
+    np.testing.assert_allclose(got["y"], g[:, 1], rtol=1e-4)
+    _, _, m = read_csv(d / "m.csv")
+    msd = boids.analyse("msd", states, (w, h), interval=10 / 60)
+    np.testing.assert_allclose(msd["y"], m[:, 1], rtol=1e-5)
+    c = boids.analyse("velocity_correlation", states[-1], (w, h), r_max=40.0, bin=1.0)
+    assert c["xi"] is None or 0 < c["xi"] < 40
+    with pytest.raises(ValueError, match="no analysis `gofr`"):
+        boids.analyse("gofr", states, (w, h))
+    with pytest.raises(ValueError, match=r"r_max = 500 cannot be honoured"):
+        boids.analyse("rdf", states, (w, h), r_max=500.0)
+    with pytest.raises(ValueError, match="no \"velocities\""):
+        boids.analyse("rdf", {"positions": states[0]["positions"]}, (w, h))

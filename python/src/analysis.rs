@@ -1,0 +1,140 @@
+//! `boids.analyse`: an analysis of the table (docs/model.md §12.11) of states given as numpy
+//! arrays — a `Simulation.state()` dict, or a list of them in time order — returning the curve as
+//! numpy arrays with its scalar summaries. The computation is the command line's
+//! (`sim::analysis`), run with the interpreter's lock released.
+
+use numpy::IntoPyArray;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use sim::analysis::{by_name, Frame, Settings};
+use sim::model::{Boid, World};
+
+use crate::convert::{self, Column};
+use crate::errors::no_panic;
+
+/// The boids of one state mapping: its "positions" and "velocities" ((N, 2)), and its "ids"
+/// ((N,); default 0 … N − 1) and "images" ((N, 2); default 0) when it has them.
+fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
+    let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match state.get_item(key) {
+            Ok(v) if !v.is_none() => Ok(Some(v)),
+            _ => Ok(None),
+        }
+    };
+    let positions = get("positions")?.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "state {k}: no \"positions\" (give Simulation.state() dicts, or mappings with \
+             \"positions\" and \"velocities\" of shape (N, 2))"
+        ))
+    })?;
+    let n = positions
+        .py()
+        .import("numpy")?
+        .call_method1("shape", (&positions,))?
+        .get_item(0)
+        .and_then(|v| v.extract::<usize>())
+        .map_err(|_| {
+            PyValueError::new_err(format!("state {k}: positions: expected shape (N, 2)"))
+        })?;
+    let mut boids: Vec<Boid> = (0..n)
+        .map(|i| Boid::from_parts([0.0; 4], [1.0, 0.0, 0.0, 0.0], i as u32))
+        .collect();
+    convert::set_column(&positions, &mut boids, Column::Position)
+        .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+    let velocities = get("velocities")?
+        .ok_or_else(|| PyValueError::new_err(format!("state {k}: no \"velocities\"")))?;
+    convert::set_column(&velocities, &mut boids, Column::Velocity)
+        .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+    if let Some(ids) = get("ids")? {
+        convert::set_ids(&ids, &mut boids)
+            .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+    }
+    if let Some(images) = get("images")? {
+        convert::set_images(&images, &mut boids)
+            .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+    }
+    Ok(boids)
+}
+
+/// analyse(name, states, world, wrap=True, interval=1.0, perception_radius=20.0, r_max=None,
+///         bin=None, mesh=256, box_side=None, link_radius=None) -> dict
+///
+/// The analysis `name` (velocity_correlation, structure_factor, rdf, local_density,
+/// cluster_sizes, msd, heading_autocorrelation; docs/model.md §12.11) of `states`: one mapping
+/// with "positions" and "velocities" ((N, 2) arrays, as Simulation.state() gives, with its "ids"
+/// and "images" when present), or a list of them in time order, `interval` apart (the time
+/// analyses pair each boid with itself by id and unwrap its path with its images). `world` is
+/// (W, H) in wu; `wrap` whether it is periodic. The settings are the command line's
+/// (`--r-max`, `--bin`, `--mesh`, `--box-side`, `--link-radius`; defaults from
+/// `perception_radius`). Returns {"x", "y", "samples"} (numpy arrays: the abscissae, the values,
+/// the samples behind each) plus each scalar summary by name (a float, or None where it does not
+/// exist: "xi" of a C(r) with no zero). ValueError for an unknown name, a setting it cannot honour
+/// (with the limit) or a malformed state.
+#[pyfunction]
+#[pyo3(signature = (name, states, world, wrap=true, interval=1.0, perception_radius=20.0,
+    r_max=None, bin=None, mesh=256, box_side=None, link_radius=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyse<'py>(
+    py: Python<'py>,
+    name: &str,
+    states: &Bound<'py, PyAny>,
+    world: (f32, f32),
+    wrap: bool,
+    interval: f64,
+    perception_radius: f64,
+    r_max: Option<f64>,
+    bin: Option<f64>,
+    mesh: u32,
+    box_side: Option<f64>,
+    link_radius: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let desc = by_name(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let list: Vec<Bound<'py, PyAny>> = match states.cast::<PyList>() {
+        Ok(l) => l.iter().collect(),
+        Err(_) => vec![states.clone()],
+    };
+    let frames: Vec<Vec<Boid>> = list
+        .iter()
+        .enumerate()
+        .map(|(k, s)| state_boids(s, k))
+        .collect::<PyResult<_>>()?;
+    let w = World {
+        width: world.0,
+        height: world.1,
+        wrap,
+    };
+    let mut settings = Settings::new(perception_radius, frames.len() as u64, interval, "time");
+    settings.r_max = r_max;
+    settings.bin = bin;
+    settings.mesh = mesh;
+    settings.box_side = box_side;
+    if let Some(r) = link_radius {
+        settings.link_radius = r;
+    }
+    let curve = py
+        .detach(|| {
+            no_panic(|| -> Result<_, String> {
+                let mut a = (desc.make)(&settings, w).map_err(|e| e.to_string())?;
+                for (k, boids) in frames.iter().enumerate() {
+                    a.add(&Frame {
+                        boids,
+                        world: w,
+                        time: k as f64 * interval,
+                    })
+                    .map_err(|e| e.to_string())?;
+                }
+                a.curve().map_err(|e| e.to_string())
+            })
+        })
+        .map_err(|p| PyRuntimeError::new_err(format!("internal error in the analysis: {p}")))?
+        .map_err(PyValueError::new_err)?;
+    let d = PyDict::new(py);
+    d.set_item("x", curve.x.into_pyarray(py))?;
+    d.set_item("y", curve.y.into_pyarray(py))?;
+    d.set_item("samples", curve.samples.into_pyarray(py))?;
+    for (name, value, _) in curve.scalars {
+        d.set_item(name, value)?;
+    }
+    Ok(d)
+}
