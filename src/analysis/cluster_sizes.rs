@@ -4,7 +4,7 @@
 //! density it falls off fast; in flocking states it grows a tail up to the largest flocks.
 
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
 use crate::model::census::component_sizes;
 use crate::model::World;
@@ -63,14 +63,7 @@ impl Analysis for ClusterSizes {
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
         let total: u64 = self.counts.iter().sum();
-        if total == 0 {
-            return Err(AnalysisError::TooFew {
-                analysis: DESC.name,
-                what: "states with boids",
-                needed: 1,
-                got: 0,
-            });
-        }
+        need(DESC.name, "states with boids", 1, total)?;
         let sizes: Vec<usize> = (1..self.counts.len())
             .filter(|&s| self.counts[s] > 0)
             .collect();

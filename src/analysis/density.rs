@@ -4,7 +4,7 @@
 //! histogram about the mean density; phase separation (bands, flocks in a gas) gives two peaks.
 
 use crate::analysis::types::{
-    shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
 use crate::model::World;
 
@@ -85,14 +85,7 @@ impl Analysis for LocalDensity {
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
         let total: u64 = self.boxes.iter().sum();
-        if total == 0 {
-            return Err(AnalysisError::TooFew {
-                analysis: DESC.name,
-                what: "states",
-                needed: 1,
-                got: self.states,
-            });
-        }
+        need(DESC.name, "states", 1, total)?;
         let area = self.side * self.side;
         let mean = self
             .boxes

@@ -6,7 +6,7 @@
 use crate::analysis::multi_tau::MultiTau;
 use crate::analysis::series::{by_id, lag_curve, max_lag};
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings, LAG,
 };
 use crate::model::World;
 
@@ -14,11 +14,7 @@ use crate::model::World;
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "heading_autocorrelation",
     about: "heading autocorrelation ⟨cos(θ(t₀+t) − θ(t₀))⟩ against the lag",
-    x: Axis {
-        symbol: "t",
-        name: "lag",
-        unit: "time",
-    },
+    x: LAG,
     y: Axis {
         symbol: "⟨cos Δθ⟩",
         name: "heading autocorrelation",

@@ -7,7 +7,7 @@
 use crate::analysis::multi_tau::MultiTau;
 use crate::analysis::series::{by_id, lag_curve, max_lag};
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings, LAG,
 };
 use crate::model::World;
 
@@ -15,11 +15,7 @@ use crate::model::World;
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "msd",
     about: "mean-squared displacement of the unwrapped paths against the lag",
-    x: Axis {
-        symbol: "t",
-        name: "lag",
-        unit: "time",
-    },
+    x: LAG,
     y: Axis {
         symbol: "MSD",
         name: "mean-squared displacement",

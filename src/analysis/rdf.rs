@@ -5,7 +5,8 @@
 //! reaches the world's size.
 
 use crate::analysis::types::{
-    bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::World;
@@ -14,11 +15,7 @@ use crate::model::World;
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "rdf",
     about: "pair distribution function g(r): density at distance r over the mean density",
-    x: Axis {
-        symbol: "r",
-        name: "separation",
-        unit: "wu",
-    },
+    x: SEPARATION,
     y: Axis {
         symbol: "g(r)",
         name: "pair distribution",
@@ -88,14 +85,7 @@ impl Analysis for Rdf {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        if self.states == 0 {
-            return Err(AnalysisError::TooFew {
-                analysis: DESC.name,
-                what: "states of 2 boids or more",
-                needed: 1,
-                got: 0,
-            });
-        }
+        need(DESC.name, "states of 2 boids or more", 1, self.states)?;
         let bins = self.pairs.len();
         Ok(Curve {
             x: (0..bins)

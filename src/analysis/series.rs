@@ -2,7 +2,7 @@
 //! (a time analysis compares each boid with itself).
 
 use crate::analysis::multi_tau::MultiTau;
-use crate::analysis::types::{AnalysisError, Curve, Frame};
+use crate::analysis::types::{need, AnalysisError, Curve, Frame};
 use crate::model::Boid;
 
 /// The boids of `frame` in id order, checked against the ids of the first state (`ids`, set from
@@ -31,14 +31,7 @@ pub fn by_id<'a>(
 /// # Errors
 /// [`AnalysisError::TooFew`] for fewer than 2 states.
 pub fn max_lag(analysis: &'static str, states: u64) -> Result<u64, AnalysisError> {
-    if states < 2 {
-        return Err(AnalysisError::TooFew {
-            analysis,
-            what: "states (a lag needs two)",
-            needed: 2,
-            got: states,
-        });
-    }
+    need(analysis, "states (a lag needs two)", 2, states)?;
     Ok(states - 1)
 }
 
@@ -54,12 +47,7 @@ pub fn lag_curve(
 ) -> Result<Curve, AnalysisError> {
     let means = c.means(boids);
     if means.is_empty() {
-        return Err(AnalysisError::TooFew {
-            analysis,
-            what: "states (a lag needs two)",
-            needed: 2,
-            got: c.reads(),
-        });
+        need(analysis, "states (a lag needs two)", 2, c.reads().min(1))?;
     }
     Ok(Curve {
         x: means.iter().map(|m| m.0 as f64 * interval).collect(),

@@ -15,7 +15,7 @@ use rustfft::num_complex::Complex;
 
 use crate::analysis::mesh::{fft2, signed, C64};
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
 };
 use crate::model::World;
 
@@ -240,14 +240,7 @@ impl Analysis for StructureFactor {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        if self.states == 0 {
-            return Err(AnalysisError::TooFew {
-                analysis: DESC.name,
-                what: "states with boids",
-                needed: 1,
-                got: 0,
-            });
-        }
+        need(DESC.name, "states with boids", 1, self.states)?;
         let keep: Vec<usize> = (0..self.s.len()).filter(|&b| self.vectors[b] > 0).collect();
         Ok(Curve {
             x: keep

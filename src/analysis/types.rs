@@ -250,3 +250,38 @@ pub fn shown(x: f64) -> String {
     let r = (x * 1e4).round() / 1e4;
     format!("{r}")
 }
+
+/// Refuses a curve of fewer than `needed` states (or pairs of states) of the kind `what`.
+///
+/// # Errors
+/// [`AnalysisError::TooFew`] when `got < needed`.
+pub fn need(
+    analysis: &'static str,
+    what: &'static str,
+    needed: u64,
+    got: u64,
+) -> Result<(), AnalysisError> {
+    if got < needed {
+        return Err(AnalysisError::TooFew {
+            analysis,
+            what,
+            needed,
+            got,
+        });
+    }
+    Ok(())
+}
+
+/// The abscissa of the pair analyses: the separation r (wu).
+pub const SEPARATION: Axis = Axis {
+    symbol: "r",
+    name: "separation",
+    unit: "wu",
+};
+
+/// The abscissa of the time analyses: the lag t (the model's unit of time).
+pub const LAG: Axis = Axis {
+    symbol: "t",
+    name: "lag",
+    unit: "time",
+};

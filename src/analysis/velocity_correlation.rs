@@ -22,7 +22,8 @@ use rustfft::num_complex::Complex;
 
 use crate::analysis::mesh::{fft2, C64};
 use crate::analysis::types::{
-    bin_centre, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::{Boid, World};
@@ -31,11 +32,7 @@ use crate::model::{Boid, World};
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "velocity_correlation",
     about: "correlation C(r) of the velocity fluctuations at distance r, and its first zero ξ",
-    x: Axis {
-        symbol: "r",
-        name: "separation",
-        unit: "wu",
-    },
+    x: SEPARATION,
     y: Axis {
         symbol: "C(r)",
         name: "velocity-fluctuation correlation",
@@ -288,14 +285,12 @@ impl Analysis for VelocityCorrelation {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        if self.states == 0 {
-            return Err(AnalysisError::TooFew {
-                analysis: DESC.name,
-                what: "states whose velocities fluctuate",
-                needed: 1,
-                got: 0,
-            });
-        }
+        need(
+            DESC.name,
+            "states whose velocities fluctuate",
+            1,
+            self.states,
+        )?;
         let bins = self.sums.pairs.len();
         let x: Vec<f64> = (0..bins)
             .map(|b| bin_centre(b, self.bin, self.r_max))

@@ -231,6 +231,41 @@ fn the_mesh_structure_factor_is_the_direct_one() {
     }
 }
 
+/// The time analysis `name` of a CPU run of `n` boids with `p` from seed 5, read `reads` times
+/// `every` steps apart (the first read before any step).
+fn series_curve(
+    name: &str,
+    p: &SimParams,
+    n: usize,
+    every: u32,
+    reads: u64,
+) -> boids::analysis::Curve {
+    let mut sim = CpuBackend::from_state(BackendKind::Cpu, p, initial_state(5, n, p), 5).unwrap();
+    let time = p.model.desc().speed.time;
+    let mut s = settings();
+    s.states = reads;
+    s.interval = time.after(every, p.dt);
+    let world = World::of(p);
+    let req = Request {
+        desc: by_name(name).unwrap(),
+        csv: "unused.csv".into(),
+    };
+    let mut a = Analyses::new(&[req], &s, world).unwrap();
+    for k in 0..reads {
+        let b = sim.read_state().unwrap();
+        a.add(&Frame {
+            boids: &b,
+            world,
+            time: k as f64 * s.interval,
+        })
+        .unwrap();
+        for _ in 0..every {
+            sim.step().unwrap();
+        }
+    }
+    a.curves().unwrap().pop().unwrap().1
+}
+
 /// The heading autocorrelation of lone boids turned by rotational diffusion alone is
 /// exp(−D_r t), within 5 standard errors of its mean over the boids.
 #[test]
@@ -247,32 +282,7 @@ fn lone_boids_lose_their_heading_as_exp_minus_d_r_t() {
     p.models.boids.alignment_weight = 0.0;
     p.models.boids.cohesion_weight = 0.0;
     let p = p.with_world_for(3000, boids::model::DEFAULT_DENSITY);
-    let mut sim =
-        CpuBackend::from_state(BackendKind::Cpu, &p, initial_state(5, 3000, &p), 5).unwrap();
-    let every = 6u32;
-    let reads = 200u64;
-    let mut s = settings();
-    s.states = reads;
-    s.interval = every as f64 * p.dt as f64;
-    let world = World::of(&p);
-    let req = Request {
-        desc: by_name("heading_autocorrelation").unwrap(),
-        csv: "unused.csv".into(),
-    };
-    let mut a = Analyses::new(&[req], &s, world).unwrap();
-    for k in 0..reads {
-        let b = sim.read_state().unwrap();
-        a.add(&Frame {
-            boids: &b,
-            world,
-            time: k as f64 * s.interval,
-        })
-        .unwrap();
-        for _ in 0..every {
-            sim.step().unwrap();
-        }
-    }
-    let (_, c) = a.curves().unwrap().pop().unwrap();
+    let c = series_curve("heading_autocorrelation", &p, 3000, 6, 200);
     assert!(
         c.x.last().unwrap() > &2.0,
         "lags reach {}",
@@ -311,30 +321,7 @@ fn the_vicsek_gas_diffuses_and_a_lone_vicsek_boid_flies() {
         p.models.vicsek.speed = v0;
         p.models.vicsek.eta = eta;
         let n = 2000;
-        let mut sim =
-            CpuBackend::from_state(BackendKind::Cpu, &p, initial_state(9, n, &p), 9).unwrap();
-        let world = World::of(&p);
-        let reads = 400u64;
-        let mut s = settings();
-        s.states = reads;
-        s.interval = 1.0;
-        s.time_unit = "steps";
-        let req = Request {
-            desc: by_name("msd").unwrap(),
-            csv: "unused.csv".into(),
-        };
-        let mut a = Analyses::new(&[req], &s, world).unwrap();
-        for k in 0..reads {
-            let b = sim.read_state().unwrap();
-            a.add(&Frame {
-                boids: &b,
-                world,
-                time: k as f64,
-            })
-            .unwrap();
-            sim.step().unwrap();
-        }
-        let (_, c) = a.curves().unwrap().pop().unwrap();
+        let c = series_curve("msd", &p, n, 1, 400);
         assert!(c.x.last().unwrap() > &200.0);
         for i in 0..c.x.len() {
             let t = c.x[i];
