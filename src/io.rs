@@ -478,6 +478,17 @@ pub fn install_interrupt_cleanup() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| exit_interrupted())
 }
 
+/// `p` as one key per file: its folder canonicalised where it exists, so that another spelling of
+/// the folder (`./a.csv`, `dir/../a.csv`) names the same file.
+pub fn file_key(p: &Path) -> PathBuf {
+    let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = parent
+        .unwrap_or(Path::new("."))
+        .canonicalize()
+        .unwrap_or_else(|_| parent.unwrap_or(Path::new(".")).to_path_buf());
+    dir.join(p.file_name().unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             crate::analysis::names()
         )));
     }
+    check_outputs(args)?;
     let mut reader = TrajectoryReader::open(&args.file)?;
     let frames = reader.frames();
     if args.from >= frames {
@@ -89,12 +90,36 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     )?;
     let mut analyses = Analyses::new(&args.analyses.analyse, &settings, world(first.world))?;
     let boids = first.boids.len();
+    let mut last_step = None;
+    let mut skipped = None;
+    let mut given = 0u64;
     for &f in &picked {
         let frame = if f == picked[0] {
             first.clone()
         } else {
             reader.read_frame(f)?
         };
+        // The time analyses take the states as evenly spaced: refuse a gap that is not.
+        if let Some(prev) = last_step {
+            if frame.step != prev + step_gap && f == *picked.last().unwrap_or(&f) {
+                // A run's last step is written when it falls between two frames: left out.
+                skipped = Some(frame.step);
+                break;
+            }
+            if frame.step != prev + step_gap {
+                return Err(RunError::Conflict(format!(
+                    "{}: frame {f} is at step {}, {} steps after the frame before it, whose \
+                     gap to the first frames is {step_gap}: the analyses need evenly spaced \
+                     frames (give --from and --analyse-every that pick them, or a trajectory \
+                     written with one --every)",
+                    crate::io::show_path(&args.file),
+                    frame.step,
+                    frame.step as i64 - prev as i64
+                )));
+            }
+        }
+        last_step = Some(frame.step);
+        given += 1;
         analyses.add(&Frame {
             boids: &frame.boids,
             world: world(frame.world),
@@ -105,17 +130,44 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     let subtitle = format!(
         "{} · {boids} boids · {} frames from {}, {} steps apart",
         crate::io::show_path(&args.file),
-        picked.len(),
+        given,
         args.from,
         step_gap
     );
     write_curves(&curves, &subtitle, unit)?;
+    let mut lines = summary_lines(&curves, given);
+    if let Some(step) = skipped {
+        lines.push(format!(
+            "the last frame (step {step}) is closer than {step_gap} steps to the one before: left out"
+        ));
+    }
     Ok(AnalyseReport {
-        frames: picked.len() as u64,
+        frames: given,
         boids,
         params_from,
-        lines: summary_lines(&curves, picked.len() as u64),
+        lines,
     })
+}
+
+/// Refuses two outputs naming one file, or an output naming the trajectory read.
+fn check_outputs(args: &AnalyseArgs) -> Result<(), RunError> {
+    let mut seen = vec![("the trajectory read", crate::io::file_key(&args.file))];
+    for r in &args.analyses.analyse {
+        for (what, p) in [
+            ("--analyse", r.csv.clone()),
+            ("--analyse (its plot)", crate::analysis::plot_path(&r.csv)),
+        ] {
+            let key = crate::io::file_key(&p);
+            if let Some((other, _)) = seen.iter().find(|(_, k)| *k == key) {
+                return Err(RunError::Conflict(format!(
+                    "{what} {} names the same file as {other}: give each output its own file",
+                    crate::io::show_path(&p)
+                )));
+            }
+            seen.push((what, key));
+        }
+    }
+    Ok(())
 }
 
 /// The run's parameters from the file's `log/boids/run` (a boids trajectory), else the defaults,

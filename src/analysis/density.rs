@@ -5,6 +5,7 @@
 
 use crate::analysis::types::{
     need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    MAX_BOXES,
 };
 use crate::model::World;
 
@@ -30,13 +31,17 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
     let short = world.width.min(world.height) as f64;
     let side = s.box_side.unwrap_or(2.0 * s.perception_radius);
-    if !(side > 0.0 && side <= short) {
+    let area = world.width as f64 * world.height as f64;
+    let smallest = (area / MAX_BOXES).sqrt();
+    if !(side >= smallest && side <= short) {
         return Err(AnalysisError::Setting {
             analysis: DESC.name,
             field: "box_side",
             value: side,
             allowed: format!(
-                "0 < box_side ≤ {} wu (the world's shorter side)",
+                "{} ≤ box_side ≤ {} wu (at most {MAX_BOXES} boxes; at most the world's shorter \
+                 side)",
+                shown(smallest),
                 shown(short)
             ),
         });

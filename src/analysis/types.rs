@@ -102,17 +102,27 @@ impl Settings {
             });
         }
         let bin = self.bin.unwrap_or(r_max / 50.0);
-        if !(bin > 0.0 && bin <= r_max) {
+        if !(bin > 0.0 && bin <= r_max && r_max / bin <= MAX_BINS as f64) {
             return Err(AnalysisError::Setting {
                 analysis,
                 field: "bin",
                 value: bin,
-                allowed: format!("0 < bin ≤ r_max = {} wu", shown(r_max)),
+                allowed: format!(
+                    "r_max / {MAX_BINS} = {} ≤ bin ≤ r_max = {} wu (at most {MAX_BINS} bins)",
+                    shown(r_max / MAX_BINS as f64),
+                    shown(r_max)
+                ),
             });
         }
         Ok((r_max, bin))
     }
 }
+
+/// The most bins of a pair analysis.
+pub const MAX_BINS: u64 = 100_000;
+
+/// The most boxes of the local-density histogram.
+pub const MAX_BOXES: f64 = 16_777_216.0;
 
 /// What an analysis returns: a curve `y(x)` with the samples behind each point, and its scalar
 /// summaries (`None` where one does not exist, as a correlation length of a curve with no zero).
@@ -245,8 +255,11 @@ impl PartialEq for AnalysisDesc {
     }
 }
 
-/// `x` to 4 decimals at most, for messages (`353.5534`, `40`).
+/// `x` to 4 decimals at most, for messages (`353.5534`, `40`; `2.795e-5` below 0.001).
 pub fn shown(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        return format!("{x:.3e}");
+    }
     let r = (x * 1e4).round() / 1e4;
     format!("{r}")
 }

@@ -210,15 +210,7 @@ fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
         ("--fluctuations", &opts.fluctuations),
     ];
     outputs.extend(analyses.iter().map(|(n, p)| (*n, p)));
-    // The same file, also through another spelling of its folder (`./a.csv`, `dir/../a.csv`).
-    let key = |p: &std::path::Path| {
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-        let dir = parent
-            .unwrap_or(std::path::Path::new("."))
-            .canonicalize()
-            .unwrap_or_else(|_| parent.unwrap_or(std::path::Path::new(".")).to_path_buf());
-        dir.join(p.file_name().unwrap_or_default())
-    };
+    let key = crate::io::file_key;
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[i + 1..] {
             if let (Some(x), Some(y)) = (pa, pb) {

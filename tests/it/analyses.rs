@@ -386,6 +386,18 @@ fn settings_that_cannot_be_honoured_are_refused() {
         "{e}"
     );
     s.r_max = None;
+    // A bin or a box so small that its bins or boxes would not fit in memory: refused, not
+    // allocated.
+    s.bin = Some(1e-10);
+    let e = (by_name("rdf").unwrap().make)(&s, world).err().unwrap();
+    assert!(e.to_string().contains("at most 100000 bins"), "{e}");
+    s.bin = None;
+    s.box_side = Some(1e-5);
+    let e = (by_name("local_density").unwrap().make)(&s, world)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("at most 16777216 boxes"), "{e}");
+    s.box_side = None;
     s.mesh = 8;
     let e = (by_name("structure_factor").unwrap().make)(&s, world)
         .err()
