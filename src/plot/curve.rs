@@ -5,7 +5,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot::{log_range, log_ticks, png_of, text_style, titled, PlotError, GRID, TEXT};
+use crate::plot::{figure_mesh, log_range, log_ticks, png_of, titled, PlotError, TEXT};
 
 /// A curve to draw.
 pub struct CurvePlot<'a> {
@@ -98,15 +98,9 @@ where
         .x_label_area_size(58)
         .y_label_area_size(90);
     let mut chart = b.build_cartesian_2d(xs, ys)?;
-    chart
-        .configure_mesh()
+    figure_mesh(&mut chart.configure_mesh())
         .x_desc(p.x_name)
         .y_desc(p.y_name)
-        .label_style(text_style(15.0))
-        .axis_desc_style(text_style(17.0))
-        .bold_line_style(GRID)
-        .light_line_style(TRANSPARENT)
-        .axis_style(TEXT)
         .draw()?;
     let (lo, hi) = pts
         .iter()

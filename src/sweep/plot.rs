@@ -21,8 +21,8 @@ use plotters::prelude::*;
 use crate::model::measures::Measure;
 use crate::model::param_table::ParamGroup;
 use crate::plot::{
-    draw_legend, log_ticks, png_of, register_font, text_style, titled, PlotError, GRID, PLOT_SIZE,
-    TEXT,
+    draw_legend, figure_mesh, log_ticks, png_of, register_font, text_style, titled, PlotError,
+    PLOT_SIZE,
 };
 use crate::stats::Estimate;
 use crate::sweep::points::PointSummary;
@@ -519,17 +519,11 @@ fn mesh<
 where
     DB::ErrorType: 'static,
 {
-    chart
-        .configure_mesh()
+    figure_mesh(&mut chart.configure_mesh())
         .x_desc(p.x_name.as_str())
         .y_desc(p.y_name.as_str())
         .x_label_formatter(&|v| short(*v))
         .y_label_formatter(&|v| short(*v))
-        .label_style(text_style(15.0))
-        .axis_desc_style(text_style(17.0))
-        .bold_line_style(GRID)
-        .light_line_style(TRANSPARENT)
-        .axis_style(TEXT)
         .draw()?;
     Ok(())
 }
