@@ -4,7 +4,9 @@
 //! Taylor series), for N boids uniform at the default density with smooth velocity fluctuations,
 //! r_max = 10 perception radii (200 wu), 50 bins, the structure factor's default mesh (256) and
 //! 512. Each the fastest of 3 runs, in s. Run: `cargo bench --bench analyses [-- --boids N]`
-//! (default 1 000 000; the direct C(r) only up to 100 000).
+//! (default 1 000 000; the direct C(r) only up to 100 000). In the same run, freud's C(r) and g(r)
+//! on the same kind of state (`scripts/analyses_vs_freud.py`), by the Python in `$BOIDS_PYTHON`
+//! (else `python3`) when it imports freud; said and left out when none does.
 
 use std::time::Instant;
 
@@ -85,6 +87,7 @@ fn main() {
         });
         println!("C(r) direct:      {t:.3} s");
     }
+    freud_side_by_side(n);
     for mesh in [256, 512] {
         let g = Geometry::of(world, mesh);
         let t = fastest(|| {
@@ -95,5 +98,31 @@ fn main() {
             g.vectors().len(),
             g.k_max
         );
+    }
+}
+
+/// freud's C(r) and g(r) on N boids built the same way, run now so that both sides share one
+/// sitting (and one machine load).
+fn freud_side_by_side(n: usize) {
+    let python = std::env::var("BOIDS_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/analyses_vs_freud.py");
+    match std::process::Command::new(&python)
+        .arg(script)
+        .arg(n.to_string())
+        .output()
+    {
+        Ok(out) if out.status.success() => {
+            for line in String::from_utf8_lossy(&out.stdout).lines() {
+                println!("  {line}");
+            }
+        }
+        Ok(out) => println!(
+            "freud: left out ({python} {script} failed: {})",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ),
+        Err(e) => println!("freud: left out ({python}: {e})"),
     }
 }

@@ -20,7 +20,7 @@
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 
-use crate::analysis::mesh::{fft2, C64};
+use crate::analysis::mesh::{fft2_transposed, C64};
 use crate::analysis::types::{
     bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
     SEPARATION,
@@ -148,7 +148,9 @@ pub fn velocity_correlation_mesh(
     );
     // Three FFTs for the two autocorrelations: n + iφ_x and φ_y forward (a real field's spectrum
     // is Hermitian, so n̂ and φ̂_x part from one transform), then |n̂|² + i(|φ̂_x|² + |φ̂_y|²)
-    // back (both spectra real and even: n⋆n in the real part, φ⋆φ in the imaginary).
+    // back (both spectra real and even: n⋆n in the real part, φ⋆φ in the imaginary). Three meshes
+    // in all: the forward transforms leave their spectra transposed (kx major), the product is
+    // formed there in place, and the inverse brings it back to the natural layout.
     let mut h1 = vec![C64::default(); px * py];
     let mut h2 = vec![C64::default(); px * py];
     for (b, f) in frame.boids.iter().zip(&phi) {
@@ -158,26 +160,24 @@ pub fn velocity_correlation_mesh(
         h1[c] += Complex::new(1.0, f[0]);
         h2[c].re += f[1];
     }
-    fft2(&mut h1, px, py, false);
-    fft2(&mut h2, px, py, false);
-    let mut spectrum = vec![C64::default(); px * py];
-    spectrum
-        .par_chunks_mut(px)
-        .enumerate()
-        .for_each(|(y, row)| {
-            let ym = (py - y) % py;
-            for (x, out) in row.iter_mut().enumerate() {
-                let (h, hm) = (h1[y * px + x], h1[ym * px + (px - x) % px].conj());
-                let n_hat = (h + hm) * 0.5;
-                let fx_hat = (h - hm) * Complex::new(0.0, -0.5);
-                *out = Complex::new(
-                    n_hat.norm_sqr(),
-                    fx_hat.norm_sqr() + h2[y * px + x].norm_sqr(),
-                );
-            }
-        });
-    drop((h1, h2));
-    fft2(&mut spectrum, px, py, true);
+    let mut t1 = vec![C64::default(); px * py];
+    fft2_transposed(&mut h1, &mut t1, px, py, false);
+    // h1 is spent: it takes φ̂_y, then the product.
+    fft2_transposed(&mut h2, &mut h1, px, py, false);
+    // The transposed spectra: t[x * py + y] holds wave vector (x, y).
+    h1.par_chunks_mut(py).enumerate().for_each(|(x, col)| {
+        let xm = (px - x) % px;
+        for (y, out) in col.iter_mut().enumerate() {
+            let (h, hm) = (t1[x * py + y], t1[xm * py + (py - y) % py].conj());
+            let n_hat = (h + hm) * 0.5;
+            let fx_hat = (h - hm) * Complex::new(0.0, -0.5);
+            *out = Complex::new(n_hat.norm_sqr(), fx_hat.norm_sqr() + out.norm_sqr());
+        }
+    });
+    drop(t1);
+    let mut spectrum = h2;
+    fft2_transposed(&mut h1, &mut spectrum, py, px, true);
+    drop(h1);
     let scale = 1.0 / (px * py) as f64;
     let bins = (r_max / bin).ceil() as usize;
     let mut sums = Sums {
