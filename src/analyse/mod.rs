@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{summary_lines, Analyses, Frame};
+use crate::analysis::{descs, summary_lines, with_requests, Analyses, Frame};
 use crate::formats::gsd::{TrajectoryReader, RUN};
 use crate::model::{SimParams, World};
 use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
@@ -88,7 +88,11 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         time.after(step_gap as u32, params.dt),
         unit,
     )?;
-    let mut analyses = Analyses::new(&args.analyses.analyse, &settings, world(first.world))?;
+    let mut analyses = Analyses::new(
+        &descs(&args.analyses.analyse),
+        &settings,
+        world(first.world),
+    )?;
     let boids = first.boids.len();
     let mut last_step = None;
     let mut skipped = None;
@@ -126,7 +130,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             time: time.after(frame.step as u32, params.dt),
         })?;
     }
-    let curves = analyses.curves()?;
+    let curves = with_requests(&args.analyses.analyse, analyses.curves()?);
     let subtitle = format!(
         "{} · {boids} boids · {} frames from {}, {} steps apart",
         crate::io::show_path(&args.file),

@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    scalars: &[("mean_density", "1/wu²")],
     make,
 };
 

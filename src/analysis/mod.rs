@@ -95,23 +95,23 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
 
 /// The analyses of a run: each made once (its settings checked), given the same states.
 pub struct Analyses {
-    runs: Vec<(Request, Box<dyn Analysis>)>,
+    runs: Vec<(&'static AnalysisDesc, Box<dyn Analysis>)>,
 }
 
 impl Analyses {
-    /// Makes each of `requests` for `settings` in `world`, refusing any setting one cannot
-    /// honour before anything runs.
+    /// Makes each of `descs` for `settings` in `world`, refusing any setting one cannot honour
+    /// before anything runs.
     ///
     /// # Errors
     /// The first analysis's [`AnalysisError`].
     pub fn new(
-        requests: &[Request],
+        descs: &[&'static AnalysisDesc],
         settings: &Settings,
         world: World,
     ) -> Result<Analyses, AnalysisError> {
         let mut runs = Vec::new();
-        for r in requests {
-            runs.push((r.clone(), (r.desc.make)(settings, world)?));
+        for d in descs {
+            runs.push((*d, (d.make)(settings, world)?));
         }
         Ok(Analyses { runs })
     }
@@ -132,16 +132,24 @@ impl Analyses {
         Ok(())
     }
 
-    /// Each analysis's request and curve.
+    /// Each analysis's curve, in the order made.
     ///
     /// # Errors
     /// The first analysis's [`AnalysisError`].
-    pub fn curves(&self) -> Result<Vec<(Request, Curve)>, AnalysisError> {
-        self.runs
-            .iter()
-            .map(|(r, a)| Ok((r.clone(), a.curve()?)))
-            .collect()
+    pub fn curves(&self) -> Result<Vec<Curve>, AnalysisError> {
+        self.runs.iter().map(|(_, a)| a.curve()).collect()
     }
+}
+
+/// The descriptions of `requests`, in order.
+pub fn descs(requests: &[Request]) -> Vec<&'static AnalysisDesc> {
+    requests.iter().map(|r| r.desc).collect()
+}
+
+/// Each request beside its curve (`curves` in the order of `requests`, as [`Analyses::curves`]
+/// gives them for [`descs`]`(requests)`).
+pub fn with_requests(requests: &[Request], curves: Vec<Curve>) -> Vec<(Request, Curve)> {
+    requests.iter().cloned().zip(curves).collect()
 }
 
 /// The CSV of a curve: a comment line per scalar summary (`# xi = 12.5 wu`, `none` when it does

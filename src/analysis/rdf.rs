@@ -5,8 +5,8 @@
 //! reaches the world's size.
 
 use crate::analysis::types::{
-    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
-    SEPARATION,
+    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Reach, Scales,
+    Settings, SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::World;
@@ -23,11 +23,12 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    scalars: &[],
     make,
 };
 
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
-    let (r_max, bin) = s.pair_range(DESC.name, world)?;
+    let (r_max, bin) = s.pair_range(DESC.name, world, Reach::Neighbourhood)?;
     let bins = (r_max / bin).ceil() as usize;
     Ok(Box::new(Rdf {
         bin,

@@ -28,12 +28,15 @@ pub struct Axis {
     pub unit: &'static str,
 }
 
+/// The structure factor's mesh without a setting: cells along the world's longer side.
+pub const DEFAULT_MESH: u32 = 256;
+
 /// The settings of the analyses of a run (each reads those it uses). A setting that cannot be
 /// honoured is refused by the analysis's `make` before the run, naming the limit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// The largest separation of the pair analyses, g(r) and C(r) (wu). `None`: a quarter of the
-    /// world's shorter side, at most 10 perception radii.
+    /// The largest separation of the pair analyses, g(r) and C(r) (wu). `None`: each analysis's
+    /// [`Reach`].
     pub r_max: Option<f64>,
     /// The width of their bins (wu). `None`: r_max / 50.
     pub bin: Option<f64>,
@@ -62,7 +65,7 @@ impl Settings {
         Settings {
             r_max: None,
             bin: None,
-            mesh: 256,
+            mesh: DEFAULT_MESH,
             box_side: None,
             link_radius: r_p,
             perception_radius: r_p,
@@ -82,12 +85,14 @@ impl Settings {
         &self,
         analysis: &'static str,
         world: World,
+        reach: Reach,
     ) -> Result<(f64, f64), AnalysisError> {
         let short = world.width.min(world.height) as f64;
         let limit = if world.wrap { short / 2.0 } else { short };
-        let r_max = self
-            .r_max
-            .unwrap_or_else(|| (short / 4.0).min(10.0 * self.perception_radius));
+        let r_max = self.r_max.unwrap_or(match reach {
+            Reach::Neighbourhood => (short / 4.0).min(10.0 * self.perception_radius),
+            Reach::World => short / 2.0,
+        });
         if !(r_max > 0.0 && r_max <= limit) {
             return Err(AnalysisError::Setting {
                 analysis,
@@ -116,6 +121,17 @@ impl Settings {
         }
         Ok((r_max, bin))
     }
+}
+
+/// How far a pair analysis reaches without an r_max setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A quarter of the world's shorter side, at most 10 perception radii (g(r): its structure
+    /// is a few neighbour shells).
+    Neighbourhood,
+    /// Half the world's shorter side (C(r): in an ordered flock its first zero ξ is a fixed
+    /// fraction of the world, about 0.3 L, which a shorter reach would hide).
+    World,
 }
 
 /// The most bins of a pair analysis.
@@ -183,6 +199,9 @@ pub struct AnalysisDesc {
     pub series: bool,
     /// The axes of its plot.
     pub scales: Scales,
+    /// Its scalar summaries, (name, unit), in the order of [`Curve::scalars`] (`xi` in wu): what
+    /// `boids sweep --analyse` records per run, as columns of these names.
+    pub scalars: &'static [(&'static str, &'static str)],
     /// Makes one for a run of `Settings` in `World`.
     ///
     /// # Errors

@@ -22,8 +22,8 @@ use rustfft::num_complex::Complex;
 
 use crate::analysis::mesh::{fft2_transposed, C64};
 use crate::analysis::types::{
-    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
-    SEPARATION,
+    bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Reach, Scales,
+    Settings, SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::{Boid, World};
@@ -40,6 +40,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    scalars: &[("xi", "wu")],
     make,
 };
 
@@ -47,7 +48,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
 pub const MAX_MESH: usize = 4096;
 
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
-    let (r_max, bin) = s.pair_range(DESC.name, world)?;
+    let (r_max, bin) = s.pair_range(DESC.name, world, Reach::World)?;
     let bins = (r_max / bin).ceil() as usize;
     Ok(Box::new(VelocityCorrelation {
         r_max,

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{Analyses, Curve, Frame, Request};
+use crate::analysis::{descs, with_requests, Analyses, Curve, Request};
 use crate::backend::{self, BackendKind, Simulation};
 use crate::formats::save_state;
 use crate::gpu::GpuContext;
@@ -14,7 +14,7 @@ use crate::model::census::FLOCK_MIN_BOIDS;
 use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
-use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
+use crate::run::analyses::{give_state, time_unit, write_curves, AnalysisArgs};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
@@ -264,6 +264,9 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         ));
     }
     check_outputs_differ(opts)?;
+    if !opts.analyses.any() {
+        opts.analyses.options.refuse_unused()?;
+    }
     let inputs = Inputs::load(opts.setup.scene.as_deref(), opts.init.as_deref())?;
     let spec = resolve(
         &inputs,
@@ -336,7 +339,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     stop.quit_on_signal();
     let analyses = match &rec.analyses {
         Some((a, states)) => {
-            let curves = a.curves()?;
+            let curves = with_requests(&opts.analyses.analyse, a.curves()?);
             let time = sim.params().model.desc().speed.time;
             let subtitle = format!(
                 "{} boids · {} states, {} steps apart",
@@ -442,26 +445,13 @@ fn start_analyses(
         time.after(every, p.dt),
         time_unit(time),
     )?;
-    let mut a = Analyses::new(&opts.analyses.analyse, &settings, World::of(&p))?;
+    let mut a = Analyses::new(&descs(&opts.analyses.analyse), &settings, World::of(&p))?;
     let mut given = 0;
     if opts.discard == 0 {
         give_state(&mut a, sim)?;
         given += 1;
     }
     Ok((a, given))
-}
-
-/// Gives the analyses the current state of `sim`.
-fn give_state(a: &mut Analyses, sim: &mut dyn Simulation) -> Result<(), RunError> {
-    let p = sim.params().clone();
-    let boids = sim.read_state()?;
-    let time = p.model.desc().speed.time.after(sim.step_index(), p.dt);
-    a.add(&Frame {
-        boids: &boids,
-        world: World::of(&p),
-        time,
-    })?;
-    Ok(())
 }
 
 /// What a headless run records: each step's wall time and stage times, and the rows of `--stats`.

@@ -5,13 +5,18 @@
 
 use std::path::PathBuf;
 
+use crate::analysis::types::DEFAULT_MESH;
 use crate::analysis::{
-    curve_csv, names, parse_request, plot_path, scalar_text, Curve, Request, Scales, Settings,
+    curve_csv, names, parse_request, plot_path, scalar_text, Analyses, Curve, Frame, Request,
+    Scales, Settings,
 };
+use crate::backend::Simulation;
+use crate::model::World;
 use crate::plot::curve::{curve_png, CurvePlot};
 use crate::run::RunError;
 
-/// The analyses' options.
+/// The analyses' options of `boids headless` and `boids analyse`: which to compute and where,
+/// and their settings.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct AnalysisArgs {
     /// Compute an analysis of the states (docs/model.md §12.11) and write its curve as a CSV,
@@ -20,14 +25,54 @@ pub struct AnalysisArgs {
     /// local_density, cluster_sizes (P(s)), msd, heading_autocorrelation.
     #[arg(long = "analyse", value_name = "NAME=FILE.csv", value_parser = parse_request)]
     pub analyse: Vec<Request>,
-    /// Steps between two states given to the analyses (`boids headless`: from the end of
-    /// --discard, the first the state there; default 10), or frames of the file (`boids analyse`;
-    /// default 1, every frame). 1 or more.
+    /// Their settings.
+    #[command(flatten)]
+    pub options: AnalysisOptions,
+}
+
+impl AnalysisArgs {
+    /// Whether any analysis is asked for.
+    pub fn any(&self) -> bool {
+        !self.analyse.is_empty()
+    }
+
+    /// `--analyse-every`, or `default` without it.
+    ///
+    /// # Errors
+    /// [`RunError::Conflict`] for `--analyse-every 0`.
+    pub fn every(&self, default: u32) -> Result<u32, RunError> {
+        self.options.every(default)
+    }
+
+    /// The settings for a run of perception radius `r_p` (wu) giving the analyses `states` states,
+    /// `interval` apart in `time_unit`.
+    ///
+    /// # Errors
+    /// [`RunError::Conflict`] for `--analyse-every 0`.
+    pub fn settings(
+        &self,
+        r_p: f64,
+        states: u64,
+        interval: f64,
+        time_unit: &'static str,
+    ) -> Result<Settings, RunError> {
+        self.options.settings(r_p, states, interval, time_unit)
+    }
+}
+
+/// The analyses' settings on the command line (shared by `boids headless`, `boids analyse` and
+/// `boids sweep`); written in a sweep's plan, so a resumed sweep is refused when they differ.
+#[derive(clap::Args, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AnalysisOptions {
+    /// Steps between two states given to the analyses (`boids headless` and `boids sweep`: from
+    /// the end of --discard, the first the state there; default 10), or frames of the file
+    /// (`boids analyse`; default 1, every frame). 1 or more.
     #[arg(long, value_name = "K")]
     pub analyse_every: Option<u32>,
     /// Largest separation of g(r) and C(r) (wu): at most half the world's shorter side when it
-    /// wraps, the shorter side with walls. Default: a quarter of the shorter side, at most 10
-    /// perception radii.
+    /// wraps, the shorter side with walls. Default: for g(r) a quarter of the shorter side, at
+    /// most 10 perception radii; for C(r) half the shorter side (an ordered flock's ξ is about
+    /// 0.3 of the world).
     #[arg(long, value_name = "WU")]
     pub r_max: Option<f64>,
     /// Bin width of g(r) and C(r) (wu). Default: r_max / 50.
@@ -35,7 +80,7 @@ pub struct AnalysisArgs {
     pub bin: Option<f64>,
     /// Cells of the structure factor's mesh along the world's longer side (16 ..= 4096; S(k) is
     /// reported up to a quarter of the mesh's wave numbers, π / (2 h)).
-    #[arg(long, default_value_t = 256, value_name = "CELLS")]
+    #[arg(long, default_value_t = DEFAULT_MESH, value_name = "CELLS")]
     pub mesh: u32,
     /// Side of the boxes of the local-density histogram (wu). Default: two perception radii.
     #[arg(long, value_name = "WU")]
@@ -45,10 +90,35 @@ pub struct AnalysisArgs {
     pub link_radius: Option<f64>,
 }
 
-impl AnalysisArgs {
-    /// Whether any analysis is asked for.
-    pub fn any(&self) -> bool {
-        !self.analyse.is_empty()
+impl Default for AnalysisOptions {
+    /// What the command line gives without any of the options.
+    fn default() -> Self {
+        AnalysisOptions {
+            analyse_every: None,
+            r_max: None,
+            bin: None,
+            mesh: DEFAULT_MESH,
+            box_side: None,
+            link_radius: None,
+        }
+    }
+}
+
+impl AnalysisOptions {
+    /// Refuses a setting given without an analysis to use it (it would do nothing).
+    ///
+    /// # Errors
+    /// [`RunError::Conflict`] naming the settings given.
+    pub fn refuse_unused(&self) -> Result<(), RunError> {
+        if *self == AnalysisOptions::default() {
+            return Ok(());
+        }
+        Err(RunError::Conflict(
+            "an analysis setting (--analyse-every, --r-max, --bin, --mesh, --box-side, \
+             --link-radius) without --analyse would do nothing: add the analysis or drop the \
+             setting"
+                .into(),
+        ))
     }
 
     /// `--analyse-every`, or `default` without it.
@@ -90,6 +160,22 @@ impl AnalysisArgs {
         }
         Ok(s)
     }
+}
+
+/// Gives the analyses the current state of `sim` (read back), at its step's time.
+///
+/// # Errors
+/// The read-back's error, or the first analysis's.
+pub fn give_state(a: &mut Analyses, sim: &mut dyn Simulation) -> Result<(), RunError> {
+    let p = sim.params().clone();
+    let boids = sim.read_state()?;
+    let time = p.model.desc().speed.time.after(sim.step_index(), p.dt);
+    a.add(&Frame {
+        boids: &boids,
+        world: World::of(&p),
+        time,
+    })?;
+    Ok(())
 }
 
 /// Writes each curve as its CSV (whole: temporary file, then rename) and its plot beside it,

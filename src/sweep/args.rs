@@ -88,6 +88,16 @@ pub struct SweepArgs {
     /// the f64 values, about 50 bytes per measured step).
     #[arg(long)]
     pub series: bool,
+    /// Record an analysis's scalar summaries per run (docs/model.md §12.11), as columns of
+    /// sweep.csv and, combined over the repeats with their error, of points.csv: NAME, repeated
+    /// for more. NAME: velocity_correlation (xi, the correlation length), cluster_sizes
+    /// (mean_size, largest) or local_density (mean_density). Each run gives the analyses its
+    /// state at the end of --discard and every --analyse-every steps after it.
+    #[arg(long = "analyse", value_name = "NAME")]
+    pub analyse: Vec<String>,
+    /// The analyses' settings.
+    #[command(flatten)]
+    pub analysis: crate::run::analyses::AnalysisOptions,
     /// Logarithmic plot axes: x, y, xy or none (default: x when its values are positive and span
     /// a factor of 100 or more).
     #[arg(long, value_name = "AXES", value_parser = LogAxes::parse)]

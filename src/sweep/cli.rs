@@ -8,7 +8,7 @@ use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
 use crate::sweep::error::SweepError;
 use crate::sweep::merge::merge;
-use crate::sweep::plan::Axis;
+use crate::sweep::plan::{AnalysisPlan, Axis};
 use crate::sweep::run::{describe, run_sweep, SweepConfig, SweepEvent};
 use crate::sweep::summary::SweepStatus;
 use crate::sweep::values::parse_values;
@@ -47,6 +47,17 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
             }
         }
     }
+    let analyses = if args.analyse.is_empty() {
+        args.analysis.refuse_unused()?;
+        None
+    } else {
+        let plan = AnalysisPlan {
+            names: args.analyse.iter().map(|n| n.trim().to_string()).collect(),
+            options: args.analysis.clone(),
+        };
+        plan.descs()?;
+        Some(plan)
+    };
     let out = match &args.out {
         Some(p) => p.clone(),
         None => {
@@ -76,6 +87,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         keep_world: args.setup.keep_world,
         series: args.series,
         log: args.log.unwrap_or_default(),
+        analyses,
     })
 }
 

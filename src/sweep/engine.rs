@@ -20,15 +20,18 @@
 //!    model uses (its own and the shared ones its rules read: a sweep of `vicsek_eta` on a boids
 //!    scene is refused, naming the model and its parameters).
 
+use crate::analysis::Analyses;
 use crate::backend::{BackendKind, Costs, Simulation};
 use crate::model::measures::MeasureId;
-use crate::model::FlockMeasures;
+use crate::model::{FlockMeasures, World};
+use crate::run::analyses::{give_state, time_unit};
 use crate::run::args::Set;
 use crate::run::driver::Device;
 use crate::run::provenance::AdapterSummary;
 use crate::run::spec::{resolve, Defaults, Inputs, Overrides};
 use crate::run::steps::{run_steps, Observer, Schedule, Stop};
 use crate::run::RunError;
+use crate::sweep::plan::AnalysisPlan;
 
 /// Boid count when neither `--boids`, a `boids` axis nor the scene gives one (as `boids headless`).
 pub const DEFAULT_BOIDS: usize = 20_000;
@@ -59,6 +62,34 @@ pub struct RunRequest<'a> {
     pub steps: u32,
     /// Steps run before the measures are recorded.
     pub discard: u32,
+    /// `--analyse`: the analyses whose scalar summaries the run records.
+    pub analyses: Option<&'a AnalysisPlan>,
+    /// The steps of a run of the sweep (its `--steps`; `steps` is 0 when only checking), for
+    /// checking the analyses' settings against the states a run gives them.
+    pub run_steps: u32,
+}
+
+/// The analyses of `plan` for a run of `params` with `steps` steps of which `discard` are
+/// discarded: its states at the end of the discarded steps and every `plan.every()` steps after.
+fn make_analyses(
+    plan: &AnalysisPlan,
+    params: &crate::model::SimParams,
+    steps: u32,
+    discard: u32,
+) -> Result<Analyses, RunError> {
+    let every = plan.every();
+    let time = params.model.desc().speed.time;
+    let states = u64::from(steps.saturating_sub(discard) / every) + 1;
+    let settings = plan.options.settings(
+        params.perception_radius as f64,
+        states,
+        time.after(every, params.dt),
+        time_unit(time),
+    )?;
+    let descs = plan
+        .descs()
+        .map_err(|e| RunError::Conflict(e.to_string()))?;
+    Ok(Analyses::new(&descs, &settings, World::of(params))?)
 }
 
 /// A resolved (and possibly run) point.
@@ -79,6 +110,10 @@ pub struct RunOutput {
     pub order_parameter: &'static str,
     /// Where a GPU run's time went (None for the CPU backends and for a point only resolved).
     pub costs: Option<Costs>,
+    /// The analyses' scalar summaries ([`crate::sweep::plan::PlanSpec::scalar_columns`]
+    /// order; `None` where one does not exist, as ξ without a zero of C); empty without
+    /// `--analyse` or for a point only resolved.
+    pub scalars: Vec<Option<f64>>,
 }
 
 /// The sweep's samples: each measured step's values of [`crate::sweep::measures`].
@@ -195,6 +230,12 @@ pub fn run_one(
         samples: Vec::new(),
         order_parameter: params.model.desc().order_parameter,
         costs: None,
+        scalars: Vec::new(),
+    };
+    // The analyses' settings are checked against this point's world and run before any step.
+    let mut analyses = match req.analyses {
+        Some(plan) => Some(make_analyses(plan, params, req.run_steps, req.discard)?),
+        None => None,
     };
     if req.backend == BackendKind::Gpu {
         let c = device.context()?;
@@ -217,19 +258,47 @@ pub fn run_one(
         rows: Vec::new(),
     };
     // The measures of every step past the discarded ones, read back in batches (not one wait
-    // per step). A point runs whole: Ctrl-C stops the sweep between points.
-    run_steps(
-        sim,
-        &Schedule {
-            warmup: discard,
-            steps: req.steps - discard,
-            measure_every: 1,
-            timed: false,
-        },
-        &Stop::default(),
-        on_step,
-        &mut samples,
-    )?;
+    // per step). A point runs whole: Ctrl-C stops the sweep between points. With analyses, the
+    // batches end where a state is given to them: at the end of the discarded steps and every
+    // `--analyse-every` steps after it.
+    let measured = req.steps - discard;
+    let schedule = |warmup: u32, steps: u32| Schedule {
+        warmup,
+        steps,
+        measure_every: 1,
+        timed: false,
+    };
+    let stop = Stop::default();
+    match &mut analyses {
+        None => {
+            run_steps(
+                sim,
+                &schedule(discard, measured),
+                &stop,
+                on_step,
+                &mut samples,
+            )?;
+        }
+        Some(a) => {
+            let every = req.analyses.map_or(1, AnalysisPlan::every);
+            run_steps(sim, &schedule(discard, 0), &stop, on_step, &mut samples)?;
+            give_state(a, sim)?;
+            let mut done = 0;
+            while done < measured {
+                let n = every.min(measured - done);
+                run_steps(sim, &schedule(0, n), &stop, on_step, &mut samples)?;
+                done += n;
+                if n == every {
+                    give_state(a, sim)?;
+                }
+            }
+            out.scalars = a
+                .curves()?
+                .iter()
+                .flat_map(|c| c.scalars.iter().map(|s| s.1))
+                .collect();
+        }
+    }
     out.samples = samples.rows;
     if gpu {
         let mut c = sim.take_costs().unwrap_or_default();

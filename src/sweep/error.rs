@@ -187,7 +187,7 @@ mod tests {
         let axes = vec!["rotational_diffusion".to_string()];
         let p = dir.path().join("sweep.csv");
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
-        match read_csv(&p, &axes) {
+        match read_csv(&p, &axes, &[]) {
             Err(SweepError::File { path, line, why }) => {
                 assert_eq!((path.as_path(), line), (p.as_path(), Some(1)));
                 assert!(why.contains("is not the sweep's"), "{why}");
@@ -195,11 +195,11 @@ mod tests {
             other => panic!("expected a File error, got {other:?}"),
         }
         // The right header, then a row whose seed is not a whole number: line 2, named.
-        let h = header(&axes);
+        let h = header(&axes, &[]);
         let mut row = vec!["1"; h.len()];
         row[3] = "x";
         std::fs::write(&p, format!("{}\n{}\n", h.join(","), row.join(","))).unwrap();
-        let e = read_csv(&p, &axes).unwrap_err();
+        let e = read_csv(&p, &axes, &[]).unwrap_err();
         assert!(
             matches!(&e, SweepError::File { line: Some(2), why, .. } if why.contains("seed = \"x\"")),
             "{e:?}"

@@ -107,9 +107,10 @@ pub fn write_outputs(
         Ok(p)
     };
     let plot = |file: String| move |source| SweepError::Plot { file, source };
-    write(CSV, &csv_bytes(&axes, rows)?)?;
+    let scalars = summary.plan.scalar_columns();
+    write(CSV, &csv_bytes(&axes, &scalars, rows)?)?;
     let points = summarise(rows);
-    write(POINTS_CSV, &points_csv(&axes, &points)?)?;
+    write(POINTS_CSV, &points_csv(&axes, &scalars, &points)?)?;
     let mut files = vec![CSV.to_string(), POINTS_CSV.to_string(), SUMMARY.to_string()];
     if plots {
         for what in crate::sweep::plot::plotted(summary) {

@@ -21,6 +21,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::analysis::AnalysisDesc;
 use crate::stats::MIN_SAMPLES;
 use crate::sweep::error::SweepError;
 
@@ -97,6 +98,80 @@ pub struct PlanSpec {
     /// SHA-256 (hex) of the `--init` file's bytes, then `:FRAME` for a GSD frame given by number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_sha256: Option<String>,
+    /// `--analyse`: the analyses whose scalar summaries every run records, and their settings
+    /// (absent without, so the fingerprints of plans made before analyses stay as they were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analyses: Option<AnalysisPlan>,
+}
+
+/// The analyses of a sweep's runs (`--analyse NAME`, repeated) and their settings: each run gives
+/// them its state at the end of `--discard` and every `--analyse-every` steps after it, and
+/// records the scalar summaries of their curves (ξ of the velocity correlation, …) as columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisPlan {
+    /// The analyses' names (each one with scalar summaries), in the order given.
+    pub names: Vec<String>,
+    /// Their settings.
+    #[serde(flatten)]
+    pub options: crate::run::analyses::AnalysisOptions,
+}
+
+/// Steps between two states given to a sweep's analyses without `--analyse-every` (as `boids
+/// headless`).
+pub const SWEEP_ANALYSE_EVERY: u32 = 10;
+
+impl AnalysisPlan {
+    /// The analyses, from the table.
+    ///
+    /// # Errors
+    /// [`SweepError::Plan`] for a name not in the table (with its names), or an analysis without
+    /// scalar summaries (naming those with them).
+    pub fn descs(&self) -> Result<Vec<&'static AnalysisDesc>, SweepError> {
+        self.names
+            .iter()
+            .map(|n| {
+                let d = crate::analysis::by_name(n)
+                    .map_err(|e| SweepError::Plan(format!("--analyse {e}")))?;
+                if d.scalars.is_empty() {
+                    let with: Vec<String> = crate::analysis::ANALYSES
+                        .iter()
+                        .filter(|d| !d.scalars.is_empty())
+                        .map(|d| {
+                            let s: Vec<&str> = d.scalars.iter().map(|s| s.0).collect();
+                            format!("{} ({})", d.name, s.join(", "))
+                        })
+                        .collect();
+                    return Err(SweepError::Plan(format!(
+                        "--analyse {n}: its curve has no scalar summary for a sweep to record \
+                         (analyses with one: {}); compute its curve with boids headless \
+                         --analyse {n}=FILE.csv",
+                        with.join(", ")
+                    )));
+                }
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The steps between two states given to the analyses.
+    pub fn every(&self) -> u32 {
+        self.options.analyse_every.unwrap_or(SWEEP_ANALYSE_EVERY)
+    }
+}
+
+impl PlanSpec {
+    /// The columns of the analyses' scalar summaries in `sweep.csv` and `points.csv`, in order
+    /// (each analysis's, in its table order of scalars); none without `--analyse`.
+    pub fn scalar_columns(&self) -> Vec<String> {
+        let Some(a) = &self.analyses else {
+            return Vec::new();
+        };
+        a.descs()
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|d| d.scalars.iter().map(|s| s.0.to_string()))
+            .collect()
+    }
 }
 
 /// One run of a plan: a point (a combination of values) and a repeat.
@@ -143,6 +218,21 @@ impl PlanSpec {
         }
         if self.repeats == 0 {
             return plan("--repeats must be at least 1".into());
+        }
+        if let Some(a) = &self.analyses {
+            let descs = a.descs()?;
+            for (i, d) in descs.iter().enumerate() {
+                if descs[..i].iter().any(|e| e.name == d.name) {
+                    return plan(format!("--analyse {} is given twice", d.name));
+                }
+            }
+            if a.options.analyse_every == Some(0) {
+                return plan(
+                    "--analyse-every 0: give the steps between two states of the \
+                             analyses, 1 or more"
+                        .into(),
+                );
+            }
         }
         let measured = self.steps.saturating_sub(self.discard) as usize;
         if measured < MIN_SAMPLES {
@@ -292,6 +382,7 @@ mod tests {
             start: Start::Random,
             init: None,
             init_sha256: None,
+            analyses: None,
         }
     }
 

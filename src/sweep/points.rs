@@ -7,7 +7,7 @@
 
 use crate::stats::{combine_repeats, ErrorKind, Estimate};
 use crate::sweep::error::SweepError;
-use crate::sweep::table::{density, RunRow};
+use crate::sweep::table::{density, scalar_field, RunRow};
 
 /// File name of the table.
 pub const POINTS_CSV: &str = "points.csv";
@@ -29,6 +29,41 @@ pub struct PointSummary {
     pub measures: Vec<Estimate>,
     /// Each order-parameter statistic of [`crate::sweep::order_statistics`]: value and error.
     pub order: Vec<Estimate>,
+    /// Each scalar summary of the analyses (`--analyse`), over the repeats where it exists.
+    pub scalars: Vec<ScalarSummary>,
+}
+
+/// A scalar summary of an analysis at one point, over its repeats: the mean of the repeats where
+/// it exists and, with two or more of them, the standard error of that mean (their sd/√K); a
+/// single run has no error of its own for it (the analysis averages the run's states into one
+/// curve).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScalarSummary {
+    /// The mean over the repeats where it exists (`None`: in none).
+    pub value: Option<f64>,
+    /// Its standard error across those repeats (`None` with fewer than two).
+    pub error: Option<f64>,
+    /// The repeats where it exists.
+    pub repeats: usize,
+}
+
+/// The scalar summary of `values` (one per repeat; `None` where it does not exist).
+pub fn scalar_summary(values: &[Option<f64>]) -> ScalarSummary {
+    let v: Vec<f64> = values.iter().flatten().copied().collect();
+    let k = v.len();
+    let mean = (k > 0).then(|| v.iter().sum::<f64>() / k as f64);
+    let error = match (mean, k) {
+        (Some(m), 2..) => {
+            let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1) as f64;
+            Some((var / k as f64).sqrt())
+        }
+        _ => None,
+    };
+    ScalarSummary {
+        value: mean,
+        error,
+        repeats: k,
+    }
 }
 
 impl PointSummary {
@@ -79,7 +114,14 @@ pub fn summarise(rows: &[RunRow]) -> Vec<PointSummary> {
             let order = (0..g[0].order.len())
                 .map(|k| combine(&|r| r.order[k], ErrorKind::BlockJackknifeWithinRun))
                 .collect();
+            let scalars = (0..g[0].scalars.len())
+                .map(|k| {
+                    let v: Vec<Option<f64>> = g.iter().map(|r| r.scalars[k]).collect();
+                    scalar_summary(&v)
+                })
+                .collect();
             PointSummary {
+                scalars,
                 point: g[0].point,
                 values,
                 boids: g[0].boids,
@@ -95,11 +137,16 @@ pub fn summarise(rows: &[RunRow]) -> Vec<PointSummary> {
 /// `points.csv` of `points`: `point` (its number, from 1), the swept parameters, `n_boids,world_width_wu,world_height_wu,
 /// density,repeats,error` (no `density` of its own when it is swept:
 /// [`crate::sweep::table::density_column`]), then `M,M_se` for each average measure and `S,S_se` for each
-/// order-parameter statistic.
+/// order-parameter statistic, then for each scalar summary `X` of the analyses `X,X_se,X_repeats`
+/// ([`ScalarSummary`]: empty fields where there is no value or no error).
 ///
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
-pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, SweepError> {
+pub fn points_csv(
+    axes: &[String],
+    scalars: &[String],
+    points: &[PointSummary],
+) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |source: csv::Error| SweepError::Csv {
         path: POINTS_CSV.into(),
@@ -120,6 +167,9 @@ pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, S
         h.push(m.name.to_string());
         h.push(format!("{}_se", m.name));
     }
+    for x in scalars {
+        h.extend([x.clone(), format!("{x}_se"), format!("{x}_repeats")]);
+    }
     w.write_record(&h).map_err(e)?;
     for p in points {
         let mut rec: Vec<String> = vec![p.point.to_string()];
@@ -135,6 +185,11 @@ pub fn points_csv(axes: &[String], points: &[PointSummary]) -> Result<Vec<u8>, S
         for est in p.measures.iter().chain(&p.order) {
             rec.push(est.value.to_string());
             rec.push(est.error.to_string());
+        }
+        for x in &p.scalars {
+            rec.push(scalar_field(x.value));
+            rec.push(scalar_field(x.error));
+            rec.push(x.repeats.to_string());
         }
         w.write_record(&rec).map_err(e)?;
     }
@@ -159,6 +214,7 @@ mod tests {
             samples: 100,
             stats: vec![SeriesStats { mean, sd: 0.1, se }],
             order: vec![(mean, se)],
+            scalars: vec![Some(mean * 10.0), (repeat != 2).then_some(mean)],
         }
     }
 
@@ -186,5 +242,24 @@ mod tests {
         // The check can fail: quadrature of the within-run errors would not give the spread.
         let quadrature = (3.0f64 * 0.01 * 0.01).sqrt() / 3.0;
         assert!((m.error - quadrature).abs() > 0.05);
+        // A scalar summary: mean and sd/√K of the repeats where it exists; one repeat has none.
+        let x = p[0].scalars[0];
+        assert!((x.value.unwrap() - 8.166666).abs() < 1e-5, "{x:?}");
+        assert!((x.error.unwrap() - 0.7264832).abs() < 1e-6, "{x:?}");
+        assert_eq!(x.repeats, 3);
+        // Missing in repeat 2: over repeats 1 and 3 only.
+        let y = p[0].scalars[1];
+        assert!((y.value.unwrap() - 0.825).abs() < 1e-12, "{y:?}");
+        assert!((y.error.unwrap() - 0.125).abs() < 1e-12, "{y:?}");
+        assert_eq!(y.repeats, 2);
+        assert_eq!(
+            p[1].scalars[0],
+            ScalarSummary {
+                value: Some(5.0),
+                error: None,
+                repeats: 1
+            }
+        );
+        assert_eq!(scalar_summary(&[None, None]).value, None);
     }
 }

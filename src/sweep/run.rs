@@ -73,6 +73,8 @@ pub struct SweepConfig {
     pub keep_world: bool,
     /// `--series`: write each run's per-step measures ([`crate::sweep::series`]).
     pub series: bool,
+    /// `--analyse` and the analyses' settings.
+    pub analyses: Option<crate::sweep::plan::AnalysisPlan>,
     /// `--log`: which plot axes are logarithmic.
     pub log: LogAxes,
 }
@@ -148,6 +150,7 @@ fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
             .map(|m| series_stats(&col(m)))
             .collect(),
         order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
+        scalars: run.scalars.clone(),
     }
 }
 
@@ -297,6 +300,7 @@ pub fn run_sweep(
         start: cfg.start,
         init: cfg.init.as_ref().map(|p| p.display().to_string()),
         init_sha256,
+        analyses: cfg.analyses.clone(),
     };
     spec.check()?;
     let settings_of = |p: &PlannedRun| -> Vec<(String, f64)> {
@@ -602,5 +606,7 @@ fn request_of<'a>(
         start: cfg.start,
         steps,
         discard: cfg.discard,
+        analyses: cfg.analyses.as_ref(),
+        run_steps: cfg.steps,
     }
 }

@@ -11,7 +11,8 @@
 //! standard deviation over time `M_sd` and the standard error of the average `M_se` by batch
 //! means; then for each statistic `S` of the model's order parameter φ over the run
 //! ([`crate::sweep::order_statistics`]: `phi2`, `phi4`, `binder`, `susceptibility`) its value and
-//! its block-jackknife standard error `S_se`. Numbers are in shortest round-trip form (`0.1`, not
+//! its block-jackknife standard error `S_se`; then, with `--analyse`, one column per scalar
+//! summary of the analyses (`xi`, in wu, …; empty where it does not exist). Numbers are in shortest round-trip form (`0.1`, not
 //! `0.10000000149011612`; world sizes are the f32 values used). There is no timing column: times
 //! differ between runs.
 
@@ -47,6 +48,9 @@ pub struct RunRow {
     /// Each statistic of the order parameter over the run, (value, standard error), in
     /// [`crate::sweep::order_statistics`] order.
     pub order: Vec<(f64, f64)>,
+    /// The analyses' scalar summaries (`--analyse`), in the plan's scalar-column order; `None`
+    /// where one does not exist (ξ when C(r) has no robust zero), written as an empty field.
+    pub scalars: Vec<Option<f64>>,
 }
 
 impl RunRow {
@@ -77,8 +81,8 @@ pub fn density_column(axes: &[String]) -> bool {
     !axes.iter().any(|a| a == "density")
 }
 
-/// The CSV header for these swept parameter names.
-pub fn header(axes: &[String]) -> Vec<String> {
+/// The CSV header for these swept parameter names and analysis scalar columns.
+pub fn header(axes: &[String], scalars: &[String]) -> Vec<String> {
     let mut h: Vec<String> = ["run", "point", "repeat", "seed"]
         .map(String::from)
         .to_vec();
@@ -97,20 +101,30 @@ pub fn header(axes: &[String]) -> Vec<String> {
         h.push(m.name.to_string());
         h.push(format!("{}_se", m.name));
     }
+    h.extend(scalars.iter().cloned());
     h
+}
+
+/// A scalar summary as a field: its shortest round-trip form, or empty where it does not exist.
+pub fn scalar_field(v: Option<f64>) -> String {
+    v.map_or_else(String::new, |v| v.to_string())
 }
 
 /// `sweep.csv` of `rows` (written in the order given).
 ///
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
-pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError> {
+pub fn csv_bytes(
+    axes: &[String],
+    scalars: &[String],
+    rows: &[RunRow],
+) -> Result<Vec<u8>, SweepError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |source: csv::Error| SweepError::Csv {
         path: CSV.into(),
         source,
     };
-    w.write_record(header(axes)).map_err(e)?;
+    w.write_record(header(axes, scalars)).map_err(e)?;
     for r in rows {
         let mut rec = vec![
             r.run.to_string(),
@@ -135,18 +149,23 @@ pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError
             rec.push(v.to_string());
             rec.push(se.to_string());
         }
+        rec.extend(r.scalars.iter().map(|v| scalar_field(*v)));
         w.write_record(&rec).map_err(e)?;
     }
     w.into_inner()
         .map_err(|x| e(csv::Error::from(x.into_error())))
 }
 
-/// Reads the rows of a `sweep.csv` written for `axes`.
+/// Reads the rows of a `sweep.csv` written for `axes` and the scalar columns `scalars`.
 ///
 /// # Errors
 /// [`SweepError::File`] naming the file and line: another header, or a field that is not a
 /// number; [`SweepError::Csv`]: a file that cannot be read or is not CSV.
-pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<RunRow>, SweepError> {
+pub fn read_csv(
+    path: &Path,
+    axes: &[String],
+    scalars: &[String],
+) -> Result<Vec<RunRow>, SweepError> {
     let fail = |line: u64, why: String| SweepError::File {
         path: path.to_path_buf(),
         line: Some(line),
@@ -157,7 +176,7 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<RunRow>, SweepError>
         source,
     };
     let mut r = csv::Reader::from_path(path).map_err(csv_error)?;
-    let want = header(axes);
+    let want = header(axes, scalars);
     let got: Vec<String> = r
         .headers()
         .map_err(|e| fail(1, e.to_string()))?
@@ -218,6 +237,13 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<RunRow>, SweepError>
         let order_cols = (0..order)
             .map(|k| Ok((num(first + 2 * k)?, num(first + 2 * k + 1)?)))
             .collect::<Result<Vec<_>, SweepError>>()?;
+        let first = first + 2 * order;
+        let scalar_cols = (0..scalars.len())
+            .map(|k| match rec[first + k].trim() {
+                "" => Ok(None),
+                _ => num(first + k).map(Some),
+            })
+            .collect::<Result<Vec<_>, SweepError>>()?;
         rows.push(RunRow {
             run: int(0)? as usize,
             point: int(1)? as usize,
@@ -229,6 +255,7 @@ pub fn read_csv(path: &Path, axes: &[String]) -> Result<Vec<RunRow>, SweepError>
             samples: int(samples_at)? as u32,
             stats,
             order: order_cols,
+            scalars: scalar_cols,
         });
     }
     Ok(rows)

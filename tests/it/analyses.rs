@@ -5,7 +5,7 @@ use boids::analysis::structure_factor::{structure_factor_direct, structure_facto
 use boids::analysis::velocity_correlation::{
     velocity_correlation_direct, velocity_correlation_mesh,
 };
-use boids::analysis::{by_name, Analyses, AnalysisError, Frame, Request, Settings, ANALYSES};
+use boids::analysis::{by_name, Analyses, AnalysisError, Frame, Settings, ANALYSES};
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::model::{initial_state, Boid, Model, SimParams, World};
@@ -246,11 +246,7 @@ fn series_curve(
     s.states = reads;
     s.interval = time.after(every, p.dt);
     let world = World::of(p);
-    let req = Request {
-        desc: by_name(name).unwrap(),
-        csv: "unused.csv".into(),
-    };
-    let mut a = Analyses::new(&[req], &s, world).unwrap();
+    let mut a = Analyses::new(&[by_name(name).unwrap()], &s, world).unwrap();
     for k in 0..reads {
         let b = sim.read_state().unwrap();
         a.add(&Frame {
@@ -263,7 +259,7 @@ fn series_curve(
             sim.step().unwrap();
         }
     }
-    a.curves().unwrap().pop().unwrap().1
+    a.curves().unwrap().pop().unwrap()
 }
 
 /// The heading autocorrelation of lone boids turned by rotational diffusion alone is
@@ -544,5 +540,150 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             assert!(e.contains(n), "{args:?}: {e}");
         }
         assert!(!d.join("x.csv").exists());
+    }
+}
+
+/// A sweep's analysis columns: each run's ξ is the one `boids headless` computes for the same
+/// seed and settings; points.csv combines the repeats (mean, sd/√K, how many had one); ordered
+/// Vicsek flocks (η = 0.5) have a longer ξ than disordered ones (η = 5). An analysis without a
+/// scalar summary, and a setting without an analysis, are refused before anything runs.
+#[test]
+fn a_sweep_records_xi_per_run_and_per_point() {
+    use crate::support::cmd::boids;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    let common = ["--boids", "1000", "--steps", "300", "--discard", "200"];
+    let out = boids()
+        .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])
+        .args(["--values", "0.5,5", "--repeats", "2", "--quiet"])
+        .args(common)
+        .args(["--analyse", "velocity_correlation", "--out"])
+        .arg(d.join("s"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = |f: &str| {
+        let text = std::fs::read_to_string(d.join("s").join(f)).unwrap();
+        let mut lines = text.lines();
+        let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+        let rows: Vec<Vec<String>> = lines
+            .map(|l| l.split(',').map(String::from).collect())
+            .collect();
+        (head, rows)
+    };
+    let col = |head: &[String], name: &str| head.iter().position(|h| h == name).unwrap();
+    let (head, rows) = table("sweep.csv");
+    assert_eq!(head.last().unwrap(), "xi");
+    assert_eq!(rows.len(), 4);
+    let (seed, run_col) = (col(&head, "seed"), col(&head, "xi"));
+    let per_run = |r: usize| rows[r][run_col].parse::<f64>().unwrap();
+    // The first run again as a headless run of its seed: the same ξ.
+    let out = boids()
+        .args(["headless", "--scene", scene, "--set", "vicsek_eta=0.5"])
+        .args(["--seed", &rows[0][seed]])
+        .args(common)
+        .arg("--analyse")
+        .arg(format!(
+            "velocity_correlation={}",
+            d.join("c.csv").display()
+        ))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let curve = std::fs::read_to_string(d.join("c.csv")).unwrap();
+    assert!(
+        curve.contains(&format!(
+            "# xi = {}",
+            boids::analysis::scalar_text(Some(per_run(0)), "wu")
+        )),
+        "{} against {curve}",
+        per_run(0)
+    );
+    let (head, points) = table("points.csv");
+    let (xi, se, k) = (
+        col(&head, "xi"),
+        col(&head, "xi_se"),
+        col(&head, "xi_repeats"),
+    );
+    let value = |p: usize, c: usize| points[p][c].parse::<f64>().unwrap();
+    for (p, point) in points.iter().enumerate() {
+        let (a, b) = (per_run(2 * p), per_run(2 * p + 1));
+        assert!((value(p, xi) - (a + b) / 2.0).abs() < 1e-9);
+        assert!((value(p, se) - (a - b).abs() / 2.0).abs() < 1e-9);
+        assert_eq!(point[k], "2");
+    }
+    assert!(
+        value(0, xi) > value(1, xi) + 3.0 * (value(0, se) + value(1, se)),
+        "ordered ξ {} against disordered {}",
+        value(0, xi),
+        value(1, xi)
+    );
+    for (args, needles) in [
+        (
+            vec!["--analyse", "rdf"],
+            vec![
+                "--analyse rdf",
+                "no scalar summary",
+                "velocity_correlation (xi)",
+            ],
+        ),
+        (vec!["--r-max", "3"], vec!["without --analyse", "--r-max"]),
+        (
+            vec!["--analyse", "velocity_correlation", "--r-max", "100"],
+            vec!["r_max = 100", "half the world's shorter side"],
+        ),
+    ] {
+        let out = boids()
+            .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])
+            .args(["--values", "1", "--quiet", "--out"])
+            .arg(d.join("refused"))
+            .args(common)
+            .args(&args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e}");
+        }
+        assert!(!d.join("refused").exists(), "{args:?}");
+    }
+}
+
+/// Each analysis's curve carries the scalar summaries its table entry declares (the columns a
+/// sweep writes), by name and unit, in order.
+#[test]
+fn every_curve_has_the_scalars_its_entry_declares() {
+    let world = torus(200.0, 200.0);
+    let mut s = settings();
+    s.states = 3;
+    let states: Vec<Vec<Boid>> = (0..3).map(|_| gas(400, 200.0, 200.0, 3)).collect();
+    let mut declared = 0;
+    for desc in ANALYSES {
+        let c = curve(desc.name, &s, world, &states);
+        let got: Vec<(&str, &str)> = c.scalars.iter().map(|(n, _, u)| (*n, *u)).collect();
+        assert_eq!(got, desc.scalars.to_vec(), "{}", desc.name);
+        declared += desc.scalars.len();
+    }
+    // ξ, the cluster sizes' two and the mean density: a sweep has columns to write.
+    assert_eq!(declared, 4);
+    // The names are distinct, and none is a column a sweep already has.
+    let names: Vec<&str> = ANALYSES
+        .iter()
+        .flat_map(|d| d.scalars.iter().map(|s| s.0))
+        .collect();
+    for (i, n) in names.iter().enumerate() {
+        assert!(!names[..i].contains(n), "{n} twice");
+        assert!(
+            boids::model::measures::MEASURES
+                .iter()
+                .all(|m| m.name != *n),
+            "{n} is a measure's name"
+        );
     }
 }
