@@ -187,3 +187,49 @@ def test_analyse_takes_numpy_states(run):
         boids.analyse("rdf", states, (w, h), r_max=500.0)
     with pytest.raises(ValueError, match="no \"velocities\""):
         boids.analyse("rdf", {"positions": states[0]["positions"]}, (w, h))
+
+
+def test_another_programs_trajectory_is_analysed(cli, tmp_path):
+    """A HOOMD trajectory as another program writes it (particle type 'A', no ids, no hue, no
+    boids log): `boids analyse` reads its particles as boids; its g(r) is freud's RDF and its MSD the
+window MSD on
+    the same frames (the MSD summed here in float64)."""
+    rng = np.random.default_rng(7)
+    n, side = 2000, 120.0
+    t = tmp_path / "foreign.gsd"
+    pos = rng.random((n, 3)).astype(np.float32) * side - side / 2
+    pos[:, 2] = 0
+    frames = []
+    with gsd.hoomd.open(str(t), "w") as f:
+        for k in range(6):
+            fr = gsd.hoomd.Frame()
+            fr.configuration.step = 5 * k
+            fr.configuration.box = [side, side, 0, 0, 0, 0]
+            fr.configuration.dimensions = 2
+            fr.particles.N = n
+            fr.particles.types = ["A"]
+            step = (rng.random((n, 3)).astype(np.float32) - 0.5) * 2
+            step[:, 2] = 0
+            unwrapped = pos + step
+            img = np.floor((unwrapped + side / 2) / side).astype(np.int32)
+            pos = (unwrapped - img * side).astype(np.float32)
+            img_total = img if k == 0 else frames[-1][1] + img
+            fr.particles.position = pos
+            fr.particles.image = img_total
+            fr.particles.velocity = step
+            f.append(fr)
+            frames.append((pos.copy(), img_total.copy()))
+    cli("analyse", t, "--r-max", 30, "--bin", 1,
+        "--analyse", f"rdf={tmp_path / 'g.csv'}", "--analyse", f"msd={tmp_path / 'm.csv'}")
+    box = freud.box.Box.square(side)
+    rdf = freud.density.RDF(bins=30, r_max=30.0)
+    for p, _ in frames:
+        rdf.compute(system=(box, p), reset=False)
+    _, _, g = read_csv(tmp_path / "g.csv")
+    np.testing.assert_allclose(g[2:, 1], rdf.rdf[2:], rtol=0.01)
+    # The window MSD over every time origin, in float64 (freud's works in float32).
+    _, _, m = read_csv(tmp_path / "m.csv")
+    r = np.stack([p.astype(np.float64) + i * side for p, i in frames])[:, :, :2]
+    msd = [np.mean(np.sum((r[lag:] - r[:-lag]) ** 2, axis=2)) for lag in range(1, len(frames))]
+    np.testing.assert_allclose(m[:, 1], msd, rtol=1e-6)
+    assert not np.allclose(m[:, 1] * 1.01, msd, rtol=1e-6)

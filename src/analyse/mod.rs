@@ -1,6 +1,7 @@
 //! `boids analyse FILE.gsd`: the analyses of the frames of a trajectory (ours or another
 //! program's: the HOOMD schema's `particles/position`, `velocity`, `image` and `configuration/box`
-//! chunks), without running anything. The parameters (the perception radius behind the defaults,
+//! chunks; every particle whose type is not `predator` is a boid, whatever its type's name, and
+//! no hue is needed: [`TrajectoryReader::open_foreign`]), without running anything. The parameters (the perception radius behind the defaults,
 //! Δt and the model's unit of time, whether the world wraps) are the run's, from the file's
 //! `log/boids/run` when it has one, else the defaults; a GSD box is periodic, so the world wraps
 //! unless those parameters say walls.
@@ -54,7 +55,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         )));
     }
     check_outputs(args)?;
-    let mut reader = TrajectoryReader::open(&args.file)?;
+    let mut reader = TrajectoryReader::open_foreign(&args.file)?;
     let frames = reader.frames();
     if args.from >= frames {
         return Err(RunError::Conflict(format!(

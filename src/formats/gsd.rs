@@ -484,6 +484,8 @@ impl TrajectoryWriter {
 #[derive(Debug)]
 pub struct TrajectoryReader {
     hoomd: HoomdReader,
+    /// Reading another program's frames for analysis ([`TrajectoryReader::open_foreign`]).
+    foreign: bool,
 }
 
 impl TrajectoryReader {
@@ -494,6 +496,22 @@ impl TrajectoryReader {
     pub fn open(path: &Path) -> Result<TrajectoryReader, GsdError> {
         Ok(TrajectoryReader {
             hoomd: HoomdReader::open(path, READER)?,
+            foreign: false,
+        })
+    }
+
+    /// Opens `path` to analyse its frames, which may be another program's: every particle whose
+    /// type is not `predator` is read as a boid (HOOMD's default type `A`, or any other), and a
+    /// boid without `log/particles/hue` or `hue_velocity` gets the hue (1, 0) and no hue
+    /// velocity — what the analyses never read. Everything else is checked as by
+    /// [`TrajectoryReader::open`]. Not for starting a run from (a state needs its own types).
+    ///
+    /// # Errors
+    /// As [`TrajectoryReader::open`].
+    pub fn open_foreign(path: &Path) -> Result<TrajectoryReader, GsdError> {
+        Ok(TrajectoryReader {
+            foreign: true,
+            ..TrajectoryReader::open(path)?
         })
     }
 
@@ -586,10 +604,12 @@ impl TrajectoryReader {
         let kinds = h5.integers(f, PREDATOR_KIND, rows, 1)?;
 
         // Which particles are boids.
+        let foreign = self.foreign;
         let kind_of = |t: u64| -> Option<bool> {
             match types.get(t as usize).map(String::as_str) {
                 Some(BOID_TYPE) => Some(true),
                 Some(PREDATOR_TYPE) => Some(false),
+                Some(_) if foreign => Some(true),
                 _ => None,
             }
         };
@@ -630,7 +650,7 @@ impl TrajectoryReader {
                 format!("{n_boids} boids; at most {MAX_BOIDS}"),
             ));
         }
-        if n_boids > 0 {
+        if n_boids > 0 && !foreign {
             for (name, present) in [(HUE, hue.is_some()), (HUE_VELOCITY, hue_velocity.is_some())] {
                 if !present {
                     return Err(h5.schema_error(
@@ -687,10 +707,10 @@ impl TrajectoryReader {
                 ));
             }
             if boid {
-                let pair = |c: &Option<Vec<f32>>| {
-                    c.as_ref().map_or([0.0; 2], |v| [v[2 * i], v[2 * i + 1]])
+                let pair = |c: &Option<Vec<f32>>, or: [f32; 2]| {
+                    c.as_ref().map_or(or, |v| [v[2 * i], v[2 * i + 1]])
                 };
-                let (hh, hv) = (pair(&hue), pair(&hue_velocity));
+                let (hh, hv) = (pair(&hue, [1.0, 0.0]), pair(&hue_velocity, [0.0; 2]));
                 for (name, x) in [(HUE, hh), (HUE_VELOCITY, hv)] {
                     if !(x[0].is_finite() && x[1].is_finite()) {
                         return Err(h5.schema_error(

@@ -850,6 +850,34 @@ fn wrong_files_and_wrong_schemas_give_errors_that_say_what_is_wrong() {
     );
     let e = error_of(&path, 0);
     assert!(e.contains("particle 0 has type id 0 (type 'A'"), "{e}");
+    // Read for analysis, the same file's particle is a boid (without hue, at the box's centre),
+    // and a predator stays a predator.
+    let f = TrajectoryReader::open_foreign(&path)
+        .unwrap()
+        .read_frame(0)
+        .unwrap();
+    assert_eq!((f.boids.len(), f.predators.len()), (1, 0));
+    assert_eq!(f.boids[0].hue, [1.0, 0.0]);
+    let path = hoomd_file(
+        d,
+        "a-and-predator.gsd",
+        &[&|w| {
+            w.write_chunk(hoomd::DIMENSIONS, 1, &[2u8]).unwrap();
+            w.write_chunk(hoomd::N, 1, &[2u32]).unwrap();
+            w.write_chunk(
+                hoomd::TYPES,
+                9,
+                b"A\0\0\0\0\0\0\0\0predator\0".map(|c| c as i8).as_slice(),
+            )
+            .unwrap();
+            w.write_chunk(hoomd::TYPEID, 1, &[0u32, 1]).unwrap();
+        }],
+    );
+    let f = TrajectoryReader::open_foreign(&path)
+        .unwrap()
+        .read_frame(0)
+        .unwrap();
+    assert_eq!((f.boids.len(), f.predators.len()), (1, 1));
 }
 
 #[test]
