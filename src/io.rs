@@ -489,6 +489,30 @@ pub fn file_key(p: &Path) -> PathBuf {
     dir.join(p.file_name().unwrap_or_default())
 }
 
+/// Checks, before any work, that the file `p` can go where it is named: its folder exists and is a
+/// folder (a run that would only fail to write at its end is refused at its start).
+///
+/// # Errors
+/// [`std::io::ErrorKind::NotFound`] naming the file and its missing folder, as
+/// [`write_atomic`] words it.
+pub fn check_folder_of(p: &Path) -> std::io::Result<()> {
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => return Ok(()),
+    };
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!(
+            "{}: the folder {} does not exist",
+            show_path(p),
+            show_path(dir)
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

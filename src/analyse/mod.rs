@@ -162,6 +162,8 @@ fn check_outputs(args: &AnalyseArgs) -> Result<(), RunError> {
             ("--analyse", r.csv.clone()),
             ("--analyse (its plot)", crate::analysis::plot_path(&r.csv)),
         ] {
+            crate::io::check_folder_of(&p)
+                .map_err(|e| RunError::Conflict(format!("{what}: {e}; nothing was read")))?;
             let key = crate::io::file_key(&p);
             if let Some((other, _)) = seen.iter().find(|(_, k)| *k == key) {
                 return Err(RunError::Conflict(format!(

@@ -185,9 +185,9 @@ pub struct HeadlessReport {
     pub analyses: Option<(Vec<(Request, Curve)>, u64)>,
 }
 
-/// Refuses two outputs (`--save`, `--stats`, `--trajectory`, `--fluctuations`, each `--analyse`
-/// and its plot) naming one file:
-/// the one written last would replace the other.
+/// Refuses an output (`--save`, `--stats`, `--trajectory`, `--fluctuations`, each `--analyse`
+/// and its plot) in a folder that does not exist, and two naming one file: the one written last
+/// would replace the other.
 fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
     let analyses: Vec<(&str, Option<PathBuf>)> = opts
         .analyses
@@ -210,6 +210,12 @@ fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
         ("--fluctuations", &opts.fluctuations),
     ];
     outputs.extend(analyses.iter().map(|(n, p)| (*n, p)));
+    for (flag, p) in &outputs {
+        if let Some(p) = p {
+            crate::io::check_folder_of(p)
+                .map_err(|e| RunError::Conflict(format!("{flag}: {e}; nothing was run")))?;
+        }
+    }
     let key = crate::io::file_key;
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[i + 1..] {

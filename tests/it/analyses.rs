@@ -526,6 +526,10 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             vec![],
             vec!["nothing to compute", "--analyse NAME=FILE.csv"],
         ),
+        (
+            vec!["--analyse", "rdf=missing/x.csv"],
+            vec!["the folder missing does not exist", "nothing was read"],
+        ),
     ] {
         let out = boids()
             .current_dir(d)
@@ -540,6 +544,33 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             assert!(e.contains(n), "{args:?}: {e}");
         }
         assert!(!d.join("x.csv").exists());
+    }
+    // headless finds a missing folder before it runs (10⁶ steps would take minutes), and a setting
+    // without an analysis to use it.
+    for (args, needles) in [
+        (
+            vec!["--analyse", "rdf=missing/x.csv"],
+            vec![
+                "--analyse: missing/x.csv: the folder missing does not exist",
+                "nothing was run",
+            ],
+        ),
+        (
+            vec!["--bin", "2"],
+            vec!["without --analyse would do nothing"],
+        ),
+    ] {
+        let out = boids()
+            .current_dir(d)
+            .args(["headless", "--boids", "1000", "--steps", "1000000"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        for n in needles {
+            assert!(e.contains(n), "{args:?}: {e}");
+        }
     }
 }
 
