@@ -50,8 +50,12 @@ enum Command {
 fn run_analyse(args: &boids::analyse::AnalyseArgs) -> Result<(), boids::run::RunError> {
     let r = boids::analyse::run(args)?;
     println!(
-        "{:<15} {} frames of {} boids, parameters from {}",
-        "analysed:", r.frames, r.boids, r.params_from
+        "{:<15} {} frame{} of {} boids, parameters from {}",
+        "analysed:",
+        r.frames,
+        if r.frames == 1 { "" } else { "s" },
+        r.boids,
+        r.params_from
     );
     for line in &r.lines {
         println!("{:<15} {line}", "analysis:");

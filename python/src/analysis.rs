@@ -6,7 +6,7 @@
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use sim::analysis::{by_name, Frame, Settings};
 use sim::model::{Boid, World};
 
@@ -28,15 +28,22 @@ fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
              \"positions\" and \"velocities\" of shape (N, 2))"
         ))
     })?;
-    let n = positions
-        .py()
-        .import("numpy")?
-        .call_method1("shape", (&positions,))?
-        .get_item(0)
-        .and_then(|v| v.extract::<usize>())
-        .map_err(|_| {
-            PyValueError::new_err(format!("state {k}: positions: expected shape (N, 2)"))
-        })?;
+    // The shapes first, so that a wrong one is named as such.
+    let shape = |key: &str, a: &Bound<'_, PyAny>| -> PyResult<Vec<usize>> {
+        a.py()
+            .import("numpy")?
+            .call_method1("shape", (a,))?
+            .extract::<Vec<usize>>()
+            .map_err(|_| PyValueError::new_err(format!("state {k}: {key}: not an array")))
+    };
+    let n = match shape("positions", &positions)?.as_slice() {
+        [n, 2] => *n,
+        s => {
+            return Err(PyValueError::new_err(format!(
+                "state {k}: positions has shape {s:?}; expected (N, 2)"
+            )))
+        }
+    };
     let mut boids: Vec<Boid> = (0..n)
         .map(|i| Boid::from_parts([0.0; 4], [1.0, 0.0, 0.0, 0.0], i as u32))
         .collect();
@@ -44,6 +51,12 @@ fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
         .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
     let velocities = get("velocities")?
         .ok_or_else(|| PyValueError::new_err(format!("state {k}: no \"velocities\"")))?;
+    let vs = shape("velocities", &velocities)?;
+    if vs != [n, 2] {
+        return Err(PyValueError::new_err(format!(
+            "state {k}: velocities has shape {vs:?}; expected ({n}, 2), as the positions"
+        )));
+    }
     convert::set_column(&velocities, &mut boids, Column::Velocity)
         .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
     if let Some(ids) = get("ids")? {
@@ -57,20 +70,64 @@ fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
     Ok(boids)
 }
 
+/// Refuses a state the analyses cannot read: a position outside the world (or not finite), a
+/// velocity not finite, two boids with one id.
+fn check_state(boids: &[Boid], world: World, k: usize) -> PyResult<()> {
+    let size = [world.width, world.height];
+    for (i, b) in boids.iter().enumerate() {
+        let p = b.position;
+        if !(0..2).all(|a| p[a].is_finite() && p[a] >= 0.0 && p[a] < size[a]) {
+            return Err(PyValueError::new_err(format!(
+                "state {k}: boid {i} is at ({}, {}), outside the world [0, {}) × [0, {}) wu \
+                 (positions as Simulation.state() gives them: from the world's corner)",
+                p[0], p[1], size[0], size[1]
+            )));
+        }
+        if !(b.velocity[0].is_finite() && b.velocity[1].is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "state {k}: boid {i} has velocity ({}, {}): not finite",
+                b.velocity[0], b.velocity[1]
+            )));
+        }
+    }
+    let mut ids: Vec<u32> = boids.iter().map(|b| b.id).collect();
+    ids.sort_unstable();
+    if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(PyValueError::new_err(format!(
+            "state {k}: two boids have id {}; ids name one boid each",
+            w[0]
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a setting that is not a finite positive number, naming it.
+fn positive(name: &str, v: f64) -> PyResult<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} = {v}: a finite number above 0"
+        )))
+    }
+}
+
 /// analyse(name, states, world, wrap=True, interval=1.0, perception_radius=20.0, r_max=None,
 ///         bin=None, mesh=256, box_side=None, link_radius=None) -> dict
 ///
 /// The analysis `name` (velocity_correlation, structure_factor, rdf, local_density,
 /// cluster_sizes, msd, heading_autocorrelation; docs/model.md §12.11) of `states`: one mapping
 /// with "positions" and "velocities" ((N, 2) arrays, as Simulation.state() gives, with its "ids"
-/// and "images" when present), or a list of them in time order, `interval` apart (the time
+/// and "images" when present), or a list (or tuple) of them in time order, `interval` apart (the time
 /// analyses pair each boid with itself by id and unwrap its path with its images). `world` is
 /// (W, H) in wu; `wrap` whether it is periodic. The settings are the command line's
 /// (`--r-max`, `--bin`, `--mesh`, `--box-side`, `--link-radius`; defaults from
 /// `perception_radius`). Returns {"x", "y", "samples"} (numpy arrays: the abscissae, the values,
 /// the samples behind each) plus each scalar summary by name (a float, or None where it does not
 /// exist: "xi" of a C(r) with no zero). ValueError for an unknown name, a setting it cannot honour
-/// (with the limit) or a malformed state.
+/// (with the limit), a world, interval or perception radius that is not a positive number, or a
+/// malformed state (a position outside [0, W) × [0, H), a velocity not finite, two boids with one
+/// id, arrays of the wrong shape).
 #[pyfunction]
 #[pyo3(signature = (name, states, world, wrap=true, interval=1.0, perception_radius=20.0,
     r_max=None, bin=None, mesh=256, box_side=None, link_radius=None))]
@@ -85,25 +142,47 @@ pub fn analyse<'py>(
     perception_radius: f64,
     r_max: Option<f64>,
     bin: Option<f64>,
-    mesh: u32,
+    mesh: i64,
     box_side: Option<f64>,
     link_radius: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let desc = by_name(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let list: Vec<Bound<'py, PyAny>> = match states.cast::<PyList>() {
-        Ok(l) => l.iter().collect(),
-        Err(_) => vec![states.clone()],
-    };
-    let frames: Vec<Vec<Boid>> = list
-        .iter()
-        .enumerate()
-        .map(|(k, s)| state_boids(s, k))
-        .collect::<PyResult<_>>()?;
+    for (n, v) in [
+        ("world width", world.0 as f64),
+        ("world height", world.1 as f64),
+    ] {
+        positive(n, v)?;
+    }
+    positive("interval", interval)?;
+    positive("perception_radius", perception_radius)?;
+    let mesh = u32::try_from(mesh)
+        .map_err(|_| PyValueError::new_err(format!("mesh = {mesh}: allowed 16 ..= 4096 cells")))?;
+    // One state (a mapping), or a sequence of them (list or tuple) in time order.
+    let list: Vec<Bound<'py, PyAny>> =
+        if states.cast::<PyList>().is_ok() || states.cast::<PyTuple>().is_ok() {
+            states.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            vec![states.clone()]
+        };
+    if list.is_empty() {
+        return Err(PyValueError::new_err(
+            "states is empty: give a state (a Simulation.state() dict) or a list of them",
+        ));
+    }
     let w = World {
         width: world.0,
         height: world.1,
         wrap,
     };
+    let frames: Vec<Vec<Boid>> = list
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let b = state_boids(s, k)?;
+            check_state(&b, w, k)?;
+            Ok(b)
+        })
+        .collect::<PyResult<_>>()?;
     let mut settings = Settings::new(perception_radius, frames.len() as u64, interval, "time");
     settings.r_max = r_max;
     settings.bin = bin;

@@ -187,13 +187,44 @@ def test_analyse_takes_numpy_states(run):
         boids.analyse("rdf", states, (w, h), r_max=500.0)
     with pytest.raises(ValueError, match="no \"velocities\""):
         boids.analyse("rdf", {"positions": states[0]["positions"]}, (w, h))
+    # A tuple of states is a sequence of them, as a list is.
+    np.testing.assert_allclose(boids.analyse("msd", tuple(states), (w, h), interval=10 / 60)["y"],
+                               msd["y"], rtol=1e-12)
+    # What the analyses cannot read is a ValueError naming it, not a crash or a wrong curve.
+    s0 = states[0]
+    def with_(key, change):
+        a = s0[key].copy() if key in s0 else None
+        bad = dict(s0)
+        bad[key] = change(a)
+        return bad
+    def nan(a):
+        a[3, 0] = np.nan
+        return a
+    def outside(a):
+        a[3, 0] = w + 5
+        return a
+    cases = [
+        (with_("positions", nan), {}, "boid 3 is at \\(NaN"),
+        (with_("positions", outside), {}, "boid 3 is at .* outside the world"),
+        (with_("velocities", nan), {}, "boid 3 has velocity \\(NaN"),
+        (with_("ids", lambda _: np.zeros(len(s0["positions"]), dtype=np.uint32)), {},
+         "two boids have id 0"),
+        (with_("positions", lambda a: np.zeros((len(a), 3))), {}, r"positions has shape \[\d+, 3\]"),
+        (s0, {"interval": 0.0}, "interval = 0: a finite number above 0"),
+        (s0, {"mesh": -1}, "mesh = -1: allowed 16 ..= 4096"),
+        ([], {}, "states is empty"),
+    ]
+    for state, kw, says in cases:
+        with pytest.raises(ValueError, match=says):
+            boids.analyse("msd" if "interval" in kw else "rdf", state, (w, h), **kw)
+    with pytest.raises(ValueError, match="world width = 0"):
+        boids.analyse("rdf", s0, (0.0, h))
 
 
 def test_another_programs_trajectory_is_analysed(cli, tmp_path):
     """A HOOMD trajectory as another program writes it (particle type 'A', no ids, no hue, no
-    boids log): `boids analyse` reads its particles as boids; its g(r) is freud's RDF and its MSD the
-window MSD on
-    the same frames (the MSD summed here in float64)."""
+    boids log): `boids analyse` reads its particles as boids; its g(r) is freud's RDF and its MSD
+    the window MSD on the same frames (summed here in float64)."""
     rng = np.random.default_rng(7)
     n, side = 2000, 120.0
     t = tmp_path / "foreign.gsd"

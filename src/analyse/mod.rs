@@ -132,13 +132,18 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         })?;
     }
     let curves = with_requests(&args.analyses.analyse, analyses.curves()?);
-    let subtitle = format!(
-        "{} · {boids} boids · {} frames from {}, {} steps apart",
-        crate::io::show_path(&args.file),
-        given,
-        args.from,
-        step_gap
-    );
+    let subtitle = match given {
+        1 => format!(
+            "{} · {boids} boids · frame {}",
+            crate::io::show_path(&args.file),
+            args.from
+        ),
+        _ => format!(
+            "{} · {boids} boids · {given} frames from {}, {step_gap} steps apart",
+            crate::io::show_path(&args.file),
+            args.from
+        ),
+    };
     write_curves(&curves, &subtitle, unit)?;
     let mut lines = summary_lines(&curves, given);
     if let Some(step) = skipped {

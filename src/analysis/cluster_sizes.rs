@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::LogLog,
+    joined: false,
     scalars: &[("mean_size", "boids"), ("largest", "boids")],
     make,
 };

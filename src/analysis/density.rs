@@ -12,7 +12,8 @@ use crate::model::World;
 /// The table's entry.
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "local_density",
-    about: "histogram of the local density: the fraction of boxes of side ℓ at each density",
+    about:
+        "histogram of the local density: the fraction of boxes (of side box_side) at each density",
     x: Axis {
         symbol: "ρ",
         name: "local density",
@@ -25,15 +26,19 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    joined: true,
     scalars: &[("mean_density", "1/wu²")],
     make,
 };
 
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
     let short = world.width.min(world.height) as f64;
-    let side = s.box_side.unwrap_or(2.0 * s.perception_radius);
     let area = world.width as f64 * world.height as f64;
     let smallest = (area / MAX_BOXES).sqrt();
+    // The default fits any world: only a side given can be refused.
+    let side = s
+        .box_side
+        .unwrap_or_else(|| (2.0 * s.perception_radius).min(short / 4.0).max(smallest));
     if !(side >= smallest && side <= short) {
         return Err(AnalysisError::Setting {
             analysis: DESC.name,

@@ -23,6 +23,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    joined: true,
     scalars: &[],
     make,
 };

@@ -35,6 +35,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::LogLog,
+    joined: true,
     scalars: &[],
     make,
 };

@@ -43,7 +43,8 @@ pub struct Settings {
     /// The mesh of the structure factor: cells along the world's longer side (a power of two
     /// is fastest), 16 ..= 4096.
     pub mesh: u32,
-    /// The side of the boxes of the local-density histogram (wu). `None`: two perception radii.
+    /// The side of the boxes of the local-density histogram (wu). `None`: two perception radii, at
+    /// most a quarter of the world's shorter side.
     pub box_side: Option<f64>,
     /// The radius linking boids into clusters (wu): the perception radius unless given.
     pub link_radius: f64,
@@ -199,6 +200,9 @@ pub struct AnalysisDesc {
     pub series: bool,
     /// The axes of its plot.
     pub scales: Scales,
+    /// Whether its plot joins the points by a line (a function sampled on a grid), or shows them
+    /// alone (a distribution over sparse values: the cluster sizes).
+    pub joined: bool,
     /// Its scalar summaries, (name, unit), in the order of [`Curve::scalars`] (`xi` in wu): what
     /// `boids sweep --analyse` records per run, as columns of these names.
     pub scalars: &'static [(&'static str, &'static str)],

@@ -40,6 +40,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    joined: true,
     scalars: &[("xi", "wu")],
     make,
 };

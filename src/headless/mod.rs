@@ -347,12 +347,14 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         Some((a, states)) => {
             let curves = with_requests(&opts.analyses.analyse, a.curves()?);
             let time = sim.params().model.desc().speed.time;
-            let subtitle = format!(
-                "{} boids · {} states, {} steps apart",
-                sim.len(),
-                states,
-                rec.analyse_every
-            );
+            let subtitle = match states {
+                1 => format!("{} boids · 1 state", sim.len()),
+                _ => format!(
+                    "{} boids · {states} states, {} steps apart",
+                    sim.len(),
+                    rec.analyse_every
+                ),
+            };
             write_curves(&curves, &subtitle, time_unit(time))?;
             Some((curves, *states))
         }

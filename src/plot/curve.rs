@@ -4,6 +4,7 @@
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot::{figure_mesh, log_range, log_ticks, png_of, titled, PlotError, TEXT};
 
@@ -23,6 +24,22 @@ pub struct CurvePlot<'a> {
     pub log_x: bool,
     /// A logarithmic y axis (power laws); points at y ≤ 0 are then left out.
     pub log_y: bool,
+    /// Whether a line joins the points (else markers alone).
+    pub joined: bool,
+    /// Vertical lines at these abscissae, each labelled (`xi = 165.4 wu`): the scalar summaries
+    /// measured in the x axis's unit.
+    pub marks: &'a [(String, f64)],
+}
+
+/// A tick label: six significant figures at most, in the shortest form (`50`, not `50.0`;
+/// `0.16667`).
+pub fn tick_text(v: f64) -> String {
+    let r: f64 = format!("{v:.5e}").parse().unwrap_or(v);
+    if r == 0.0 {
+        "0".into()
+    } else {
+        r.to_string()
+    }
 }
 
 /// The figure as PNG bytes.
@@ -66,20 +83,23 @@ pub fn curve_png(p: &CurvePlot) -> Result<Vec<u8>, PlotError> {
         let body = titled(root, p.title, p.subtitle)?;
         let xl = (x0..x1).log_scale().with_key_points(log_ticks(x0, x1));
         let yl = (y0..y1).log_scale().with_key_points(log_ticks(y0, y1));
+        let span = [(x0, x1), (y0, y1)];
         match (p.log_x, p.log_y) {
-            (false, false) => chart(&body, x0..x1, y0..y1, p, &pts),
-            (true, false) => chart(&body, xl, y0..y1, p, &pts),
-            (false, true) => chart(&body, x0..x1, yl, p, &pts),
-            (true, true) => chart(&body, xl, yl, p, &pts),
+            (false, false) => chart(&body, x0..x1, y0..y1, span, p, &pts),
+            (true, false) => chart(&body, xl, y0..y1, span, p, &pts),
+            (false, true) => chart(&body, x0..x1, yl, span, p, &pts),
+            (true, true) => chart(&body, xl, yl, span, p, &pts),
         }
     })
 }
 
-/// The chart of `pts` on axes `xs` and `ys`, a zero line where the values change sign.
+/// The chart of `pts` on axes `xs` and `ys` (spanning `span`: x's and y's ends), a zero line
+/// where the values change sign, and the marks.
 fn chart<DB, X, Y>(
     body: &DrawingArea<DB, Shift>,
     xs: X,
     ys: Y,
+    span: [(f64, f64); 2],
     p: &CurvePlot,
     pts: &[(f64, f64)],
 ) -> Result<(), PlotError>
@@ -101,6 +121,8 @@ where
     figure_mesh(&mut chart.configure_mesh())
         .x_desc(p.x_name)
         .y_desc(p.y_name)
+        .x_label_formatter(&|v| tick_text(*v))
+        .y_label_formatter(&|v| tick_text(*v))
         .draw()?;
     let (lo, hi) = pts
         .iter()
@@ -109,9 +131,53 @@ where
     if !p.log_y && lo < 0.0 && hi > 0.0 {
         chart.draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], TEXT.mix(0.5)))?;
     }
+    let mark = RGBColor(214, 39, 40);
+    let [(x0, x1), (y0, y1)] = span;
+    // Where a value sits along an axis, 0 … 1 (on a log axis by its logarithm).
+    let along = |v: f64, (a, b): (f64, f64), log: bool| {
+        if log {
+            (v.ln() - a.ln()) / (b.ln() - a.ln())
+        } else {
+            (v - a) / (b - a)
+        }
+    };
+    let at = |t: f64, (a, b): (f64, f64), log: bool| {
+        if log {
+            (a.ln() + t * (b.ln() - a.ln())).exp()
+        } else {
+            a + t * (b - a)
+        }
+    };
+    for (k, (label, x)) in p.marks.iter().enumerate() {
+        if !(x.is_finite() && (!p.log_x || *x > 0.0)) {
+            continue;
+        }
+        chart.draw_series(DashedLineSeries::new(
+            [(*x, y0), (*x, y1)],
+            6,
+            4,
+            mark.stroke_width(2),
+        ))?;
+        // The label beside the line near the top, one row lower per mark; on the left of a line
+        // in the right third, so that it stays inside the chart.
+        let y = at(0.95 - 0.07 * k as f64, (y0, y1), p.log_y);
+        let right = along(*x, (x0, x1), p.log_x) > 0.66;
+        let (text, h) = if right {
+            (format!("{label} "), HPos::Right)
+        } else {
+            (format!(" {label}"), HPos::Left)
+        };
+        let style = crate::plot::text_style(15.0)
+            .color(&mark)
+            .pos(Pos::new(h, VPos::Top));
+        chart.draw_series(std::iter::once(Text::new(text, (*x, y), style)))?;
+    }
     let line = RGBColor(31, 119, 180).stroke_width(2);
-    chart.draw_series(LineSeries::new(pts.iter().copied(), line))?;
-    chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, line.filled())))?;
+    if p.joined {
+        chart.draw_series(LineSeries::new(pts.iter().copied(), line))?;
+    }
+    let radius = if p.joined { 3 } else { 4 };
+    chart.draw_series(pts.iter().map(|&q| Circle::new(q, radius, line.filled())))?;
     Ok(())
 }
 
@@ -140,12 +206,19 @@ mod tests {
                 points: &pts,
                 log_x,
                 log_y,
+                joined: true,
+                marks: &[("xi = 12 wu".to_string(), 12.0)],
             })
             .unwrap();
             let img = image::load_from_memory(&png).unwrap().to_rgb8();
             assert_eq!((img.width(), img.height()), crate::plot::PLOT_SIZE);
             let blue = img.pixels().filter(|p| p[2] > 150 && p[0] < 100).count();
             assert!(blue > 500, "the curve is drawn: {blue} blue pixels");
+            let red = img
+                .pixels()
+                .filter(|p| p[0] > 180 && p[1] < 80 && p[2] < 80)
+                .count();
+            assert!(red > 100, "the mark is drawn: {red} red pixels");
         }
         let nan = [(1.0, f64::NAN)];
         assert!(curve_png(&CurvePlot {
@@ -156,7 +229,13 @@ mod tests {
             points: &nan,
             log_x: false,
             log_y: false,
+            joined: true,
+            marks: &[],
         })
         .is_err());
+        assert_eq!(
+            [50.0, 0.2, 0.16666668, 0.0, 2.5e-7, 5000.0].map(tick_text),
+            ["50", "0.2", "0.16667", "0", "0.00000025", "5000"]
+        );
     }
 }

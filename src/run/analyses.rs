@@ -82,7 +82,8 @@ pub struct AnalysisOptions {
     /// reported up to a quarter of the mesh's wave numbers, π / (2 h)).
     #[arg(long, default_value_t = DEFAULT_MESH, value_name = "CELLS")]
     pub mesh: u32,
-    /// Side of the boxes of the local-density histogram (wu). Default: two perception radii.
+    /// Side of the boxes of the local-density histogram (wu). Default: two perception radii, at
+    /// most a quarter of the world's shorter side.
     #[arg(long, value_name = "WU")]
     pub box_side: Option<f64>,
     /// Radius linking boids into clusters for cluster_sizes (wu). Default: the perception radius.
@@ -211,6 +212,16 @@ pub fn write_curves(
             sub.push_str(&format!(" · {name} = {}", scalar_text(*value, unit)));
         }
         let points: Vec<(f64, f64)> = c.x.iter().copied().zip(c.y.iter().copied()).collect();
+        // The scalars measured along the x axis (ξ on the separations, the mean cluster size on
+        // the sizes) are marked on it.
+        let marks: Vec<(String, f64)> = c
+            .scalars
+            .iter()
+            .filter(|(_, _, unit)| *unit == r.desc.x.unit)
+            .filter_map(|(name, v, unit)| {
+                v.map(|x| (format!("{name} = {}", scalar_text(*v, unit)), x))
+            })
+            .collect();
         let png = plot_path(&r.csv);
         let bytes = curve_png(&CurvePlot {
             title: r.desc.about,
@@ -220,6 +231,8 @@ pub fn write_curves(
             points: &points,
             log_x: r.desc.scales != Scales::Linear,
             log_y: r.desc.scales == Scales::LogLog,
+            joined: r.desc.joined,
+            marks: &marks,
         })
         .map_err(|e| RunError::Plot {
             path: png.clone(),

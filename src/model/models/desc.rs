@@ -253,10 +253,15 @@ impl TimeUnit {
         }
     }
 
-    /// The time after `steps` steps of `dt` seconds, in this unit.
+    /// The time after `steps` steps of `dt` seconds, in this unit. `dt` is taken as the decimal
+    /// it was written as (its shortest round-trip form: 1/60 stored in f32 counts as
+    /// 0.016666668 s, not 0.01666666753590107), so times print as the step count times that.
     pub fn after(self, steps: u32, dt: f32) -> f64 {
         match self {
-            TimeUnit::Seconds => steps as f64 * dt as f64,
+            TimeUnit::Seconds => {
+                let dt: f64 = dt.to_string().parse().unwrap_or(dt as f64);
+                steps as f64 * dt
+            }
             TimeUnit::Steps => steps as f64,
         }
     }
