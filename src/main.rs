@@ -196,22 +196,21 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
                 0 => ("⟨φ⟩", "mean of the order parameter"),
                 _ => (m.symbol, m.title),
             };
-            println!(
-                "  {symbol:<8}{title:<38}{:>10.4} ± {:.4}  ({})",
-                e.value, e.error, e.kind
-            );
+            if m.unit == boids::model::measures::Unit::Steps {
+                println!(
+                    "  {symbol:<8}{title:<38}{:>10.1} ± {:.1} steps  ({})",
+                    e.value, e.error, e.kind
+                );
+            } else {
+                println!(
+                    "  {symbol:<8}{title:<38}{:>10.4} ± {:.4}  ({})",
+                    e.value, e.error, e.kind
+                );
+            }
         }
     }
+    // τ_int of φ is a row above; whether the run and its batches are long enough for it.
     if let (Some(t), Some(_)) = (&r.tau_int, &r.order) {
-        let every = f64::from(r.stats_every);
-        println!(
-            "  {:<8}{:<38}{:>10.1} ± {:.1} steps (window {} rows, Sokal)",
-            "τ_int",
-            "integrated autocorrelation time of φ",
-            t.tau * every,
-            t.error * every,
-            t.window
-        );
         let rows = r.stats_rows as f64;
         let batch = rows / boids::stats::batch_count(r.stats_rows) as f64;
         if !t.converged {

@@ -323,11 +323,11 @@ impl Simulation {
     ///
     /// Every measure of the measure table (docs/model.md §12) by name: polarization, milling,
     /// mean_speed, mean_neighbors, va, nematic, catches, catches_total, phi2, phi4, binder,
-    /// susceptibility, flocks, largest_flock, flocked_fraction, hue_coherence,
+    /// susceptibility, tau_int, flocks, largest_flock, flocked_fraction, hue_coherence,
     /// flock_polarization. A float, or None where one state does not give it: mean_neighbors
-    /// before the first step; catches without predators; the moments, Binder cumulant and
-    /// susceptibility of the order parameter, which are statistics of a time series (collect va
-    /// over steps); the flock census unless
+    /// before the first step; catches without predators; the moments, Binder cumulant,
+    /// susceptibility and autocorrelation time of the order parameter, which are statistics of a
+    /// time series (collect va over steps); the flock census unless
     /// flocks=True (connected components of at least 10 boids within the perception radius).
     #[pyo3(signature = (flocks=false))]
     fn measures<'py>(&self, py: Python<'py>, flocks: bool) -> PyResult<Bound<'py, PyDict>> {

@@ -124,7 +124,7 @@ def test_measures_are_every_measure_of_the_table(sim):
     m = sim.measures()
     assert list(m) == [
         "polarization", "milling", "mean_speed", "mean_neighbors", "va", "nematic", "catches",
-        "catches_total", "phi2", "phi4", "binder", "susceptibility", "flocks", "largest_flock",
+        "catches_total", "phi2", "phi4", "binder", "susceptibility", "tau_int", "flocks", "largest_flock",
         "flocked_fraction", "hue_coherence", "flock_polarization",
     ]
     assert m["mean_neighbors"] is None  # counted by a step

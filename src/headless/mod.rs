@@ -362,7 +362,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     };
     let measures = sim.measures()?;
     let measures = rec.with_census(measures, sim.as_mut())?;
-    let order = order_statistics(sim.params(), sim.len(), &rec.rows);
+    let order = order_statistics(sim.params(), sim.len(), &rec.rows, opts.stats_every);
     let columns = report_measures(sim.predator_count() > 0, opts.flocks);
     if let Some(path) = &opts.stats {
         write_stats(

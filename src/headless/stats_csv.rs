@@ -78,14 +78,19 @@ pub(crate) fn order_parameter_tau(
 }
 
 /// The model's order parameter and its series statistics over `rows` (each a measured step's
-/// measures), when there are enough rows (docs/model.md §12.9).
+/// measures, `every` steps apart), when there are enough rows (docs/model.md §12.9); τ_int in
+/// steps.
 pub(crate) fn order_statistics(
     params: &crate::model::SimParams,
     n: usize,
     rows: &[(u32, f64, FlockMeasures)],
+    every: u32,
 ) -> Option<(&'static Measure, Vec<(&'static Measure, Estimate)>)> {
     let (id, series) = order_series(params, rows)?;
-    let m = crate::stats::order_parameter_moments(&series, n);
+    let mut m = crate::stats::order_parameter_moments(&series, n);
+    // τ_int in steps: the series has a row every `every` steps.
+    m.autocorrelation_time.value *= f64::from(every);
+    m.autocorrelation_time.error *= f64::from(every);
     let mut rows = vec![(id.desc(), m.mean)];
     rows.extend(crate::model::flock_measures::series_measures(&m));
     Some((id.desc(), rows))

@@ -188,6 +188,8 @@ pub enum Unit {
     Speed,
     /// A count (of boids, neighbours or flocks).
     Count,
+    /// Steps of the simulation.
+    Steps,
 }
 
 /// One measure, described (an entry of [`MEASURES`]).
@@ -250,6 +252,7 @@ impl Measure {
         match self.unit {
             Unit::None | Unit::Count => "",
             Unit::Speed => speed_unit,
+            Unit::Steps => "steps",
         }
     }
 
@@ -469,6 +472,20 @@ measure_table! {
         unit: Unit::None,
         range: None,
         finish: Finish::Series(|m| m.susceptibility),
+        sweep_plot: SweepPlot::Yes,
+        doc: "§12.9",
+    };
+    /// The integrated autocorrelation time τ_int of the order parameter over a run's measured
+    /// steps, by Sokal's automatic windowing (docs/model.md §12.9): whether the run (≥ 50 τ_int)
+    /// and a batch of its errors (≥ 5 τ_int) are long enough for the errors to be honest. 1/2 for
+    /// independent samples; in steps.
+    TAU_INT => Measure {
+        name: "tau_int",
+        symbol: "τ_int",
+        title: "integrated autocorrelation time of φ",
+        unit: Unit::Steps,
+        range: None,
+        finish: Finish::Series(|m| m.autocorrelation_time),
         sweep_plot: SweepPlot::Yes,
         doc: "§12.9",
     };

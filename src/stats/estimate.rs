@@ -23,6 +23,9 @@ pub enum ErrorKind {
     /// Delete-one-block jackknife over the batches of one time series; see
     /// [`block_jackknife`](super::block_jackknife).
     BlockJackknifeWithinRun,
+    /// Sokal's error of an integrated autocorrelation time, τ·√(2(2M + 1)/n) for its window M;
+    /// see [`integrated_autocorrelation_time`](super::integrated_autocorrelation_time).
+    SokalWithinRun,
 }
 
 impl fmt::Display for ErrorKind {
@@ -31,6 +34,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::AcrossRepeats { repeats } => write!(f, "across {repeats} repeats"),
             ErrorKind::BatchMeansWithinRun => f.write_str("batch means within the run"),
             ErrorKind::BlockJackknifeWithinRun => f.write_str("block jackknife within the run"),
+            ErrorKind::SokalWithinRun => f.write_str("Sokal's windowing within the run"),
         }
     }
 }

@@ -47,6 +47,7 @@
 //! shrinks K-fold. In a stationary, ergodic state with runs much longer than τ the two agree.
 //! ⟨φ⟩, ⟨φ²⟩, ⟨φ⁴⟩ are linear, so for them (with repeats of equal length) the two forms coincide.
 
+use super::autocorrelation::integrated_autocorrelation_time;
 use super::batch_means::time_average;
 use super::estimate::{ErrorKind, Estimate};
 use super::jackknife::block_jackknife;
@@ -66,6 +67,9 @@ pub struct OrderParameterMoments {
     pub binder_cumulant: Estimate,
     /// The susceptibility χ = N(⟨φ²⟩ − ⟨φ⟩²) ([`susceptibility`]).
     pub susceptibility: Estimate,
+    /// The integrated autocorrelation time τ_int of φ in samples (measured steps), by Sokal's
+    /// automatic windowing ([`integrated_autocorrelation_time`]); NaN for a constant series.
+    pub autocorrelation_time: Estimate,
 }
 
 /// The Binder cumulant G = 1 − ⟨φ⁴⟩/(3⟨φ²⟩²) from the moments `phi2` = ⟨φ²⟩ and `phi4` = ⟨φ⁴⟩
@@ -109,6 +113,18 @@ pub fn order_parameter_moments(series: &[f64], particles: usize) -> OrderParamet
         fourth_moment: time_average(&phi4),
         binder_cumulant: jackknifed(&|m| binder_cumulant(m[1], m[2])),
         susceptibility: jackknifed(&|m| susceptibility(m[0], m[1], particles)),
+        autocorrelation_time: match integrated_autocorrelation_time(series) {
+            Some(t) => Estimate {
+                value: t.tau,
+                error: t.error,
+                kind: ErrorKind::SokalWithinRun,
+            },
+            None => Estimate {
+                value: f64::NAN,
+                error: f64::NAN,
+                kind: ErrorKind::SokalWithinRun,
+            },
+        },
     }
 }
 
@@ -136,6 +152,7 @@ pub fn order_parameter_moments_over_repeats(
         fourth_moment: combine(|m| m.fourth_moment),
         binder_cumulant: combine(|m| m.binder_cumulant),
         susceptibility: combine(|m| m.susceptibility),
+        autocorrelation_time: combine(|m| m.autocorrelation_time),
     }
 }
 

@@ -113,6 +113,8 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     let stop = Stop::install("the current run");
     let pb = Progress::new(args.quiet, "steps");
     let axes = cfg.axes.clone();
+    // Runs whose errors are not to be trusted (too short for their τ_int of φ).
+    let short = std::cell::Cell::new(0usize);
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
         SweepEvent::Planned { runs, steps } => {
             pb.say(&format!(
@@ -148,7 +150,11 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
                 row.repeat,
                 cfg.repeats,
                 values.join(", ")
-            ))
+            ));
+            if let Some(why) = row.too_short() {
+                short.set(short.get() + 1);
+                pb.say(&format!("warning: run {} is {why}", row.run));
+            }
         }
     });
     pb.finish();
@@ -160,6 +166,16 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
         outcome.summary.runs.len(),
         outcome.summary.seconds_total
     );
+    if short.get() > 0 {
+        eprintln!(
+            "warning: {} of the runs done are shorter than {} τ_int of φ, or their batches \
+             shorter than {} τ_int: their errors are not to be trusted (tau_int in sweep.csv); \
+             raise --steps",
+            short.get(),
+            crate::stats::RUN_TAUS,
+            crate::stats::BATCH_TAUS
+        );
+    }
     if outcome.summary.status == SweepStatus::Interrupted {
         println!("interrupted: the folder holds the runs that finished");
         std::process::exit(130);

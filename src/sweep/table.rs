@@ -58,6 +58,37 @@ impl RunRow {
     pub fn density(&self) -> f64 {
         density(self.boids, self.world)
     }
+
+    /// Why this run's errors are not to be trusted, if they are not: the run shorter than
+    /// [`RUN_TAUS`](crate::stats::RUN_TAUS) integrated autocorrelation times of φ, or a batch of
+    /// its errors shorter than [`BATCH_TAUS`](crate::stats::BATCH_TAUS) (docs/model.md §12.9).
+    pub fn too_short(&self) -> Option<String> {
+        let k = crate::sweep::order_statistics()
+            .iter()
+            .position(|m| m.name == "tau_int")?;
+        let tau = self.order.get(k)?.0;
+        if !(tau.is_finite() && tau > 0.0) {
+            return None;
+        }
+        let n = self.samples as f64;
+        let batch = n / crate::stats::batch_count(self.samples as usize).max(1) as f64;
+        if n < crate::stats::RUN_TAUS * tau {
+            Some(format!(
+                "{:.0} τ_int of φ long (τ_int = {tau:.1} steps), fewer than {}: run longer",
+                n / tau,
+                crate::stats::RUN_TAUS
+            ))
+        } else if batch < crate::stats::BATCH_TAUS * tau {
+            Some(format!(
+                "a batch of its errors is {:.1} τ_int of φ long (τ_int = {tau:.1} steps), fewer \
+                 than {}: its errors are too small; run longer",
+                batch / tau,
+                crate::stats::BATCH_TAUS
+            ))
+        } else {
+            None
+        }
+    }
 }
 
 /// N / (W·H) (boids/wu²).

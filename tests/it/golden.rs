@@ -180,6 +180,7 @@ const CASES: &[Case] = &[
             "sweep/mean_neighbors.svg",
             "sweep/binder.svg",
             "sweep/susceptibility.svg",
+            "sweep/tau_int.svg",
             "sweep/series/point-00001-repeat-001.csv.gz",
             "sweep/series/point-00003-repeat-002.csv.gz",
         ],

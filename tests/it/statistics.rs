@@ -415,3 +415,65 @@ fn the_autocorrelation_time_matches_an_independent_estimate_and_warns_on_short_r
         "{short}"
     );
 }
+
+/// A sweep records τ_int of φ per run (`tau_int`, `tau_int_se`, in steps, from the measure
+/// table), the estimate that an independent windowed sum over the run's `--series` file gives
+/// (within its error), near the Vicsek transition; a run made too short on purpose is named in a
+/// warning, and the summary line counts it.
+#[test]
+fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/vicsek.toml");
+    let sweep = |steps: &str, out: &Path| {
+        boids()
+            .args(["sweep", "--scene", scene.to_str().unwrap()])
+            .args(["--param", "vicsek_eta", "--values", "2.5", "--boids", "400"])
+            .args(["--steps", steps, "--discard", "100", "--series", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let long = root.path().join("long");
+    let out = sweep("3100", &long);
+    assert!(out.status.success());
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning:"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (h, rows) = table(&long.join("sweep.csv"));
+    let at = |name: &str| h.iter().position(|c| c == name).unwrap();
+    let tau: f64 = rows[0][at("tau_int")].parse().unwrap();
+    let err: f64 = rows[0][at("tau_int_se")].parse().unwrap();
+    let f = "series/point-00001-repeat-001.csv.gz";
+    let bytes = std::fs::read(long.join(f)).unwrap();
+    let (head, series) = boids::sweep::series::read_series(f, &bytes).unwrap();
+    let c = head.iter().position(|h| h == "va").unwrap();
+    let x: Vec<f64> = series.iter().map(|r| r[c]).collect();
+    // C(t) normalised by n (as emcee and a numpy one-liner compute it), windowed at 5 τ.
+    let n = x.len();
+    let mean = x.iter().sum::<f64>() / n as f64;
+    let acf = |t: usize| -> f64 {
+        (0..n - t)
+            .map(|i| (x[i] - mean) * (x[i + t] - mean))
+            .sum::<f64>()
+            / n as f64
+    };
+    let c0 = acf(0);
+    let mut est = 0.5;
+    for m in 1..n / 2 {
+        est += acf(m) / c0;
+        if m as f64 >= 5.0 * est {
+            break;
+        }
+    }
+    assert!(tau > 1.0, "near the transition φ is correlated: {tau}");
+    assert!((tau - est).abs() < err, "{tau} ± {err} against {est}");
+    let out = sweep("260", &root.path().join("short"));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success());
+    assert!(
+        e.contains("warning: run 1 is") && e.contains("τ_int of φ") && e.contains("1 of the runs"),
+        "{e}"
+    );
+}
