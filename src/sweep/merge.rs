@@ -147,7 +147,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     let mut rows: Vec<RunRow> = Vec::new();
     let mut runs = Vec::new();
     for (d, s) in &shards {
-        let r = read_csv(&d.join(CSV), &axes, &s0.plan.scalar_columns())?;
+        let mut r = read_csv(&d.join(CSV), &axes, &s0.plan.scalar_columns())?;
+        crate::sweep::histogram::attach(d, &axes, &mut r)?;
         let want: Vec<usize> = s.runs.iter().map(|p| p.run).collect();
         let got: Vec<usize> = r.iter().map(|p| p.run).collect();
         // Plan indices from 0; the files number runs from 1.

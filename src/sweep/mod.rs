@@ -25,7 +25,7 @@
 //! `--shard I/N` runs one of N disjoint slices of the points ([`shard`]); `boids sweep merge`
 //! combines the shard folders into what one run writes ([`merge`]). The folder holds `sweep.csv`,
 //! `points.csv`, `summary.json`, a plot per measure and per order statistic ([`output`],
-//! [`summary`], [`plot`]) and with `--series` each run's per-step measures (`series/`). Ctrl-C
+//! [`summary`], [`plot`]), P(φ) per run and its plot ([`histogram`]) and with `--series` each run's per-step measures (`series/`). Ctrl-C
 //! stops after the current point with a valid folder (status `interrupted`, exit status 130)
 //! ([`cli`]); `--resume` runs only what such a folder has not done ([`resume`]).
 //!
@@ -37,6 +37,7 @@ pub mod args;
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod histogram;
 pub mod merge;
 pub mod output;
 pub mod plan;

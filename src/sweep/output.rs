@@ -7,6 +7,8 @@
 //!   round-trip form, so a merge of shards is byte-identical to one run. No timing column: times
 //!   differ between runs.
 //! - `points.csv`: one row per point, its repeats combined ([`crate::sweep::points`]).
+//! - `phi_histogram.csv` and `phi_histogram.png`: P(φ) of each run and point
+//!   ([`crate::sweep::histogram`]).
 //! - `summary.json`: [`SweepSummary`].
 //! - `<name>.svg` and `<name>.png` for each plot ([`crate::sweep::plot::plotted`]).
 //! - with `--series`, `series/point-PPPPP-repeat-RRR.csv.gz` for each run
@@ -72,15 +74,17 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), SweepError> {
 }
 
 /// The plot files of a sweep, in order: `<name>.svg` and `<name>.png` for each of
-/// [`crate::sweep::plot::plotted`].
+/// [`crate::sweep::plot::plotted`], then P(φ)'s `phi_histogram.png`.
 pub fn plot_files(summary: &SweepSummary) -> Vec<String> {
-    crate::sweep::plot::plotted(summary)
+    let mut files: Vec<String> = crate::sweep::plot::plotted(summary)
         .iter()
         .flat_map(|p| {
             let m = p.measure().name;
             [format!("{m}.svg"), format!("{m}.png")]
         })
-        .collect()
+        .collect();
+    files.push(crate::sweep::histogram::PNG.to_string());
+    files
 }
 
 /// Writes `sweep.csv`, `points.csv` and `summary.json` into `dir` (and the plots when `plots`),
@@ -111,8 +115,20 @@ pub fn write_outputs(
     write(CSV, &csv_bytes(&axes, &scalars, rows)?)?;
     let points = summarise(rows);
     write(POINTS_CSV, &points_csv(&axes, &scalars, &points)?)?;
-    let mut files = vec![CSV.to_string(), POINTS_CSV.to_string(), SUMMARY.to_string()];
+    write(
+        crate::sweep::histogram::CSV,
+        &crate::sweep::histogram::csv_bytes(&axes, rows)?,
+    )?;
+    let mut files = vec![
+        CSV.to_string(),
+        POINTS_CSV.to_string(),
+        crate::sweep::histogram::CSV.to_string(),
+        SUMMARY.to_string(),
+    ];
     if plots {
+        let png = crate::sweep::histogram::histogram_png(summary, rows)
+            .map_err(plot(crate::sweep::histogram::PNG.into()))?;
+        write(crate::sweep::histogram::PNG, &png)?;
         for what in crate::sweep::plot::plotted(summary) {
             let name = what.measure().name;
             let svg = crate::sweep::plot::measure_svg(summary, &points, what)

@@ -148,7 +148,7 @@ fn base_params(s: &SweepSummary) -> crate::model::SimParams {
 }
 
 /// The symbol of a swept name in a legend or title (`η`, `N`, `ρ`; the key when it has none).
-fn symbol(name: &str) -> String {
+pub(crate) fn symbol(name: &str) -> String {
     match name {
         "boids" => "N".into(),
         "density" => "ρ".into(),
@@ -174,9 +174,15 @@ struct MeasurePlot {
     lines: Vec<PlotLine>,
 }
 
+/// The subtitle of a sweep's plots for its run rows `rows` (see [`subtitle`]),
+/// without what the error bars are (a plot without bars).
+pub(crate) fn subtitle_of(s: &SweepSummary, rows: &[crate::sweep::table::RunRow]) -> String {
+    subtitle(s, &crate::sweep::points::summarise(rows), false)
+}
+
 /// The subtitle of a sweep's plots: the model, N, ρ, steps, repeats, what the bars are, the
 /// backend (and the status when not complete).
-fn subtitle(s: &SweepSummary, points: &[PointSummary]) -> String {
+fn subtitle(s: &SweepSummary, points: &[PointSummary], bars: bool) -> String {
     let p = &s.plan;
     let model = s
         .base_params
@@ -214,10 +220,11 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary]) -> String {
     let kind = first.map_or(crate::stats::ErrorKind::BatchMeansWithinRun, |q| {
         q.error_kind()
     });
-    sub.push(if p.repeats > 1 {
-        format!("{} repeats; bars ±1 se {kind}", p.repeats)
-    } else {
-        "bars ±1 se within the run".into()
+    sub.push(match (p.repeats > 1, bars) {
+        (true, true) => format!("{} repeats; bars ±1 se {kind}", p.repeats),
+        (true, false) => format!("{} repeats pooled", p.repeats),
+        (false, true) => "bars ±1 se within the run".into(),
+        (false, false) => "1 repeat".into(),
     });
     sub.push(format!("backend {}", p.backend));
     if s.status != SweepStatus::Complete {
@@ -348,7 +355,7 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
                 measure.symbol
             )
         },
-        subtitle: subtitle(s, points),
+        subtitle: subtitle(s, points, true),
         x_name: axis_label(&p.axes[0].name, &base_params(s)),
         y_name: measure.label(speed_unit),
         x: (x0, x1),

@@ -215,6 +215,7 @@ mod tests {
             stats: vec![SeriesStats { mean, sd: 0.1, se }],
             order: vec![(mean, se)],
             scalars: vec![Some(mean * 10.0), (repeat != 2).then_some(mean)],
+            histogram: Vec::new(),
         }
     }
 

@@ -90,7 +90,9 @@ pub fn load(
     let rows = if done == 0 {
         Vec::new()
     } else {
-        read_csv(&dir.join(CSV), &axes, &summary.plan.scalar_columns())?
+        let mut rows = read_csv(&dir.join(CSV), &axes, &summary.plan.scalar_columns())?;
+        crate::sweep::histogram::attach(dir, &axes, &mut rows)?;
+        rows
     };
     let numbers: Vec<usize> = rows.iter().map(|r| r.run).collect();
     let expected: Vec<usize> = summary.runs[..done].iter().map(|r| r.run).collect();

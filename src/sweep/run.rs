@@ -151,6 +151,7 @@ fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
             .collect(),
         order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
         scalars: run.scalars.clone(),
+        histogram: crate::sweep::histogram::histogram(&col(phi)),
     }
 }
 

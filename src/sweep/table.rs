@@ -51,6 +51,10 @@ pub struct RunRow {
     /// The analyses' scalar summaries (`--analyse`), in the plan's scalar-column order; `None`
     /// where one does not exist (ξ when C(r) has no robust zero), written as an empty field.
     pub scalars: Vec<Option<f64>>,
+    /// The counts of φ over the measured steps in the bins of
+    /// [`crate::sweep::histogram`] (written to `phi_histogram.csv`, not to this table; empty
+    /// until read back from there).
+    pub histogram: Vec<u32>,
 }
 
 impl RunRow {
@@ -287,6 +291,7 @@ pub fn read_csv(
             stats,
             order: order_cols,
             scalars: scalar_cols,
+            histogram: Vec::new(),
         });
     }
     Ok(rows)

@@ -181,6 +181,7 @@ const CASES: &[Case] = &[
             "sweep/binder.svg",
             "sweep/susceptibility.svg",
             "sweep/tau_int.svg",
+            "sweep/phi_histogram.csv",
             "sweep/series/point-00001-repeat-001.csv.gz",
             "sweep/series/point-00003-repeat-002.csv.gz",
         ],

@@ -418,8 +418,9 @@ fn the_autocorrelation_time_matches_an_independent_estimate_and_warns_on_short_r
 
 /// A sweep records τ_int of φ per run (`tau_int`, `tau_int_se`, in steps, from the measure
 /// table), the estimate that an independent windowed sum over the run's `--series` file gives
-/// (within its error), near the Vicsek transition; a run made too short on purpose is named in a
-/// warning, and the summary line counts it.
+/// (within its error), near the Vicsek transition, and P(φ), the series's values counted in
+/// their bins; a run made too short on purpose is named in a warning, and the summary line
+/// counts it.
 #[test]
 fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
     let root = tempfile::tempdir().unwrap();
@@ -469,6 +470,26 @@ fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
     }
     assert!(tau > 1.0, "near the transition φ is correlated: {tau}");
     assert!((tau - est).abs() < err, "{tau} ± {err} against {est}");
+    // P(φ) of the run: the series's values counted in 50 bins of [0, 1], the densities
+    // integrating to 1.
+    let (h, rows) = table(&long.join("phi_histogram.csv"));
+    let at = |name: &str| h.iter().position(|c| c == name).unwrap();
+    assert_eq!(rows.len(), 50);
+    let mut integral = 0.0;
+    for r in &rows {
+        let (lo, hi): (f64, f64) = (
+            r[at("phi_lo")].parse().unwrap(),
+            r[at("phi_hi")].parse().unwrap(),
+        );
+        let count: usize = r[at("count")].parse().unwrap();
+        let inside = x
+            .iter()
+            .filter(|v| **v >= lo && (**v < hi || (hi == 1.0 && **v <= 1.0)))
+            .count();
+        assert_eq!(count, inside, "bin [{lo}, {hi})");
+        integral += r[at("density")].parse::<f64>().unwrap() * (hi - lo);
+    }
+    assert!((integral - 1.0).abs() < 1e-9, "{integral}");
     let out = sweep("260", &root.path().join("short"));
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success());
