@@ -19,11 +19,13 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub setup: SetupArgs,
     /// Parameter to sweep: any numeric parameter the model uses (a key of a scene's `[params]`:
-    /// rotational_diffusion, alignment_weight, vicsek_eta, …), `boids` (the count) or `density`
-    /// (boids/wu² at a fixed count).
+    /// rotational_diffusion, alignment_weight, vicsek_eta, …), `boids` (the count), `density`
+    /// (boids/wu² at a fixed count), or a categorical one by its values' names (vicsek_noise:
+    /// angular,vectorial; neighborhood: metric,topological; boundary: wrap,walls,bounce).
     #[arg(long, required = true, value_name = "NAME")]
     pub param: Option<String>,
-    /// Its values: a,b,c or start:stop:step (stop included within 1e-9 of a step).
+    /// Its values: a,b,c or start:stop:step (stop included within 1e-9 of a step); names a,b for
+    /// a categorical parameter.
     #[arg(long, required = true, allow_hyphen_values = true, value_name = "LIST")]
     pub values: Option<String>,
     /// A second parameter: every combination with the first is run (one plot line per value).

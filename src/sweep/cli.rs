@@ -22,12 +22,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     let mut axes = Vec::new();
     for (name, values) in [(&args.param, &args.values), (&args.param2, &args.values2)] {
         if let (Some(n), Some(v)) = (name, values) {
-            let values =
-                parse_values(v).map_err(|e| SweepError::Plan(format!("--param {n}: {e}")))?;
-            axes.push(Axis {
-                name: n.trim().to_string(),
-                values,
-            });
+            axes.push(axis(n.trim(), v)?);
         }
     }
     // What the sweep sets itself is not also set another way (the other would be ignored).
@@ -88,6 +83,50 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         series: args.series,
         log: args.log.unwrap_or_default(),
         analyses,
+    })
+}
+
+/// The axis of the parameter `name` with the values `text`: names (`angular,vectorial`) for a
+/// categorical parameter of the table, else numbers ([`parse_values`]).
+///
+/// # Errors
+/// [`SweepError::Plan`] naming the parameter: a name not among its values (with them), a name
+/// given twice, `model` (one model per sweep), or bad numbers.
+pub fn axis(name: &str, text: &str) -> Result<Axis, SweepError> {
+    let plan = |why: String| SweepError::Plan(format!("--param {name}: {why}"));
+    let choices = match crate::model::SimParams::spec(name).map(|s| s.range) {
+        Some(crate::model::param_table::Range::Choice(c)) => c,
+        _ => {
+            let values = parse_values(text).map_err(|e| plan(e.to_string()))?;
+            return Ok(Axis::numeric(name, values));
+        }
+    };
+    if name == "model" {
+        return Err(plan(
+            "a sweep runs one model (the order parameter and the parameters differ between \
+             models): give it with --set model=NAME or the scene, and sweep its parameters"
+                .into(),
+        ));
+    }
+    let mut labels: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        if !choices.contains(&item) {
+            return Err(plan(format!(
+                "{item:?} is not one of its values: {}",
+                choices.join(", ")
+            )));
+        }
+        if labels.iter().any(|l| l == item) {
+            return Err(plan(format!(
+                "{item} is given twice; each value once (more runs of one value: --repeats)"
+            )));
+        }
+        labels.push(item.to_string());
+    }
+    Ok(Axis {
+        name: name.to_string(),
+        values: (0..labels.len()).map(|i| i as f64).collect(),
+        labels,
     })
 }
 

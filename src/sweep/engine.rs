@@ -53,8 +53,10 @@ pub struct RunRequest<'a> {
     pub sets: &'a [Set],
     /// `--keep-world`.
     pub keep_world: bool,
-    /// The swept names and the point's values.
+    /// The swept names and the point's values (a categorical value as its index in its axis).
     pub settings: Vec<(String, f64)>,
+    /// The sweep's axes, for the names of categorical values.
+    pub axes: &'a [crate::sweep::plan::Axis],
     /// The state the run starts from.
     pub start: crate::sweep::plan::Start,
     /// Steps to run; 0 resolves and checks only (no backend is made, but the GPU context is, so
@@ -167,7 +169,12 @@ pub fn run_one(
             .filter(|(n, _)| !SPECIAL.contains(&n.as_str()))
             .map(|(n, v)| Set {
                 key: n.clone(),
-                value: v.to_string(),
+                // A categorical value by its name.
+                value: req
+                    .axes
+                    .iter()
+                    .find(|a| a.name == *n)
+                    .map_or_else(|| v.to_string(), |a| a.text(*v)),
             }),
     );
     let mut spec = resolve(

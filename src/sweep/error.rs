@@ -184,7 +184,10 @@ mod tests {
     #[test]
     fn a_foreign_csv_is_a_file_error_with_its_line() {
         let dir = tempfile::tempdir().unwrap();
-        let axes = vec!["rotational_diffusion".to_string()];
+        let axes = vec![crate::sweep::plan::Axis::numeric(
+            "rotational_diffusion",
+            vec![0.0],
+        )];
         let p = dir.path().join("sweep.csv");
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
         match read_csv(&p, &axes, &[]) {
@@ -195,7 +198,7 @@ mod tests {
             other => panic!("expected a File error, got {other:?}"),
         }
         // The right header, then a row whose seed is not a whole number: line 2, named.
-        let h = header(&axes, &[]);
+        let h = header(&crate::sweep::plan::axis_names(&axes), &[]);
         let mut row = vec!["1"; h.len()];
         row[3] = "x";
         std::fs::write(&p, format!("{}\n{}\n", h.join(","), row.join(","))).unwrap();

@@ -18,6 +18,7 @@ use plotters::prelude::*;
 
 use crate::plot::{figure_mesh, png_of, titled, PlotError};
 use crate::sweep::error::SweepError;
+use crate::sweep::plan::{axis_names, Axis};
 use crate::sweep::summary::SweepSummary;
 use crate::sweep::table::RunRow;
 
@@ -59,13 +60,13 @@ fn header(axes: &[String]) -> Vec<String> {
 ///
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
-pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError> {
+pub fn csv_bytes(axes: &[Axis], rows: &[RunRow]) -> Result<Vec<u8>, SweepError> {
     let e = |source: csv::Error| SweepError::Csv {
         path: CSV.into(),
         source,
     };
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header(axes)).map_err(e)?;
+    w.write_record(header(&axis_names(axes))).map_err(e)?;
     for r in rows {
         let n: u32 = r.histogram.iter().sum();
         for (b, &count) in r.histogram.iter().enumerate() {
@@ -76,7 +77,7 @@ pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError
                 0.0
             };
             let mut rec = vec![r.run.to_string(), r.point.to_string(), r.repeat.to_string()];
-            rec.extend(r.values.iter().map(|v| v.to_string()));
+            rec.extend(axes.iter().zip(&r.values).map(|(a, v)| a.text(*v)));
             rec.extend([lo, hi].map(|v| v.to_string()));
             rec.push(count.to_string());
             rec.push(density.to_string());
@@ -94,7 +95,7 @@ pub fn csv_bytes(axes: &[String], rows: &[RunRow]) -> Result<Vec<u8>, SweepError
 /// [`SweepError::File`] naming the file (and line): missing, another header, a field that is not
 /// a number, or a run of `rows` without its [`BINS`] bins; [`SweepError::Csv`] for a file that
 /// is not CSV.
-pub fn attach(dir: &Path, axes: &[String], rows: &mut [RunRow]) -> Result<(), SweepError> {
+pub fn attach(dir: &Path, axes: &[Axis], rows: &mut [RunRow]) -> Result<(), SweepError> {
     if rows.is_empty() {
         return Ok(());
     }
@@ -116,7 +117,7 @@ pub fn attach(dir: &Path, axes: &[String], rows: &mut [RunRow]) -> Result<(), Sw
             source: e,
         },
     })?;
-    let want = header(axes);
+    let want = header(&axis_names(axes));
     let got: Vec<String> = r
         .headers()
         .map_err(|e| fail(Some(1), e.to_string()))?
@@ -263,7 +264,15 @@ pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotE
                 let label: Vec<String> = names
                     .iter()
                     .zip(values)
-                    .map(|(n, v)| format!("{n} = {}", crate::stats::format::trimmed(*v, 4)))
+                    .zip(&s.plan.axes)
+                    .map(|((n, v), a)| {
+                        let v = if a.is_categorical() {
+                            a.text(*v)
+                        } else {
+                            crate::stats::format::trimmed(*v, 4)
+                        };
+                        format!("{n} = {v}")
+                    })
                     .collect();
                 drawn.label(label.join(", ")).legend(move |(x, y)| {
                     PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))

@@ -143,7 +143,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
         ));
     }
 
-    let axes: Vec<String> = s0.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let axes = s0.plan.axes.clone();
     let mut rows: Vec<RunRow> = Vec::new();
     let mut runs = Vec::new();
     for (d, s) in &shards {

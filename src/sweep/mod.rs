@@ -19,7 +19,8 @@
 //! ([`order_statistics`]); one row per run in `sweep.csv` ([`table`]). `points.csv` combines the
 //! repeats of each point ([`points`]): with K ≥ 2 repeats the error is the spread of the repeats
 //! (sd/√K). NAME is any numeric parameter the model uses (set by key as `--set` sets it), `boids`
-//! or `density` (world rule in [`engine`]); values are parsed by [`values`]. A point out of range
+//! or `density` (world rule in [`engine`]), or a categorical one by its values' names
+//! ([`cli::axis`]); numbers are parsed by [`values`]. A point out of range
 //! is an error naming the value and the allowed range before anything runs.
 //!
 //! `--shard I/N` runs one of N disjoint slices of the points ([`shard`]); `boids sweep merge`

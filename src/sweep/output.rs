@@ -101,7 +101,7 @@ pub fn write_outputs(
     plots: bool,
     series: &[String],
 ) -> Result<(), SweepError> {
-    let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let axes = summary.plan.axes.clone();
     let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, SweepError> {
         let p = dir.join(name);
         crate::io::write_atomic(&p, bytes).map_err(|source| SweepError::Write {

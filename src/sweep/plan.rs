@@ -36,8 +36,56 @@ pub const SEED_STREAM: u32 = 0x5357_4550;
 pub struct Axis {
     /// A [`crate::model::SimParams`] field, `boids` or `density`.
     pub name: String,
-    /// Its values, in the order given.
+    /// Its values, in the order given; for a categorical parameter the indices 0, 1, … of
+    /// `labels`.
     pub values: Vec<f64>,
+    /// A categorical parameter's values by name (`angular`, `vectorial`), in the order given;
+    /// empty for a numeric one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
+
+impl Axis {
+    /// A numeric axis.
+    pub fn numeric(name: &str, values: Vec<f64>) -> Axis {
+        Axis {
+            name: name.to_string(),
+            values,
+            labels: Vec::new(),
+        }
+    }
+
+    /// Whether its values are names (a categorical parameter).
+    pub fn is_categorical(&self) -> bool {
+        !self.labels.is_empty()
+    }
+
+    /// A value as the files and settings write it: a categorical value's name, else the number in
+    /// shortest round-trip form.
+    pub fn text(&self, v: f64) -> String {
+        if self.is_categorical() {
+            self.labels
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| v.to_string())
+        } else {
+            v.to_string()
+        }
+    }
+
+    /// The value written as `text` ([`Axis::text`]'s inverse), if it is one.
+    pub fn parse(&self, text: &str) -> Option<f64> {
+        if self.is_categorical() {
+            self.labels.iter().position(|l| l == text).map(|i| i as f64)
+        } else {
+            text.parse().ok()
+        }
+    }
+}
+
+/// The names of `axes`, in order.
+pub fn axis_names(axes: &[Axis]) -> Vec<String> {
+    axes.iter().map(|a| a.name.clone()).collect()
 }
 
 /// The state every run of a sweep starts from.
@@ -363,14 +411,8 @@ mod tests {
             scene_sha256: None,
             backend: "cpu".into(),
             axes: vec![
-                Axis {
-                    name: "rotational_diffusion".into(),
-                    values: vec![0.0, 1.0, 2.0],
-                },
-                Axis {
-                    name: "alignment_weight".into(),
-                    values: vec![0.5, 1.5],
-                },
+                Axis::numeric("rotational_diffusion", vec![0.0, 1.0, 2.0]),
+                Axis::numeric("alignment_weight", vec![0.5, 1.5]),
             ],
             boids: Some(100),
             steps: 50,

@@ -166,6 +166,8 @@ struct MeasurePlot {
     title: String,
     subtitle: String,
     x_name: String,
+    /// A categorical first parameter's value names, drawn at x = 0, 1, … (empty: numbers).
+    x_labels: Vec<String>,
     y_name: String,
     x: (f64, f64),
     xlog: bool,
@@ -263,6 +265,16 @@ fn settings(s: &SweepSummary) -> Vec<String> {
                 .map(value),
         );
     }
+    if swept("neighborhood") {
+        // Both kinds are drawn: the radius of the one and the k of the other.
+        out.extend(
+            ["perception_radius", "topological_k"]
+                .into_iter()
+                .filter(|k| !swept(k))
+                .map(value),
+        );
+        return out;
+    }
     match base.neighborhood {
         crate::model::Neighborhood::Metric if !swept("perception_radius") => {
             out.push(format!("metric, {}", value("perception_radius")));
@@ -286,8 +298,12 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
             (a.min(*v), b.max(*v))
         });
-    let xlog = xmin > 0.0 && s.log.x.unwrap_or(xmax / xmin >= 100.0);
-    let (x0, x1) = if xlog {
+    let categorical = s.plan.axes[0].is_categorical();
+    let xlog = !categorical && xmin > 0.0 && s.log.x.unwrap_or(xmax / xmin >= 100.0);
+    let (x0, x1) = if categorical {
+        // The values' names at 0, 1, …, half a step of room on each side.
+        (xmin - 0.5, xmax + 0.5)
+    } else if xlog {
         (xmin / 1.3, xmax * 1.3)
     } else {
         let pad = if xmax > xmin {
@@ -357,6 +373,7 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
         },
         subtitle: subtitle(s, points, true),
         x_name: axis_label(&p.axes[0].name, &base_params(s)),
+        x_labels: p.axes[0].labels.clone(),
         y_name: measure.label(speed_unit),
         x: (x0, x1),
         xlog,
@@ -367,7 +384,15 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
             .enumerate()
             .map(|(k, (key, pts))| {
                 let (r, g, b) = PALETTE[k % PALETTE.len()];
-                let label = key.map(|v| format!("{} = {}", symbol(&p.axes[1].name), short(v)));
+                let label = key.map(|v| {
+                    let a = &p.axes[1];
+                    let v = if a.is_categorical() {
+                        a.text(v)
+                    } else {
+                        short(v)
+                    };
+                    format!("{} = {v}", symbol(&a.name))
+                });
                 (label, RGBColor(r, g, b), pts)
             })
             .collect(),
@@ -529,7 +554,19 @@ where
     figure_mesh(&mut chart.configure_mesh())
         .x_desc(p.x_name.as_str())
         .y_desc(p.y_name.as_str())
-        .x_label_formatter(&|v| short(*v))
+        .x_label_formatter(&|v| {
+            if p.x_labels.is_empty() {
+                short(*v)
+            } else if (v - v.round()).abs() < 1e-9 && v.round() >= 0.0 {
+                // A categorical value's name at its index (the other ticks unlabelled).
+                p.x_labels
+                    .get(v.round() as usize)
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
         .y_label_formatter(&|v| short(*v))
         .draw()?;
     Ok(())
@@ -583,6 +620,7 @@ mod tests {
             title: String::new(),
             subtitle: String::new(),
             x_name: String::new(),
+            x_labels: Vec::new(),
             y_name: String::new(),
             x: (0.0, 10.0),
             xlog: false,

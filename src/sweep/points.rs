@@ -7,6 +7,7 @@
 
 use crate::stats::{combine_repeats, ErrorKind, Estimate};
 use crate::sweep::error::SweepError;
+use crate::sweep::plan::{axis_names, Axis};
 use crate::sweep::table::{density, scalar_field, RunRow};
 
 /// File name of the table.
@@ -143,19 +144,20 @@ pub fn summarise(rows: &[RunRow]) -> Vec<PointSummary> {
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
 pub fn points_csv(
-    axes: &[String],
+    axes: &[Axis],
     scalars: &[String],
     points: &[PointSummary],
 ) -> Result<Vec<u8>, SweepError> {
+    let names = axis_names(axes);
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |source: csv::Error| SweepError::Csv {
         path: POINTS_CSV.into(),
         source,
     };
     let mut h: Vec<String> = vec!["point".to_string()];
-    h.extend(axes.iter().cloned());
+    h.extend(names.iter().cloned());
     h.extend(["n_boids", "world_width_wu", "world_height_wu"].map(String::from));
-    let density_column = crate::sweep::table::density_column(axes);
+    let density_column = crate::sweep::table::density_column(&names);
     if density_column {
         h.push("density".into());
     }
@@ -173,7 +175,7 @@ pub fn points_csv(
     w.write_record(&h).map_err(e)?;
     for p in points {
         let mut rec: Vec<String> = vec![p.point.to_string()];
-        rec.extend(p.values.iter().map(|v| v.to_string()));
+        rec.extend(axes.iter().zip(&p.values).map(|(a, v)| a.text(*v)));
         rec.push(p.boids.to_string());
         rec.push(p.world[0].to_string());
         rec.push(p.world[1].to_string());

@@ -86,7 +86,7 @@ pub fn load(
             summary.runs_done
         ));
     }
-    let axes: Vec<String> = summary.plan.axes.iter().map(|a| a.name.clone()).collect();
+    let axes = summary.plan.axes.clone();
     let rows = if done == 0 {
         Vec::new()
     } else {

@@ -124,7 +124,7 @@ pub fn method(spec: &PlanSpec) -> Method {
 pub fn describe(axes: &[Axis], values: &[f64]) -> String {
     axes.iter()
         .zip(values)
-        .map(|(a, v)| format!("{} = {v}", a.name))
+        .map(|(a, v)| format!("{} = {}", a.name, a.text(*v)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -311,22 +311,17 @@ pub fn run_sweep(
             .zip(p.values.iter().copied())
             .collect()
     };
-    // Each name alone first, so an unknown name is reported as such, then every combination.
-    for a in &spec.axes {
-        let settings = [(a.name.clone(), a.values[0])];
-        run_one(&request(&settings, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| {
-            match e {
-                // The engine's refusal of a swept name already names it (`--param NAME: …`).
-                RunError::Conflict(m) if m.starts_with("--param") => {
-                    SweepError::Run(RunError::Conflict(m))
-                }
-                e => SweepError::Point {
-                    point: format!("{} = {}", a.name, a.values[0]),
-                    source: Box::new(e),
-                },
-            }
-        })?;
-    }
+    // The first values together first (each axis's alone could clash with the scene: η = 2 with
+    // a swept vectorial noise), so an unknown name is reported as such, then every combination.
+    let first_values: Vec<f64> = firsts.iter().map(|f| f.1).collect();
+    run_one(&request(&firsts, cfg.seed, 0), &mut device, &mut || {}).map_err(|e| match e {
+        // The engine's refusal of a swept name already names it (`--param NAME: …`).
+        RunError::Conflict(m) if m.starts_with("--param") => SweepError::Run(RunError::Conflict(m)),
+        e => SweepError::Point {
+            point: describe(&spec.axes, &first_values),
+            source: Box::new(e),
+        },
+    })?;
     let mut base_params = None;
     // The boid count of each point (by point index), for the waves below.
     let mut point_boids = Vec::with_capacity(spec.combinations());
@@ -604,6 +599,7 @@ fn request_of<'a>(
         sets: &cfg.sets,
         keep_world: cfg.keep_world,
         settings: settings.to_vec(),
+        axes: &cfg.axes,
         start: cfg.start,
         steps,
         discard: cfg.discard,

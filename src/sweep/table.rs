@@ -20,6 +20,7 @@ use std::path::Path;
 
 use crate::stats::{OrderParameterMoments, SeriesStats};
 use crate::sweep::error::SweepError;
+use crate::sweep::plan::{axis_names, Axis};
 
 /// File name of the table.
 pub const CSV: &str = "sweep.csv";
@@ -150,16 +151,17 @@ pub fn scalar_field(v: Option<f64>) -> String {
 /// # Errors
 /// [`SweepError::Csv`]: the CSV writer's error.
 pub fn csv_bytes(
-    axes: &[String],
+    axes: &[Axis],
     scalars: &[String],
     rows: &[RunRow],
 ) -> Result<Vec<u8>, SweepError> {
+    let names = axis_names(axes);
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |source: csv::Error| SweepError::Csv {
         path: CSV.into(),
         source,
     };
-    w.write_record(header(axes, scalars)).map_err(e)?;
+    w.write_record(header(&names, scalars)).map_err(e)?;
     for r in rows {
         let mut rec = vec![
             r.run.to_string(),
@@ -167,11 +169,11 @@ pub fn csv_bytes(
             r.repeat.to_string(),
             r.seed.to_string(),
         ];
-        rec.extend(r.values.iter().map(|v| v.to_string()));
+        rec.extend(axes.iter().zip(&r.values).map(|(a, v)| a.text(*v)));
         rec.push(r.boids.to_string());
         rec.push(r.world[0].to_string());
         rec.push(r.world[1].to_string());
-        if density_column(axes) {
+        if density_column(&names) {
             rec.push(r.density().to_string());
         }
         rec.push(r.samples.to_string());
@@ -191,16 +193,14 @@ pub fn csv_bytes(
         .map_err(|x| e(csv::Error::from(x.into_error())))
 }
 
-/// Reads the rows of a `sweep.csv` written for `axes` and the scalar columns `scalars`.
+/// Reads the rows of a `sweep.csv` written for `axes` (a categorical value by its name) and the
+/// scalar columns `scalars`.
 ///
 /// # Errors
 /// [`SweepError::File`] naming the file and line: another header, or a field that is not a
 /// number; [`SweepError::Csv`]: a file that cannot be read or is not CSV.
-pub fn read_csv(
-    path: &Path,
-    axes: &[String],
-    scalars: &[String],
-) -> Result<Vec<RunRow>, SweepError> {
+pub fn read_csv(path: &Path, axes: &[Axis], scalars: &[String]) -> Result<Vec<RunRow>, SweepError> {
+    let names = axis_names(axes);
     let fail = |line: u64, why: String| SweepError::File {
         path: path.to_path_buf(),
         line: Some(line),
@@ -211,7 +211,7 @@ pub fn read_csv(
         source,
     };
     let mut r = csv::Reader::from_path(path).map_err(csv_error)?;
-    let want = header(axes, scalars);
+    let want = header(&names, scalars);
     let got: Vec<String> = r
         .headers()
         .map_err(|e| fail(1, e.to_string()))?
@@ -256,7 +256,7 @@ pub fn read_csv(
                 .map_err(|_| fail(line, format!("{} = {:?} is not a number", want[i], &rec[i])))
         };
         // After the world: the density column (when there is one), then the samples.
-        let samples_at = 7 + a + density_column(axes) as usize;
+        let samples_at = 7 + a + density_column(&names) as usize;
         let first = samples_at + 1;
         let stats = (0..measures)
             .map(|m| {
@@ -284,7 +284,22 @@ pub fn read_csv(
             point: int(1)? as usize,
             repeat: int(2)? as u32,
             seed: int(3)? as u32,
-            values: (0..a).map(|i| num(4 + i)).collect::<Result<_, _>>()?,
+            values: axes
+                .iter()
+                .enumerate()
+                .map(|(i, ax)| {
+                    ax.parse(&rec[4 + i]).ok_or_else(|| {
+                        fail(
+                            line,
+                            format!(
+                                "{} = {:?} is not one of its values",
+                                want[4 + i],
+                                &rec[4 + i]
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
             boids: int(4 + a)? as usize,
             world: [f32_at(5 + a)?, f32_at(6 + a)?],
             samples: int(samples_at)? as u32,

@@ -322,7 +322,7 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         (
             "boundary",
             "1",
-            "--param boundary: boundary = 1: expected one of wrap, walls, bounce",
+            "--param boundary: \"1\" is not one of its values: wrap, walls, bounce",
         ),
         (
             "max_neighbors",
@@ -1129,4 +1129,131 @@ fn a_vectorial_eta_sweep_over_an_angular_scene_runs() {
         p(&root.path().join("w")),
     ]);
     assert!(e.contains("vicsek_eta") && e.contains("0 ..= 1"), "{e}");
+}
+
+/// A categorical parameter (the kind of noise, the neighbourhood) is swept by its values' names:
+/// the files write the names, each run is the headless run of its seed with that `--set`, shards
+/// merge byte for byte (the names read back), and a name that is not one of the parameter's, one
+/// given twice, or `model` are refused naming the allowed values.
+#[test]
+fn categorical_parameters_are_swept_by_name() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    let args = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "sweep",
+            "--scene",
+            scene,
+            "--param",
+            "vicsek_eta",
+            "--values",
+            "0.5,0.9",
+            "--param2",
+            "vicsek_noise",
+            "--values2",
+            "vectorial,angular",
+            "--boids",
+            "200",
+            "--steps",
+            "200",
+            "--discard",
+            "50",
+            "--quiet",
+            "--out",
+            p(out),
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let full = root.path().join("full");
+    let a: Vec<String> = args(&full, &[]);
+    ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let csv = std::fs::read_to_string(full.join("sweep.csv")).unwrap();
+    let noise = column(&csv, "vicsek_noise");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r[noise]).collect();
+    assert_eq!(names, ["vectorial", "angular", "vectorial", "angular"]);
+    let points = std::fs::read_to_string(full.join("points.csv")).unwrap();
+    assert!(points.contains(",0.9,angular,"), "{points}");
+    // Run 2 (η = 0.5, angular) is the headless run of its seed with --set vicsek_noise=angular.
+    let (seed, va) = (column(&csv, "seed"), column(&csv, "va"));
+    let stats = root.path().join("h.csv");
+    ok(&[
+        "headless",
+        "--scene",
+        scene,
+        "--boids",
+        "200",
+        "--steps",
+        "200",
+        "--discard",
+        "50",
+        "--seed",
+        rows[1][seed],
+        "--set",
+        "vicsek_eta=0.5",
+        "--set",
+        "vicsek_noise=angular",
+        "--stats",
+        p(&stats),
+    ]);
+    let h = std::fs::read_to_string(&stats).unwrap();
+    let c = column(&h, "va");
+    let vals: Vec<f64> = h
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(c).unwrap().parse().unwrap())
+        .collect();
+    let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+    let want: f64 = rows[1][va].parse().unwrap();
+    assert!((mean - want).abs() < 1e-12, "{mean} against {want}");
+    // Two shards merged: the same files, the names read back from the shards' tables.
+    for i in 1..=2 {
+        let d = root.path().join(format!("s{i}"));
+        let shard = format!("{i}/2");
+        let a = args(&d, &["--shard", &shard]);
+        ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    let merged = root.path().join("merged");
+    ok(&[
+        "sweep",
+        "merge",
+        p(&merged),
+        p(&root.path().join("s1")),
+        p(&root.path().join("s2")),
+    ]);
+    for f in ["sweep.csv", "points.csv", "phi_histogram.csv"] {
+        assert_eq!(
+            std::fs::read(merged.join(f)).unwrap(),
+            std::fs::read(full.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    for (values, says) in [
+        (
+            "vectorial,chaotic",
+            "\"chaotic\" is not one of its values: angular, vectorial",
+        ),
+        ("angular,angular", "angular is given twice"),
+    ] {
+        let mut a = args(&root.path().join("bad"), &[]);
+        a[10] = values.to_string();
+        let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(
+            e.contains("--param vicsek_noise") && e.contains(says),
+            "{e}"
+        );
+    }
+    let mut a = args(&root.path().join("bad"), &[]);
+    a[8] = "model".into();
+    a[10] = "vicsek,boids".into();
+    let e = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("--param model: a sweep runs one model"), "{e}");
+    assert!(!root.path().join("bad").exists());
 }
