@@ -83,7 +83,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         height: size[1],
         wrap: params.boundary == crate::model::Boundary::Wrap,
     };
-    let settings = args.analyses.settings(
+    let settings = args.analyses.options.settings(
         params.perception_radius as f64,
         picked.len() as u64,
         time.after(step_gap as u32, params.dt),

@@ -14,7 +14,7 @@ use crate::model::census::FLOCK_MIN_BOIDS;
 use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
 use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
-use crate::run::analyses::{give_state, time_unit, write_curves, AnalysisArgs};
+use crate::run::analyses::{give_state, run_analyses, time_unit, write_curves, AnalysisArgs};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
 use crate::run::steps::{run_steps, Ended, Observer, Schedule, Stop};
@@ -444,16 +444,14 @@ fn start_analyses(
 ) -> Result<(Analyses, u64), RunError> {
     let every = opts.analyses.every(HEADLESS_ANALYSE_EVERY)?;
     let p = sim.params().clone();
-    let time = p.model.desc().speed.time;
-    // The states at the end of --discard and every K steps after it.
-    let states = u64::from(opts.steps.saturating_sub(opts.discard) / every) + 1;
-    let settings = opts.analyses.settings(
-        p.perception_radius as f64,
-        states,
-        time.after(every, p.dt),
-        time_unit(time),
+    let mut a = run_analyses(
+        &descs(&opts.analyses.analyse),
+        &opts.analyses.options,
+        &p,
+        opts.steps,
+        opts.discard,
+        every,
     )?;
-    let mut a = Analyses::new(&descs(&opts.analyses.analyse), &settings, World::of(&p))?;
     let mut given = 0;
     if opts.discard == 0 {
         give_state(&mut a, sim)?;

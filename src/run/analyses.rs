@@ -43,21 +43,6 @@ impl AnalysisArgs {
     pub fn every(&self, default: u32) -> Result<u32, RunError> {
         self.options.every(default)
     }
-
-    /// The settings for a run of perception radius `r_p` (wu) giving the analyses `states` states,
-    /// `interval` apart in `time_unit`.
-    ///
-    /// # Errors
-    /// [`RunError::Conflict`] for `--analyse-every 0`.
-    pub fn settings(
-        &self,
-        r_p: f64,
-        states: u64,
-        interval: f64,
-        time_unit: &'static str,
-    ) -> Result<Settings, RunError> {
-        self.options.settings(r_p, states, interval, time_unit)
-    }
 }
 
 /// The analyses' settings on the command line (shared by `boids headless`, `boids analyse` and
@@ -161,6 +146,31 @@ impl AnalysisOptions {
         }
         Ok(s)
     }
+}
+
+/// The analyses `descs` for a run of `params` of `steps` steps whose first `discard` are
+/// discarded, given its state at the end of the discarded steps and every `every` steps after
+/// it, with the settings `options`; checked before any step.
+///
+/// # Errors
+/// [`RunError::Conflict`] for `--analyse-every 0`; an analysis's refusal of a setting.
+pub fn run_analyses(
+    descs: &[&'static crate::analysis::AnalysisDesc],
+    options: &AnalysisOptions,
+    params: &crate::model::SimParams,
+    steps: u32,
+    discard: u32,
+    every: u32,
+) -> Result<Analyses, RunError> {
+    let time = params.model.desc().speed.time;
+    let states = u64::from(steps.saturating_sub(discard) / every.max(1)) + 1;
+    let settings = options.settings(
+        params.perception_radius as f64,
+        states,
+        time.after(every, params.dt),
+        time_unit(time),
+    )?;
+    Ok(Analyses::new(descs, &settings, World::of(params))?)
 }
 
 /// Gives the analyses the current state of `sim` (read back), at its step's time.

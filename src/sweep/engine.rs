@@ -23,8 +23,8 @@
 use crate::analysis::Analyses;
 use crate::backend::{BackendKind, Costs, Simulation};
 use crate::model::measures::MeasureId;
-use crate::model::{FlockMeasures, World};
-use crate::run::analyses::{give_state, time_unit};
+use crate::model::FlockMeasures;
+use crate::run::analyses::{give_state, run_analyses};
 use crate::run::args::Set;
 use crate::run::driver::Device;
 use crate::run::provenance::AdapterSummary;
@@ -79,19 +79,10 @@ fn make_analyses(
     steps: u32,
     discard: u32,
 ) -> Result<Analyses, RunError> {
-    let every = plan.every();
-    let time = params.model.desc().speed.time;
-    let states = u64::from(steps.saturating_sub(discard) / every) + 1;
-    let settings = plan.options.settings(
-        params.perception_radius as f64,
-        states,
-        time.after(every, params.dt),
-        time_unit(time),
-    )?;
     let descs = plan
         .descs()
         .map_err(|e| RunError::Conflict(e.to_string()))?;
-    Ok(Analyses::new(&descs, &settings, World::of(params))?)
+    run_analyses(&descs, &plan.options, params, steps, discard, plan.every())
 }
 
 /// A resolved (and possibly run) point.

@@ -203,14 +203,7 @@ fn pooled(rows: &[RunRow]) -> Vec<(Vec<f64>, Vec<f64>)> {
 /// plotters' or the PNG encoder's error.
 pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotError> {
     let points = pooled(rows);
-    let phi = s
-        .base_params
-        .get("model")
-        .and_then(|m| m.as_str())
-        .and_then(crate::model::Model::by_name)
-        .unwrap_or_default()
-        .desc()
-        .order_parameter;
+    let phi = s.model().desc().order_parameter;
     let phi_symbol =
         crate::model::measures::MeasureId::by_name(phi).map_or("φ", |m| m.desc().symbol);
     let y1 = points

@@ -349,15 +349,7 @@ fn measure_plot(s: &SweepSummary, points: &[PointSummary], what: Plotted) -> Mea
         }
     };
     // The speed unit of the sweep's model (wu per step in the Vicsek model).
-    let speed_unit = s
-        .base_params
-        .get("model")
-        .and_then(|m| m.as_str())
-        .and_then(crate::model::Model::by_name)
-        .unwrap_or_default()
-        .desc()
-        .speed
-        .unit;
+    let speed_unit = s.model().desc().speed.unit;
     let p = &s.plan;
     let x_symbol = symbol(&p.axes[0].name);
     MeasurePlot {

@@ -200,6 +200,16 @@ impl LogAxes {
 }
 
 impl SweepSummary {
+    /// The sweep's model (from its base parameters; the default model where they do not name
+    /// one).
+    pub fn model(&self) -> crate::model::Model {
+        self.base_params
+            .get("model")
+            .and_then(|m| m.as_str())
+            .and_then(crate::model::Model::by_name)
+            .unwrap_or_default()
+    }
+
     /// `DIR (shard I/N)` or `DIR` for messages.
     pub fn label(&self, dir: &std::path::Path) -> String {
         match self.shard {

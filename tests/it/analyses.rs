@@ -585,18 +585,13 @@ fn a_sweep_records_xi_per_run_and_per_point() {
     let d = dir.path();
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
     let common = ["--boids", "1000", "--steps", "300", "--discard", "200"];
-    let out = boids()
-        .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])
-        .args(["--values", "0.5,5", "--repeats", "2", "--quiet"])
-        .args(common)
-        .args(["--analyse", "velocity_correlation", "--out"])
-        .arg(d.join("s"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    crate::support::cmd::ok_cmd(
+        boids()
+            .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])
+            .args(["--values", "0.5,5", "--repeats", "2", "--quiet"])
+            .args(common)
+            .args(["--analyse", "velocity_correlation", "--out"])
+            .arg(d.join("s")),
     );
     let table = |f: &str| {
         let text = std::fs::read_to_string(d.join("s").join(f)).unwrap();

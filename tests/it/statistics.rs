@@ -347,6 +347,28 @@ fn an_ordered_start_is_perfect_order_from_the_first_step() {
     assert!(plan(&random).get("start").is_none());
 }
 
+/// τ_int of `x` computed independently of the library: C(t) normalised by n (as emcee and a
+/// numpy one-liner compute it), summed to the first window of at least 5 τ.
+fn windowed_tau(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mean = x.iter().sum::<f64>() / n as f64;
+    let acf = |t: usize| -> f64 {
+        (0..n - t)
+            .map(|i| (x[i] - mean) * (x[i + t] - mean))
+            .sum::<f64>()
+            / n as f64
+    };
+    let c0 = acf(0);
+    let mut est = 0.5;
+    for m in 1..n / 2 {
+        est += acf(m) / c0;
+        if m as f64 >= 5.0 * est {
+            break;
+        }
+    }
+    est
+}
+
 /// τ_int of φ printed by `headless` (Sokal's windowing over C(t) normalised by n − t) against an
 /// independent estimate from the `--stats` file (C(t) normalised by n, as emcee and a numpy
 /// one-liner compute it): they agree within the printed error near the Vicsek transition; a run
@@ -388,22 +410,7 @@ fn the_autocorrelation_time_matches_an_independent_estimate_and_warns_on_short_r
     let (h, rows) = table(&long);
     let c = h.iter().position(|c| c == "va").unwrap();
     let x: Vec<f64> = rows.iter().map(|r| r[c].parse().unwrap()).collect();
-    let n = x.len();
-    let mean = x.iter().sum::<f64>() / n as f64;
-    let acf = |t: usize| -> f64 {
-        (0..n - t)
-            .map(|i| (x[i] - mean) * (x[i + t] - mean))
-            .sum::<f64>()
-            / n as f64
-    };
-    let c0 = acf(0);
-    let mut est = 0.5;
-    for m in 1..n / 2 {
-        est += acf(m) / c0;
-        if m as f64 >= 5.0 * est {
-            break;
-        }
-    }
+    let est = windowed_tau(&x);
     assert!(
         tau > 1.0,
         "near the transition φ is correlated over steps: {line}"
@@ -451,23 +458,7 @@ fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
     let (head, series) = boids::sweep::series::read_series(f, &bytes).unwrap();
     let c = head.iter().position(|h| h == "va").unwrap();
     let x: Vec<f64> = series.iter().map(|r| r[c]).collect();
-    // C(t) normalised by n (as emcee and a numpy one-liner compute it), windowed at 5 τ.
-    let n = x.len();
-    let mean = x.iter().sum::<f64>() / n as f64;
-    let acf = |t: usize| -> f64 {
-        (0..n - t)
-            .map(|i| (x[i] - mean) * (x[i + t] - mean))
-            .sum::<f64>()
-            / n as f64
-    };
-    let c0 = acf(0);
-    let mut est = 0.5;
-    for m in 1..n / 2 {
-        est += acf(m) / c0;
-        if m as f64 >= 5.0 * est {
-            break;
-        }
-    }
+    let est = windowed_tau(&x);
     assert!(tau > 1.0, "near the transition φ is correlated: {tau}");
     assert!((tau - est).abs() < err, "{tau} ± {err} against {est}");
     // P(φ) of the run: the series's values counted in 50 bins of [0, 1], the densities
