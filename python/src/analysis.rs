@@ -48,7 +48,7 @@ fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
         .map(|i| Boid::from_parts([0.0; 4], [1.0, 0.0, 0.0, 0.0], i as u32))
         .collect();
     convert::set_column(&positions, &mut boids, Column::Position)
-        .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+        .map_err(|e| in_state(k, e, state.py()))?;
     let velocities = get("velocities")?
         .ok_or_else(|| PyValueError::new_err(format!("state {k}: no \"velocities\"")))?;
     let vs = shape("velocities", &velocities)?;
@@ -58,16 +58,19 @@ fn state_boids(state: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<Boid>> {
         )));
     }
     convert::set_column(&velocities, &mut boids, Column::Velocity)
-        .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+        .map_err(|e| in_state(k, e, state.py()))?;
     if let Some(ids) = get("ids")? {
-        convert::set_ids(&ids, &mut boids)
-            .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+        convert::set_ids(&ids, &mut boids).map_err(|e| in_state(k, e, state.py()))?;
     }
     if let Some(images) = get("images")? {
-        convert::set_images(&images, &mut boids)
-            .map_err(|e| PyValueError::new_err(format!("state {k}: {e}")))?;
+        convert::set_images(&images, &mut boids).map_err(|e| in_state(k, e, state.py()))?;
     }
     Ok(boids)
+}
+
+/// `e` (a ValueError of the state's arrays) with the state's number before its message.
+fn in_state(k: usize, e: PyErr, py: Python<'_>) -> PyErr {
+    PyValueError::new_err(format!("state {k}: {}", e.value(py)))
 }
 
 /// Refuses a state the analyses cannot read: a position outside the world (or not finite), a
@@ -120,7 +123,7 @@ fn positive(name: &str, v: f64) -> PyResult<()> {
 /// with "positions" and "velocities" ((N, 2) arrays, as Simulation.state() gives, with its "ids"
 /// and "images" when present), or a list (or tuple) of them in time order, `interval` apart (the time
 /// analyses pair each boid with itself by id and unwrap its path with its images). `world` is
-/// (W, H) in wu; `wrap` whether it is periodic. The settings are the command line's
+/// (W, H) in wu (a tuple, list or array of two numbers); `wrap` whether it is periodic. The settings are the command line's
 /// (`--r-max`, `--bin`, `--mesh`, `--box-side`, `--link-radius`; defaults from
 /// `perception_radius`). Returns {"x", "y", "samples"} (numpy arrays: the abscissae, the values,
 /// the samples behind each) plus each scalar summary by name (a float, or None where it does not
@@ -136,7 +139,7 @@ pub fn analyse<'py>(
     py: Python<'py>,
     name: &str,
     states: &Bound<'py, PyAny>,
-    world: (f32, f32),
+    world: Vec<f32>,
     wrap: bool,
     interval: f64,
     perception_radius: f64,
@@ -147,6 +150,15 @@ pub fn analyse<'py>(
     link_radius: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let desc = by_name(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let world = match world[..] {
+        [w, h] => (w, h),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "world has {} values; give (W, H) in wu",
+                world.len()
+            )))
+        }
+    };
     for (n, v) in [
         ("world width", world.0 as f64),
         ("world height", world.1 as f64),

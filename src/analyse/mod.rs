@@ -73,7 +73,20 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     // The interval between the frames picked, from their steps (a trajectory's frames are
     // --every steps apart; the last may be closer).
     let step_gap = match picked.get(1) {
-        Some(&f) => reader.read_frame(f)?.step.saturating_sub(first.step).max(1),
+        Some(&f) => {
+            let gap = reader.read_frame(f)?.step.saturating_sub(first.step);
+            if gap == 0 {
+                return Err(RunError::Conflict(format!(
+                    "{}: frames {} and {f} are both at step {}: the file does not say how far \
+                     apart its frames are (HOOMD's configuration/step), which the analyses need \
+                     to order and time them; write the steps into the file",
+                    crate::io::show_path(&args.file),
+                    picked[0],
+                    first.step
+                )));
+            }
+            gap
+        }
         None => 1,
     };
     let time = params.model.desc().speed.time;

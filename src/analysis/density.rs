@@ -12,8 +12,7 @@ use crate::model::World;
 /// The table's entry.
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "local_density",
-    about:
-        "histogram of the local density: the fraction of boxes (of side box_side) at each density",
+    about: "histogram of the local density: the fraction of square boxes at each density",
     x: Axis {
         symbol: "ρ",
         name: "local density",

@@ -501,9 +501,10 @@ impl TrajectoryReader {
     }
 
     /// Opens `path` to analyse its frames, which may be another program's: every particle whose
-    /// type is not `predator` is read as a boid (HOOMD's default type `A`, or any other), and a
+    /// type is not `predator` is read as a boid (HOOMD's default type `A`, or any other), a
     /// boid without `log/particles/hue` or `hue_velocity` gets the hue (1, 0) and no hue
-    /// velocity — what the analyses never read. Everything else is checked as by
+    /// velocity — what the analyses never read — and a particle exactly on the box's upper face
+    /// is its periodic image on the lower one. Everything else is checked as by
     /// [`TrajectoryReader::open`]. Not for starting a run from (a state needs its own types).
     ///
     /// # Errors
@@ -668,8 +669,17 @@ impl TrajectoryReader {
         let mut predators = Vec::with_capacity(n_predators);
         for (i, &boid) in is_boid.iter().enumerate() {
             let mut p = [0.0f32; 2];
+            // Images added by moving a particle to its periodic image.
+            let mut shifted = [0i32; 2];
             for a in 0..2 {
-                let centred = position.as_ref().map_or(0.0, |v| v[3 * i + a]);
+                let mut centred = position.as_ref().map_or(0.0, |v| v[3 * i + a]);
+                // Another program's particle exactly on the box's upper face (float32 rounding
+                // puts them there) is the periodic image of one on the lower face, one box on
+                // (so its unwrapped path does not jump).
+                if foreign && centred == half[a] {
+                    centred = -half[a];
+                    shifted[a] = 1;
+                }
                 if !(centred.is_finite() && centred >= -half[a] && centred < half[a]) {
                     return Err(h5.schema_error(
                         f,
@@ -732,7 +742,12 @@ impl TrajectoryReader {
                     hue: hh,
                     hue_velocity: hv,
                     id,
-                    image: image.as_ref().map_or([0; 2], |m| [m[3 * i], m[3 * i + 1]]),
+                    image: image.as_ref().map_or(shifted, |m| {
+                        [
+                            m[3 * i].saturating_add(shifted[0]),
+                            m[3 * i + 1].saturating_add(shifted[1]),
+                        ]
+                    }),
                 });
             } else {
                 let kind = kinds.as_ref().map_or(0, |v| v[i]);

@@ -46,6 +46,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         args.analysis.refuse_unused()?;
         None
     } else {
+        args.analysis.every(1)?;
         let plan = AnalysisPlan {
             names: args.analyse.iter().map(|n| n.trim().to_string()).collect(),
             options: args.analysis.clone(),
@@ -154,6 +155,8 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     let axes = cfg.axes.clone();
     // Runs whose errors are not to be trusted (too short for their τ_int of φ).
     let short = std::cell::Cell::new(0usize);
+    // Runs where a scalar summary of the analyses does not exist (ξ without a zero of C).
+    let missing = std::cell::Cell::new(0usize);
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
         SweepEvent::Planned { runs, steps } => {
             pb.say(&format!(
@@ -192,7 +195,10 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
             ));
             if let Some(why) = row.too_short() {
                 short.set(short.get() + 1);
-                pb.say(&format!("warning: run {} is {why}", row.run));
+                pb.say(&format!("warning: run {}: {why}", row.run));
+            }
+            if row.scalars.iter().any(Option::is_none) {
+                missing.set(missing.get() + 1);
             }
         }
     });
@@ -213,6 +219,14 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
             short.get(),
             crate::stats::RUN_TAUS,
             crate::stats::BATCH_TAUS
+        );
+    }
+    if missing.get() > 0 {
+        eprintln!(
+            "warning: in {} of the runs done an analysis's scalar summary does not exist (ξ \
+             where C(r) has no robust zero below r_max): a point's value averages only the \
+             repeats that have one (the _repeats column of points.csv); raise --r-max for ξ",
+            missing.get()
         );
     }
     if outcome.summary.status == SweepStatus::Interrupted {

@@ -4,10 +4,11 @@
 //! its Binder cumulant and susceptibility, at one size or several, as a finite-size study needs.
 //!
 //! ```text
-//! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step
+//! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step|name,name
 //!             [--param2 NAME2 --values2 …] [--boids N] [--keep-world] [--set KEY=VALUE …]
 //!             [--steps S] [--discard D] [--repeats K] [--seed X] [--backend cpu|gpu]
-//!             [--series] [--log x|y|xy] [--out DIR] [--force|--resume] [--shard I/N] [--quiet]
+//!             [--start random|ordered | --init STATE] [--series] [--analyse NAME … [settings]]
+//!             [--log x|y|xy] [--out DIR] [--force|--resume] [--shard I/N] [--quiet]
 //! boids sweep merge OUT DIR…
 //! ```
 //!

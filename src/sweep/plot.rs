@@ -519,7 +519,7 @@ where
     if p.lines.iter().all(|l| l.2.is_empty()) {
         let (w, h) = PLOT_SIZE;
         root.draw(&Text::new(
-            "no points finished",
+            "no finite value to draw (no run finished, or the value is undefined)",
             (w as i32 / 2, h as i32 / 2),
             text_style(20.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Center,

@@ -79,14 +79,19 @@ impl RunRow {
         let batch = n / crate::stats::batch_count(self.samples as usize).max(1) as f64;
         if n < crate::stats::RUN_TAUS * tau {
             Some(format!(
-                "{:.0} τ_int of φ long (τ_int = {tau:.1} steps), fewer than {}: run longer",
+                "{:.0} τ_int of φ long (τ_int = {tau:.1} steps{}), fewer than {}: run longer",
                 n / tau,
+                if n < 2.0 * crate::stats::WINDOW_FACTOR * tau {
+                    ", a lower bound: its window did not fit half the run"
+                } else {
+                    ""
+                },
                 crate::stats::RUN_TAUS
             ))
         } else if batch < crate::stats::BATCH_TAUS * tau {
             Some(format!(
-                "a batch of its errors is {:.1} τ_int of φ long (τ_int = {tau:.1} steps), fewer \
-                 than {}: its errors are too small; run longer",
+                "its batches (of the errors) are {:.1} τ_int of φ long (τ_int = {tau:.1} steps), \
+                 fewer than {}: its errors are too small; run longer",
                 batch / tau,
                 crate::stats::BATCH_TAUS
             ))

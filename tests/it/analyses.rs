@@ -663,6 +663,10 @@ fn a_sweep_records_xi_per_run_and_per_point() {
             vec!["--analyse", "velocity_correlation", "--r-max", "100"],
             vec!["r_max = 100", "half the world's shorter side"],
         ),
+        (
+            vec!["--analyse", "velocity_correlation", "--analyse-every", "0"],
+            vec!["--analyse-every 0", "1 or more"],
+        ),
     ] {
         let out = boids()
             .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])
