@@ -175,7 +175,7 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
     }
     if let Some((phi, stats)) = &r.order {
         println!(
-            "order parameter {}{} over the {} steps written to --stats{} (± one standard error):",
+            "order parameter {}{} over the {} written to --stats{} (± one standard error):",
             phi.symbol,
             // Its name when it has one besides its symbol (the polarization; v_a is its name).
             if phi.title == phi.symbol {
@@ -183,7 +183,10 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             } else {
                 format!(" (the {})", phi.title)
             },
-            r.stats_rows,
+            match r.stats_every {
+                1 => format!("{} steps", r.stats_rows),
+                k => format!("{} rows (one every {k} steps)", r.stats_rows),
+            },
             if r.discard > 0 {
                 format!(", after {} discarded", r.discard)
             } else {

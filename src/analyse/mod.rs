@@ -68,6 +68,10 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     }
     let (params, params_from) = run_params(&mut reader);
     let every = u64::from(args.analyses.every(1)?);
+    // Only the time analyses (MSD, heading autocorrelation) need evenly spaced frames; the
+    // others average over whatever frames they are given.
+    let timed = args.analyses.analyse.iter().any(|r| r.desc.series);
+    let mut even = true;
     let picked: Vec<u64> = (args.from..frames).step_by(every as usize).collect();
     let first = reader.read_frame(picked[0])?;
     // The interval between the frames picked, from their steps (a trajectory's frames are
@@ -75,7 +79,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     let step_gap = match picked.get(1) {
         Some(&f) => {
             let gap = reader.read_frame(f)?.step.saturating_sub(first.step);
-            if gap == 0 {
+            if gap == 0 && timed {
                 return Err(RunError::Conflict(format!(
                     "{}: frames {} and {f} are both at step {}: the file does not say how far \
                      apart its frames are (HOOMD's configuration/step), which the analyses need \
@@ -85,7 +89,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
                     first.step
                 )));
             }
-            gap
+            gap.max(1)
         }
         None => 1,
     };
@@ -119,17 +123,19 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         };
         // The time analyses take the states as evenly spaced: refuse a gap that is not.
         if let Some(prev) = last_step {
-            if frame.step != prev + step_gap && f == *picked.last().unwrap_or(&f) {
+            if frame.step != prev + step_gap && !timed {
+                even = false;
+            } else if frame.step != prev + step_gap && f == *picked.last().unwrap_or(&f) {
                 // A run's last step is written when it falls between two frames: left out.
                 skipped = Some(frame.step);
                 break;
             }
-            if frame.step != prev + step_gap {
+            if frame.step != prev + step_gap && timed {
                 return Err(RunError::Conflict(format!(
                     "{}: frame {f} is at step {}, {} steps after the frame before it, whose \
-                     gap to the first frames is {step_gap}: the analyses need evenly spaced \
-                     frames (give --from and --analyse-every that pick them, or a trajectory \
-                     written with one --every)",
+                     gap to the first frames is {step_gap}: the time analyses (msd, \
+                     heading_autocorrelation) need evenly spaced frames (give --from and \
+                     --analyse-every that pick them, or a trajectory written with one --every)",
                     crate::io::show_path(&args.file),
                     frame.step,
                     frame.step as i64 - prev as i64
@@ -148,6 +154,11 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     let subtitle = match given {
         1 => format!(
             "{} · {boids} boids · frame {}",
+            crate::io::show_path(&args.file),
+            args.from
+        ),
+        _ if !even => format!(
+            "{} · {boids} boids · {given} frames from {}, unevenly spaced",
             crate::io::show_path(&args.file),
             args.from
         ),

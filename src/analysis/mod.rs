@@ -152,13 +152,18 @@ pub fn with_requests(requests: &[Request], curves: Vec<Curve>) -> Vec<(Request, 
     requests.iter().cloned().zip(curves).collect()
 }
 
-/// The CSV of a curve: a comment line per scalar summary (`# xi = 12.5 wu`, `none` when it does
-/// not exist), then the header `x,y,samples` named by the axes (`r_wu,C(r),pairs`) and a row per
+/// The CSV of a curve: a comment line per scalar summary in shortest round-trip form (`# xi =
+/// 12.53125 wu`, `none` when it does not exist), then the header `x,y,samples` named by the axes (`r_wu,C(r),pairs`) and a row per
 /// point (the abscissa to 12 significant figures: [`abscissa`]).
 pub fn curve_csv(desc: &AnalysisDesc, curve: &Curve, time_unit: &str) -> String {
     let mut out = format!("# {}: {}\n", desc.name, desc.about);
     for (name, value, unit) in &curve.scalars {
-        out.push_str(&format!("# {name} = {}\n", scalar_text(*value, unit)));
+        // Every digit (shortest round-trip form), as the curve's values.
+        let v = value.map_or_else(|| "none".to_string(), |v| v.to_string());
+        match *unit {
+            "" => out.push_str(&format!("# {name} = {v}\n")),
+            u => out.push_str(&format!("# {name} = {v} {u}\n")),
+        }
     }
     let col = |a: &Axis| {
         let unit = if a.unit == "time" { time_unit } else { a.unit };

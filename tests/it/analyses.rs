@@ -622,11 +622,9 @@ fn a_sweep_records_xi_per_run_and_per_point() {
         .unwrap();
     assert!(out.status.success());
     let curve = std::fs::read_to_string(d.join("c.csv")).unwrap();
+    // Every digit: the same number, not one within a print's rounding.
     assert!(
-        curve.contains(&format!(
-            "# xi = {}",
-            boids::analysis::scalar_text(Some(per_run(0)), "wu")
-        )),
+        curve.contains(&format!("# xi = {} wu\n", per_run(0))),
         "{} against {curve}",
         per_run(0)
     );
@@ -716,4 +714,40 @@ fn every_curve_has_the_scalars_its_entry_declares() {
             "{n} is a measure's name"
         );
     }
+}
+
+/// Only the time analyses need evenly spaced frames: on a trajectory whose last frame is closer
+/// (steps 0, 10, …, 40, 45), g(r) takes all six frames and says they are unevenly spaced; the MSD
+/// leaves the last one out and says so.
+#[test]
+fn only_the_time_analyses_need_evenly_spaced_frames() {
+    use crate::support::cmd::{boids, ok_cmd};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok_cmd(
+        boids()
+            .args([
+                "headless", "--boids", "500", "--steps", "45", "--every", "10",
+            ])
+            .arg("--trajectory")
+            .arg(d.join("t.gsd")),
+    );
+    let out = ok_cmd(
+        boids()
+            .arg("analyse")
+            .arg(d.join("t.gsd"))
+            .arg("--analyse")
+            .arg(format!("rdf={}", d.join("g.csv").display())),
+    );
+    assert!(out.contains("analysed:       6 frames"), "{out}");
+    assert!(out.contains("rdf over 6 states"), "{out}");
+    let out = ok_cmd(
+        boids()
+            .arg("analyse")
+            .arg(d.join("t.gsd"))
+            .arg("--analyse")
+            .arg(format!("msd={}", d.join("m.csv").display())),
+    );
+    assert!(out.contains("msd over 5 states"), "{out}");
+    assert!(out.contains("the last frame (step 45)"), "{out}");
 }
