@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use sim::analysis::{by_name, Frame, Settings};
 use sim::model::{Boid, World};
+use sim::run::analyses::AnalysisOptions;
 
 use crate::convert::{self, Column};
 use crate::errors::no_panic;
@@ -125,7 +126,7 @@ fn positive(name: &str, v: f64) -> PyResult<()> {
 /// analyses pair each boid with itself by id and unwrap its path with its images). `world` is
 /// (W, H) in wu (a tuple, list or array of two numbers); `wrap` whether it is periodic. The settings are the command line's
 /// (`--r-max`, `--bin`, `--mesh`, `--box-side`, `--link-radius`; defaults from
-/// `perception_radius`). Returns {"x", "y", "samples"} (numpy arrays: the abscissae, the values,
+/// `perception_radius`); one the analysis does not read (`mesh` for rdf) is refused. Returns {"x", "y", "samples"} (numpy arrays: the abscissae, the values,
 /// the samples behind each) plus each scalar summary by name (a float, or None where it does not
 /// exist: "xi" of a C(r) with no zero). ValueError for an unknown name, a setting it cannot honour
 /// (with the limit), a world, interval or perception radius that is not a positive number, or a
@@ -195,6 +196,21 @@ pub fn analyse<'py>(
             Ok(b)
         })
         .collect::<PyResult<_>>()?;
+    let given = AnalysisOptions {
+        analyse_every: None,
+        r_max,
+        bin,
+        mesh,
+        box_side,
+        link_radius,
+    };
+    if let Some((setting, value, readers)) = given.unread(&[desc]) {
+        return Err(PyValueError::new_err(format!(
+            "{} = {value}: {name} does not read it (it is read by {}); drop it",
+            setting.keyword(),
+            readers.join(", ")
+        )));
+    }
     let mut settings = Settings::new(perception_radius, frames.len() as u64, interval, "time");
     settings.r_max = r_max;
     settings.bin = bin;

@@ -212,6 +212,7 @@ def test_analyse_takes_numpy_states(run):
         (with_("positions", lambda a: np.zeros((len(a), 3))), {}, r"positions has shape \[\d+, 3\]"),
         (s0, {"interval": 0.0}, "interval = 0: a finite number above 0"),
         (s0, {"mesh": -1}, "mesh = -1: allowed 16 ..= 4096"),
+        (s0, {"mesh": 64}, "mesh = 64: rdf does not read it \\(it is read by structure_factor\\)"),
         ([], {}, "states is empty"),
     ]
     for state, kw, says in cases:

@@ -101,6 +101,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         wrap: params.boundary == crate::model::Boundary::Wrap,
     };
     let settings = args.analyses.options.settings(
+        &descs(&args.analyses.analyse),
         params.perception_radius as f64,
         picked.len() as u64,
         time.after(step_gap as u32, params.dt),

@@ -4,7 +4,7 @@
 //! density it falls off fast; in flocking states it grows a tail up to the largest flocks.
 
 use crate::analysis::types::{
-    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName, Settings,
 };
 use crate::model::census::component_sizes;
 use crate::model::World;
@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::LogLog,
+    reads: &[SettingName::LinkRadius],
     joined: false,
     scalars: &[("mean_size", "boids"), ("largest", "boids")],
     make,

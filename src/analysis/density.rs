@@ -4,8 +4,8 @@
 //! histogram about the mean density; phase separation (bands, flocks in a gas) gives two peaks.
 
 use crate::analysis::types::{
-    need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
-    MAX_BOXES,
+    need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName,
+    Settings, MAX_BOXES,
 };
 use crate::model::World;
 
@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    reads: &[SettingName::BoxSide],
     joined: true,
     scalars: &[("mean_density", "1/wu²")],
     make,

@@ -22,6 +22,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: true,
     scales: Scales::LogX,
+    reads: &[],
     joined: true,
     scalars: &[],
     make,

@@ -23,6 +23,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: true,
     scales: Scales::LogLog,
+    reads: &[],
     joined: true,
     scalars: &[],
     make,

@@ -6,7 +6,7 @@
 
 use crate::analysis::types::{
     bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Reach, Scales,
-    Settings, SEPARATION,
+    SettingName, Settings, SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::World;
@@ -23,6 +23,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    reads: &[SettingName::RMax, SettingName::Bin],
     joined: true,
     scalars: &[],
     make,

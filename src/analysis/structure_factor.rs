@@ -15,7 +15,7 @@ use rustfft::num_complex::Complex;
 
 use crate::analysis::mesh::{fft2, signed, C64};
 use crate::analysis::types::{
-    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings,
+    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName, Settings,
 };
 use crate::model::World;
 
@@ -35,6 +35,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::LogLog,
+    reads: &[SettingName::Mesh],
     joined: true,
     scalars: &[],
     make,

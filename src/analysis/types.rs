@@ -124,6 +124,46 @@ impl Settings {
     }
 }
 
+/// A setting of the analyses, as an analysis declares it reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingName {
+    /// `r_max` (`--r-max`).
+    RMax,
+    /// `bin` (`--bin`).
+    Bin,
+    /// `mesh` (`--mesh`).
+    Mesh,
+    /// `box_side` (`--box-side`).
+    BoxSide,
+    /// `link_radius` (`--link-radius`).
+    LinkRadius,
+}
+
+impl SettingName {
+    /// Its command-line option.
+    pub fn option(self) -> &'static str {
+        match self {
+            SettingName::RMax => "--r-max",
+            SettingName::Bin => "--bin",
+            SettingName::Mesh => "--mesh",
+            SettingName::BoxSide => "--box-side",
+            SettingName::LinkRadius => "--link-radius",
+        }
+    }
+
+    /// Its name as a setting (and Python keyword): `r_max`, `bin`, `mesh`, `box_side`,
+    /// `link_radius`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SettingName::RMax => "r_max",
+            SettingName::Bin => "bin",
+            SettingName::Mesh => "mesh",
+            SettingName::BoxSide => "box_side",
+            SettingName::LinkRadius => "link_radius",
+        }
+    }
+}
+
 /// How far a pair analysis reaches without an r_max setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
@@ -200,6 +240,8 @@ pub struct AnalysisDesc {
     pub series: bool,
     /// The axes of its plot.
     pub scales: Scales,
+    /// The settings it reads (so one given that no analysis asked for reads is refused).
+    pub reads: &'static [SettingName],
     /// Whether its plot joins the points by a line (a function sampled on a grid), or shows them
     /// alone (a distribution over sparse values: the cluster sizes).
     pub joined: bool,

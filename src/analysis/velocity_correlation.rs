@@ -23,7 +23,7 @@ use rustfft::num_complex::Complex;
 use crate::analysis::mesh::{fft2_transposed, C64};
 use crate::analysis::types::{
     bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Reach, Scales,
-    Settings, SEPARATION,
+    SettingName, Settings, SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::{Boid, World};
@@ -40,6 +40,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     },
     series: false,
     scales: Scales::Linear,
+    reads: &[SettingName::RMax, SettingName::Bin],
     joined: true,
     scalars: &[("xi", "wu")],
     make,

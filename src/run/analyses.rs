@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::types::DEFAULT_MESH;
+use crate::analysis::types::{SettingName, DEFAULT_MESH};
 use crate::analysis::{
-    curve_csv, names, parse_request, plot_path, scalar_text, Analyses, Curve, Frame, Request,
-    Scales, Settings,
+    curve_csv, names, parse_request, plot_path, scalar_text, Analyses, AnalysisDesc, Curve, Frame,
+    Request, Scales, Settings,
 };
 use crate::backend::Simulation;
 use crate::model::World;
@@ -107,6 +107,61 @@ impl AnalysisOptions {
         ))
     }
 
+    /// The settings given (each different from its default), by name, with their values.
+    pub fn given(&self) -> Vec<(SettingName, String)> {
+        let text = |v: Option<f64>| v.map(|v| v.to_string());
+        [
+            (SettingName::RMax, text(self.r_max)),
+            (SettingName::Bin, text(self.bin)),
+            (
+                SettingName::Mesh,
+                (self.mesh != DEFAULT_MESH).then(|| self.mesh.to_string()),
+            ),
+            (SettingName::BoxSide, text(self.box_side)),
+            (SettingName::LinkRadius, text(self.link_radius)),
+        ]
+        .into_iter()
+        .filter_map(|(n, v)| v.map(|v| (n, v)))
+        .collect()
+    }
+
+    /// The first setting given that none of the analyses `descs` reads (it would do nothing:
+    /// `--mesh` with only rdf asked for): its name, its value, and the analyses that read it.
+    pub fn unread(
+        &self,
+        descs: &[&'static AnalysisDesc],
+    ) -> Option<(SettingName, String, Vec<&'static str>)> {
+        let (name, value) = self
+            .given()
+            .into_iter()
+            .find(|(n, _)| !descs.iter().any(|d| d.reads.contains(n)))?;
+        let readers = crate::analysis::ANALYSES
+            .iter()
+            .filter(|d| d.reads.contains(&name))
+            .map(|d| d.name)
+            .collect();
+        Some((name, value, readers))
+    }
+
+    /// Refuses a setting that none of the analyses `descs` reads ([`Self::unread`]).
+    ///
+    /// # Errors
+    /// [`RunError::Conflict`] naming the setting, its value, the analyses asked for and those
+    /// that read it.
+    pub fn refuse_unread(&self, descs: &[&'static AnalysisDesc]) -> Result<(), RunError> {
+        let Some((name, value, readers)) = self.unread(descs) else {
+            return Ok(());
+        };
+        let asked: Vec<&str> = descs.iter().map(|d| d.name).collect();
+        Err(RunError::Conflict(format!(
+            "{} {value}: none of the analyses asked for ({}) reads it; it is read by {}: add \
+             one of them or drop the setting",
+            name.option(),
+            asked.join(", "),
+            readers.join(", ")
+        )))
+    }
+
     /// `--analyse-every`, or `default` without it.
     ///
     /// # Errors
@@ -123,19 +178,21 @@ impl AnalysisOptions {
         }
     }
 
-    /// The settings for a run of perception radius `r_p` (wu) giving the analyses `states` states,
-    /// `interval` apart in `time_unit`.
+    /// The settings of the analyses `descs` for a run of perception radius `r_p` (wu) giving them
+    /// `states` states, `interval` apart in `time_unit`.
     ///
     /// # Errors
-    /// [`RunError::Conflict`] for `--analyse-every 0`.
+    /// [`RunError::Conflict`] for `--analyse-every 0`, or a setting none of `descs` reads.
     pub fn settings(
         &self,
+        descs: &[&'static AnalysisDesc],
         r_p: f64,
         states: u64,
         interval: f64,
         time_unit: &'static str,
     ) -> Result<Settings, RunError> {
         self.every(1)?;
+        self.refuse_unread(descs)?;
         let mut s = Settings::new(r_p, states, interval, time_unit);
         s.r_max = self.r_max;
         s.bin = self.bin;
@@ -165,6 +222,7 @@ pub fn run_analyses(
     let time = params.model.desc().speed.time;
     let states = u64::from(steps.saturating_sub(discard) / every.max(1)) + 1;
     let settings = options.settings(
+        descs,
         params.perception_radius as f64,
         states,
         time.after(every, params.dt),

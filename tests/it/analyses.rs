@@ -530,6 +530,13 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             vec!["--analyse", "rdf=missing/x.csv"],
             vec!["the folder missing does not exist", "nothing was read"],
         ),
+        (
+            vec!["--analyse", "msd=x.csv", "--box-side", "5"],
+            vec![
+                "--box-side 5: none of the analyses asked for (msd)",
+                "local_density",
+            ],
+        ),
     ] {
         let out = boids()
             .current_dir(d)
@@ -558,6 +565,13 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
         (
             vec!["--bin", "2"],
             vec!["without --analyse would do nothing"],
+        ),
+        (
+            vec!["--analyse", "rdf=x.csv", "--mesh", "128"],
+            vec![
+                "--mesh 128: none of the analyses asked for (rdf) reads it",
+                "read by structure_factor",
+            ],
         ),
     ] {
         let out = boids()
@@ -664,6 +678,13 @@ fn a_sweep_records_xi_per_run_and_per_point() {
         (
             vec!["--analyse", "velocity_correlation", "--analyse-every", "0"],
             vec!["--analyse-every 0", "1 or more"],
+        ),
+        (
+            vec!["--analyse", "velocity_correlation", "--link-radius", "2"],
+            vec![
+                "--link-radius 2: none of the analyses asked for (velocity_correlation)",
+                "read by cluster_sizes",
+            ],
         ),
     ] {
         let out = boids()
