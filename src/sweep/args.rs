@@ -53,6 +53,13 @@ pub struct SweepArgs {
     /// model's spawn speeds: polarization 1).
     #[arg(long, value_enum, default_value = "random")]
     pub start: crate::sweep::plan::Start,
+    /// How the runs follow one another: independent (each from --start or --init), or
+    /// hysteresis (--param's values stepped up then back down, one chain per repeat, each run
+    /// starting from the final state of the chain's run before it; the first from --start or
+    /// --init; the branch, up or down, is a second axis of the outputs). Hysteresis takes one
+    /// numeric parameter of the model, and --shard splits it by repeat.
+    #[arg(long, value_enum, default_value = "independent")]
+    pub protocol: crate::sweep::plan::Protocol,
     /// Every run starts from this state instead: a checkpoint, a plain state CSV, or a frame of a
     /// GSD trajectory (FILE.gsd for its last frame, FILE.gsd:FRAME) — its boids, step index and
     /// predators; the parameters come from the scene, the defaults, --set and the point, the

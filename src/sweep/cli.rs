@@ -8,7 +8,7 @@ use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
 use crate::sweep::error::SweepError;
 use crate::sweep::merge::merge;
-use crate::sweep::plan::{AnalysisPlan, Axis};
+use crate::sweep::plan::{branch_axis, AnalysisPlan, Axis, Protocol, SWEEP_ANALYSE_EVERY};
 use crate::sweep::run::{describe, run_sweep, SweepConfig, SweepEvent};
 use crate::sweep::summary::SweepStatus;
 use crate::sweep::values::parse_values;
@@ -24,6 +24,25 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         if let (Some(n), Some(v)) = (name, values) {
             axes.push(axis(n.trim(), v)?);
         }
+    }
+    if args.protocol == Protocol::Hysteresis {
+        if args.param2.is_some() {
+            return Err(SweepError::Plan(
+                "--protocol hysteresis steps one parameter up and down: drop --param2 (sweep \
+                 another parameter with one hysteresis sweep per value)"
+                    .into(),
+            ));
+        }
+        if let Some(s) = args.shard {
+            if s.count > args.repeats {
+                return Err(SweepError::Plan(format!(
+                    "--shard {s} with --protocol hysteresis: shards split the chains, one per \
+                     repeat, and there are {} (--repeats); give N at most {0}",
+                    args.repeats
+                )));
+            }
+        }
+        axes.push(branch_axis());
     }
     // What the sweep sets itself is not also set another way (the other would be ignored).
     for a in &axes {
@@ -46,10 +65,12 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         args.analysis.refuse_unused()?;
         None
     } else {
-        args.analysis.every(1)?;
+        // The default written out, so a resume that gives it explicitly is the same plan.
+        let mut options = args.analysis.clone();
+        options.analyse_every = Some(args.analysis.every(SWEEP_ANALYSE_EVERY)?);
         let plan = AnalysisPlan {
             names: args.analyse.iter().map(|n| n.trim().to_string()).collect(),
-            options: args.analysis.clone(),
+            options,
         };
         plan.descs()?;
         Some(plan)
@@ -79,6 +100,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         force: args.force,
         resume: args.resume,
         start: args.start,
+        protocol: args.protocol,
         init: args.init.clone(),
         keep_world: args.setup.keep_world,
         series: args.series,

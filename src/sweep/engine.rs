@@ -69,6 +69,9 @@ pub struct RunRequest<'a> {
     /// The steps of a run of the sweep (its `--steps`; `steps` is 0 when only checking), for
     /// checking the analyses' settings against the states a run gives them.
     pub run_steps: u32,
+    /// Where to save the run's final state as a checkpoint (a hysteresis chain's next run starts
+    /// from it), written whole.
+    pub save: Option<std::path::PathBuf>,
 }
 
 /// The analyses of `plan` for a run of `params` with `steps` steps of which `discard` are
@@ -113,6 +116,8 @@ pub struct RunOutput {
 struct Samples {
     ids: Vec<MeasureId>,
     rows: Vec<Vec<f64>>,
+    /// Catches so far, at the last step measured (saved with the final state).
+    catches_total: u32,
 }
 
 impl Observer for Samples {
@@ -122,6 +127,7 @@ impl Observer for Samples {
         m: &FlockMeasures,
         _sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
+        self.catches_total = m.catches_total();
         self.rows.push(
             self.ids
                 .iter()
@@ -246,6 +252,10 @@ pub fn run_one(
     let gpu = req.backend == BackendKind::Gpu;
     let adapter_ms = device.take_adapter_ms();
     let sim = device.simulation(req.backend, &spec.setup)?;
+    if spec.catches_total > 0 {
+        sim.set_catches_total(spec.catches_total)?;
+    }
+    let (seed, obstacles) = (spec.setup.seed, spec.setup.actors.obstacles.clone());
     drop(spec);
     let discard = req.discard.min(req.steps);
     let mut samples = Samples {
@@ -254,6 +264,7 @@ pub fn run_one(
             .map(|m| MeasureId::by_name(m.name).expect("a measure of the table"))
             .collect(),
         rows: Vec::new(),
+        catches_total: 0,
     };
     // The measures of every step past the discarded ones, read back in batches (not one wait
     // per step). A point runs whole: Ctrl-C stops the sweep between points. With analyses, the
@@ -296,6 +307,27 @@ pub fn run_one(
                 .flat_map(|c| c.scalars.iter().map(|s| s.1))
                 .collect();
         }
+    }
+    if let Some(path) = &req.save {
+        // As `boids headless --save` writes it: `--init` of this file goes on from here.
+        let cp = crate::model::loaded::Checkpoint {
+            params: sim.params().clone(),
+            seed,
+            step: sim.step_index(),
+            obstacles,
+            predators: sim
+                .read_predators()?
+                .iter()
+                .map(crate::model::PredatorSpec::of)
+                .collect(),
+            catches_total: samples.catches_total,
+            boids: sim.read_state()?,
+        };
+        crate::formats::save_state(path, &cp).map_err(|source| RunError::Write {
+            what: "state",
+            path: path.clone(),
+            source,
+        })?;
     }
     out.samples = samples.rows;
     if gpu {

@@ -1,7 +1,7 @@
 //! `boids sweep merge OUT DIR…`: combines shard folders into one sweep folder whose `sweep.csv`
 //! and `points.csv` are byte for byte the ones an unsharded run writes, with a summary of the
 //! same layout (shard `null`, every point, status `complete`, `merged_from` listing the shards),
-//! the plots, and the shards' `series/` files when they were written.
+//! the plots, and the shards' `series/` files and chain `states/` when they were written.
 //!
 //! Refused, with a message naming the folder and its shard: a folder that is not a sweep, a shard
 //! whose status is not `complete`, shards of different plans (fingerprints differ; the differing
@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
+use crate::sweep::chain::{state_file, STATES_DIR};
 use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
-use crate::sweep::series::SERIES_DIR;
+use crate::sweep::series::{series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
 use crate::sweep::table::{read_csv, RunRow, CSV};
@@ -152,8 +153,9 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
         let want: Vec<usize> = s.runs.iter().map(|p| p.run).collect();
         let got: Vec<usize> = r.iter().map(|p| p.run).collect();
         // Plan indices from 0; the files number runs from 1.
-        let expected: Vec<usize> = shard_of(s)
-            .runs(s.runs_total)
+        let expected: Vec<usize> = s0
+            .plan
+            .order(Some(shard_of(s)))
             .into_iter()
             .map(|k| k + 1)
             .collect();
@@ -169,8 +171,13 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
         rows.extend(r);
         runs.extend(s.runs.iter().cloned());
     }
-    rows.sort_by_key(|r| r.run);
-    runs.sort_by_key(|p| p.run);
+    // The order one sweep runs them in (plan order, or a hysteresis sweep's chain steps).
+    let mut position = vec![0; s0.runs_total];
+    for (i, k) in s0.plan.order(None).into_iter().enumerate() {
+        position[k] = i;
+    }
+    rows.sort_by_key(|r| position[r.run - 1]);
+    runs.sort_by_key(|p| position[p.run - 1]);
     prepare_dir(out, force)?;
     let mut adapter = s0.adapter.clone();
     if shards
@@ -207,10 +214,14 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .collect(),
         ..s0.clone()
     };
-    // Each shard's series files, copied whole.
-    let mut series: Vec<String> = Vec::new();
+    // Each shard's series files and chain states, copied whole.
+    let mut copied = std::collections::BTreeSet::new();
     for (d, s) in &shards {
-        for f in s.files.iter().filter(|f| f.starts_with(SERIES_DIR)) {
+        for f in s
+            .files
+            .iter()
+            .filter(|f| f.starts_with(SERIES_DIR) || f.starts_with(STATES_DIR))
+        {
             let bytes = std::fs::read(d.join(f)).map_err(|source| SweepError::ShardFile {
                 shard: s.label(d),
                 file: f.clone(),
@@ -227,10 +238,21 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
                 path: to.clone(),
                 source,
             })?;
-            series.push(f.clone());
+            copied.insert(f.clone());
         }
     }
-    series.sort();
+    // Listed as one sweep lists them: by run, in the order they ran.
+    let series: Vec<String> = summary
+        .runs
+        .iter()
+        .flat_map(|r| {
+            [
+                series_file(r.point, r.repeat),
+                state_file(r.point, r.repeat),
+            ]
+        })
+        .filter(|f| copied.contains(f))
+        .collect();
     write_outputs(out, &mut summary, &rows, true, &series)?;
     Ok(MergeOutcome {
         dir: out.to_path_buf(),

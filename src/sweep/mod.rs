@@ -7,7 +7,8 @@
 //! boids sweep --scene FILE --param NAME --values a,b,c|start:stop:step|name,name
 //!             [--param2 NAME2 --values2 …] [--boids N] [--keep-world] [--set KEY=VALUE …]
 //!             [--steps S] [--discard D] [--repeats K] [--seed X] [--backend cpu|gpu]
-//!             [--start random|ordered | --init STATE] [--series] [--analyse NAME … [settings]]
+//!             [--start random|ordered | --init STATE] [--protocol independent|hysteresis]
+//!             [--series] [--analyse NAME … [settings]]
 //!             [--log x|y|xy] [--out DIR] [--force|--resume] [--shard I/N] [--quiet]
 //! boids sweep merge OUT DIR…
 //! ```
@@ -31,11 +32,15 @@
 //! stops after the current point with a valid folder (status `interrupted`, exit status 130)
 //! ([`cli`]); `--resume` runs only what such a folder has not done ([`resume`]).
 //!
+//! `--protocol hysteresis` steps the one parameter up then down, one chain per repeat, each run
+//! going on from the final state of the one before ([`chain`]; [`plan::PlanSpec::order`]).
+//!
 //! Every call into the simulator is in [`engine::run_one`], through the run layer. What can go
 //! wrong, from a bad `--values` to a point that fails mid-sweep or shards that cannot be merged,
 //! is a [`SweepError`](error::SweepError) ([`error`]).
 
 pub mod args;
+pub mod chain;
 pub mod cli;
 pub mod engine;
 pub mod error;

@@ -13,6 +13,8 @@
 //! - `<name>.svg` and `<name>.png` for each plot ([`crate::sweep::plot::plotted`]).
 //! - with `--series`, `series/point-PPPPP-repeat-RRR.csv.gz` for each run
 //!   ([`crate::sweep::series`]).
+//! - with `--protocol hysteresis`, `states/point-PPPPP-repeat-RRR.csv`: each run's final state
+//!   ([`crate::sweep::chain`]).
 //!
 //! Every file is written whole ([`crate::io::write_atomic`]). The tables and the summary are
 //! rewritten after every run (or wave of runs run side by side: `crate::sweep::run`), the plots at
@@ -88,8 +90,8 @@ pub fn plot_files(summary: &SweepSummary) -> Vec<String> {
 }
 
 /// Writes `sweep.csv`, `points.csv` and `summary.json` into `dir` (and the plots when `plots`),
-/// each whole. `summary.files` is set to what the folder holds (with the series files `series`
-/// written so far).
+/// each whole. `summary.files` is set to what the folder holds (with the runs' files `series`
+/// written so far: series and chain states).
 ///
 /// # Errors
 /// [`SweepError::Write`] for a file that cannot be written, [`SweepError::Csv`],

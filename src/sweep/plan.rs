@@ -9,6 +9,10 @@
 //! files) numbers them from 1, as `--shard I/N` numbers shards: run k + 1, point c + 1, repeat
 //! r + 1.
 //!
+//! **Hysteresis** (`--protocol hysteresis`): the axes are the swept parameter and the branch
+//! ([`branch_axis`]: `up`, `down`), so point c = 2·i + b; the runs go in chain order
+//! ([`PlanSpec::order`]) and each starts from the final state of [`PlanSpec::previous`].
+//!
 //! **Seeds.** Run k runs from seed `hash4(base, k, 0, SEED_STREAM)`
 //! ([`crate::model::rng::hash4`], the PCG hash of the noise), base being `--seed`, else the
 //! scene's, else 1. The seed depends on the run's index in the full plan only, so a run gets
@@ -108,6 +112,39 @@ impl Start {
     }
 }
 
+/// How the runs of a sweep follow one another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Every run starts afresh (from `--start` or `--init`), independent of the others.
+    #[default]
+    Independent,
+    /// The one swept parameter stepped up through its values then back down, one chain per
+    /// repeat: each run starts from the final state of the chain's run before it (the first from
+    /// `--start` or `--init`). The branch (`up`, `down`) is the plan's second axis.
+    Hysteresis,
+}
+
+impl Protocol {
+    /// Whether it is the independent protocol (the default, left out of `summary.json`'s plan so
+    /// the fingerprints of plans made before protocols existed stay as they were).
+    pub fn is_independent(&self) -> bool {
+        *self == Protocol::Independent
+    }
+}
+
+/// The name of a hysteresis sweep's second axis.
+pub const BRANCH: &str = "branch";
+
+/// A hysteresis sweep's second axis: `up` (the values in the order given), then `down` (back).
+pub fn branch_axis() -> Axis {
+    Axis {
+        name: BRANCH.to_string(),
+        values: vec![0.0, 1.0],
+        labels: vec!["up".to_string(), "down".to_string()],
+    }
+}
+
 /// Everything that decides a sweep's results (also written in `summary.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanSpec {
@@ -140,6 +177,9 @@ pub struct PlanSpec {
     /// `--start`: the state every run starts from.
     #[serde(default, skip_serializing_if = "Start::is_random")]
     pub start: Start,
+    /// `--protocol`: how the runs follow one another.
+    #[serde(default, skip_serializing_if = "Protocol::is_independent")]
+    pub protocol: Protocol,
     /// `--init`: the state file every run starts from, as given (not part of the fingerprint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<String>,
@@ -267,6 +307,35 @@ impl PlanSpec {
         if self.repeats == 0 {
             return plan("--repeats must be at least 1".into());
         }
+        if self.protocol == Protocol::Hysteresis {
+            let a = &self.axes[0];
+            if self.axes.len() != 2 || self.axes[1] != branch_axis() {
+                return plan(
+                    "--protocol hysteresis steps one parameter up and down: drop --param2 \
+                     (sweep another parameter with one hysteresis sweep per value)"
+                        .into(),
+                );
+            }
+            if a.is_categorical() || crate::sweep::engine::SPECIAL.contains(&a.name.as_str()) {
+                return plan(format!(
+                    "--protocol hysteresis with --param {}: a chain carries its state from \
+                     one value to the next, so the parameter must be a numeric one of the \
+                     model (not boids, density or a choice of names)",
+                    a.name
+                ));
+            }
+            if a.values.len() < 2 {
+                return plan(format!(
+                    "--protocol hysteresis with one value of {}: give two or more to step \
+                     through",
+                    a.name
+                ));
+            }
+        } else if self.axes.iter().any(|a| a.name == BRANCH) {
+            return plan(format!(
+                "--param {BRANCH} is the branch of a hysteresis sweep, not a parameter"
+            ));
+        }
         if let Some(a) = &self.analyses {
             let descs = a.descs()?;
             for (i, d) in descs.iter().enumerate() {
@@ -280,6 +349,9 @@ impl PlanSpec {
                              analyses, 1 or more"
                         .into(),
                 );
+            }
+            if let Err(e) = a.options.refuse_unread(&descs) {
+                return plan(e.to_string());
             }
         }
         let measured = self.steps.saturating_sub(self.discard) as usize;
@@ -347,6 +419,60 @@ impl PlanSpec {
         }
     }
 
+    /// The runs of `shard` (all without one) in the order they run, as indices into the full plan.
+    ///
+    /// Independent runs run in plan order, and shard I/N does the runs k with k mod N = I − 1.
+    /// A hysteresis sweep runs its chains (one per repeat) side by side, step by step: the first
+    /// value up of every repeat, then the second, …, the last up, the last down, …, the first
+    /// down; shard I/N does the chains of the repeats r with r mod N = I − 1 (a chain is never
+    /// split).
+    pub fn order(&self, shard: Option<crate::sweep::shard::Shard>) -> Vec<usize> {
+        let total = self.total();
+        if self.protocol == Protocol::Independent {
+            return match shard {
+                Some(s) => s.runs(total),
+                None => (0..total).collect(),
+            };
+        }
+        let repeats: Vec<usize> = (0..self.repeats as usize)
+            .filter(|&r| shard.is_none_or(|s| s.contains(r)))
+            .collect();
+        let n = self.axes[0].values.len();
+        let mut order = Vec::with_capacity(2 * n * repeats.len());
+        for step in 0..2 * n {
+            let point = if step < n {
+                2 * step
+            } else {
+                2 * (2 * n - 1 - step) + 1
+            };
+            for &r in &repeats {
+                order.push(point * self.repeats as usize + r);
+            }
+        }
+        order
+    }
+
+    /// The run whose final state run `k` starts from: in a hysteresis sweep the chain's run
+    /// before it (the same repeat, one step back); none for a chain's first run and for
+    /// independent runs.
+    pub fn previous(&self, k: usize) -> Option<usize> {
+        if self.protocol == Protocol::Independent {
+            return None;
+        }
+        let reps = self.repeats as usize;
+        let (point, r) = (k / reps, k % reps);
+        let n = self.axes[0].values.len();
+        let (i, down) = (point / 2, point % 2 == 1);
+        let step = if down { 2 * n - 1 - i } else { i };
+        let before = step.checked_sub(1)?;
+        let p = if before < n {
+            2 * before
+        } else {
+            2 * (2 * n - 1 - before) + 1
+        };
+        Some(p * reps + r)
+    }
+
     /// The options in which this plan and `other` differ, as `name a vs b` (the paths of the
     /// scene and the `--init` file left out: their contents are `scene_sha256`, `init_sha256`).
     pub fn differences(&self, other: &PlanSpec) -> Vec<String> {
@@ -403,6 +529,7 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sweep::shard::Shard;
 
     fn spec() -> PlanSpec {
         PlanSpec {
@@ -422,10 +549,54 @@ mod tests {
             sets: Vec::new(),
             keep_world: false,
             start: Start::Random,
+            protocol: Protocol::Independent,
             init: None,
             init_sha256: None,
             analyses: None,
         }
+    }
+
+    /// A hysteresis plan's chains: every run once, each after the run it starts from, the values
+    /// up then down; shards split them by repeat and together hold every run.
+    #[test]
+    fn hysteresis_chains_step_up_then_down() {
+        let mut s = spec();
+        s.protocol = Protocol::Hysteresis;
+        s.axes = vec![
+            Axis::numeric("vicsek_eta", vec![1.0, 2.0, 3.0]),
+            branch_axis(),
+        ];
+        s.check().unwrap();
+        let order = s.order(None);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..s.total()).collect::<Vec<_>>());
+        let reps = s.repeats as usize;
+        for (i, &k) in order.iter().enumerate() {
+            assert_eq!(
+                s.previous(k),
+                i.checked_sub(reps).map(|j| order[j]),
+                "run {k}"
+            );
+            assert_eq!(s.run(k).repeat as usize, i % reps);
+        }
+        let values: Vec<(f64, f64)> = order
+            .iter()
+            .step_by(reps)
+            .map(|&k| (s.run(k).values[0], s.run(k).values[1]))
+            .collect();
+        assert_eq!(
+            values,
+            [(1., 0.), (2., 0.), (3., 0.), (3., 1.), (2., 1.), (1., 1.)]
+        );
+        let one = s.order(Some(Shard::parse("1/2").unwrap()));
+        let two = s.order(Some(Shard::parse("2/2").unwrap()));
+        assert!(one.iter().all(|&k| s.run(k).repeat == 0));
+        assert!(two.iter().all(|&k| s.run(k).repeat == 1));
+        assert_eq!(one.len() + two.len(), s.total());
+        // Independent plans run in plan order.
+        assert_eq!(spec().order(None), (0..spec().total()).collect::<Vec<_>>());
+        assert_eq!(spec().previous(3), None);
     }
 
     #[test]

@@ -218,6 +218,11 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary], bars: bool) -> String {
             crate::stats::format::significant(rho(q), 4)
         ));
     }
+    if p.protocol == crate::sweep::plan::Protocol::Hysteresis {
+        sub.push("hysteresis: up then down, each run from the one before".into());
+    } else if p.start == crate::sweep::plan::Start::Ordered {
+        sub.push("ordered start".into());
+    }
     sub.push(format!("{} steps, first {} discarded", p.steps, p.discard));
     let kind = first.map_or(crate::stats::ErrorKind::BatchMeansWithinRun, |q| {
         q.error_kind()

@@ -12,9 +12,10 @@
 
 use std::path::Path;
 
+use crate::sweep::chain::state_file;
 use crate::sweep::error::SweepError;
 use crate::sweep::output::read_summary;
-use crate::sweep::plan::PlanSpec;
+use crate::sweep::plan::{PlanSpec, Protocol};
 use crate::sweep::series::{series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
@@ -27,8 +28,9 @@ pub struct Resumed {
     pub summary: SweepSummary,
     /// The rows of its runs done, in plan order.
     pub rows: Vec<RunRow>,
-    /// The series files of its runs done (with `--series`).
-    pub series: Vec<String>,
+    /// The files of its runs done, in the order written: each run's series file (with
+    /// `--series`), then its final state (a hysteresis sweep's chains).
+    pub files: Vec<String>,
 }
 
 /// Reads the sweep in `dir` to resume it with `plan`, `shard` and `series`.
@@ -119,9 +121,16 @@ pub fn load(
         }
     }
     let mut names = Vec::new();
-    if series {
-        for r in &summary.runs[..done] {
-            let name = series_file(r.point, r.repeat);
+    let chained = plan.protocol == Protocol::Hysteresis;
+    for r in &summary.runs[..done] {
+        let mut of_run = Vec::new();
+        if series {
+            of_run.push(series_file(r.point, r.repeat));
+        }
+        if chained {
+            of_run.push(state_file(r.point, r.repeat));
+        }
+        for name in of_run {
             if !dir.join(&name).is_file() {
                 return refuse(format!(
                     "{name} of run {} is missing; the folder was changed after the run",
@@ -137,6 +146,6 @@ pub fn load(
     Ok(Resumed {
         summary,
         rows,
-        series: names,
+        files: names,
     })
 }

@@ -25,10 +25,11 @@ use crate::run::spec::Inputs;
 use crate::run::steps::Stop;
 use crate::run::RunError;
 use crate::stats::{batch_count, order_parameter_moments, series_stats};
+use crate::sweep::chain::{inputs_after, state_of, STATES_DIR};
 use crate::sweep::engine::{run_one, RunOutput, RunRequest};
 use crate::sweep::error::SweepError;
 use crate::sweep::output::{prepare_dir, write_outputs};
-use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, PlannedRun};
+use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, PlannedRun, Protocol, Start, BRANCH};
 use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{LogAxes, Method, RunStatus, SweepStatus, SweepSummary, SCHEMA};
@@ -64,6 +65,9 @@ pub struct SweepConfig {
     pub force: bool,
     /// `--start`: the state every run starts from.
     pub start: crate::sweep::plan::Start,
+    /// `--protocol`: how the runs follow one another (with hysteresis, `axes` ends with the
+    /// branch axis, [`crate::sweep::plan::branch_axis`]).
+    pub protocol: crate::sweep::plan::Protocol,
     /// `--init`: the state file every run starts from.
     pub init: Option<PathBuf>,
     /// `--resume`: go on with the sweep in `out`, running only its runs not done
@@ -206,12 +210,7 @@ fn load_resumed(
     series: bool,
 ) -> Result<crate::sweep::resume::Resumed, SweepError> {
     let r = crate::sweep::resume::load(dir, spec, shard, series)?;
-    if r.summary.runs.len()
-        != match shard {
-            Some(s) => s.runs(spec.total()).len(),
-            None => spec.total(),
-        }
-    {
+    if r.summary.runs.len() != spec.order(shard).len() {
         return Err(SweepError::Resume(format!(
             "{}: its summary lists {} runs where the plan has {}; the folder was changed after              the run",
             dir.display(),
@@ -299,6 +298,7 @@ pub fn run_sweep(
             .collect(),
         keep_world: cfg.keep_world,
         start: cfg.start,
+        protocol: cfg.protocol,
         init: cfg.init.as_ref().map(|p| p.display().to_string()),
         init_sha256,
         analyses: cfg.analyses.clone(),
@@ -339,10 +339,7 @@ pub fn run_sweep(
         point_boids.push(r.boids);
         base_params.get_or_insert(r.params);
     }
-    let todo: Vec<usize> = match cfg.shard {
-        Some(s) => s.runs(spec.total()),
-        None => (0..spec.total()).collect(),
-    };
+    let todo: Vec<usize> = spec.order(cfg.shard);
     let resumed = if cfg.resume {
         Some(load_resumed(&cfg.out, &spec, cfg.shard, cfg.series)?)
     } else {
@@ -398,7 +395,7 @@ pub fn run_sweep(
         point_boids,
         summary,
         rows: Vec::new(),
-        series: Vec::new(),
+        files: Vec::new(),
         recorded: 0,
         start,
         before_s: 0.0,
@@ -410,11 +407,18 @@ pub fn run_sweep(
         runs.summary.runs = r.summary.runs;
         runs.summary.runs_done = r.summary.runs_done;
         runs.rows = r.rows;
-        runs.series = r.series;
+        runs.files = r.files;
         runs.recorded = runs.summary.runs_done;
     }
+    let mut folders = Vec::new();
     if cfg.series {
-        let d = cfg.out.join(SERIES_DIR);
+        folders.push(SERIES_DIR);
+    }
+    if spec.protocol == Protocol::Hysteresis {
+        folders.push(STATES_DIR);
+    }
+    for f in folders {
+        let d = cfg.out.join(f);
         std::fs::create_dir_all(&d).map_err(|source| SweepError::Io { path: d, source })?;
     }
     runs.write(false)?;
@@ -442,7 +446,8 @@ struct Runs<'a> {
     point_boids: Vec<usize>,
     summary: SweepSummary,
     rows: Vec<RunRow>,
-    series: Vec<String>,
+    /// The files of the runs written so far: series and chain states.
+    files: Vec<String>,
     /// Runs of the summary recorded so far (done before a resume included).
     recorded: usize,
     start: Instant,
@@ -464,7 +469,7 @@ impl Runs<'_> {
             &mut self.summary,
             &self.rows,
             last,
-            &self.series,
+            &self.files,
         )?;
         Ok(self
             .summary
@@ -486,16 +491,21 @@ impl Sweep for Runs<'_> {
     }
 
     /// On the CPU backend, consecutive runs whose steps together split into no more rayon tasks
-    /// than there are threads (each point's step too small to fill the cores by itself).
+    /// than there are threads (each point's step too small to fill the cores by itself), and in
+    /// a hysteresis sweep of different chains (a run waits for the one before it in its chain).
     fn wave(&self, next: &[PlannedRun]) -> usize {
         if self.cfg.backend != BackendKind::Cpu {
             return 1;
         }
         let threads = rayon::current_num_threads();
         let tasks = |r: &PlannedRun| crate::cpu::rules::step_tasks(self.point_boids[r.point]);
+        let chained = self.spec.protocol == Protocol::Hysteresis;
         let mut used = tasks(&next[0]);
         let mut wave = 1;
-        while wave < next.len() && used + tasks(&next[wave]) <= threads {
+        while wave < next.len()
+            && used + tasks(&next[wave]) <= threads
+            && !(chained && next[..wave].iter().any(|r| r.repeat == next[wave].repeat))
+        {
             used += tasks(&next[wave]);
             wave += 1;
         }
@@ -514,7 +524,16 @@ impl Sweep for Runs<'_> {
             .cloned()
             .zip(run.values.iter().copied())
             .collect();
-        let req = self.request(&settings, Some(run.seed), self.cfg.steps);
+        let mut req = self.request(&settings, Some(run.seed), self.cfg.steps);
+        let after;
+        if let Some(k) = self.spec.previous(run.index) {
+            after = inputs_after(self.inputs, &self.cfg.out, &self.spec.run(k))?;
+            req.inputs = &after;
+            req.start = Start::Random;
+        }
+        if self.spec.protocol == Protocol::Hysteresis {
+            req.save = Some(self.cfg.out.join(state_of(run)));
+        }
         run_one(&req, device, &mut || step(false))
     }
 
@@ -554,7 +573,10 @@ impl Sweep for Runs<'_> {
             let path = self.cfg.out.join(&name);
             crate::io::write_atomic(&path, &bytes)
                 .map_err(|source| SweepError::Write { path, source })?;
-            self.series.push(name);
+            self.files.push(name);
+        }
+        if spec.protocol == Protocol::Hysteresis {
+            self.files.push(state_of(planned));
         }
         let status = &mut self.summary.runs[self.recorded];
         status.done = true;
@@ -598,12 +620,18 @@ fn request_of<'a>(
         seed,
         sets: &cfg.sets,
         keep_world: cfg.keep_world,
-        settings: settings.to_vec(),
+        // A hysteresis sweep's branch is not a parameter.
+        settings: settings
+            .iter()
+            .filter(|(n, _)| !(cfg.protocol == Protocol::Hysteresis && n == BRANCH))
+            .cloned()
+            .collect(),
         axes: &cfg.axes,
         start: cfg.start,
         steps,
         discard: cfg.discard,
         analyses: cfg.analyses.as_ref(),
         run_steps: cfg.steps,
+        save: None,
     }
 }

@@ -50,6 +50,7 @@ mod state_extremes;
 mod statistics;
 mod support;
 mod sweep;
+mod sweep_hysteresis;
 mod sweep_resume;
 mod sweep_reuse;
 mod topological;
