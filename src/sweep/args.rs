@@ -57,7 +57,8 @@ pub struct SweepArgs {
     /// hysteresis (--param's values stepped up then back down, one chain per repeat, each run
     /// starting from the final state of the chain's run before it; the first from --start or
     /// --init; the branch, up or down, is a second axis of the outputs). Hysteresis takes one
-    /// numeric parameter of the model, and --shard splits it by repeat.
+    /// numeric parameter of the model (not the world's size), its values in increasing order,
+    /// and --shard splits it by repeat.
     #[arg(long, value_enum, default_value = "independent")]
     pub protocol: crate::sweep::plan::Protocol,
     /// Every run starts from this state instead: a checkpoint, a plain state CSV, or a frame of a

@@ -72,7 +72,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
             names: args.analyse.iter().map(|n| n.trim().to_string()).collect(),
             options,
         };
-        plan.descs()?;
+        plan.refuse_unread()?;
         Some(plan)
     };
     let out = match &args.out {
@@ -177,6 +177,8 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     let axes = cfg.axes.clone();
     // Runs whose errors are not to be trusted (too short for their τ_int of φ).
     let short = std::cell::Cell::new(0usize);
+    // Runs done by this command (a resumed sweep's earlier runs are not seen again).
+    let ran = std::cell::Cell::new(0usize);
     // Runs where a scalar summary of the analyses does not exist (ξ without a zero of C).
     let missing = std::cell::Cell::new(0usize);
     let outcome = run_sweep(&cfg, &stop, &mut |ev| match ev {
@@ -215,6 +217,7 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
                 cfg.repeats,
                 values.join(", ")
             ));
+            ran.set(ran.get() + 1);
             if let Some(why) = row.too_short() {
                 short.set(short.get() + 1);
                 pb.say(&format!("warning: run {}: {why}", row.run));
@@ -235,20 +238,22 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
     );
     if short.get() > 0 {
         eprintln!(
-            "warning: {} of the runs done are shorter than {} τ_int of φ, or their batches \
-             shorter than {} τ_int: their errors are not to be trusted (tau_int in sweep.csv); \
-             raise --steps",
+            "warning: {} of the {} runs done now are shorter than {} τ_int of φ, or their \
+             batches shorter than {} τ_int: their errors are not to be trusted (tau_int in \
+             sweep.csv); raise --steps",
             short.get(),
+            ran.get(),
             crate::stats::RUN_TAUS,
             crate::stats::BATCH_TAUS
         );
     }
     if missing.get() > 0 {
         eprintln!(
-            "warning: in {} of the runs done an analysis's scalar summary does not exist (ξ \
-             where C(r) has no robust zero below r_max): a point's value averages only the \
+            "warning: in {} of the {} runs done now an analysis's scalar summary does not exist \
+             (ξ where C(r) has no robust zero below r_max): a point's value averages only the \
              repeats that have one (the _repeats column of points.csv); raise --r-max for ξ",
-            missing.get()
+            missing.get(),
+            ran.get()
         );
     }
     if outcome.summary.status == SweepStatus::Interrupted {

@@ -220,7 +220,14 @@ pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotE
         .map(|a| crate::sweep::plot::symbol(&a.name))
         .collect();
     let k = points.len();
-    let labelled = |i: usize| k <= 12 || i == 0 || i == k / 2 || i + 1 == k;
+    // Every line named when few, else the first, middle and last (a hysteresis sweep's values,
+    // on each branch).
+    let few = if s.plan.protocol == crate::sweep::plan::Protocol::Hysteresis {
+        6
+    } else {
+        12
+    };
+    let labelled = |i: usize, k: usize| k <= few || i == 0 || i == k / 2 || i + 1 == k;
     png_of(|root| {
         crate::plot::register_font()?;
         let body = titled(root, &title, &subtitle)?;
@@ -237,7 +244,17 @@ pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotE
             .x_label_formatter(&|v| crate::plot::curve::tick_text(*v))
             .y_label_formatter(&|v| crate::plot::curve::tick_text(*v))
             .draw()?;
+        // A hysteresis sweep: a colour per value of its parameter, the down branch dashed.
+        let chained = s.plan.protocol == crate::sweep::plan::Protocol::Hysteresis;
+        let first = &s.plan.axes[0].values;
         for (i, (values, p)) in points.iter().enumerate() {
+            let (i, k) = if chained {
+                let at = first.iter().position(|v| *v == values[0]).unwrap_or(0);
+                (at, first.len())
+            } else {
+                (i, k)
+            };
+            let dashed = chained && values.get(1) == Some(&1.0);
             let t = if k > 1 {
                 i as f64 / (k - 1) as f64
             } else {
@@ -252,8 +269,12 @@ pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotE
                 let (lo, hi) = edges(b);
                 ((lo + hi) / 2.0, y)
             });
-            let drawn = chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?;
-            if labelled(i) {
+            let drawn = if dashed {
+                chart.draw_series(DashedLineSeries::new(line, 7, 5, colour.stroke_width(2)))?
+            } else {
+                chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?
+            };
+            if labelled(i, k) {
                 let label: Vec<String> = names
                     .iter()
                     .zip(values)
@@ -268,12 +289,22 @@ pub fn histogram_png(s: &SweepSummary, rows: &[RunRow]) -> Result<Vec<u8>, PlotE
                     })
                     .collect();
                 drawn.label(label.join(", ")).legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
+                    let style = colour.stroke_width(2);
+                    if dashed {
+                        EmptyElement::at((x, y))
+                            + PathElement::new([(0, 0), (7, 0)], style)
+                            + PathElement::new([(11, 0), (18, 0)], style)
+                    } else {
+                        EmptyElement::at((x, y))
+                            + PathElement::new([(0, 0), (18, 0)], style)
+                            + PathElement::new([(0, 0), (0, 0)], style)
+                    }
                 });
             }
         }
         if !points.is_empty() {
-            crate::plot::draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+            // At the top middle: the peaks of an order parameter lie at its ends.
+            crate::plot::draw_legend(&mut chart, SeriesLabelPosition::UpperMiddle)?;
         }
         Ok(())
     })

@@ -178,7 +178,26 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     }
     rows.sort_by_key(|r| position[r.run - 1]);
     runs.sort_by_key(|p| position[p.run - 1]);
+    // Every shard's run files are there before anything is written.
+    for (d, s) in &shards {
+        for f in s
+            .files
+            .iter()
+            .filter(|f| f.starts_with(SERIES_DIR) || f.starts_with(STATES_DIR))
+        {
+            if let Err(source) = std::fs::metadata(d.join(f)) {
+                return Err(SweepError::ShardFile {
+                    shard: s.label(d),
+                    file: f.clone(),
+                    source,
+                });
+            }
+        }
+    }
     prepare_dir(out, force)?;
+    if force {
+        crate::sweep::output::clear_run_files(out)?;
+    }
     let mut adapter = s0.adapter.clone();
     if shards
         .iter()

@@ -22,7 +22,8 @@
 //!
 //! Folder rule: `--out DIR` (default `sweeps/<UTC time>`) is created with its parents when
 //! missing; an existing folder must be empty unless `--force` is given (then the sweep's files in
-//! it are replaced and other files are left alone).
+//! it are replaced — an earlier sweep's series and states removed — and other files are left
+//! alone).
 
 use std::path::{Path, PathBuf};
 
@@ -73,6 +74,35 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), SweepError> {
         }
         Err(e) => Err(fail(format!("cannot be read: {e}"))),
     }
+}
+
+/// Removes the runs' files an earlier sweep left in `dir` (`--force`): the files of `series/` and
+/// `states/` named as a sweep names them (`point-…`), so none is taken for one of this sweep's;
+/// other files are left alone.
+///
+/// # Errors
+/// [`SweepError::Io`] for a file that cannot be removed.
+pub fn clear_run_files(dir: &Path) -> Result<(), SweepError> {
+    for sub in [
+        crate::sweep::series::SERIES_DIR,
+        crate::sweep::chain::STATES_DIR,
+    ] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for e in entries.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let ours =
+                name.starts_with("point-") && (name.ends_with(".csv") || name.ends_with(".csv.gz"));
+            if ours && e.path().is_file() {
+                std::fs::remove_file(e.path()).map_err(|source| SweepError::Io {
+                    path: e.path(),
+                    source,
+                })?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The plot files of a sweep, in order: `<name>.svg` and `<name>.png` for each of

@@ -241,6 +241,35 @@ impl AnalysisPlan {
             .collect()
     }
 
+    /// Refuses a setting that none of the analyses reads, naming those a sweep records that do.
+    ///
+    /// # Errors
+    /// [`SweepError::Plan`] naming the setting, its value and the analyses asked for.
+    pub fn refuse_unread(&self) -> Result<(), SweepError> {
+        let descs = self.descs()?;
+        let Some((name, value, readers)) = self.options.unread(&descs) else {
+            return Ok(());
+        };
+        let recorded: Vec<&str> = readers
+            .into_iter()
+            .filter(|r| crate::analysis::by_name(r).is_ok_and(|d| !d.scalars.is_empty()))
+            .collect();
+        let asked: Vec<&str> = descs.iter().map(|d| d.name).collect();
+        Err(SweepError::Plan(format!(
+            "{} {value}: none of the analyses asked for ({}) reads it; {}",
+            name.option(),
+            asked.join(", "),
+            if recorded.is_empty() {
+                "no analysis a sweep records reads it: drop the setting".to_string()
+            } else {
+                format!(
+                    "it is read by {}: add one of them or drop the setting",
+                    recorded.join(", ")
+                )
+            }
+        )))
+    }
+
     /// The steps between two states given to the analyses.
     pub fn every(&self) -> u32 {
         self.options.analyse_every.unwrap_or(SWEEP_ANALYSE_EVERY)
@@ -324,11 +353,27 @@ impl PlanSpec {
                     a.name
                 ));
             }
+            if ["world_width", "world_height"].contains(&a.name.as_str()) {
+                return plan(format!(
+                    "--protocol hysteresis with --param {}: a chain's state would not fit the \
+                     next world (its boids outside it); sweep the world with independent runs",
+                    a.name
+                ));
+            }
             if a.values.len() < 2 {
                 return plan(format!(
                     "--protocol hysteresis with one value of {}: give two or more to step \
                      through",
                     a.name
+                ));
+            }
+            if let Some(w) = a.values.windows(2).find(|w| w[1] <= w[0]) {
+                return plan(format!(
+                    "--protocol hysteresis: --values of {} go {} then {}; give them in \
+                     increasing order (the chain goes up through them, then back down)",
+                    a.name,
+                    a.text(w[0]),
+                    a.text(w[1])
                 ));
             }
         } else if self.axes.iter().any(|a| a.name == BRANCH) {
@@ -350,9 +395,7 @@ impl PlanSpec {
                         .into(),
                 );
             }
-            if let Err(e) = a.options.refuse_unread(&descs) {
-                return plan(e.to_string());
-            }
+            a.refuse_unread()?;
         }
         let measured = self.steps.saturating_sub(self.discard) as usize;
         if measured < MIN_SAMPLES {
@@ -485,6 +528,7 @@ impl PlanSpec {
         let shown = |k: &str, v: Option<&serde_json::Value>| match (k, v) {
             (_, Some(v)) => v.to_string(),
             ("start", None) => "\"random\"".to_string(),
+            ("protocol", None) => "\"independent\"".to_string(),
             (_, None) => "none".to_string(),
         };
         let mut keys: Vec<&String> = oa.keys().chain(ob.keys()).collect();

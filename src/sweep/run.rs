@@ -112,8 +112,19 @@ pub fn method(spec: &PlanSpec) -> Method {
             values of param 2 + value index of param 2 + 1, run k = (p - 1) * repeats + repeat, \
             value indices from 0 and repeats from 1; seed of run k = hash4(seed, k - 1, 0, \
             0x53574550)"
-            .into(),
-        shards: "shard I/N does the runs k with (k - 1) mod N = I - 1".into(),
+            .to_string()
+            + if spec.protocol == Protocol::Hysteresis {
+                "; hysteresis: the second axis is the branch (up, down); each repeat is a chain \
+                 of runs through the values up then down, each run starting from the final \
+                 state of the chain's run before it (states/), the first from the start"
+            } else {
+                ""
+            },
+        shards: if spec.protocol == Protocol::Hysteresis {
+            "shard I/N does the chains of the repeats r with (r - 1) mod N = I - 1".into()
+        } else {
+            "shard I/N does the runs k with (k - 1) mod N = I - 1".into()
+        },
         world: "as boids headless: unless the scene fixes the world, a square sized to the \
             boid count at 0.01 boids/wu^2; a scene that fixes the world and gives a count, run \
             at another count N (--boids or a boids axis), has its world, obstacles and \
@@ -344,6 +355,9 @@ pub fn run_sweep(
         Some(load_resumed(&cfg.out, &spec, cfg.shard, cfg.series)?)
     } else {
         prepare_dir(&cfg.out, cfg.force)?;
+        if cfg.force {
+            crate::sweep::output::clear_run_files(&cfg.out)?;
+        }
         None
     };
 

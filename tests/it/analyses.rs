@@ -686,6 +686,13 @@ fn a_sweep_records_xi_per_run_and_per_point() {
                 "read by cluster_sizes",
             ],
         ),
+        (
+            vec!["--analyse", "velocity_correlation", "--mesh", "64"],
+            vec![
+                "--mesh 64",
+                "no analysis a sweep records reads it: drop the setting",
+            ],
+        ),
     ] {
         let out = boids()
             .args(["sweep", "--scene", scene, "--param", "vicsek_eta"])

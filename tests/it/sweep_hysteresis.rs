@@ -185,6 +185,14 @@ fn a_hysteresis_sweep_resumes_and_merges_as_one() {
         rows_a.iter().all(|r| r[2] == "1"),
         "shard 1/2 runs repeat 1"
     );
+    // A shard missing a state: refused before anything is written.
+    let state = Path::new(&b).join("states/point-00001-repeat-002.csv");
+    let kept = std::fs::read(&state).unwrap();
+    std::fs::remove_file(&state).unwrap();
+    let e = refused(&["sweep", "merge", &m, &a, &b]);
+    assert!(e.contains("states/point-00001-repeat-002.csv"), "{e}");
+    assert!(!Path::new(&m).exists(), "a refused merge wrote {m}");
+    std::fs::write(&state, kept).unwrap();
     ok(&["sweep", "merge", &m, &a, &b]);
     assert_eq!(
         summary(Path::new(&m))["files"],
@@ -200,6 +208,16 @@ fn a_hysteresis_sweep_resumes_and_merges_as_one() {
             "{f} of the merged shards differs from the one sweep's"
         );
     }
+    // --force into a folder of a longer sweep: its states are gone, not taken for this one's.
+    ok(&plan(&m, "0.5,1", n, &["--force"]));
+    let states = std::fs::read_dir(Path::new(&m).join("states"))
+        .unwrap()
+        .count();
+    assert_eq!(states, 8, "2 values × 2 branches × 2 repeats");
+    let series = std::fs::read_dir(Path::new(&m).join("series"))
+        .unwrap()
+        .count();
+    assert_eq!(series, 0, "an earlier sweep's series");
 }
 
 #[test]
@@ -214,6 +232,11 @@ fn what_cannot_be_a_chain_is_refused() {
             "drop --param2",
         ),
         ("1", vec![], "one value of vicsek_eta"),
+        (
+            "3,2,1",
+            vec![],
+            "go 3 then 2; give them in increasing order",
+        ),
         ("1,2", vec!["--shard", "1/3"], "there are 2 (--repeats)"),
     ] {
         let e = refused(&plan(o, values, "300", &extra));
@@ -227,6 +250,7 @@ fn what_cannot_be_a_chain_is_refused() {
             "angular,vectorial",
             "not boids, density or a choice",
         ),
+        ("world_width", "10,12", "would not fit the next world"),
     ] {
         let mut a = plan(o, values, "300", &[]);
         let at = a.iter().position(|x| *x == "vicsek_eta").unwrap();
