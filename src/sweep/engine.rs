@@ -36,8 +36,7 @@ use crate::sweep::plan::AnalysisPlan;
 /// Boid count when neither `--boids`, a `boids` axis nor the scene gives one (as `boids headless`).
 pub const DEFAULT_BOIDS: usize = 20_000;
 
-/// The names a sweep may sweep that are not parameters: the boid count and the density.
-pub const SPECIAL: [&str; 2] = ["boids", "density"];
+pub use crate::sweep::plan::SPECIAL;
 
 /// What to resolve (and run).
 pub struct RunRequest<'a> {

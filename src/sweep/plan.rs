@@ -32,6 +32,9 @@ use crate::sweep::error::SweepError;
 /// Most runs (combinations × repeats) in one plan.
 pub const MAX_RUNS: usize = 10_000;
 
+/// The names a sweep may sweep that are not parameters: the boid count and the density.
+pub const SPECIAL: [&str; 2] = ["boids", "density"];
+
 /// The counter-based hash stream of run seeds ("SWEP").
 pub const SEED_STREAM: u32 = 0x5357_4550;
 
@@ -345,7 +348,7 @@ impl PlanSpec {
                         .into(),
                 );
             }
-            if a.is_categorical() || crate::sweep::engine::SPECIAL.contains(&a.name.as_str()) {
+            if a.is_categorical() || SPECIAL.contains(&a.name.as_str()) {
                 return plan(format!(
                     "--protocol hysteresis with --param {}: a chain carries its state from \
                      one value to the next, so the parameter must be a numeric one of the \

@@ -485,7 +485,7 @@ fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success());
     assert!(
-        e.contains("warning: run 1: ") && e.contains("τ_int of φ") && e.contains("1 of the runs"),
+        e.contains("warning: run 1: ") && e.contains("τ_int of φ") && e.contains("1 of the 1 runs"),
         "{e}"
     );
 }
