@@ -545,11 +545,7 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             .args(&args)
             .output()
             .unwrap();
-        let e = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        for n in needles {
-            assert!(e.contains(n), "{args:?}: {e}");
-        }
+        says(&out, &args, &needles);
         assert!(!d.join("x.csv").exists());
     }
     // headless finds a missing folder before it runs (10⁶ steps would take minutes), and a setting
@@ -580,11 +576,7 @@ fn the_command_line_writes_curves_and_refuses_what_it_cannot_honour() {
             .args(&args)
             .output()
             .unwrap();
-        let e = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        for n in needles {
-            assert!(e.contains(n), "{args:?}: {e}");
-        }
+        says(&out, &args, &needles);
     }
 }
 
@@ -702,11 +694,7 @@ fn a_sweep_records_xi_per_run_and_per_point() {
             .args(&args)
             .output()
             .unwrap();
-        let e = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        for n in needles {
-            assert!(e.contains(n), "{args:?}: {e}");
-        }
+        says(&out, &args, &needles);
         assert!(!d.join("refused").exists(), "{args:?}");
     }
 }
@@ -778,4 +766,13 @@ fn only_the_time_analyses_need_evenly_spaced_frames() {
     );
     assert!(out.contains("msd over 5 states"), "{out}");
     assert!(out.contains("the last frame (step 45)"), "{out}");
+}
+
+/// `out` is a refusal whose message holds every one of `needles` (`args` named on failure).
+fn says(out: &std::process::Output, args: &[&str], needles: &[&str]) {
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?}");
+    for n in needles {
+        assert!(e.contains(n), "{args:?}: {e}");
+    }
 }
