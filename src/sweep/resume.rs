@@ -68,9 +68,14 @@ pub fn load(
     if summary.shard != shard {
         let name = |s: Option<Shard>| s.map_or("no shard".to_string(), |s| format!("shard {s}"));
         return refuse(format!(
-            "holds {} and this is {}",
+            "holds {} and this is {}: resume it {}",
             name(summary.shard),
-            name(shard)
+            name(shard),
+            summary
+                .shard
+                .map_or("without --shard".to_string(), |s| format!(
+                    "with --shard {s}"
+                ))
         ));
     }
     let had_series = dir.join(SERIES_DIR).is_dir();
@@ -133,7 +138,8 @@ pub fn load(
         for name in of_run {
             if !dir.join(&name).is_file() {
                 return refuse(format!(
-                    "{name} of run {} is missing; the folder was changed after the run",
+                    "{name} of run {} is missing; the folder was changed after the run: run \
+                     the sweep again into a new folder (or this one with --force)",
                     r.run
                 ));
             }
