@@ -6,7 +6,7 @@
 //! noise's seed and the swept value are the run's own). The files stay in the folder: each
 //! point's final state, and what `--resume` goes on from after an interruption.
 //!
-//! Size: a checkpoint row per boid, about 90 bytes (1600 boids: 150 kB a run).
+//! Size: a checkpoint row per boid, about 100 bytes (1600 boids: 160 kB a run).
 
 use std::path::Path;
 
