@@ -8,12 +8,10 @@ use std::path::PathBuf;
 
 use crate::analysis::{descs, with_requests, Analyses, Curve, Request};
 use crate::backend::{self, BackendKind, Simulation};
-use crate::formats::save_state;
 use crate::gpu::GpuContext;
 use crate::model::census::FLOCK_MIN_BOIDS;
-use crate::model::loaded::Checkpoint;
 use crate::model::measures::{Measure, Needs, MEASURES};
-use crate::model::{flock_census, FlockMeasures, PredatorSpec, World};
+use crate::model::{flock_census, FlockMeasures, World};
 use crate::run::analyses::{give_state, run_analyses, time_unit, write_curves, AnalysisArgs};
 use crate::run::args::{parse_count, SetupArgs};
 use crate::run::spec::{resolve, Defaults, Inputs, Spawn};
@@ -387,21 +385,13 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         None => None,
     };
     if let Some(path) = &opts.save {
-        // Storage order, not sorted: a resumed backend then visits the boids in the same order.
-        let cp = Checkpoint {
-            params: sim.params().clone(),
-            seed: setup.seed,
-            step: sim.step_index(),
-            obstacles: setup.actors.obstacles.clone(),
-            predators: sim.read_predators()?.iter().map(PredatorSpec::of).collect(),
-            catches_total: measures.catches_total(),
-            boids: sim.read_state()?,
-        };
-        save_state(path, &cp).map_err(|source| RunError::Write {
-            what: "state",
-            path: path.clone(),
-            source,
-        })?;
+        crate::run::checkpoint::save_final(
+            path,
+            sim.as_mut(),
+            setup.seed,
+            setup.actors.obstacles.clone(),
+            measures.catches_total(),
+        )?;
     }
     Ok(HeadlessReport {
         device,

@@ -143,22 +143,48 @@ impl AnalysisOptions {
         Some((name, value, readers))
     }
 
-    /// Refuses a setting that none of the analyses `descs` reads ([`Self::unread`]).
+    /// Refuses a setting that none of the analyses `descs` reads ([`Self::unread`]), naming the
+    /// analyses that read it.
     ///
     /// # Errors
     /// [`RunError::Conflict`] naming the setting, its value, the analyses asked for and those
     /// that read it.
     pub fn refuse_unread(&self, descs: &[&'static AnalysisDesc]) -> Result<(), RunError> {
+        self.refuse_unread_among(descs, crate::analysis::ANALYSES, "here")
+    }
+
+    /// [`Self::refuse_unread`] for a command that offers only the analyses `offered`: the readers
+    /// named are among them, and when none is, the message says no analysis `offered_by` reads
+    /// the setting (`a sweep records`).
+    ///
+    /// # Errors
+    /// As [`Self::refuse_unread`].
+    pub fn refuse_unread_among(
+        &self,
+        descs: &[&'static AnalysisDesc],
+        offered: &[&'static AnalysisDesc],
+        offered_by: &str,
+    ) -> Result<(), RunError> {
         let Some((name, value, readers)) = self.unread(descs) else {
             return Ok(());
         };
+        let readers: Vec<&str> = readers
+            .into_iter()
+            .filter(|r| offered.iter().any(|d| d.name == *r))
+            .collect();
         let asked: Vec<&str> = descs.iter().map(|d| d.name).collect();
         Err(RunError::Conflict(format!(
-            "{} {value}: none of the analyses asked for ({}) reads it; it is read by {}: add \
-             one of them or drop the setting",
+            "{} {value}: none of the analyses asked for ({}) reads it; {}",
             name.option(),
             asked.join(", "),
-            readers.join(", ")
+            if readers.is_empty() {
+                format!("no analysis {offered_by} reads it: drop the setting")
+            } else {
+                format!(
+                    "it is read by {}: add one of them or drop the setting",
+                    readers.join(", ")
+                )
+            }
         )))
     }
 

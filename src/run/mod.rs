@@ -9,10 +9,12 @@
 //!   Ctrl-C and SIGTERM), each command's records an [`steps::Observer`].
 //! - [`driver`]: the one sweep driver of `boids bench` and `boids sweep` (runs in plan order on
 //!   one device, side by side when small, Ctrl-C between runs, one event type).
+//! - [`checkpoint`]: a run's final state saved as a checkpoint (`--save`, a hysteresis chain).
 //! - [`error`]: why a run fails, [`RunError`].
 
 pub mod analyses;
 pub mod args;
+pub mod checkpoint;
 pub mod driver;
 pub mod error;
 pub mod provenance;

@@ -8,7 +8,9 @@ use crate::run::steps::{Progress, Stop};
 use crate::sweep::args::{SweepArgs, SweepCommand};
 use crate::sweep::error::SweepError;
 use crate::sweep::merge::merge;
-use crate::sweep::plan::{branch_axis, AnalysisPlan, Axis, Protocol, SWEEP_ANALYSE_EVERY};
+use crate::sweep::plan::{
+    branch_axis, AnalysisPlan, Axis, Protocol, HYSTERESIS_ONE_PARAMETER, SWEEP_ANALYSE_EVERY,
+};
 use crate::sweep::run::{describe, run_sweep, SweepConfig, SweepEvent};
 use crate::sweep::summary::SweepStatus;
 use crate::sweep::values::parse_values;
@@ -27,11 +29,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     }
     if args.protocol == Protocol::Hysteresis {
         if args.param2.is_some() {
-            return Err(SweepError::Plan(
-                "--protocol hysteresis steps one parameter up and down: drop --param2 (sweep \
-                 another parameter with one hysteresis sweep per value)"
-                    .into(),
-            ));
+            return Err(SweepError::Plan(HYSTERESIS_ONE_PARAMETER.into()));
         }
         if let Some(s) = args.shard {
             if s.count > args.repeats {

@@ -309,24 +309,7 @@ pub fn run_one(
     }
     if let Some(path) = &req.save {
         // As `boids headless --save` writes it: `--init` of this file goes on from here.
-        let cp = crate::model::loaded::Checkpoint {
-            params: sim.params().clone(),
-            seed,
-            step: sim.step_index(),
-            obstacles,
-            predators: sim
-                .read_predators()?
-                .iter()
-                .map(crate::model::PredatorSpec::of)
-                .collect(),
-            catches_total: samples.catches_total,
-            boids: sim.read_state()?,
-        };
-        crate::formats::save_state(path, &cp).map_err(|source| RunError::Write {
-            what: "state",
-            path: path.clone(),
-            source,
-        })?;
+        crate::run::checkpoint::save_final(path, sim, seed, obstacles, samples.catches_total)?;
     }
     out.samples = samples.rows;
     if gpu {

@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::run::provenance::{now_rfc3339, SystemInfo, ToolInfo};
-use crate::sweep::chain::{state_file, STATES_DIR};
+use crate::sweep::chain::STATES_DIR;
 use crate::sweep::error::SweepError;
-use crate::sweep::output::{prepare_dir, read_summary, write_outputs};
-use crate::sweep::series::{series_file, SERIES_DIR};
+use crate::sweep::output::{prepare_dir, read_summary, run_files as run_files_of, write_outputs};
+use crate::sweep::series::SERIES_DIR;
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{MergedShard, SweepStatus, SweepSummary};
 use crate::sweep::table::{read_csv, RunRow, CSV};
@@ -178,20 +178,24 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
     }
     rows.sort_by_key(|r| position[r.run - 1]);
     runs.sort_by_key(|p| position[p.run - 1]);
-    // Every shard's run files are there before anything is written.
-    for (d, s) in &shards {
-        for f in s
-            .files
-            .iter()
-            .filter(|f| f.starts_with(SERIES_DIR) || f.starts_with(STATES_DIR))
-        {
-            if let Err(source) = std::fs::metadata(d.join(f)) {
-                return Err(SweepError::ShardFile {
-                    shard: s.label(d),
-                    file: f.clone(),
-                    source,
-                });
-            }
+    // Each shard's series files and chain states (its folder, summary and file), every one there
+    // before anything is written.
+    let run_files: Vec<(&PathBuf, &SweepSummary, &String)> = shards
+        .iter()
+        .flat_map(|(d, s)| {
+            s.files
+                .iter()
+                .filter(|f| f.starts_with(SERIES_DIR) || f.starts_with(STATES_DIR))
+                .map(move |f| (d, s, f))
+        })
+        .collect();
+    for (d, s, f) in &run_files {
+        if let Err(source) = std::fs::metadata(d.join(f)) {
+            return Err(SweepError::ShardFile {
+                shard: s.label(d),
+                file: f.to_string(),
+                source,
+            });
         }
     }
     prepare_dir(out, force)?;
@@ -233,43 +237,32 @@ pub fn merge(out: &Path, dirs: &[PathBuf], force: bool) -> Result<MergeOutcome, 
             .collect(),
         ..s0.clone()
     };
-    // Each shard's series files and chain states, copied whole.
+    // The run files copied whole.
     let mut copied = std::collections::BTreeSet::new();
-    for (d, s) in &shards {
-        for f in s
-            .files
-            .iter()
-            .filter(|f| f.starts_with(SERIES_DIR) || f.starts_with(STATES_DIR))
-        {
-            let bytes = std::fs::read(d.join(f)).map_err(|source| SweepError::ShardFile {
-                shard: s.label(d),
-                file: f.clone(),
+    for (d, s, f) in run_files {
+        let bytes = std::fs::read(d.join(f)).map_err(|source| SweepError::ShardFile {
+            shard: s.label(d),
+            file: f.clone(),
+            source,
+        })?;
+        let to = out.join(f);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| SweepError::Io {
+                path: parent.to_path_buf(),
                 source,
             })?;
-            let to = out.join(f);
-            if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent).map_err(|source| SweepError::Io {
-                    path: parent.to_path_buf(),
-                    source,
-                })?;
-            }
-            crate::io::write_atomic(&to, &bytes).map_err(|source| SweepError::Write {
-                path: to.clone(),
-                source,
-            })?;
-            copied.insert(f.clone());
         }
+        crate::io::write_atomic(&to, &bytes).map_err(|source| SweepError::Write {
+            path: to.clone(),
+            source,
+        })?;
+        copied.insert(f.clone());
     }
     // Listed as one sweep lists them: by run, in the order they ran.
     let series: Vec<String> = summary
         .runs
         .iter()
-        .flat_map(|r| {
-            [
-                series_file(r.point, r.repeat),
-                state_file(r.point, r.repeat),
-            ]
-        })
+        .flat_map(|r| run_files_of(r.point, r.repeat, true, true))
         .filter(|f| copied.contains(f))
         .collect();
     write_outputs(out, &mut summary, &rows, true, &series)?;

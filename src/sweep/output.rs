@@ -76,6 +76,19 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<(), SweepError> {
     }
 }
 
+/// The files a run writes beside the tables, in the order `summary.json` lists them: its series
+/// (with `--series`), then its final state (a hysteresis sweep's chains); point and repeat from 1.
+pub fn run_files(point: usize, repeat: u32, series: bool, chained: bool) -> Vec<String> {
+    let mut files = Vec::new();
+    if series {
+        files.push(crate::sweep::series::series_file(point, repeat));
+    }
+    if chained {
+        files.push(crate::sweep::chain::state_file(point, repeat));
+    }
+    files
+}
+
 /// Removes the runs' files an earlier sweep left in `dir` (`--force`): the files of `series/` and
 /// `states/` named as a sweep names them (`point-…`), so none is taken for one of this sweep's;
 /// other files are left alone.

@@ -136,6 +136,11 @@ impl Protocol {
     }
 }
 
+/// Why a hysteresis sweep takes no second parameter (said by the command line before it makes
+/// the plan, and by the plan's check).
+pub const HYSTERESIS_ONE_PARAMETER: &str = "--protocol hysteresis steps one parameter up and \
+    down: drop --param2 (sweep another parameter with one hysteresis sweep per value)";
+
 /// The name of a hysteresis sweep's second axis.
 pub const BRANCH: &str = "branch";
 
@@ -145,6 +150,16 @@ pub fn branch_axis() -> Axis {
         name: BRANCH.to_string(),
         values: vec![0.0, 1.0],
         labels: vec!["up".to_string(), "down".to_string()],
+    }
+}
+
+/// The point of a hysteresis chain's step `step` (0 ..< 2n) through `n` values: value i up is
+/// point 2·i, down 2·i + 1; the steps go up through the values, then back down.
+fn chain_point(step: usize, n: usize) -> usize {
+    if step < n {
+        2 * step
+    } else {
+        2 * (2 * n - 1 - step) + 1
     }
 }
 
@@ -250,27 +265,14 @@ impl AnalysisPlan {
     /// [`SweepError::Plan`] naming the setting, its value and the analyses asked for.
     pub fn refuse_unread(&self) -> Result<(), SweepError> {
         let descs = self.descs()?;
-        let Some((name, value, readers)) = self.options.unread(&descs) else {
-            return Ok(());
-        };
-        let recorded: Vec<&str> = readers
-            .into_iter()
-            .filter(|r| crate::analysis::by_name(r).is_ok_and(|d| !d.scalars.is_empty()))
+        let recorded: Vec<&'static AnalysisDesc> = crate::analysis::ANALYSES
+            .iter()
+            .copied()
+            .filter(|d| !d.scalars.is_empty())
             .collect();
-        let asked: Vec<&str> = descs.iter().map(|d| d.name).collect();
-        Err(SweepError::Plan(format!(
-            "{} {value}: none of the analyses asked for ({}) reads it; {}",
-            name.option(),
-            asked.join(", "),
-            if recorded.is_empty() {
-                "no analysis a sweep records reads it: drop the setting".to_string()
-            } else {
-                format!(
-                    "it is read by {}: add one of them or drop the setting",
-                    recorded.join(", ")
-                )
-            }
-        )))
+        self.options
+            .refuse_unread_among(&descs, &recorded, "a sweep records")
+            .map_err(|e| SweepError::Plan(e.to_string()))
     }
 
     /// The steps between two states given to the analyses.
@@ -342,11 +344,7 @@ impl PlanSpec {
         if self.protocol == Protocol::Hysteresis {
             let a = &self.axes[0];
             if self.axes.len() != 2 || self.axes[1] != branch_axis() {
-                return plan(
-                    "--protocol hysteresis steps one parameter up and down: drop --param2 \
-                     (sweep another parameter with one hysteresis sweep per value)"
-                        .into(),
-                );
+                return plan(HYSTERESIS_ONE_PARAMETER.into());
             }
             if a.is_categorical() || SPECIAL.contains(&a.name.as_str()) {
                 return plan(format!(
@@ -486,11 +484,7 @@ impl PlanSpec {
         let n = self.axes[0].values.len();
         let mut order = Vec::with_capacity(2 * n * repeats.len());
         for step in 0..2 * n {
-            let point = if step < n {
-                2 * step
-            } else {
-                2 * (2 * n - 1 - step) + 1
-            };
+            let point = chain_point(step, n);
             for &r in &repeats {
                 order.push(point * self.repeats as usize + r);
             }
@@ -510,13 +504,7 @@ impl PlanSpec {
         let n = self.axes[0].values.len();
         let (i, down) = (point / 2, point % 2 == 1);
         let step = if down { 2 * n - 1 - i } else { i };
-        let before = step.checked_sub(1)?;
-        let p = if before < n {
-            2 * before
-        } else {
-            2 * (2 * n - 1 - before) + 1
-        };
-        Some(p * reps + r)
+        Some(chain_point(step.checked_sub(1)?, n) * reps + r)
     }
 
     /// The options in which this plan and `other` differ, as `name a vs b` (the paths of the

@@ -12,11 +12,10 @@
 
 use std::path::Path;
 
-use crate::sweep::chain::state_file;
 use crate::sweep::error::SweepError;
-use crate::sweep::output::read_summary;
+use crate::sweep::output::{read_summary, run_files};
 use crate::sweep::plan::{PlanSpec, Protocol};
-use crate::sweep::series::{series_file, SERIES_DIR};
+use crate::sweep::series::SERIES_DIR;
 use crate::sweep::shard::Shard;
 use crate::sweep::summary::{SweepStatus, SweepSummary};
 use crate::sweep::table::{read_csv, RunRow, CSV};
@@ -128,14 +127,7 @@ pub fn load(
     let mut names = Vec::new();
     let chained = plan.protocol == Protocol::Hysteresis;
     for r in &summary.runs[..done] {
-        let mut of_run = Vec::new();
-        if series {
-            of_run.push(series_file(r.point, r.repeat));
-        }
-        if chained {
-            of_run.push(state_file(r.point, r.repeat));
-        }
-        for name in of_run {
+        for name in run_files(r.point, r.repeat, series, chained) {
             if !dir.join(&name).is_file() {
                 return refuse(format!(
                     "{name} of run {} is missing; the folder was changed after the run: run \

@@ -28,7 +28,7 @@ use crate::stats::{batch_count, order_parameter_moments, series_stats};
 use crate::sweep::chain::{inputs_after, state_of, STATES_DIR};
 use crate::sweep::engine::{run_one, RunOutput, RunRequest};
 use crate::sweep::error::SweepError;
-use crate::sweep::output::{prepare_dir, write_outputs};
+use crate::sweep::output::{prepare_dir, run_files, write_outputs};
 use crate::sweep::plan::{sha256_hex, Axis, PlanSpec, PlannedRun, Protocol, Start, BRANCH};
 use crate::sweep::series::{series_bytes, series_file, SERIES_DIR};
 use crate::sweep::shard::Shard;
@@ -587,11 +587,14 @@ impl Sweep for Runs<'_> {
             let path = self.cfg.out.join(&name);
             crate::io::write_atomic(&path, &bytes)
                 .map_err(|source| SweepError::Write { path, source })?;
-            self.files.push(name);
         }
-        if spec.protocol == Protocol::Hysteresis {
-            self.files.push(state_of(planned));
-        }
+        // The chain's state was saved by the run itself.
+        self.files.extend(run_files(
+            row.point,
+            row.repeat,
+            self.cfg.series,
+            spec.protocol == Protocol::Hysteresis,
+        ));
         let status = &mut self.summary.runs[self.recorded];
         status.done = true;
         status.seconds = Some(seconds);
