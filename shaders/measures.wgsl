@@ -11,6 +11,9 @@
 //                     mean atan2(Σ sin θ, Σ cos θ)·W/2π per axis with minimum-image offsets, else
 //                     the mean position
 //   measures_final again.
+// Up to MEASURES_CHUNK·256 boids the partial passes run one workgroup, which writes the result
+// itself (a row summed from zero is the same bits alone or summed with zero rows), and the final
+// passes are not recorded: two dispatches instead of four for a small system.
 // Each invocation first sums MEASURES_CHUNK boids of its own in registers (boid
 // g·256·CHUNK + j·256 + lid for j = 0..CHUNK: consecutive invocations read consecutive boids), so
 // a workgroup's barrier tree reduces CHUNK·256 boids instead of 256: 16× fewer workgroups, tree
@@ -98,6 +101,9 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
     if (lid == 0u && first < params.boid_count) {
         partials[g] = tile[0];
     }
+    if (lid == 0u && nwg.x * nwg.y * nwg.z == 1u) {
+        result = tile[0];
+    }
 }
 
 @compute @workgroup_size(256)
@@ -139,6 +145,10 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     tile_reduce(lid);
     if (lid == 0u && first < params.boid_count) {
         partials[g].v[COL_MILLING / 4u][COL_MILLING % 4u] = tile[0].v[COL_MILLING / 4u][COL_MILLING % 4u];
+    }
+    // Every invocation read the centre from `result` before tile_reduce's barriers.
+    if (lid == 0u && nwg.x * nwg.y * nwg.z == 1u) {
+        result.v[COL_MILLING / 4u][COL_MILLING % 4u] = tile[0].v[COL_MILLING / 4u][COL_MILLING % 4u];
     }
 }
 

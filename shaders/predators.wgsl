@@ -4,8 +4,7 @@
 // its search rows and columns (src/model/predators.rs `search_rows`, `search_cols`), at most
 // SEARCH_CANDIDATES_MAX candidates in search order: invocation `lid` takes every 256th of them, and
 // the workgroup's minimum by (squared distance, id) is found by a tree reduction; the first
-// invocation then moves the predator. The first workgroup also zeroes the step's catch counter
-// (`catches[0]`; `rules` counts into it and into the total, `catches[1]`). Every loop is bounded:
+// invocation then moves the predator. Not recorded in a step without predators. Every loop is bounded:
 // at most 2·1024 + 1 rows, two ranges per row, 32 768 candidates per invocation. Mirrors
 // `predators` in src/stages/twins/predators.rs.
 
@@ -14,7 +13,6 @@
 @group(0) @binding(2) var<storage, read> sorted_id: array<u32>;
 @group(0) @binding(3) var<storage, read> cells: array<u32>;
 @group(0) @binding(4) var<storage, read_write> predators: array<Predator>;
-@group(0) @binding(5) var<storage, read_write> catches: array<atomic<u32>>;
 // rules_common.wgsl's obstacle functions (unused here) name these: placeholders, no bindings.
 var<private> obstacle_cells: array<u32, 1>;
 var<private> obstacles: array<vec2<f32>, 1>;
@@ -106,9 +104,6 @@ fn move_predator(pr: Predator, best: Seen) -> Predator {
 fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
     let k = workgroup_linear(wid, nwg);
-    if (k == 0u && lid == 0u) {
-        atomicStore(&catches[0], 0u);
-    }
     // No early return: the barriers below need every invocation (uniform control flow).
     let live = k < params.predator_count;
     let pr = predators[select(0u, k, live)];

@@ -163,7 +163,6 @@ fn nothing(_: &mut FastStep) {}
 /// `predators`: the twin's moves, one task per predator.
 fn predators(s: &mut FastStep) {
     let b = &mut s.bufs;
-    b.catches[0] = 0;
     let u = &b.params;
     let (pos_vel, id, cells) = (&b.sorted_pos_vel, &b.sorted_id, &b.cells);
     let n = (u.predator_count as usize).min(b.predators.len());

@@ -46,6 +46,9 @@ pub struct GpuBackend {
     predators: u32,
     max_per_dim: u32,
     profiler: GpuProfiler,
+    /// Whether steps are timed per stage ([`GpuBackend::set_profiling`]): each stage then runs
+    /// in a compute pass of its own, timed; otherwise one pass holds them all.
+    profiling: bool,
     /// GPU time of each stage of the last finished step (static names; reused).
     stage_ms: Vec<(&'static str, f64)>,
     /// Timer scopes finished since the last [`Simulation::take_timer_results`] (bounded).
@@ -60,6 +63,15 @@ pub struct GpuBackend {
     recorded_k: u32,
     /// Where the wall time went since the last [`GpuBackend::take_costs`].
     costs: Costs,
+}
+
+/// How a dispatch of [`GpuBackend::dispatches`] is launched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Launch {
+    /// This many workgroups (split over x and y past the adapter's per-dimension limit).
+    Groups(u32),
+    /// Indirect: the workgroup counts the GPU wrote into `deferred` at this byte offset.
+    Indirect(u64),
 }
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
@@ -131,6 +143,7 @@ impl GpuBackend {
             predators: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
+            profiling: true,
             stage_ms: Vec::with_capacity(STAGES.len()),
             finished: std::collections::VecDeque::new(),
             history: None,
@@ -213,6 +226,7 @@ impl GpuBackend {
             enable_timer_queries: on,
             ..GpuProfilerSettings::default()
         });
+        self.profiling = on;
     }
 
     /// The uniform block of the next step.
@@ -253,9 +267,17 @@ impl GpuBackend {
             Items::Boids => self.count,
             Items::MeasureChunks => self.count.div_ceil(crate::stages::MEASURES_CHUNK),
             Items::CellCounters => self.grid().cells() + 1,
-            Items::OneGroup => dispatch::WORKGROUP_SIZE,
-            Items::Predators => self.predators.max(1) * crate::model::predators::SEARCH_GROUP,
-            Items::Indirect(_) => 0,
+            Items::FinalGroup => {
+                let chunks = self.invocations(Items::MeasureChunks);
+                // With none (no boids) the final pass writes the empty row.
+                if dispatch::groups_for(chunks) == 1 {
+                    0
+                } else {
+                    dispatch::WORKGROUP_SIZE
+                }
+            }
+            Items::Predators => self.predators * crate::model::predators::SEARCH_GROUP,
+            Items::Indirect(_) | Items::IndirectMetric(_) | Items::IndirectTopological(_) => 0,
         }
     }
 
@@ -326,28 +348,69 @@ impl GpuBackend {
         Ok(())
     }
 
+    /// The dispatches the stage at position `k` of [`STAGES`] (a [`Run::Dispatches`] stage)
+    /// records at the current sizes: `(entry point, launch)`. A dispatch of no work is left out —
+    /// a feature not in use costs no launch: no predators stage without predators, no final
+    /// measures pass for one workgroup of boids, only the run's neighbourhood's heavy entry.
+    pub fn dispatches(&self, k: usize) -> Vec<(&'static str, Launch)> {
+        let Run::Dispatches(list) = STAGES[k].run else {
+            return Vec::new();
+        };
+        let metric = self.params.neighborhood == crate::model::Neighborhood::Metric;
+        let deferred =
+            |k: u32| Launch::Indirect(crate::stages::DEFERRED_ARGS as u64 * 4 + 12 * k as u64);
+        list.iter()
+            .filter_map(|&(entry, items)| {
+                let launch = match items {
+                    Items::Indirect(k) => deferred(k),
+                    Items::IndirectMetric(k) if metric => deferred(k),
+                    Items::IndirectTopological(k) if !metric => deferred(k),
+                    Items::IndirectMetric(_) | Items::IndirectTopological(_) => return None,
+                    _ => match dispatch::groups_for(self.invocations(items)) {
+                        0 => return None,
+                        groups => Launch::Groups(groups),
+                    },
+                };
+                Some((entry, launch))
+            })
+            .collect()
+    }
+
+    /// The entry points one step records, in order (the scan's levels as `scan`): what
+    /// [`GpuBackend::dispatches`] leaves out is not launched.
+    pub fn step_entry_points(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (k, stage) in STAGES.iter().enumerate() {
+            if stage.when != When::Step {
+                continue;
+            }
+            match stage.run {
+                Run::Scan { .. } => out.push("scan"),
+                Run::Dispatches(_) => out.extend(self.dispatches(k).into_iter().map(|(e, _)| e)),
+            }
+        }
+        out
+    }
+
     /// Records the stage at position `k` of [`STAGES`] into `pass` (uniforms written first).
     pub fn record_stage(&self, k: usize, pass: &mut wgpu::ComputePass<'_>) {
         let sp = self.pipelines.at(k);
-        match sp.stage.run {
-            Run::Scan { .. } => self.buffers.scan.record(sp, pass, self.max_per_dim),
-            Run::Dispatches(list) => {
-                let bind = self
-                    .buffers
-                    .bind_group(k)
-                    .expect("a dispatch stage's bind group");
-                for (entry, items) in list {
-                    pass.set_pipeline(sp.pipeline(entry));
-                    pass.set_bind_group(0, bind, &[]);
-                    if let Items::Indirect(k) = items {
-                        let args = self.buffers.get("deferred");
-                        let at = crate::stages::DEFERRED_ARGS as u64 * 4 + 12 * *k as u64;
-                        pass.dispatch_workgroups_indirect(args, at);
-                    } else {
-                        let groups = dispatch::groups_for(self.invocations(*items));
-                        dispatch::dispatch(pass, groups, self.max_per_dim);
-                    }
+        if let Run::Scan { .. } = sp.stage.run {
+            self.buffers.scan.record(sp, pass, self.max_per_dim);
+            return;
+        }
+        let bind = self
+            .buffers
+            .bind_group(k)
+            .expect("a dispatch stage's bind group");
+        for (entry, launch) in self.dispatches(k) {
+            pass.set_pipeline(sp.pipeline(entry));
+            pass.set_bind_group(0, bind, &[]);
+            match launch {
+                Launch::Indirect(at) => {
+                    pass.dispatch_workgroups_indirect(self.buffers.get("deferred"), at)
                 }
+                Launch::Groups(groups) => dispatch::dispatch(pass, groups, self.max_per_dim),
             }
         }
     }
@@ -371,6 +434,20 @@ impl GpuBackend {
     /// Records the stages run `when` into `enc`, inside a profiler scope named `scope` with one
     /// scoped compute pass per stage.
     fn record_scoped(&self, enc: &mut wgpu::CommandEncoder, scope: &str, when: When) {
+        if !self.profiling {
+            // No stage times asked for: one compute pass for all the stages (wgpu still places
+            // a barrier between dependent dispatches).
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(scope),
+                timestamp_writes: None,
+            });
+            for (k, stage) in STAGES.iter().enumerate() {
+                if stage.when == when {
+                    self.record_stage(k, &mut pass);
+                }
+            }
+            return;
+        }
         let mut outer = self.profiler.scope(scope, enc);
         for (k, stage) in STAGES.iter().enumerate() {
             if stage.when == when {

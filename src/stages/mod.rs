@@ -53,13 +53,20 @@ pub enum Items {
     MeasureChunks,
     /// One per cell counter (`cell_count + 1`: the last one receives the scan's total).
     CellCounters,
-    /// One workgroup.
-    OneGroup,
-    /// One workgroup per predator (at least one: the first also resets the step's catch counter).
+    /// One workgroup that finishes a reduction over the [`Items::MeasureChunks`] dispatch's
+    /// workgroups, not recorded when that dispatch has exactly one (up to `MEASURES_CHUNK · 256`
+    /// boids the one workgroup writes the result itself).
+    FinalGroup,
+    /// One workgroup per predator: none without predators (the stage is then not recorded; the
+    /// step's catch counter is reset by `clear`).
     Predators,
     /// As many workgroups as the GPU itself wrote into the `dispatch_args` buffer at this entry
     /// (an indirect dispatch: x, y, z at byte offset 12·k) — the deferred heavy items of a stage.
     Indirect(u32),
+    /// As [`Items::Indirect`], recorded only in runs of the metric neighbourhood.
+    IndirectMetric(u32),
+    /// As [`Items::Indirect`], recorded only in runs of the topological neighbourhood.
+    IndirectTopological(u32),
 }
 
 /// How a stage is recorded.
@@ -297,6 +304,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("params", Uniform),
             b("cells", ReadWrite),
             b("deferred", ReadWrite),
+            b("catches", ReadWrite),
         ],
         run: Run::Dispatches(&[("clear", Items::CellCounters)]),
         when: When::Step,
@@ -400,7 +408,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_id", Read),
             b("cells", Read),
             b("predators", ReadWrite),
-            b("catches", ReadWrite),
         ],
         run: Run::Dispatches(&[("move_predators", Items::Predators)]),
         when: When::Step,
@@ -477,11 +484,11 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("image", ReadWrite),
             b("model_params", Uniform),
         ],
-        // The metric neighbourhood's deferred boids, then the topological one's (each entry
-        // point returns at once in the other neighbourhood).
+        // The deferred boids of the run's neighbourhood (each entry point also returns at once
+        // in the other neighbourhood).
         run: Run::Dispatches(&[
-            ("rules_heavy", Items::Indirect(1)),
-            ("rules_heavy_topological", Items::Indirect(1)),
+            ("rules_heavy", Items::IndirectMetric(1)),
+            ("rules_heavy_topological", Items::IndirectTopological(1)),
         ]),
         when: When::Step,
         twin: twins::rules_heavy_step,
@@ -498,9 +505,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         ],
         run: Run::Dispatches(&[
             ("measures_partial", Items::MeasureChunks),
-            ("measures_final", Items::OneGroup),
+            ("measures_final", Items::FinalGroup),
             ("milling_partial", Items::MeasureChunks),
-            ("measures_final", Items::OneGroup),
+            ("measures_final", Items::FinalGroup),
         ]),
         when: When::OnRequest,
         twin: twins::measures_step,

@@ -286,6 +286,10 @@ fn measures_match_the_cpu_twin() {
         (1usize, Boundary::Wrap),
         (300, Boundary::Wrap),
         (70_001, Boundary::Wrap),
+        // The most boids one workgroup of the partial passes sums (it writes the result itself,
+        // no final pass), and one more (a final pass).
+        (4096, Boundary::Wrap),
+        (4097, Boundary::Wrap),
         (300, Boundary::Walls),
         (70_001, Boundary::Bounce),
     ] {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::gpu::GpuBackend;
-use boids::model::{Boid, Boundary, SimParams};
+use boids::model::{Boid, Boundary, Neighborhood, SimParams};
 
 fn cpu_step(p: &SimParams, boids: &[Boid], seed: u32) -> Vec<Boid> {
     let mut c = CpuBackend::from_state(BackendKind::Cpu, p, boids.to_vec(), seed).unwrap();
@@ -83,6 +83,39 @@ fn awkward_counts_and_split_dispatch() {
         let c = cpu_step(&p, &boids, 2);
         support::compare_states(&g, &c, &p, support::ONE_STEP)
             .unwrap_or_else(|e| panic!("n={n}, max_dim={max_dim}: {e}"));
+    }
+}
+
+/// A step launches the deferred heavy pass of its own neighbourhood only, and the topological
+/// one's step equals the CPU's (its heavy pass still runs where boids are deferred).
+#[test]
+fn a_step_launches_only_its_neighbourhoods_heavy_pass() {
+    let Some(ctx) = support::gpu() else { return };
+    let n = 2000;
+    for neighborhood in [Neighborhood::Metric, Neighborhood::Topological] {
+        let p = SimParams {
+            neighborhood,
+            ..SimParams::default()
+        }
+        .with_world_for(n, 0.02);
+        let boids = support::test_state(3, n, &p, true);
+        let (g, entries) = support::checked(&ctx, || {
+            let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 2).unwrap();
+            let entries = gpu.step_entry_points();
+            gpu.step().unwrap();
+            (gpu.read_state().unwrap(), entries)
+        });
+        let metric = neighborhood == Neighborhood::Metric;
+        assert_eq!(entries.contains(&"rules_heavy"), metric, "{entries:?}");
+        assert_eq!(
+            entries.contains(&"rules_heavy_topological"),
+            !metric,
+            "{entries:?}"
+        );
+        assert!(entries.contains(&"scatter_heavy") && !entries.contains(&"move_predators"));
+        let c = cpu_step(&p, &boids, 2);
+        support::compare_states(&g, &c, &p, support::ONE_STEP)
+            .unwrap_or_else(|e| panic!("{neighborhood:?}: {e}"));
     }
 }
 

@@ -354,6 +354,64 @@ fn one_gpu_step_with_obstacles_and_both_kinds_of_predator_equals_the_cpu() {
     }
 }
 
+/// Without predators the step launches no predators stage (the step's catch counter is reset by
+/// `clear`): a step after the last predator is removed counts no catch on either backend, and the
+/// running total is kept.
+#[test]
+fn a_step_without_predators_launches_no_predators_stage_and_counts_no_catch() {
+    let Some(ctx) = support::gpu() else { return };
+    let n = 400;
+    let p = SimParams {
+        catch_radius: 4.0,
+        predator_max_speed: 0.0,
+        ..SimParams::default()
+    }
+    .with_world_for(n, 0.002);
+    let mut boids = support::test_state(7, n, &p, true);
+    let at = [p.world_width * 0.5, p.world_height * 0.5];
+    boids[17].position = [at[0] + 1.0, at[1]];
+    let hunter = [still(at, PredatorKind::Hunting)];
+    let (gpu_counts, entries) = support::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 3).unwrap();
+        let without = gpu.step_entry_points();
+        gpu.set_predators(&hunter).unwrap();
+        let with = gpu.step_entry_points();
+        gpu.step().unwrap();
+        let m1 = gpu.measures().unwrap();
+        gpu.set_predators(&[]).unwrap();
+        gpu.step().unwrap();
+        let m2 = gpu.measures().unwrap();
+        (
+            [
+                (m1.catches(), m1.catches_total()),
+                (m2.catches(), m2.catches_total()),
+            ],
+            (without, with),
+        )
+    });
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 3).unwrap();
+    cpu.set_predators(&hunter).unwrap();
+    cpu.step().unwrap();
+    let m1 = cpu.measures().unwrap();
+    cpu.set_predators(&[]).unwrap();
+    cpu.step().unwrap();
+    let m2 = cpu.measures().unwrap();
+    let cpu_counts = [
+        (m1.catches(), m1.catches_total()),
+        (m2.catches(), m2.catches_total()),
+    ];
+    assert_eq!(
+        cpu_counts,
+        [(1, 1), (0, 1)],
+        "the planted boid is caught once"
+    );
+    assert_eq!(gpu_counts, cpu_counts);
+    let (without, with) = entries;
+    assert!(!without.contains(&"move_predators"), "{without:?}");
+    assert!(with.contains(&"move_predators"), "{with:?}");
+    assert_eq!(with.len(), without.len() + 1);
+}
+
 /// The defaults of a `[[predators]]` table (velocity 0, kind straight) are the ones documented
 /// where scene keys are: docs/cli.md's scene section and docs/model.md §18.
 /// A flock with a straight and a hunting predator, and the obstacle points of a stroke (`k`

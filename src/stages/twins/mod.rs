@@ -182,16 +182,17 @@ impl CpuStep {
         self.neighbor_ids.resize(record * self.recorded_k, u32::MAX);
     }
 
-    /// Adds `caught` to both catch counters (the step's, reset by `predators`, and the total).
+    /// Adds `caught` to both catch counters (the step's, reset by `clear`, and the total).
     pub fn count_catches(&mut self, caught: u32) {
         self.catches[0] = self.catches[0].wrapping_add(caught);
         self.catches[1] = self.catches[1].wrapping_add(caught);
     }
 }
 
-/// `clear` on a [`CpuStep`].
+/// `clear` on a [`CpuStep`]: the cell counters, and the step's catch counter.
 pub fn clear_step(s: &mut CpuStep) {
     clear(&mut s.cells);
+    s.catches[0] = 0;
 }
 
 /// `count` on a [`CpuStep`].
@@ -246,13 +247,7 @@ pub fn predators_step(s: &mut CpuStep) {
         id: &s.sorted_id,
         image: &s.sorted_image,
     };
-    predators(
-        &s.params,
-        sorted,
-        &s.cells,
-        &mut s.predators,
-        &mut s.catches,
-    );
+    predators(&s.params, sorted, &s.cells, &mut s.predators);
 }
 
 /// `rules` on a [`CpuStep`]: sorted items → state; counts the catches.

@@ -6,17 +6,13 @@ use crate::model::uniforms::StepUniforms;
 use super::scatter::SortedRef;
 
 /// Moves each of the first `u.predator_count` predators from the step's sorted items (a hunting
-/// predator steers toward the nearest boid it sees, a straight one keeps its course), and sets
-/// the step's catch counter `catches[0]` to 0 (`rules` counts into it and into the running total
-/// `catches[1]`).
+/// predator steers toward the nearest boid it sees, a straight one keeps its course).
 pub fn predators(
     u: &StepUniforms,
     sorted: SortedRef<'_>,
     cells: &[u32],
     predators: &mut [Predator],
-    catches: &mut [u32; 2],
 ) {
-    catches[0] = 0;
     let n = (u.predator_count as usize).min(predators.len());
     for pr in &mut predators[..n] {
         let target = if pr.is_hunting() {
