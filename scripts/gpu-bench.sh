@@ -17,6 +17,10 @@
 #                          through the instanced draw and the compute rasteriser, one after the
 #                          other (the render_ms column: the two rasterisers side by side, and the
 #                          step beside them for the frame's simulate + draw).
+# 6. OUT/sweep-small-gpu/, OUT/sweep-small-cpu/ — the sweep of small systems of
+#                          docs/performance.md §8 (16 Vicsek points of 400 boids, 300 steps) on
+#                          each backend, its wall time in OUT/sweep-small.txt and where a GPU
+#                          point's time went (`costs`) in its summary.json.
 #
 # Builds the release binaries first unless BOIDS_BIN and COST_MODEL_BIN name prebuilt ones.
 # Environment: BOIDS_BENCH_STEPS (measured steps per run, default 50), BOIDS_GPU_BENCH_SIZES
@@ -62,4 +66,12 @@ if [ -n "$draw" ]; then
             --out "$out/draw-$r" 2>&1 | tee "$out/draw-$r.txt" || true
     done
 fi
+for b in gpu cpu; do
+    echo "== sweep of small systems ($b)" | tee -a "$out/sweep-small.txt"
+    start=$(date +%s%N)
+    "$boids" sweep --scene scenes/vicsek.toml --param vicsek_eta --values 0:3:0.2 --boids 400 \
+        --steps 300 --discard 100 --backend "$b" --out "$out/sweep-small-$b" --quiet \
+        2>&1 | tee -a "$out/sweep-small.txt" || true
+    echo "wall $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$out/sweep-small.txt"
+done
 echo "written: $out"
