@@ -40,6 +40,8 @@ struct Params {
     max_neighbors: u32,
     topological_k: u32,
     record_neighbors: u32,
+    view_mode: u32,
+    view_cos2: f32,
     hue_cohesion_weight: f32,
     hue_alignment_weight: f32,
     max_hue_speed: f32,

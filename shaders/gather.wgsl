@@ -4,6 +4,37 @@
 // `sorted_id`, `sorted_image`, `predators`, `catches`, and to write: `pos_vel`, `hue`, `id`,
 // `image`, `neighbors`.
 
+// The velocity of the boid whose neighbours are gathered, set by each entry point of `rules` and
+// `rules_heavy` before it gathers: the heading of its field of view (`in_view`).
+var<private> view_heading: vec2<f32>;
+
+// Whether another boid at offset d lies in the field of view of the boid being gathered
+// (docs/model.md §4.6; mirrors `in_view` in src/model/rules.rs): with a = d·v, seen when a ≥ 0
+// and a² ≥ cos²(α/2)·|d|²|v|² (view_mode 1: α ≤ 180°), or a ≥ 0 or a² ≤ cos²(α/2)·|d|²|v|²
+// (view_mode 2: α > 180°); always when view_mode is 0 (α = 360°), and in a pipeline compiled
+// without the test (VIEW false: a run at 360°, whose gather then costs what it did before). Each
+// product is used twice (max and min), so no compiler fuses it into a multiply-add: the CPU's
+// sums bit for bit.
+fn in_view(d: vec2<f32>) -> bool {
+    if (!VIEW || params.view_mode == 0u) {
+        return true;
+    }
+    let v = view_heading;
+    let xv = d.x * v.x;
+    let yv = d.y * v.y;
+    let a = max(xv, yv) + min(xv, yv);
+    let dx2 = d.x * d.x;
+    let dy2 = d.y * d.y;
+    let vx2 = v.x * v.x;
+    let vy2 = v.y * v.y;
+    let q = params.view_cos2 * ((max(dx2, dy2) + min(dx2, dy2)) * (max(vx2, vy2) + min(vx2, vy2)));
+    let aa = a * a;
+    if (params.view_mode == 1u) {
+        return a >= 0.0 && aa >= q;
+    }
+    return a >= 0.0 || aa <= q;
+}
+
 // Block row dy (−block_y ..= block_y) around cell c: up to three contiguous ranges of sorted items
 // (left padding, real cells, right padding; empty ranges are a == b), and the point the row's
 // candidates are compared against (p moved by the row's whole-world vertical shift). `valid` is
@@ -84,7 +115,7 @@ fn row_len(rr: RowRange) -> u32 {
 // Adds candidate j at offset d when within the perception radius (the neighbour's velocity and hue
 // are read only for a neighbour).
 fn add_candidate(sums: ptr<function, NeighborSums>, j: u32, d: vec2<f32>) {
-    if (dot(d, d) >= params.perception_r2) {
+    if (dot(d, d) >= params.perception_r2 || !in_view(d)) {
         return;
     }
     accumulate(sums, d, sorted_pos_vel[j].zw, sorted_hue[j]);
@@ -100,7 +131,7 @@ fn gather_range(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32, q: ve
         let h = sorted_hue[j];
         let d = pv.xy - q;
         let d2 = dot(d, d);
-        let near = d2 < params.perception_r2 && j != s;
+        let near = d2 < params.perception_r2 && j != s && in_view(d);
         let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
         let ali = select(0u, 1u, near && d2 < params.alignment_r2);
         let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
@@ -179,7 +210,7 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
                 }
                 let d = sorted_pos_vel[j].xy - rr.q;
                 let d2 = dot(d, d);
-                if (d2 < params.perception_r2) {
+                if (d2 < params.perception_r2 && in_view(d)) {
                     near_offer(&near, d, d2, sorted_id[j], j);
                 }
             }

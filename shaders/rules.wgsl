@@ -42,6 +42,7 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         return;
     }
     let me = sorted_pos_vel[s];
+    view_heading = me.zw;
     var ob = empty_obstacle_sums();
     if (params.obstacle_count > 0u) {
         let blk = obstacle_block(me.xy);

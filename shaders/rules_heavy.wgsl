@@ -98,6 +98,7 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let live = g < deferred[DEFER_COUNT + 1u];
     let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let me = sorted_pos_vel[s];
+    view_heading = me.zw;
     let p = me.xy;
     let c = cell_xy(p);
     let by = i32(params.block_y);
@@ -191,8 +192,8 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
                         let j = range_of(rr, u).x + (t - base);
                         let d = sorted_pos_vel[j].xy - rr.q;
                         let cand = Pick(dot(d, d), sorted_id[j], j, d);
-                        if (j != s && cand.d2 < params.perception_r2 && pick_less(last, cand)
-                            && pick_less(cand, best)) {
+                        if (j != s && cand.d2 < params.perception_r2 && in_view(d)
+                            && pick_less(last, cand) && pick_less(cand, best)) {
                             best = cand;
                         }
                     }
@@ -309,6 +310,7 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     let live = g < deferred[DEFER_COUNT + 1u];
     let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let me = sorted_pos_vel[s];
+    view_heading = me.zw;
     let p = me.xy;
     let c = cell_xy(p);
     let k = min(params.topological_k, TOPOLOGICAL_K_MAX);

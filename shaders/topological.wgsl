@@ -236,10 +236,11 @@ fn heap_down(h: ptr<function, TopoHeap>, len: u32) {
 
 // Offers candidate j (not the boid s itself) seen from p.
 fn heap_offer(h: ptr<function, TopoHeap>, j: u32, s: u32, p: vec2<f32>) {
-    if (j == s) {
+    let off = min_image(sorted_pos_vel[j].xy - p);
+    if (j == s || !in_view(off)) {
         return;
     }
-    let it = TopoItem(topo_d2(min_image(sorted_pos_vel[j].xy - p)), sorted_id[j], j);
+    let it = TopoItem(topo_d2(off), sorted_id[j], j);
     if ((*h).len < (*h).k) {
         // Sift up (k times in all).
         var i = (*h).len;
@@ -392,10 +393,11 @@ fn best_kth(b: TopoBest, k: u32) -> vec2<u32> {
 
 // Offers candidate j (not the boid s itself) seen from p to the k nearest.
 fn best_offer(b: ptr<function, TopoBest>, k: u32, j: u32, s: u32, p: vec2<f32>) {
-    if (j == s) {
+    let off = min_image(sorted_pos_vel[j].xy - p);
+    if (j == s || !in_view(off)) {
         return;
     }
-    let d = topo_d2(min_image(sorted_pos_vel[j].xy - p));
+    let d = topo_d2(off);
     let id = sorted_id[j];
     let kth = best_kth(*b, k);
     if (!topo_less(d, id, bitcast<f32>(kth.x), kth.y)) {

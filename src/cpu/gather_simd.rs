@@ -59,10 +59,12 @@ use crate::stages::twins::CandidateRange;
 pub const LANES: usize = 8;
 
 /// Whether the vectorised gather computes the model of `u`: the uncapped neighbourhood
-/// (`max_neighbors == 0`). Other models (today the topological cap, whose selection of the
-/// nearest is sequential) use the scalar [`gather`](crate::stages::twins::gather).
+/// (`max_neighbors == 0`) seeing all around (`view_mode == 0`). Other models (the neighbour cap,
+/// whose selection of the nearest is sequential; a field of view narrower than 360°) use the
+/// scalar [`gather`](crate::stages::twins::gather), and the topological neighbourhood the
+/// reference search.
 pub fn simd_applies(u: &StepUniforms) -> bool {
-    u.max_neighbors == 0
+    u.max_neighbors == 0 && u.view_mode == 0
 }
 
 /// An implementation of the neighbour gather of the CPU backend's `rules` stage.

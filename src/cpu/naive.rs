@@ -7,7 +7,8 @@ use crate::model::grid::ObstacleGrid;
 use crate::model::models::ModelUniforms;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
-    accumulate, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums, TopoNearest,
+    accumulate, in_view, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
+    TopoNearest,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
@@ -71,12 +72,14 @@ pub fn rules_naive(
 /// The topological neighbours of `boids[i]` by brute force: the `topological_k` nearest other
 /// boids by minimum-image distance, ordered by (squared distance, id) (docs/model.md §19).
 pub fn topological_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> TopoNearest {
-    let p = boids[i].pos();
+    let (p, v) = (boids[i].pos(), boids[i].vel());
     let mut near = TopoNearest::new(u.topological_k.max(1) as usize);
     for (j, other) in boids.iter().enumerate() {
         if j != i {
             let d = min_image(other.pos() - p, u);
-            near.offer(topo_key(topo_d2(d), other.id), j as u32);
+            if in_view(d, v, u) {
+                near.offer(topo_key(topo_d2(d), other.id), j as u32);
+            }
         }
     }
     near
@@ -85,12 +88,13 @@ pub fn topological_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> TopoNear
 /// Neighbour sums of `boids[i]` over every other boid (brute force; with a cap, the
 /// `max_neighbors` nearest by squared distance then id).
 pub fn gather_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> NeighborSums {
-    let p = boids[i].pos();
+    let (p, v) = (boids[i].pos(), boids[i].vel());
     let mut s = NeighborSums::default();
     if u.max_neighbors == 0 {
         for (j, other) in boids.iter().enumerate() {
-            if j != i {
-                accumulate(&mut s, min_image(other.pos() - p, u), other, u);
+            let d = min_image(other.pos() - p, u);
+            if j != i && in_view(d, v, u) {
+                accumulate(&mut s, d, other, u);
             }
         }
         return s;
@@ -100,7 +104,7 @@ pub fn gather_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> NeighborSums 
         if j != i {
             let d = min_image(other.pos() - p, u);
             let d2 = d.dot(d);
-            if d2 < u.perception_r2 {
+            if d2 < u.perception_r2 && in_view(d, v, u) {
                 near.offer(d, d2, other.id, j as u32);
             }
         }

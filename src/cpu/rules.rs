@@ -477,7 +477,7 @@ fn topological_one(
     let at = (s - s0) * k;
     let record = s < u.record_neighbors as usize && at + k <= ids.len();
     match ctx.how {
-        Gather::Lanes(_, lanes) if k <= SMALL_K && fast_search_available() => {
+        Gather::Lanes(_, lanes) if k <= SMALL_K && u.view_mode == 0 && fast_search_available() => {
             let found =
                 topological_nearest_small(s, block, lanes, sorted.id, ctx.cells, ctx.grid, u);
             if record {

@@ -15,14 +15,17 @@ use crate::stages::{Search, Stage};
 /// The pipelines of a stage's entry points, for one variant.
 pub type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
 
-/// What a stage holding the model's rule is compiled for: the model and the neighbour search
-/// (the other searches are compiled out).
+/// What a stage holding the model's rule is compiled for: the model, the neighbour search (the
+/// other searches are compiled out) and whether a field of view narrower than 360° is (without
+/// it, the candidates take no test of direction: docs/model.md §4.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The model.
     pub model: Model,
     /// The neighbour search.
     pub search: Search,
+    /// Whether the field of view's test is compiled in (`view_angle` < 360).
+    pub view: bool,
 }
 
 impl Variant {
@@ -31,12 +34,14 @@ impl Variant {
         Variant {
             model: params.model,
             search: Search::of(params),
+            view: params.view_angle < 360.0,
         }
     }
 
-    /// Its number among the variants: one per model and search.
+    /// Its number among the variants: one per model, search and field of view.
     fn slot(self) -> usize {
-        Search::ALL.len() * self.model.code() as usize + self.search as usize
+        2 * (Search::ALL.len() * self.model.code() as usize + self.search as usize)
+            + self.view as usize
     }
 }
 
@@ -103,15 +108,18 @@ fn compile(
 ) -> EntryPipelines {
     let label = if stage.wgsl.per_model() {
         format!(
-            "{} ({}, {})",
+            "{} ({}, {}{})",
             stage.name,
             variant.model.name(),
-            variant.search.name()
+            variant.search.name(),
+            if variant.view { ", field of view" } else { "" }
         )
     } else {
         stage.name.to_string()
     };
-    let source = stage.wgsl.source_for(variant.model, variant.search);
+    let source = stage
+        .wgsl
+        .source_variant(variant.model, variant.search, variant.view);
     let module = shaders::module(device, &label, &source);
     stage
         .entry_points()

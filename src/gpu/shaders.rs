@@ -15,7 +15,8 @@ pub const SPLAT: crate::stages::Wgsl =
 pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
-/// model's rule once per model of the table and neighbourhood, named `stage/model/neighbourhood`),
+/// model's rule once per model of the table, neighbourhood and field of view, named
+/// `stage/model/neighbourhood[/field of view]`),
 /// then `render`, `splat` and `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -23,10 +24,13 @@ pub fn all_sources() -> Vec<(String, String)> {
         if s.wgsl.per_model() {
             for m in crate::model::Model::all() {
                 for search in crate::stages::Search::ALL {
-                    out.push((
-                        format!("{}/{}/{}", s.name, m.name(), search.name()),
-                        s.wgsl.source_for(m, search),
-                    ));
+                    for view in [false, true] {
+                        let v = if view { "/field of view" } else { "" };
+                        out.push((
+                            format!("{}/{}/{}{v}", s.name, m.name(), search.name()),
+                            s.wgsl.source_variant(m, search, view),
+                        ));
+                    }
                 }
             }
         } else {

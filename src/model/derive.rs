@@ -46,6 +46,13 @@ impl StepUniforms {
             )
         };
         let spawn = params.spawn_speeds();
+        // The field of view: its half angle's cosine, squared, and which test it takes.
+        let view = if params.view_angle >= 360.0 {
+            (0, 1.0)
+        } else {
+            let c = (f64::from(params.view_angle).to_radians() / 2.0).cos();
+            (if c >= 0.0 { 1 } else { 2 }, (c * c) as f32)
+        };
         StepUniforms {
             world_width: params.world_width,
             world_height: params.world_height,
@@ -75,6 +82,8 @@ impl StepUniforms {
             max_neighbors: params.max_neighbors,
             topological_k: if topological { params.topological_k } else { 0 },
             record_neighbors: 0,
+            view_mode: view.0,
+            view_cos2: view.1,
             hue_cohesion_weight: params.hue_cohesion_weight,
             hue_alignment_weight: params.hue_alignment_weight,
             max_hue_speed: params.max_hue_speed,

@@ -144,6 +144,12 @@ crate::param_group! {
         /// "topological"`. Range 1 ..= 64.
         topological_k: u32 = 7, key: "topological_k", symbol: "k", unit: "",
             range: Range::Integer { min: 1, max: TOPOLOGICAL_K_MAX as u64 };
+        /// Field of view α (degrees): a boid sees, and so counts as a neighbour, only another
+        /// within ±α/2 of its heading (Reynolds 1987's field of view; a blind zone of 360° − α
+        /// behind it; docs/model.md §4.6), in both neighbourhoods and every model; 360 (the
+        /// default) sees all around. Range 1 ..= 360.
+        view_angle: f32 = 360.0, key: "view_angle", symbol: "α", unit: "°",
+            range: number(1.0, 360.0);
         /// Weight of colour cohesion (1/s²). Range 0 ..= 1000 (the default, 100, lies inside).
         hue_cohesion_weight: f32 = 100.0, key: "hue_cohesion_weight", symbol: "w_hc", unit: "1/s²",
             range: number(0.0, 1000.0);

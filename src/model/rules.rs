@@ -329,6 +329,28 @@ pub fn topo_d2(d: Vec2) -> f32 {
     d.x * d.x + d.y * d.y
 }
 
+/// Whether another boid at offset `d` lies in the field of view of a boid of velocity `v`
+/// (docs/model.md §4.6; `view_mode` and `view_cos2` of [`StepUniforms`]): with a = d·v, seen when
+/// a ≥ 0 and a² ≥ cos²(α/2)·|d|²|v|² (α ≤ 180°), or a ≥ 0 or a² ≤ cos²(α/2)·|d|²|v|² (α > 180°);
+/// always with α = 360°, and by a boid that does not move (v = 0) or at d = 0. Each product is
+/// rounded before the sum it enters (as in `shaders/rules_common.wgsl`'s `in_view`, where each
+/// is used twice so that no compiler fuses it into a multiply-add): the same answer on both
+/// backends bit for bit.
+#[inline]
+pub fn in_view(d: Vec2, v: Vec2, u: &StepUniforms) -> bool {
+    if u.view_mode == 0 {
+        return true;
+    }
+    let a = d.x * v.x + d.y * v.y;
+    let aa = a * a;
+    let q = u.view_cos2 * (topo_d2(d) * topo_d2(v));
+    if u.view_mode == 1 {
+        a >= 0.0 && aa >= q
+    } else {
+        a >= 0.0 || aa <= q
+    }
+}
+
 /// The soft wall push (docs/model.md §6.2): inside `wall_distance` of an edge, an acceleration away
 /// from it growing linearly from 0 to `wall_weight` at the edge (wu/s²); the four edges add.
 #[inline]

@@ -77,6 +77,13 @@ pub struct StepUniforms {
     /// stage writes to `neighbor_ids` (k per boid, nearest first); 0 = none (the default: only
     /// tests and analyses ask for them).
     pub record_neighbors: u32,
+    /// The field of view's test (docs/model.md §4.6): 0 = every direction (`view_angle` 360);
+    /// 1 = α ≤ 180°, a neighbour is seen when d·v ≥ 0 and (d·v)² ≥ cos²(α/2)·|d|²|v|²; 2 = α >
+    /// 180°, seen when d·v ≥ 0 or (d·v)² ≤ cos²(α/2)·|d|²|v|² (d the offset to it, v the boid's
+    /// velocity).
+    pub view_mode: u32,
+    /// cos²(α/2) of the field of view α.
+    pub view_cos2: f32,
     /// Colour cohesion weight (1/s²).
     pub hue_cohesion_weight: f32,
     /// Colour alignment weight (1/s).

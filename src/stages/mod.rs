@@ -191,12 +191,19 @@ impl Wgsl {
     /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
     /// search are not used when the source has no rule.
     pub fn source_for(&self, model: Model, search: Search) -> String {
+        self.source_variant(model, search, false)
+    }
+
+    /// [`Wgsl::source_for`], with `const VIEW: bool = {view};` too: whether the field of view's
+    /// test is compiled in (at 360° it is not: the gather takes no test of direction).
+    pub fn source_variant(&self, model: Model, search: Search, view: bool) -> String {
         let mut out = String::new();
         if self.per_model() {
             let topological = search != Search::Metric;
             let small = search == Search::TopologicalSmall;
             out.push_str(&format!(
-                "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n"
+                "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n\
+                 const VIEW: bool = {view};\n"
             ));
         }
         for (name, text) in self.files {

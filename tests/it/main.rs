@@ -57,4 +57,5 @@ mod topological;
 mod trajectory;
 mod validation;
 mod vicsek;
+mod view_angle;
 mod walls;

@@ -438,7 +438,8 @@ mod tests {
     }
 
     /// Every slider's range holds its default inside: above the minimum (unless the default is
-    /// the table's minimum, e.g. 0 = off) and strictly below the maximum, with the built-in
+    /// the table's minimum, e.g. 0 = off) and strictly below the maximum (unless the default is
+    /// the table's maximum and the slider reaches it, e.g. a 360° field of view), with the built-in
     /// defaults as the start; and the table's own maxima lie above the defaults.
     #[test]
     fn every_slider_range_holds_its_default_inside() {
@@ -453,12 +454,18 @@ mod tests {
                 _ => None,
             };
             let (lo, hi) = slider_range(s, v, v, v, upper, d.perception_radius as f64);
-            let table_min = match s.range {
-                Range::Number { min, .. } | Range::UpTo { min, .. } => min,
-                Range::Integer { min, .. } => min as f64,
+            let (table_min, table_max) = match s.range {
+                Range::Number { min, max } => (min, max),
+                Range::UpTo { min, .. } => (min, f64::INFINITY),
+                Range::Integer { min, max } => (min as f64, max as f64),
                 Range::Choice(_) => unreachable!(),
             };
-            assert!(v < hi, "{}: default {v} at the top of {lo} ..= {hi}", s.key);
+            // A default at the table's own maximum (the field of view's full circle) tops it.
+            assert!(
+                v < hi || (v == table_max && hi == table_max),
+                "{}: default {v} at the top of {lo} ..= {hi}",
+                s.key
+            );
             assert!(
                 v > lo || v == table_min,
                 "{}: default {v} at the bottom of {lo} ..= {hi}",

@@ -138,8 +138,8 @@ pub const WORLD: SharedGroup = SharedGroup {
     keys: &["world_width", "world_height", "dt", "boundary"],
 };
 
-/// The neighbourhood: the perception radius (the grid's), the metric cap and the topological k
-/// (docs/model.md §4, §19).
+/// The neighbourhood: the perception radius (the grid's), the metric cap, the topological k and
+/// the field of view (docs/model.md §4, §19).
 pub const NEIGHBORHOOD: SharedGroup = SharedGroup {
     name: "neighbourhood",
     keys: &[
@@ -147,6 +147,7 @@ pub const NEIGHBORHOOD: SharedGroup = SharedGroup {
         "max_neighbors",
         "neighborhood",
         "topological_k",
+        "view_angle",
     ],
 };
 

@@ -7,7 +7,7 @@ use crate::model::grid::{block_bound2, search_frame, Grid, ObstacleGrid};
 use crate::model::models::ModelUniforms;
 use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{
-    accumulate_parts, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
+    accumulate_parts, in_view, min_image, obstacle_sums, topo_d2, topo_key, Nearest, NeighborSums,
     TopoNearest,
 };
 use crate::model::state::Boid;
@@ -92,13 +92,14 @@ pub fn gather_over(
     };
     let mut sums = NeighborSums::default();
     let mut near = Nearest::new(u.max_neighbors as usize);
+    let v = Vec2::new(me[2], me[3]);
     for r in ranges {
         let q = Vec2::new(me[0], me[1] - r.y_shift);
         for j in r.start as usize..r.end as usize {
             let o = sorted.pos_vel[j];
             let d = Vec2::new(o[0], o[1]) - q;
             let d2 = d.dot(d);
-            if j == s || d2 >= u.perception_r2 {
+            if j == s || d2 >= u.perception_r2 || !in_view(d, v, u) {
                 continue;
             }
             if u.max_neighbors == 0 {
@@ -132,6 +133,8 @@ pub fn topological_nearest(
     near.reset(u.topological_k as usize);
     let me = sorted.pos_vel[s];
     let p = Vec2::new(me[0], me[1]);
+    // The boid's velocity: only the boids in its field of view are offered (docs/model.md §4.6).
+    let v = Vec2::new(me[2], me[3]);
     let (cx, cy) = grid.cell_xy(p);
     for step in 0.. {
         let (inner, r) = search_frame(step);
@@ -145,7 +148,9 @@ pub fn topological_nearest(
                     }
                     let o = sorted.pos_vel[j];
                     let d = min_image(Vec2::new(o[0], o[1]) - p, u);
-                    near.offer(topo_key(topo_d2(d), sorted.id[j]), j as u32);
+                    if in_view(d, v, u) {
+                        near.offer(topo_key(topo_d2(d), sorted.id[j]), j as u32);
+                    }
                 }
             }
         }
