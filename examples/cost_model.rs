@@ -322,16 +322,16 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     let c = f.cells_per_boid;
     // clear: 4 B per cell written; count: pos_vel 16 + atomic 4+4 + rank 4 per item; scan: 4 B
     // read and written per cell, twice (block sums, then their offsets); slots: pos_vel 16, id 4,
-    // cell 4, rank 4, slot id 4 per item; scatter: 16 + 16 + 4 read, 16 + 16 + 4 written, the
-    // cell's 8 and its slot ids (one per item at this density) per item; rules: own 36 read, 40
-    // written, ~10 cell starts, candidates from cache (each sorted item is read once from DRAM:
-    // 36 B per item); measures: 16 + 4.
+    // cell 4, rank 4, slot id 4 per item; scatter: 16 + 16 + 4 + 8 read, 16 + 16 + 4 + 8
+    // written (pos_vel, hue, id, image counts), the cell's 8 and its slot ids (one per item at
+    // this density) per item; rules: own 44 read, 48 written, ~10 cell starts, candidates from
+    // cache (each sorted item is read once from DRAM: 36 B per item); measures: 16 + 4.
     let bytes = 4.0 * c
         + 28.0 * g
         + 16.0 * c
         + 32.0 * g
-        + 84.0 * g
-        + (36.0 + 40.0 + 40.0 + 36.0 * g)
+        + 100.0 * g
+        + (44.0 + 48.0 + 40.0 + 36.0 * g)
         + 20.0;
     // 46 vector operations per candidate (counted in shaders/gather.wgsl's gather_range: offset 2,
     // dot 2, six compares and five ands, separation 7, alignment 5, cohesion 5, hue 9, count 3),
