@@ -59,12 +59,10 @@ use crate::stages::twins::CandidateRange;
 pub const LANES: usize = 8;
 
 /// Whether the vectorised gather computes the model of `u`: the uncapped neighbourhood
-/// (`max_neighbors == 0`) seeing all around (`view_mode == 0`). Other models (the neighbour cap,
-/// whose selection of the nearest is sequential; a field of view narrower than 360°) use the
-/// scalar [`gather`](crate::stages::twins::gather), and the topological neighbourhood the
-/// reference search.
+/// (`max_neighbors == 0`), with or without a field of view. The neighbour cap, whose selection
+/// of the nearest is sequential, uses the scalar [`gather`](crate::stages::twins::gather).
 pub fn simd_applies(u: &StepUniforms) -> bool {
-    u.max_neighbors == 0 && u.view_mode == 0
+    u.max_neighbors == 0
 }
 
 /// An implementation of the neighbour gather of the CPU backend's `rules` stage.
@@ -233,7 +231,7 @@ pub fn steps_of(ranges: &[CandidateRange]) -> impl Iterator<Item = LaneStep> + '
     })
 }
 
-/// The constants every lane compares against.
+/// The constants every lane compares against, and the field of view of the boid gathered.
 #[derive(Clone, Copy)]
 struct Radii {
     perception_r2: f32,
@@ -241,16 +239,40 @@ struct Radii {
     alignment_r2: f32,
     cohesion_r2: f32,
     hue_r2: f32,
+    /// `view_mode` of the uniforms (0: every direction, no test).
+    view_mode: u32,
+    /// cos²(α/2).
+    view_cos2: f32,
+    /// The boid's velocity, and its squared length (as `topo_d2` rounds it).
+    heading: Vec2,
+    heading2: f32,
 }
 
 impl Radii {
-    fn new(u: &StepUniforms) -> Radii {
+    fn new(u: &StepUniforms, heading: Vec2) -> Radii {
         Radii {
             perception_r2: u.perception_r2,
             separation_r2: u.separation_r2,
             alignment_r2: u.alignment_r2,
             cohesion_r2: u.cohesion_r2,
             hue_r2: u.hue_r2,
+            view_mode: u.view_mode,
+            view_cos2: u.view_cos2,
+            heading,
+            heading2: heading.x * heading.x + heading.y * heading.y,
+        }
+    }
+
+    /// Whether the candidate at (dx, dy), squared distance `d2`, is in view: `in_view` of
+    /// `crate::model::rules` with the same roundings.
+    #[inline(always)]
+    fn in_view(&self, dx: f32, dy: f32, d2: f32) -> bool {
+        let a = dx * self.heading.x + dy * self.heading.y;
+        let (aa, q) = (a * a, self.view_cos2 * (d2 * self.heading2));
+        match self.view_mode {
+            0 => true,
+            1 => a >= 0.0 && aa >= q,
+            _ => a >= 0.0 || aa <= q,
         }
     }
 }
@@ -469,7 +491,14 @@ unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
     u: &StepUniforms,
     out: &mut O,
 ) {
-    let radii = Radii::new(u);
+    // The boid's own velocity (its transposed fields hold every sorted item, the boid too), read
+    // only for a field of view.
+    let heading = if u.view_mode != 0 {
+        Vec2::new(lanes.field(2)[s], lanes.field(3)[s])
+    } else {
+        Vec2::ZERO
+    };
+    let radii = Radii::new(u, heading);
     #[cfg(target_arch = "x86_64")]
     {
         // Where the alignment, cohesion and hue radii reach the perception radius (the default)
@@ -477,38 +506,40 @@ unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
         let same = radii.alignment_r2 >= radii.perception_r2
             && radii.cohesion_r2 >= radii.perception_r2
             && radii.hue_r2 >= radii.perception_r2;
+        // The field of view's test only where there is one (`VIEW`: compiled in or out).
+        let view = radii.view_mode != 0;
+        macro_rules! run {
+            ($kernel:ident) => {
+                match (same, view) {
+                    (true, false) => {
+                        x86::$kernel::<true, false, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                    (false, false) => {
+                        x86::$kernel::<false, false, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                    (true, true) => {
+                        x86::$kernel::<true, true, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                    (false, true) => {
+                        x86::$kernel::<false, true, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                }
+            };
+        }
         if path == GatherPath::Avx512 && path.is_available() {
             // SAFETY: the CPU has AVX-512F and AVX-512VL (checked just above); the steps lie
             // within the items (this function's contract).
-            return unsafe {
-                if same {
-                    x86::gather_avx512::<true, O, I>(s, p, steps, lanes, radii, out)
-                } else {
-                    x86::gather_avx512::<false, O, I>(s, p, steps, lanes, radii, out)
-                }
-            };
+            return unsafe { run!(gather_avx512) };
         }
         if path == GatherPath::Sse2 {
             // SAFETY: every x86-64 CPU has SSE2; the steps lie within the items (this
             // function's contract).
-            return unsafe {
-                if same {
-                    x86::gather_sse2::<true, O, I>(s, p, steps, lanes, radii, out)
-                } else {
-                    x86::gather_sse2::<false, O, I>(s, p, steps, lanes, radii, out)
-                }
-            };
+            return unsafe { run!(gather_sse2) };
         }
         if path == GatherPath::Avx2 && path.is_available() {
             // SAFETY: the CPU has AVX2 (checked just above); the steps lie within the items
             // (this function's contract).
-            return unsafe {
-                if same {
-                    x86::gather_avx2::<true, O, I>(s, p, steps, lanes, radii, out)
-                } else {
-                    x86::gather_avx2::<false, O, I>(s, p, steps, lanes, radii, out)
-                }
-            };
+            return unsafe { run!(gather_avx2) };
         }
     }
     let _ = path;
@@ -545,7 +576,7 @@ fn gather_portable<O: SumsOut>(
             let d2 = dx * dx + dy * dy;
             // A NaN distance is outside too (as the compare of the intrinsic paths says).
             let inside = d2 < r.perception_r2;
-            if !inside {
+            if !inside || !r.in_view(dx, dy, d2) {
                 continue;
             }
             acc.neighbors += 1;
@@ -670,7 +701,12 @@ mod x86 {
     /// # Safety
     /// Every step must hold 1 to 8 items within `lanes.len()`.
     #[inline(always)]
-    pub(super) unsafe fn gather_sse2<const SAME: bool, O: SumsOut, I: Iterator<Item = LaneStep>>(
+    pub(super) unsafe fn gather_sse2<
+        const SAME: bool,
+        const VIEW: bool,
+        O: SumsOut,
+        I: Iterator<Item = LaneStep>,
+    >(
         s: usize,
         p: Vec2,
         steps: I,
@@ -687,6 +723,8 @@ mod x86 {
         let eps = _mm_set1_ps(COINCIDENT_EPS2);
         let one = _mm_set1_ps(1.0);
         let px = _mm_set1_ps(p.x);
+        let (hvx, hvy) = (_mm_set1_ps(r.heading.x), _mm_set1_ps(r.heading.y));
+        let (hv2, vc2) = (_mm_set1_ps(r.heading2), _mm_set1_ps(r.view_cos2));
         // Accumulators in the order of `LaneSums::f`, by half (lanes 0–3, 4–7).
         let mut acc = [[_mm_setzero_ps(); 2]; 10];
         // Per-lane counts [neighbours, alignment, cohesion, hue], by half.
@@ -713,7 +751,19 @@ mod x86 {
                 let dx = _mm_sub_ps(ld(0), px);
                 let dy = _mm_sub_ps(ld(1), qy);
                 let d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
-                let inside = _mm_and_ps(_mm_cmplt_ps(d2, pr2), _mm_castsi128_ps(valid));
+                let mut inside = _mm_and_ps(_mm_cmplt_ps(d2, pr2), _mm_castsi128_ps(valid));
+                if VIEW {
+                    // The field of view (Radii::in_view): a = d·v, a² against cos²(α/2)·|d|²|v|².
+                    let a = _mm_add_ps(_mm_mul_ps(dx, hvx), _mm_mul_ps(dy, hvy));
+                    let (aa, q) = (_mm_mul_ps(a, a), _mm_mul_ps(vc2, _mm_mul_ps(d2, hv2)));
+                    let front = _mm_cmpge_ps(a, _mm_setzero_ps());
+                    let seen = if r.view_mode == 1 {
+                        _mm_and_ps(front, _mm_cmpge_ps(aa, q))
+                    } else {
+                        _mm_or_ps(front, _mm_cmple_ps(aa, q))
+                    };
+                    inside = _mm_and_ps(inside, seen);
+                }
                 let c = &mut cnt;
                 c[0][h] = _mm_sub_epi32(c[0][h], _mm_castps_si128(inside));
                 let sep = _mm_and_ps(
@@ -778,7 +828,12 @@ mod x86 {
     /// The CPU must have AVX2, and every step must hold 1 to 8 items within `lanes.len()`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn gather_avx2<const SAME: bool, O: SumsOut, I: Iterator<Item = LaneStep>>(
+    pub(super) unsafe fn gather_avx2<
+        const SAME: bool,
+        const VIEW: bool,
+        O: SumsOut,
+        I: Iterator<Item = LaneStep>,
+    >(
         s: usize,
         p: Vec2,
         steps: I,
@@ -795,6 +850,8 @@ mod x86 {
         let eps = _mm256_set1_ps(COINCIDENT_EPS2);
         let one = _mm256_set1_ps(1.0);
         let px = _mm256_set1_ps(p.x);
+        let (hvx, hvy) = (_mm256_set1_ps(r.heading.x), _mm256_set1_ps(r.heading.y));
+        let (hv2, vc2) = (_mm256_set1_ps(r.heading2), _mm256_set1_ps(r.view_cos2));
         let mut acc = [_mm256_setzero_ps(); 10];
         // Per-lane counts [neighbours, alignment, cohesion, hue]: a mask (−1 per set lane)
         // subtracted.
@@ -827,10 +884,25 @@ mod x86 {
             let dx = _mm256_sub_ps(x, px);
             let dy = _mm256_sub_ps(y, qy);
             let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            let inside = _mm256_and_ps(
+            let mut inside = _mm256_and_ps(
                 _mm256_cmp_ps::<_CMP_LT_OQ>(d2, pr2),
                 _mm256_castsi256_ps(valid),
             );
+            if VIEW {
+                // The field of view (Radii::in_view): a = d·v, a² against cos²(α/2)·|d|²|v|².
+                let a = _mm256_add_ps(_mm256_mul_ps(dx, hvx), _mm256_mul_ps(dy, hvy));
+                let (aa, q) = (
+                    _mm256_mul_ps(a, a),
+                    _mm256_mul_ps(vc2, _mm256_mul_ps(d2, hv2)),
+                );
+                let front = _mm256_cmp_ps::<_CMP_GE_OQ>(a, _mm256_setzero_ps());
+                let seen = if r.view_mode == 1 {
+                    _mm256_and_ps(front, _mm256_cmp_ps::<_CMP_GE_OQ>(aa, q))
+                } else {
+                    _mm256_or_ps(front, _mm256_cmp_ps::<_CMP_LE_OQ>(aa, q))
+                };
+                inside = _mm256_and_ps(inside, seen);
+            }
             cnt[0] = _mm256_sub_epi32(cnt[0], _mm256_castps_si256(inside));
             let sep = _mm256_and_ps(
                 _mm256_and_ps(
@@ -879,6 +951,7 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     pub(super) unsafe fn gather_avx512<
         const SAME: bool,
+        const VIEW: bool,
         O: SumsOut,
         I: Iterator<Item = LaneStep>,
     >(
@@ -898,6 +971,8 @@ mod x86 {
         let eps = _mm256_set1_ps(COINCIDENT_EPS2);
         let one = _mm256_set1_ps(1.0);
         let px = _mm256_set1_ps(p.x);
+        let (hvx, hvy) = (_mm256_set1_ps(r.heading.x), _mm256_set1_ps(r.heading.y));
+        let (hv2, vc2) = (_mm256_set1_ps(r.heading2), _mm256_set1_ps(r.view_cos2));
         let mut acc = [_mm256_setzero_ps(); 10];
         // Per-lane counts [neighbours, alignment, cohesion, hue].
         let mut cnt = [_mm256_setzero_si256(); 4];
@@ -916,7 +991,21 @@ mod x86 {
             let dx = _mm256_sub_ps(x, px);
             let dy = _mm256_sub_ps(y, qy);
             let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            let inside = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, d2, pr2);
+            let mut inside = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, d2, pr2);
+            if VIEW {
+                // The field of view (Radii::in_view): a = d·v, a² against cos²(α/2)·|d|²|v|².
+                let a = _mm256_add_ps(_mm256_mul_ps(dx, hvx), _mm256_mul_ps(dy, hvy));
+                let (aa, q) = (
+                    _mm256_mul_ps(a, a),
+                    _mm256_mul_ps(vc2, _mm256_mul_ps(d2, hv2)),
+                );
+                let front = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(a, _mm256_setzero_ps());
+                inside &= if r.view_mode == 1 {
+                    front & _mm256_cmp_ps_mask::<_CMP_GE_OQ>(aa, q)
+                } else {
+                    front | _mm256_cmp_ps_mask::<_CMP_LE_OQ>(aa, q)
+                };
+            }
             cnt[0] = _mm256_mask_add_epi32(cnt[0], inside, cnt[0], one_i);
             // SAFETY: as above.
             let (vx, vy, hx, hy, ux, uy) = unsafe {

@@ -255,6 +255,46 @@ fn every_path_with_distinct_radii() {
 }
 
 #[test]
+fn every_path_with_a_field_of_view() {
+    // Narrower and wider than a half-plane (the two forms of the test, docs/model.md §4.6), a
+    // half-plane, with equal and with distinct radii, and some boids at rest (they see all
+    // around); the field of view must leave out boids (fewer neighbours than all around).
+    for (k, alpha) in [90.0f32, 180.0, 270.0].into_iter().enumerate() {
+        for distinct in [false, true] {
+            let mut p = SimParams {
+                view_angle: alpha,
+                ..params(100.0, 100.0, Boundary::Wrap)
+            };
+            if distinct {
+                p.separation_radius = 6.0;
+                p.hue_radius = 9.0;
+                p.alignment_radius = 14.0;
+            }
+            let p = p.with_world_for(3000, 0.03);
+            let boids = support::test_state(k as u32 + 70, 3000, &p, true);
+            let what = format!("view {alpha}° distinct radii {distinct}");
+            let seen = check_state(&boids, &p, &what);
+            let all = SimParams {
+                view_angle: 360.0,
+                ..p.clone()
+            };
+            let u = |p: &SimParams| StepUniforms::new(p, 3000, 0, 1, &Default::default());
+            let count = |p: &SimParams| -> u32 {
+                let u = u(p);
+                (0..boids.len())
+                    .map(|i| gather_naive(i, &boids, &u).neighbors)
+                    .sum()
+            };
+            assert!(seen > 1000, "{what}: {seen} boids see neighbours");
+            assert!(
+                count(&p) < count(&all),
+                "{what}: the field of view leaves out none"
+            );
+        }
+    }
+}
+
+#[test]
 fn every_path_with_crowded_and_empty_cells_and_coincident_boids() {
     // Half the flock in one cell (hundreds of candidates per boid, many ranges longer than 8),
     // some exactly on top of each other or closer than the coincidence threshold, the rest
