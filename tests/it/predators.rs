@@ -37,16 +37,7 @@ fn quiet(predator_weight: f32) -> SimParams {
     }
 }
 
-fn boid(id: u32, p: [f32; 2], v: [f32; 2]) -> Boid {
-    Boid {
-        position: p,
-        velocity: v,
-        hue: [1.0, 0.0],
-        hue_velocity: [0.0, 0.0],
-        id,
-        image: [0; 2],
-    }
-}
+use crate::support::states::planted as boid;
 
 fn still(at: [f32; 2], kind: PredatorKind) -> Predator {
     Predator::new(Vec2::from(at), Vec2::ZERO, kind)

@@ -12,16 +12,7 @@ use boids::gpu::GpuBackend;
 use boids::model::{Boid, Boundary, Model, Neighborhood, SimParams, StepUniforms};
 use glam::Vec2;
 
-fn boid(id: u32, p: [f32; 2], v: [f32; 2]) -> Boid {
-    Boid {
-        position: p,
-        velocity: v,
-        hue: [1.0, 0.0],
-        hue_velocity: [0.0, 0.0],
-        id,
-        image: [0; 2],
-    }
-}
+use crate::support::states::planted as boid;
 
 /// Boid 0's state after one step of `boids` on `kind`.
 fn first_after_step(kind: BackendKind, p: &SimParams, boids: Vec<Boid>) -> Boid {

@@ -233,14 +233,7 @@ fn the_clamp_turns_the_outward_velocity_inward() {
         wall_weight: 0.0,
         ..params()
     };
-    let b = |id, pos: [f32; 2], v: [f32; 2]| Boid {
-        position: pos,
-        velocity: v,
-        hue: [1.0, 0.0],
-        hue_velocity: [0.0, 0.0],
-        id,
-        image: [0; 2],
-    };
+    let b = crate::support::states::planted;
     let state = vec![
         b(0, [199.9, 100.0], [99.0, 10.0]),
         b(1, [0.1, 100.0], [-99.0, 10.0]),

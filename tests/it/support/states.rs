@@ -117,6 +117,19 @@ pub fn test_state(seed: u32, n: usize, params: &SimParams, special: bool) -> Vec
     boids
 }
 
+/// One boid with id `id` at `p` (wu) moving at `v` (wu/s), of hue (1, 0) at rest and no image
+/// count: the planted boid of a test.
+pub fn planted(id: u32, p: [f32; 2], v: [f32; 2]) -> Boid {
+    Boid {
+        position: p,
+        velocity: v,
+        hue: [1.0, 0.0],
+        hue_velocity: [0.0, 0.0],
+        id,
+        image: [0; 2],
+    }
+}
+
 /// A state sorted by id (the backends reorder boids every step; a comparison matches them by id).
 pub fn by_id(boids: &[Boid]) -> Vec<Boid> {
     let mut v = boids.to_vec();
