@@ -6,7 +6,7 @@
 Needs fontTools (Debian: python3-fonttools) and DejaVu Sans (Debian: fonts-dejavu-core).
 
 1. Subsets DejaVu Sans to printable ASCII, the Greek alphabet, sub- and superscript digits and
-   µ × – — ≈ ≤ ≥ … · − ± √ ∝ ⟨ ⟩ (about 25 KB), without hinting (ab_glyph does not hint).
+   µ × – — ≈ ≤ ≥ … · − ± √ ∝ ⟨ ⟩ ° (about 25 KB), without hinting (ab_glyph does not hint).
 2. Adds to every outlined glyph a one-point contour at x = 0 (the glyph's origin). It draws
    nothing (no area), but it makes the glyph's outline bounds start at x = 0. plotters 0.3.7's
    ab_glyph backend places each glyph's pixels at the pen position without adding the outline's
@@ -37,7 +37,7 @@ TEXT = (
     + "".join(chr(c) for c in range(0x3B1, 0x3CA))
     + "".join(chr(c) for c in range(0x2080, 0x208A))
     + "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
-    + "µ×–—≈≤≥…·−±√∝⟨⟩|"
+    + "µ×–—≈≤≥…·−±√∝⟨⟩|°"
 )
 
 options = subset.Options()

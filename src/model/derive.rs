@@ -50,7 +50,10 @@ impl StepUniforms {
         let view = if params.view_angle >= 360.0 {
             (0, 1.0)
         } else {
+            // cos(π/2) rounds to 6e-17, not 0: at 180° a neighbour exactly at the side is at α/2
+            // and seen, as docs/model.md §4.6 says.
             let c = (f64::from(params.view_angle).to_radians() / 2.0).cos();
+            let c = if c.abs() < 1e-12 { 0.0 } else { c };
             (if c >= 0.0 { 1 } else { 2 }, (c * c) as f32)
         };
         StepUniforms {

@@ -333,7 +333,7 @@ pub fn topo_d2(d: Vec2) -> f32 {
 /// (docs/model.md §4.6; `view_mode` and `view_cos2` of [`StepUniforms`]): with a = d·v, seen when
 /// a ≥ 0 and a² ≥ cos²(α/2)·|d|²|v|² (α ≤ 180°), or a ≥ 0 or a² ≤ cos²(α/2)·|d|²|v|² (α > 180°);
 /// always with α = 360°, and by a boid that does not move (v = 0) or at d = 0. Each product is
-/// rounded before the sum it enters (as in `shaders/rules_common.wgsl`'s `in_view`, where each
+/// rounded before the sum it enters (as in `shaders/gather.wgsl`'s `in_view`, where each
 /// is used twice so that no compiler fuses it into a multiply-add): the same answer on both
 /// backends bit for bit.
 #[inline]

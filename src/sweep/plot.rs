@@ -246,7 +246,8 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary], bars: bool) -> String {
 }
 
 /// The settings that tell sibling sweeps apart, unless swept: the Vicsek model's kind of noise,
-/// η and v₀; the neighbourhood — its perception radius r when metric, its k when topological.
+/// η and v₀; the neighbourhood — its perception radius r when metric, its k when topological;
+/// a field of view narrower than 360°.
 fn settings(s: &SweepSummary) -> Vec<String> {
     let base = base_params(s);
     let swept = |key: &str| s.plan.axes.iter().any(|a| a.name == key);
@@ -255,6 +256,7 @@ fn settings(s: &SweepSummary) -> Vec<String> {
         let symbol = crate::model::SimParams::spec(key).map_or(key, |p| p.symbol);
         match base.unit_of(key).unwrap_or("") {
             "" => format!("{symbol} = {v}"),
+            "°" => format!("{symbol} = {v}°"),
             unit => format!("{symbol} = {v} {unit}"),
         }
     };
@@ -278,6 +280,9 @@ fn settings(s: &SweepSummary) -> Vec<String> {
                 .filter(|k| !swept(k))
                 .map(value),
         );
+        if base.view_angle < 360.0 && !swept("view_angle") {
+            out.push(format!("field of view {}", value("view_angle")));
+        }
         return out;
     }
     match base.neighborhood {
@@ -289,6 +294,9 @@ fn settings(s: &SweepSummary) -> Vec<String> {
         }
         crate::model::Neighborhood::Metric => out.push("metric".into()),
         crate::model::Neighborhood::Topological => out.push("topological".into()),
+    }
+    if base.view_angle < 360.0 && !swept("view_angle") {
+        out.push(format!("field of view {}", value("view_angle")));
     }
     out
 }

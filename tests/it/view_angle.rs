@@ -151,6 +151,12 @@ fn a_full_circle_takes_no_test_and_out_of_range_angles_are_refused() {
     };
     assert_eq!(at(360.0).view_mode, 0);
     assert_eq!(at(359.0).view_mode, 2);
+    // At exactly 180° a boid exactly at the side is at α/2: seen (cos(π/2) taken as 0, not the
+    // 6e-17 it rounds to); just behind the side it is not.
+    let half = at(180.0);
+    assert_eq!((half.view_mode, half.view_cos2), (1, 0.0));
+    let side = |d: [f32; 2]| boids::model::rules::in_view(d.into(), Vec2::new(40.0, 0.0), &half);
+    assert!(side([0.0, 10.0]) && side([0.0, -10.0]) && !side([-0.01, 10.0]));
     assert_eq!(at(270.0).view_mode, 2);
     assert_eq!(at(120.0).view_mode, 1);
     assert!((at(120.0).view_cos2 - 0.25).abs() < 1e-6);
