@@ -56,6 +56,11 @@ fn unit_or_zero(v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(0.0);
 }
 
+// Whether the dispatch is one workgroup, which then writes the result itself (no final pass).
+fn alone(nwg: vec3<u32>) -> bool {
+    return nwg.x * nwg.y * nwg.z == 1u;
+}
+
 fn tile_reduce(lid: u32) {
     for (var stride = 128u; stride > 0u; stride >>= 1u) {
         workgroupBarrier();
@@ -101,7 +106,7 @@ fn measures_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
     if (lid == 0u && first < params.boid_count) {
         partials[g] = tile[0];
     }
-    if (lid == 0u && nwg.x * nwg.y * nwg.z == 1u) {
+    if (lid == 0u && alone(nwg)) {
         result = tile[0];
     }
 }
@@ -147,7 +152,7 @@ fn milling_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
         partials[g].v[COL_MILLING / 4u][COL_MILLING % 4u] = tile[0].v[COL_MILLING / 4u][COL_MILLING % 4u];
     }
     // Every invocation read the centre from `result` before tile_reduce's barriers.
-    if (lid == 0u && nwg.x * nwg.y * nwg.z == 1u) {
+    if (lid == 0u && alone(nwg)) {
         result.v[COL_MILLING / 4u][COL_MILLING % 4u] = tile[0].v[COL_MILLING / 4u][COL_MILLING % 4u];
     }
 }

@@ -259,21 +259,22 @@ impl Radii {
             view_mode: u.view_mode,
             view_cos2: u.view_cos2,
             heading,
-            heading2: heading.x * heading.x + heading.y * heading.y,
+            heading2: crate::model::rules::topo_d2(heading),
         }
     }
 
-    /// Whether the candidate at (dx, dy), squared distance `d2`, is in view: `in_view` of
-    /// `crate::model::rules` with the same roundings.
+    /// Whether the candidate at (dx, dy), squared distance `d2`, is in view (the test of
+    /// [`crate::model::rules::in_view`]).
     #[inline(always)]
     fn in_view(&self, dx: f32, dy: f32, d2: f32) -> bool {
-        let a = dx * self.heading.x + dy * self.heading.y;
-        let (aa, q) = (a * a, self.view_cos2 * (d2 * self.heading2));
-        match self.view_mode {
-            0 => true,
-            1 => a >= 0.0 && aa >= q,
-            _ => a >= 0.0 || aa <= q,
-        }
+        crate::model::rules::in_view_of(
+            Vec2::new(dx, dy),
+            d2,
+            self.heading,
+            self.heading2,
+            self.view_mode,
+            self.view_cos2,
+        )
     }
 }
 

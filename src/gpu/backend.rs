@@ -46,9 +46,6 @@ pub struct GpuBackend {
     predators: u32,
     max_per_dim: u32,
     profiler: GpuProfiler,
-    /// Whether steps are timed per stage ([`GpuBackend::set_profiling`]): each stage then runs
-    /// in a compute pass of its own, timed; otherwise one pass holds them all.
-    profiling: bool,
     /// GPU time of each stage of the last finished step (static names; reused).
     stage_ms: Vec<(&'static str, f64)>,
     /// Timer scopes finished since the last [`Simulation::take_timer_results`] (bounded).
@@ -143,7 +140,6 @@ impl GpuBackend {
             predators: 0,
             max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
             profiler,
-            profiling: true,
             stage_ms: Vec::with_capacity(STAGES.len()),
             finished: std::collections::VecDeque::new(),
             history: None,
@@ -226,7 +222,6 @@ impl GpuBackend {
             enable_timer_queries: on,
             ..GpuProfilerSettings::default()
         });
-        self.profiling = on;
     }
 
     /// The uniform block of the next step.
@@ -352,28 +347,27 @@ impl GpuBackend {
     /// records at the current sizes: `(entry point, launch)`. A dispatch of no work is left out —
     /// a feature not in use costs no launch: no predators stage without predators, no final
     /// measures pass for one workgroup of boids, only the run's neighbourhood's heavy entry.
-    pub fn dispatches(&self, k: usize) -> Vec<(&'static str, Launch)> {
-        let Run::Dispatches(list) = STAGES[k].run else {
-            return Vec::new();
+    pub fn dispatches(&self, k: usize) -> impl Iterator<Item = (&'static str, Launch)> + '_ {
+        let list = match STAGES[k].run {
+            Run::Dispatches(list) => list,
+            Run::Scan { .. } => &[],
         };
         let metric = self.params.neighborhood == crate::model::Neighborhood::Metric;
         let deferred =
             |k: u32| Launch::Indirect(crate::stages::DEFERRED_ARGS as u64 * 4 + 12 * k as u64);
-        list.iter()
-            .filter_map(|&(entry, items)| {
-                let launch = match items {
-                    Items::Indirect(k) => deferred(k),
-                    Items::IndirectMetric(k) if metric => deferred(k),
-                    Items::IndirectTopological(k) if !metric => deferred(k),
-                    Items::IndirectMetric(_) | Items::IndirectTopological(_) => return None,
-                    _ => match dispatch::groups_for(self.invocations(items)) {
-                        0 => return None,
-                        groups => Launch::Groups(groups),
-                    },
-                };
-                Some((entry, launch))
-            })
-            .collect()
+        list.iter().filter_map(move |&(entry, items)| {
+            let launch = match items {
+                Items::Indirect(k) => deferred(k),
+                Items::IndirectMetric(k) if metric => deferred(k),
+                Items::IndirectTopological(k) if !metric => deferred(k),
+                Items::IndirectMetric(_) | Items::IndirectTopological(_) => return None,
+                _ => match dispatch::groups_for(self.invocations(items)) {
+                    0 => return None,
+                    groups => Launch::Groups(groups),
+                },
+            };
+            Some((entry, launch))
+        })
     }
 
     /// The entry points one step records, in order (the scan's levels as `scan`): what
@@ -386,7 +380,7 @@ impl GpuBackend {
             }
             match stage.run {
                 Run::Scan { .. } => out.push("scan"),
-                Run::Dispatches(_) => out.extend(self.dispatches(k).into_iter().map(|(e, _)| e)),
+                Run::Dispatches(_) => out.extend(self.dispatches(k).map(|(e, _)| e)),
             }
         }
         out
@@ -431,10 +425,11 @@ impl GpuBackend {
         }
     }
 
-    /// Records the stages run `when` into `enc`, inside a profiler scope named `scope` with one
-    /// scoped compute pass per stage.
+    /// Records the stages run `when` into `enc`: timed ([`GpuBackend::set_profiling`]), inside a
+    /// profiler scope named `scope` with one scoped compute pass per stage; untimed, in one
+    /// compute pass.
     fn record_scoped(&self, enc: &mut wgpu::CommandEncoder, scope: &str, when: When) {
-        if !self.profiling {
+        if !self.profiler.settings().enable_timer_queries {
             // No stage times asked for: one compute pass for all the stages (wgpu still places
             // a barrier between dependent dispatches).
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {

@@ -338,13 +338,21 @@ pub fn topo_d2(d: Vec2) -> f32 {
 /// backends bit for bit.
 #[inline]
 pub fn in_view(d: Vec2, v: Vec2, u: &StepUniforms) -> bool {
-    if u.view_mode == 0 {
+    in_view_of(d, topo_d2(d), v, topo_d2(v), u.view_mode, u.view_cos2)
+}
+
+/// [`in_view`] from the offset `d` and its squared length `d2`, the velocity `v` and its
+/// squared length `v2` (each as [`topo_d2`] rounds it), `view_mode` and `view_cos2`: the test
+/// the vectorised gather's lanes share.
+#[inline(always)]
+pub fn in_view_of(d: Vec2, d2: f32, v: Vec2, v2: f32, view_mode: u32, view_cos2: f32) -> bool {
+    if view_mode == 0 {
         return true;
     }
     let a = d.x * v.x + d.y * v.y;
     let aa = a * a;
-    let q = u.view_cos2 * (topo_d2(d) * topo_d2(v));
-    if u.view_mode == 1 {
+    let q = view_cos2 * (d2 * v2);
+    if view_mode == 1 {
         a >= 0.0 && aa >= q
     } else {
         a >= 0.0 || aa <= q
