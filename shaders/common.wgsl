@@ -72,6 +72,14 @@ struct Params {
     catch_r2: f32,
     predator_reach_x: u32,
     predator_reach_y: u32,
+    replica_count: u32,
+    replica: u32,
+    boid_base: u32,
+    cell_base: u32,
+    pad_base: u32,
+    group_base: u32,
+    total_boids: u32,
+    total_cells: u32,
 }
 
 struct Boid {

@@ -1,8 +1,8 @@
 // Stage `count`: each boid (and its ghost) finds its cell; atomicAdd on the cell counter returns the
 // item's rank in the cell (in any order: `scatter` orders cells by id). rank[i] is boid i's,
-// rank[N + i] its ghost's.
+// rank[total_boids + i] its ghost's.
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> cells: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> rank: array<u32>;
@@ -11,13 +11,14 @@
 fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
     let i = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (i >= params.boid_count) {
+    if (i >= replicas[0].total_boids) {
         return;
     }
+    enter_replica(replica_of_boid(i));
     let c = cell_xy(pos_vel[i].xy);
     rank[i] = atomicAdd(&cells[cell_index(c)], 1u);
     let g = ghost_of(c);
     if (g.exists) {
-        rank[params.boid_count + i] = atomicAdd(&cells[g.cell], 1u);
+        rank[params.total_boids + i] = atomicAdd(&cells[g.cell], 1u);
     }
 }

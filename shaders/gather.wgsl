@@ -83,8 +83,8 @@ fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
     let cols = i32(params.grid_cols);
     let lo = i32(c.x) - i32(params.block_x);
     let hi = i32(c.x) + i32(params.block_x);
-    let first = urow * params.grid_cols + u32(max(lo, 0));
-    let last = urow * params.grid_cols + u32(min(hi, cols - 1));
+    let first = params.cell_base + urow * params.grid_cols + u32(max(lo, 0));
+    let last = params.cell_base + urow * params.grid_cols + u32(min(hi, cols - 1));
     out.r1 = vec2<u32>(cells[first], cells[last + 1u]);
     if (wrap && lo < 0) {
         // Columns lo ..= −1 are padding slots pad + lo ..= pad − 1.

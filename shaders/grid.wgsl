@@ -1,5 +1,6 @@
 // The uniform grid with ghost padding; mirrors src/model/grid.rs (Grid): real cells first
-// (cy·cols + cx), then, in a wrapping world, 2·grid_pad padding cells per row.
+// (cy·cols + cx), then, in a wrapping world, 2·grid_pad padding cells per row — each from its
+// replica's first cell (replicas.wgsl; 0 and cols·rows for a lone run).
 // Needs: `params` (struct Params of common.wgsl) declared by the stage.
 
 fn cell_xy(p: vec2<f32>) -> vec2<u32> {
@@ -10,12 +11,12 @@ fn cell_xy(p: vec2<f32>) -> vec2<u32> {
 
 // Index of cell (cx, cy).
 fn cell_index(c: vec2<u32>) -> u32 {
-    return c.y * params.grid_cols + c.x;
+    return params.cell_base + c.y * params.grid_cols + c.x;
 }
 
 // Index of padding cell `slot` of row cy (slots 0 .. pad: left padding; pad .. 2·pad: right).
 fn pad_index(cy: u32, slot: u32) -> u32 {
-    return params.grid_cols * params.grid_rows + cy * 2u * params.grid_pad + slot;
+    return params.pad_base + cy * 2u * params.grid_pad + slot;
 }
 
 struct Ghost {

@@ -8,7 +8,7 @@
 // at most 2·1024 + 1 rows, two ranges per row, 32 768 candidates per invocation. Mirrors
 // `predators` in src/stages/twins/predators.rs.
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_id: array<u32>;
 @group(0) @binding(3) var<storage, read> cells: array<u32>;
@@ -103,6 +103,8 @@ fn move_predator(pr: Predator, best: Seen) -> Predator {
 @compute @workgroup_size(256)
 fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
+    // Predators live in lone runs only (an ensemble refuses them): replica 0.
+    enter_replica(0u);
     let k = workgroup_linear(wid, nwg);
     // No early return: the barriers below need every invocation (uniform control flow).
     let live = k < params.predator_count;
@@ -121,8 +123,8 @@ fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
                 if (cr.x > cr.y) {
                     continue;
                 }
-                let a = cells[row * params.grid_cols + u32(cr.x)];
-                let b = cells[row * params.grid_cols + u32(cr.y) + 1u];
+                let a = cells[params.cell_base + row * params.grid_cols + u32(cr.x)];
+                let b = cells[params.cell_base + row * params.grid_cols + u32(cr.y) + 1u];
                 let len = b - a;
                 let end = base + min(len, SEARCH_CANDIDATES_MAX - min(base, SEARCH_CANDIDATES_MAX));
                 for (var f = first_from(lid, base); f < end; f += SEARCH_GROUP) {

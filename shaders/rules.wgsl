@@ -8,7 +8,7 @@
 // whatever the distance (topological.wgsl). A boid with more candidates or nearby obstacle points
 // than one invocation may loop over is deferred to `rules_heavy`.
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
@@ -25,8 +25,8 @@
 @group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
 @group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
 @group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
-// The model's own uniforms (its `ModelUniforms`, declared in its rule's file).
-@group(0) @binding(17) var<uniform> model_params: ModelUniforms;
+// The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
+@group(0) @binding(17) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.
@@ -38,9 +38,10 @@ const OBSTACLE_BUDGET: u32 = 8192u;
 fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
     let s = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (s >= params.boid_count) {
+    if (s >= replicas[0].total_boids) {
         return;
     }
+    enter_rules(replica_of_boid(s));
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
     var ob = empty_obstacle_sums();

@@ -9,7 +9,7 @@
 // `rules_heavy_topological` below (the same indirect dispatch; each entry point leaves the other
 // neighbourhood's boids alone).
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
@@ -26,8 +26,8 @@
 @group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
 @group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
 @group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
-// The model's own uniforms (its `ModelUniforms`, declared in its rule's file).
-@group(0) @binding(17) var<uniform> model_params: ModelUniforms;
+// The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
+@group(0) @binding(17) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
 
 const HEAVY_GROUP: u32 = 256u;
 
@@ -97,6 +97,7 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     // workgroups past the deferred boids visit nothing and write nothing.
     let live = g < deferred[DEFER_COUNT + 1u];
     let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
+    enter_rules(replica_of_boid(s));
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
     let p = me.xy;
@@ -309,6 +310,7 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     // flow); workgroups past the deferred boids search nothing and write nothing.
     let live = g < deferred[DEFER_COUNT + 1u];
     let s = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
+    enter_rules(replica_of_boid(s));
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
     let p = me.xy;

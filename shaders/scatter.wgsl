@@ -4,7 +4,7 @@
 // to the CPU twin's. An item of a cell with more than SCATTER_BUDGET items is deferred to
 // `scatter_heavy` (its rank is counted by a workgroup).
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> id: array<u32>;
@@ -51,9 +51,10 @@ fn place(cell: u32, i: u32, shift: f32, ghost: u32) {
 fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
     let i = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (i >= params.boid_count) {
+    if (i >= replicas[0].total_boids) {
         return;
     }
+    enter_replica(replica_of_boid(i));
     let c = cell_xy(pos_vel[i].xy);
     place(cell_index(c), i, 0.0, 0u);
     let g = ghost_of(c);

@@ -3,7 +3,7 @@
 // counts are summed in workgroup memory (a fixed tree), and the item is written at its rank.
 // Together with `scatter` it computes what the CPU twin `scatter` computes.
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> id: array<u32>;
@@ -29,6 +29,7 @@ fn scatter_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     let live = g < deferred[DEFER_COUNT];
     let entry = select(0u, deferred[min(DEFER_LIST + g, arrayLength(&deferred) - 1u)], live);
     let i = entry & ~GHOST_BIT;
+    enter_replica(replica_of_boid(i));
     let c = cell_xy(pos_vel[i].xy);
     var cell = cell_index(c);
     var shift = 0.0;

@@ -110,7 +110,7 @@ fn frame_row(f: Frame, t: u32) -> FrameRow {
     if (wrap) {
         row = wrap_once(row, rows);
     }
-    let base = u32(row) * params.grid_cols;
+    let base = params.cell_base + u32(row) * params.grid_cols;
     let inside = f.y_in.x <= dy && dy <= f.y_in.y;
     var seg0 = f.x_out;
     var seg1 = vec2<i32>(1, 0);

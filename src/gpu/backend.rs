@@ -8,7 +8,12 @@
 //! encoders) and records nothing otherwise, so there is one code path. The steady-state step
 //! allocates no GPU resource and reads nothing back.
 
+mod ensemble;
+
 use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
+
+pub use ensemble::Replica;
+use ensemble::Slot;
 
 use crate::gpu::buffers::{
     capacity_for, check_boids, check_fits, grow, max_boids, write_state, Capacity, SimBuffers,
@@ -60,6 +65,9 @@ pub struct GpuBackend {
     recorded_k: u32,
     /// Where the wall time went since the last [`GpuBackend::take_costs`].
     costs: Costs,
+    /// The replicas of an ensemble ([`GpuBackend::ensemble`]); empty for a lone run. `params`,
+    /// `seed` then are replica 0's and `count` is every replica's boids.
+    replicas: Vec<Slot>,
 }
 
 /// How a dispatch of [`GpuBackend::dispatches`] is launched.
@@ -147,6 +155,7 @@ impl GpuBackend {
             record_neighbors: false,
             recorded_k: 0,
             costs,
+            replicas: Vec::new(),
         };
         ctx.take_error()?;
         Ok(b)
@@ -170,6 +179,7 @@ impl GpuBackend {
         self.obstacle_points.clear();
         self.obstacles = obstacle_grid(&[], &self.interaction, params);
         self.predators = 0;
+        self.replicas.clear();
         self.record_neighbors = false;
         let before = self.ctx.pipeline_stats();
         self.pipelines.set_variant(&self.ctx, Variant::of(params));
@@ -247,10 +257,14 @@ impl GpuBackend {
     /// Writes the uniform block for the next step (laid out by encase) and the model's typed
     /// uniforms.
     pub fn write_uniforms(&self) {
+        if !self.replicas.is_empty() {
+            self.write_replica_uniforms();
+            return;
+        }
         let q = &self.ctx.queue;
-        q.write_buffer(self.buffers.get("params"), 0, &self.uniforms().to_bytes());
+        q.write_buffer(self.buffers.get("replicas"), 0, &self.uniforms().to_bytes());
         q.write_buffer(
-            self.buffers.get("model_params"),
+            self.buffers.get("replica_models"),
             0,
             self.params.model_uniforms().as_bytes(),
         );
@@ -258,6 +272,9 @@ impl GpuBackend {
 
     /// Invocations of a dispatch over `items` at the current sizes.
     fn invocations(&self, items: Items) -> u32 {
+        if !self.replicas.is_empty() {
+            return self.replica_invocations(items);
+        }
         match items {
             Items::Boids => self.count,
             Items::MeasureChunks => self.count.div_ceil(crate::stages::MEASURES_CHUNK),
@@ -320,6 +337,11 @@ impl GpuBackend {
             self.predators,
             self.record_neighbors,
         );
+        self.fit_to(need)
+    }
+
+    /// As [`GpuBackend::fit`], for the capacity `need`.
+    fn fit_to(&mut self, need: Capacity) -> Result<(), SimError> {
         let have = self.buffers.capacity;
         let grown = Capacity {
             boids: grow(have.boids, need.boids),
@@ -654,6 +676,7 @@ impl Simulation for GpuBackend {
         &self.params
     }
     fn set_params(&mut self, params: &SimParams) -> Result<(), SimError> {
+        self.lone("set_params")?;
         params.validate()?;
         let old = std::mem::replace(&mut self.params, params.clone());
         let world_changed =
@@ -683,6 +706,7 @@ impl Simulation for GpuBackend {
         }
     }
     fn set_obstacles(&mut self, points: &[[f32; 2]]) -> Result<(), SimError> {
+        self.lone("set_obstacles")?;
         check_fits(
             &self.ctx,
             format!("{} obstacle points", points.len()),
@@ -700,6 +724,7 @@ impl Simulation for GpuBackend {
     }
 
     fn set_predators(&mut self, predators: &[Predator]) -> Result<(), SimError> {
+        self.lone("set_predators")?;
         validate_predators(predators)?;
         let u = self.uniforms();
         let placed: Vec<Predator> = predators.iter().map(|p| place_inside(p, &u)).collect();
@@ -773,6 +798,8 @@ impl Simulation for GpuBackend {
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        // A lone run again.
+        self.replicas.clear();
         self.recorded_k = 0;
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
@@ -793,6 +820,7 @@ impl Simulation for GpuBackend {
     }
 
     fn add_boids(&mut self, boids: &[Boid]) -> Result<(), SimError> {
+        self.lone("add_boids")?;
         self.recorded_k = 0;
         if boids.is_empty() {
             return Ok(());
@@ -813,6 +841,7 @@ impl Simulation for GpuBackend {
     }
 
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
+        self.lone("measures")?;
         let mut pending = self.measures_in_flight();
         let t = std::time::Instant::now();
         self.ctx.wait()?;
@@ -827,6 +856,7 @@ impl Simulation for GpuBackend {
     }
 
     fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
+        self.lone("request_measures")?;
         Ok(Box::new(self.measures_in_flight()))
     }
 
@@ -835,6 +865,7 @@ impl Simulation for GpuBackend {
         steps: u32,
         on_step: &mut dyn FnMut(),
     ) -> Result<Vec<FlockMeasures>, SimError> {
+        self.lone("run_measured")?;
         let history = self
             .history
             .get_or_insert_with(|| {
@@ -891,6 +922,7 @@ impl Simulation for GpuBackend {
     }
 
     fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError> {
+        self.lone("record_neighbor_ids")?;
         let old = std::mem::replace(&mut self.record_neighbors, on);
         if let Err(e) = self.fit(self.count) {
             self.record_neighbors = old;
@@ -900,6 +932,7 @@ impl Simulation for GpuBackend {
     }
 
     fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError> {
+        self.lone("neighbor_ids")?;
         let (n, k) = (self.count as usize, self.recorded_k as usize);
         if k == 0 {
             return Ok(Vec::new());

@@ -41,9 +41,10 @@ impl Capacity {
             Len::Obstacles => self.obstacles as u64,
             Len::Predators => self.predators as u64,
             Len::NeighborIds => self.neighbor_ids as u64,
-            Len::BoidWorkgroups => dispatch::groups_for(self.boids.max(1)) as u64,
+            Len::BoidWorkgroups => {
+                (dispatch::groups_for(self.boids.max(1)) + crate::stages::MAX_REPLICAS) as u64
+            }
             Len::Deferred => crate::stages::DEFERRED_LIST as u64 + self.items as u64,
-            Len::One => 1,
             Len::Fixed(k) => k as u64,
         };
         n.max(1)

@@ -18,6 +18,6 @@ pub mod scan;
 pub mod shaders;
 
 pub use crate::simulation::GpuError;
-pub use backend::{GpuBackend, Launch};
+pub use backend::{GpuBackend, Launch, Replica};
 pub use context::GpuContext;
 pub use report::adapter_report;

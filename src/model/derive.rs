@@ -117,6 +117,15 @@ impl StepUniforms {
             catch_r2: sq(params.catch_radius),
             predator_reach_x: reach(params.predator_sight_radius, grid.inv_cell_x),
             predator_reach_y: reach(params.predator_sight_radius, grid.inv_cell_y),
+            // A lone run: replica 0 of 1, its padding cells after its real ones.
+            replica_count: 1,
+            replica: 0,
+            boid_base: 0,
+            cell_base: 0,
+            pad_base: grid.real_cells(),
+            group_base: 0,
+            total_boids: boid_count,
+            total_cells: grid.cells(),
         }
     }
 }

@@ -152,6 +152,11 @@ pub enum SetupError {
         /// World height (wu).
         height: f32,
     },
+    /// An ensemble that cannot be stepped by one set of dispatches (docs/sweeps.md, "Ensembles"):
+    /// its replicas differ in what splits one, there are none or too many, or a lone run's
+    /// operation was asked of it. The message names the replica, the field and its values.
+    #[error("ensemble: {0}")]
+    Ensemble(String),
 }
 
 /// "did you mean `a` or `b`?", or "" when there is no suggestion.

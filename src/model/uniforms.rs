@@ -146,6 +146,45 @@ pub struct StepUniforms {
     pub predator_reach_x: u32,
     /// Grid rows a hunting predator searches above and below its own.
     pub predator_reach_y: u32,
+    // Where this system lies in an ensemble's buffers (`shaders/replicas.wgsl`; set by
+    // [`StepUniforms::in_ensemble`]); a lone run is replica 0 of 1.
+    /// Replicas in the ensemble (the same in every replica's block).
+    pub replica_count: u32,
+    /// This replica's index.
+    pub replica: u32,
+    /// The replica's first state index (its boids are `boid_base .. boid_base + boid_count`).
+    pub boid_base: u32,
+    /// The replica's first real cell.
+    pub cell_base: u32,
+    /// The replica's first padding cell (every replica's real cells come first).
+    pub pad_base: u32,
+    /// The replica's first workgroup of the measures reduction.
+    pub group_base: u32,
+    /// Boids of all replicas (the same in every replica's block).
+    pub total_boids: u32,
+    /// Cells of all replicas, padding included (the same in every replica's block).
+    pub total_cells: u32,
+}
+
+/// Where one replica lies in an ensemble's buffers ([`StepUniforms::in_ensemble`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ReplicaPlace {
+    /// Replicas in the ensemble.
+    pub replica_count: u32,
+    /// This replica's index.
+    pub replica: u32,
+    /// Its first state index.
+    pub boid_base: u32,
+    /// Its first real cell.
+    pub cell_base: u32,
+    /// Its first padding cell.
+    pub pad_base: u32,
+    /// Its first measures workgroup.
+    pub group_base: u32,
+    /// Boids of all replicas.
+    pub total_boids: u32,
+    /// Cells of all replicas.
+    pub total_cells: u32,
 }
 
 /// The live interaction state that is not a simulation parameter: pointer tool and obstacles.
@@ -198,6 +237,19 @@ impl StepUniforms {
         self.obstacle_rows = og.rows;
         self.obstacle_inv_cell_x = og.inv_cell_x;
         self.obstacle_inv_cell_y = og.inv_cell_y;
+        self
+    }
+
+    /// These uniforms as replica `place.replica` of an ensemble.
+    pub fn in_ensemble(mut self, place: &ReplicaPlace) -> Self {
+        self.replica_count = place.replica_count;
+        self.replica = place.replica;
+        self.boid_base = place.boid_base;
+        self.cell_base = place.cell_base;
+        self.pad_base = place.pad_base;
+        self.group_base = place.group_base;
+        self.total_boids = place.total_boids;
+        self.total_cells = place.total_cells;
         self
     }
 

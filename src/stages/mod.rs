@@ -306,9 +306,9 @@ pub const STAGE_COUNT: usize = 10;
 pub static STAGES: [Stage; STAGE_COUNT] = [
     Stage {
         name: "clear",
-        wgsl: wgsl!("common.wgsl", "clear.wgsl"),
+        wgsl: wgsl!("common.wgsl", "replicas.wgsl", "clear.wgsl"),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("cells", ReadWrite),
             b("deferred", ReadWrite),
             b("catches", ReadWrite),
@@ -319,9 +319,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "count",
-        wgsl: wgsl!("common.wgsl", "grid.wgsl", "count.wgsl"),
+        wgsl: wgsl!("common.wgsl", "replicas.wgsl", "grid.wgsl", "count.wgsl"),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("pos_vel", Read),
             b("cells", ReadWrite),
             b("rank", ReadWrite),
@@ -344,9 +344,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "slots",
-        wgsl: wgsl!("common.wgsl", "grid.wgsl", "slots.wgsl"),
+        wgsl: wgsl!("common.wgsl", "replicas.wgsl", "grid.wgsl", "slots.wgsl"),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("pos_vel", Read),
             b("id", Read),
             b("cells", Read),
@@ -359,9 +359,15 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "scatter",
-        wgsl: wgsl!("common.wgsl", "grid.wgsl", "defer.wgsl", "scatter.wgsl"),
+        wgsl: wgsl!(
+            "common.wgsl",
+            "replicas.wgsl",
+            "grid.wgsl",
+            "defer.wgsl",
+            "scatter.wgsl"
+        ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("pos_vel", Read),
             b("hue", Read),
             b("id", Read),
@@ -380,9 +386,14 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "scatter_heavy",
-        wgsl: wgsl!("common.wgsl", "grid.wgsl", "scatter_heavy.wgsl"),
+        wgsl: wgsl!(
+            "common.wgsl",
+            "replicas.wgsl",
+            "grid.wgsl",
+            "scatter_heavy.wgsl"
+        ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("pos_vel", Read),
             b("hue", Read),
             b("id", Read),
@@ -403,6 +414,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         name: "predators",
         wgsl: wgsl!(
             "common.wgsl",
+            "replicas.wgsl",
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
@@ -410,7 +422,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "predators.wgsl"
         ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_id", Read),
             b("cells", Read),
@@ -424,18 +436,20 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         name: "rules",
         wgsl: wgsl!(
             "common.wgsl",
+            "replicas.wgsl",
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
             "predators_common.wgsl",
             model,
+            "model_slots.wgsl",
             "gather.wgsl",
             "topological.wgsl",
             "defer.wgsl",
             "rules.wgsl"
         ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
             b("sorted_id", Read),
@@ -452,7 +466,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbor_ids", ReadWrite),
             b("sorted_image", Read),
             b("image", ReadWrite),
-            b("model_params", Uniform),
+            b("replica_models", Uniform),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -462,17 +476,19 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         name: "rules_heavy",
         wgsl: wgsl!(
             "common.wgsl",
+            "replicas.wgsl",
             "rng.wgsl",
             "grid.wgsl",
             "rules_common.wgsl",
             "predators_common.wgsl",
             model,
+            "model_slots.wgsl",
             "gather.wgsl",
             "topological.wgsl",
             "rules_heavy.wgsl"
         ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
             b("sorted_id", Read),
@@ -489,7 +505,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbor_ids", ReadWrite),
             b("sorted_image", Read),
             b("image", ReadWrite),
-            b("model_params", Uniform),
+            b("replica_models", Uniform),
         ],
         // The deferred boids of the run's neighbourhood (each entry point also returns at once
         // in the other neighbourhood).
@@ -502,9 +518,14 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "measures",
-        wgsl: wgsl!("common.wgsl", (generated "measure_columns.wgsl"), "measures.wgsl"),
+        wgsl: wgsl!(
+            "common.wgsl",
+            "replicas.wgsl",
+            (generated "measure_columns.wgsl"),
+            "measures.wgsl"
+        ),
         bindings: &[
-            b("params", Uniform),
+            b("replicas", Uniform),
             b("pos_vel", Read),
             b("neighbors", Read),
             b("partials", ReadWrite),
@@ -558,7 +579,8 @@ pub enum Len {
     Obstacles,
     /// One element per predator.
     Predators,
-    /// One element per workgroup of a per-boid dispatch.
+    /// One element per workgroup of a per-boid dispatch, plus [`MAX_REPLICAS`] (a segmented
+    /// reduction starts a workgroup at each replica's first boid).
     BoidWorkgroups,
     /// One element per recorded topological neighbour id (`topological_k` per recorded boid;
     /// one when none are recorded).
@@ -566,8 +588,6 @@ pub enum Len {
     /// The deferred-work buffer: its counts and dispatch arguments ([`DEFERRED_LIST`] words),
     /// then one element per possible item.
     Deferred,
-    /// Exactly one element.
-    One,
     /// A fixed number of elements.
     Fixed(u32),
 }
@@ -597,6 +617,12 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
     }
 }
 
+/// Most replicas one ensemble holds (`MAX_REPLICAS` in `shaders/replicas.wgsl`): the length of
+/// the uniform arrays of their parameter blocks (`replicas`, `replica_models`; 17 KiB and 4 KiB
+/// of the 64 KiB a uniform binding may hold) and of the `result` rows. A sweep splits larger
+/// groups into ensembles of at most this many.
+pub const MAX_REPLICAS: u32 = 64;
+
 /// Bytes of one predator (`crate::model::Predator`, the WGSL struct `Predator`).
 pub const PREDATOR_BYTES: u64 = std::mem::size_of::<crate::model::Predator>() as u64;
 
@@ -616,19 +642,20 @@ pub const MEASURES_ROW_BYTES: u64 = 16 * crate::model::measures::ROW_VEC4S as u6
 /// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
 /// the binding size limit allows `limit / 16` items.
 pub static BUFFERS: [BufferDesc; 22] = [
+    // One parameter block per replica of an ensemble (a lone run writes the first).
     BufferDesc {
-        name: "params",
+        name: "replicas",
         elem_bytes: crate::model::uniforms::STEP_UNIFORMS_BYTES,
-        len: Len::One,
+        len: Len::Fixed(MAX_REPLICAS),
         uniform: true,
         indirect: false,
     },
-    // The model's typed uniforms (`crate::model::models::ModelUniforms`), read by the stages
-    // that hold its rule.
+    // The model's typed uniforms (`crate::model::models::ModelUniforms`) of each replica, read by
+    // the stages that hold its rule.
     BufferDesc {
-        name: "model_params",
+        name: "replica_models",
         elem_bytes: crate::model::models::MODEL_UNIFORMS_BYTES as u64,
-        len: Len::One,
+        len: Len::Fixed(MAX_REPLICAS),
         uniform: true,
         indirect: false,
     },
@@ -653,7 +680,8 @@ pub static BUFFERS: [BufferDesc; 22] = [
     // The topological neighbour ids `rules` records on request (docs/model.md §19.4).
     buf("neighbor_ids", 4, Len::NeighborIds),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
-    buf("result", MEASURES_ROW_BYTES, Len::One),
+    // One row of measures per replica.
+    buf("result", MEASURES_ROW_BYTES, Len::Fixed(MAX_REPLICAS)),
     // Heavy items deferred to a workgroup each, in one buffer (one binding: lavapipe allows 16
     // storage buffers per stage, which `rules` uses): [scatter's count, rules' count], the
     // indirect dispatch arguments of their heavy stages, which the deferring stages raise with

@@ -22,6 +22,7 @@ mod cpu_integrate_simd;
 mod cpu_numerics;
 mod cpu_step;
 mod diffusion;
+mod ensemble;
 mod file_reads;
 #[cfg(unix)]
 mod file_writes;

@@ -270,23 +270,44 @@ fn check_layout_with(
 }
 
 /// A model's typed uniforms against the WGSL struct its table entry names, in the rules pass
-/// compiled for it: the same members, offsets and types, no larger than the `model_params`
-/// buffer, and the struct the `model_params` binding has.
+/// compiled for it: the same members, offsets and types, no larger than a slot of the
+/// `replica_models` buffer, and the struct that binding holds in each of its slots (an array of
+/// MAX_REPLICAS slots of MODEL_UNIFORMS_BYTES).
 fn check_model_uniforms(module: &naga::Module, model: Model) -> Result<(), String> {
     let desc = model.desc().uniforms;
     let (_, span) = struct_members(module, desc.name);
     if span as usize > MODEL_UNIFORMS_BYTES {
         return Err(format!("{}: {span} bytes", desc.name));
     }
-    let bound = module
+    let ty = module
         .global_variables
         .iter()
-        .find(|(_, g)| g.name.as_deref() == Some("model_params"))
-        .map(|(_, g)| module.types[g.ty].name.clone().unwrap_or_default())
-        .ok_or("no model_params binding")?;
+        .find(|(_, g)| g.name.as_deref() == Some("replica_models") && g.binding.is_some())
+        .map(|(_, g)| g.ty)
+        .ok_or("no replica_models binding")?;
+    let naga::TypeInner::Array { base, stride, size } = module.types[ty].inner else {
+        return Err("replica_models is not an array".into());
+    };
+    let len = match size {
+        naga::ArraySize::Constant(n) => n.get(),
+        _ => 0,
+    };
+    if stride as usize != MODEL_UNIFORMS_BYTES || len != boids::stages::MAX_REPLICAS {
+        return Err(format!(
+            "replica_models: {len} slots of {stride} bytes, the buffer has {} of {MODEL_UNIFORMS_BYTES}",
+            boids::stages::MAX_REPLICAS
+        ));
+    }
+    let naga::TypeInner::Struct { members, .. } = &module.types[base].inner else {
+        return Err("a replica_models slot is not a struct".into());
+    };
+    let bound = members
+        .first()
+        .and_then(|m| module.types[m.ty].name.clone())
+        .unwrap_or_default();
     if bound != desc.name {
         return Err(format!(
-            "model_params is a {bound}, the table says {}",
+            "a replica_models slot holds a {bound}, the table says {}",
             desc.name
         ));
     }
@@ -323,6 +344,15 @@ fn the_model_uniforms_check_fails_on_a_planted_difference() {
         err.contains("VicsekUniforms.eta") || err.contains("VicsekUniforms.speed"),
         "{err}"
     );
+    // A slot of another size than the buffer's.
+    let resized = src.replacen(
+        "@size(64) m: ModelUniforms",
+        "@size(80) m: ModelUniforms",
+        1,
+    );
+    assert_ne!(resized, src, "the planted change must apply");
+    let err = check_model_uniforms(&parse(&resized), Model::VICSEK).unwrap_err();
+    assert!(err.contains("slots of 80 bytes"), "{err}");
     // A member's type changed (f32 where Rust has u32).
     let retyped = src.replacen("    noise: u32,", "    noise: f32,", 1);
     assert_ne!(retyped, src, "the planted change must apply");
@@ -511,6 +541,20 @@ fn wgsl_u32_const(module: &naga::Module, name: &str) -> Option<u32> {
     match module.global_expressions[c.init] {
         naga::Expression::Literal(naga::Literal::U32(v)) => Some(v),
         _ => None,
+    }
+}
+
+#[test]
+fn the_replica_limit_is_the_same_on_both_sides() {
+    // The uniform arrays of the replicas' blocks hold MAX_REPLICAS (WGSL); the backend refuses
+    // more (Rust). A mismatch would read past the blocks written or refuse what fits.
+    for name in ["count", "rules", "measures"] {
+        let m = module_of(name);
+        assert_eq!(
+            wgsl_u32_const(&m, "MAX_REPLICAS"),
+            Some(boids::stages::MAX_REPLICAS),
+            "{name}"
+        );
     }
 }
 

@@ -1,0 +1,180 @@
+//! Ensembles (docs/sweeps.md, "Ensembles"): every replica of a GPU ensemble equals the same system
+//! run alone, bit for bit — state and measures, step after step — for every model of the table,
+//! in both neighbourhoods (both topological searches), in a wrapping and a bounded world, with
+//! replicas whose seeds, counts, worlds and model parameters differ from their neighbours'. The
+//! comparison is shown to fail on a planted difference (a replica given another seed than its lone
+//! run). What splits an ensemble is refused with its field and values. The GPU tests skip visibly
+//! without an adapter and fail under BOIDS_REQUIRE_GPU=1.
+
+use crate::support;
+use boids::backend::Simulation;
+use boids::gpu::{GpuBackend, GpuContext, Replica};
+use boids::model::{Boundary, FlockMeasures, Model, Neighborhood, SimParams, MODELS};
+
+/// `p` with each of its model's own parameters moved by `scale` (where the result is valid), so
+/// a replica reading another's model uniforms computes something else.
+fn scaled_model_params(p: &SimParams, scale: f64) -> SimParams {
+    let desc = MODELS.iter().find(|d| d.name == p.model.name()).unwrap();
+    let mut out = p.clone();
+    let json = serde_json::to_value(p).unwrap();
+    for spec in desc.own_params {
+        let Some(v) = json[spec.key].as_f64() else {
+            continue;
+        };
+        let mut q = out.clone();
+        let moved = if v == 0.0 { 0.1 } else { v * scale };
+        if q.set(spec.key, &moved.to_string()).is_ok() && q.validate().is_ok() {
+            out = q;
+        }
+    }
+    out
+}
+
+/// Four replicas of `base`: other seeds, counts, worlds and model parameters; the last one of
+/// more boids than one measures workgroup sums (4096), so its reduction has a final pass.
+fn replicas(base: &SimParams) -> Vec<Replica> {
+    let worlds = [
+        (200.0, 200.0, 300, 11),
+        (320.0, 150.0, 520, 12),
+        (150.0, 260.0, 90, 13),
+        (900.0, 700.0, 4500, 14),
+    ];
+    worlds
+        .iter()
+        .enumerate()
+        .map(|(r, &(w, h, n, seed))| {
+            let p = SimParams {
+                world_width: w,
+                world_height: h,
+                ..scaled_model_params(base, 1.0 - 0.15 * r as f64)
+            };
+            Replica::new(&p, n, seed).unwrap()
+        })
+        .collect()
+}
+
+/// Each replica's measures for `steps` steps and state after them, run alone.
+fn alone(
+    ctx: &GpuContext,
+    r: &Replica,
+    steps: u32,
+) -> (Vec<FlockMeasures>, Vec<boids::model::Boid>) {
+    let mut sim = GpuBackend::from_state(ctx, &r.params, &r.boids, r.seed).unwrap();
+    let m = sim.run_measured(steps, &mut || {}).unwrap();
+    (m, sim.read_state().unwrap())
+}
+
+/// Checks every replica of `reps` against its lone run over `steps` steps (a shared backend
+/// reset between ensembles, as a sweep does).
+fn check(
+    ctx: &GpuContext,
+    ens: &mut GpuBackend,
+    reps: &[Replica],
+    lone: &[Replica],
+    steps: u32,
+) -> Result<(), String> {
+    ens.reset_ensemble(reps).map_err(|e| e.to_string())?;
+    let measured = ens.run_measured_replicas(steps, &mut || {}).unwrap();
+    for (r, rep) in lone.iter().enumerate() {
+        let (m, state) = alone(ctx, rep, steps);
+        let got = ens.replica_state(r).unwrap();
+        if got != state {
+            let first = got.iter().zip(&state).position(|(a, b)| a != b);
+            return Err(format!(
+                "replica {r}: state differs from its lone run (first at {first:?})"
+            ));
+        }
+        // Bit for bit: the measures as their debug text (NaN-safe, every digit).
+        if format!("{:?}", measured[r]) != format!("{m:?}") {
+            return Err(format!("replica {r}: measures differ from its lone run"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_replica_equals_its_lone_run_for_every_model_and_neighbourhood() {
+    let Some(ctx) = support::gpu() else { return };
+    let mut ens: Option<GpuBackend> = None;
+    for m in Model::all() {
+        for (neighborhood, k) in [
+            (Neighborhood::Metric, 7),
+            (Neighborhood::Topological, 7),
+            (Neighborhood::Topological, 12),
+        ] {
+            for boundary in [Boundary::Wrap, Boundary::Walls] {
+                let base = SimParams {
+                    model: m,
+                    neighborhood,
+                    topological_k: k,
+                    boundary,
+                    ..SimParams::default()
+                };
+                let reps = replicas(&base);
+                let ens = match &mut ens {
+                    Some(e) => e,
+                    None => ens.insert(GpuBackend::ensemble(&ctx, &reps).unwrap()),
+                };
+                support::checked(&ctx, || check(&ctx, ens, &reps, &reps, 12)).unwrap_or_else(|e| {
+                    panic!("{} {neighborhood:?} k={k} {boundary:?}: {e}", m.name())
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn the_comparison_fails_when_a_replica_is_not_its_lone_run() {
+    let Some(ctx) = support::gpu() else { return };
+    let reps = replicas(&SimParams::default());
+    let mut ens = GpuBackend::ensemble(&ctx, &reps).unwrap();
+    // Replica 1 stepped in the ensemble with another seed than its lone run.
+    let mut planted = reps.clone();
+    planted[1].seed += 1;
+    let err = check(&ctx, &mut ens, &planted, &reps, 4).unwrap_err();
+    assert!(err.contains("replica 1"), "{err}");
+    // Replica 2 with replica 0's model parameters: its neighbours' uniforms are not its own.
+    let vicsek = SimParams {
+        model: Model::by_name("vicsek").unwrap(),
+        ..SimParams::default()
+    };
+    let reps = replicas(&vicsek);
+    let mut planted = reps.clone();
+    planted[2].params = SimParams {
+        world_width: reps[2].params.world_width,
+        world_height: reps[2].params.world_height,
+        ..reps[0].params.clone()
+    };
+    let err = check(&ctx, &mut ens, &planted, &reps, 4).unwrap_err();
+    assert!(err.contains("replica 2"), "{err}");
+}
+
+#[test]
+fn an_ensemble_refuses_what_splits_it_and_a_lone_runs_operations() {
+    let Some(ctx) = support::gpu() else { return };
+    let mut reps = replicas(&SimParams::default());
+    reps[2].params.neighborhood = Neighborhood::Topological;
+    let reps = &reps[..3];
+    let err = GpuBackend::ensemble(&ctx, reps).err().unwrap().to_string();
+    assert!(err.contains("replica 2") && err.contains("search"), "{err}");
+    let err = GpuBackend::ensemble(&ctx, &[]).err().unwrap().to_string();
+    assert!(err.contains("no replicas"), "{err}");
+    let many = vec![reps[0].clone(); 65];
+    let err = GpuBackend::ensemble(&ctx, &many).err().unwrap().to_string();
+    assert!(
+        err.contains("65 replicas") && err.contains("at most 64"),
+        "{err}"
+    );
+    let mut ens = GpuBackend::ensemble(&ctx, &reps[..2]).unwrap();
+    let err = ens.set_predators(&[]).unwrap_err().to_string();
+    assert!(
+        err.contains("set_predators") && err.contains("2 replicas"),
+        "{err}"
+    );
+    assert!(ens.measures().is_err());
+    // Reset to one system, it is a lone run again.
+    ens.reset(&reps[0].params, &reps[0].boids, reps[0].seed)
+        .unwrap();
+    assert_eq!(ens.replica_count(), 1);
+    ens.measures().unwrap();
+}
