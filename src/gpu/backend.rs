@@ -12,8 +12,8 @@ mod ensemble;
 
 use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
-pub use ensemble::Replica;
 use ensemble::Slot;
+pub use ensemble::{check_ensemble, Replica};
 
 use crate::gpu::buffers::{
     capacity_for, check_boids, check_fits, grow, max_boids, write_state, Capacity, SimBuffers,

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::backend::{self, BackendKind, Simulation};
-use crate::gpu::{GpuBackend, GpuContext};
+use crate::gpu::{GpuBackend, GpuContext, Replica};
 use crate::model::Setup;
 use crate::run::steps::Stop;
 use crate::run::RunError;
@@ -89,6 +89,18 @@ pub trait Sweep: Sync {
     fn run(&self, run: &Self::Run, device: &mut Device, step: &mut dyn FnMut(bool))
         -> Self::Output;
 
+    /// Runs a wave of several runs together on `device` (a GPU ensemble), calling `step(warmup)`
+    /// after every step of the wave; `None` when the command runs a wave's runs side by side,
+    /// each on its own thread (the default).
+    fn run_wave(
+        &self,
+        _runs: &[Self::Run],
+        _device: &mut Device,
+        _step: &mut dyn FnMut(bool),
+    ) -> Option<Vec<Self::Output>> {
+        None
+    }
+
     /// Records a finished run (in plan order); why it is not done, when the command counts it
     /// as skipped (reported as [`Event::Skipped`]).
     ///
@@ -159,7 +171,26 @@ pub fn drive<S: Sweep>(
         }
         let wave = sweep.wave(&runs[i..]).clamp(1, runs.len() - i);
         let planned = &runs[i..i + wave];
-        let outputs: Vec<(S::Output, f64)> = if wave == 1 {
+        let together = if wave > 1 {
+            for r in planned {
+                on_event(Event::Started(r));
+            }
+            let t = Instant::now();
+            sweep
+                .run_wave(planned, device, &mut |warmup| {
+                    on_event(Event::Step { warmup })
+                })
+                .map(|outs| {
+                    // Each run's share of the wave's time.
+                    let each = t.elapsed().as_secs_f64() / wave as f64;
+                    outs.into_iter().map(|o| (o, each)).collect::<Vec<_>>()
+                })
+        } else {
+            None
+        };
+        let outputs: Vec<(S::Output, f64)> = if let Some(outs) = together {
+            outs
+        } else if wave == 1 {
             on_event(Event::Started(&planned[0]));
             let t = Instant::now();
             let out = sweep.run(&planned[0], device, &mut |warmup| {
@@ -184,8 +215,8 @@ pub fn drive<S: Sweep>(
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .collect()
             });
+            // Started above, before the wave ran.
             for r in planned {
-                on_event(Event::Started(r));
                 for _ in 0..shared.steps(r) {
                     on_event(Event::Step { warmup: false });
                 }
@@ -299,6 +330,32 @@ impl Device {
             }
         };
         Ok(self.gpu.insert(sim))
+    }
+
+    /// The kept GPU backend holding the ensemble `replicas` ([`GpuBackend::reset_ensemble`]),
+    /// or a new one, kept.
+    ///
+    /// # Errors
+    /// As [`GpuBackend::ensemble`]; [`GpuError::NoAdapter`] without an adapter.
+    pub fn ensemble(&mut self, replicas: &[Replica]) -> Result<&mut GpuBackend, RunError> {
+        let profiling = self.profiling;
+        let b = match self.gpu.take() {
+            Some(mut b) => {
+                if let Err(e) = b.reset_ensemble(replicas) {
+                    // Kept for the next run (it holds no ensemble now).
+                    self.gpu = Some(b);
+                    return Err(e.into());
+                }
+                b
+            }
+            None => {
+                let ctx = self.context()?;
+                let mut b = GpuBackend::ensemble(ctx, replicas)?;
+                b.set_profiling(profiling);
+                b
+            }
+        };
+        Ok(self.gpu.insert(b))
     }
 }
 

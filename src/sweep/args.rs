@@ -112,6 +112,12 @@ pub struct SweepArgs {
     /// a factor of 100 or more).
     #[arg(long, value_name = "AXES", value_parser = LogAxes::parse)]
     pub log: Option<LogAxes>,
+    /// GPU runs stepped together as one ensemble (docs/sweeps.md, "Ensembles"): auto (as many
+    /// consecutive runs as fit 64 replicas and 2^20 boids), N (at most N, 1 ..= 64) or 1 (one
+    /// run at a time). The files are the same bits whatever the batch. The CPU backend ignores
+    /// it (it runs small runs side by side, one per thread).
+    #[arg(long, value_name = "auto|N", default_value = "auto", value_parser = crate::sweep::batch::Batch::parse)]
+    pub batch: crate::sweep::batch::Batch,
     /// No progress bar and no line per run.
     #[arg(long)]
     pub quiet: bool,

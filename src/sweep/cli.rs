@@ -104,6 +104,7 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
         series: args.series,
         log: args.log.unwrap_or_default(),
         analyses,
+        batch: args.batch,
     })
 }
 

@@ -127,14 +127,19 @@ impl Observer for Samples {
         _sim: &mut dyn Simulation,
     ) -> Result<(), RunError> {
         self.catches_total = m.catches_total();
-        self.rows.push(
-            self.ids
-                .iter()
-                .map(|id| m.get(*id).unwrap_or(f64::NAN))
-                .collect(),
-        );
+        self.rows.push(sample_of(&self.ids, m));
         Ok(())
     }
+}
+
+/// A point resolved and checked, not yet run.
+pub struct Prepared {
+    /// What the run gives, before its samples, costs and scalars.
+    pub out: RunOutput,
+    /// What it starts from.
+    pub spec: crate::run::spec::RunSpec,
+    /// Its analyses, with `--analyse`.
+    pub analyses: Option<Analyses>,
 }
 
 /// Resolves the setup of one point through the run layer, validates it, and runs it when
@@ -147,6 +152,34 @@ pub fn run_one(
     device: &mut Device,
     on_step: &mut dyn FnMut(),
 ) -> Result<RunOutput, RunError> {
+    let prepared = prepare(req, device)?;
+    if req.steps == 0 {
+        return Ok(prepared.out);
+    }
+    run_prepared(req, prepared, device, on_step)
+}
+
+/// The measures a sweep samples, as their ids (in [`crate::sweep::measures`] order).
+pub fn sampled_ids() -> Vec<MeasureId> {
+    crate::sweep::measures()
+        .iter()
+        .map(|m| MeasureId::by_name(m.name).expect("a measure of the table"))
+        .collect()
+}
+
+/// One step's sample: the values of `ids` (NaN where a measure has none).
+pub fn sample_of(ids: &[MeasureId], m: &FlockMeasures) -> Vec<f64> {
+    ids.iter()
+        .map(|id| m.get(*id).unwrap_or(f64::NAN))
+        .collect()
+}
+
+/// Resolves and checks the point of `req` (the GPU context made, for a GPU run, so a missing
+/// adapter or a count over its limits is found here).
+///
+/// # Errors
+/// As [`run_one`].
+pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, RunError> {
     let get = |name: &str| req.settings.iter().find(|(n, _)| n == name).map(|s| s.1);
     let boids = match get("boids") {
         Some(v) if v.fract() != 0.0 || !(1.0..=1e12).contains(&v) => {
@@ -236,7 +269,7 @@ pub fn run_one(
         scalars: Vec::new(),
     };
     // The analyses' settings are checked against this point's world and run before any step.
-    let mut analyses = match req.analyses {
+    let analyses = match req.analyses {
         Some(plan) => Some(make_analyses(plan, params, req.run_steps, req.discard)?),
         None => None,
     };
@@ -245,9 +278,28 @@ pub fn run_one(
         crate::gpu::buffers::check_boids(c, n as u64)?;
         out.adapter = Some(AdapterSummary::of(c));
     }
-    if req.steps == 0 {
-        return Ok(out);
-    }
+    Ok(Prepared {
+        out,
+        spec,
+        analyses,
+    })
+}
+
+/// Runs a prepared point, calling `on_step` after every step.
+///
+/// # Errors
+/// The backend's error, or the analyses'.
+fn run_prepared(
+    req: &RunRequest<'_>,
+    prepared: Prepared,
+    device: &mut Device,
+    on_step: &mut dyn FnMut(),
+) -> Result<RunOutput, RunError> {
+    let Prepared {
+        mut out,
+        spec,
+        mut analyses,
+    } = prepared;
     let gpu = req.backend == BackendKind::Gpu;
     let adapter_ms = device.take_adapter_ms();
     let sim = device.simulation(req.backend, &spec.setup)?;
@@ -258,10 +310,7 @@ pub fn run_one(
     drop(spec);
     let discard = req.discard.min(req.steps);
     let mut samples = Samples {
-        ids: crate::sweep::measures()
-            .iter()
-            .map(|m| MeasureId::by_name(m.name).expect("a measure of the table"))
-            .collect(),
+        ids: sampled_ids(),
         rows: Vec::new(),
         catches_total: 0,
     };

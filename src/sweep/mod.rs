@@ -40,6 +40,7 @@
 //! is a [`SweepError`](error::SweepError) ([`error`]).
 
 pub mod args;
+pub mod batch;
 pub mod chain;
 pub mod cli;
 pub mod engine;

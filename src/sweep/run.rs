@@ -81,6 +81,8 @@ pub struct SweepConfig {
     pub analyses: Option<crate::sweep::plan::AnalysisPlan>,
     /// `--log`: which plot axes are logarithmic.
     pub log: LogAxes,
+    /// `--batch`: GPU runs stepped as one ensemble.
+    pub batch: crate::sweep::batch::Batch,
 }
 
 /// Progress of a sweep (the driver's events: a planned run, its row).
@@ -507,7 +509,19 @@ impl Sweep for Runs<'_> {
     /// On the CPU backend, consecutive runs whose steps together split into no more rayon tasks
     /// than there are threads (each point's step too small to fill the cores by itself), and in
     /// a hysteresis sweep of different chains (a run waits for the one before it in its chain).
+    ///
+    /// On the GPU backend, a batch of consecutive independent runs stepped as one ensemble
+    /// (`--batch`; none with a hysteresis protocol or `--analyse`: [`crate::sweep::batch`]).
     fn wave(&self, next: &[PlannedRun]) -> usize {
+        if self.cfg.backend == BackendKind::Gpu {
+            if self.spec.protocol == Protocol::Hysteresis || self.cfg.analyses.is_some() {
+                return 1;
+            }
+            return self
+                .cfg
+                .batch
+                .size(next.iter().map(|r| self.point_boids[r.point]));
+        }
         if self.cfg.backend != BackendKind::Cpu {
             return 1;
         }
@@ -549,6 +563,35 @@ impl Sweep for Runs<'_> {
             req.save = Some(self.cfg.out.join(state_of(run)));
         }
         run_one(&req, device, &mut || step(false))
+    }
+
+    fn run_wave(
+        &self,
+        runs: &[PlannedRun],
+        device: &mut Device,
+        step: &mut dyn FnMut(bool),
+    ) -> Option<Vec<Result<RunOutput, RunError>>> {
+        if self.cfg.backend != BackendKind::Gpu {
+            return None;
+        }
+        let settings: Vec<Vec<(String, f64)>> = runs
+            .iter()
+            .map(|r| {
+                self.names
+                    .iter()
+                    .cloned()
+                    .zip(r.values.iter().copied())
+                    .collect()
+            })
+            .collect();
+        let reqs: Vec<RunRequest<'_>> = runs
+            .iter()
+            .zip(&settings)
+            .map(|(r, s)| self.request(s, Some(r.seed), self.cfg.steps))
+            .collect();
+        Some(crate::sweep::batch::run_batch(&reqs, device, &mut || {
+            step(false)
+        }))
     }
 
     fn record(

@@ -118,6 +118,9 @@ fn a_gpu_sweep_compiles_its_pipelines_once() {
             concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml"),
             "--boids",
             "300",
+            // One run at a time (a batch is one ensemble: batched_runs_get_their_lone_results).
+            "--batch",
+            "1",
         ],
         "vicsek_eta",
         "0.1,1,2,3",
@@ -145,7 +148,7 @@ fn points_that_change_the_grid_or_the_count_get_their_own_results() {
     // The count grows (buffers reallocated), shrinks (kept, the scan rebuilt for the smaller
     // grid), grows within them.
     let root = tempfile::tempdir().unwrap();
-    let full = full_equals_lone_runs(root.path(), &[], "boids", "200,900,300,500");
+    let full = full_equals_lone_runs(root.path(), &["--batch", "1"], "boids", "200,900,300,500");
     let c = costs(&full);
     let sets: Vec<u64> = c
         .iter()
@@ -156,10 +159,52 @@ fn points_that_change_the_grid_or_the_count_get_their_own_results() {
     let root = tempfile::tempdir().unwrap();
     full_equals_lone_runs(
         root.path(),
-        &["--boids", "400"],
+        &["--boids", "400", "--batch", "1"],
         "perception_radius",
         "20,45,28",
     );
+}
+
+#[test]
+fn batched_runs_get_their_lone_results() {
+    if support::gpu().is_none() {
+        return;
+    }
+    let vicsek = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    // One ensemble of four runs (the default --batch auto): its costs are its first run's.
+    let root = tempfile::tempdir().unwrap();
+    let full = full_equals_lone_runs(
+        root.path(),
+        &["--scene", vicsek, "--boids", "300"],
+        "vicsek_eta",
+        "0.1,1,2,3",
+    );
+    let c = costs(&full);
+    assert_eq!(c[0]["pipelines_compiled"], all_pipelines(), "{:?}", c[0]);
+    assert!(c[1..].iter().all(|r| r.is_null()), "{c:?}");
+    // Replicas of other counts and worlds, and of other grids, in one ensemble; batches of two.
+    let root = tempfile::tempdir().unwrap();
+    full_equals_lone_runs(root.path(), &[], "boids", "200,900,300,500");
+    let root = tempfile::tempdir().unwrap();
+    full_equals_lone_runs(
+        root.path(),
+        &["--boids", "400", "--batch", "2"],
+        "perception_radius",
+        "20,45,28",
+    );
+    // Runs that need other pipelines cannot be one ensemble: they run one at a time.
+    let root = tempfile::tempdir().unwrap();
+    let topological = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenes/vicsek_topological.toml"
+    );
+    let full = full_equals_lone_runs(
+        root.path(),
+        &["--scene", topological, "--boids", "300"],
+        "topological_k",
+        "6,12",
+    );
+    assert!(costs(&full).iter().all(|r| !r.is_null()));
 }
 
 #[test]
@@ -179,6 +224,8 @@ fn a_change_of_variant_compiles_only_the_rules_stages() {
             ),
             "--boids",
             "300",
+            "--batch",
+            "1",
         ],
         "topological_k",
         "6,12,7",

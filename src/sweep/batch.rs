@@ -1,0 +1,171 @@
+//! A batch of a sweep's GPU runs stepped as one ensemble (docs/sweeps.md, "Ensembles"): the runs
+//! are resolved and checked one by one as [`run_one`] resolves them, their states become the
+//! replicas of one [`crate::gpu::GpuBackend::ensemble`], and each run's samples are its
+//! replica's measures — the bits its lone run gives, so the folder is the same as unbatched.
+//!
+//! A batch runs as an ensemble only when it can be one; otherwise its runs go one by one through
+//! [`run_one`] (the same results, one run at a time). What keeps a batch from being an ensemble:
+//! a run that fails to resolve (it then fails as it would alone), `--analyse` (the analyses take
+//! each run's states between steps), a run whose state is saved (a hysteresis chain), predators
+//! or obstacles, catches carried from a checkpoint, different step indices (`--init` files of
+//! different steps), or pipelines that differ ([`crate::gpu::backend::ensemble::check_ensemble`]).
+
+use crate::backend::BackendKind;
+use crate::gpu::Replica;
+use crate::run::driver::Device;
+use crate::run::RunError;
+use crate::stages::MAX_REPLICAS;
+use crate::sweep::engine::{
+    prepare, run_one, sample_of, sampled_ids, Prepared, RunOutput, RunRequest,
+};
+
+/// Most boids of all the runs of one automatic batch: past a million, one run's step is no
+/// longer bound by its launches, and batching gains nothing.
+pub const AUTO_BATCH_BOIDS: usize = 1 << 20;
+
+/// `--batch`: how many consecutive GPU runs are stepped as one ensemble.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Batch {
+    /// As many as fit [`MAX_REPLICAS`] replicas and [`AUTO_BATCH_BOIDS`] boids.
+    #[default]
+    Auto,
+    /// At most this many (1: one run at a time).
+    Runs(u32),
+}
+
+impl Batch {
+    /// Parses `auto` or a count 1 ..= [`MAX_REPLICAS`].
+    ///
+    /// # Errors
+    /// The value and what is allowed.
+    pub fn parse(text: &str) -> Result<Batch, String> {
+        if text == "auto" {
+            return Ok(Batch::Auto);
+        }
+        match text.parse::<u32>() {
+            Ok(n) if (1..=MAX_REPLICAS).contains(&n) => Ok(Batch::Runs(n)),
+            _ => Err(format!(
+                "--batch {text}: allowed auto or a whole number 1 ..= {MAX_REPLICAS} (the most \
+                 replicas of one ensemble)"
+            )),
+        }
+    }
+
+    /// How many of the next runs, of `boids` boids each, go in one batch (at least 1).
+    pub fn size(self, boids: impl Iterator<Item = usize>) -> usize {
+        let most = match self {
+            Batch::Auto => MAX_REPLICAS as usize,
+            Batch::Runs(n) => n as usize,
+        };
+        let mut total = 0;
+        let mut k = 0;
+        for n in boids.take(most) {
+            total += n;
+            if k > 0 && self == Batch::Auto && total > AUTO_BATCH_BOIDS {
+                break;
+            }
+            k += 1;
+        }
+        k.max(1)
+    }
+}
+
+/// Runs `reqs` (independent runs of one sweep) as one GPU ensemble when they can be one, else one
+/// by one; `on_step` is called after every step of the batch. One result per request, in order.
+pub fn run_batch(
+    reqs: &[RunRequest<'_>],
+    device: &mut Device,
+    on_step: &mut dyn FnMut(),
+) -> Vec<Result<RunOutput, RunError>> {
+    match ensemble_of(reqs, device) {
+        Some(prepared) => match run_ensemble(reqs, prepared, device, on_step) {
+            Ok(outs) => outs.into_iter().map(Ok).collect(),
+            // The ensemble failed as a whole (a device error): each run alone says which fails.
+            Err(_) => one_by_one(reqs, device, on_step),
+        },
+        None => one_by_one(reqs, device, on_step),
+    }
+}
+
+fn one_by_one(
+    reqs: &[RunRequest<'_>],
+    device: &mut Device,
+    on_step: &mut dyn FnMut(),
+) -> Vec<Result<RunOutput, RunError>> {
+    reqs.iter().map(|r| run_one(r, device, on_step)).collect()
+}
+
+/// The prepared runs of `reqs` when they can be one ensemble.
+fn ensemble_of(reqs: &[RunRequest<'_>], device: &mut Device) -> Option<Vec<Prepared>> {
+    if reqs.len() < 2
+        || reqs.len() > MAX_REPLICAS as usize
+        || reqs.iter().any(|r| {
+            r.backend != BackendKind::Gpu
+                || r.steps == 0
+                || r.analyses.is_some()
+                || r.save.is_some()
+        })
+    {
+        return None;
+    }
+    let prepared: Vec<Prepared> = reqs
+        .iter()
+        .map(|r| prepare(r, device))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let first = &prepared[0].spec.setup;
+    let alike = prepared.iter().all(|p| {
+        let s = &p.spec.setup;
+        s.actors.predators.is_empty()
+            && s.actors.obstacles.is_empty()
+            && p.spec.catches_total == 0
+            && s.step == first.step
+    });
+    let replicas: Vec<Replica> = prepared.iter().map(replica_of).collect();
+    (alike && crate::gpu::backend::check_ensemble(&replicas).is_ok()).then_some(prepared)
+}
+
+fn replica_of(p: &Prepared) -> Replica {
+    let s = &p.spec.setup;
+    Replica {
+        params: s.params.clone(),
+        seed: s.seed,
+        boids: s.boids.clone(),
+    }
+}
+
+/// Steps the prepared runs as one ensemble: the discarded steps, then the measured ones with
+/// every replica's measures read back in batches.
+fn run_ensemble(
+    reqs: &[RunRequest<'_>],
+    prepared: Vec<Prepared>,
+    device: &mut Device,
+    on_step: &mut dyn FnMut(),
+) -> Result<Vec<RunOutput>, RunError> {
+    let replicas: Vec<Replica> = prepared.iter().map(replica_of).collect();
+    let step = prepared[0].spec.setup.step;
+    let adapter_ms = device.take_adapter_ms();
+    let sim = device.ensemble(&replicas)?;
+    drop(replicas);
+    use crate::backend::Simulation;
+    sim.set_step_index(step);
+    let (steps, discard) = (reqs[0].steps, reqs[0].discard.min(reqs[0].steps));
+    for _ in 0..discard {
+        sim.step()?;
+        on_step();
+    }
+    sim.finish()?;
+    let measured = sim.run_measured_replicas(steps - discard, on_step)?;
+    let mut costs = sim.take_costs().unwrap_or_default();
+    costs.adapter_ms = adapter_ms;
+    let ids = sampled_ids();
+    let mut outs = Vec::with_capacity(prepared.len());
+    for (k, (p, ms)) in prepared.into_iter().zip(measured).enumerate() {
+        let mut out = p.out;
+        out.samples = ms.iter().map(|m| sample_of(&ids, m)).collect();
+        // The batch's costs are its first run's (the others' steps were in the same dispatches).
+        out.costs = (k == 0).then_some(costs);
+        outs.push(out);
+    }
+    Ok(outs)
+}
