@@ -67,9 +67,27 @@ pub struct BenchArgs {
     /// capture folders).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     pub compare: Option<Vec<PathBuf>>,
+    /// Measure GPU ensembles instead (docs/sweeps.md, "Ensembles"): for each --boids count and
+    /// each R here, R replicas as one ensemble against the same R run one after another on one
+    /// backend, and one system of R·N boids (the cost model's prediction); replica-steps per
+    /// second in a table, and ensembles.csv with --out.
+    #[arg(long, value_delimiter = ',', value_name = "R,…", value_parser = parse_replicas)]
+    pub replicas: Vec<usize>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Parses a replica count, 1 ..= the most one ensemble holds.
+///
+/// # Errors
+/// The value and the allowed range.
+fn parse_replicas(s: &str) -> Result<usize, String> {
+    let max = crate::stages::MAX_REPLICAS as usize;
+    match s.trim().parse::<usize>() {
+        Ok(r) if (1..=max).contains(&r) => Ok(r),
+        _ => Err(format!("--replicas {s}: allowed 1 ..= {max}")),
+    }
 }
 
 /// Parses `WxH` (e.g. `1920x1080`), each side ≥ 1.
@@ -132,6 +150,11 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
         return Ok(());
     }
     let cfg = args.config();
+    if !args.replicas.is_empty() {
+        let ctx = crate::gpu::GpuContext::new().map_err(|e| BenchError::Config(e.to_string()))?;
+        crate::bench::ensemble::run(&cfg, &ctx, &args.replicas, args.out.as_deref())?;
+        return Ok(());
+    }
     let stop = Stop::install("the current step");
     let pb = Progress::new(args.quiet, "steps");
     let outcome = run_sweep(&cfg, None, &stop, &mut |ev| match ev {

@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod compare;
+pub mod ensemble;
 pub mod render;
 pub mod sweep;
 

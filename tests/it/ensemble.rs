@@ -178,3 +178,47 @@ fn an_ensemble_refuses_what_splits_it_and_a_lone_runs_operations() {
     assert_eq!(ens.replica_count(), 1);
     ens.measures().unwrap();
 }
+
+#[test]
+fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
+    use support::cmd::{ok, run, stdout, text};
+    let bad = run(&["bench", "--replicas", "65", "--boids", "100"]);
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad).contains("--replicas 65: allowed 1 ..= 64"),
+        "{}",
+        text(&bad)
+    );
+    if support::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b");
+    let o = ok(&[
+        "bench",
+        "--replicas",
+        "1,3",
+        "--boids",
+        "100",
+        "--steps",
+        "3",
+        "--warmup",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout(&o).contains("ens. rep-st/s"), "{}", stdout(&o));
+    let csv = std::fs::read_to_string(out.join("ensembles.csv")).unwrap();
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    for (row, r) in rows.iter().zip([1.0, 3.0]) {
+        assert_eq!((row[0], row[1]), (100.0, r), "{csv}");
+        // Every time measured, the rates from them.
+        assert!(row[2..5].iter().all(|&t| t > 0.0), "{csv}");
+        assert!((row[7] - r * 1e3 / row[2]).abs() < 1e-6 * row[7], "{csv}");
+    }
+}

@@ -1,0 +1,262 @@
+//! `boids bench --replicas R,…`: the throughput of GPU ensembles (docs/sweeps.md, "Ensembles")
+//! against the same replicas run one after another on one backend set up once, as an unbatched
+//! sweep runs them.
+//!
+//! For each count N of `--boids` and each R of `--replicas`, from the scene (or the defaults) as
+//! `boids bench` resolves a run of N boids, replica r from seed `seed + r`:
+//! - **lone**: each replica in turn on one kept backend (reset per replica), `warmup` steps, then
+//!   `steps` steps timed (submitted back to back, one wait at the end);
+//! - **ensemble**: the R replicas as one ensemble, timed the same way;
+//! - **one system** of R·N boids (the world scaled to keep the density), timed the same way: its
+//!   step is the ensemble's work with one system's launches. With the lone step t(N) = L + b·N
+//!   and the big one t(RN) = L + b·R·N (L: the launch term, b: the per-boid one, both measured
+//!   here), the cost model predicts the ensemble's speed-up R·t(N) / t(RN); the table gives the
+//!   measured speed-up, the predicted one and their ratio.
+//!
+//! Each time is the median of [`SITTINGS`] measurements, the three kinds interleaved (lone,
+//! ensemble, one system, then again), each after its own reset and warm-up. The table is
+//! printed, and with `--out` written to `ensembles.csv` (whole: temp name, then rename), with
+//! the launch term L and the per-boid term b solved from t(N) and t(RN). Steps are untimed per
+//! stage (one compute pass a step).
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::backend::Simulation;
+use crate::capture::error::BenchError;
+use crate::gpu::{GpuBackend, GpuContext, Replica};
+use crate::model::Setup;
+use crate::run::spec::{resolve, Defaults, Inputs};
+use crate::run::RunError;
+use crate::stats::format::format_ms;
+
+use super::sweep::BenchConfig;
+
+/// One row of the table: times are ms per step of the whole (R replicas, or one system).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EnsembleRow {
+    /// Boids per replica.
+    pub boids: usize,
+    /// Replicas.
+    pub replicas: usize,
+    /// The R lone runs' steps, summed over the replicas, per step (ms).
+    pub lone_ms: f64,
+    /// The ensemble's step (ms).
+    pub ensemble_ms: f64,
+    /// One system of R·N boids: its step (ms).
+    pub one_system_ms: f64,
+}
+
+impl EnsembleRow {
+    /// Replica-steps per second of the ensemble.
+    pub fn ensemble_rate(&self) -> f64 {
+        self.replicas as f64 * 1e3 / self.ensemble_ms
+    }
+    /// Replica-steps per second of the lone runs.
+    pub fn lone_rate(&self) -> f64 {
+        self.replicas as f64 * 1e3 / self.lone_ms
+    }
+    /// The launch term L of t(N) = L + b·N (ms), from t(N) and t(RN).
+    pub fn launch_ms(&self) -> f64 {
+        let t1 = self.lone_ms / self.replicas as f64;
+        t1 - self.boids as f64 * self.per_boid_ms()
+    }
+    /// The per-boid term b of t(N) = L + b·N (ms per boid), from t(N) and t(RN) (0 for R = 1).
+    pub fn per_boid_ms(&self) -> f64 {
+        let t1 = self.lone_ms / self.replicas as f64;
+        let extra = (self.replicas - 1) * self.boids;
+        if extra == 0 {
+            return 0.0;
+        }
+        (self.one_system_ms - t1) / extra as f64
+    }
+    /// Measured speed-up of the ensemble over the lone runs.
+    pub fn speedup(&self) -> f64 {
+        self.lone_ms / self.ensemble_ms
+    }
+    /// The cost model's speed-up: R·t(N) / t(RN).
+    pub fn predicted(&self) -> f64 {
+        self.lone_ms / self.one_system_ms
+    }
+}
+
+/// Measurements of each time (their median is kept).
+pub const SITTINGS: usize = 3;
+
+/// The median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times `steps` steps of `sim` after `warmup` (ms per step).
+fn timed(sim: &mut dyn Simulation, warmup: u32, steps: u32) -> Result<f64, RunError> {
+    for _ in 0..warmup {
+        sim.step()?;
+    }
+    sim.finish()?;
+    let t = Instant::now();
+    for _ in 0..steps {
+        sim.step()?;
+    }
+    sim.finish()?;
+    Ok(t.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1)))
+}
+
+/// The setup of a run of `n` boids with seed `seed` (`None`: the scene's).
+fn setup(
+    inputs: &Inputs,
+    cfg: &BenchConfig,
+    n: usize,
+    seed: Option<u32>,
+) -> Result<Setup, RunError> {
+    let mut o = cfg.overrides(n);
+    if seed.is_some() {
+        o.seed = seed;
+    }
+    Ok(resolve(inputs, &o, &Defaults::headless(n))?.setup)
+}
+
+/// Measures one row.
+fn row(
+    ctx: &GpuContext,
+    inputs: &Inputs,
+    cfg: &BenchConfig,
+    n: usize,
+    r: usize,
+) -> Result<EnsembleRow, RunError> {
+    let base = setup(inputs, cfg, n, None)?.seed;
+    let replicas: Vec<Replica> = (0..r)
+        .map(|k| {
+            let s = setup(inputs, cfg, n, Some(base.wrapping_add(k as u32)))?;
+            Ok(Replica {
+                params: s.params,
+                seed: s.seed,
+                boids: s.boids,
+            })
+        })
+        .collect::<Result<_, RunError>>()?;
+    let first = &replicas[0];
+    let mut gpu = GpuBackend::from_state(ctx, &first.params, &first.boids, first.seed)?;
+    gpu.set_profiling(false);
+    let big = setup(inputs, cfg, n * r, Some(base))?;
+    let (mut lone, mut ens, mut one) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..SITTINGS {
+        let mut sum = 0.0;
+        for rep in &replicas {
+            gpu.reset(&rep.params, &rep.boids, rep.seed)?;
+            sum += timed(&mut gpu, cfg.warmup, cfg.steps)?;
+        }
+        lone.push(sum);
+        gpu.reset_ensemble(&replicas)?;
+        ens.push(timed(&mut gpu, cfg.warmup, cfg.steps)?);
+        gpu.reset(&big.params, &big.boids, big.seed)?;
+        one.push(timed(&mut gpu, cfg.warmup, cfg.steps)?);
+    }
+    Ok(EnsembleRow {
+        boids: n,
+        replicas: r,
+        lone_ms: median(&mut lone),
+        ensemble_ms: median(&mut ens),
+        one_system_ms: median(&mut one),
+    })
+}
+
+/// The table's header line.
+pub fn header() -> String {
+    format!(
+        "{:>8} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>13} {:>13} {:>8} {:>9} {:>6}\n",
+        "boids",
+        "replicas",
+        "lone",
+        "ensemble",
+        "one system",
+        "launch L",
+        "b·N",
+        "lone rep-st/s",
+        "ens. rep-st/s",
+        "speed-up",
+        "predicted",
+        "ratio"
+    )
+}
+
+/// The table's rows.
+pub fn table(rows: &[EnsembleRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        out += &format!(
+            "{:>8} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>13.0} {:>13.0} {:>7.2}× {:>8.2}× {:>6.2}\n",
+            r.boids,
+            r.replicas,
+            format_ms(r.lone_ms),
+            format_ms(r.ensemble_ms),
+            format_ms(r.one_system_ms),
+            format_ms(r.launch_ms()),
+            format_ms(r.per_boid_ms() * r.boids as f64),
+            r.lone_rate(),
+            r.ensemble_rate(),
+            r.speedup(),
+            r.predicted(),
+            r.speedup() / r.predicted()
+        );
+    }
+    out
+}
+
+/// The table as CSV.
+fn csv(rows: &[EnsembleRow]) -> String {
+    let mut out = String::from(
+        "boids,replicas,lone_ms,ensemble_ms,one_system_ms,launch_ms,per_boid_ms,\
+         lone_replica_steps_per_s,ensemble_replica_steps_per_s,speedup,predicted_speedup\n",
+    );
+    for r in rows {
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.boids,
+            r.replicas,
+            r.lone_ms,
+            r.ensemble_ms,
+            r.one_system_ms,
+            r.launch_ms(),
+            r.per_boid_ms(),
+            r.lone_rate(),
+            r.ensemble_rate(),
+            r.speedup(),
+            r.predicted()
+        );
+    }
+    out
+}
+
+/// Runs the ensemble benchmark for `counts` × `replicas` on `ctx`, printing each row as it is
+/// measured; writes `ensembles.csv` into `out` when given.
+///
+/// # Errors
+/// [`BenchError`] for a bad scene or setting, a backend's failure, or the file not written.
+pub fn run(
+    cfg: &BenchConfig,
+    ctx: &GpuContext,
+    replicas: &[usize],
+    out: Option<&Path>,
+) -> Result<Vec<EnsembleRow>, BenchError> {
+    let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
+    let mut rows = Vec::new();
+    print!("{}", header());
+    for &n in &cfg.boids {
+        for &r in replicas {
+            rows.push(row(ctx, &inputs, cfg, n, r)?);
+            print!("{}", table(&rows[rows.len() - 1..]));
+        }
+    }
+    if let Some(dir) = out {
+        let path = dir.join("ensembles.csv");
+        let file = |e: std::io::Error| BenchError::File {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(dir).map_err(file)?;
+        crate::io::write_atomic(&path, csv(&rows).as_bytes()).map_err(file)?;
+    }
+    Ok(rows)
+}
