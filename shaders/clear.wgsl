@@ -1,6 +1,7 @@
 // Stage `clear`: zero the cell counters (total_cells + 1 entries, every replica's; the last is the scan's total), the
 // deferred-work counts, the indirect dispatch arguments of the heavy stages (0 × 1 × 1), and the
-// step's catch counter (`catches[0]`; `rules` counts into it and into the total, `catches[1]`; here
+// step's catch counter of each replica r (`catches[2r]`; `rules` counts into it and into the total,
+// `catches[2r + 1]`; here
 // rather than in `predators`, which is not recorded in a step without predators).
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
@@ -15,8 +16,8 @@ fn clear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     if (i <= replicas[0].total_cells) {
         cells[i] = 0u;
     }
-    if (i == 0u) {
-        catches[0] = 0u;
+    if (i < replicas[0].replica_count) {
+        catches[2u * i] = 0u;
     }
     if (i < 2u) {
         deferred[DEFER_COUNT + i] = 0u;

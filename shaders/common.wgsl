@@ -80,6 +80,8 @@ struct Params {
     group_base: u32,
     total_boids: u32,
     total_cells: u32,
+    // Sized so that the block is a whole number of 16 bytes (a uniform array's stride).
+    @size(16) predator_base: u32,
 }
 
 struct Boid {

@@ -235,8 +235,8 @@ fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: Obst
     if (caught_by_predator(b.position)) {
         // A respawned boid keeps its image counts (docs/model.md §2.4).
         next = respawn(b);
-        atomicAdd(&catches[0], 1u);
-        atomicAdd(&catches[1], 1u);
+        atomicAdd(&catches[2u * params.replica], 1u);
+        atomicAdd(&catches[2u * params.replica + 1u], 1u);
     } else {
         next = next_state(b, sums, ob, predator_accel(b.position));
         img = next_image(img, b.position, next.position);

@@ -103,11 +103,12 @@ fn move_predator(pr: Predator, best: Seen) -> Predator {
 @compute @workgroup_size(256)
 fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
-    // Predators live in lone runs only (an ensemble refuses them): replica 0.
-    enter_replica(0u);
+    // One workgroup per predator of every replica, replica after replica.
     let k = workgroup_linear(wid, nwg);
+    let last = replicas[0].replica_count - 1u;
+    let live = k < replicas[last].predator_base + replicas[last].predator_count;
+    enter_replica(replica_of_predator(k));
     // No early return: the barriers below need every invocation (uniform control flow).
-    let live = k < params.predator_count;
     let pr = predators[select(0u, k, live)];
     let hunting = live && pr.kind == PREDATOR_HUNTING;
 

@@ -1,7 +1,8 @@
 // What a boid feels from the predators (docs/model.md §18): their push, being caught, and the
 // respawn of a caught boid; mirrors src/model/predators.rs line for line. Needs: common.wgsl,
 // rng.wgsl, rules_common.wgsl (min_image, COINCIDENT_EPS2), and from the stage: `params` and
-// `predators` (array<Predator>, at least params.predator_count entries).
+// `predators` (array<Predator>: the replica's from params.predator_base, params.predator_count of
+// them).
 
 // One predator (32 bytes; src/model/predators.rs `Predator`): kind 0 straight, 1 hunting; target:
 // the id of the boid a hunting predator steered toward in its last move, or NO_TARGET.
@@ -26,7 +27,7 @@ const STREAM_RESPAWN_SPEED: u32 = 23u;
 fn predator_accel(p: vec2<f32>) -> vec2<f32> {
     var a = vec2<f32>(0.0);
     for (var k = 0u; k < params.predator_count; k++) {
-        let e = min_image(p - predators[k].position);
+        let e = min_image(p - predators[params.predator_base + k].position);
         let d2 = dot(e, e);
         if (d2 < params.predator_r2 && d2 > COINCIDENT_EPS2) {
             let d = sqrt(d2);
@@ -40,8 +41,8 @@ fn predator_accel(p: vec2<f32>) -> vec2<f32> {
 fn caught_by_predator(p: vec2<f32>) -> bool {
     var caught = false;
     for (var k = 0u; k < params.predator_count; k++) {
-        let e = min_image(p - predators[k].position);
-        if (predators[k].kind == PREDATOR_HUNTING && dot(e, e) < params.catch_r2) {
+        let e = min_image(p - predators[params.predator_base + k].position);
+        if (predators[params.predator_base + k].kind == PREDATOR_HUNTING && dot(e, e) < params.catch_r2) {
             caught = true;
         }
     }

@@ -33,6 +33,22 @@ fn replica_of_boid(i: u32) -> u32 {
     return lo;
 }
 
+// The replica holding predator k (the last of those whose first predator is ≤ k: a replica of no
+// predators shares its first index with the next one).
+fn replica_of_predator(k: u32) -> u32 {
+    var lo = 0u;
+    var hi = replicas[0].replica_count;
+    while (hi - lo > 1u) {
+        let mid = (lo + hi) / 2u;
+        if (replicas[mid].predator_base <= k) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 // The replica whose measures workgroups include workgroup g.
 fn replica_of_group(g: u32) -> u32 {
     var lo = 0u;

@@ -133,6 +133,7 @@ fn row(
                 params: s.params,
                 seed: s.seed,
                 boids: s.boids,
+                predators: s.actors.predators,
             })
         })
         .collect::<Result<_, RunError>>()?;

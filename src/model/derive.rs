@@ -126,6 +126,7 @@ impl StepUniforms {
             group_base: 0,
             total_boids: boid_count,
             total_cells: grid.cells(),
+            predator_base: 0,
         }
     }
 }

@@ -164,6 +164,11 @@ pub struct StepUniforms {
     pub total_boids: u32,
     /// Cells of all replicas, padding included (the same in every replica's block).
     pub total_cells: u32,
+    /// The replica's first predator (its predators are `predator_base .. + predator_count`).
+    /// Sized 16 bytes, so that the block is a whole number of 16 bytes (the stride of a uniform
+    /// array's elements).
+    #[shader(size(16))]
+    pub predator_base: u32,
 }
 
 /// Where one replica lies in an ensemble's buffers ([`StepUniforms::in_ensemble`]).
@@ -185,6 +190,8 @@ pub struct ReplicaPlace {
     pub total_boids: u32,
     /// Cells of all replicas.
     pub total_cells: u32,
+    /// Its first predator.
+    pub predator_base: u32,
 }
 
 /// The live interaction state that is not a simulation parameter: pointer tool and obstacles.
@@ -250,6 +257,7 @@ impl StepUniforms {
         self.group_base = place.group_base;
         self.total_boids = place.total_boids;
         self.total_cells = place.total_cells;
+        self.predator_base = place.predator_base;
         self
     }
 

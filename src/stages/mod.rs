@@ -674,9 +674,10 @@ pub static BUFFERS: [BufferDesc; 22] = [
     buf("sorted_image", 8, Len::Items),
     buf("obstacle_cells", 4, Len::ObstacleCells),
     buf("obstacles", 8, Len::Obstacles),
-    // The predators (32 bytes each: docs/model.md §18) and the catch counters: [this step, total].
+    // The predators (32 bytes each: docs/model.md §18) and the catch counters of each replica:
+    // [this step, total].
     buf("predators", PREDATOR_BYTES, Len::Predators),
-    buf("catches", 4, Len::Fixed(2)),
+    buf("catches", 4, Len::Fixed(2 * MAX_REPLICAS)),
     // The topological neighbour ids `rules` records on request (docs/model.md §19.4).
     buf("neighbor_ids", 4, Len::NeighborIds),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),

@@ -6,9 +6,10 @@
 //! A batch runs as an ensemble only when it can be one; otherwise its runs go one by one through
 //! [`run_one`] (the same results, one run at a time). What keeps a batch from being an ensemble:
 //! a run that fails to resolve (it then fails as it would alone), `--analyse` (the analyses take
-//! each run's states between steps), a run whose state is saved (a hysteresis chain), predators
-//! or obstacles, catches carried from a checkpoint, different step indices (`--init` files of
-//! different steps), or pipelines that differ ([`crate::gpu::backend::ensemble::check_ensemble`]).
+//! each run's states between steps), a run whose state is saved (a hysteresis chain), obstacles,
+//! catches carried from a checkpoint, different step indices (`--init` files of different steps),
+//! or pipelines that differ ([`crate::gpu::backend::check_ensemble`]). Each replica has its own
+//! predators.
 
 use crate::backend::BackendKind;
 use crate::gpu::Replica;
@@ -116,10 +117,7 @@ fn ensemble_of(reqs: &[RunRequest<'_>], device: &mut Device) -> Option<Vec<Prepa
     let first = &prepared[0].spec.setup;
     let alike = prepared.iter().all(|p| {
         let s = &p.spec.setup;
-        s.actors.predators.is_empty()
-            && s.actors.obstacles.is_empty()
-            && p.spec.catches_total == 0
-            && s.step == first.step
+        s.actors.obstacles.is_empty() && p.spec.catches_total == 0 && s.step == first.step
     });
     let replicas: Vec<Replica> = prepared.iter().map(replica_of).collect();
     (alike && crate::gpu::backend::check_ensemble(&replicas).is_ok()).then_some(prepared)
@@ -131,6 +129,7 @@ fn replica_of(p: &Prepared) -> Replica {
         params: s.params.clone(),
         seed: s.seed,
         boids: s.boids.clone(),
+        predators: s.actors.predators.clone(),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Ensembles (docs/sweeps.md, "Ensembles"): every replica of a GPU ensemble equals the same system
 //! run alone, bit for bit — state and measures, step after step — for every model of the table,
 //! in both neighbourhoods (both topological searches), in a wrapping and a bounded world, with
-//! replicas whose seeds, counts, worlds and model parameters differ from their neighbours'. The
+//! replicas whose seeds, counts, worlds, model parameters and predators differ from their
+//! neighbours'. The
 //! comparison is shown to fail on a planted difference (a replica given another seed than its lone
 //! run). What splits an ensemble is refused with its field and values. The GPU tests skip visibly
 //! without an adapter and fail under BOIDS_REQUIRE_GPU=1.
@@ -9,7 +10,10 @@
 use crate::support;
 use boids::backend::Simulation;
 use boids::gpu::{GpuBackend, GpuContext, Replica};
-use boids::model::{Boundary, FlockMeasures, Model, Neighborhood, SimParams, MODELS};
+use boids::model::{
+    Boundary, FlockMeasures, Model, Neighborhood, Predator, PredatorKind, SimParams, MODELS,
+};
+use glam::Vec2;
 
 /// `p` with each of its model's own parameters moved by `scale` (where the result is valid), so
 /// a replica reading another's model uniforms computes something else.
@@ -46,37 +50,53 @@ fn replicas(base: &SimParams) -> Vec<Replica> {
             let p = SimParams {
                 world_width: w,
                 world_height: h,
+                // Hunting predators catch boids within 12 wu (the default 0 catches none).
+                catch_radius: 12.0,
                 ..scaled_model_params(base, 1.0 - 0.15 * r as f64)
             };
-            Replica::new(&p, n, seed).unwrap()
+            let mut rep = Replica::new(&p, n, seed).unwrap();
+            // Predators in two replicas (hunting ones, which catch boids), none in the others.
+            let hunter = |x: f32, y: f32| {
+                Predator::new(Vec2::new(x, y), Vec2::new(20.0, 5.0), PredatorKind::Hunting)
+            };
+            rep.predators = match r {
+                1 => vec![hunter(40.0, 60.0), hunter(250.0, 100.0)],
+                3 => vec![hunter(450.0, 350.0)],
+                _ => Vec::new(),
+            };
+            rep
         })
         .collect()
 }
 
-/// Each replica's measures for `steps` steps and state after them, run alone.
+/// A replica's measures for `steps` steps, its state after them and its last measures with its
+/// catches, run alone.
 fn alone(
     ctx: &GpuContext,
     r: &Replica,
     steps: u32,
-) -> (Vec<FlockMeasures>, Vec<boids::model::Boid>) {
+) -> (Vec<FlockMeasures>, Vec<boids::model::Boid>, FlockMeasures) {
     let mut sim = GpuBackend::from_state(ctx, &r.params, &r.boids, r.seed).unwrap();
+    sim.set_predators(&r.predators).unwrap();
     let m = sim.run_measured(steps, &mut || {}).unwrap();
-    (m, sim.read_state().unwrap())
+    (m, sim.read_state().unwrap(), sim.measures().unwrap())
 }
 
-/// Checks every replica of `reps` against its lone run over `steps` steps (a shared backend
-/// reset between ensembles, as a sweep does).
+/// Checks every replica of `reps` against its lone run of `lone` over `steps` steps (a shared
+/// backend reset between ensembles, as a sweep does); the boids the lone runs' predators caught.
 fn check(
     ctx: &GpuContext,
     ens: &mut GpuBackend,
     reps: &[Replica],
     lone: &[Replica],
     steps: u32,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     ens.reset_ensemble(reps).map_err(|e| e.to_string())?;
     let measured = ens.run_measured_replicas(steps, &mut || {}).unwrap();
+    let last = ens.replica_measures().unwrap();
+    let mut caught = 0;
     for (r, rep) in lone.iter().enumerate() {
-        let (m, state) = alone(ctx, rep, steps);
+        let (m, state, end) = alone(ctx, rep, steps);
         let got = ens.replica_state(r).unwrap();
         if got != state {
             let first = got.iter().zip(&state).position(|(a, b)| a != b);
@@ -88,14 +108,21 @@ fn check(
         if format!("{:?}", measured[r]) != format!("{m:?}") {
             return Err(format!("replica {r}: measures differ from its lone run"));
         }
+        if format!("{:?}", last[r]) != format!("{end:?}") {
+            return Err(format!(
+                "replica {r}: last measures or catches differ from its lone run"
+            ));
+        }
+        caught += end.catches_total();
     }
-    Ok(())
+    Ok(caught)
 }
 
 #[test]
 fn every_replica_equals_its_lone_run_for_every_model_and_neighbourhood() {
     let Some(ctx) = support::gpu() else { return };
     let mut ens: Option<GpuBackend> = None;
+    let mut caught = 0;
     for m in Model::all() {
         for (neighborhood, k) in [
             (Neighborhood::Metric, 7),
@@ -115,12 +142,18 @@ fn every_replica_equals_its_lone_run_for_every_model_and_neighbourhood() {
                     Some(e) => e,
                     None => ens.insert(GpuBackend::ensemble(&ctx, &reps).unwrap()),
                 };
-                support::checked(&ctx, || check(&ctx, ens, &reps, &reps, 12)).unwrap_or_else(|e| {
-                    panic!("{} {neighborhood:?} k={k} {boundary:?}: {e}", m.name())
-                });
+                caught += support::checked(&ctx, || check(&ctx, ens, &reps, &reps, 12))
+                    .unwrap_or_else(|e| {
+                        panic!("{} {neighborhood:?} k={k} {boundary:?}: {e}", m.name())
+                    });
             }
         }
     }
+    // The predators caught boids: the respawn path ran in the ensembles too.
+    assert!(
+        caught > 0,
+        "no boid was caught: the test does not reach the predators' path"
+    );
 }
 
 #[test]

@@ -206,7 +206,11 @@ where
             .map_err(|e| format!("{name}: the Rust and WGSL member names differ: {e}"))?;
         let mut buf = encase::StorageBuffer::new(Vec::new());
         buf.write(&t).map_err(|e| e.to_string())?;
-        Ok(buf.into_inner())
+        // encase writes no trailing padding (of a last member sized past its value): the block
+        // is the layout's size.
+        let mut bytes = buf.into_inner();
+        bytes.resize(bytes.len().max(T::min_size().get() as usize), 0);
+        Ok(bytes)
     })
 }
 

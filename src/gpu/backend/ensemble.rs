@@ -9,7 +9,8 @@
 //! and world. A replica's ids are its own (0 .. n), and every stage computes what it computes for
 //! a lone run of that replica, in the same order: each replica's state and measures are the bits
 //! of its lone run. Replicas must share the pipeline variant (model, neighbourhood search, field of
-//! view compiled in); predators, obstacles and recorded neighbour ids are refused.
+//! view compiled in). Each replica has its own predators and catch counters; obstacles and
+//! recorded neighbour ids are a lone run's.
 
 use crate::gpu::buffers::{capacity_for, check_boids, write_state};
 use crate::gpu::context::GpuContext;
@@ -17,11 +18,12 @@ use crate::gpu::dispatch;
 use crate::gpu::pipelines::Variant;
 use crate::gpu::readback::{read_bytes, read_vec};
 use crate::model::measures::{MeasureContext, MeasureSums};
+use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, ReplicaPlace,
-    SetupError, SimParams, StepUniforms, STEP_UNIFORMS_BYTES,
+    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, Predator,
+    ReplicaPlace, SetupError, SimParams, StepUniforms, STEP_UNIFORMS_BYTES,
 };
-use crate::simulation::{SimError, Simulation};
+use crate::simulation::{validate_predators, SimError, Simulation};
 use crate::stages::{Items, When, MAX_REPLICAS, MEASURES_CHUNK, MEASURES_ROW_BYTES};
 
 use super::{ms_since, GpuBackend, HISTORY_ROWS};
@@ -36,6 +38,8 @@ pub struct Replica {
     pub seed: u32,
     /// Its boids (ids 0 .. n, as [`initial_state`] makes them).
     pub boids: Vec<Boid>,
+    /// Its predators (placed inside its world as a lone run's `set_predators` places them).
+    pub predators: Vec<Predator>,
 }
 
 impl Replica {
@@ -50,6 +54,7 @@ impl Replica {
             params: params.clone(),
             seed,
             boids: initial_state(seed, n, params),
+            predators: Vec::new(),
         })
     }
 }
@@ -59,6 +64,8 @@ pub(super) struct Slot {
     params: SimParams,
     seed: u32,
     count: u32,
+    /// Its predators.
+    predators: u32,
     place: ReplicaPlace,
     /// Its measures workgroups.
     groups: u32,
@@ -89,6 +96,7 @@ pub fn check_ensemble(replicas: &[Replica]) -> Result<(), SimError> {
     for (r, rep) in replicas.iter().enumerate() {
         rep.params.validate()?;
         validate_boid_count(rep.boids.len())?;
+        validate_predators(&rep.predators)?;
         let v = Variant::of(&rep.params);
         if v != v0 {
             return Err(err(format!(
@@ -166,6 +174,7 @@ impl GpuBackend {
         let total_cells: u32 = grids.iter().map(Grid::cells).sum();
         let mut slots = Vec::with_capacity(replicas.len());
         let (mut boid_base, mut cell_base, mut pad_base, mut group_base) = (0, 0, real, 0);
+        let mut predator_base = 0;
         for (r, (rep, grid)) in replicas.iter().zip(&grids).enumerate() {
             let count = rep.boids.len() as u32;
             let groups = measure_groups(count);
@@ -173,6 +182,7 @@ impl GpuBackend {
                 params: rep.params.clone(),
                 seed: rep.seed,
                 count,
+                predators: rep.predators.len() as u32,
                 place: ReplicaPlace {
                     replica_count: replicas.len() as u32,
                     replica: r as u32,
@@ -182,9 +192,11 @@ impl GpuBackend {
                     group_base,
                     total_boids: total as u32,
                     total_cells,
+                    predator_base,
                 },
                 groups,
             });
+            predator_base += rep.predators.len() as u32;
             boid_base += count;
             cell_base += grid.real_cells();
             pad_base += grid.cells() - grid.real_cells();
@@ -194,7 +206,9 @@ impl GpuBackend {
         let mut need = capacity_for(&replicas[0].params, total as u32, &self.obstacles, 0, false);
         need.items = total as u32 * if wrap { 2 } else { 1 };
         need.cells = total_cells;
+        need.predators = predator_base;
         self.count = 0;
+        self.predators = predator_base;
         self.fit_to(need)?;
         let t = std::time::Instant::now();
         let mut models = vec![0u8; replicas.len() * crate::model::models::MODEL_UNIFORMS_BYTES];
@@ -210,7 +224,26 @@ impl GpuBackend {
             let bytes = bytes.as_bytes();
             models[at..at + bytes.len()].copy_from_slice(bytes);
         }
+        // Each replica's predators placed inside its world, as `set_predators` places a lone
+        // run's; no catches yet.
+        let mut placed = Vec::with_capacity(predator_base as usize);
+        for (rep, slot) in replicas.iter().zip(&slots) {
+            let u = self.replica_uniforms(slot);
+            placed.extend(rep.predators.iter().map(|p| place_inside(p, &u)));
+        }
         let q = &self.ctx.queue;
+        if !placed.is_empty() {
+            q.write_buffer(
+                self.buffers.get("predators"),
+                0,
+                bytemuck::cast_slice(&placed),
+            );
+        }
+        q.write_buffer(
+            self.buffers.get("catches"),
+            0,
+            bytemuck::cast_slice(&vec![0u32; 2 * replicas.len()]),
+        );
         q.write_buffer(self.buffers.get("replica_models"), 0, &models);
         let zeros = vec![0u32; total as usize];
         q.write_buffer(
@@ -236,6 +269,7 @@ impl GpuBackend {
             &self.interaction,
         )
         .with_obstacles(&self.obstacles)
+        .with_predators(slot.predators as usize)
         .in_ensemble(&slot.place);
         u.max_groups_per_dim = self.max_per_dim;
         u
@@ -279,7 +313,7 @@ impl GpuBackend {
                     0
                 }
             }
-            Items::Predators => 0,
+            Items::Predators => self.predators * crate::model::predators::SEARCH_GROUP,
             Items::Indirect(_) | Items::IndirectMetric(_) | Items::IndirectTopological(_) => 0,
         }
     }
@@ -305,7 +339,8 @@ impl GpuBackend {
         }
     }
 
-    /// The measures of every replica's current state (waits for the GPU).
+    /// The measures of every replica's current state with its catch counters (waits for the
+    /// GPU), as [`Simulation::measures`] gives a lone run's.
     ///
     /// # Errors
     /// [`SetupError::Ensemble`] for a lone run; GPU errors.
@@ -326,9 +361,19 @@ impl GpuBackend {
             0,
             self.replicas.len() as u64 * MEASURES_ROW_BYTES,
         )?;
+        let catches: Vec<u32> = read_vec(
+            &self.ctx,
+            self.buffers.get("catches"),
+            2 * self.replicas.len(),
+        )?;
         let mut out: Vec<Vec<FlockMeasures>> = vec![Vec::new(); self.replicas.len()];
         self.replica_rows(&bytes, &mut out);
-        Ok(out.into_iter().flatten().collect())
+        Ok(out
+            .into_iter()
+            .flatten()
+            .zip(catches.chunks_exact(2))
+            .map(|(m, c)| m.with_catches(c[0], c[1]))
+            .collect())
     }
 
     /// Runs `steps` steps of every replica, each followed by the measures of every replica
