@@ -230,8 +230,12 @@ pub fn value_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
             "false".into()
         });
     }
-    if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
-        return Ok(value.repr()?.to_string());
+    // By value, not repr: numpy's float64 is a float whose repr is `np.float64(0.2)`.
+    if value.is_instance_of::<PyInt>() {
+        return Ok(value.extract::<i128>()?.to_string());
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(format!("{:?}", value.extract::<f64>()?));
     }
     if value.is_instance_of::<PyString>() {
         return value.extract();

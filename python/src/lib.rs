@@ -3,6 +3,8 @@
 //! - [`simulation`]: `boids.Simulation`, set up by the run layer as `boids headless` is, stepped
 //!   with the interpreter's lock released, its state as numpy arrays, its measures, checkpoints
 //!   and pictures.
+//! - [`ensemble`]: `boids.Ensemble`, R replicas of one run stepped together, its measures as
+//!   numpy arrays of shape (R, …).
 //! - [`params`]: `Simulation.params`, the parameters as a checked mapping.
 //! - [`shared`]: the backend behind its lock, which a Simulation and its Params share.
 //! - [`trajectory`]: `boids.Trajectory`, GSD trajectories written frame by frame.
@@ -16,6 +18,7 @@ use pyo3::prelude::*;
 
 pub mod analysis;
 pub mod convert;
+pub mod ensemble;
 pub mod errors;
 pub mod params;
 pub mod shared;
@@ -26,6 +29,7 @@ pub mod trajectory;
 /// on the CPU.
 ///
 /// Simulation: a run (scene, state file, parameters), stepped, read and set as numpy arrays.
+/// Ensemble: R replicas of a run stepped together, their measures as arrays of shape (R, …).
 /// Trajectory: a GSD trajectory (HOOMD schema) written frame by frame.
 /// analyse: an analysis (C(r), S(k), g(r), P(s), MSD, …) of states as numpy arrays.
 /// help(boids.Simulation) lists every argument; docs/python.md in the repository is the
@@ -33,6 +37,7 @@ pub mod trajectory;
 #[pymodule]
 fn boids(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<simulation::Simulation>()?;
+    m.add_class::<ensemble::Ensemble>()?;
     m.add_class::<params::Params>()?;
     m.add_class::<trajectory::Trajectory>()?;
     m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;

@@ -16,6 +16,7 @@ pub mod analyses;
 pub mod args;
 pub mod checkpoint;
 pub mod driver;
+pub mod ensemble;
 pub mod error;
 pub mod provenance;
 pub mod spec;

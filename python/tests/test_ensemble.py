@@ -1,0 +1,78 @@
+"""boids.Ensemble: every replica is the run made alone (boids.Simulation with its seed and
+parameters) bit for bit, on the GPU (one ensemble) and on the CPU (one backend per replica); its
+measures are arrays of shape (R, n); bad arguments are refused with the key, replica and range."""
+
+import numpy as np
+import pytest
+
+import boids
+from conftest import PREDATORS, VICSEK
+
+
+def alone(backend, seed, eta, steps):
+    sim = boids.Simulation(scene=VICSEK, backend=backend, boids=300, seed=seed, vicsek_eta=eta)
+    sim.step(steps)
+    order = np.argsort(sim.ids)
+    return sim.positions[order], sim.measures()
+
+
+def by_id(ens, r):
+    order = np.argsort(ens.ids(r))
+    return ens.positions(r)[order]
+
+
+@pytest.mark.parametrize("backend", ["gpu", "cpu"])
+def test_each_replica_is_its_lone_run(backend, request):
+    if backend == "gpu":
+        request.getfixturevalue("gpu")
+    etas = np.linspace(0.3, 3.0, 5)
+    ens = boids.Ensemble(5, scene=VICSEK, backend=backend, boids=300, seed=11,
+                         params={"vicsek_eta": etas})
+    assert len(ens) == 5 and ens.backend == backend
+    run = ens.run(20)
+    assert run["va"].shape == (5, 20) and run["va"].dtype == np.float64
+    last = ens.measures()
+    assert last["va"].shape == (5,)
+    for r, eta in enumerate(etas):
+        pos, m = alone(backend, 11 + r, float(eta), 20)
+        assert np.array_equal(by_id(ens, r), pos), f"replica {r}"
+        assert last["va"][r] == m["va"], f"replica {r}"
+    # A replica is not its neighbour's run: the comparison can fail.
+    pos, _ = alone(backend, 12, float(etas[0]), 20)
+    assert not np.array_equal(by_id(ens, 0), pos)
+
+
+def test_predators_catch_in_each_replica_as_alone(gpu):
+    ens = boids.Ensemble(3, scene=PREDATORS, backend="gpu", boids=500, seed=4)
+    ens.step(30)
+    caught = ens.measures()["catches_total"]
+    for r in range(3):
+        sim = boids.Simulation(scene=PREDATORS, backend="gpu", boids=500, seed=4 + r)
+        sim.step(30)
+        assert caught[r] == sim.measures()["catches_total"]
+    assert caught.sum() > 0, "no boid caught: the test does not reach the predators"
+
+
+def test_bad_arguments_name_the_key_and_the_range():
+    with pytest.raises(ValueError, match=r"3 values for 4 replicas"):
+        boids.Ensemble(4, scene=VICSEK, backend="cpu", boids=100,
+                       params={"vicsek_eta": [0.1, 0.2, 0.3]})
+    with pytest.raises(ValueError, match=r"replica 2: .*vicsek_eta = 9"):
+        boids.Ensemble(3, scene=VICSEK, backend="cpu", boids=100,
+                       params={"vicsek_eta": [0.1, 0.2, 9.0]})
+    with pytest.raises(ValueError, match=r"replicas = 65: allowed 1 ..= 64"):
+        boids.Ensemble(65, backend="cpu")
+    with pytest.raises(ValueError, match=r"backend"):
+        boids.Ensemble(2, backend="cpu-naive")
+    with pytest.raises(ValueError, match=r"replica 1 needs other pipelines"):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
+                       params={"neighborhood": ["metric", "topological"]})
+    ens = boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100)
+    with pytest.raises(IndexError, match=r"replica 2: this ensemble holds 2"):
+        ens.positions(2)
+
+
+def test_a_numpy_float_is_a_parameter_value():
+    # numpy's float64 is a float whose repr is np.float64(…): read by value.
+    sim = boids.Simulation(scene=VICSEK, backend="cpu", boids=100, vicsek_eta=np.float64(0.5))
+    assert sim.params["vicsek_eta"] == 0.5
