@@ -66,7 +66,8 @@ pub struct GpuBackend {
     /// Where the wall time went since the last [`GpuBackend::take_costs`].
     costs: Costs,
     /// The replicas of an ensemble ([`GpuBackend::ensemble`]); empty for a lone run. `params`,
-    /// `seed` then are replica 0's and `count` is every replica's boids.
+    /// `seed` then are replica 0's, `count` and `predators` every replica's (so `read_state`
+    /// gives every replica's boids, replica after replica).
     replicas: Vec<Slot>,
 }
 
@@ -663,6 +664,7 @@ impl Simulation for GpuBackend {
         self.step = step;
     }
     fn set_catches_total(&mut self, total: u32) -> Result<(), SimError> {
+        self.lone("set_catches_total")?;
         // [catches in the last step, running total]: the predators stage resets the first.
         self.ctx.queue.write_buffer(
             self.buffers.get("catches"),

@@ -30,7 +30,16 @@ pub fn save_final(
         catches_total,
         boids: sim.read_state()?,
     };
-    crate::formats::save_state(path, &cp).map_err(|source| RunError::Write {
+    save_checkpoint(path, &cp)
+}
+
+/// Saves the checkpoint `cp` to `path` (whole, in its format by the name): [`save_final`] for a
+/// state already read back (an ensemble's replica).
+///
+/// # Errors
+/// [`RunError::Write`] naming the file.
+pub fn save_checkpoint(path: &Path, cp: &Checkpoint) -> Result<(), RunError> {
+    crate::formats::save_state(path, cp).map_err(|source| RunError::Write {
         what: "state",
         path: path.to_path_buf(),
         source,

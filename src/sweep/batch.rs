@@ -6,13 +6,16 @@
 //! A batch runs as an ensemble only when it can be one; otherwise its runs go one by one through
 //! [`run_one`] (the same results, one run at a time). What keeps a batch from being an ensemble:
 //! a run that fails to resolve (it then fails as it would alone), `--analyse` (the analyses take
-//! each run's states between steps), a run whose state is saved (a hysteresis chain), obstacles,
-//! catches carried from a checkpoint, different step indices (`--init` files of different steps),
-//! or pipelines that differ ([`crate::gpu::backend::check_ensemble`]). Each replica has its own
-//! predators.
+//! each run's states between steps), obstacles, catches carried from a checkpoint, different step
+//! indices (`--init` files of different steps), or pipelines that differ
+//! ([`crate::gpu::backend::check_ensemble`]). Each replica has its own predators; a run whose
+//! final state is saved (a hysteresis chain's) has its replica's saved as its lone run saves it.
 
 use crate::backend::BackendKind;
 use crate::gpu::Replica;
+use crate::model::loaded::Checkpoint;
+use crate::model::{FlockMeasures, PredatorSpec};
+use crate::run::checkpoint::save_checkpoint;
 use crate::run::driver::Device;
 use crate::run::RunError;
 use crate::stages::MAX_REPLICAS;
@@ -100,12 +103,9 @@ fn one_by_one(
 fn ensemble_of(reqs: &[RunRequest<'_>], device: &mut Device) -> Option<Vec<Prepared>> {
     if reqs.len() < 2
         || reqs.len() > MAX_REPLICAS as usize
-        || reqs.iter().any(|r| {
-            r.backend != BackendKind::Gpu
-                || r.steps == 0
-                || r.analyses.is_some()
-                || r.save.is_some()
-        })
+        || reqs
+            .iter()
+            .any(|r| r.backend != BackendKind::Gpu || r.steps == 0 || r.analyses.is_some())
     {
         return None;
     }
@@ -160,6 +160,24 @@ fn run_ensemble(
     let ids = sampled_ids();
     let mut outs = Vec::with_capacity(prepared.len());
     for (k, (p, ms)) in prepared.into_iter().zip(measured).enumerate() {
+        if let Some(path) = &reqs[k].save {
+            // As a lone run saves its final state (`save_final`), its catches as it counted
+            // them: the last measured step's.
+            let cp = Checkpoint {
+                params: sim.replica_params(k).expect("a replica held").clone(),
+                seed: p.spec.setup.seed,
+                step: sim.step_index(),
+                obstacles: Vec::new(),
+                predators: sim
+                    .replica_predators(k)?
+                    .iter()
+                    .map(PredatorSpec::of)
+                    .collect(),
+                catches_total: ms.last().map_or(0, FlockMeasures::catches_total),
+                boids: sim.replica_state(k)?,
+            };
+            save_checkpoint(path, &cp)?;
+        }
         let mut out = p.out;
         out.samples = ms.iter().map(|m| sample_of(&ids, m)).collect();
         // The batch's costs are its first run's (the others' steps were in the same dispatches).

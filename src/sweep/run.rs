@@ -510,24 +510,30 @@ impl Sweep for Runs<'_> {
     /// than there are threads (each point's step too small to fill the cores by itself), and in
     /// a hysteresis sweep of different chains (a run waits for the one before it in its chain).
     ///
-    /// On the GPU backend, a batch of consecutive independent runs stepped as one ensemble
-    /// (`--batch`; none with a hysteresis protocol or `--analyse`: [`crate::sweep::batch`]).
+    /// On the GPU backend, a batch of consecutive runs stepped as one ensemble (`--batch`; in a
+    /// hysteresis sweep of different chains; none with `--analyse`: [`crate::sweep::batch`]).
     fn wave(&self, next: &[PlannedRun]) -> usize {
+        let chained = self.spec.protocol == Protocol::Hysteresis;
         if self.cfg.backend == BackendKind::Gpu {
-            if self.spec.protocol == Protocol::Hysteresis || self.cfg.analyses.is_some() {
+            if self.cfg.analyses.is_some() {
                 return 1;
             }
+            // Across chains, never within one (a run starts from the one before it).
+            let across = next
+                .iter()
+                .enumerate()
+                .take_while(|(k, r)| !(chained && next[..*k].iter().any(|o| o.repeat == r.repeat)))
+                .count();
             return self
                 .cfg
                 .batch
-                .size(next.iter().map(|r| self.point_boids[r.point]));
+                .size(next[..across].iter().map(|r| self.point_boids[r.point]));
         }
         if self.cfg.backend != BackendKind::Cpu {
             return 1;
         }
         let threads = rayon::current_num_threads();
         let tasks = |r: &PlannedRun| crate::cpu::rules::step_tasks(self.point_boids[r.point]);
-        let chained = self.spec.protocol == Protocol::Hysteresis;
         let mut used = tasks(&next[0]);
         let mut wave = 1;
         while wave < next.len()
@@ -584,10 +590,36 @@ impl Sweep for Runs<'_> {
                     .collect()
             })
             .collect();
+        // A chained run starts from its chain's last state, and saves its own (as `run` does).
+        let chained = self.spec.protocol == Protocol::Hysteresis;
+        let mut after: Vec<Option<Inputs>> = Vec::with_capacity(runs.len());
+        for r in runs {
+            match self.spec.previous(r.index) {
+                None => after.push(None),
+                Some(k) => match inputs_after(self.inputs, &self.cfg.out, &self.spec.run(k)) {
+                    Ok(a) => after.push(Some(a)),
+                    // Unreadable: each run alone says which and why.
+                    Err(_) => {
+                        return Some(runs.iter().map(|r| self.run(r, device, step)).collect())
+                    }
+                },
+            }
+        }
         let reqs: Vec<RunRequest<'_>> = runs
             .iter()
             .zip(&settings)
-            .map(|(r, s)| self.request(s, Some(r.seed), self.cfg.steps))
+            .zip(&after)
+            .map(|((r, s), a)| {
+                let mut req = self.request(s, Some(r.seed), self.cfg.steps);
+                if let Some(a) = a {
+                    req.inputs = a;
+                    req.start = Start::Random;
+                }
+                if chained {
+                    req.save = Some(self.cfg.out.join(state_of(r)));
+                }
+                req
+            })
             .collect();
         Some(crate::sweep::batch::run_batch(&reqs, device, &mut || {
             step(false)

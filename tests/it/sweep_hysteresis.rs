@@ -264,3 +264,51 @@ fn what_cannot_be_a_chain_is_refused() {
         assert!(!out.exists(), "{param}");
     }
 }
+
+#[test]
+fn a_gpu_hysteresis_sweep_batches_across_chains_with_the_files_of_one_run_at_a_time() {
+    if support::gpu().is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let run = |name: &str, batch: &str| {
+        let d = root.path().join(name);
+        let mut args = plan(d.to_str().unwrap(), "0.5,2,4", "300", &["--batch", batch]);
+        let at = args.iter().position(|a| *a == "cpu").unwrap();
+        args[at] = "gpu";
+        let at = args.iter().position(|a| *a == "2").unwrap();
+        args[at] = "3";
+        ok(&args);
+        d
+    };
+    let (batched, alone) = (run("batched", "auto"), run("alone", "1"));
+    // The batched sweep stepped its chains' runs together: a batch's costs are its first run's.
+    let costs = |d: &Path| -> usize {
+        summary(d)["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["costs"].is_null())
+            .count()
+    };
+    assert_eq!((costs(&batched), costs(&alone)), (2 * 6, 0));
+    for f in ["sweep.csv", "points.csv"] {
+        assert_eq!(
+            std::fs::read(batched.join(f)).unwrap(),
+            std::fs::read(alone.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // Every chain's saved states, the bytes a run alone saves (and not all alike).
+    let mut states: Vec<_> = std::fs::read_dir(alone.join("states"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    states.sort();
+    assert_eq!(states.len(), 3 * 6, "{states:?}");
+    let read = |d: &Path, f: &std::ffi::OsStr| std::fs::read(d.join("states").join(f)).unwrap();
+    for f in &states {
+        assert_eq!(read(&batched, f), read(&alone, f), "{f:?}");
+    }
+    assert_ne!(read(&alone, &states[0]), read(&alone, &states[1]));
+}

@@ -165,7 +165,22 @@ impl GpuBackend {
     /// Lays the replicas out, fits the buffers and uploads their states and model uniforms.
     fn set_ensemble(&mut self, replicas: &[Replica]) -> Result<(), SimError> {
         let total: u64 = replicas.iter().map(|r| r.boids.len() as u64).sum();
-        check_boids(&self.ctx, total)?;
+        if let Err(e) = check_boids(&self.ctx, total) {
+            // The largest number of these replicas (the first ones) that fits.
+            let mut sum = 0;
+            let fit = replicas
+                .iter()
+                .take_while(|r| {
+                    sum += r.boids.len() as u64;
+                    check_boids(&self.ctx, sum).is_ok()
+                })
+                .count();
+            return Err(SimError::Setup(SetupError::Ensemble(format!(
+                "{} replicas of {total} boids in all do not fit: {e}; the first {fit} fit \
+                 (split the ensemble)",
+                replicas.len()
+            ))));
+        }
         let grids: Vec<Grid> = replicas
             .iter()
             .map(|r| Grid::new(&r.params, r.boids.len()))
@@ -389,19 +404,20 @@ impl GpuBackend {
     ) -> Result<Vec<Vec<FlockMeasures>>, SimError> {
         self.ensemble_only("run_measured_replicas")?;
         let reps = self.replicas.len() as u32;
-        let history = self
-            .history
-            .get_or_insert_with(|| {
-                self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("measures history"),
-                    size: HISTORY_ROWS as u64 * MEASURES_ROW_BYTES,
-                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                })
-            })
-            .clone();
         let block = reps as u64 * MEASURES_ROW_BYTES;
-        let per_batch = (HISTORY_ROWS / reps).max(1);
+        // As many steps a read-back as a lone run (HISTORY_ROWS), up to 256 of R rows (1 MiB at
+        // R = 64): the history grows once.
+        let per_batch = (HISTORY_ROWS / reps).max(256);
+        let size = per_batch as u64 * block;
+        if self.history.as_ref().is_none_or(|h| h.size() < size) {
+            self.history = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("measures history"),
+                size: size.max(HISTORY_ROWS as u64 * MEASURES_ROW_BYTES),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }));
+        }
+        let history = self.history.clone().expect("made above");
         let mut out: Vec<Vec<FlockMeasures>> = (0..reps)
             .map(|_| Vec::with_capacity(steps as usize))
             .collect();
@@ -466,6 +482,38 @@ impl GpuBackend {
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), end)?;
         let image: Vec<[i32; 2]> = read_vec(&self.ctx, self.buffers.get("image"), end)?;
         Ok(join_state(&pv[at..], &hu[at..], &id[at..], &image[at..]))
+    }
+
+    /// Replica `r`'s predators (placed and moved as a lone run's).
+    ///
+    /// # Errors
+    /// [`SetupError::Ensemble`] for a replica not held; GPU errors.
+    pub fn replica_predators(&mut self, r: usize) -> Result<Vec<Predator>, SimError> {
+        if self.replicas.is_empty() && r == 0 {
+            return self.read_predators();
+        }
+        let Some(slot) = self.replicas.get(r) else {
+            return Err(SimError::Setup(SetupError::Ensemble(format!(
+                "replica {r}: this backend holds {} (0 .. {})",
+                self.replica_count(),
+                self.replica_count()
+            ))));
+        };
+        let (at, n) = (slot.place.predator_base as usize, slot.predators as usize);
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let all: Vec<Predator> = read_vec(&self.ctx, self.buffers.get("predators"), at + n)?;
+        Ok(all[at..].to_vec())
+    }
+
+    /// Replica `r`'s parameters.
+    pub fn replica_params(&self, r: usize) -> Option<&SimParams> {
+        match self.replicas.get(r) {
+            Some(s) => Some(&s.params),
+            None if r == 0 => Some(&self.params),
+            None => None,
+        }
     }
 
     /// An error for an ensemble's operation `op` asked of a lone run.
