@@ -264,10 +264,24 @@ pub fn run_analyses(
 pub fn give_state(a: &mut Analyses, sim: &mut dyn Simulation) -> Result<(), RunError> {
     let p = sim.params().clone();
     let boids = sim.read_state()?;
-    let time = p.model.desc().speed.time.after(sim.step_index(), p.dt);
+    give_boids(a, &p, &boids, sim.step_index())
+}
+
+/// Gives the analyses `boids`, the state of a run of `p` at step `step` (an ensemble's replica,
+/// read back with the others).
+///
+/// # Errors
+/// The first analysis's.
+pub fn give_boids(
+    a: &mut Analyses,
+    p: &crate::model::SimParams,
+    boids: &[crate::model::Boid],
+    step: u32,
+) -> Result<(), RunError> {
+    let time = p.model.desc().speed.time.after(step, p.dt);
     a.add(&Frame {
-        boids: &boids,
-        world: World::of(&p),
+        boids,
+        world: World::of(p),
         time,
     })?;
     Ok(())

@@ -3,18 +3,22 @@
 //! replicas of one [`crate::gpu::GpuBackend::ensemble`], and each run's samples are its
 //! replica's measures — the bits its lone run gives, so the folder is the same as unbatched.
 //!
-//! A batch runs as an ensemble only when it can be one; otherwise its runs go one by one through
-//! [`run_one`] (the same results, one run at a time). What keeps a batch from being an ensemble:
-//! a run that fails to resolve (it then fails as it would alone), `--analyse` (the analyses take
-//! each run's states between steps), obstacles, catches carried from a checkpoint, different step
+//! With `--analyse` each replica's analyses take its states where a lone run's take them (every
+//! replica's read back at once). A batch runs as an ensemble only when it can be one; otherwise
+//! its runs go one by one through [`run_one`] (the same results, one run at a time). What keeps a
+//! batch from being an ensemble: a run that fails to resolve (it then fails as it would alone),
+//! obstacles, catches carried from a checkpoint, different step
 //! indices (`--init` files of different steps), or pipelines that differ
 //! ([`crate::gpu::backend::check_ensemble`]). Each replica has its own predators; a run whose
 //! final state is saved (a hysteresis chain's) has its replica's saved as its lone run saves it.
 
+use crate::analysis::Analyses;
 use crate::backend::BackendKind;
+use crate::gpu::GpuBackend;
 use crate::gpu::Replica;
 use crate::model::loaded::Checkpoint;
 use crate::model::{FlockMeasures, PredatorSpec};
+use crate::run::analyses::give_boids;
 use crate::run::checkpoint::save_checkpoint;
 use crate::run::driver::Device;
 use crate::run::RunError;
@@ -22,6 +26,7 @@ use crate::stages::MAX_REPLICAS;
 use crate::sweep::engine::{
     prepare, run_one, sample_of, sampled_ids, Prepared, RunOutput, RunRequest,
 };
+use crate::sweep::plan::AnalysisPlan;
 
 /// Most boids of all the runs of one automatic batch: past a million, one run's step is no
 /// longer bound by its launches, and batching gains nothing.
@@ -105,7 +110,7 @@ fn ensemble_of(reqs: &[RunRequest<'_>], device: &mut Device) -> Option<Vec<Prepa
         || reqs.len() > MAX_REPLICAS as usize
         || reqs
             .iter()
-            .any(|r| r.backend != BackendKind::Gpu || r.steps == 0 || r.analyses.is_some())
+            .any(|r| r.backend != BackendKind::Gpu || r.steps == 0)
     {
         return None;
     }
@@ -137,7 +142,7 @@ fn replica_of(p: &Prepared) -> Replica {
 /// every replica's measures read back in batches.
 fn run_ensemble(
     reqs: &[RunRequest<'_>],
-    prepared: Vec<Prepared>,
+    mut prepared: Vec<Prepared>,
     device: &mut Device,
     on_step: &mut dyn FnMut(),
 ) -> Result<Vec<RunOutput>, RunError> {
@@ -154,7 +159,39 @@ fn run_ensemble(
         on_step();
     }
     sim.finish()?;
-    let measured = sim.run_measured_replicas(steps - discard, on_step)?;
+    // The measured steps in groups that end where the analyses take a state (as a lone run's):
+    // at the end of the discarded steps and after every whole `--analyse-every` steps.
+    let mut analyses: Vec<Option<Analyses>> =
+        prepared.iter_mut().map(|p| p.analyses.take()).collect();
+    let measured_steps = steps - discard;
+    let every = reqs[0].analyses.map_or(measured_steps, AnalysisPlan::every);
+    let give = |sim: &mut GpuBackend, analyses: &mut [Option<Analyses>]| -> Result<(), RunError> {
+        if analyses.iter().all(Option::is_none) {
+            return Ok(());
+        }
+        let step = sim.step_index();
+        for (k, state) in sim.replica_states()?.iter().enumerate() {
+            if let Some(a) = &mut analyses[k] {
+                let p = sim.replica_params(k).expect("a replica held");
+                give_boids(a, p, state, step)?;
+            }
+        }
+        Ok(())
+    };
+    give(sim, &mut analyses)?;
+    let mut measured: Vec<Vec<FlockMeasures>> = vec![Vec::new(); prepared.len()];
+    let mut done = 0;
+    while done < measured_steps {
+        let n = every.max(1).min(measured_steps - done);
+        let more = sim.run_measured_replicas(n, on_step)?;
+        for (all, more) in measured.iter_mut().zip(more) {
+            all.extend(more);
+        }
+        done += n;
+        if n == every {
+            give(sim, &mut analyses)?;
+        }
+    }
     let mut costs = sim.take_costs().unwrap_or_default();
     costs.adapter_ms = adapter_ms;
     let ids = sampled_ids();
@@ -180,6 +217,13 @@ fn run_ensemble(
         }
         let mut out = p.out;
         out.samples = ms.iter().map(|m| sample_of(&ids, m)).collect();
+        if let Some(a) = &analyses[k] {
+            out.scalars = a
+                .curves()?
+                .iter()
+                .flat_map(|c| c.scalars.iter().map(|s| s.1))
+                .collect();
+        }
         // The batch's costs are its first run's (the others' steps were in the same dispatches).
         out.costs = (k == 0).then_some(costs);
         outs.push(out);

@@ -511,13 +511,10 @@ impl Sweep for Runs<'_> {
     /// a hysteresis sweep of different chains (a run waits for the one before it in its chain).
     ///
     /// On the GPU backend, a batch of consecutive runs stepped as one ensemble (`--batch`; in a
-    /// hysteresis sweep of different chains; none with `--analyse`: [`crate::sweep::batch`]).
+    /// hysteresis sweep of different chains: [`crate::sweep::batch`]).
     fn wave(&self, next: &[PlannedRun]) -> usize {
         let chained = self.spec.protocol == Protocol::Hysteresis;
         if self.cfg.backend == BackendKind::Gpu {
-            if self.cfg.analyses.is_some() {
-                return 1;
-            }
             // Across chains, never within one (a run starts from the one before it).
             let across = next
                 .iter()

@@ -272,3 +272,61 @@ fn backends_on_one_context_share_its_pipelines() {
     a.finish().unwrap();
     assert_eq!(ctx.pipeline_stats().compiled, switched);
 }
+
+#[test]
+fn batched_runs_give_their_analyses_the_states_of_their_lone_runs() {
+    if support::gpu().is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let run = |name: &str, batch: &str| {
+        let out = root.path().join(name);
+        ok(&[
+            "sweep",
+            "--backend",
+            "gpu",
+            "--scene",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml"),
+            "--boids",
+            "300",
+            "--param",
+            "vicsek_eta",
+            "--values",
+            "0.2,1,2",
+            "--repeats",
+            "2",
+            "--steps",
+            "60",
+            "--discard",
+            "20",
+            "--analyse",
+            "cluster_sizes",
+            "--analyse-every",
+            "15",
+            "--batch",
+            batch,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (batched, alone) = (run("batched", "auto"), run("alone", "1"));
+    for f in ["sweep.csv", "points.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(batched.join(f)).unwrap(),
+            std::fs::read_to_string(alone.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // The analyses' columns are there, with values, and the six runs were one ensemble.
+    let text = std::fs::read_to_string(batched.join("sweep.csv")).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = head.iter().position(|h| *h == "mean_size").unwrap();
+    assert!(text
+        .lines()
+        .skip(1)
+        .all(|l| !l.split(',').nth(col).unwrap().is_empty()));
+    let c = costs(&batched);
+    assert_eq!(c.iter().filter(|r| r.is_null()).count(), 5, "{c:?}");
+}

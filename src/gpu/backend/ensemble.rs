@@ -484,6 +484,25 @@ impl GpuBackend {
         Ok(join_state(&pv[at..], &hu[at..], &id[at..], &image[at..]))
     }
 
+    /// Every replica's boids, read back once: `[replica]`.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn replica_states(&mut self) -> Result<Vec<Vec<Boid>>, SimError> {
+        let all = self.read_state()?;
+        if self.replicas.is_empty() {
+            return Ok(vec![all]);
+        }
+        Ok(self
+            .replicas
+            .iter()
+            .map(|s| {
+                let at = s.place.boid_base as usize;
+                all[at..at + s.count as usize].to_vec()
+            })
+            .collect())
+    }
+
     /// Replica `r`'s predators (placed and moved as a lone run's).
     ///
     /// # Errors
