@@ -26,7 +26,7 @@ use crate::model::{
 use crate::simulation::{validate_predators, SimError, Simulation};
 use crate::stages::{Items, When, MAX_REPLICAS, MEASURES_CHUNK, MEASURES_ROW_BYTES};
 
-use super::{ms_since, GpuBackend, HISTORY_ROWS};
+use super::{ms_since, GpuBackend};
 
 /// One replica of an ensemble: its parameters, seed and state.
 #[derive(Clone, Debug)]
@@ -342,12 +342,10 @@ impl GpuBackend {
         }
     }
 
-    /// Rows of `R` replicas' measures (`MEASURES_ROW_BYTES` each, replica after replica, step
-    /// after step) finished per replica: `[replica][row]`.
-    fn replica_rows(&self, bytes: &[u8], out: &mut [Vec<FlockMeasures>]) {
-        let r: &[f32] = bytemuck::cast_slice(bytes);
-        let floats = (MEASURES_ROW_BYTES / 4) as usize;
-        for (k, row) in r.chunks_exact(floats).enumerate() {
+    /// Rows of sums of every replica (replica after replica, step after step) finished per
+    /// replica into `out[replica]`.
+    fn replica_rows(&self, rows: &[&[f32]], out: &mut [Vec<FlockMeasures>]) {
+        for (k, row) in rows.iter().enumerate() {
             let rep = k % self.replicas.len();
             let ctx = self.replica_context(&self.replicas[rep]);
             out[rep].push(FlockMeasures::from_sums(&MeasureSums::from_row(row), &ctx));
@@ -381,8 +379,12 @@ impl GpuBackend {
             self.buffers.get("catches"),
             2 * self.replicas.len(),
         )?;
+        let sums: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        let rows: Vec<&[f32]> = sums
+            .chunks_exact((MEASURES_ROW_BYTES / 4) as usize)
+            .collect();
         let mut out: Vec<Vec<FlockMeasures>> = vec![Vec::new(); self.replicas.len()];
-        self.replica_rows(&bytes, &mut out);
+        self.replica_rows(&rows, &mut out);
         Ok(out
             .into_iter()
             .flatten()
@@ -404,59 +406,12 @@ impl GpuBackend {
     ) -> Result<Vec<Vec<FlockMeasures>>, SimError> {
         self.ensemble_only("run_measured_replicas")?;
         let reps = self.replicas.len() as u32;
-        let block = reps as u64 * MEASURES_ROW_BYTES;
-        // As many steps a read-back as a lone run (HISTORY_ROWS), up to 256 of R rows (1 MiB at
-        // R = 64): the history grows once.
-        let per_batch = (HISTORY_ROWS / reps).max(256);
-        let size = per_batch as u64 * block;
-        if self.history.as_ref().is_none_or(|h| h.size() < size) {
-            self.history = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("measures history"),
-                size: size.max(HISTORY_ROWS as u64 * MEASURES_ROW_BYTES),
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }));
-        }
-        let history = self.history.clone().expect("made above");
         let mut out: Vec<Vec<FlockMeasures>> = (0..reps)
             .map(|_| Vec::with_capacity(steps as usize))
             .collect();
-        let mut left = steps;
-        while left > 0 {
-            let rows = left.min(per_batch);
-            let t = std::time::Instant::now();
-            for row in 0..rows as u64 {
-                self.write_uniforms();
-                let mut enc =
-                    self.ctx
-                        .device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("step and measures"),
-                        });
-                self.record_step(&mut enc);
-                self.record_scoped(&mut enc, "on request", When::OnRequest);
-                enc.copy_buffer_to_buffer(
-                    self.buffers.get("result"),
-                    0,
-                    &history,
-                    row * block,
-                    block,
-                );
-                self.submit(enc);
-                self.collect_timings();
-                self.step = self.step.wrapping_add(1);
-                self.neighbors_counted = true;
-                on_step();
-            }
-            self.costs.steps_ms += ms_since(t);
-            self.ctx.take_error()?;
-            let t = std::time::Instant::now();
-            let bytes = read_bytes(&self.ctx, &history, 0, rows as u64 * block)?;
-            self.costs.readback_ms += ms_since(t);
-            self.collect_timings();
-            self.replica_rows(&bytes, &mut out);
-            left -= rows;
-        }
+        self.run_with_history(steps, reps, on_step, &mut |b, rows| {
+            b.replica_rows(rows, &mut out)
+        })?;
         Ok(out)
     }
 
@@ -468,13 +423,7 @@ impl GpuBackend {
         if self.replicas.is_empty() && r == 0 {
             return self.read_state();
         }
-        let Some(slot) = self.replicas.get(r) else {
-            return Err(SimError::Setup(SetupError::Ensemble(format!(
-                "replica {r}: this backend holds {} (0 .. {})",
-                self.replica_count(),
-                self.replica_count()
-            ))));
-        };
+        let slot = self.slot(r)?;
         let (at, n) = (slot.place.boid_base as usize, slot.count as usize);
         let end = at + n;
         let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), end)?;
@@ -511,13 +460,7 @@ impl GpuBackend {
         if self.replicas.is_empty() && r == 0 {
             return self.read_predators();
         }
-        let Some(slot) = self.replicas.get(r) else {
-            return Err(SimError::Setup(SetupError::Ensemble(format!(
-                "replica {r}: this backend holds {} (0 .. {})",
-                self.replica_count(),
-                self.replica_count()
-            ))));
-        };
+        let slot = self.slot(r)?;
         let (at, n) = (slot.place.predator_base as usize, slot.predators as usize);
         if n == 0 {
             return Ok(Vec::new());
@@ -533,6 +476,20 @@ impl GpuBackend {
             None if r == 0 => Some(&self.params),
             None => None,
         }
+    }
+
+    /// Replica `r`'s slot.
+    ///
+    /// # Errors
+    /// [`SetupError::Ensemble`] for a replica not held.
+    fn slot(&self, r: usize) -> Result<&Slot, SimError> {
+        self.replicas.get(r).ok_or_else(|| {
+            SimError::Setup(SetupError::Ensemble(format!(
+                "replica {r}: this backend holds {} (0 .. {})",
+                self.replica_count(),
+                self.replica_count()
+            )))
+        })
     }
 
     /// An error for an ensemble's operation `op` asked of a lone run.
