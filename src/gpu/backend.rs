@@ -645,6 +645,17 @@ impl GpuBackend {
     /// Records the measure passes of the current state and a copy of their row and the catch
     /// counters into a mappable buffer, submits them and asks for the mapping (no wait).
     fn measures_in_flight(&mut self) -> GpuPendingMeasures {
+        GpuPendingMeasures {
+            ctx: self.ctx.clone(),
+            read: Some(self.measures_read(1)),
+            context: self.measure_context(),
+        }
+    }
+
+    /// Records the measure passes of the current state and a copy of the first `rows` rows of
+    /// `result` (one per replica) and their catch counters (two each) into a mappable buffer,
+    /// submits them and asks for the mapping (no wait).
+    fn measures_read(&mut self, rows: u64) -> PendingRead {
         self.write_uniforms();
         let mut enc = self
             .ctx
@@ -657,17 +668,13 @@ impl GpuBackend {
             &self.ctx,
             &mut enc,
             &[
-                (self.buffers.get("result"), 0, MEASURES_ROW_BYTES),
-                (self.buffers.get("catches"), 0, 8),
+                (self.buffers.get("result"), 0, rows * MEASURES_ROW_BYTES),
+                (self.buffers.get("catches"), 0, rows * 8),
             ],
         );
         self.submit(enc);
         read.start();
-        GpuPendingMeasures {
-            ctx: self.ctx.clone(),
-            read: Some(read),
-            context: self.measure_context(),
-        }
+        read
     }
 }
 

@@ -16,7 +16,7 @@ use crate::gpu::buffers::{capacity_for, check_boids, write_state};
 use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::Variant;
-use crate::gpu::readback::{read_bytes, read_vec};
+use crate::gpu::readback::read_vec;
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
@@ -24,7 +24,7 @@ use crate::model::{
     ReplicaPlace, SetupError, SimParams, StepUniforms, STEP_UNIFORMS_BYTES,
 };
 use crate::simulation::{validate_predators, SimError, Simulation};
-use crate::stages::{Items, When, MAX_REPLICAS, MEASURES_CHUNK, MEASURES_ROW_BYTES};
+use crate::stages::{Items, MAX_REPLICAS, MEASURES_CHUNK, MEASURES_ROW_BYTES};
 
 use super::{ms_since, GpuBackend};
 
@@ -359,27 +359,17 @@ impl GpuBackend {
     /// [`SetupError::Ensemble`] for a lone run; GPU errors.
     pub fn replica_measures(&mut self) -> Result<Vec<FlockMeasures>, SimError> {
         self.ensemble_only("replica_measures")?;
-        self.write_uniforms();
-        let mut enc = self
-            .ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("measures"),
-            });
-        self.record_scoped(&mut enc, "on request", When::OnRequest);
-        self.submit(enc);
-        let bytes = read_bytes(
-            &self.ctx,
-            self.buffers.get("result"),
-            0,
-            self.replicas.len() as u64 * MEASURES_ROW_BYTES,
-        )?;
-        let catches: Vec<u32> = read_vec(
-            &self.ctx,
-            self.buffers.get("catches"),
-            2 * self.replicas.len(),
-        )?;
-        let sums: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        let reps = self.replicas.len();
+        let read = self.measures_read(reps as u64);
+        self.ctx.wait()?;
+        let bytes = read.try_take(&self.ctx)?.ok_or_else(|| {
+            SimError::Gpu(crate::simulation::GpuError::Readback(
+                "the measures were not mapped after the queue drained".into(),
+            ))
+        })?;
+        let (sums, catches) = bytes.split_at(reps * MEASURES_ROW_BYTES as usize);
+        let sums: Vec<f32> = bytemuck::pod_collect_to_vec(sums);
+        let catches: Vec<u32> = bytemuck::pod_collect_to_vec(catches);
         let rows: Vec<&[f32]> = sums
             .chunks_exact((MEASURES_ROW_BYTES / 4) as usize)
             .collect();
