@@ -4,16 +4,19 @@
 //! replica's measures — the bits its lone run gives, so the folder is the same as unbatched.
 //!
 //! With `--analyse` each replica's analyses take its states where a lone run's take them (every
-//! replica's read back at once). A batch runs as an ensemble only when it can be one; otherwise
-//! its runs go one by one through [`run_one`] (the same results, one run at a time). What keeps a
-//! batch from being an ensemble: a run that fails to resolve (it then fails as it would alone),
-//! obstacles, catches carried from a checkpoint, different step
-//! indices (`--init` files of different steps), or pipelines that differ
-//! ([`crate::gpu::backend::check_ensemble`]). Each replica has its own predators; a run whose
-//! final state is saved (a hysteresis chain's) has its replica's saved as its lone run saves it.
+//! replica's read back at once). Each replica has its own predators; a run whose final state is
+//! saved (a hysteresis chain's) has its replica's saved as its lone run saves it.
+//!
+//! Within a batch, each stretch of consecutive runs with the same pipelines
+//! ([`crate::gpu::backend::check_ensemble`]: model, neighbourhood search, field of view) and step
+//! index is one ensemble; a run with obstacles or catches carried from a checkpoint runs alone, as
+//! do all the batch's runs when one fails to resolve (it then fails as it would alone) or the
+//! ensemble fails as a whole (each run alone says which fails). The results are the same bits
+//! either way.
 
 use crate::analysis::Analyses;
 use crate::backend::BackendKind;
+use crate::gpu::pipelines::Variant;
 use crate::gpu::GpuBackend;
 use crate::gpu::Replica;
 use crate::model::loaded::Checkpoint;
@@ -24,7 +27,7 @@ use crate::run::driver::Device;
 use crate::run::RunError;
 use crate::stages::MAX_REPLICAS;
 use crate::sweep::engine::{
-    prepare, run_one, sample_of, sampled_ids, Prepared, RunOutput, RunRequest,
+    prepare, run_one, run_prepared, sample_of, sampled_ids, Prepared, RunOutput, RunRequest,
 };
 use crate::sweep::plan::AnalysisPlan;
 
@@ -79,21 +82,53 @@ impl Batch {
     }
 }
 
-/// Runs `reqs` (independent runs of one sweep) as one GPU ensemble when they can be one, else one
-/// by one; `on_step` is called after every step of the batch. One result per request, in order.
+/// Runs `reqs` (consecutive runs of one sweep, none starting from another's end) on the GPU:
+/// each stretch of consecutive runs that can be one ensemble as one, the others one by one;
+/// `on_step` is called after every step. One result per request, in order.
 pub fn run_batch(
     reqs: &[RunRequest<'_>],
     device: &mut Device,
     on_step: &mut dyn FnMut(),
 ) -> Vec<Result<RunOutput, RunError>> {
-    match ensemble_of(reqs, device) {
-        Some(prepared) => match run_ensemble(reqs, prepared, device, on_step) {
-            Ok(outs) => outs.into_iter().map(Ok).collect(),
-            // The ensemble failed as a whole (a device error): each run alone says which fails.
-            Err(_) => one_by_one(reqs, device, on_step),
-        },
-        None => one_by_one(reqs, device, on_step),
+    if reqs.len() > MAX_REPLICAS as usize
+        || reqs
+            .iter()
+            .any(|r| r.backend != BackendKind::Gpu || r.steps == 0)
+    {
+        return one_by_one(reqs, device, on_step);
     }
+    // A run that fails to resolve fails as it would alone.
+    let Ok(prepared) = reqs
+        .iter()
+        .map(|r| prepare(r, device))
+        .collect::<Result<Vec<Prepared>, _>>()
+    else {
+        return one_by_one(reqs, device, on_step);
+    };
+    let keys: Vec<Option<(Variant, u32)>> = prepared.iter().map(key).collect();
+    let mut prepared = prepared.into_iter();
+    let mut outs = Vec::with_capacity(reqs.len());
+    let mut i = 0;
+    while i < reqs.len() {
+        let mut j = i + 1;
+        while j < reqs.len() && keys[i].is_some() && keys[j] == keys[i] {
+            j += 1;
+        }
+        let group: Vec<Prepared> = prepared.by_ref().take(j - i).collect();
+        if j - i == 1 {
+            let p = group.into_iter().next().expect("one run");
+            outs.push(run_prepared(&reqs[i], p, device, on_step));
+        } else {
+            match run_ensemble(&reqs[i..j], group, device, on_step) {
+                Ok(o) => outs.extend(o.into_iter().map(Ok)),
+                // The ensemble failed as a whole (a device error, a limit): each run alone says
+                // which fails.
+                Err(_) => outs.extend(one_by_one(&reqs[i..j], device, on_step)),
+            }
+        }
+        i = j;
+    }
+    outs
 }
 
 fn one_by_one(
@@ -104,28 +139,12 @@ fn one_by_one(
     reqs.iter().map(|r| run_one(r, device, on_step)).collect()
 }
 
-/// The prepared runs of `reqs` when they can be one ensemble.
-fn ensemble_of(reqs: &[RunRequest<'_>], device: &mut Device) -> Option<Vec<Prepared>> {
-    if reqs.len() < 2
-        || reqs.len() > MAX_REPLICAS as usize
-        || reqs
-            .iter()
-            .any(|r| r.backend != BackendKind::Gpu || r.steps == 0)
-    {
-        return None;
-    }
-    let prepared: Vec<Prepared> = reqs
-        .iter()
-        .map(|r| prepare(r, device))
-        .collect::<Result<_, _>>()
-        .ok()?;
-    let first = &prepared[0].spec.setup;
-    let alike = prepared.iter().all(|p| {
-        let s = &p.spec.setup;
-        s.actors.obstacles.is_empty() && p.spec.catches_total == 0 && s.step == first.step
-    });
-    let replicas: Vec<Replica> = prepared.iter().map(replica_of).collect();
-    (alike && crate::gpu::backend::check_ensemble(&replicas).is_ok()).then_some(prepared)
+/// What consecutive runs must share to be one ensemble — their pipelines and step index — or
+/// `None` for a run that must run alone (obstacles, catches carried from a checkpoint).
+fn key(p: &Prepared) -> Option<(Variant, u32)> {
+    let s = &p.spec.setup;
+    (s.actors.obstacles.is_empty() && p.spec.catches_total == 0)
+        .then(|| (Variant::of(&s.params), s.step))
 }
 
 fn replica_of(p: &Prepared) -> Replica {

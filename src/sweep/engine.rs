@@ -289,7 +289,7 @@ pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, Ru
 ///
 /// # Errors
 /// The backend's error, or the analyses'.
-fn run_prepared(
+pub fn run_prepared(
     req: &RunRequest<'_>,
     prepared: Prepared,
     device: &mut Device,

@@ -205,6 +205,39 @@ fn batched_runs_get_their_lone_results() {
         "6,12",
     );
     assert!(costs(&full).iter().all(|r| !r.is_null()));
+    // A batch of both neighbourhoods, two repeats each: each neighbourhood's runs one ensemble.
+    let run = |name: &str, batch: &str| {
+        let out = root.path().join(name);
+        ok(&[
+            "sweep",
+            "--backend",
+            "gpu",
+            "--scene",
+            vicsek,
+            "--boids",
+            "300",
+            "--param",
+            "neighborhood",
+            "--values",
+            "metric,topological",
+            "--repeats",
+            "2",
+            "--steps",
+            "24",
+            "--discard",
+            "8",
+            "--batch",
+            batch,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (mixed, alone) = (run("mixed", "auto"), run("mixed-alone", "1"));
+    assert_eq!(rows(&mixed), rows(&alone));
+    let nulls = costs(&mixed).iter().filter(|r| r.is_null()).count();
+    assert_eq!(nulls, 2, "{:?}", costs(&mixed));
 }
 
 #[test]
