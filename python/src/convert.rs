@@ -325,3 +325,22 @@ pub fn steps(n: i128) -> PyResult<u64> {
         ))
     })
 }
+
+/// The keyword arguments that are parameters (`vicsek_eta=2.0`) as `--set`s, in order, each key
+/// checked as a keyword and its value read as text.
+///
+/// # Errors
+/// As [`check_keyword`] and [`value_text`].
+pub fn keyword_sets(d: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<sim::run::args::Set>> {
+    let Some(d) = d else {
+        return Ok(Vec::new());
+    };
+    d.iter()
+        .map(|(k, v)| {
+            let key: String = k.extract()?;
+            check_keyword(&key)?;
+            let value = value_text(&key, &v)?;
+            Ok(sim::run::args::Set { key, value })
+        })
+        .collect()
+}

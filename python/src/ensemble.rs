@@ -176,15 +176,7 @@ impl Ensemble {
             }
         };
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
-        let mut common = Vec::new();
-        if let Some(d) = fixed {
-            for (k, v) in d.iter() {
-                let key: String = k.extract()?;
-                convert::check_keyword(&key)?;
-                let value = convert::value_text(&key, &v)?;
-                common.push(Set { key, value });
-            }
-        }
+        let common = convert::keyword_sets(fixed.as_ref())?;
         let mut sets = vec![common; replicas];
         if let Some(d) = params {
             for (k, v) in d.iter() {

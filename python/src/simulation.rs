@@ -140,15 +140,7 @@ impl Simulation {
             ))
         })?;
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
-        let mut sets = Vec::new();
-        if let Some(d) = params {
-            for (k, v) in d.iter() {
-                let key: String = k.extract()?;
-                convert::check_keyword(&key)?;
-                let value = convert::value_text(&key, &v)?;
-                sets.push(Set { key, value });
-            }
-        }
+        let sets = convert::keyword_sets(params.as_ref())?;
         let request = Request {
             scene,
             init,
