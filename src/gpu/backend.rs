@@ -9,6 +9,7 @@
 //! allocates no GPU resource and reads nothing back.
 
 mod ensemble;
+mod history;
 
 use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
 
@@ -22,7 +23,7 @@ use crate::gpu::cache::CacheStats;
 use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::{Pipelines, Variant};
-use crate::gpu::readback::{read_bytes, read_vec, PendingRead};
+use crate::gpu::readback::{read_vec, PendingRead};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
@@ -82,10 +83,6 @@ pub enum Launch {
 
 /// Top-level timer scopes kept for [`Simulation::take_timer_results`] (older ones are dropped).
 const KEEP_SCOPES: usize = 16;
-
-/// Steps whose measures [`Simulation::run_measured`] keeps on the GPU before reading them back
-/// together (64 bytes each).
-const HISTORY_ROWS: u32 = 1024;
 
 impl GpuBackend {
     /// A backend on `ctx` holding the initial flock of `n` boids for `seed`.
@@ -559,74 +556,6 @@ impl GpuBackend {
 }
 
 impl GpuBackend {
-    /// Runs `steps` steps, each followed by the measure passes with the first `rows` rows of
-    /// `result` (one per replica) copied into the history; no wait between steps. Each batch of
-    /// steps read back is handed to `take` as its rows of sums, step after step (`rows` per
-    /// step): as many steps a batch as [`HISTORY_ROWS`] rows hold, at least 256.
-    fn run_with_history(
-        &mut self,
-        steps: u32,
-        rows: u32,
-        on_step: &mut dyn FnMut(),
-        take: &mut dyn FnMut(&Self, &[&[f32]]),
-    ) -> Result<(), SimError> {
-        let block = rows as u64 * MEASURES_ROW_BYTES;
-        let per_batch = (HISTORY_ROWS / rows).max(if rows > 1 { 256 } else { 1 });
-        let size = (per_batch as u64 * block).max(HISTORY_ROWS as u64 * MEASURES_ROW_BYTES);
-        if self.history.as_ref().is_none_or(|h| h.size() < size) {
-            // Made on first use, grown once for an ensemble (1 MiB at 64 replicas).
-            self.history = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("measures history"),
-                size,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }));
-        }
-        let history = self.history.clone().expect("made above");
-        let floats = (MEASURES_ROW_BYTES / 4) as usize;
-        let mut left = steps;
-        while left > 0 {
-            let batch = left.min(per_batch);
-            // Each step with its measures in one submission (the uniforms of a step are written
-            // before it), the result rows copied into the history; no wait in between.
-            let t = std::time::Instant::now();
-            for k in 0..batch as u64 {
-                self.write_uniforms();
-                let mut enc =
-                    self.ctx
-                        .device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("step and measures"),
-                        });
-                self.record_step(&mut enc);
-                self.record_scoped(&mut enc, "on request", When::OnRequest);
-                enc.copy_buffer_to_buffer(
-                    self.buffers.get("result"),
-                    0,
-                    &history,
-                    k * block,
-                    block,
-                );
-                self.submit(enc);
-                self.collect_timings();
-                self.step = self.step.wrapping_add(1);
-                self.neighbors_counted = true;
-                on_step();
-            }
-            self.costs.steps_ms += ms_since(t);
-            self.ctx.take_error()?;
-            let t = std::time::Instant::now();
-            let bytes = read_bytes(&self.ctx, &history, 0, batch as u64 * block)?;
-            self.costs.readback_ms += ms_since(t);
-            self.collect_timings();
-            let sums: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
-            let rows: Vec<&[f32]> = sums.chunks_exact(floats).collect();
-            take(self, &rows);
-            left -= batch;
-        }
-        Ok(())
-    }
-
     /// The flock measures of a row of sums written by the `measures` stage (`MEASURES_ROW_BYTES`, columns as
     /// in `shaders/measures.wgsl`), finished by the measure table.
     fn measures_of_row(&self, r: &[f32]) -> FlockMeasures {
@@ -944,8 +873,13 @@ impl Simulation for GpuBackend {
     ) -> Result<Vec<FlockMeasures>, SimError> {
         self.lone("run_measured")?;
         let mut out = Vec::with_capacity(steps as usize);
-        self.run_with_history(steps, 1, on_step, &mut |b, rows| {
-            out.extend(rows.iter().map(|row| b.measures_of_row(row)));
+        self.run_with_history(steps, 1, on_step, &mut |b, h| {
+            out.extend(
+                h.rows
+                    .iter()
+                    .zip(h.catches)
+                    .map(|(row, c)| b.measures_of_row(row).with_catches(c[0], c[1])),
+            );
         })?;
         Ok(out)
     }

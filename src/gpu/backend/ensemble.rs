@@ -342,13 +342,16 @@ impl GpuBackend {
         }
     }
 
-    /// Rows of sums of every replica (replica after replica, step after step) finished per
-    /// replica into `out[replica]`.
-    fn replica_rows(&self, rows: &[&[f32]], out: &mut [Vec<FlockMeasures>]) {
-        for (k, row) in rows.iter().enumerate() {
+    /// Rows of sums of every replica (replica after replica, step after step) and their catch
+    /// counters, finished per replica into `out[replica]`.
+    fn replica_rows(&self, rows: &[&[f32]], catches: &[[u32; 2]], out: &mut [Vec<FlockMeasures>]) {
+        for (k, (row, c)) in rows.iter().zip(catches).enumerate() {
             let rep = k % self.replicas.len();
             let ctx = self.replica_context(&self.replicas[rep]);
-            out[rep].push(FlockMeasures::from_sums(&MeasureSums::from_row(row), &ctx));
+            out[rep].push(
+                FlockMeasures::from_sums(&MeasureSums::from_row(row), &ctx)
+                    .with_catches(c[0], c[1]),
+            );
         }
     }
 
@@ -369,18 +372,13 @@ impl GpuBackend {
         })?;
         let (sums, catches) = bytes.split_at(reps * MEASURES_ROW_BYTES as usize);
         let sums: Vec<f32> = bytemuck::pod_collect_to_vec(sums);
-        let catches: Vec<u32> = bytemuck::pod_collect_to_vec(catches);
+        let catches: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(catches);
         let rows: Vec<&[f32]> = sums
             .chunks_exact((MEASURES_ROW_BYTES / 4) as usize)
             .collect();
         let mut out: Vec<Vec<FlockMeasures>> = vec![Vec::new(); self.replicas.len()];
-        self.replica_rows(&rows, &mut out);
-        Ok(out
-            .into_iter()
-            .flatten()
-            .zip(catches.chunks_exact(2))
-            .map(|(m, c)| m.with_catches(c[0], c[1]))
-            .collect())
+        self.replica_rows(&rows, &catches, &mut out);
+        Ok(out.into_iter().flatten().collect())
     }
 
     /// Runs `steps` steps of every replica, each followed by the measures of every replica
@@ -399,8 +397,8 @@ impl GpuBackend {
         let mut out: Vec<Vec<FlockMeasures>> = (0..reps)
             .map(|_| Vec::with_capacity(steps as usize))
             .collect();
-        self.run_with_history(steps, reps, on_step, &mut |b, rows| {
-            b.replica_rows(rows, &mut out)
+        self.run_with_history(steps, reps, on_step, &mut |b, h| {
+            b.replica_rows(h.rows, h.catches, &mut out)
         })?;
         Ok(out)
     }
