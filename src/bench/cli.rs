@@ -70,8 +70,10 @@ pub struct BenchArgs {
     /// Measure GPU ensembles instead (docs/sweeps.md, "Ensembles"): for each --boids count and
     /// each R here, R replicas as one ensemble against the same R run one after another on one
     /// backend, and one system of R·N boids (the cost model's prediction); replica-steps per
-    /// second in a table, and ensembles.csv with --out.
-    #[arg(long, value_delimiter = ',', value_name = "R,…", value_parser = parse_replicas)]
+    /// second in a table, written with the adapter and options to ensembles.csv and
+    /// ensembles.json in the capture folder. GPU only, without --render.
+    #[arg(long, value_delimiter = ',', value_name = "R,…", value_parser = parse_replicas,
+          conflicts_with_all = ["backends", "render", "compare", "naive_max_pairs"])]
     pub replicas: Vec<usize>,
     /// No progress bar.
     #[arg(long)]
@@ -152,7 +154,7 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     let cfg = args.config();
     if !args.replicas.is_empty() {
         let ctx = crate::gpu::GpuContext::new().map_err(|e| BenchError::Config(e.to_string()))?;
-        crate::bench::ensemble::run(&cfg, &ctx, &args.replicas, args.out.as_deref())?;
+        crate::bench::ensemble::run(&cfg, &ctx, &args.replicas)?;
         return Ok(());
     }
     let stop = Stop::install("the current step");

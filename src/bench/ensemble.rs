@@ -11,21 +11,24 @@
 //!   step is the ensemble's work with one system's launches. With the lone step t(N) = L + b·N
 //!   and the big one t(RN) = L + b·R·N (L: the launch term, b: the per-boid one, both measured
 //!   here), the cost model predicts the ensemble's speed-up R·t(N) / t(RN); the table gives the
-//!   measured speed-up, the predicted one and their ratio.
+//!   measured speed-up, the predicted one and their ratio (L and b need R ≥ 2: a dash for R = 1).
 //!
 //! Each time is the median of [`SITTINGS`] measurements, the three kinds interleaved (lone,
-//! ensemble, one system, then again), each after its own reset and warm-up. The table is
-//! printed, and with `--out` written to `ensembles.csv` (whole: temp name, then rename), with
-//! the launch term L and the per-boid term b solved from t(N) and t(RN). Steps are untimed per
-//! stage (one compute pass a step).
+//! ensemble, one system, then again), each after its own reset and warm-up; a count or R asked
+//! for twice is measured once. The table is printed and written to the capture folder (`--out`,
+//! default `captures/<UTC time>`, prepared as `boids bench` prepares its own) as `ensembles.csv`,
+//! with the launch term L and the per-boid term b solved from t(N) and t(RN), and as
+//! `ensembles.json` (the rows with the adapter, machine, tool and options), each whole. Steps
+//! are untimed per stage (one compute pass a step).
 
-use std::path::Path;
 use std::time::Instant;
 
 use crate::backend::Simulation;
 use crate::capture::error::BenchError;
+use crate::capture::outdir::prepare_out_dir;
 use crate::gpu::{GpuBackend, GpuContext, Replica};
 use crate::model::Setup;
+use crate::run::provenance::{now_rfc3339, AdapterSummary, SystemInfo, ToolInfo};
 use crate::run::spec::{resolve, Defaults, Inputs};
 use crate::run::RunError;
 use crate::stats::format::format_ms;
@@ -33,7 +36,7 @@ use crate::stats::format::format_ms;
 use super::sweep::BenchConfig;
 
 /// One row of the table: times are ms per step of the whole (R replicas, or one system).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct EnsembleRow {
     /// Boids per replica.
     pub boids: usize,
@@ -56,19 +59,18 @@ impl EnsembleRow {
     pub fn lone_rate(&self) -> f64 {
         self.replicas as f64 * 1e3 / self.lone_ms
     }
-    /// The launch term L of t(N) = L + b·N (ms), from t(N) and t(RN).
-    pub fn launch_ms(&self) -> f64 {
+    /// The launch term L of t(N) = L + b·N (ms), from t(N) and t(RN); `None` for R = 1 (one
+    /// count: the two terms are not separable).
+    pub fn launch_ms(&self) -> Option<f64> {
         let t1 = self.lone_ms / self.replicas as f64;
-        t1 - self.boids as f64 * self.per_boid_ms()
+        self.per_boid_ms().map(|b| t1 - self.boids as f64 * b)
     }
-    /// The per-boid term b of t(N) = L + b·N (ms per boid), from t(N) and t(RN) (0 for R = 1).
-    pub fn per_boid_ms(&self) -> f64 {
+    /// The per-boid term b of t(N) = L + b·N (ms per boid), from t(N) and t(RN); `None` for
+    /// R = 1.
+    pub fn per_boid_ms(&self) -> Option<f64> {
         let t1 = self.lone_ms / self.replicas as f64;
         let extra = (self.replicas - 1) * self.boids;
-        if extra == 0 {
-            return 0.0;
-        }
-        (self.one_system_ms - t1) / extra as f64
+        (extra > 0).then(|| (self.one_system_ms - t1) / extra as f64)
     }
     /// Measured speed-up of the ensemble over the lone runs.
     pub fn speedup(&self) -> f64 {
@@ -193,8 +195,9 @@ pub fn table(rows: &[EnsembleRow]) -> String {
             format_ms(r.lone_ms),
             format_ms(r.ensemble_ms),
             format_ms(r.one_system_ms),
-            format_ms(r.launch_ms()),
-            format_ms(r.per_boid_ms() * r.boids as f64),
+            r.launch_ms().map_or("–".into(), format_ms),
+            r.per_boid_ms()
+                .map_or("–".into(), |b| format_ms(b * r.boids as f64)),
             r.lone_rate(),
             r.ensemble_rate(),
             r.speedup(),
@@ -205,7 +208,12 @@ pub fn table(rows: &[EnsembleRow]) -> String {
     out
 }
 
-/// The table as CSV.
+/// A value of the CSV, empty for none.
+fn blank(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+/// The table as CSV (the launch and per-boid terms empty for R = 1).
 fn csv(rows: &[EnsembleRow]) -> String {
     let mut out = String::from(
         "boids,replicas,lone_ms,ensemble_ms,one_system_ms,launch_ms,per_boid_ms,\
@@ -219,8 +227,8 @@ fn csv(rows: &[EnsembleRow]) -> String {
             r.lone_ms,
             r.ensemble_ms,
             r.one_system_ms,
-            r.launch_ms(),
-            r.per_boid_ms(),
+            blank(r.launch_ms()),
+            blank(r.per_boid_ms()),
             r.lone_rate(),
             r.ensemble_rate(),
             r.speedup(),
@@ -230,34 +238,90 @@ fn csv(rows: &[EnsembleRow]) -> String {
     out
 }
 
-/// Runs the ensemble benchmark for `counts` × `replicas` on `ctx`, printing each row as it is
-/// measured; writes `ensembles.csv` into `out` when given.
+/// What `ensembles.json` holds: where and how the table was measured, and its rows.
+#[derive(serde::Serialize)]
+struct EnsembleCapture<'a> {
+    /// [`ENSEMBLES_SCHEMA`].
+    schema: &'static str,
+    created_utc: String,
+    tool: ToolInfo,
+    system: SystemInfo,
+    adapter: AdapterSummary,
+    /// The options: counts, replicas, steps, warm-up, sittings, scene, seed, settings.
+    parameters: serde_json::Value,
+    rows: &'a [EnsembleRow],
+}
+
+/// The schema of `ensembles.json`.
+pub const ENSEMBLES_SCHEMA: &str = "boids-ensembles/1";
+
+/// `values` without repeats, in their first order (a count asked for twice is measured once).
+fn distinct(values: &[usize]) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(values.len());
+    for &v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Runs the ensemble benchmark for the counts of `cfg` × `replicas` (each once) on `ctx`,
+/// printing each row as it is measured, then writes `ensembles.csv` and `ensembles.json` (the
+/// adapter, machine, tool and options beside the rows; each whole) into `cfg.out`, prepared as
+/// `boids bench` prepares its capture folder.
 ///
 /// # Errors
-/// [`BenchError`] for a bad scene or setting, a backend's failure, or the file not written.
+/// [`BenchError`] for a bad scene or setting, the folder refused, a backend's failure, or a file
+/// not written.
 pub fn run(
     cfg: &BenchConfig,
     ctx: &GpuContext,
     replicas: &[usize],
-    out: Option<&Path>,
 ) -> Result<Vec<EnsembleRow>, BenchError> {
     let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
+    prepare_out_dir(&cfg.out, cfg.create_out_parents, cfg.force)?;
+    let created_utc = now_rfc3339();
+    let (counts, replicas) = (distinct(&cfg.boids), distinct(replicas));
     let mut rows = Vec::new();
     print!("{}", header());
-    for &n in &cfg.boids {
-        for &r in replicas {
+    for &n in &counts {
+        for &r in &replicas {
             rows.push(row(ctx, &inputs, cfg, n, r)?);
             print!("{}", table(&rows[rows.len() - 1..]));
         }
     }
-    if let Some(dir) = out {
-        let path = dir.join("ensembles.csv");
-        let file = |e: std::io::Error| BenchError::File {
+    let capture = EnsembleCapture {
+        schema: ENSEMBLES_SCHEMA,
+        created_utc,
+        tool: ToolInfo::current(),
+        system: SystemInfo::current(),
+        adapter: AdapterSummary::of(ctx),
+        parameters: serde_json::json!({
+            "boids": counts,
+            "replicas": replicas,
+            "steps": cfg.steps,
+            "warmup": cfg.warmup,
+            "sittings": SITTINGS,
+            "scene": cfg.scene.as_ref().map(|p| p.display().to_string()),
+            "seed": cfg.seed,
+            "set": cfg.sets.iter().map(|s| format!("{}={}", s.key, s.value)).collect::<Vec<_>>(),
+            "keep_world": cfg.keep_world,
+        }),
+        rows: &rows,
+    };
+    let json =
+        serde_json::to_vec_pretty(&capture).map_err(|e| BenchError::Config(e.to_string()))?;
+    for (name, bytes) in [
+        ("ensembles.csv", csv(&rows).into_bytes()),
+        ("ensembles.json", json),
+    ] {
+        let path = cfg.out.join(name);
+        crate::io::write_atomic(&path, &bytes).map_err(|e| BenchError::File {
             path: path.clone(),
             message: e.to_string(),
-        };
-        std::fs::create_dir_all(dir).map_err(file)?;
-        crate::io::write_atomic(&path, csv(&rows).as_bytes()).map_err(file)?;
+        })?;
     }
+    println!("capture: {}", cfg.out.display());
     Ok(rows)
 }

@@ -108,6 +108,12 @@ fn check(
         if format!("{:?}", measured[r]) != format!("{m:?}") {
             return Err(format!("replica {r}: measures differ from its lone run"));
         }
+        // The series carries the catch counters: its last row is the state's measures.
+        if format!("{:?}", m.last()) != format!("{:?}", Some(&end)) {
+            return Err(format!(
+                "replica {r}: the lone run's last measured row is not its measures (catches?)"
+            ));
+        }
         if format!("{:?}", last[r]) != format!("{end:?}") {
             return Err(format!(
                 "replica {r}: last measures or catches differ from its lone run"
@@ -222,6 +228,14 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
         "{}",
         text(&bad)
     );
+    // Options of the other benchmark are refused, not ignored.
+    let other = run(&["bench", "--replicas", "2", "--backends", "cpu"]);
+    assert!(!other.status.success());
+    assert!(
+        text(&other).contains("--backends") && text(&other).contains("cannot be used"),
+        "{}",
+        text(&other)
+    );
     if support::gpu().is_none() {
         return;
     }
@@ -230,7 +244,7 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
     let o = ok(&[
         "bench",
         "--replicas",
-        "1,3",
+        "1,3,3",
         "--boids",
         "100",
         "--steps",
@@ -242,16 +256,26 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
     ]);
     assert!(stdout(&o).contains("ens. rep-st/s"), "{}", stdout(&o));
     let csv = std::fs::read_to_string(out.join("ensembles.csv")).unwrap();
-    let rows: Vec<Vec<f64>> = csv
+    let rows: Vec<Vec<Option<f64>>> = csv
         .lines()
         .skip(1)
-        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .map(|l| l.split(',').map(|x| x.parse().ok()).collect())
         .collect();
+    // R = 3 asked for twice is measured once.
     assert_eq!(rows.len(), 2, "{csv}");
     for (row, r) in rows.iter().zip([1.0, 3.0]) {
-        assert_eq!((row[0], row[1]), (100.0, r), "{csv}");
+        let v = |k: usize| row[k].unwrap_or_else(|| panic!("column {k} empty: {csv}"));
+        assert_eq!((v(0), v(1)), (100.0, r), "{csv}");
         // Every time measured, the rates from them.
-        assert!(row[2..5].iter().all(|&t| t > 0.0), "{csv}");
-        assert!((row[7] - r * 1e3 / row[2]).abs() < 1e-6 * row[7], "{csv}");
+        assert!((2..5).all(|k| v(k) > 0.0), "{csv}");
+        assert!((v(7) - r * 1e3 / v(2)).abs() < 1e-6 * v(7), "{csv}");
+        // The launch and per-boid terms need two counts: none for R = 1.
+        assert_eq!(row[5].is_some() && row[6].is_some(), r > 1.0, "{csv}");
     }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("ensembles.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], "boids-ensembles/1");
+    assert!(json["adapter"]["name"].is_string(), "{json}");
+    assert_eq!(json["parameters"]["replicas"], serde_json::json!([1, 3]));
+    assert_eq!(json["rows"].as_array().map(Vec::len), Some(2), "{json}");
 }
