@@ -90,14 +90,16 @@ pub trait Sweep: Sync {
         -> Self::Output;
 
     /// Runs a wave of several runs together on `device` (a GPU ensemble), calling `step(warmup)`
-    /// after every step of the wave; `None` when the command runs a wave's runs side by side,
-    /// each on its own thread (the default).
+    /// after every step of the wave and polling `stop` between steps: each run's output and
+    /// seconds, or `None` for a run stopped before its end (not done). `None` when the command
+    /// runs a wave's runs side by side, each on its own thread (the default).
     fn run_wave(
         &self,
         _runs: &[Self::Run],
         _device: &mut Device,
+        _stop: &Stop,
         _step: &mut dyn FnMut(bool),
-    ) -> Option<Vec<Self::Output>> {
+    ) -> Option<Vec<WaveRun<Self::Output>>> {
         None
     }
 
@@ -126,6 +128,9 @@ pub trait Sweep: Sync {
     /// [`Event::Skipped`] with [`INTERRUPTED`].
     fn stopped(&mut self, _runs: &[Self::Run]) {}
 }
+
+/// A run of a wave: its output and seconds, or `None` when it was stopped before its end.
+pub type WaveRun<O> = Option<(O, f64)>;
 
 /// The callback of a sweep's events.
 pub type OnEvent<'e, S> = dyn FnMut(Event<'_, <S as Sweep>::Run, <S as Sweep>::Done>) + 'e;
@@ -175,20 +180,27 @@ pub fn drive<S: Sweep>(
             for r in planned {
                 on_event(Event::Started(r));
             }
-            let t = Instant::now();
-            sweep
-                .run_wave(planned, device, &mut |warmup| {
-                    on_event(Event::Step { warmup })
-                })
-                .map(|outs| {
-                    // Each run's share of the wave's time.
-                    let each = t.elapsed().as_secs_f64() / wave as f64;
-                    outs.into_iter().map(|o| (o, each)).collect::<Vec<_>>()
-                })
+            sweep.run_wave(planned, device, stop, &mut |warmup| {
+                on_event(Event::Step { warmup })
+            })
         } else {
             None
         };
         let outputs: Vec<(S::Output, f64)> = if let Some(outs) = together {
+            // The runs done, up to the first one stopped (Ctrl-C) before its end.
+            let finished = outs.iter().take_while(|o| o.is_some()).count();
+            let outs: Vec<(S::Output, f64)> = outs.into_iter().map_while(|o| o).collect();
+            if finished < wave {
+                record_all(sweep, &planned[..finished], outs, on_event)?;
+                for run in &runs[i + finished..] {
+                    on_event(Event::Skipped {
+                        run,
+                        reason: INTERRUPTED,
+                    });
+                }
+                sweep.stopped(&runs[i + finished..]);
+                return Ok(Ended::Stopped(i + finished));
+            }
             outs
         } else if wave == 1 {
             on_event(Event::Started(&planned[0]));
@@ -223,30 +235,42 @@ pub fn drive<S: Sweep>(
             }
             out
         };
-        let mut seconds = Vec::with_capacity(wave);
-        for (run, (output, s)) in planned.iter().zip(outputs) {
-            if let Some(reason) = sweep.record(run, output, s)? {
-                on_event(Event::Skipped {
-                    run,
-                    reason: &reason,
-                });
-            }
-            seconds.push(s);
-        }
-        // The folder is written once per wave: its runs finished together.
-        sweep.save()?;
-        for (k, run) in planned.iter().enumerate() {
-            if let Some(done) = sweep.done(run) {
-                on_event(Event::Finished {
-                    run,
-                    done,
-                    seconds: seconds[k],
-                });
-            }
-        }
+        record_all(sweep, planned, outputs, on_event)?;
         i += wave;
     }
     Ok(Ended::Done)
+}
+
+/// Records the outputs of `planned` (a wave's runs, or those of a stopped wave that finished),
+/// writes the folder once and reports each run finished.
+fn record_all<S: Sweep>(
+    sweep: &mut S,
+    planned: &[S::Run],
+    outputs: Vec<(S::Output, f64)>,
+    on_event: &mut OnEvent<'_, S>,
+) -> Result<(), S::Error> {
+    let mut seconds = Vec::with_capacity(planned.len());
+    for (run, (output, s)) in planned.iter().zip(outputs) {
+        if let Some(reason) = sweep.record(run, output, s)? {
+            on_event(Event::Skipped {
+                run,
+                reason: &reason,
+            });
+        }
+        seconds.push(s);
+    }
+    // The folder is written once per wave: its runs finished together.
+    sweep.save()?;
+    for (k, run) in planned.iter().enumerate() {
+        if let Some(done) = sweep.done(run) {
+            on_event(Event::Finished {
+                run,
+                done,
+                seconds: seconds[k],
+            });
+        }
+    }
+    Ok(())
 }
 
 /// What the runs of a sweep share: the GPU context (made by the first run that needs it, or

@@ -14,6 +14,8 @@
 //! ensemble fails as a whole (each run alone says which fails). The results are the same bits
 //! either way.
 
+use std::time::Instant;
+
 use crate::analysis::Analyses;
 use crate::backend::BackendKind;
 use crate::gpu::pipelines::Variant;
@@ -23,13 +25,18 @@ use crate::model::loaded::Checkpoint;
 use crate::model::{FlockMeasures, PredatorSpec};
 use crate::run::analyses::give_boids;
 use crate::run::checkpoint::save_checkpoint;
-use crate::run::driver::Device;
+use crate::run::driver::{Device, WaveRun};
+use crate::run::steps::Stop;
 use crate::run::RunError;
 use crate::stages::MAX_REPLICAS;
 use crate::sweep::engine::{
     prepare, run_one, run_prepared, sample_of, sampled_ids, Prepared, RunOutput, RunRequest,
 };
 use crate::sweep::plan::AnalysisPlan;
+
+/// Measured steps of an ensemble between two polls of the stop flag (and reads of its
+/// measures).
+const STOP_STEPS: u32 = 256;
 
 /// Most boids of all the runs of one automatic batch: past a million, one run's step is no
 /// longer bound by its launches, and batching gains nothing.
@@ -63,6 +70,18 @@ impl Batch {
         }
     }
 
+    /// What `summary.json` records of it (`method.batch`): the option and what it means.
+    pub fn describe(self) -> String {
+        match self {
+            Batch::Auto => format!(
+                "auto: consecutive GPU runs stepped as one ensemble, up to {MAX_REPLICAS} \
+                 replicas and {AUTO_BATCH_BOIDS} boids"
+            ),
+            Batch::Runs(1) => "1: one GPU run at a time".into(),
+            Batch::Runs(n) => format!("{n}: up to {n} consecutive GPU runs as one ensemble"),
+        }
+    }
+
     /// How many of the next runs, of `boids` boids each, go in one batch (at least 1).
     pub fn size(self, boids: impl Iterator<Item = usize>) -> usize {
         let most = match self {
@@ -82,20 +101,31 @@ impl Batch {
     }
 }
 
+/// One run of a batch: its output and its seconds (a run of an ensemble: its share of the
+/// ensemble's time), or `None` when it was not run to its end because the sweep was stopped
+/// (Ctrl-C): it is not done, and `--resume` runs it again.
+pub type BatchRun = WaveRun<Result<RunOutput, RunError>>;
+
 /// Runs `reqs` (consecutive runs of one sweep, none starting from another's end) on the GPU:
 /// each stretch of consecutive runs that can be one ensemble as one, the others one by one;
-/// `on_step` is called after every step. One result per request, in order.
+/// `on_step` is called after every step, `stop` polled between steps. One result per request,
+/// in order.
+///
+/// An ensemble that fails as a whole (a limit of the adapter, a device error) is split in
+/// halves, each run again, down to lone runs: a run that fails alone says why (the limit by
+/// name), and the others' results are those of their lone runs either way.
 pub fn run_batch(
     reqs: &[RunRequest<'_>],
     device: &mut Device,
+    stop: &Stop,
     on_step: &mut dyn FnMut(),
-) -> Vec<Result<RunOutput, RunError>> {
+) -> Vec<BatchRun> {
     if reqs.len() > MAX_REPLICAS as usize
         || reqs
             .iter()
             .any(|r| r.backend != BackendKind::Gpu || r.steps == 0)
     {
-        return one_by_one(reqs, device, on_step);
+        return one_by_one(reqs, device, stop, on_step);
     }
     // A run that fails to resolve fails as it would alone.
     let Ok(prepared) = reqs
@@ -103,7 +133,7 @@ pub fn run_batch(
         .map(|r| prepare(r, device))
         .collect::<Result<Vec<Prepared>, _>>()
     else {
-        return one_by_one(reqs, device, on_step);
+        return one_by_one(reqs, device, stop, on_step);
     };
     let keys: Vec<Option<(Variant, u32)>> = prepared.iter().map(key).collect();
     let mut prepared = prepared.into_iter();
@@ -115,15 +145,27 @@ pub fn run_batch(
             j += 1;
         }
         let group: Vec<Prepared> = prepared.by_ref().take(j - i).collect();
-        if j - i == 1 {
+        if stop.is_set() {
+            outs.extend((i..j).map(|_| None));
+        } else if j - i == 1 {
             let p = group.into_iter().next().expect("one run");
-            outs.push(run_prepared(&reqs[i], p, device, on_step));
+            let t = Instant::now();
+            let out = run_prepared(&reqs[i], p, device, on_step);
+            outs.push(Some((out, t.elapsed().as_secs_f64())));
         } else {
-            match run_ensemble(&reqs[i..j], group, device, on_step) {
-                Ok(o) => outs.extend(o.into_iter().map(Ok)),
-                // The ensemble failed as a whole (a device error, a limit): each run alone says
-                // which fails.
-                Err(_) => outs.extend(one_by_one(&reqs[i..j], device, on_step)),
+            let t = Instant::now();
+            match run_ensemble(&reqs[i..j], group, device, stop, on_step) {
+                Ok(Some(o)) => {
+                    let each = t.elapsed().as_secs_f64() / (j - i) as f64;
+                    outs.extend(o.into_iter().map(|o| Some((Ok(o), each))));
+                }
+                Ok(None) => outs.extend((i..j).map(|_| None)),
+                // Failed as a whole (a limit, a device error): its halves again.
+                Err(_) => {
+                    let half = i + (j - i) / 2;
+                    outs.extend(run_batch(&reqs[i..half], device, stop, on_step));
+                    outs.extend(run_batch(&reqs[half..j], device, stop, on_step));
+                }
             }
         }
         i = j;
@@ -134,9 +176,18 @@ pub fn run_batch(
 fn one_by_one(
     reqs: &[RunRequest<'_>],
     device: &mut Device,
+    stop: &Stop,
     on_step: &mut dyn FnMut(),
-) -> Vec<Result<RunOutput, RunError>> {
-    reqs.iter().map(|r| run_one(r, device, on_step)).collect()
+) -> Vec<BatchRun> {
+    reqs.iter()
+        .map(|r| {
+            (!stop.is_set()).then(|| {
+                let t = Instant::now();
+                let out = run_one(r, device, on_step);
+                (out, t.elapsed().as_secs_f64())
+            })
+        })
+        .collect()
 }
 
 /// What consecutive runs must share to be one ensemble — their pipelines and step index — or
@@ -158,13 +209,15 @@ fn replica_of(p: &Prepared) -> Replica {
 }
 
 /// Steps the prepared runs as one ensemble: the discarded steps, then the measured ones with
-/// every replica's measures read back in batches.
+/// every replica's measures read back in batches; `None` when `stop` was set before the last
+/// step (polled between steps: each step of an ensemble is every replica's).
 fn run_ensemble(
     reqs: &[RunRequest<'_>],
     mut prepared: Vec<Prepared>,
     device: &mut Device,
+    stop: &Stop,
     on_step: &mut dyn FnMut(),
-) -> Result<Vec<RunOutput>, RunError> {
+) -> Result<Option<Vec<RunOutput>>, RunError> {
     let replicas: Vec<Replica> = prepared.iter().map(replica_of).collect();
     let step = prepared[0].spec.setup.step;
     let adapter_ms = device.take_adapter_ms();
@@ -174,6 +227,9 @@ fn run_ensemble(
     sim.set_step_index(step);
     let (steps, discard) = (reqs[0].steps, reqs[0].discard.min(reqs[0].steps));
     for _ in 0..discard {
+        if stop.is_set() {
+            return Ok(None);
+        }
         sim.step()?;
         on_step();
     }
@@ -183,7 +239,10 @@ fn run_ensemble(
     let mut analyses: Vec<Option<Analyses>> =
         prepared.iter_mut().map(|p| p.analyses.take()).collect();
     let measured_steps = steps - discard;
-    let every = reqs[0].analyses.map_or(measured_steps, AnalysisPlan::every);
+    let every = reqs[0]
+        .analyses
+        .map_or(measured_steps, AnalysisPlan::every)
+        .max(1);
     let give = |sim: &mut GpuBackend, analyses: &mut [Option<Analyses>]| -> Result<(), RunError> {
         if analyses.iter().all(Option::is_none) {
             return Ok(());
@@ -201,13 +260,20 @@ fn run_ensemble(
     let mut measured: Vec<Vec<FlockMeasures>> = vec![Vec::new(); prepared.len()];
     let mut done = 0;
     while done < measured_steps {
-        let n = every.max(1).min(measured_steps - done);
+        if stop.is_set() {
+            return Ok(None);
+        }
+        // The measures are read back in groups of at most STOP_STEPS steps, the stop flag
+        // polled between them.
+        let n = (every - done % every)
+            .min(measured_steps - done)
+            .min(STOP_STEPS);
         let more = sim.run_measured_replicas(n, on_step)?;
         for (all, more) in measured.iter_mut().zip(more) {
             all.extend(more);
         }
         done += n;
-        if n == every {
+        if done % every == 0 {
             give(sim, &mut analyses)?;
         }
     }
@@ -247,5 +313,5 @@ fn run_ensemble(
         out.costs = (k == 0).then_some(costs);
         outs.push(out);
     }
-    Ok(outs)
+    Ok(Some(outs))
 }

@@ -152,7 +152,8 @@ pub fn axis(name: &str, text: &str) -> Result<Axis, SweepError> {
     })
 }
 
-/// Runs `boids sweep` (or `merge`). The first Ctrl-C stops after the current run and still
+/// Runs `boids sweep` (or `merge`). The first Ctrl-C stops after the current run (within a GPU
+/// batch: between steps, the batch's runs not done) and still
 /// writes the folder, then exits with status 130; a second one quits at once (the folder then
 /// holds the runs done so far, status `in-progress`).
 ///

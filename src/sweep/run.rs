@@ -12,7 +12,8 @@
 //! one at a time on one reset backend ([`crate::run::driver::Device`]). After each wave
 //! `sweep.csv` and `summary.json` are rewritten whole (status `in-progress`); what is written is
 //! the same whatever the waves. When the stop flag is set (Ctrl-C)
-//! the sweep stops after the current run with status `interrupted`; the plots are drawn at the end either way.
+//! the sweep stops after the current run (within a GPU batch: between steps, the batch's runs
+//! not done) with status `interrupted`; the plots are drawn at the end either way.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -94,6 +95,7 @@ pub type SweepOutcome = Outcome<SweepSummary>;
 /// The fixed texts of `summary.json`'s `method`.
 pub fn method(spec: &PlanSpec) -> Method {
     Method {
+        batch: None,
         measures: crate::sweep::measures()
             .iter()
             .map(|m| m.name.to_string())
@@ -376,7 +378,10 @@ pub fn run_sweep(
         runs_total: spec.total(),
         shard: cfg.shard,
         base_params: base_params.unwrap_or(base.params),
-        method: method(&spec),
+        method: Method {
+            batch: (cfg.backend == BackendKind::Gpu).then(|| cfg.batch.describe()),
+            ..method(&spec)
+        },
         runs_done: 0,
         runs: todo
             .iter()
@@ -572,8 +577,9 @@ impl Sweep for Runs<'_> {
         &self,
         runs: &[PlannedRun],
         device: &mut Device,
+        stop: &Stop,
         step: &mut dyn FnMut(bool),
-    ) -> Option<Vec<Result<RunOutput, RunError>>> {
+    ) -> Option<Vec<crate::sweep::batch::BatchRun>> {
         if self.cfg.backend != BackendKind::Gpu {
             return None;
         }
@@ -597,7 +603,15 @@ impl Sweep for Runs<'_> {
                     Ok(a) => after.push(Some(a)),
                     // Unreadable: each run alone says which and why.
                     Err(_) => {
-                        return Some(runs.iter().map(|r| self.run(r, device, step)).collect())
+                        return Some(
+                            runs.iter()
+                                .map(|r| {
+                                    let t = std::time::Instant::now();
+                                    let out = self.run(r, device, step);
+                                    Some((out, t.elapsed().as_secs_f64()))
+                                })
+                                .collect(),
+                        )
                     }
                 },
             }
@@ -618,9 +632,12 @@ impl Sweep for Runs<'_> {
                 req
             })
             .collect();
-        Some(crate::sweep::batch::run_batch(&reqs, device, &mut || {
-            step(false)
-        }))
+        Some(crate::sweep::batch::run_batch(
+            &reqs,
+            device,
+            stop,
+            &mut || step(false),
+        ))
     }
 
     fn record(

@@ -93,6 +93,11 @@ pub struct MergedShard {
 /// How the numbers were made (constant text and counts, for the reader).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Method {
+    /// How GPU runs were grouped into ensembles (`--batch`: `auto`, a count, or `1`), with what
+    /// it means; absent for a merge and for the CPU backends. The results are the same bits
+    /// whatever it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
     /// The measures, in column order.
     pub measures: Vec<String>,
     /// Measured steps per run (steps − discard).

@@ -182,6 +182,11 @@ fn batched_runs_get_their_lone_results() {
     let c = costs(&full);
     assert_eq!(c[0]["pipelines_compiled"], all_pipelines(), "{:?}", c[0]);
     assert!(c[1..].iter().all(|r| r.is_null()), "{c:?}");
+    // The batching is recorded (not in the plan: the results are the same bits whatever it is).
+    let s = summary(&full);
+    let batch = s["method"]["batch"].as_str().unwrap_or_default();
+    assert!(batch.starts_with("auto: "), "{}", s["method"]);
+    assert!(s["plan"].get("batch").is_none(), "{}", s["plan"]);
     // Replicas of other counts and worlds, and of other grids, in one ensemble; batches of two.
     let root = tempfile::tempdir().unwrap();
     full_equals_lone_runs(root.path(), &[], "boids", "200,900,300,500");
@@ -362,4 +367,58 @@ fn batched_runs_give_their_analyses_the_states_of_their_lone_runs() {
         .all(|l| !l.split(',').nth(col).unwrap().is_empty()));
     let c = costs(&batched);
     assert_eq!(c.iter().filter(|r| r.is_null()).count(), 5, "{c:?}");
+}
+
+#[test]
+fn ctrl_c_stops_a_sweep_within_its_batch() {
+    // One batch of four long runs: a SIGINT during it stops it between steps, its runs not done
+    // (the folder says interrupted; --resume runs them again), not after the whole batch.
+    if support::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let mut child = support::cmd::boids()
+        .args([
+            "sweep",
+            "--backend",
+            "gpu",
+            "--scene",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml"),
+            "--boids",
+            "300",
+            "--param",
+            "vicsek_eta",
+            "--values",
+            "0.5,1,2,3",
+            // Minutes on a software adapter: the batch cannot end before the signal.
+            "--steps",
+            "50000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The folder is written before the first run: the batch has begun.
+    let t0 = std::time::Instant::now();
+    while !out.join("summary.json").exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the sweep ended first");
+        assert!(t0.elapsed().as_secs() < 120, "no summary.json");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", support::cmd::text(&o));
+    let s = summary(&out);
+    assert_eq!(s["status"], "interrupted", "{s}");
+    assert_eq!(s["runs_done"], 0, "{s}");
+    assert_eq!(rows(&out).len(), 0);
 }
