@@ -240,7 +240,15 @@ pub fn value_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
     if value.is_instance_of::<PyString>() {
         return value.extract();
     }
-    // numpy scalars and other numbers.
+    // numpy's integers (`int64` from `arange`, …) and other integers stay whole, as whole-number
+    // parameters need: read by `__index__`, not as floats.
+    if let Ok(i) = value
+        .call_method0("__index__")
+        .and_then(|i| i.extract::<i128>())
+    {
+        return Ok(i.to_string());
+    }
+    // numpy's floats and other numbers.
     if let Ok(x) = value
         .call_method0("__float__")
         .and_then(|f| f.extract::<f64>())
@@ -288,30 +296,67 @@ pub fn count(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// The keywords `Simulation(...)` takes besides the parameters.
 pub const KEYWORDS: [&str; 6] = ["scene", "backend", "seed", "boids", "init", "keep_world"];
 
-/// Checks that a keyword argument of `Simulation(...)` names a parameter of the table.
+/// The keywords `Ensemble(...)` takes besides the parameters.
+pub const ENSEMBLE_KEYWORDS: [&str; 7] = [
+    "replicas",
+    "scene",
+    "backend",
+    "seed",
+    "boids",
+    "keep_world",
+    "params",
+];
+
+/// Who takes keyword arguments that are parameters: `Simulation(...)` or `Ensemble(...)`.
+#[derive(Clone, Copy, Debug)]
+pub enum Callee {
+    /// `boids.Simulation`.
+    Simulation,
+    /// `boids.Ensemble`.
+    Ensemble,
+}
+
+impl Callee {
+    fn name(self) -> &'static str {
+        match self {
+            Callee::Simulation => "Simulation",
+            Callee::Ensemble => "Ensemble",
+        }
+    }
+
+    fn keywords(self) -> &'static [&'static str] {
+        match self {
+            Callee::Simulation => &KEYWORDS,
+            Callee::Ensemble => &ENSEMBLE_KEYWORDS,
+        }
+    }
+}
+
+/// Checks that a keyword argument of `callee` names a parameter of the table.
 ///
 /// # Errors
 /// `ValueError` (as for every parameter that cannot be used) naming the keyword and the nearest
 /// arguments and parameters — `Simulation(boid=5)`: did you mean `boids`?
-pub fn check_keyword(key: &str) -> PyResult<()> {
+pub fn check_keyword(key: &str, callee: Callee) -> PyResult<()> {
     if sim::model::SimParams::spec(key).is_some() {
         return Ok(());
     }
-    let known = KEYWORDS
+    let (name, keywords) = (callee.name(), callee.keywords());
+    let known = keywords
         .iter()
         .copied()
         .chain(sim::model::SimParams::specs().iter().map(|s| s.key));
     let near = sim::model::param_table::nearest(key, known);
     let hint = match sim::model::param_table::did_you_mean(&near) {
         h if h.is_empty() => format!(
-            "; Simulation takes {} and the parameters of docs/model.md §3.1",
-            KEYWORDS.join(", ")
+            "; {name} takes {} and the parameters of docs/model.md §3.1",
+            keywords.join(", ")
         ),
         h => format!("; {h}"),
     };
     Err(PyValueError::new_err(format!(
-        "Simulation() got an unexpected keyword argument {key:?}: it is neither an argument nor \
-         a parameter{hint}"
+        "{name}() got an unexpected keyword argument {key:?}: it is neither an argument nor a \
+         parameter{hint}"
     )))
 }
 
@@ -326,19 +371,22 @@ pub fn steps(n: i128) -> PyResult<u64> {
     })
 }
 
-/// The keyword arguments that are parameters (`vicsek_eta=2.0`) as `--set`s, in order, each key
-/// checked as a keyword and its value read as text.
+/// The keyword arguments of `callee` that are parameters (`vicsek_eta=2.0`) as `--set`s, in
+/// order, each key checked as a keyword and its value read as text.
 ///
 /// # Errors
 /// As [`check_keyword`] and [`value_text`].
-pub fn keyword_sets(d: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<sim::run::args::Set>> {
+pub fn keyword_sets(
+    d: Option<&Bound<'_, PyDict>>,
+    callee: Callee,
+) -> PyResult<Vec<sim::run::args::Set>> {
     let Some(d) = d else {
         return Ok(Vec::new());
     };
     d.iter()
         .map(|(k, v)| {
             let key: String = k.extract()?;
-            check_keyword(&key)?;
+            check_keyword(&key, callee)?;
             let value = value_text(&key, &v)?;
             Ok(sim::run::args::Set { key, value })
         })

@@ -8,16 +8,16 @@ use std::sync::{Mutex, PoisonError};
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use sim::backend::BackendKind;
 use sim::gpu::Replica;
-use sim::model::measures::{MeasureId, MEASURES};
+use sim::model::measures::{MeasureId, Needs, MEASURES};
 use sim::model::{Boid, FlockMeasures};
 use sim::run::args::Set;
 use sim::run::ensemble::Ensemble as Replicas;
-use sim::run::{resolve, Defaults, Inputs, Overrides};
+use sim::run::{resolve, Defaults, Inputs, Overrides, RunError};
 
 use crate::convert::{self, Column};
 use crate::errors::{no_panic, run_error, sim_error};
@@ -36,19 +36,27 @@ const SIGNAL_STEPS: u32 = 16;
 /// - replicas (int, 1 ..= 64): how many.
 /// - scene, boids, keep_world: as boids.Simulation's; every replica has the same count.
 /// - backend (str): "gpu" (the default) or "cpu".
-/// - seed (int): replica r runs from seed + r (default: the scene's, else 1).
+/// - seed (int): replica r runs from seed + r, modulo 2^32 (default: the scene's, else 1).
 /// - params (dict): a parameter's values, one per replica: {"vicsek_eta": numpy.linspace(0, 3,
-///   16)}; a single value is every replica's.
+///   16)}; a single value is every replica's. numpy's integers stay whole.
 /// - any other keyword: a parameter every replica has, as boids.Simulation's.
 ///
 /// Replicas must share the model and the neighbourhood (and whether a field of view is in use);
-/// obstacles are not allowed. Raises ValueError for a bad value (naming the key, value, replica and
-/// allowed range), RuntimeError when the backend fails.
+/// obstacles are not allowed. Raises ValueError for a bad value (naming the key and value, the
+/// replica when it is one replica's, and the allowed range), RuntimeError when the backend fails.
 #[pyclass(module = "boids", name = "Ensemble", frozen)]
 pub struct Ensemble {
     replicas: Mutex<Replicas>,
     kind: BackendKind,
+    /// Whether each replica has predators (its catches are NaN without).
+    predators: Vec<bool>,
 }
+
+/// Steps of `run` made between two checks for Ctrl-C, their measures read back together.
+const RUN_CHUNK: u32 = 1024;
+
+/// Parameters whose values, varied, would need other pipelines: one ensemble cannot hold them.
+const PIPELINE_KEYS: [&str; 2] = ["model", "neighborhood"];
 
 /// A parameter's value for each of `r` replicas: a sequence of `r` values or one value.
 fn per_replica(key: &str, value: &Bound<'_, PyAny>, r: usize) -> PyResult<Vec<String>> {
@@ -61,37 +69,123 @@ fn per_replica(key: &str, value: &Bound<'_, PyAny>, r: usize) -> PyResult<Vec<St
             "params[{key:?}]: {n} values for {r} replicas (one per replica, or one for all)"
         )));
     }
-    (0..n)
+    let values = (0..n)
         .map(|k| convert::value_text(key, &value.get_item(k)?))
-        .collect()
+        .collect::<PyResult<Vec<String>>>()?;
+    if PIPELINE_KEYS.contains(&key) && values.iter().any(|v| v != &values[0]) {
+        return Err(PyValueError::new_err(format!(
+            "params[{key:?}]: {} and {} differ, but the replicas of one ensemble share the model \
+             and the neighbourhood (the same pipelines step them all); make one ensemble per value",
+            values[0],
+            values
+                .iter()
+                .find(|v| *v != &values[0])
+                .expect("one differs")
+        )));
+    }
+    Ok(values)
 }
 
-/// The replicas asked for, resolved by the run layer as boids.Simulation resolves one.
+/// Each replica's own `--set`s from `params` (keys checked: parameters of the table, not also
+/// given as keywords in `fixed`).
+fn params_sets(
+    params: Option<&Bound<'_, PyDict>>,
+    fixed: &[Set],
+    replicas: usize,
+) -> PyResult<Vec<Vec<Set>>> {
+    let mut own = vec![Vec::new(); replicas];
+    let Some(d) = params else {
+        return Ok(own);
+    };
+    for (k, v) in d.iter() {
+        let key: String = k.extract()?;
+        if sim::model::SimParams::spec(&key).is_none() {
+            let keys = sim::model::SimParams::specs().iter().map(|s| s.key);
+            let near = sim::model::param_table::nearest(&key, keys);
+            let hint = sim::model::param_table::did_you_mean(&near);
+            return Err(PyValueError::new_err(format!(
+                "params: {key:?} is not a parameter (docs/model.md §3.1){}",
+                if hint.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {hint}")
+                }
+            )));
+        }
+        if fixed.iter().any(|s| s.key == key) {
+            return Err(PyValueError::new_err(format!(
+                "{key}: given both as a keyword and in params; give it once"
+            )));
+        }
+        for (r, value) in per_replica(&key, &v, replicas)?.into_iter().enumerate() {
+            own[r].push(Set {
+                key: key.clone(),
+                value,
+            });
+        }
+    }
+    Ok(own)
+}
+
+/// A replica's own parameter values that cannot be used: a ValueError naming the replica and
+/// them.
+fn replica_error(r: usize, own: &[Set], e: RunError) -> PyErr {
+    let why = match &e {
+        RunError::Set { source, .. } => source.to_string(),
+        _ => e.to_string(),
+    };
+    let values: Vec<String> = own
+        .iter()
+        .map(|s| format!("{}={}", s.key, s.value))
+        .collect();
+    PyValueError::new_err(format!("replica {r} ({}): {why}", values.join(", ")))
+}
+
+/// The replicas asked for, resolved by the run layer as boids.Simulation resolves one: first
+/// with what every replica shares (the scene, count, seed and keywords: an error there is the
+/// ensemble's, raised as Simulation's), then each replica with its own values of `params`.
 fn replicas_of(
     inputs: &Inputs,
     boids: Option<usize>,
     seed: Option<u32>,
     keep_world: bool,
-    sets: &[Vec<Set>],
-) -> Result<Vec<Replica>, String> {
-    let mut base = seed;
-    let mut out = Vec::with_capacity(sets.len());
-    for (r, sets) in sets.iter().enumerate() {
-        let o = Overrides {
-            boids,
-            seed: base.map(|s| s.wrapping_add(r as u32)),
-            sets,
-            keep_world,
+    fixed: &[Set],
+    own: &[Vec<Set>],
+) -> PyResult<Vec<Replica>> {
+    let defaults = Defaults::headless(DEFAULT_BOIDS);
+    let shared = Overrides {
+        boids,
+        seed,
+        sets: fixed,
+        keep_world,
+    };
+    let mut shared = Some(resolve(inputs, &shared, &defaults).map_err(run_error)?);
+    let first = shared.as_ref().expect("resolved above");
+    let obstacles = first.setup.actors.obstacles.len();
+    if obstacles > 0 {
+        return Err(PyValueError::new_err(format!(
+            "obstacles: the scene has {obstacles}, an ensemble holds none (run it as \
+             boids.Simulation)"
+        )));
+    }
+    // The shared seed, resolved, is replica 0's and the base of the others'.
+    let base = first.setup.seed;
+    let mut out = Vec::with_capacity(own.len());
+    for (r, mine) in own.iter().enumerate() {
+        let spec = match shared.take() {
+            // Replica 0 without values of its own is the shared run.
+            Some(spec) if mine.is_empty() => spec,
+            _ => {
+                let sets: Vec<Set> = fixed.iter().chain(mine).cloned().collect();
+                let o = Overrides {
+                    boids,
+                    seed: Some(base.wrapping_add(r as u32)),
+                    sets: &sets,
+                    keep_world,
+                };
+                resolve(inputs, &o, &defaults).map_err(|e| replica_error(r, mine, e))?
+            }
         };
-        let spec = resolve(inputs, &o, &Defaults::headless(DEFAULT_BOIDS))
-            .map_err(|e| format!("replica {r}: {e}"))?;
-        if !spec.setup.actors.obstacles.is_empty() {
-            return Err(format!(
-                "replica {r}: obstacles: an ensemble holds none (a lone run's)"
-            ));
-        }
-        // Replica 0's seed, resolved, is the base of the others'.
-        base.get_or_insert(spec.setup.seed);
         out.push(Replica {
             params: spec.setup.params,
             seed: spec.setup.seed,
@@ -102,15 +196,29 @@ fn replicas_of(
     Ok(out)
 }
 
-/// Every measure of `m` (NaN where it has none), in the measure table's order.
-fn measure_values(m: &FlockMeasures) -> Vec<f64> {
-    MEASURES
-        .iter()
-        .map(|d| {
-            let id = MeasureId::by_name(d.name).expect("a measure of the table");
-            m.get(id).unwrap_or(f64::NAN)
+/// Every measure of `m` (NaN where it has none, and for the catches of a replica without
+/// predators), in the measure table's order.
+fn measure_values(m: &FlockMeasures, predators: bool) -> impl Iterator<Item = f64> + '_ {
+    MEASURES.iter().map(move |d| {
+        let id = MeasureId::by_name(d.name).expect("a measure of the table");
+        match d.needs() {
+            Needs::Catches if !predators => f64::NAN,
+            _ => m.get(id).unwrap_or(f64::NAN),
+        }
+    })
+}
+
+/// Replica `r` of `len`, counted from the end when negative (as a Python sequence's index).
+fn replica_index(r: i128, len: usize) -> PyResult<usize> {
+    let at = if r < 0 { r + len as i128 } else { r };
+    usize::try_from(at)
+        .ok()
+        .filter(|&at| at < len)
+        .ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "replica {r}: this ensemble holds {len} (0 .. {len}, or -{len} .. -1 from the end)"
+            ))
         })
-        .collect()
 }
 
 impl Ensemble {
@@ -130,17 +238,9 @@ impl Ensemble {
         })
     }
 
-    fn boids(&self, py: Python<'_>, r: usize) -> PyResult<Vec<Boid>> {
-        self.with(py, |e| {
-            if r >= e.len() {
-                return Err(PyIndexError::new_err(format!(
-                    "replica {r}: this ensemble holds {} (0 .. {})",
-                    e.len(),
-                    e.len()
-                )));
-            }
-            e.state(r).map_err(sim_error)
-        })
+    fn boids(&self, py: Python<'_>, r: i128) -> PyResult<Vec<Boid>> {
+        let r = replica_index(r, self.predators.len())?;
+        self.with(py, |e| e.state(r).map_err(sim_error))
     }
 }
 
@@ -176,43 +276,34 @@ impl Ensemble {
             }
         };
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
-        let common = convert::keyword_sets(fixed.as_ref())?;
-        let mut sets = vec![common; replicas];
-        if let Some(d) = params {
-            for (k, v) in d.iter() {
-                let key: String = k.extract()?;
-                for (r, value) in per_replica(&key, &v, replicas)?.into_iter().enumerate() {
-                    sets[r].push(Set {
-                        key: key.clone(),
-                        value,
-                    });
-                }
-            }
-        }
+        let fixed = convert::keyword_sets(fixed.as_ref(), convert::Callee::Ensemble)?;
+        let own = params_sets(params.as_ref(), &fixed, replicas)?;
         let made = py.detach(|| {
-            no_panic(|| -> PyResult<Replicas> {
+            no_panic(|| -> PyResult<(Replicas, Vec<bool>)> {
                 let inputs = Inputs::load(scene.as_deref(), None).map_err(run_error)?;
-                let reps = replicas_of(&inputs, boids, seed, keep_world, &sets)
-                    .map_err(PyValueError::new_err)?;
+                let reps = replicas_of(&inputs, boids, seed, keep_world, &fixed, &own)?;
                 let ctx = match kind {
                     BackendKind::Gpu => Some(gpu_context().map_err(|e| sim_error(e.into()))?),
                     _ => None,
                 };
-                Replicas::new(kind, &reps, ctx.as_ref()).map_err(sim_error)
+                let predators = reps.iter().map(|r| !r.predators.is_empty()).collect();
+                let replicas = Replicas::new(kind, &reps, ctx.as_ref()).map_err(sim_error)?;
+                Ok((replicas, predators))
             })
         });
-        let replicas = made.map_err(|why| {
+        let (replicas, predators) = made.map_err(|why| {
             PyRuntimeError::new_err(format!("internal error in the simulator: {why}"))
         })??;
         Ok(Ensemble {
             replicas: Mutex::new(replicas),
             kind,
+            predators,
         })
     }
 
     /// The number of replicas.
-    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        self.with(py, |e| Ok(e.len()))
+    fn __len__(&self) -> usize {
+        self.predators.len()
     }
 
     /// The backend: "gpu" or "cpu".
@@ -242,61 +333,88 @@ impl Ensemble {
     ///
     /// Runs n steps (1 ≤ n) of every replica, each followed by its measures: a dict of the
     /// measure table's names (docs/model.md §12) to float64 arrays of shape (R, n), NaN where a
-    /// measure has no value. Ctrl-C is checked when it returns.
+    /// measure has no value (the catches of a replica without predators). The measures are read
+    /// back 1024 steps at a time; Ctrl-C stops it between those, the steps done kept (their
+    /// measures dropped). MemoryError when the arrays cannot be held.
     fn run<'py>(&self, py: Python<'py>, n: i128) -> PyResult<Bound<'py, PyDict>> {
         let n = convert::steps(n)?;
         let n = u32::try_from(n)
             .map_err(|_| PyValueError::new_err(format!("n = {n}: at most {}", u32::MAX)))?;
-        let rows = self.with(py, |e| e.run_measured(n).map_err(sim_error))?;
-        let r = rows.len();
-        let names = MEASURES.len();
-        // [measure][replica][step]
-        let mut cols = vec![Array2::<f64>::zeros((r, n as usize)); names];
-        for (k, replica) in rows.iter().enumerate() {
-            for (s, m) in replica.iter().enumerate() {
-                for (c, v) in measure_values(m).into_iter().enumerate() {
-                    cols[c][[k, s]] = v;
+        let reps = self.predators.len();
+        let (len, steps) = (reps * n as usize, n as usize);
+        // [measure][replica * n + step], held before any step is run.
+        let mut cols: Vec<Vec<f64>> = Vec::with_capacity(MEASURES.len());
+        for _ in MEASURES.iter() {
+            let mut col = Vec::new();
+            col.try_reserve_exact(len).map_err(|_| {
+                PyMemoryError::new_err(format!(
+                    "run({n}): {reps} replicas × {n} steps × {} measures need {:.1} GiB",
+                    MEASURES.len(),
+                    (len * MEASURES.len() * 8) as f64 / f64::from(1u32 << 30)
+                ))
+            })?;
+            col.resize(len, f64::NAN);
+            cols.push(col);
+        }
+        let mut done = 0u32;
+        while done < n {
+            let k = (n - done).min(RUN_CHUNK);
+            let rows = self.with(py, |e| e.run_measured(k).map_err(sim_error))?;
+            for (r, replica) in rows.iter().enumerate() {
+                for (s, m) in replica.iter().enumerate() {
+                    let at = r * steps + done as usize + s;
+                    for (c, v) in measure_values(m, self.predators[r]).enumerate() {
+                        cols[c][at] = v;
+                    }
                 }
             }
+            done += k;
+            py.check_signals()?;
         }
         let d = PyDict::new(py);
-        for (desc, a) in MEASURES.iter().zip(cols) {
+        for (desc, col) in MEASURES.iter().zip(cols) {
+            let a = Array2::from_shape_vec((reps, steps), col).expect("R × n values");
             d.set_item(desc.name, a.into_pyarray(py))?;
         }
-        py.check_signals()?;
         Ok(d)
     }
 
     /// measures() -> dict
     ///
     /// Every replica's measures of its current state: a dict of the measure table's names to
-    /// float64 arrays of shape (R,), NaN where a measure has no value.
+    /// float64 arrays of shape (R,), NaN where a measure has no value (the catches of a replica
+    /// without predators).
     fn measures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let ms = self.with(py, |e| e.measures().map_err(sim_error))?;
+        let values: Vec<Vec<f64>> = ms
+            .iter()
+            .zip(&self.predators)
+            .map(|(m, &p)| measure_values(m, p).collect())
+            .collect();
         let d = PyDict::new(py);
         for (c, desc) in MEASURES.iter().enumerate() {
-            let v: Vec<f64> = ms.iter().map(|m| measure_values(m)[c]).collect();
+            let v: Vec<f64> = values.iter().map(|m| m[c]).collect();
             d.set_item(desc.name, v.into_pyarray(py))?;
         }
         Ok(d)
     }
 
     /// positions(r) -> float32 array (N, 2): replica r's boid positions (wu), a copy, rows in the
-    /// order of ids(r).
-    fn positions<'py>(&self, py: Python<'py>, r: usize) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    /// order of ids(r); r < 0 counts from the end. IndexError for a replica not held.
+    fn positions<'py>(&self, py: Python<'py>, r: i128) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let b = self.boids(py, r)?;
         Ok(convert::column(py, &b, Column::Position))
     }
 
     /// velocities(r) -> float32 array (N, 2): replica r's boid velocities (wu/s; wu per step in
     /// the Vicsek model), a copy.
-    fn velocities<'py>(&self, py: Python<'py>, r: usize) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    fn velocities<'py>(&self, py: Python<'py>, r: i128) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let b = self.boids(py, r)?;
         Ok(convert::column(py, &b, Column::Velocity))
     }
 
     /// ids(r) -> uint32 array (N,): replica r's boid ids, in the order of its state arrays.
-    fn ids<'py>(&self, py: Python<'py>, r: usize) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    fn ids<'py>(&self, py: Python<'py>, r: i128) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let b = self.boids(py, r)?;
         Ok(convert::ids(py, &b))
     }

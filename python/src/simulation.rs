@@ -140,7 +140,7 @@ impl Simulation {
             ))
         })?;
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
-        let sets = convert::keyword_sets(params.as_ref())?;
+        let sets = convert::keyword_sets(params.as_ref(), convert::Callee::Simulation)?;
         let request = Request {
             scene,
             init,

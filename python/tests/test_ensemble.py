@@ -57,22 +57,85 @@ def test_bad_arguments_name_the_key_and_the_range():
     with pytest.raises(ValueError, match=r"3 values for 4 replicas"):
         boids.Ensemble(4, scene=VICSEK, backend="cpu", boids=100,
                        params={"vicsek_eta": [0.1, 0.2, 0.3]})
-    with pytest.raises(ValueError, match=r"replica 2: .*vicsek_eta = 9"):
+    with pytest.raises(ValueError, match=r"replica 2 \(vicsek_eta=9.0\): .*vicsek_eta = 9"):
         boids.Ensemble(3, scene=VICSEK, backend="cpu", boids=100,
                        params={"vicsek_eta": [0.1, 0.2, 9.0]})
     with pytest.raises(ValueError, match=r"replicas = 65: allowed 1 ..= 64"):
         boids.Ensemble(65, backend="cpu")
     with pytest.raises(ValueError, match=r"backend"):
         boids.Ensemble(2, backend="cpu-naive")
-    with pytest.raises(ValueError, match=r"replica 1 needs other pipelines"):
+    with pytest.raises(ValueError, match=r"params\[\"neighborhood\"\]: metric and topological differ"):
         boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
                        params={"neighborhood": ["metric", "topological"]})
+    # Named before any replica is resolved (replica 1 as boids would refuse vicsek_eta).
+    with pytest.raises(ValueError, match=r"params\[\"model\"\]: vicsek and boids differ"):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
+                       params={"model": ["vicsek", "boids"]})
+    # A split the names do not show (topological k past 8 is a search of its own).
+    with pytest.raises(ValueError, match=r"replica 1 needs other pipelines"):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100, neighborhood="topological",
+                       params={"topological_k": [6, 12]})
+    with pytest.raises(ValueError, match=r'params: "vicsek_etta" is not a parameter.*vicsek_eta'):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", params={"vicsek_etta": [0.1, 0.2]})
+    with pytest.raises(ValueError, match=r"vicsek_eta: given both as a keyword and in params"):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", vicsek_eta=0.5,
+                       params={"vicsek_eta": [0.1, 0.2]})
+    # What every replica shares is the ensemble's error, as Simulation's: no replica named.
+    with pytest.raises(ValueError) as shared:
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100, vicsek_eta=9.0)
+    assert "vicsek_eta = 9" in str(shared.value) and "replica" not in str(shared.value)
+    with pytest.raises(ValueError, match=r'Ensemble\(\) got an unexpected keyword argument "replica".*did you mean `replicas`'):
+        boids.Ensemble(2, backend="cpu", replica=3)
     ens = boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100)
     with pytest.raises(IndexError, match=r"replica 2: this ensemble holds 2"):
         ens.positions(2)
+    with pytest.raises(IndexError, match=r"replica -3: this ensemble holds 2"):
+        ens.positions(-3)
+    # From the end, as a Python sequence.
+    assert np.array_equal(ens.positions(-1), ens.positions(1))
+    assert not np.array_equal(ens.positions(-1), ens.positions(0))
+    # Arrays that cannot be held: refused before a step is run.
+    with pytest.raises(MemoryError, match=r"run\(4000000000\): 2 replicas"):
+        ens.run(4_000_000_000)
+
+
+@pytest.mark.parametrize("backend", ["gpu", "cpu"])
+def test_measured_runs_carry_the_catches(backend, request):
+    if backend == "gpu":
+        request.getfixturevalue("gpu")
+    ens = boids.Ensemble(2, scene=PREDATORS, backend=backend, boids=500, seed=4)
+    run = ens.run(30)
+    last = ens.measures()
+    assert np.array_equal(run["catches_total"][:, -1], last["catches_total"])
+    assert not np.isnan(run["catches"]).any()
+    assert run["catches_total"][:, -1].sum() > 0, "no boid caught: the test does not reach them"
+    # Without predators a replica has no catches: NaN, as the other measures it has not.
+    plain = boids.Ensemble(2, scene=VICSEK, backend=backend, boids=100)
+    assert np.isnan(plain.run(2)["catches"]).all()
+    assert np.isnan(plain.measures()["catches_total"]).all()
 
 
 def test_a_numpy_float_is_a_parameter_value():
     # numpy's float64 is a float whose repr is np.float64(…): read by value.
     sim = boids.Simulation(scene=VICSEK, backend="cpu", boids=100, vicsek_eta=np.float64(0.5))
     assert sim.params["vicsek_eta"] == 0.5
+
+
+def test_numpy_integers_stay_whole():
+    # numpy's int64 (arange, an int array) is a whole number, as topological_k needs.
+    sim = boids.Simulation(scene=VICSEK, backend="cpu", boids=100, neighborhood="topological",
+                           topological_k=np.int64(5))
+    assert sim.params["topological_k"] == 5
+    ens = boids.Ensemble(3, scene=VICSEK, backend="cpu", boids=100, neighborhood="topological",
+                         params={"topological_k": np.arange(4, 7)})
+    ens.step(2)
+    for r, k in enumerate(range(4, 7)):
+        sim = boids.Simulation(scene=VICSEK, backend="cpu", boids=100, seed=ens_seed(r),
+                               neighborhood="topological", topological_k=k)
+        sim.step(2)
+        assert np.array_equal(by_id(ens, r), sim.positions[np.argsort(sim.ids)]), f"replica {r}"
+
+
+def ens_seed(r):
+    """The seed of replica r of an ensemble without a seed of its own: the scene's + r."""
+    return boids.Simulation(scene=VICSEK, backend="cpu", boids=100).seed + r
