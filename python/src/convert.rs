@@ -240,6 +240,14 @@ pub fn value_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
     if value.is_instance_of::<PyString>() {
         return value.extract();
     }
+    // numpy's bool (`numpy.bool`, `numpy.bool_`) is a truth value as Python's bool, not the
+    // number its `__float__` gives.
+    if matches!(
+        value.get_type().name()?.to_string().as_str(),
+        "bool" | "bool_"
+    ) {
+        return Ok(if value.is_truthy()? { "true" } else { "false" }.into());
+    }
     // numpy's integers (`int64` from `arange`, …) and other integers stay whole, as whole-number
     // parameters need: read by `__index__`, not as floats.
     if let Ok(i) = value
@@ -369,6 +377,31 @@ pub fn steps(n: i128) -> PyResult<u64> {
             u64::MAX
         ))
     })
+}
+
+/// A whole-number argument `name` in `lo ..= hi`, refused otherwise with a `ValueError` naming
+/// it and the range (not the bare `OverflowError` of a conversion).
+pub fn whole<T: TryFrom<i128>>(name: &str, v: i128, lo: i128, hi: i128) -> PyResult<T> {
+    (lo..=hi)
+        .contains(&v)
+        .then(|| T::try_from(v).ok())
+        .flatten()
+        .ok_or_else(|| PyValueError::new_err(format!("{name} = {v}: allowed {lo} ..= {hi}")))
+}
+
+/// A seed from Python: 0 ..= 2^32 − 1.
+pub fn seed(v: Option<i128>) -> PyResult<Option<u32>> {
+    v.map(|v| whole("seed", v, 0, i128::from(u32::MAX)))
+        .transpose()
+}
+
+/// Bytes of memory the system says are available (Linux: `MemAvailable` of /proc/meminfo),
+/// `None` where unknown.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// The keyword arguments of `callee` that are parameters (`vicsek_eta=2.0`) as `--set`s, in

@@ -8,9 +8,9 @@ use std::sync::{Mutex, PoisonError};
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use sim::backend::BackendKind;
 use sim::gpu::Replica;
 use sim::model::measures::{MeasureId, Needs, MEASURES};
@@ -58,10 +58,30 @@ const RUN_CHUNK: u32 = 1024;
 /// Parameters whose values, varied, would need other pipelines: one ensemble cannot hold them.
 const PIPELINE_KEYS: [&str; 2] = ["model", "neighborhood"];
 
-/// A parameter's value for each of `r` replicas: a sequence of `r` values or one value.
-fn per_replica(key: &str, value: &Bound<'_, PyAny>, r: usize) -> PyResult<Vec<String>> {
-    if value.is_instance_of::<PyString>() || value.len().is_err() {
-        return Ok(vec![convert::value_text(key, value)?; r]);
+/// A parameter's values in `params`: one for every replica (a number or a name), or one per
+/// replica (a list, tuple or numpy array of `r`).
+enum Values {
+    /// The same for every replica: a setting they share.
+    Shared(String),
+    /// Replica r's at index r.
+    Each(Vec<String>),
+}
+
+/// A parameter's value for each of `r` replicas: a sequence of `r` values or one value (a
+/// sequence of `r` equal values is one value).
+fn per_replica(key: &str, value: &Bound<'_, PyAny>, r: usize) -> PyResult<Values> {
+    let type_name = value.get_type().name()?.to_string();
+    let sequence = value.is_instance_of::<PyList>()
+        || value.is_instance_of::<PyTuple>()
+        || type_name == "ndarray";
+    if !sequence {
+        return match convert::value_text(key, value) {
+            Ok(v) => Ok(Values::Shared(v)),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "params[{key:?}]: expected a number, a name, or one per replica (a list, tuple or \
+                 numpy array of {r}), got {type_name}"
+            ))),
+        };
     }
     let n = value.len()?;
     if n != r {
@@ -72,25 +92,31 @@ fn per_replica(key: &str, value: &Bound<'_, PyAny>, r: usize) -> PyResult<Vec<St
     let values = (0..n)
         .map(|k| convert::value_text(key, &value.get_item(k)?))
         .collect::<PyResult<Vec<String>>>()?;
-    if PIPELINE_KEYS.contains(&key) && values.iter().any(|v| v != &values[0]) {
-        return Err(PyValueError::new_err(format!(
-            "params[{key:?}]: {} and {} differ, but the replicas of one ensemble share the model \
-             and the neighbourhood (the same pipelines step them all); make one ensemble per value",
-            values[0],
-            values
-                .iter()
-                .find(|v| *v != &values[0])
-                .expect("one differs")
-        )));
-    }
-    Ok(values)
+    Ok(match values.iter().position(|v| v != &values[0]) {
+        None => Values::Shared(values[0].clone()),
+        Some(other) if PIPELINE_KEYS.contains(&key) => {
+            // A value that is no model or neighbourhood says so first.
+            for v in &values {
+                sim::model::SimParams::default()
+                    .set(key, v)
+                    .map_err(|e| PyValueError::new_err(format!("params[{key:?}]: {e}")))?;
+            }
+            return Err(PyValueError::new_err(format!(
+                "params[{key:?}]: {} and {} differ, but the replicas of one ensemble share the \
+                 model and the neighbourhood (the same pipelines step them all); make one \
+                 ensemble per value",
+                values[0], values[other]
+            )));
+        }
+        Some(_) => Values::Each(values),
+    })
 }
 
-/// Each replica's own `--set`s from `params` (keys checked: parameters of the table, not also
-/// given as keywords in `fixed`).
+/// The `params` every replica shares (appended to `fixed`, the keyword parameters) and each
+/// replica's own `--set`s (keys checked: parameters of the table, not also given as keywords).
 fn params_sets(
     params: Option<&Bound<'_, PyDict>>,
-    fixed: &[Set],
+    fixed: &mut Vec<Set>,
     replicas: usize,
 ) -> PyResult<Vec<Vec<Set>>> {
     let mut own = vec![Vec::new(); replicas];
@@ -117,11 +143,16 @@ fn params_sets(
                 "{key}: given both as a keyword and in params; give it once"
             )));
         }
-        for (r, value) in per_replica(&key, &v, replicas)?.into_iter().enumerate() {
-            own[r].push(Set {
-                key: key.clone(),
-                value,
-            });
+        match per_replica(&key, &v, replicas)? {
+            Values::Shared(value) => fixed.push(Set { key, value }),
+            Values::Each(values) => {
+                for (r, value) in values.into_iter().enumerate() {
+                    own[r].push(Set {
+                        key: key.clone(),
+                        value,
+                    });
+                }
+            }
         }
     }
     Ok(own)
@@ -167,6 +198,14 @@ fn replicas_of(
             "obstacles: the scene has {obstacles}, an ensemble holds none (run it as \
              boids.Simulation)"
         )));
+    }
+    // A parameter the replicas vary that the model does not use is the ensemble's fault.
+    for set in own.iter().flatten() {
+        first
+            .setup
+            .params
+            .check_used(&set.key)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     // The shared seed, resolved, is replica 0's and the base of the others'.
     let base = first.setup.seed;
@@ -251,21 +290,18 @@ impl Ensemble {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        replicas: usize,
+        replicas: i128,
         scene: Option<PathBuf>,
         backend: &str,
-        seed: Option<u32>,
+        seed: Option<i128>,
         boids: Option<Bound<'_, PyAny>>,
         keep_world: bool,
         params: Option<Bound<'_, PyDict>>,
         fixed: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Ensemble> {
-        let max = sim::stages::MAX_REPLICAS as usize;
-        if !(1..=max).contains(&replicas) {
-            return Err(PyValueError::new_err(format!(
-                "replicas = {replicas}: allowed 1 ..= {max}"
-            )));
-        }
+        let max = i128::from(sim::stages::MAX_REPLICAS);
+        let replicas: usize = convert::whole("replicas", replicas, 1, max)?;
+        let seed = convert::seed(seed)?;
         let kind = match backend {
             "gpu" => BackendKind::Gpu,
             "cpu" => BackendKind::Cpu,
@@ -276,8 +312,8 @@ impl Ensemble {
             }
         };
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
-        let fixed = convert::keyword_sets(fixed.as_ref(), convert::Callee::Ensemble)?;
-        let own = params_sets(params.as_ref(), &fixed, replicas)?;
+        let mut fixed = convert::keyword_sets(fixed.as_ref(), convert::Callee::Ensemble)?;
+        let own = params_sets(params.as_ref(), &mut fixed, replicas)?;
         let made = py.detach(|| {
             no_panic(|| -> PyResult<(Replicas, Vec<bool>)> {
                 let inputs = Inputs::load(scene.as_deref(), None).map_err(run_error)?;
@@ -331,28 +367,38 @@ impl Ensemble {
 
     /// run(n) -> dict
     ///
-    /// Runs n steps (1 ≤ n) of every replica, each followed by its measures: a dict of the
-    /// measure table's names (docs/model.md §12) to float64 arrays of shape (R, n), NaN where a
-    /// measure has no value (the catches of a replica without predators). The measures are read
-    /// back 1024 steps at a time; Ctrl-C stops it between those, the steps done kept (their
-    /// measures dropped). MemoryError when the arrays cannot be held.
+    /// Runs n steps (0 ≤ n ≤ 2^32 − 1) of every replica, each followed by its measures: a dict
+    /// of the measure table's names (docs/model.md §12) to float64 arrays of shape (R, n), NaN
+    /// where a measure has no value (the catches of a replica without predators). The measures
+    /// are read back 1024 steps at a time; Ctrl-C stops it between those, the steps done kept
+    /// (their measures dropped). MemoryError, before any step, when the arrays would take more
+    /// than half the memory available.
     fn run<'py>(&self, py: Python<'py>, n: i128) -> PyResult<Bound<'py, PyDict>> {
-        let n = convert::steps(n)?;
-        let n = u32::try_from(n)
-            .map_err(|_| PyValueError::new_err(format!("n = {n}: at most {}", u32::MAX)))?;
+        let n: u32 = convert::whole("n", n, 0, i128::from(u32::MAX))?;
         let reps = self.predators.len();
         let (len, steps) = (reps * n as usize, n as usize);
-        // [measure][replica * n + step], held before any step is run.
+        // [measure][replica * n + step], held before any step is run: refused when more than the
+        // memory the system has available (a reservation alone would succeed on an
+        // overcommitting system and the process be killed while filling it).
+        let bytes = (len * MEASURES.len() * 8) as u64;
+        let too_large = |more: String| {
+            PyMemoryError::new_err(format!(
+                "run({n}): {reps} replicas × {n} steps × {} measures need {:.1} GiB{more}",
+                MEASURES.len(),
+                bytes as f64 / f64::from(1u32 << 30)
+            ))
+        };
+        if let Some(free) = convert::available_memory().filter(|&free| bytes > free / 2) {
+            return Err(too_large(format!(
+                ", more than half the {:.1} GiB available: run fewer steps a call",
+                free as f64 / f64::from(1u32 << 30)
+            )));
+        }
         let mut cols: Vec<Vec<f64>> = Vec::with_capacity(MEASURES.len());
         for _ in MEASURES.iter() {
             let mut col = Vec::new();
-            col.try_reserve_exact(len).map_err(|_| {
-                PyMemoryError::new_err(format!(
-                    "run({n}): {reps} replicas × {n} steps × {} measures need {:.1} GiB",
-                    MEASURES.len(),
-                    (len * MEASURES.len() * 8) as f64 / f64::from(1u32 << 30)
-                ))
-            })?;
+            col.try_reserve_exact(len)
+                .map_err(|_| too_large(String::new()))?;
             col.resize(len, f64::NAN);
             cols.push(col);
         }

@@ -128,7 +128,7 @@ impl Simulation {
         py: Python<'_>,
         scene: Option<PathBuf>,
         backend: &str,
-        seed: Option<u32>,
+        seed: Option<i128>,
         boids: Option<Bound<'_, PyAny>>,
         init: Option<PathBuf>,
         keep_world: bool,
@@ -140,6 +140,7 @@ impl Simulation {
             ))
         })?;
         let boids = boids.map(|b| convert::count(&b)).transpose()?;
+        let seed = convert::seed(seed)?;
         let sets = convert::keyword_sets(params.as_ref(), convert::Callee::Simulation)?;
         let request = Request {
             scene,

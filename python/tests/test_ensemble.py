@@ -62,6 +62,36 @@ def test_bad_arguments_name_the_key_and_the_range():
                        params={"vicsek_eta": [0.1, 0.2, 9.0]})
     with pytest.raises(ValueError, match=r"replicas = 65: allowed 1 ..= 64"):
         boids.Ensemble(65, backend="cpu")
+    # Out of any integer type: the same ValueError, naming the argument.
+    with pytest.raises(ValueError, match=r"replicas = -1: allowed 1 ..= 64"):
+        boids.Ensemble(-1, backend="cpu")
+    with pytest.raises(ValueError, match=r"replicas = 1180591620717411303424: allowed"):
+        boids.Ensemble(2**70, backend="cpu")
+    for seed in (-1, 2**32):
+        with pytest.raises(ValueError, match=rf"seed = {seed}: allowed 0 ..= 4294967295"):
+            boids.Ensemble(2, backend="cpu", seed=seed)
+        with pytest.raises(ValueError, match=rf"seed = {seed}: allowed 0 ..= 4294967295"):
+            boids.Simulation(backend="cpu", seed=seed)
+    # One value for all (or R equal values) is what the replicas share: no replica named.
+    for shared_eta in (9.0, [9.0, 9.0]):
+        with pytest.raises(ValueError) as shared:
+            boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
+                           params={"vicsek_eta": shared_eta})
+        assert "vicsek_eta = 9" in str(shared.value) and "replica" not in str(shared.value)
+    with pytest.raises(ValueError) as unused:
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
+                       params={"alignment_weight": [1, 2]})
+    assert "alignment_weight is not used by the vicsek model" in str(unused.value)
+    assert "replica" not in str(unused.value)
+    with pytest.raises(ValueError, match=r'params\["model"\]: .*fishy'):
+        boids.Ensemble(2, scene=VICSEK, backend="cpu", params={"model": ["vicsek", "fishy"]})
+    for odd in (b"walls", {"a": 1}, {1, 2}):
+        with pytest.raises(TypeError, match=r'params\["boundary"\]: expected a number, a name'):
+            boids.Ensemble(2, scene=VICSEK, backend="cpu", params={"boundary": odd})
+    # numpy's bools are bools, refused for a number as Python's are.
+    for flags in ([True, False], np.array([True, False])):
+        with pytest.raises(ValueError, match=r"vicsek_eta"):
+            boids.Ensemble(2, scene=VICSEK, backend="cpu", params={"vicsek_eta": flags})
     with pytest.raises(ValueError, match=r"backend"):
         boids.Ensemble(2, backend="cpu-naive")
     with pytest.raises(ValueError, match=r"params\[\"neighborhood\"\]: metric and topological differ"):
@@ -72,7 +102,7 @@ def test_bad_arguments_name_the_key_and_the_range():
         boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100,
                        params={"model": ["vicsek", "boids"]})
     # A split the names do not show (topological k past 8 is a search of its own).
-    with pytest.raises(ValueError, match=r"replica 1 needs other pipelines"):
+    with pytest.raises(ValueError, match=r"replica 1 needs other pipelines .*topological_k = 12"):
         boids.Ensemble(2, scene=VICSEK, backend="cpu", boids=100, neighborhood="topological",
                        params={"topological_k": [6, 12]})
     with pytest.raises(ValueError, match=r'params: "vicsek_etta" is not a parameter.*vicsek_eta'):
@@ -94,9 +124,15 @@ def test_bad_arguments_name_the_key_and_the_range():
     # From the end, as a Python sequence.
     assert np.array_equal(ens.positions(-1), ens.positions(1))
     assert not np.array_equal(ens.positions(-1), ens.positions(0))
-    # Arrays that cannot be held: refused before a step is run.
+    # Arrays that cannot be held: refused before a step is run (10⁹ steps: 268 GiB; 4·10⁹ past
+    # any reservation), not left to the system to kill the process.
+    with pytest.raises(MemoryError, match=r"run\(1000000000\): 2 replicas .* need 268.2 GiB"):
+        ens.run(10**9)
     with pytest.raises(MemoryError, match=r"run\(4000000000\): 2 replicas"):
         ens.run(4_000_000_000)
+    for n in (-1, 2**32):
+        with pytest.raises(ValueError, match=rf"n = {n}: allowed 0 ..= 4294967295"):
+            ens.run(n)
 
 
 @pytest.mark.parametrize("backend", ["gpu", "cpu"])

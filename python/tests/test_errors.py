@@ -22,7 +22,7 @@ def test_bad_arguments_are_value_errors():
     # A step count out of range is a ValueError naming it, not a bare OverflowError.
     with pytest.raises(ValueError, match="n = -1: the number of steps is 0"):
         boids.Simulation(boids=10).step(-1)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match=r"seed = -1: allowed 0 \.\.= 4294967295"):
         boids.Simulation(seed=-1)
 
 
