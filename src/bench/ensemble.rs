@@ -36,7 +36,7 @@ use crate::stats::format::format_ms;
 use super::sweep::BenchConfig;
 
 /// One row of the table: times are ms per step of the whole (R replicas, or one system).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EnsembleRow {
     /// Boids per replica.
     pub boids: usize,
@@ -79,6 +79,26 @@ impl EnsembleRow {
     /// The cost model's speed-up: R·t(N) / t(RN).
     pub fn predicted(&self) -> f64 {
         self.lone_ms / self.one_system_ms
+    }
+}
+
+impl serde::Serialize for EnsembleRow {
+    /// The measured times with what the table derives from them (the columns of the CSV).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::json!({
+            "boids": self.boids,
+            "replicas": self.replicas,
+            "lone_ms": self.lone_ms,
+            "ensemble_ms": self.ensemble_ms,
+            "one_system_ms": self.one_system_ms,
+            "launch_ms": self.launch_ms(),
+            "per_boid_ms": self.per_boid_ms(),
+            "lone_replica_steps_per_s": self.lone_rate(),
+            "ensemble_replica_steps_per_s": self.ensemble_rate(),
+            "speedup": self.speedup(),
+            "predicted_speedup": self.predicted(),
+        })
+        .serialize(s)
     }
 }
 
@@ -143,17 +163,24 @@ fn row(
     let mut gpu = GpuBackend::from_state(ctx, &first.params, &first.boids, first.seed)?;
     gpu.set_profiling(false);
     let big = setup(inputs, cfg, n * r, Some(base))?;
+    // The one system holds every replica's predators: the ensemble's work.
+    let big_predators: Vec<_> = replicas
+        .iter()
+        .flat_map(|rep| rep.predators.iter().cloned())
+        .collect();
     let (mut lone, mut ens, mut one) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..SITTINGS {
         let mut sum = 0.0;
         for rep in &replicas {
             gpu.reset(&rep.params, &rep.boids, rep.seed)?;
+            gpu.set_predators(&rep.predators)?;
             sum += timed(&mut gpu, cfg.warmup, cfg.steps)?;
         }
         lone.push(sum);
         gpu.reset_ensemble(&replicas)?;
         ens.push(timed(&mut gpu, cfg.warmup, cfg.steps)?);
         gpu.reset(&big.params, &big.boids, big.seed)?;
+        gpu.set_predators(&big_predators)?;
         one.push(timed(&mut gpu, cfg.warmup, cfg.steps)?);
     }
     Ok(EnsembleRow {
@@ -279,10 +306,24 @@ pub fn run(
     ctx: &GpuContext,
     replicas: &[usize],
 ) -> Result<Vec<EnsembleRow>, BenchError> {
+    if cfg.steps == 0 {
+        return Err(BenchError::Config("--steps must be at least 1".into()));
+    }
     let inputs = Inputs::load(cfg.scene.as_deref(), None)?;
+    let (counts, replicas) = (distinct(&cfg.boids), distinct(replicas));
+    // Refused before the folder is made or anything measured.
+    for &n in &counts {
+        let obstacles = setup(&inputs, cfg, n, None)?.actors.obstacles.len();
+        if obstacles > 0 {
+            return Err(RunError::Conflict(format!(
+                "the scene has {obstacles} obstacles: an ensemble holds none (docs/sweeps.md, \
+                 \"What splits an ensemble\"), so --replicas measures scenes without them"
+            ))
+            .into());
+        }
+    }
     prepare_out_dir(&cfg.out, cfg.create_out_parents, cfg.force)?;
     let created_utc = now_rfc3339();
-    let (counts, replicas) = (distinct(&cfg.boids), distinct(replicas));
     let mut rows = Vec::new();
     print!("{}", header());
     for &n in &counts {
@@ -290,6 +331,15 @@ pub fn run(
             rows.push(row(ctx, &inputs, cfg, n, r)?);
             print!("{}", table(&rows[rows.len() - 1..]));
         }
+    }
+    if rows
+        .iter()
+        .any(|r| r.per_boid_ms().is_some_and(|b| b < 0.0))
+    {
+        println!(
+            "note: a negative b·N (one system of R·N boids stepped faster than one of N) is \
+             timing noise, not a cost: raise --steps for a fit worth reading"
+        );
     }
     let capture = EnsembleCapture {
         schema: ENSEMBLES_SCHEMA,

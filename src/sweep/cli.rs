@@ -172,7 +172,7 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
         return Ok(());
     }
     let cfg = config(args)?;
-    let stop = Stop::install("the current run");
+    let stop = Stop::install("the current run (a GPU batch: its current step)");
     let pb = Progress::new(args.quiet, "steps");
     let axes = cfg.axes.clone();
     // Runs whose errors are not to be trusted (too short for their τ_int of φ).

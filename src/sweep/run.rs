@@ -379,7 +379,16 @@ pub fn run_sweep(
         shard: cfg.shard,
         base_params: base_params.unwrap_or(base.params),
         method: Method {
-            batch: (cfg.backend == BackendKind::Gpu).then(|| cfg.batch.describe()),
+            batch: Some(if cfg.backend == BackendKind::Gpu {
+                cfg.batch.describe()
+            } else {
+                format!(
+                    "{} (ignored by the {} backend: its small runs run side by side, one per \
+                     thread)",
+                    cfg.batch.describe(),
+                    cfg.backend.name()
+                )
+            }),
             ..method(&spec)
         },
         runs_done: 0,

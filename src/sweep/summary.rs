@@ -94,8 +94,8 @@ pub struct MergedShard {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Method {
     /// How GPU runs were grouped into ensembles (`--batch`: `auto`, a count, or `1`), with what
-    /// it means; absent for a merge and for the CPU backends. The results are the same bits
-    /// whatever it is.
+    /// it means (and, for the CPU backends, that they ignore it); absent for a merge. The
+    /// results are the same bits whatever it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<String>,
     /// The measures, in column order.

@@ -228,6 +228,30 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
         "{}",
         text(&bad)
     );
+    // Scenes an ensemble cannot hold, and no steps, are refused before anything is measured.
+    let trees = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/trees.toml");
+    let obstacles = run(&[
+        "bench",
+        "--replicas",
+        "2",
+        "--boids",
+        "100",
+        "--scene",
+        trees,
+    ]);
+    assert!(!obstacles.status.success());
+    assert!(
+        text(&obstacles).contains("obstacles"),
+        "{}",
+        text(&obstacles)
+    );
+    let none = run(&["bench", "--replicas", "2", "--boids", "100", "--steps", "0"]);
+    assert!(!none.status.success());
+    assert!(
+        text(&none).contains("--steps must be at least 1"),
+        "{}",
+        text(&none)
+    );
     // Options of the other benchmark are refused, not ignored.
     let other = run(&["bench", "--replicas", "2", "--backends", "cpu"]);
     assert!(!other.status.success());
@@ -278,4 +302,7 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
     assert!(json["adapter"]["name"].is_string(), "{json}");
     assert_eq!(json["parameters"]["replicas"], serde_json::json!([1, 3]));
     assert_eq!(json["rows"].as_array().map(Vec::len), Some(2), "{json}");
+    // The rows carry what the table derives, as the CSV does.
+    assert!(json["rows"][1]["speedup"].as_f64().is_some(), "{json}");
+    assert!(json["rows"][0]["launch_ms"].is_null(), "{json}");
 }

@@ -99,17 +99,26 @@ pub fn check_ensemble(replicas: &[Replica]) -> Result<(), SimError> {
         validate_predators(&rep.predators)?;
         let v = Variant::of(&rep.params);
         if v != v0 {
+            let (p, p0) = (&rep.params, &first.params);
+            let what = if v.model != v0.model {
+                format!("model = {} against {}", v.model.name(), v0.model.name())
+            } else if v.search != v0.search {
+                format!(
+                    "neighborhood = {}, topological_k = {} against neighborhood = {}, \
+                     topological_k = {}",
+                    p.neighborhood.name(),
+                    p.topological_k,
+                    p0.neighborhood.name(),
+                    p0.topological_k
+                )
+            } else {
+                format!("view_angle = {} against {}", p.view_angle, p0.view_angle)
+            };
             return Err(err(format!(
-                "replica {r} needs other pipelines than replica 0 (model {} against {}, \
-                 search {:?} against {:?}, field of view compiled in {} against {}): replicas \
-                 of one ensemble share the model, the neighbourhood (and topological_k ≤ 8 or \
-                 not) and whether view_angle < 360",
-                v.model.name(),
-                v0.model.name(),
-                v.search,
-                v0.search,
-                v.view,
-                v0.view
+                "replica {r} needs other pipelines than replica 0 ({what}): the replicas of one \
+                 ensemble share the model, the neighbourhood (and, topological, whether \
+                 topological_k ≤ 8, a search of its own) and whether view_angle < 360 (a field \
+                 of view compiled in)"
             )));
         }
     }
