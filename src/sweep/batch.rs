@@ -10,9 +10,10 @@
 //! Within a batch, each stretch of consecutive runs with the same pipelines
 //! ([`crate::gpu::backend::check_ensemble`]: model, neighbourhood search, field of view) and step
 //! index is one ensemble; a run with obstacles or catches carried from a checkpoint runs alone, as
-//! do all the batch's runs when one fails to resolve (it then fails as it would alone) or the
-//! ensemble fails as a whole (each run alone says which fails). The results are the same bits
-//! either way.
+//! do all the batch's runs when one fails to resolve (it then fails as it would alone). An
+//! ensemble that fails as a whole (an adapter's limit) is split in halves, down to lone runs (a
+//! run that fails alone says why). The results are the same bits either way. The stop flag
+//! (Ctrl-C) is polled between steps: an ensemble stopped before its end leaves its runs not done.
 
 use std::time::Instant;
 
