@@ -222,6 +222,18 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
                 short.set(short.get() + 1);
                 pb.say(&format!("warning: run {}: {why}", row.run));
             }
+            let bad = row.not_finite();
+            if !bad.is_empty() {
+                pb.warn(&format!(
+                    "run {} (point {}: {}, repeat {}): its state is not finite ({} not finite \
+                     over the run): its row's statistics are NaN, the other runs' are their own",
+                    row.run,
+                    row.point,
+                    describe(&axes, &row.values),
+                    row.repeat,
+                    bad.join(", ")
+                ));
+            }
             if row.scalars.iter().any(Option::is_none) {
                 missing.set(missing.get() + 1);
             }

@@ -64,6 +64,19 @@ impl RunRow {
         density(self.boids, self.world)
     }
 
+    /// The measures that every state has (the mean speed, the polarization) whose average over
+    /// the run is not finite: the run's state became NaN or infinite (a replica of an ensemble
+    /// like a lone run: its own row only, the other runs' statistics are their own). Empty for a
+    /// healthy run.
+    pub fn not_finite(&self) -> Vec<&'static str> {
+        crate::sweep::measures()
+            .iter()
+            .zip(&self.stats)
+            .filter(|(m, s)| matches!(m.name, "mean_speed" | "polarization") && !s.mean.is_finite())
+            .map(|(m, _)| m.name)
+            .collect()
+    }
+
     /// Why this run's errors are not to be trusted, if they are not: the run shorter than
     /// [`RUN_TAUS`](crate::stats::RUN_TAUS) integrated autocorrelation times of φ, or a batch of
     /// its errors shorter than [`BATCH_TAUS`](crate::stats::BATCH_TAUS) (docs/model.md §12.9).
@@ -315,4 +328,56 @@ pub fn read_csv(path: &Path, axes: &[Axis], scalars: &[String]) -> Result<Vec<Ru
         });
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row whose measures all average `mean`.
+    fn row(mean: f64) -> RunRow {
+        let n = crate::sweep::measures().len();
+        RunRow {
+            run: 5,
+            point: 3,
+            repeat: 1,
+            seed: 1,
+            values: vec![2.0],
+            boids: 100,
+            world: [10.0, 10.0],
+            samples: 100,
+            stats: vec![
+                SeriesStats {
+                    mean,
+                    sd: 0.0,
+                    se: 0.0
+                };
+                n
+            ],
+            order: Vec::new(),
+            scalars: Vec::new(),
+            histogram: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_run_whose_state_is_not_finite_says_so() {
+        assert!(row(0.5).not_finite().is_empty());
+        assert_eq!(row(f64::NAN).not_finite(), ["polarization", "mean_speed"]);
+        // Only the measures every state has: a NaN v_a alone (a model without a constant speed)
+        // is no fault.
+        let mut r = row(0.5);
+        let va = crate::sweep::measures()
+            .iter()
+            .position(|m| m.name == "va")
+            .unwrap();
+        r.stats[va].mean = f64::NAN;
+        assert!(r.not_finite().is_empty());
+        let speed = crate::sweep::measures()
+            .iter()
+            .position(|m| m.name == "mean_speed")
+            .unwrap();
+        r.stats[speed].mean = f64::INFINITY;
+        assert_eq!(r.not_finite(), ["mean_speed"]);
+    }
 }
