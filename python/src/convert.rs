@@ -350,22 +350,31 @@ pub fn check_keyword(key: &str, callee: Callee) -> PyResult<()> {
         return Ok(());
     }
     let (name, keywords) = (callee.name(), callee.keywords());
-    let known = keywords
-        .iter()
-        .copied()
-        .chain(sim::model::SimParams::specs().iter().map(|s| s.key));
-    let near = sim::model::param_table::nearest(key, known);
-    let hint = match sim::model::param_table::did_you_mean(&near) {
+    let hint = match nearest_hint(key, keywords) {
         h if h.is_empty() => format!(
             "; {name} takes {} and the parameters of docs/model.md §3.1",
             keywords.join(", ")
         ),
-        h => format!("; {h}"),
+        h => h,
     };
     Err(PyValueError::new_err(format!(
         "{name}() got an unexpected keyword argument {key:?}: it is neither an argument nor a \
          parameter{hint}"
     )))
+}
+
+/// `; did you mean …` naming the parameters and `keywords` nearest to `key`, or empty when none
+/// is near.
+pub fn nearest_hint(key: &str, keywords: &[&str]) -> String {
+    let known = keywords
+        .iter()
+        .copied()
+        .chain(sim::model::SimParams::specs().iter().map(|s| s.key));
+    let near = sim::model::param_table::nearest(key, known);
+    match sim::model::param_table::did_you_mean(&near) {
+        h if h.is_empty() => h,
+        h => format!("; {h}"),
+    }
 }
 
 /// A step count from Python: any int, refused when negative or above 2^64 − 1 with a

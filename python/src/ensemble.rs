@@ -126,16 +126,9 @@ fn params_sets(
     for (k, v) in d.iter() {
         let key: String = k.extract()?;
         if sim::model::SimParams::spec(&key).is_none() {
-            let keys = sim::model::SimParams::specs().iter().map(|s| s.key);
-            let near = sim::model::param_table::nearest(&key, keys);
-            let hint = sim::model::param_table::did_you_mean(&near);
             return Err(PyValueError::new_err(format!(
                 "params: {key:?} is not a parameter (docs/model.md §3.1){}",
-                if hint.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {hint}")
-                }
+                convert::nearest_hint(&key, &[])
             )));
         }
         if fixed.iter().any(|s| s.key == key) {
@@ -235,14 +228,30 @@ fn replicas_of(
     Ok(out)
 }
 
-/// Every measure of `m` (NaN where it has none, and for the catches of a replica without
-/// predators), in the measure table's order.
-fn measure_values(m: &FlockMeasures, predators: bool) -> impl Iterator<Item = f64> + '_ {
-    MEASURES.iter().map(move |d| {
-        let id = MeasureId::by_name(d.name).expect("a measure of the table");
-        match d.needs() {
-            Needs::Catches if !predators => f64::NAN,
-            _ => m.get(id).unwrap_or(f64::NAN),
+/// The measure table's ids and whether each is a catch counter, in its order (looked up once a
+/// call, not per sample).
+fn measure_ids() -> Vec<(MeasureId, bool)> {
+    MEASURES
+        .iter()
+        .map(|d| {
+            let id = MeasureId::by_name(d.name).expect("a measure of the table");
+            (id, d.needs() == Needs::Catches)
+        })
+        .collect()
+}
+
+/// Every measure of `m` in the order of `ids` (NaN where it has none, and for the catches of a
+/// replica without predators).
+fn measure_values<'a>(
+    ids: &'a [(MeasureId, bool)],
+    m: &'a FlockMeasures,
+    predators: bool,
+) -> impl Iterator<Item = f64> + 'a {
+    ids.iter().map(move |&(id, catches)| {
+        if catches && !predators {
+            f64::NAN
+        } else {
+            m.get(id).unwrap_or(f64::NAN)
         }
     })
 }
@@ -402,6 +411,7 @@ impl Ensemble {
             col.resize(len, f64::NAN);
             cols.push(col);
         }
+        let ids = measure_ids();
         let mut done = 0u32;
         while done < n {
             let k = (n - done).min(RUN_CHUNK);
@@ -409,7 +419,7 @@ impl Ensemble {
             for (r, replica) in rows.iter().enumerate() {
                 for (s, m) in replica.iter().enumerate() {
                     let at = r * steps + done as usize + s;
-                    for (c, v) in measure_values(m, self.predators[r]).enumerate() {
+                    for (c, v) in measure_values(&ids, m, self.predators[r]).enumerate() {
                         cols[c][at] = v;
                     }
                 }
@@ -432,10 +442,11 @@ impl Ensemble {
     /// without predators).
     fn measures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let ms = self.with(py, |e| e.measures().map_err(sim_error))?;
+        let ids = measure_ids();
         let values: Vec<Vec<f64>> = ms
             .iter()
             .zip(&self.predators)
-            .map(|(m, &p)| measure_values(m, p).collect())
+            .map(|(m, &p)| measure_values(&ids, m, p).collect())
             .collect();
         let d = PyDict::new(py);
         for (c, desc) in MEASURES.iter().enumerate() {

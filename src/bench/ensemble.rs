@@ -7,7 +7,8 @@
 //! - **lone**: each replica in turn on one kept backend (reset per replica), `warmup` steps, then
 //!   `steps` steps timed (submitted back to back, one wait at the end);
 //! - **ensemble**: the R replicas as one ensemble, timed the same way;
-//! - **one system** of R·N boids (the world scaled to keep the density), timed the same way: its
+//! - **one system** of R·N boids (the world scaled to keep the density; every replica's predators
+//!   in it, as each lone run has its own), timed the same way: its
 //!   step is the ensemble's work with one system's launches. With the lone step t(N) = L + b·N
 //!   and the big one t(RN) = L + b·R·N (L: the launch term, b: the per-boid one, both measured
 //!   here), the cost model predicts the ensemble's speed-up R·t(N) / t(RN); the table gives the

@@ -42,7 +42,7 @@ impl GpuBackend {
         let per_batch = (HISTORY_ROWS / rows).max(if rows > 1 { 256 } else { 1 });
         let size = (per_batch as u64 * block).max(HISTORY_ROWS as u64 * (MEASURES_ROW_BYTES + 8));
         if self.history.as_ref().is_none_or(|h| h.size() < size) {
-            // Made on first use, grown once for an ensemble (1 MiB at 64 replicas).
+            // Made on first use, grown once for an ensemble (1.2 MiB at 64 replicas).
             self.history = Some(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("measures history"),
                 size,
@@ -56,7 +56,8 @@ impl GpuBackend {
         while left > 0 {
             let batch = left.min(per_batch);
             // Each step with its measures in one submission (the uniforms of a step are written
-            // before it), the result rows copied into the history; no wait in between.
+            // before it), the result rows and catch counters copied into the history; no wait
+            // in between.
             let t = std::time::Instant::now();
             for k in 0..batch as u64 {
                 self.write_uniforms();
