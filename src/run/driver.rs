@@ -188,18 +188,13 @@ pub fn drive<S: Sweep>(
         };
         let outputs: Vec<(S::Output, f64)> = if let Some(outs) = together {
             // The runs done, up to the first one stopped (Ctrl-C) before its end.
-            let finished = outs.iter().take_while(|o| o.is_some()).count();
             let outs: Vec<(S::Output, f64)> = outs.into_iter().map_while(|o| o).collect();
+            let finished = outs.len();
             if finished < wave {
+                // The stop flag is set: the loop's check reports the rest as not started.
                 record_all(sweep, &planned[..finished], outs, on_event)?;
-                for run in &runs[i + finished..] {
-                    on_event(Event::Skipped {
-                        run,
-                        reason: INTERRUPTED,
-                    });
-                }
-                sweep.stopped(&runs[i + finished..]);
-                return Ok(Ended::Stopped(i + finished));
+                i += finished;
+                continue;
             }
             outs
         } else if wave == 1 {
