@@ -158,7 +158,9 @@ struct Gathered {
 }
 
 fn gather(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
-    if (params.max_neighbors > 0u) {
+    // CAPPED is a constant of the pipeline: without a neighbour cap, the selection (and its
+    // array) is compiled out.
+    if (CAPPED && params.max_neighbors > 0u) {
         return gather_capped(s, p, budget);
     }
     let c = cell_xy(p);

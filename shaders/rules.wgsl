@@ -45,7 +45,9 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
     var ob = empty_obstacle_sums();
-    if (params.obstacle_count > 0u) {
+    // OBSTACLES is a constant of the pipeline: without obstacle points, their block (and its
+    // array) is compiled out.
+    if (OBSTACLES && params.obstacle_count > 0u) {
         let blk = obstacle_block(me.xy);
         if (obstacle_points_in(blk) > OBSTACLE_BUDGET) {
             defer_item(1u, s);

@@ -103,7 +103,7 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let p = me.xy;
     let c = cell_xy(p);
     let by = i32(params.block_y);
-    let capped = params.max_neighbors > 0u;
+    let capped = CAPPED && params.max_neighbors > 0u;
 
     var part: Partial;
     part.sums = empty_sums();
@@ -135,9 +135,9 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
         }
     }
     part.sums = sums;
-    // Obstacle points, likewise.
+    // Obstacle points, likewise (OBSTACLES: a constant of the pipeline).
     let blk = obstacle_block(p);
-    if (live) {
+    if (live && OBSTACLES) {
         var base = 0u;
         for (var k = 0u; k < blk.n; k++) {
             let a = obstacle_cells[blk.cells[k]];

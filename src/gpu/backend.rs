@@ -117,7 +117,7 @@ impl GpuBackend {
         check_boids(ctx, boids.len() as u64)?;
         let mut costs = Costs::default();
         let before = ctx.pipeline_stats();
-        let pipelines = Pipelines::new(ctx, Variant::of(params));
+        let pipelines = Pipelines::new(ctx, Variant::of(params, false));
         add_compiles(&mut costs, &before, &ctx.pipeline_stats());
         // No obstacles, binned as `set_obstacles(&[])` bins them, so that call fits the buffers.
         let interaction = Interaction::with_obstacle_defaults();
@@ -180,7 +180,8 @@ impl GpuBackend {
         self.replicas.clear();
         self.record_neighbors = false;
         let before = self.ctx.pipeline_stats();
-        self.pipelines.set_variant(&self.ctx, Variant::of(params));
+        self.pipelines
+            .set_variant(&self.ctx, Variant::of(params, false));
         add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
         self.params = params.clone();
         self.seed = seed;
@@ -297,6 +298,12 @@ impl GpuBackend {
     }
 
     /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
+    /// Makes the pipelines those of the run's parameters and obstacles (compiled on first use).
+    fn set_variant(&mut self) {
+        let v = Variant::of(&self.params, !self.obstacle_points.is_empty());
+        self.pipelines.set_variant(&self.ctx, v);
+    }
+
     fn rebin_obstacles(&mut self) -> Result<(), SimError> {
         self.obstacles = obstacle_grid(&self.obstacle_points, &self.interaction, &self.params);
         self.fit(self.count)?;
@@ -694,7 +701,7 @@ impl Simulation for GpuBackend {
         };
         match result {
             // The rules pass is compiled for one model and neighbourhood at a time.
-            Ok(()) => self.pipelines.set_variant(&self.ctx, Variant::of(params)),
+            Ok(()) => self.set_variant(),
             Err(_) => self.params = old,
         }
         result
@@ -726,6 +733,8 @@ impl Simulation for GpuBackend {
             let _ = self.rebin_obstacles();
             return Err(e);
         }
+        // The obstacle sums are compiled in only while there are obstacle points.
+        self.set_variant();
         Ok(())
     }
 

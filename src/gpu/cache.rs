@@ -10,38 +10,39 @@ use std::time::Instant;
 
 use crate::gpu::shaders;
 use crate::model::{Model, SimParams};
-use crate::stages::{Search, Stage};
+use crate::stages::{RuleParts, Search, Stage};
 
 /// The pipelines of a stage's entry points, for one variant.
 pub type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
 
 /// What a stage holding the model's rule is compiled for: the model, the neighbour search (the
-/// other searches are compiled out) and whether a field of view narrower than 360° is (without
-/// it, the candidates take no test of direction: docs/model.md §4.6).
+/// other searches are compiled out) and the optional parts of the rule the run uses
+/// ([`RuleParts`]: the field of view, the neighbour cap, obstacles; each compiled out when unused).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The model.
     pub model: Model,
     /// The neighbour search.
     pub search: Search,
-    /// Whether the field of view's test is compiled in (`view_angle` < 360).
-    pub view: bool,
+    /// The optional parts compiled in.
+    pub parts: RuleParts,
 }
 
 impl Variant {
-    /// The variant of a run with `params`.
-    pub fn of(params: &SimParams) -> Variant {
+    /// The variant of a run with `params`, with or without obstacle points.
+    pub fn of(params: &SimParams, obstacles: bool) -> Variant {
         Variant {
             model: params.model,
             search: Search::of(params),
-            view: params.view_angle < 360.0,
+            parts: RuleParts::of(params, obstacles),
         }
     }
 
-    /// Its number among the variants: one per model, search and field of view.
+    /// Its number among the variants: one per model, search and combination of parts.
     fn slot(self) -> usize {
-        2 * (Search::ALL.len() * self.model.code() as usize + self.search as usize)
-            + self.view as usize
+        RuleParts::ALL.len()
+            * (Search::ALL.len() * self.model.code() as usize + self.search as usize)
+            + self.parts.code()
     }
 }
 
@@ -112,14 +113,14 @@ fn compile(
             stage.name,
             variant.model.name(),
             variant.search.name(),
-            if variant.view { ", field of view" } else { "" }
+            variant.parts.describe()
         )
     } else {
         stage.name.to_string()
     };
     let source = stage
         .wgsl
-        .source_variant(variant.model, variant.search, variant.view);
+        .source_variant(variant.model, variant.search, variant.parts);
     let module = shaders::module(device, &label, &source);
     stage
         .entry_points()

@@ -15,8 +15,8 @@ pub const SPLAT: crate::stages::Wgsl =
 pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
-/// model's rule once per model of the table, neighbourhood and field of view, named
-/// `stage/model/neighbourhood[/field of view]`),
+/// model's rule once per model of the table, neighbourhood and combination of optional parts,
+/// named `stage/model/neighbourhood[/field of view][/neighbour cap][/obstacles]`),
 /// then `render`, `splat` and `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -24,11 +24,16 @@ pub fn all_sources() -> Vec<(String, String)> {
         if s.wgsl.per_model() {
             for m in crate::model::Model::all() {
                 for search in crate::stages::Search::ALL {
-                    for view in [false, true] {
-                        let v = if view { "/field of view" } else { "" };
+                    for parts in crate::stages::RuleParts::ALL {
                         out.push((
-                            format!("{}/{}/{}{v}", s.name, m.name(), search.name()),
-                            s.wgsl.source_variant(m, search, view),
+                            format!(
+                                "{}/{}/{}{}",
+                                s.name,
+                                m.name(),
+                                search.name(),
+                                parts.describe().replace(", ", "/")
+                            ),
+                            s.wgsl.source_variant(m, search, parts),
                         ));
                     }
                 }

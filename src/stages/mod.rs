@@ -143,6 +143,73 @@ impl Search {
     }
 }
 
+/// The optional parts of the rule that a source holding it is compiled with: each one is
+/// compiled out of a run that does not use it. Its code, even never run, cost the `rules` pass on
+/// lavapipe (docs/performance.md §4: the neighbour cap's selection and the obstacle block, each
+/// a private array every invocation sets up, 33 → 23 ms a step at 100 000 boids).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleParts {
+    /// The field of view's test (`view_angle` < 360°; without it the candidates take no test of
+    /// direction).
+    pub view: bool,
+    /// The neighbour cap's selection of the nearest (`max_neighbors` > 0).
+    pub capped: bool,
+    /// The obstacle sums (the run has obstacle points).
+    pub obstacles: bool,
+}
+
+impl RuleParts {
+    /// Every combination, in the order of [`RuleParts::code`].
+    pub const ALL: [RuleParts; 8] = {
+        let mut all = [RuleParts {
+            view: false,
+            capped: false,
+            obstacles: false,
+        }; 8];
+        let mut k = 0;
+        while k < 8 {
+            all[k] = RuleParts {
+                view: k & 1 != 0,
+                capped: k & 2 != 0,
+                obstacles: k & 4 != 0,
+            };
+            k += 1;
+        }
+        all
+    };
+
+    /// Its place in [`RuleParts::ALL`].
+    pub fn code(self) -> usize {
+        self.view as usize | (self.capped as usize) << 1 | (self.obstacles as usize) << 2
+    }
+
+    /// The parts a run with `params` uses, with or without obstacle points.
+    pub fn of(params: &crate::model::SimParams, obstacles: bool) -> RuleParts {
+        RuleParts {
+            view: params.view_angle < 360.0,
+            capped: params.max_neighbors > 0,
+            obstacles,
+        }
+    }
+
+    /// The parts in words (empty for none), for pipeline labels and messages: e.g. ", field of
+    /// view, obstacles".
+    pub fn describe(self) -> String {
+        let mut out = String::new();
+        for (on, what) in [
+            (self.view, "field of view"),
+            (self.capped, "neighbour cap"),
+            (self.obstacles, "obstacles"),
+        ] {
+            if on {
+                out.push_str(", ");
+                out.push_str(what);
+            }
+        }
+        out
+    }
+}
+
 /// The place of the model's rule file in a [`Wgsl`]'s files.
 pub const MODEL_RULE: &str = "<model rule>";
 
@@ -191,19 +258,25 @@ impl Wgsl {
     /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
     /// search are not used when the source has no rule.
     pub fn source_for(&self, model: Model, search: Search) -> String {
-        self.source_variant(model, search, false)
+        self.source_variant(model, search, RuleParts::default())
     }
 
-    /// [`Wgsl::source_for`], with `const VIEW: bool = {view};` too: whether the field of view's
-    /// test is compiled in (at 360° it is not: the gather takes no test of direction).
-    pub fn source_variant(&self, model: Model, search: Search, view: bool) -> String {
+    /// [`Wgsl::source_for`] with the optional parts `parts` compiled in: the lines `const VIEW:
+    /// bool = …;`, `const CAPPED: bool = …;` and `const OBSTACLES: bool = …;` ([`RuleParts`]).
+    pub fn source_variant(&self, model: Model, search: Search, parts: RuleParts) -> String {
         let mut out = String::new();
         if self.per_model() {
             let topological = search != Search::Metric;
             let small = search == Search::TopologicalSmall;
+            let RuleParts {
+                view,
+                capped,
+                obstacles,
+            } = parts;
             out.push_str(&format!(
                 "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n\
-                 const VIEW: bool = {view};\n"
+                 const VIEW: bool = {view};\nconst CAPPED: bool = {capped};\n\
+                 const OBSTACLES: bool = {obstacles};\n"
             ));
         }
         for (name, text) in self.files {

@@ -196,7 +196,7 @@ fn one_by_one(
 fn key(p: &Prepared) -> Option<(Variant, u32)> {
     let s = &p.spec.setup;
     (s.actors.obstacles.is_empty() && p.spec.catches_total == 0)
-        .then(|| (Variant::of(&s.params), s.step))
+        .then(|| (Variant::of(&s.params, false), s.step))
 }
 
 fn replica_of(p: &Prepared) -> Replica {

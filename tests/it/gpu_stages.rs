@@ -150,7 +150,7 @@ fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
     let metric = boids::gpu::pipelines::Variant {
         model: Model::BOIDS,
         search: boids::stages::Search::Metric,
-        view: false,
+        parts: boids::stages::RuleParts::default(),
     };
     let scan = StagePipelines::new(ctx, boids::stages::stage("scan"), metric);
     let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);

@@ -9,7 +9,7 @@
 //! and world. A replica's ids are its own (0 .. n), and every stage computes what it computes for
 //! a lone run of that replica, in the same order: each replica's state and measures are the bits
 //! of its lone run. Replicas must share the pipeline variant (model, neighbourhood search, field of
-//! view compiled in). Each replica has its own predators and catch counters; obstacles and
+//! view and neighbour cap compiled in). Each replica has its own predators and catch counters; obstacles and
 //! recorded neighbour ids are a lone run's.
 
 use crate::gpu::buffers::{capacity_for, check_boids, write_state};
@@ -92,12 +92,12 @@ pub fn check_ensemble(replicas: &[Replica]) -> Result<(), SimError> {
             replicas.len()
         )));
     }
-    let v0 = Variant::of(&first.params);
+    let v0 = Variant::of(&first.params, false);
     for (r, rep) in replicas.iter().enumerate() {
         rep.params.validate()?;
         validate_boid_count(rep.boids.len())?;
         validate_predators(&rep.predators)?;
-        let v = Variant::of(&rep.params);
+        let v = Variant::of(&rep.params, false);
         if v != v0 {
             let (p, p0) = (&rep.params, &first.params);
             let what = if v.model != v0.model {
@@ -111,14 +111,20 @@ pub fn check_ensemble(replicas: &[Replica]) -> Result<(), SimError> {
                     p0.neighborhood.name(),
                     p0.topological_k
                 )
-            } else {
+            } else if v.parts.view != v0.parts.view {
                 format!("view_angle = {} against {}", p.view_angle, p0.view_angle)
+            } else {
+                format!(
+                    "max_neighbors = {} against {}",
+                    p.max_neighbors, p0.max_neighbors
+                )
             };
             return Err(err(format!(
                 "replica {r} needs other pipelines than replica 0 ({what}): the replicas of one \
                  ensemble share the model, the neighbourhood (and, topological, whether \
-                 topological_k ≤ 8, a search of its own) and whether view_angle < 360 (a field \
-                 of view compiled in)"
+                 topological_k ≤ 8, a search of its own), whether view_angle < 360 (a field \
+                 of view compiled in) and whether max_neighbors > 0 (a neighbour cap compiled \
+                 in)"
             )));
         }
     }
