@@ -22,7 +22,7 @@ use clap::Parser;
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::gpu::{GpuBackend, GpuContext};
-use boids::model::{Grid, SimParams, DEFAULT_DENSITY};
+use boids::model::{Boid, Grid, SimParams, DEFAULT_DENSITY};
 use boids::stages::twins::CpuStep;
 
 #[derive(Parser)]
@@ -310,9 +310,16 @@ fn flock_counts(step: &CpuStep, grid: &Grid, n: usize) -> FlockCounts {
     }
 }
 
-/// The cost model per boid and step (see docs/performance.md): DRAM bytes and vector operations.
+/// The cost model per boid and step (see docs/performance.md): memory bytes and vector operations.
 struct PerBoid {
+    /// Every access of a pass counted once, as each invocation makes it (the figure of earlier
+    /// readings): a rules invocation's own item, its ~10 cell starts, and each sorted item once
+    /// more as a candidate (from cache).
     bytes: f64,
+    /// Bytes from DRAM when the cache holds the sliding window of block rows a pass reads (a few
+    /// rows of sorted items: 10 KB a row at 100k boids, 128 KB at 16M): each sorted item, cell
+    /// start and slot id read once per pass, whoever reads it.
+    dram_bytes: f64,
     ops: f64,
     candidate_loads: f64,
 }
@@ -333,6 +340,16 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
         + 100.0 * g
         + (44.0 + 48.0 + 40.0 + 36.0 * g)
         + 20.0;
+    // From DRAM: scatter reads each cell start (4 B a cell) and slot id (4 B an item) once, and
+    // rules each sorted item once (pos_vel, hue, id and image counts of a real item, 44 B; the
+    // pos_vel and hue of a ghost, 32 B) and each cell start once, besides its 48 B of writes.
+    let dram_bytes = 4.0 * c
+        + 28.0 * g
+        + 16.0 * c
+        + 32.0 * g
+        + (88.0 * g + 4.0 * c + 4.0 * g)
+        + (44.0 + 32.0 * (g - 1.0) + 4.0 * c + 48.0)
+        + 20.0;
     // 46 vector operations per candidate (counted in shaders/gather.wgsl's gather_range: offset 2,
     // dot 2, six compares and five ands, separation 7, alignment 5, cohesion 5, hue 9, count 3),
     // ~300 for the rest of the boid (block rows, integrate, rng), ~25 per item in the sort, ~6 per
@@ -340,6 +357,7 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     let ops = 46.0 * f.candidates + 300.0 + 25.0 * 3.0 * g + 6.0 * c;
     PerBoid {
         bytes,
+        dram_bytes,
         ops,
         candidate_loads: 2.0 * f.candidates,
     }
@@ -388,12 +406,21 @@ fn main() {
     let params = SimParams::default().with_world_for(n, DEFAULT_DENSITY);
     let grid = Grid::new(&params, n);
     let mut cpu = CpuBackend::new(BackendKind::Cpu, &params, n, 1).expect("flock");
+    let initial = cpu.read_state().expect("state");
     cpu.step().expect("step");
     let start = flock_counts(cpu.buffers(), &grid, n);
     for _ in 1..args.steps {
         cpu.step().expect("step");
     }
     let formed = flock_counts(cpu.buffers(), &grid, n);
+    // The GPU step on that flock: from the same start, and from the formed state (the CPU's).
+    let gpu_start = ctx
+        .as_ref()
+        .and_then(|ctx| measure_state(ctx, &params, &initial, args.measure));
+    let gpu_formed = ctx.as_ref().and_then(|ctx| {
+        let boids = cpu.read_state().expect("state");
+        measure_state(ctx, &params, &boids, args.measure)
+    });
     println!(
         "flock of {n} boids, {DEFAULT_DENSITY} boids/wu², perception radius {} wu, cells {} × {} (+{} ghost columns a side)",
         params.perception_radius, grid.cols, grid.rows, grid.pad
@@ -412,10 +439,26 @@ fn main() {
         );
     }
 
+    if let (Some(a), Some(b)) = (gpu_start, gpu_formed) {
+        println!(
+            "  GPU step of this flock (median of {}): {} at step 1, {} at step {}",
+            args.measure.max(1),
+            fmt_ms(a),
+            fmt_ms(b),
+            args.steps
+        );
+    }
+
     let pb = per_boid(&start);
     println!(
-        "per boid and step: {:.0} B of memory traffic, {:.0} vector operations, {:.0} candidate vec4 loads",
-        pb.bytes, pb.ops, pb.candidate_loads
+        "per boid and step: {:.0} B of memory traffic counted per access ({:.0} B from DRAM with the \
+         block rows' window in cache; {:.0} B without the measures), {:.0} vector operations, \
+         {:.0} candidate vec4 loads",
+        pb.bytes,
+        pb.dram_bytes,
+        pb.dram_bytes - 20.0,
+        pb.ops,
+        pb.candidate_loads
     );
     println!(
         "{:>6} | {:>30} | {:>30} | {:>10}",
@@ -424,11 +467,11 @@ fn main() {
     for s in &args.sizes {
         let count = parse_count(s);
         let nn = count as f64;
-        let disc_mem = pb.bytes * nn / (args.discrete_tbps * 1e12) * 1e3;
+        let disc_mem = pb.dram_bytes * nn / (args.discrete_tbps * 1e12) * 1e3;
         let disc_ops = pb.ops * nn / (args.discrete_tflops * 1e12 / 2.0) * 1e3;
         let here = rates.as_ref().map(|r| {
             (
-                pb.bytes * nn / (r.copy_gbps * 1e9) * 1e3,
+                pb.dram_bytes * nn / (r.copy_gbps * 1e9) * 1e3,
                 pb.ops * nn / (r.gflops * 1e9 / 2.0) * 1e3,
                 pb.candidate_loads * nn / (r.gloads * 1e9) * 1e3,
             )
@@ -451,13 +494,28 @@ fn main() {
 /// the adapter cannot hold them.
 fn measure_step(ctx: &GpuContext, n: usize, steps: u32) -> Option<f64> {
     let p = SimParams::default().with_world_for(n, DEFAULT_DENSITY);
-    let mut gpu = match GpuBackend::new(ctx, &p, n, 1) {
-        Ok(g) => g,
+    match GpuBackend::new(ctx, &p, n, 1) {
+        Ok(g) => median_step(g, steps),
         Err(e) => {
             eprintln!("{n} boids: {e}");
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// Median GPU step time (ms) from the state `boids` (e.g. a formed flock).
+fn measure_state(ctx: &GpuContext, p: &SimParams, boids: &[Boid], steps: u32) -> Option<f64> {
+    match GpuBackend::from_state(ctx, p, boids, 1) {
+        Ok(g) => median_step(g, steps),
+        Err(e) => {
+            eprintln!("{} boids: {e}", boids.len());
+            None
+        }
+    }
+}
+
+/// Median time (ms, submit to wait) of `steps` steps of `gpu`, after 3 unmeasured ones.
+fn median_step(mut gpu: GpuBackend, steps: u32) -> Option<f64> {
     gpu.set_profiling(false);
     for _ in 0..3 {
         gpu.step().ok()?;
