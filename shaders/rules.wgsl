@@ -37,23 +37,34 @@ const OBSTACLE_BUDGET: u32 = 8192u;
 @compute @workgroup_size(256)
 fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
-    let s = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (s >= replicas[0].total_boids) {
+    let at = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
+    let live = at < replicas[0].total_boids;
+    // SHARED is a constant of the pipeline (the device's gather, gather_shared.wgsl): every
+    // invocation of a subgroup takes part in the shared gather, so one past the last boid
+    // gathers as the last boid (with empty ranges) and writes nothing; `done` marks it, and a
+    // boid deferred for its obstacles.
+    if (!live && !SHARED) {
         return;
     }
+    let s = select(max(replicas[0].total_boids, 1u) - 1u, at, live);
+    var done = !live;
     enter_rules(replica_of_boid(s));
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
     var ob = empty_obstacle_sums();
     // OBSTACLES is a constant of the pipeline: without obstacle points, their block (and its
     // array) is compiled out.
-    if (OBSTACLES && params.obstacle_count > 0u) {
+    if (OBSTACLES && params.obstacle_count > 0u && live) {
         let blk = obstacle_block(me.xy);
         if (obstacle_points_in(blk) > OBSTACLE_BUDGET) {
             defer_item(1u, s);
-            return;
+            if (!SHARED) {
+                return;
+            }
+            done = true;
+        } else {
+            ob = obstacle_sums(me.xy, blk);
         }
-        ob = obstacle_sums(me.xy, blk);
     }
     var g: Gathered;
     // TOPOLOGICAL is a constant of the pipeline (one per neighbourhood): the other search is
@@ -64,9 +75,14 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         } else {
             g = gather_topological(s, me.xy);
         }
+    } else if (SHARED && !CAPPED) {
+        g = gather_shared(s, me.xy, RULES_BUDGET, !done);
     } else {
         let budget = select(RULES_BUDGET, RULES_BUDGET_CAPPED, params.max_neighbors > 0u);
         g = gather(s, me.xy, budget);
+    }
+    if (done) {
+        return;
     }
     if (!g.ok) {
         defer_item(1u, s);

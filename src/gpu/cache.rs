@@ -60,6 +60,9 @@ pub struct CacheStats {
 /// The layouts and pipelines compiled so far on one device.
 #[derive(Default)]
 pub struct PipelineCache {
+    /// Whether the stages holding the model's rule are compiled with the shared gather
+    /// ([`RuleParts::shared`]): the device's [`crate::gpu::Gather`].
+    shared_gather: bool,
     layouts: HashMap<&'static str, wgpu::BindGroupLayout>,
     /// By stage name and variant slot (None: a stage without the model's rule).
     pipelines: HashMap<(&'static str, Option<usize>), EntryPipelines>,
@@ -75,6 +78,13 @@ impl PipelineCache {
         stage: &'static Stage,
         variant: Variant,
     ) -> (wgpu::BindGroupLayout, EntryPipelines) {
+        let variant = Variant {
+            parts: RuleParts {
+                shared: self.shared_gather,
+                ..variant.parts
+            },
+            ..variant
+        };
         let bgl = self
             .layouts
             .entry(stage.name)
@@ -91,6 +101,18 @@ impl PipelineCache {
         self.stats.compiled += p.len() as u64;
         self.pipelines.insert(key, p.clone());
         (bgl, p)
+    }
+
+    /// Compiles the stages holding the model's rule with the shared gather from now on (`true`),
+    /// or with the per-invocation one; pipelines compiled before are kept (and reused by a later
+    /// switch back).
+    pub fn set_shared_gather(&mut self, shared: bool) {
+        self.shared_gather = shared;
+    }
+
+    /// Whether the stages holding the model's rule are compiled with the shared gather.
+    pub fn shared_gather(&self) -> bool {
+        self.shared_gather
     }
 
     /// What the cache has done so far.

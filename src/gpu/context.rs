@@ -35,6 +35,59 @@ pub fn cpu_backend_by_default(device_type: wgpu::DeviceType) -> bool {
     device_type == wgpu::DeviceType::Cpu
 }
 
+/// How the neighbour gather of the `rules` pass loads its candidates (docs/performance.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gather {
+    /// Each invocation loads its own candidates (the design card's gather; the default on a GPU,
+    /// where a candidate loaded by the invocations of one cell comes from cache).
+    PerInvocation,
+    /// Each candidate is loaded once per subgroup and shuffled to the invocations that need it
+    /// (`shaders/gather_shared.wgsl`): the default on a software adapter (device type Cpu) that
+    /// offers subgroups, where a load is a gather of a SIMD register's lanes and costs more than
+    /// the arithmetic it feeds. Bit for bit the per-invocation sums.
+    Subgroup,
+}
+
+impl Gather {
+    /// The gather for an adapter of `device_type` with `features`: `BOIDS_GATHER` when set
+    /// (`subgroup` or `invocation`), else [`Gather::Subgroup`] on a software adapter with
+    /// subgroups and [`Gather::PerInvocation`] elsewhere.
+    ///
+    /// # Errors
+    /// Another value of `BOIDS_GATHER`, or `subgroup` on an adapter without subgroups.
+    pub fn choose(
+        device_type: wgpu::DeviceType,
+        features: wgpu::Features,
+    ) -> Result<Gather, String> {
+        let subgroups = features.contains(wgpu::Features::SUBGROUP);
+        match std::env::var("BOIDS_GATHER").ok().as_deref() {
+            None | Some("") => Ok(if subgroups && device_type == wgpu::DeviceType::Cpu {
+                Gather::Subgroup
+            } else {
+                Gather::PerInvocation
+            }),
+            Some("invocation") => Ok(Gather::PerInvocation),
+            Some("subgroup") if subgroups => Ok(Gather::Subgroup),
+            Some("subgroup") => Err(
+                "BOIDS_GATHER=subgroup: the adapter does not offer subgroups (wgpu feature \
+                 SUBGROUP)"
+                    .into(),
+            ),
+            Some(other) => Err(format!(
+                "BOIDS_GATHER={other:?}: expected `subgroup` or `invocation`"
+            )),
+        }
+    }
+
+    /// Its name (as `BOIDS_GATHER` takes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Gather::PerInvocation => "invocation",
+            Gather::Subgroup => "subgroup",
+        }
+    }
+}
+
 /// A one-line description of an adapter: name, backend, device type, driver.
 pub fn describe(info: &wgpu::AdapterInfo) -> String {
     format!(
@@ -115,7 +168,14 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<GpuContext, GpuError> {
         let info = adapter.get_info();
-        let features = adapter.features() & wgpu_profiler::GpuProfiler::ALL_WGPU_TIMER_FEATURES;
+        // Timestamps when offered, and subgroups for the shared gather.
+        let features = adapter.features()
+            & (wgpu_profiler::GpuProfiler::ALL_WGPU_TIMER_FEATURES | wgpu::Features::SUBGROUP);
+        let gather =
+            Gather::choose(info.device_type, features).map_err(|message| GpuError::Device {
+                adapter: info.name.clone(),
+                message,
+            })?;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("boids"),
             required_features: features,
@@ -133,7 +193,7 @@ impl GpuContext {
                 v.push(e.to_string());
             }
         }));
-        Ok(GpuContext {
+        let ctx = GpuContext {
             instance,
             adapter,
             device,
@@ -141,7 +201,9 @@ impl GpuContext {
             info,
             errors,
             pipelines: Arc::default(),
-        })
+        };
+        ctx.with_pipeline_cache(|c| c.set_shared_gather(gather == Gather::Subgroup));
+        Ok(ctx)
     }
 
     /// The first wgpu error captured since the last call, if any (validation, out of memory).
@@ -169,6 +231,32 @@ impl GpuContext {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         f(&mut cache)
+    }
+
+    /// The gather the device's pipelines are compiled with.
+    pub fn gather(&self) -> Gather {
+        if self.with_pipeline_cache(|c| c.shared_gather()) {
+            Gather::Subgroup
+        } else {
+            Gather::PerInvocation
+        }
+    }
+
+    /// Compiles the pipelines of backends made from now on with `gather` (those made before
+    /// keep theirs).
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] for [`Gather::Subgroup`] on a device without subgroups.
+    pub fn set_gather(&self, gather: Gather) -> Result<(), GpuError> {
+        if gather == Gather::Subgroup && !self.device.features().contains(wgpu::Features::SUBGROUP)
+        {
+            return Err(GpuError::Device {
+                adapter: self.info.name.clone(),
+                message: "the shared gather needs subgroups (wgpu feature SUBGROUP)".into(),
+            });
+        }
+        self.with_pipeline_cache(|c| c.set_shared_gather(gather == Gather::Subgroup));
+        Ok(())
     }
 
     /// What the device's pipeline cache has compiled and reused so far.

@@ -19,5 +19,5 @@ pub mod shaders;
 
 pub use crate::simulation::GpuError;
 pub use backend::{GpuBackend, Launch, Replica};
-pub use context::GpuContext;
+pub use context::{Gather, GpuContext};
 pub use report::adapter_report;

@@ -156,22 +156,28 @@ pub struct RuleParts {
     pub capped: bool,
     /// The obstacle sums (the run has obstacle points).
     pub obstacles: bool,
+    /// The shared gather (`shaders/gather_shared.wgsl`: each candidate loaded once per subgroup
+    /// and shuffled to the invocations that need it), else the per-invocation one: not the run's
+    /// choice but the device's ([`crate::gpu::Gather`]), which the pipeline cache sets.
+    pub shared: bool,
 }
 
 impl RuleParts {
     /// Every combination, in the order of [`RuleParts::code`].
-    pub const ALL: [RuleParts; 8] = {
+    pub const ALL: [RuleParts; 16] = {
         let mut all = [RuleParts {
             view: false,
             capped: false,
             obstacles: false,
-        }; 8];
+            shared: false,
+        }; 16];
         let mut k = 0;
-        while k < 8 {
+        while k < 16 {
             all[k] = RuleParts {
                 view: k & 1 != 0,
                 capped: k & 2 != 0,
                 obstacles: k & 4 != 0,
+                shared: k & 8 != 0,
             };
             k += 1;
         }
@@ -180,7 +186,10 @@ impl RuleParts {
 
     /// Its place in [`RuleParts::ALL`].
     pub fn code(self) -> usize {
-        self.view as usize | (self.capped as usize) << 1 | (self.obstacles as usize) << 2
+        self.view as usize
+            | (self.capped as usize) << 1
+            | (self.obstacles as usize) << 2
+            | (self.shared as usize) << 3
     }
 
     /// The parts a run with `params` uses, with or without obstacle points.
@@ -189,6 +198,7 @@ impl RuleParts {
             view: params.view_angle < 360.0,
             capped: params.max_neighbors > 0,
             obstacles,
+            shared: false,
         }
     }
 
@@ -200,6 +210,7 @@ impl RuleParts {
             (self.view, "field of view"),
             (self.capped, "neighbour cap"),
             (self.obstacles, "obstacles"),
+            (self.shared, "shared gather"),
         ] {
             if on {
                 out.push_str(", ");
@@ -209,6 +220,22 @@ impl RuleParts {
         out
     }
 }
+
+/// The place of the gather's shared side in a [`Wgsl`]'s files: `shaders/gather_shared.wgsl`
+/// in a source compiled with [`RuleParts::shared`], else `shaders/gather_per_invocation.wgsl`.
+pub const SHARED_GATHER: &str = "<shared gather>";
+
+/// The two files that can stand at [`SHARED_GATHER`]: (per invocation, shared).
+const SHARED_GATHER_FILES: [(&str, &str); 2] = [
+    (
+        "gather_per_invocation.wgsl",
+        include_str!("../../shaders/gather_per_invocation.wgsl"),
+    ),
+    (
+        "gather_shared.wgsl",
+        include_str!("../../shaders/gather_shared.wgsl"),
+    ),
+];
 
 /// The place of the model's rule file in a [`Wgsl`]'s files.
 pub const MODEL_RULE: &str = "<model rule>";
@@ -241,6 +268,7 @@ impl Wgsl {
             .iter()
             .map(|(name, _)| match *name {
                 MODEL_RULE => model.desc().wgsl.0,
+                SHARED_GATHER => SHARED_GATHER_FILES[0].0,
                 n => n,
             })
             .collect()
@@ -262,7 +290,8 @@ impl Wgsl {
     }
 
     /// [`Wgsl::source_for`] with the optional parts `parts` compiled in: the lines `const VIEW:
-    /// bool = …;`, `const CAPPED: bool = …;` and `const OBSTACLES: bool = …;` ([`RuleParts`]).
+    /// bool = …;`, `const CAPPED: bool = …;`, `const OBSTACLES: bool = …;` and `const SHARED: bool
+    /// = …;` ([`RuleParts`]), and the gather's shared side ([`SHARED_GATHER`]) for `shared`.
     pub fn source_variant(&self, model: Model, search: Search, parts: RuleParts) -> String {
         let mut out = String::new();
         if self.per_model() {
@@ -272,17 +301,21 @@ impl Wgsl {
                 view,
                 capped,
                 obstacles,
+                shared,
             } = parts;
             out.push_str(&format!(
                 "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n\
                  const VIEW: bool = {view};\nconst CAPPED: bool = {capped};\n\
-                 const OBSTACLES: bool = {obstacles};\n"
+                 const OBSTACLES: bool = {obstacles};\nconst SHARED: bool = {shared};\n"
             ));
         }
         for (name, text) in self.files {
             match generated(name) {
                 Some(made) => out.push_str(&made),
                 None if *name == MODEL_RULE => out.push_str(model.desc().wgsl.1),
+                None if *name == SHARED_GATHER => {
+                    out.push_str(SHARED_GATHER_FILES[parts.shared as usize].1)
+                }
                 None => out.push_str(text),
             }
             out.push('\n');
@@ -301,8 +334,8 @@ impl Wgsl {
 }
 
 /// Composes WGSL files from `shaders/` at compile time into a [`Wgsl`]; the word `model` stands
-/// for the model's rule file ([`MODEL_RULE`]), `generated "NAME"` for a file made from the Rust
-/// tables ([`GENERATED`]).
+/// for the model's rule file ([`MODEL_RULE`]), `shared_gather` for the gather's shared side
+/// ([`SHARED_GATHER`]), `generated "NAME"` for a file made from the Rust tables ([`GENERATED`]).
 #[macro_export]
 macro_rules! wgsl {
     ($($part:tt),* $(,)?) => {
@@ -318,6 +351,9 @@ macro_rules! wgsl {
 macro_rules! wgsl_file {
     (model) => {
         ($crate::stages::MODEL_RULE, "")
+    };
+    (shared_gather) => {
+        ($crate::stages::SHARED_GATHER, "")
     };
     ((generated $file:literal)) => {
         ($file, "")
@@ -517,6 +553,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             model,
             "model_slots.wgsl",
             "gather.wgsl",
+            shared_gather,
             "topological.wgsl",
             "defer.wgsl",
             "rules.wgsl"
@@ -557,6 +594,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             model,
             "model_slots.wgsl",
             "gather.wgsl",
+            shared_gather,
             "topological.wgsl",
             "rules_heavy.wgsl"
         ),

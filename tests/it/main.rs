@@ -31,6 +31,7 @@ mod formats;
 mod golden;
 mod gpu_bounded_loops;
 mod gpu_determinism;
+mod gpu_gather;
 mod gpu_models;
 mod gpu_stages;
 mod gpu_step;
