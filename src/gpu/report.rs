@@ -30,7 +30,7 @@ pub fn adapter_report() -> String {
              max_compute_workgroup_storage_size: {} bytes\n  timestamp queries: {}\n  \
              boids: at most {} by the binding limits (16 bytes per item, 2 items per boid in a \
              wrapping world); {} bytes of GPU memory per boid (≈ {:.1} GiB at that count)\n  \
-             the app's default backend on it: {}\n",
+             the app's default backend on it: {}\n  neighbour gather: {}\n",
             i.name,
             i.backend,
             i.device_type,
@@ -51,6 +51,12 @@ pub fn adapter_report() -> String {
                 "cpu (a software adapter: the CPU backend steps faster; --backend gpu to ask)"
             } else {
                 "gpu"
+            },
+            match crate::gpu::Gather::choose(i.device_type, a.features()) {
+                Ok(crate::gpu::Gather::Subgroup) =>
+                    "subgroup (each candidate loaded once per subgroup; BOIDS_GATHER=invocation to change)",
+                Ok(crate::gpu::Gather::PerInvocation) => "per invocation",
+                Err(_) => "refused: BOIDS_GATHER is not one this adapter can run",
             },
         );
     }
