@@ -121,30 +121,36 @@ fn add_candidate(sums: ptr<function, NeighborSums>, j: u32, d: vec2<f32>) {
     accumulate(sums, d, sorted_pos_vel[j].zw, sorted_hue[j]);
 }
 
-// Adds the candidates of sorted items a .. b (offsets from q) but item s itself. Every candidate
-// is loaded and each rule's test is a 0/1 mask, with no branch on "is it a neighbour" (on a SIMD
-// driver the branch costs more than the loads it saves); the sums are bit-identical to adding only
-// the neighbours, as the CPU twin does (a masked term is ±0, and x + ±0 = x).
+// Adds candidate (position-velocity pv, hue h) at offset pv.xy − q when `counted` (it is one of
+// the boid's candidates and not the boid itself) and within the perception radius. Each rule's
+// test is a 0/1 mask, with no branch on "is it a neighbour" (on a SIMD driver the branch costs
+// more than the loads it saves); the sums are bit-identical to adding only the neighbours, as the
+// CPU twin does (a masked term is ±0, and x + ±0 = x).
+fn add_masked(sums: ptr<function, NeighborSums>, pv: vec4<f32>, h: vec4<f32>, q: vec2<f32>,
+              counted: bool) {
+    let d = pv.xy - q;
+    let d2 = dot(d, d);
+    let near = d2 < params.perception_r2 && counted && in_view(d);
+    let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
+    let ali = select(0u, 1u, near && d2 < params.alignment_r2);
+    let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
+    let hm = select(0u, 1u, near && d2 < params.hue_r2);
+    (*sums).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
+    (*sums).alignment += pv.zw * f32(ali);
+    (*sums).alignment_n += ali;
+    (*sums).cohesion += d * f32(coh);
+    (*sums).cohesion_n += coh;
+    (*sums).hue += h.xy * f32(hm);
+    (*sums).hue_velocity += h.zw * f32(hm);
+    (*sums).hue_n += hm;
+    (*sums).neighbors += select(0u, 1u, near);
+}
+
+// Adds the candidates of sorted items a .. b (offsets from q) but item s itself, every one loaded
+// and masked (`add_masked`).
 fn gather_range(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32, q: vec2<f32>) {
     for (var j = a; j < b; j++) {
-        let pv = sorted_pos_vel[j];
-        let h = sorted_hue[j];
-        let d = pv.xy - q;
-        let d2 = dot(d, d);
-        let near = d2 < params.perception_r2 && j != s && in_view(d);
-        let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
-        let ali = select(0u, 1u, near && d2 < params.alignment_r2);
-        let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
-        let hm = select(0u, 1u, near && d2 < params.hue_r2);
-        (*sums).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
-        (*sums).alignment += pv.zw * f32(ali);
-        (*sums).alignment_n += ali;
-        (*sums).cohesion += d * f32(coh);
-        (*sums).cohesion_n += coh;
-        (*sums).hue += h.xy * f32(hm);
-        (*sums).hue_velocity += h.zw * f32(hm);
-        (*sums).hue_n += hm;
-        (*sums).neighbors += select(0u, 1u, near);
+        add_masked(sums, sorted_pos_vel[j], sorted_hue[j], q, j != s);
     }
 }
 

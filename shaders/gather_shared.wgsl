@@ -12,8 +12,8 @@
 // sums are bit for bit the per-invocation gather's. Where the union is more than
 // SHARED_SPAN_FACTOR times the longest own range (a subgroup straddling two grid rows or two
 // replicas), each invocation walks its own range instead. No invocation leaves before the sums
-// are done (shuffles read every invocation's load): one past the last boid or over its budget
-// takes empty ranges.
+// are done (shuffles read every invocation's load), and every invocation walks as many block rows:
+// one past the last boid, over its budget or past its own block takes empty ranges.
 
 // Largest union of ranges, in times the longest own range, that the subgroup walks together.
 const SHARED_SPAN_FACTOR: u32 = 3u;
@@ -43,22 +43,7 @@ fn gather_range_shared(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32
             let j = base + t;
             let pv = subgroupShuffle(pv_mine, t);
             let h = subgroupShuffle(h_mine, t);
-            let d = pv.xy - q;
-            let d2 = dot(d, d);
-            let near = d2 < params.perception_r2 && j != s && j >= a && j < b && in_view(d);
-            let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
-            let ali = select(0u, 1u, near && d2 < params.alignment_r2);
-            let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
-            let hm = select(0u, 1u, near && d2 < params.hue_r2);
-            (*sums).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
-            (*sums).alignment += pv.zw * f32(ali);
-            (*sums).alignment_n += ali;
-            (*sums).cohesion += d * f32(coh);
-            (*sums).cohesion_n += coh;
-            (*sums).hue += h.xy * f32(hm);
-            (*sums).hue_velocity += h.zw * f32(hm);
-            (*sums).hue_n += hm;
-            (*sums).neighbors += select(0u, 1u, near);
+            add_masked(sums, pv, h, q, j != s && j >= a && j < b);
         }
     }
 }
@@ -69,16 +54,22 @@ fn gather_range_shared(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32
 fn gather_shared(s: u32, p: vec2<f32>, budget: u32, live: bool) -> Gathered {
     let c = cell_xy(p);
     var sums = empty_sums();
+    // Every invocation walks the subgroup's largest block (replicas of an ensemble may have other
+    // grids), so the subgroup stays whole; rows beyond an invocation's own block are empty.
     let by = i32(params.block_y);
+    let rows = i32(subgroupMax(params.block_y));
     var seen = 0u;
     var ok = true;
-    for (var dy = -by; dy <= by; dy++) {
-        var rr = block_row(c, dy, p);
-        seen += row_len(rr);
+    for (var dy = -rows; dy <= rows; dy++) {
+        let mine = abs(dy) <= by;
+        var rr = block_row(c, select(0, dy, mine), p);
+        if (mine) {
+            seen += row_len(rr);
+        }
         if (seen > budget) {
             ok = false;
         }
-        if (!ok || !live || !rr.valid) {
+        if (!ok || !live || !rr.valid || !mine) {
             rr.r0 = vec2<u32>(0u);
             rr.r1 = vec2<u32>(0u);
             rr.r2 = vec2<u32>(0u);
