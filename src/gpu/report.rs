@@ -54,9 +54,9 @@ pub fn adapter_report() -> String {
             },
             match crate::gpu::Gather::choose(i.device_type, a.features()) {
                 Ok(crate::gpu::Gather::Subgroup) =>
-                    "subgroup (each candidate loaded once per subgroup; BOIDS_GATHER=invocation to change)",
-                Ok(crate::gpu::Gather::PerInvocation) => "per invocation",
-                Err(_) => "refused: BOIDS_GATHER is not one this adapter can run",
+                    "subgroup (each candidate loaded once per subgroup; BOIDS_GATHER=invocation to change)".to_string(),
+                Ok(crate::gpu::Gather::PerInvocation) => "per invocation".to_string(),
+                Err(e) => format!("refused: {e}"),
             },
         );
     }

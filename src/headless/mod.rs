@@ -285,7 +285,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         _ => None,
     };
     let device = match &ctx {
-        Some(c) => c.describe(),
+        Some(c) => format!("{}, neighbour gather {}", c.describe(), c.gather().name()),
         None => format!("CPU, {} rayon threads", rayon::current_num_threads()),
     };
     let setup = &spec.setup;

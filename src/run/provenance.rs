@@ -67,6 +67,10 @@ pub struct AdapterSummary {
     /// GPU memory the simulation's buffers take per boid (bytes; the grid's cell counters, about
     /// 4 bytes per cell, come on top).
     pub bytes_per_boid: u64,
+    /// How the neighbour gather loaded its candidates (`subgroup` or `invocation`:
+    /// `crate::gpu::Gather`, `BOIDS_GATHER`); empty in a summary written before it was recorded.
+    #[serde(default)]
+    pub gather: String,
 }
 
 impl AdapterSummary {
@@ -84,6 +88,7 @@ impl AdapterSummary {
             timestamp_queries: ctx.has_timestamps(),
             max_boids: crate::gpu::buffers::max_boids(ctx),
             bytes_per_boid: crate::stages::bytes_per_boid(),
+            gather: ctx.gather().name().to_string(),
         }
     }
 }
