@@ -16,7 +16,7 @@ pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
 /// model's rule once per model of the table, neighbourhood and combination of optional parts,
-/// named `stage/model/neighbourhood[/field of view][/neighbour cap][/obstacles]`),
+/// named `stage/model/neighbourhood[/field of view][/neighbour cap][/obstacles][/shared gather]`),
 /// then `render`, `splat` and `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
