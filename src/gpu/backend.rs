@@ -179,11 +179,10 @@ impl GpuBackend {
         self.predators = 0;
         self.replicas.clear();
         self.record_neighbors = false;
-        let before = self.ctx.pipeline_stats();
-        self.pipelines
-            .set_variant(&self.ctx, Variant::of(params, false));
-        add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
         self.params = params.clone();
+        let before = self.ctx.pipeline_stats();
+        self.set_variant();
+        add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
         self.seed = seed;
         self.step = 0;
         self.set_state(boids)?;
@@ -297,13 +296,13 @@ impl GpuBackend {
         Grid::new(&self.params, self.count as usize)
     }
 
-    /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
     /// Makes the pipelines those of the run's parameters and obstacles (compiled on first use).
     fn set_variant(&mut self) {
         let v = Variant::of(&self.params, !self.obstacle_points.is_empty());
         self.pipelines.set_variant(&self.ctx, v);
     }
 
+    /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
     fn rebin_obstacles(&mut self) -> Result<(), SimError> {
         self.obstacles = obstacle_grid(&self.obstacle_points, &self.interaction, &self.params);
         self.fit(self.count)?;
