@@ -21,17 +21,35 @@ const SCAN_BLOCK: u32 = 2048u;
 @group(0) @binding(2) var<storage, read_write> sums: array<u32>;
 
 var<workgroup> tile: array<u32, 256>;
+// The other half of the double-buffered scan (`tile_inclusive_scan`).
+var<workgroup> tile_b: array<u32, 256>;
 
-// Inclusive Hillis–Steele scan of `tile`; every invocation of the workgroup must call it.
+// Inclusive Hillis–Steele scan of `tile`, double-buffered (each level reads one buffer and
+// writes the other: one barrier a level, not two; a software adapter switches every invocation
+// of the workgroup at each barrier); every invocation of the workgroup must call it. The
+// result is in `tile`: SCAN_THREADS = 2^8, an even number of levels.
 fn tile_inclusive_scan(lid: u32) {
+    var level = 0u;
     for (var offset = 1u; offset < SCAN_THREADS; offset <<= 1u) {
         workgroupBarrier();
-        var add = 0u;
-        if (lid >= offset) {
-            add = tile[lid - offset];
+        if ((level & 1u) == 0u) {
+            tile_b[lid] = tile[lid] + select(0u, tile[lid - min(offset, lid)], lid >= offset);
+        } else {
+            tile[lid] = tile_b[lid] + select(0u, tile_b[lid - min(offset, lid)], lid >= offset);
         }
+        level += 1u;
+    }
+    workgroupBarrier();
+}
+
+// The sum of `tile` (into tile[0]) by a tree of halves: one barrier a level; every invocation of
+// the workgroup must call it.
+fn tile_sum(lid: u32) {
+    for (var half = SCAN_THREADS / 2u; half > 0u; half >>= 1u) {
         workgroupBarrier();
-        tile[lid] += add;
+        if (lid < half) {
+            tile[lid] += tile[lid + half];
+        }
     }
     workgroupBarrier();
 }
@@ -77,9 +95,9 @@ fn scan_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let b = workgroup_linear(wid, nwg);
     var local: array<u32, 8>;
     load_run(b, lid, &local);
-    tile_inclusive_scan(lid);
-    if (lid == SCAN_THREADS - 1u && b * SCAN_BLOCK < level.len) {
-        sums[b] = tile[lid];
+    tile_sum(lid);
+    if (lid == 0u && b * SCAN_BLOCK < level.len) {
+        sums[b] = tile[0];
     }
 }
 
