@@ -131,11 +131,14 @@ fn add_masked(sums: ptr<function, NeighborSums>, pv: vec4<f32>, h: vec4<f32>, q:
     let d = pv.xy - q;
     let d2 = dot(d, d);
     let near = d2 < params.perception_r2 && counted && in_view(d);
-    let sep = select(0.0, 1.0, near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
+    // Separation alone is a branch: few candidates are that close (a software adapter skips the
+    // two divisions unless one of its SIMD lanes needs them), and d2 > COINCIDENT_EPS2 there.
+    if (near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2) {
+        (*sums).separation -= d / d2;
+    }
     let ali = select(0u, 1u, near && d2 < params.alignment_r2);
     let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
     let hm = select(0u, 1u, near && d2 < params.hue_r2);
-    (*sums).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
     (*sums).alignment += pv.zw * f32(ali);
     (*sums).alignment_n += ali;
     (*sums).cohesion += d * f32(coh);
