@@ -60,9 +60,10 @@ fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
     var k = 0;
     let wrap = params.boundary == 0u;
     if (wrap) {
-        // One world height up or down covers every grid of at least 2·block_y + 1 rows; the
-        // general (integer-division) form only for smaller ones. Integer division has no vector
-        // instruction on CPUs, which a software adapter runs the shader on.
+        // One world height up or down covers every grid of at least 2·block_y + 1 rows; smaller
+        // ones take more, a world height at a time. No integer division: it has no vector
+        // instruction on CPUs, and a software adapter running the shader on one divided lane by
+        // lane in every block row, even where no lane took the branch (8 % of `rules`).
         if (y < 0) {
             row = y + rows;
             k = -1;
@@ -70,9 +71,14 @@ fn block_row(c: vec2<u32>, dy: i32, p: vec2<f32>) -> RowRange {
             row = y - rows;
             k = 1;
         }
-        if (row < 0 || row >= rows) {
-            row = ((y % rows) + rows) % rows;
-            k = (y - row) / rows;
+        // At most block_y / rows rounds each.
+        while (row < 0) {
+            row += rows;
+            k -= 1;
+        }
+        while (row >= rows) {
+            row -= rows;
+            k += 1;
         }
     } else if (y < 0 || y >= rows) {
         return out;
@@ -131,8 +137,8 @@ fn add_masked(sums: ptr<function, NeighborSums>, pv: vec4<f32>, h: vec4<f32>, q:
     let d = pv.xy - q;
     let d2 = dot(d, d);
     let near = d2 < params.perception_r2 && counted && in_view(d);
-    // Separation alone is a branch: few candidates are that close (a software adapter skips the
-    // two divisions unless one of its SIMD lanes needs them), and d2 > COINCIDENT_EPS2 there.
+    // Separation as a branch, d2 > COINCIDENT_EPS2 within it: no clamp of d2 and no product by a
+    // 0/1 mask (a software adapter flattens the branch into masked operations).
     if (near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2) {
         (*sums).separation -= d / d2;
     }

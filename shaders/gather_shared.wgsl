@@ -19,21 +19,20 @@
 const SHARED_SPAN_FACTOR: u32 = 3u;
 
 // Adds the candidates of sorted items a .. b (offsets from q) but item s itself, each loaded
-// once per subgroup.
-fn gather_range_shared(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32, q: vec2<f32>) {
+// once per subgroup; `lanes` is the subgroup's size and `lane` the invocation's place in it.
+fn gather_range_shared(sums: ptr<function, NeighborSums>, a: u32, b: u32, s: u32, q: vec2<f32>,
+                       lanes: u32, lane: u32) {
     let empty = a >= b;
     let lo = subgroupMin(select(a, 0xffffffffu, empty));
     let hi = subgroupMax(select(b, 0u, empty));
     if (hi <= lo) {
         return;
     }
-    let lanes = subgroupAdd(1u);
     let own = subgroupMax(select(b - a, 0u, empty));
     if (hi - lo > SHARED_SPAN_FACTOR * own + lanes) {
         gather_range(sums, a, b, s, q);
         return;
     }
-    let lane = subgroupExclusiveAdd(1u);
     for (var base = lo; base < hi; base += lanes) {
         let mine = min(base + lane, hi - 1u);
         let pv_mine = sorted_pos_vel[mine];
@@ -60,6 +59,9 @@ fn gather_shared(s: u32, p: vec2<f32>, budget: u32, live: bool) -> Gathered {
     let rows = i32(subgroupMax(params.block_y));
     var seen = 0u;
     var ok = true;
+    // Once, not per row: a software adapter runs each subgroup operation as a loop over lanes.
+    let lanes = subgroupAdd(1u);
+    let lane = subgroupExclusiveAdd(1u);
     for (var dy = -rows; dy <= rows; dy++) {
         let mine = abs(dy) <= by;
         var rr = block_row(c, select(0, dy, mine), p);
@@ -75,7 +77,7 @@ fn gather_shared(s: u32, p: vec2<f32>, budget: u32, live: bool) -> Gathered {
             rr.r2 = vec2<u32>(0u);
         }
         gather_range(&sums, rr.r0.x, rr.r0.y, s, rr.q);
-        gather_range_shared(&sums, rr.r1.x, rr.r1.y, s, rr.q);
+        gather_range_shared(&sums, rr.r1.x, rr.r1.y, s, rr.q, lanes, lane);
         gather_range(&sums, rr.r2.x, rr.r2.y, s, rr.q);
     }
     return Gathered(sums, ok);
