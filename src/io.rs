@@ -474,6 +474,7 @@ pub fn exit_interrupted() -> ! {
 ///
 /// # Errors
 /// When a handler is already installed (ctrlc allows one per process).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn install_interrupt_cleanup() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| exit_interrupted())
 }

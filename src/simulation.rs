@@ -135,7 +135,7 @@ pub enum GpuError {
 }
 
 /// Flock measures asked for without waiting ([`Simulation::request_measures`]).
-pub trait PendingMeasures: Send {
+pub trait PendingMeasures: wgpu::WasmNotSend {
     /// The measures, once: `Some` the first time they are ready, `None` while the GPU is still on
     /// them and after they were handed over. Never blocks.
     ///
@@ -155,9 +155,10 @@ impl PendingMeasures for ReadyMeasures {
 
 /// A flock simulation that can be stepped and inspected. Both the CPU backends and the GPU backend
 /// implement it with the same meaning, so captures and tests can treat them alike. A simulation
-/// can move to another thread (`Send`): the Python module steps it with the interpreter's lock
-/// released.
-pub trait Simulation: Send {
+/// can move to another thread (`Send`, through [`wgpu::WasmNotSend`]: on the web, where wgpu's
+/// objects stay on the page's thread, no bound): the Python module steps it with the
+/// interpreter's lock released.
+pub trait Simulation: wgpu::WasmNotSend {
     /// Which backend this is.
     fn kind(&self) -> BackendKind;
     /// Number of boids.

@@ -3,7 +3,7 @@
 //! app state drawn into it; opened once the event loop runs.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use glam::Vec2;
 use winit::dpi::PhysicalSize;

@@ -4,7 +4,9 @@
 //! `Outdated`/`Lost`/`Timeout`/`Occluded` frames are skipped with the matching recovery, the
 //! present mode is picked from what the surface offers, and closing exits cleanly.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use glam::Vec2;
 use winit::application::ApplicationHandler;

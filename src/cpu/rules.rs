@@ -316,6 +316,9 @@ pub fn rules(
                 Gather::Lanes(path, _) if path.is_available() => path,
                 _ => GatherPath::Scalar,
             };
+            // The SIMD paths are x86-64's; elsewhere every task is scalar.
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = path;
             #[cfg(target_arch = "x86_64")]
             match path {
                 GatherPath::Avx512 => {

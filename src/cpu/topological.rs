@@ -72,6 +72,7 @@ pub fn fast_search_available() -> bool {
 /// one array each, each followed by 8 spare values. Kept from one boid to the next while the cell
 /// is the same (the boids of a cell are consecutive in the sorted order); one per rayon task.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub struct Block {
     /// The cell the candidates are for (`None` before the first, and after a new step).
     cell: Option<(u32, u32)>,
@@ -92,6 +93,7 @@ impl Block {
 
     /// Makes room for `m` more candidates (and the 8 spare values).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn reserve(&mut self, m: usize) {
         let need = self.len + m + SMALL_K;
         if self.x.len() < need {
@@ -168,6 +170,7 @@ fn check(s: usize, lanes: &SortedLanes, ids: &[u32], k: usize) {
 /// If `k` is 0 or above [`SMALL_K`], the CPU lacks AVX2 ([`fast_search_available`]), `s` is not
 /// an item, or `cells` does not end at the number of items.
 #[allow(clippy::too_many_arguments)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub fn topological_nearest_small(
     s: usize,
     block: &mut Block,

@@ -61,6 +61,10 @@ pub const GRID: RGBColor = RGBColor(221, 221, 221);
 pub fn register_font() -> Result<(), PlotError> {
     static DONE: OnceLock<Result<(), PlotError>> = OnceLock::new();
     DONE.get_or_init(|| {
+        // On the web plotters draws text with the page's fonts and registers none.
+        #[cfg(target_arch = "wasm32")]
+        return Ok(());
+        #[cfg(not(target_arch = "wasm32"))]
         plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
             .map_err(|_| PlotError::from("the bundled plot font does not parse (a broken build)"))
     })

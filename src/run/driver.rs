@@ -209,12 +209,19 @@ pub fn drive<S: Sweep>(
             let one = |r: &S::Run| {
                 let t = Instant::now();
                 let mut own = Device::default();
+                #[cfg(target_arch = "wasm32")]
+                let out = shared.run(r, &mut own, &mut |_| {});
+                #[cfg(not(target_arch = "wasm32"))]
                 let out = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(pool) => pool.install(|| shared.run(r, &mut own, &mut |_| {})),
                     Err(_) => shared.run(r, &mut own, &mut |_| {}),
                 };
                 (out, t.elapsed().as_secs_f64())
             };
+            // On the web (no threads; wgpu's objects stay on the page's thread) one after another.
+            #[cfg(target_arch = "wasm32")]
+            let out: Vec<_> = planned.iter().map(one).collect();
+            #[cfg(not(target_arch = "wasm32"))]
             let out: Vec<_> = std::thread::scope(|s| {
                 let handles: Vec<_> = planned.iter().map(|r| s.spawn(|| one(r))).collect();
                 handles

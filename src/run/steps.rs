@@ -29,14 +29,20 @@ impl Stop {
     /// their meaning.
     pub fn install(after: &'static str) -> Stop {
         let stop = Stop::default();
-        let (flag, immediate) = (stop.flag.clone(), stop.immediate.clone());
-        let _ = ctrlc::set_handler(move || {
-            if immediate.load(Ordering::SeqCst) || flag.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted: quitting now");
-                crate::io::exit_interrupted();
-            }
-            eprintln!("\nCtrl-C: stopping after {after} (again to quit at once)");
-        });
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (flag, immediate) = (stop.flag.clone(), stop.immediate.clone());
+            let _ = ctrlc::set_handler(move || {
+                if immediate.load(Ordering::SeqCst) || flag.swap(true, Ordering::SeqCst) {
+                    eprintln!("\ninterrupted: quitting now");
+                    crate::io::exit_interrupted();
+                }
+                eprintln!("\nCtrl-C: stopping after {after} (again to quit at once)");
+            });
+        }
+        // No signals in a browser tab: the flag is never set there.
+        #[cfg(target_arch = "wasm32")]
+        let _ = after;
         stop
     }
 
