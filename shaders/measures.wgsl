@@ -179,7 +179,11 @@ fn measures_final(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // One workgroup per replica; a replica of one measures workgroup has its result already.
     let rep = workgroup_linear(wid, nwg);
     enter_replica(rep);
-    let groups = replica_groups();
+    // From the uniform block, not its private copy (`replica_groups`): the return must be in
+    // uniform control flow for the barriers below, and to a WGSL compiler's uniformity analysis
+    // a private variable is not uniform (Chromium refuses the pipeline).
+    let per_group = WORKGROUP_SIZE * MEASURES_CHUNK;
+    let groups = (replicas[rep].boid_count + per_group - 1u) / per_group;
     if (groups == 1u) {
         return;
     }

@@ -84,6 +84,10 @@ fn first_of(lid: u32, start: u32) -> u32 {
     return start + (lid + HEAVY_GROUP - start % HEAVY_GROUP) % HEAVY_GROUP;
 }
 
+// The rounds of a heavy boid: the neighbour cap's (`rules_heavy`), the k nearest
+// (`rules_heavy_topological`).
+var<workgroup> heavy_rounds: u32;
+
 @compute @workgroup_size(256)
 fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
@@ -173,10 +177,12 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     workgroupBarrier();
 
     // With a cap: k rounds, each choosing the nearest candidate beyond the last one chosen.
-    var rounds = 0u;
-    if (capped) {
-        rounds = min(params.max_neighbors, MAX_NEIGHBORS_CAP);
+    // Through workgroup memory: the same in every invocation, which a WGSL compiler's uniformity
+    // analysis then knows (the rounds' barriers need it; `params` is a private variable).
+    if (lid == 0u) {
+        heavy_rounds = select(0u, min(params.max_neighbors, MAX_NEIGHBORS_CAP), capped);
     }
+    let rounds = workgroupUniformLoad(&heavy_rounds);
     var last = Pick(-1.0, 0u, 0u, vec2<f32>(0.0));
     for (var round = 0u; round < rounds; round++) {
         var best = Pick(NO_PICK_D2, 0xffffffffu, 0u, vec2<f32>(0.0));
@@ -315,7 +321,11 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     view_heading = me.zw;
     let p = me.xy;
     let c = cell_xy(p);
-    let k = min(params.topological_k, TOPOLOGICAL_K_MAX);
+    // Through workgroup memory, as `rules_heavy`'s rounds: the k rounds below hold barriers.
+    if (lid == 0u) {
+        heavy_rounds = min(params.topological_k, TOPOLOGICAL_K_MAX);
+    }
+    let k = workgroupUniformLoad(&heavy_rounds);
     var heap: TopoHeap;
     heap.len = 0u;
     heap.k = k;

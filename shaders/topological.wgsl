@@ -12,7 +12,9 @@
 const TOPOLOGICAL_K_MAX: u32 = 64u;
 // Rings of the plain search's first step: the 5 × 5 block; mirrors `FIRST_RINGS`.
 const TOPO_FIRST_RINGS: u32 = 2u;
-const F32_MAX: f32 = 3.40282347e+38;
+// The largest finite f32, in hex: the decimal 3.40282347e+38 rounds above it in exact arithmetic,
+// which a browser's WGSL compiler refuses.
+const F32_MAX: f32 = 0x1.fffffep+127f;
 
 // The squared length of a topological offset: each square rounded, then added. Each square is
 // used twice (max and min), so no compiler can fuse one into a multiply-add with the addition:
@@ -373,7 +375,9 @@ struct TopoBest {
 }
 
 fn best_empty() -> TopoBest {
-    let inf = vec4<f32>(bitcast<f32>(0x7f800000u));
+    // +∞ from a variable: as a constant expression a browser's WGSL compiler refuses it.
+    var inf_bits = 0x7f800000u;
+    let inf = vec4<f32>(bitcast<f32>(inf_bits));
     let none = vec4<u32>(0xffffffffu);
     return TopoBest(inf, inf, none, none, vec4<u32>(0u), vec4<u32>(0u));
 }

@@ -123,11 +123,11 @@ impl GpuBackend {
         let interaction = Interaction::with_obstacle_defaults();
         let obstacles = obstacle_grid(&[], &interaction, params);
         let capacity = capacity_for(params, boids.len() as u32, &obstacles, 0, false);
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         let buffers = SimBuffers::new(ctx, &pipelines, capacity, capacity.cells)?;
         costs.buffers_ms += ms_since(t);
         costs.buffer_sets += 1;
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         write_state(ctx, &buffers, 0, boids);
         costs.upload_ms += ms_since(t);
         let profiler = GpuProfiler::new(&ctx.device, GpuProfilerSettings::default())
@@ -361,7 +361,7 @@ impl GpuBackend {
             self.reallocate(grown, need.cells)?;
         }
         if self.buffers.scan.lens[0] != need.cells + 1 {
-            let t = std::time::Instant::now();
+            let t = web_time::Instant::now();
             self.buffers
                 .rescan(&self.ctx.device, &self.pipelines, need.cells);
             self.costs.buffers_ms += ms_since(t);
@@ -526,7 +526,7 @@ impl GpuBackend {
     /// Re-allocates the buffers with new capacities (the scan over `grid_cells`), keeping the first `self.count` boids and the
     /// obstacles (GPU copies; bind groups rebuilt).
     fn reallocate(&mut self, capacity: Capacity, grid_cells: u32) -> Result<(), SimError> {
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity, grid_cells)?;
         self.costs.buffers_ms += ms_since(t);
         self.costs.buffer_sets += 1;
@@ -649,7 +649,7 @@ fn obstacle_grid(points: &[[f32; 2]], ia: &Interaction, params: &SimParams) -> O
 }
 
 /// Milliseconds since `t`.
-fn ms_since(t: std::time::Instant) -> f64 {
+fn ms_since(t: web_time::Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
@@ -770,7 +770,7 @@ impl Simulation for GpuBackend {
     }
 
     fn step(&mut self) -> Result<(), SimError> {
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         self.write_uniforms();
         let mut enc = self
             .ctx
@@ -795,7 +795,7 @@ impl Simulation for GpuBackend {
     }
 
     fn finish(&mut self) -> Result<(), SimError> {
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         self.ctx.wait()?;
         self.costs.readback_ms += ms_since(t);
         self.collect_timings();
@@ -819,7 +819,7 @@ impl Simulation for GpuBackend {
         check_boids(&self.ctx, boids.len() as u64)?;
         self.count = 0;
         self.fit(boids.len() as u32)?;
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         write_state(&self.ctx, &self.buffers, 0, boids);
         self.costs.upload_ms += ms_since(t);
         let zeros = vec![0u32; boids.len()];
@@ -857,7 +857,7 @@ impl Simulation for GpuBackend {
     fn measures(&mut self) -> Result<FlockMeasures, SimError> {
         self.lone("measures")?;
         let mut pending = self.measures_in_flight();
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         self.ctx.wait()?;
         let m = pending.poll()?;
         self.costs.readback_ms += ms_since(t);

@@ -6,7 +6,7 @@
 //! ([`CacheStats`]) say so, and the sweep's cost breakdown reports them.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::gpu::shaders;
 use crate::model::{Model, SimParams};

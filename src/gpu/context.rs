@@ -167,6 +167,18 @@ impl GpuContext {
         instance: wgpu::Instance,
         adapter: wgpu::Adapter,
     ) -> Result<GpuContext, GpuError> {
+        pollster::block_on(Self::from_adapter_async(instance, adapter))
+    }
+
+    /// [`GpuContext::from_adapter`] without blocking, for a caller that cannot block (a web
+    /// page, whose device is granted by the browser's event loop).
+    ///
+    /// # Errors
+    /// [`GpuError::Device`].
+    pub async fn from_adapter_async(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+    ) -> Result<GpuContext, GpuError> {
         let info = adapter.get_info();
         // Timestamps when offered, and subgroups for the shared gather.
         let features = adapter.features()
@@ -176,16 +188,18 @@ impl GpuContext {
                 adapter: info.name.clone(),
                 message,
             })?;
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("boids"),
-            required_features: features,
-            required_limits: adapter.limits(),
-            ..Default::default()
-        }))
-        .map_err(|e| GpuError::Device {
-            adapter: info.name.clone(),
-            message: e.to_string(),
-        })?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("boids"),
+                required_features: features,
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::Device {
+                adapter: info.name.clone(),
+                message: e.to_string(),
+            })?;
         let errors: Arc<Mutex<Vec<String>>> = Arc::default();
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {

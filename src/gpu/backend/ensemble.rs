@@ -240,7 +240,7 @@ impl GpuBackend {
         self.count = 0;
         self.predators = predator_base;
         self.fit_to(need)?;
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         let mut models = vec![0u8; replicas.len() * crate::model::models::MODEL_UNIFORMS_BYTES];
         for (rep, slot) in replicas.iter().zip(&slots) {
             write_state(

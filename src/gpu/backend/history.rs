@@ -58,7 +58,7 @@ impl GpuBackend {
             // Each step with its measures in one submission (the uniforms of a step are written
             // before it), the result rows and catch counters copied into the history; no wait
             // in between.
-            let t = std::time::Instant::now();
+            let t = web_time::Instant::now();
             for k in 0..batch as u64 {
                 self.write_uniforms();
                 let mut enc =
@@ -91,7 +91,7 @@ impl GpuBackend {
             }
             self.costs.steps_ms += ms_since(t);
             self.ctx.take_error()?;
-            let t = std::time::Instant::now();
+            let t = web_time::Instant::now();
             let bytes = read_bytes(&self.ctx, &history, 0, batch as u64 * block)?;
             self.costs.readback_ms += ms_since(t);
             self.collect_timings();
