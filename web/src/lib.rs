@@ -1,0 +1,153 @@
+//! boids in a web page, on the browser's WebGPU. For now the pipeline probe: on the page's
+//! adapter it prints the adapter and the limits this program depends on, then compiles every
+//! stage's pipelines (a stage holding the model's rule for each model and neighbour search, with
+//! the device's gather) and reports each one the adapter refuses, with the browser's message.
+//! The page (`web/index.html`) shows the report and posts it to `/report` of the server it came
+//! from (`scripts/web-probe.sh` builds the page, serves it, runs headless Chromium on it and
+//! prints what it posted).
+
+use std::fmt::Write;
+
+use boids::gpu::cache::Variant;
+use boids::gpu::context::GpuContext;
+use boids::model::{Model, SimParams};
+use boids::stages::{RuleParts, Search, STAGES};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's `console.error`.
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// A panic's message to the page's console (a panic in WebAssembly is otherwise only
+/// "unreachable").
+fn log_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error(&format!("boids panicked: {info}"))
+    }));
+}
+
+/// Runs the probe: the report's text, or the reason it could not run (`FAILED: …`).
+#[wasm_bindgen]
+pub async fn run_probe() -> String {
+    log_panics();
+    match probe().await {
+        Ok(r) => r,
+        Err(e) => format!("FAILED: {e}\n"),
+    }
+}
+
+/// The adapter, its limits, and every pipeline compiled on it: the report's text.
+///
+/// # Errors
+/// No WebGPU adapter, or no device on it (the message says which).
+pub async fn probe() -> Result<String, String> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::BROWSER_WEBGPU,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions::default())
+        .await
+        .map_err(|e| format!("no WebGPU adapter in this browser ({e})"))?;
+    let mut out = String::new();
+    let info = adapter.get_info();
+    let _ = writeln!(
+        out,
+        "adapter: {} ({:?}, {:?})",
+        info.name, info.device_type, info.backend
+    );
+    let l = adapter.limits();
+    for (name, v) in [
+        (
+            "max_storage_buffers_per_shader_stage",
+            l.max_storage_buffers_per_shader_stage as u64,
+        ),
+        (
+            "max_uniform_buffers_per_shader_stage",
+            l.max_uniform_buffers_per_shader_stage as u64,
+        ),
+        (
+            "max_bindings_per_bind_group",
+            l.max_bindings_per_bind_group as u64,
+        ),
+        (
+            "max_storage_buffer_binding_size",
+            l.max_storage_buffer_binding_size as u64,
+        ),
+        ("max_buffer_size", l.max_buffer_size),
+        (
+            "max_compute_workgroup_size_x",
+            l.max_compute_workgroup_size_x as u64,
+        ),
+        (
+            "max_compute_invocations_per_workgroup",
+            l.max_compute_invocations_per_workgroup as u64,
+        ),
+        (
+            "max_compute_workgroups_per_dimension",
+            l.max_compute_workgroups_per_dimension as u64,
+        ),
+        (
+            "max_compute_workgroup_storage_size",
+            l.max_compute_workgroup_storage_size as u64,
+        ),
+    ] {
+        let _ = writeln!(out, "limit {name} = {v}");
+    }
+    let f = adapter.features();
+    let _ = writeln!(
+        out,
+        "feature subgroups = {}, timestamp queries = {}",
+        f.contains(wgpu::Features::SUBGROUP),
+        f.contains(wgpu::Features::TIMESTAMP_QUERY)
+    );
+    let ctx = GpuContext::from_adapter_async(instance, adapter)
+        .await
+        .map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "gather: {}", ctx.gather().name());
+    let (mut made, mut refused) = (0, 0);
+    for stage in &STAGES {
+        let variants: Vec<Variant> = if stage.wgsl.per_model() {
+            Model::all()
+                .flat_map(|model| {
+                    Search::ALL.into_iter().map(move |search| Variant {
+                        model,
+                        search,
+                        parts: RuleParts::default(),
+                    })
+                })
+                .collect()
+        } else {
+            vec![Variant::of(&SimParams::default(), false)]
+        };
+        for v in variants {
+            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let entries = ctx.with_pipeline_cache(|c| c.get(&ctx.device, stage, v).1.len());
+            let what = if stage.wgsl.per_model() {
+                format!("{} ({}, {})", stage.name, v.model.name(), v.search.name())
+            } else {
+                stage.name.to_string()
+            };
+            match scope.pop().await {
+                None => {
+                    made += entries;
+                    let _ = writeln!(out, "pipeline ok: {what}: {entries} entry points");
+                }
+                Some(e) => {
+                    refused += 1;
+                    let first = e.to_string();
+                    let first = first.lines().take(6).collect::<Vec<_>>().join(" | ");
+                    let _ = writeln!(out, "pipeline REFUSED: {what}: {first}");
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "pipelines made: {made}; stage variants refused: {refused}"
+    );
+    Ok(out)
+}
