@@ -3,15 +3,15 @@
 # the adapter's limits printed) and runs it in headless Chromium, printing the report the page
 # posts back.
 # Needs: the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown),
-# wasm-bindgen-cli of the lock file's wasm-bindgen (cargo install wasm-bindgen-cli --version V
-# --locked), python3 and Debian's chromium. Usage: scripts/web-probe.sh [OUT_DIR]
+# wasm-bindgen-cli of the lock file's wasm-bindgen (cargo install wasm-bindgen-cli --version V),
+# python3 and Debian's chromium. Usage: scripts/web-probe.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print }' Cargo.lock)
 have=$(wasm-bindgen --version | awk '{ print $2 }')
 if [ "$want" != "$have" ]; then
-  echo "wasm-bindgen $have, the lock file's is $want: cargo install wasm-bindgen-cli --version $want --locked" >&2
+  echo "wasm-bindgen $have, the lock file's is $want: cargo install wasm-bindgen-cli --version $want" >&2
   exit 2
 fi
 cargo build -p boids-web --target wasm32-unknown-unknown --release
@@ -41,7 +41,12 @@ PY
 server=$!
 browser_dir=$(mktemp -d)
 browser=""
-trap 'kill $server $browser 2>/dev/null || true; rm -rf "$browser_dir"' EXIT
+cleanup() {
+  kill $server $browser 2>/dev/null || true
+  wait $browser 2>/dev/null || true
+  rm -rf "$browser_dir" 2>/dev/null || true
+}
+trap cleanup EXIT
 for _ in $(seq 50); do
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && break
   sleep 0.2
