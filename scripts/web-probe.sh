@@ -5,9 +5,16 @@
 # Needs: the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown),
 # wasm-bindgen-cli of the lock file's wasm-bindgen (cargo install wasm-bindgen-cli --version V),
 # python3 and Debian's chromium. Usage: scripts/web-probe.sh [OUT_DIR]
+# A probe: it exits 0 when the page reported, whatever it found refused (1 when the page could not
+# run: no WebGPU, no adapter; 2 for a missing tool or a busy port). BOIDS_WEB_PORT (8719): the
+# local port; BOIDS_WEB_TIMEOUT_S (300): how long to wait for the page's report (the page gives up
+# 30 s before, with its own message).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
+for tool in wasm-bindgen chromium python3; do
+  command -v "$tool" >/dev/null || { echo "no $tool on the PATH (see this script's header)" >&2; exit 2; }
+done
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print }' Cargo.lock)
 have=$(wasm-bindgen --version | awk '{ print $2 }')
 if [ "$want" != "$have" ]; then
@@ -15,9 +22,11 @@ if [ "$want" != "$have" ]; then
   exit 2
 fi
 cargo build -p boids-web --target wasm32-unknown-unknown --release
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
-  target/wasm32-unknown-unknown/release/boids_web.wasm
+  "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
 cp web/index.html "$out/"
 port="${BOIDS_WEB_PORT:-8719}"
 rm -f "$out/report.txt"
@@ -43,27 +52,40 @@ browser_dir=$(mktemp -d)
 browser=""
 cleanup() {
   kill $server $browser 2>/dev/null || true
-  wait $browser 2>/dev/null || true
+  [ -z "$browser" ] || wait "$browser" 2>/dev/null || true
   rm -rf "$browser_dir" 2>/dev/null || true
 }
 trap cleanup EXIT
+ready=""
 for _ in $(seq 50); do
-  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && break
+  if ! kill -0 "$server" 2>/dev/null; then
+    cat "$out/server.log" >&2
+    echo "the page's server stopped (port $port in use? set BOIDS_WEB_PORT)" >&2
+    exit 2
+  fi
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && { ready=1; break; }
   sleep 0.2
 done
+[ -n "$ready" ] || { echo "the page's server did not answer on port $port" >&2; exit 2; }
+limit="${BOIDS_WEB_TIMEOUT_S:-300}"
+page_limit=$(( limit > 60 ? limit - 30 : limit / 2 ))
 # WebGPU on Chromium's software adapter (SwiftShader); the page's console goes to chromium.log.
 chromium --headless --no-sandbox --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader \
   --user-data-dir="$browser_dir" --enable-logging=stderr --v=0 --remote-debugging-port=0 \
-  "http://127.0.0.1:$port/index.html" 2>"$out/chromium.log" >/dev/null &
+  "http://127.0.0.1:$port/index.html?timeout=$page_limit" 2>"$out/chromium.log" >/dev/null &
 browser=$!
-limit="${BOIDS_WEB_TIMEOUT_S:-300}"
 for _ in $(seq "$limit"); do
   [ -f "$out/report.txt" ] && break
+  kill -0 "$browser" 2>/dev/null || break
   sleep 1
 done
 if [ ! -f "$out/report.txt" ]; then
-  echo "no report from the page within ${limit} s (Chromium's log: $out/chromium.log)" >&2
-  grep -i "console\|error" "$out/chromium.log" | grep -v dbus | tail -20 >&2 || true
+  if kill -0 "$browser" 2>/dev/null; then
+    echo "no report from the page within ${limit} s (Chromium's log: $out/chromium.log)" >&2
+  else
+    echo "Chromium stopped before the page reported; the end of its log:" >&2
+  fi
+  grep -v dbus "$out/chromium.log" | tail -20 >&2 || true
   exit 1
 fi
 cat "$out/report.txt"

@@ -1,7 +1,8 @@
 //! boids in a web page, on the browser's WebGPU. For now the pipeline probe: on the page's
 //! adapter it prints the adapter and the limits this program depends on, then compiles every
-//! stage's pipelines (a stage holding the model's rule for each model and neighbour search, with
-//! the device's gather) and reports each one the adapter refuses, with the browser's message.
+//! stage's source and then its pipelines (a stage holding the model's rule for each model and
+//! neighbour search, with the device's gather) and reports each one the browser refuses, with the
+//! first lines of its message.
 //! The page (`web/index.html`) shows the report and posts it to `/report` of the server it came
 //! from (`scripts/web-probe.sh` builds the page, serves it, runs headless Chromium on it and
 //! prints what it posted).
@@ -9,7 +10,7 @@
 use std::fmt::Write;
 
 use boids::gpu::cache::Variant;
-use boids::gpu::context::GpuContext;
+use boids::gpu::context::{Gather, GpuContext};
 use boids::model::{Model, SimParams};
 use boids::stages::{RuleParts, Search, STAGES};
 use wasm_bindgen::prelude::*;
@@ -27,6 +28,15 @@ fn log_panics() {
     std::panic::set_hook(Box::new(|info| {
         console_error(&format!("boids panicked: {info}"))
     }));
+}
+
+/// The first six lines of the browser's message, on one line (`|` between them).
+fn first_lines(e: &wgpu::Error) -> String {
+    e.to_string()
+        .lines()
+        .take(6)
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// Runs the probe: the report's text, or the reason it could not run (`FAILED: …`).
@@ -56,8 +66,8 @@ pub async fn probe() -> Result<String, String> {
     let info = adapter.get_info();
     let _ = writeln!(
         out,
-        "adapter: {} ({:?}, {:?})",
-        info.name, info.device_type, info.backend
+        "adapter: {:?} (driver {:?}, {:?}, {:?}; a browser may leave the names empty)",
+        info.name, info.driver_info, info.device_type, info.backend
     );
     let l = adapter.limits();
     for (name, v) in [
@@ -108,7 +118,7 @@ pub async fn probe() -> Result<String, String> {
         .await
         .map_err(|e| e.to_string())?;
     let _ = writeln!(out, "gather: {}", ctx.gather().name());
-    let (mut made, mut refused) = (0, 0);
+    let (mut made, mut refused, mut not_compiled) = (0, 0, 0);
     for stage in &STAGES {
         let variants: Vec<Variant> = if stage.wgsl.per_model() {
             Model::all()
@@ -124,13 +134,27 @@ pub async fn probe() -> Result<String, String> {
             vec![Variant::of(&SimParams::default(), false)]
         };
         for v in variants {
-            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-            let entries = ctx.with_pipeline_cache(|c| c.get(&ctx.device, stage, v).1.len());
             let what = if stage.wgsl.per_model() {
                 format!("{} ({}, {})", stage.name, v.model.name(), v.search.name())
             } else {
                 stage.name.to_string()
             };
+            // The source alone first: a refused bind group layout is the first error of the
+            // pipelines' scope and would hide the compiler's.
+            let parts = RuleParts {
+                shared: ctx.gather() == Gather::Subgroup,
+                ..v.parts
+            };
+            let source = stage.wgsl.source_variant(v.model, v.search, parts);
+            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let _module = boids::gpu::shaders::module(&ctx.device, &what, &source);
+            if let Some(e) = scope.pop().await {
+                not_compiled += 1;
+                let _ = writeln!(out, "source REFUSED: {what}: {}", first_lines(&e));
+                continue;
+            }
+            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let entries = ctx.with_pipeline_cache(|c| c.get(&ctx.device, stage, v).1.len());
             match scope.pop().await {
                 None => {
                     made += entries;
@@ -138,16 +162,19 @@ pub async fn probe() -> Result<String, String> {
                 }
                 Some(e) => {
                     refused += 1;
-                    let first = e.to_string();
-                    let first = first.lines().take(6).collect::<Vec<_>>().join(" | ");
-                    let _ = writeln!(out, "pipeline REFUSED: {what}: {first}");
+                    let _ = writeln!(
+                        out,
+                        "source ok, pipeline REFUSED: {what}: {}",
+                        first_lines(&e)
+                    );
                 }
             }
         }
     }
     let _ = writeln!(
         out,
-        "pipelines made: {made}; stage variants refused: {refused}"
+        "pipelines made: {made}; stage variants whose source the browser refused: {not_compiled}; \
+         whose source compiled but pipelines were refused: {refused}"
     );
     Ok(out)
 }
