@@ -61,8 +61,13 @@ fn unit_or_zero(v: vec2<f32>) -> vec2<f32> {
 
 // Measures workgroups of the invocation's replica.
 fn replica_groups() -> u32 {
+    return groups_of(params.boid_count);
+}
+
+// Measures workgroups of `boid_count` boids.
+fn groups_of(boid_count: u32) -> u32 {
     let per_group = WORKGROUP_SIZE * MEASURES_CHUNK;
-    return (params.boid_count + per_group - 1u) / per_group;
+    return (boid_count + per_group - 1u) / per_group;
 }
 
 // Whether the replica's boids are one workgroup's, which then writes the result itself (no final
@@ -182,8 +187,7 @@ fn measures_final(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // From the uniform block, not its private copy (`replica_groups`): the return must be in
     // uniform control flow for the barriers below, and to a WGSL compiler's uniformity analysis
     // a private variable is not uniform (Chromium refuses the pipeline).
-    let per_group = WORKGROUP_SIZE * MEASURES_CHUNK;
-    let groups = (replicas[rep].boid_count + per_group - 1u) / per_group;
+    let groups = groups_of(replicas[rep].boid_count);
     if (groups == 1u) {
         return;
     }

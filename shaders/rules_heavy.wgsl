@@ -88,6 +88,16 @@ fn first_of(lid: u32, start: u32) -> u32 {
 // (`rules_heavy_topological`).
 var<workgroup> heavy_rounds: u32;
 
+// `rounds` (the same in every invocation) through workgroup memory, so that a WGSL compiler's
+// uniformity analysis knows it is uniform (loops of barriers run that many rounds; a value from
+// the private `params` is not uniform to it). Every invocation of the workgroup must call it.
+fn uniform_rounds(lid: u32, rounds: u32) -> u32 {
+    if (lid == 0u) {
+        heavy_rounds = rounds;
+    }
+    return workgroupUniformLoad(&heavy_rounds);
+}
+
 @compute @workgroup_size(256)
 fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
@@ -177,12 +187,8 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     workgroupBarrier();
 
     // With a cap: k rounds, each choosing the nearest candidate beyond the last one chosen.
-    // Through workgroup memory: the same in every invocation, which a WGSL compiler's uniformity
-    // analysis then knows (the rounds' barriers need it; `params` is a private variable).
-    if (lid == 0u) {
-        heavy_rounds = select(0u, min(params.max_neighbors, MAX_NEIGHBORS_CAP), capped);
-    }
-    let rounds = workgroupUniformLoad(&heavy_rounds);
+    let rounds =
+        uniform_rounds(lid, select(0u, min(params.max_neighbors, MAX_NEIGHBORS_CAP), capped));
     var last = Pick(-1.0, 0u, 0u, vec2<f32>(0.0));
     for (var round = 0u; round < rounds; round++) {
         var best = Pick(NO_PICK_D2, 0xffffffffu, 0u, vec2<f32>(0.0));
@@ -321,11 +327,7 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     view_heading = me.zw;
     let p = me.xy;
     let c = cell_xy(p);
-    // Through workgroup memory, as `rules_heavy`'s rounds: the k rounds below hold barriers.
-    if (lid == 0u) {
-        heavy_rounds = min(params.topological_k, TOPOLOGICAL_K_MAX);
-    }
-    let k = workgroupUniformLoad(&heavy_rounds);
+    let k = uniform_rounds(lid, min(params.topological_k, TOPOLOGICAL_K_MAX));
     var heap: TopoHeap;
     heap.len = 0u;
     heap.k = k;
