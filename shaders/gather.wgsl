@@ -1,8 +1,8 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
 // `gather` in src/stages/twins/rules.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
-// predators_common.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`, `sorted_hue`,
-// `sorted_id`, `sorted_image`, `predators`, `catches`, and to write: `pos_vel`, `hue`, `id`,
-// `image`, `neighbors`.
+// pair_terms.wgsl, predators_common.wgsl, and from the stage: `params`, `cells`,
+// `sorted_pos_vel`, `sorted_hue`, `sorted_id`, `sorted_image`, `predators`, `catches`, and to
+// write: `pos_vel`, `hue`, `id`, `image`, `neighbors`.
 
 // The velocity of the boid whose neighbours are gathered, set by each entry point of `rules` and
 // `rules_heavy` before it gathers: the heading of its field of view (`in_view`).
@@ -139,15 +139,18 @@ fn add_masked(sums: ptr<function, NeighborSums>, pv: vec4<f32>, h: vec4<f32>, q:
     let near = d2 < params.perception_r2 && counted && in_view(d);
     // Separation as a branch, d2 > COINCIDENT_EPS2 within it: no clamp of d2 and no product by a
     // 0/1 mask (a software adapter flattens the branch into masked operations).
+    // The terms are the model's declared ones (rules_common.wgsl: `pair_weight`, the bands).
     if (near && d2 < params.separation_r2 && d2 > COINCIDENT_EPS2) {
-        (*sums).separation -= d / d2;
+        (*sums).separation -= pair_weight(SEPARATION_WEIGHT, d, d2);
+    } else if (SEPARATION_WEIGHT == 0u && near && d2 < params.separation_r2) {
+        (*sums).separation -= d;
     }
-    let ali = select(0u, 1u, near && d2 < params.alignment_r2);
-    let coh = select(0u, 1u, near && d2 < params.cohesion_r2);
+    let ali = select(0u, 1u, near && in_alignment_band(d2));
+    let coh = select(0u, 1u, near && in_cohesion_band(d2));
     let hm = select(0u, 1u, near && d2 < params.hue_r2);
     (*sums).alignment += pv.zw * f32(ali);
     (*sums).alignment_n += ali;
-    (*sums).cohesion += d * f32(coh);
+    (*sums).cohesion += pair_weight(COHESION_WEIGHT, d, max(d2, COINCIDENT_EPS2)) * f32(coh);
     (*sums).cohesion_n += coh;
     (*sums).hue += h.xy * f32(hm);
     (*sums).hue_velocity += h.zw * f32(hm);

@@ -1,9 +1,10 @@
-// What every model's rule shares: the neighbour sums, the k-nearest selection, Reynolds steering,
-// walls, obstacles, the hue-vector rule and the boundary; mirrors src/model/rules.rs line for line
-// (docs/model.md §4–§8). Each model's own rule (`next_state`) is in its file (boids.wgsl,
-// vicsek.wgsl, fish.wgsl). Needs: common.wgsl (struct Params, struct Boid), and from the stage:
-// `params` (the uniform block), `obstacle_cells` (array<u32>: the obstacle grid's cell starts) and
-// `obstacles` (array<vec2<f32>>: the binned obstacle points).
+// What every model's rule shares: the neighbour sums (their terms are in pair_terms.wgsl), the
+// k-nearest selection, Reynolds steering, walls, obstacles, the hue-vector rule and the boundary;
+// mirrors src/model/rules.rs line for line (docs/model.md §4–§8). Each model's own rule
+// (`next_state`) is in its file (boids.wgsl, vicsek.wgsl, fish.wgsl, couzin.wgsl). Needs:
+// common.wgsl (struct Params, struct Boid), and from the stage: `params` (the uniform block),
+// `obstacle_cells` (array<u32>: the obstacle grid's cell starts) and `obstacles`
+// (array<vec2<f32>>: the binned obstacle points).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;
@@ -64,29 +65,6 @@ fn steer(target_dir: vec2<f32>, v: vec2<f32>, max_speed: f32, max_force: f32) ->
         return vec2<f32>(0.0);
     }
     return clamp_len(target_dir * (max_speed / sqrt(l2)) - v, max_force);
-}
-
-// Adds a neighbour at offset d (velocity vel, hue h = (hue vector, hue velocity)) when within the
-// perception radius. Per-rule tests are 0/1 masks, as in the CPU twin (bit-identical to the
-// branching form).
-fn accumulate(s: ptr<function, NeighborSums>, d: vec2<f32>, vel: vec2<f32>, h: vec4<f32>) {
-    let d2 = dot(d, d);
-    if (d2 >= params.perception_r2) {
-        return;
-    }
-    let sep = select(0.0, 1.0, d2 < params.separation_r2 && d2 > COINCIDENT_EPS2);
-    let ali = select(0u, 1u, d2 < params.alignment_r2);
-    let coh = select(0u, 1u, d2 < params.cohesion_r2);
-    let hm = select(0u, 1u, d2 < params.hue_r2);
-    (*s).separation -= (d / max(d2, COINCIDENT_EPS2)) * sep;
-    (*s).alignment += vel * f32(ali);
-    (*s).alignment_n += ali;
-    (*s).cohesion += d * f32(coh);
-    (*s).cohesion_n += coh;
-    (*s).hue += h.xy * f32(hm);
-    (*s).hue_velocity += h.zw * f32(hm);
-    (*s).hue_n += hm;
-    (*s).neighbors += 1u;
 }
 
 // The k nearest candidates (the topological neighbourhood; docs/model.md §4.4), ordered by

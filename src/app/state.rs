@@ -235,6 +235,10 @@ impl AppState {
                 }
             }
         }
+        if model.desc().radii == Radii::Own {
+            // A model with its own radii (zones): the grid follows them.
+            p.perception_radius = p.largest_rule_radius().max(0.01);
+        }
         if let Err(e) = p.validate() {
             self.warn(format!("model {model}: {e}"));
             return;
@@ -319,9 +323,7 @@ impl AppState {
             self.warn(format!("set {key}: {e}"));
             return;
         }
-        if p.model.desc().radii == Radii::PerRule {
-            p = p.with_perception_following(&before);
-        }
+        p = p.with_perception_following(&before);
         p.follow(&before);
         if let Err(e) = p.validate() {
             self.warn(format!("set {key}: {e}"));

@@ -51,7 +51,8 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use crate::model::rules::{NeighborSums, COINCIDENT_EPS2};
+use crate::model::models::PairWeight;
+use crate::model::rules::{has_direction, NeighborSums, COINCIDENT_EPS2};
 use crate::model::uniforms::StepUniforms;
 use crate::stages::twins::CandidateRange;
 
@@ -239,6 +240,14 @@ struct Radii {
     alignment_r2: f32,
     cohesion_r2: f32,
     hue_r2: f32,
+    /// The model's declared pair terms (docs/model.md §4.7): the separation and cohesion
+    /// weights' codes and the alignment and cohesion bands' inner edges, squared; `terms` is
+    /// whether they differ from Reynolds' (then the kernels compiled with `TERMS` run).
+    separation_weight: u32,
+    cohesion_weight: u32,
+    alignment_inner_r2: f32,
+    cohesion_inner_r2: f32,
+    terms: bool,
     /// `view_mode` of the uniforms (0: every direction, no test).
     view_mode: u32,
     /// cos²(α/2).
@@ -256,6 +265,14 @@ impl Radii {
             alignment_r2: u.alignment_r2,
             cohesion_r2: u.cohesion_r2,
             hue_r2: u.hue_r2,
+            separation_weight: u.separation_weight,
+            cohesion_weight: u.cohesion_weight,
+            alignment_inner_r2: u.alignment_inner_r2,
+            cohesion_inner_r2: u.cohesion_inner_r2,
+            terms: u.separation_weight != PairWeight::InverseSquare as u32
+                || u.cohesion_weight != PairWeight::Offset as u32
+                || u.alignment_inner_r2 > 0.0
+                || u.cohesion_inner_r2 > 0.0,
             view_mode: u.view_mode,
             view_cos2: u.view_cos2,
             heading,
@@ -506,23 +523,32 @@ unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
         // their masks are the perception mask: the kernels then skip three compares and counts.
         let same = radii.alignment_r2 >= radii.perception_r2
             && radii.cohesion_r2 >= radii.perception_r2
-            && radii.hue_r2 >= radii.perception_r2;
-        // The field of view's test only where there is one (`VIEW`: compiled in or out).
-        let view = radii.view_mode != 0;
+            && radii.hue_r2 >= radii.perception_r2
+            && !radii.terms;
+        // The field of view's test only where there is one (`VIEW`: compiled in or out), and
+        // the general pair terms only for a model that declares other terms than Reynolds'
+        // (`TERMS`; its bands never equal the perception mask).
+        let (view, terms) = (radii.view_mode != 0, radii.terms);
         macro_rules! run {
             ($kernel:ident) => {
-                match (same, view) {
-                    (true, false) => {
-                        x86::$kernel::<true, false, O, I>(s, p, steps, lanes, radii, out)
+                match (same, view, terms) {
+                    (true, false, _) => {
+                        x86::$kernel::<true, false, false, O, I>(s, p, steps, lanes, radii, out)
                     }
-                    (false, false) => {
-                        x86::$kernel::<false, false, O, I>(s, p, steps, lanes, radii, out)
+                    (false, false, false) => {
+                        x86::$kernel::<false, false, false, O, I>(s, p, steps, lanes, radii, out)
                     }
-                    (true, true) => {
-                        x86::$kernel::<true, true, O, I>(s, p, steps, lanes, radii, out)
+                    (true, true, _) => {
+                        x86::$kernel::<true, true, false, O, I>(s, p, steps, lanes, radii, out)
                     }
-                    (false, true) => {
-                        x86::$kernel::<false, true, O, I>(s, p, steps, lanes, radii, out)
+                    (false, true, false) => {
+                        x86::$kernel::<false, true, false, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                    (false, false, true) => {
+                        x86::$kernel::<false, false, true, O, I>(s, p, steps, lanes, radii, out)
+                    }
+                    (false, true, true) => {
+                        x86::$kernel::<false, true, true, O, I>(s, p, steps, lanes, radii, out)
                     }
                 }
             };
@@ -545,6 +571,18 @@ unsafe fn dispatch<O: SumsOut, I: Iterator<Item = LaneStep>>(
     }
     let _ = path;
     gather_portable(s, p, steps, lanes, radii, out)
+}
+
+/// The lanes' factor of an offset term of weight code `weight` (docs/model.md §4.7): 1 (d), 1/|d|
+/// (d/|d|) or 1/|d|² (d/|d|²), |d|² taken at least [`COINCIDENT_EPS2`]; the intrinsic paths
+/// compute the same correctly rounded divisions and square roots.
+#[inline(always)]
+fn lane_weight(weight: u32, d2: f32) -> f32 {
+    match weight {
+        0 => 1.0,
+        1 => 1.0 / d2.max(COINCIDENT_EPS2).sqrt(),
+        _ => 1.0 / d2.max(COINCIDENT_EPS2),
+    }
 }
 
 /// The 8-lane gather in plain Rust: the definition the intrinsic paths reproduce bit for bit.
@@ -581,20 +619,44 @@ fn gather_portable<O: SumsOut>(
                 continue;
             }
             acc.neighbors += 1;
-            if d2 < r.separation_r2 && d2 > COINCIDENT_EPS2 {
-                let inv = 1.0 / d2.max(COINCIDENT_EPS2);
-                acc.f[0][l] -= dx * inv;
-                acc.f[1][l] -= dy * inv;
-            }
-            if d2 < r.alignment_r2 {
-                acc.alignment_n += 1;
-                acc.f[2][l] += fields[2][j];
-                acc.f[3][l] += fields[3][j];
-            }
-            if d2 < r.cohesion_r2 {
-                acc.cohesion_n += 1;
-                acc.f[4][l] += dx;
-                acc.f[5][l] += dy;
+            if !r.terms {
+                if d2 < r.separation_r2 && d2 > COINCIDENT_EPS2 {
+                    let inv = 1.0 / d2.max(COINCIDENT_EPS2);
+                    acc.f[0][l] -= dx * inv;
+                    acc.f[1][l] -= dy * inv;
+                }
+                if d2 < r.alignment_r2 {
+                    acc.alignment_n += 1;
+                    acc.f[2][l] += fields[2][j];
+                    acc.f[3][l] += fields[3][j];
+                }
+                if d2 < r.cohesion_r2 {
+                    acc.cohesion_n += 1;
+                    acc.f[4][l] += dx;
+                    acc.f[5][l] += dy;
+                }
+            } else {
+                // The model's declared terms: each offset sum's term d · w, w = 1, 1/|d| or
+                // 1/|d|² ([`lane_weight`]), and the bands' inner edges.
+                if d2 < r.separation_r2 && has_direction(r.separation_weight, d2) {
+                    let w = lane_weight(r.separation_weight, d2);
+                    acc.f[0][l] -= dx * w;
+                    acc.f[1][l] -= dy * w;
+                }
+                if d2 < r.alignment_r2 && d2 >= r.alignment_inner_r2 {
+                    acc.alignment_n += 1;
+                    acc.f[2][l] += fields[2][j];
+                    acc.f[3][l] += fields[3][j];
+                }
+                if d2 < r.cohesion_r2
+                    && d2 >= r.cohesion_inner_r2
+                    && has_direction(r.cohesion_weight, d2)
+                {
+                    let w = lane_weight(r.cohesion_weight, d2);
+                    acc.cohesion_n += 1;
+                    acc.f[4][l] += dx * w;
+                    acc.f[5][l] += dy * w;
+                }
             }
             if d2 < r.hue_r2 {
                 acc.hue_n += 1;
@@ -705,6 +767,7 @@ mod x86 {
     pub(super) unsafe fn gather_sse2<
         const SAME: bool,
         const VIEW: bool,
+        const TERMS: bool,
         O: SumsOut,
         I: Iterator<Item = LaneStep>,
     >(
@@ -767,15 +830,48 @@ mod x86 {
                 }
                 let c = &mut cnt;
                 c[0][h] = _mm_sub_epi32(c[0][h], _mm_castps_si128(inside));
-                let sep = _mm_and_ps(
-                    _mm_and_ps(_mm_cmplt_ps(d2, sr2), _mm_cmpgt_ps(d2, eps)),
-                    inside,
-                );
-                let inv = _mm_div_ps(one, _mm_max_ps(d2, eps));
+                let far = _mm_cmpgt_ps(d2, eps);
+                // The declared terms' weights (`lane_weight`) and directions (`has_direction`).
+                let weight = |w: u32| match w {
+                    0 => one,
+                    1 => _mm_div_ps(one, _mm_sqrt_ps(_mm_max_ps(d2, eps))),
+                    _ => _mm_div_ps(one, _mm_max_ps(d2, eps)),
+                };
+                let direction = |w: u32| {
+                    if w == 0 {
+                        _mm_castsi128_ps(_mm_set1_epi32(-1))
+                    } else {
+                        far
+                    }
+                };
+                let (sep_dir, inv) = if TERMS {
+                    (direction(r.separation_weight), weight(r.separation_weight))
+                } else {
+                    (far, _mm_div_ps(one, _mm_max_ps(d2, eps)))
+                };
+                let sep = _mm_and_ps(_mm_and_ps(_mm_cmplt_ps(d2, sr2), sep_dir), inside);
                 let a = &mut acc;
                 a[0][h] = _mm_sub_ps(a[0][h], _mm_and_ps(_mm_mul_ps(dx, inv), sep));
                 a[1][h] = _mm_sub_ps(a[1][h], _mm_and_ps(_mm_mul_ps(dy, inv), sep));
-                let (ali, coh, hm) = if SAME {
+                let (mut cdx, mut cdy) = (dx, dy);
+                let (ali, coh, hm) = if TERMS {
+                    let m = |r2| _mm_and_ps(_mm_cmplt_ps(d2, r2), inside);
+                    let ali =
+                        _mm_and_ps(m(ar2), _mm_cmpge_ps(d2, _mm_set1_ps(r.alignment_inner_r2)));
+                    let coh = _mm_and_ps(
+                        _mm_and_ps(m(cr2), _mm_cmpge_ps(d2, _mm_set1_ps(r.cohesion_inner_r2))),
+                        direction(r.cohesion_weight),
+                    );
+                    if r.cohesion_weight != 0 {
+                        let w = weight(r.cohesion_weight);
+                        (cdx, cdy) = (_mm_mul_ps(dx, w), _mm_mul_ps(dy, w));
+                    }
+                    let hm = m(hr2);
+                    c[1][h] = _mm_sub_epi32(c[1][h], _mm_castps_si128(ali));
+                    c[2][h] = _mm_sub_epi32(c[2][h], _mm_castps_si128(coh));
+                    c[3][h] = _mm_sub_epi32(c[3][h], _mm_castps_si128(hm));
+                    (ali, coh, hm)
+                } else if SAME {
                     (inside, inside, inside)
                 } else {
                     let m = |r2| _mm_and_ps(_mm_cmplt_ps(d2, r2), inside);
@@ -787,8 +883,8 @@ mod x86 {
                 };
                 a[2][h] = _mm_add_ps(a[2][h], _mm_and_ps(ld(2), ali));
                 a[3][h] = _mm_add_ps(a[3][h], _mm_and_ps(ld(3), ali));
-                a[4][h] = _mm_add_ps(a[4][h], _mm_and_ps(dx, coh));
-                a[5][h] = _mm_add_ps(a[5][h], _mm_and_ps(dy, coh));
+                a[4][h] = _mm_add_ps(a[4][h], _mm_and_ps(cdx, coh));
+                a[5][h] = _mm_add_ps(a[5][h], _mm_and_ps(cdy, coh));
                 a[6][h] = _mm_add_ps(a[6][h], _mm_and_ps(ld(4), hm));
                 a[7][h] = _mm_add_ps(a[7][h], _mm_and_ps(ld(5), hm));
                 a[8][h] = _mm_add_ps(a[8][h], _mm_and_ps(ld(6), hm));
@@ -832,6 +928,7 @@ mod x86 {
     pub(super) unsafe fn gather_avx2<
         const SAME: bool,
         const VIEW: bool,
+        const TERMS: bool,
         O: SumsOut,
         I: Iterator<Item = LaneStep>,
     >(
@@ -905,17 +1002,50 @@ mod x86 {
                 inside = _mm256_and_ps(inside, seen);
             }
             cnt[0] = _mm256_sub_epi32(cnt[0], _mm256_castps_si256(inside));
+            let far = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps);
+            // The declared terms' weights (`lane_weight`) and directions (`has_direction`).
+            let weight = |w: u32| match w {
+                0 => one,
+                1 => _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_max_ps(d2, eps))),
+                _ => _mm256_div_ps(one, _mm256_max_ps(d2, eps)),
+            };
+            let direction = |w: u32| {
+                if w == 0 {
+                    _mm256_castsi256_ps(_mm256_set1_epi32(-1))
+                } else {
+                    far
+                }
+            };
+            let (sep_dir, inv) = if TERMS {
+                (direction(r.separation_weight), weight(r.separation_weight))
+            } else {
+                (far, _mm256_div_ps(one, _mm256_max_ps(d2, eps)))
+            };
             let sep = _mm256_and_ps(
-                _mm256_and_ps(
-                    _mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2),
-                    _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps),
-                ),
+                _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, sr2), sep_dir),
                 inside,
             );
-            let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
             acc[0] = _mm256_sub_ps(acc[0], _mm256_and_ps(_mm256_mul_ps(dx, inv), sep));
             acc[1] = _mm256_sub_ps(acc[1], _mm256_and_ps(_mm256_mul_ps(dy, inv), sep));
-            let (ali, coh, hm) = if SAME {
+            let (mut cdx, mut cdy) = (dx, dy);
+            let (ali, coh, hm) = if TERMS {
+                let m = |r2| _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, r2), inside);
+                let from = |r2: f32| _mm256_cmp_ps::<_CMP_GE_OQ>(d2, _mm256_set1_ps(r2));
+                let ali = _mm256_and_ps(m(ar2), from(r.alignment_inner_r2));
+                let coh = _mm256_and_ps(
+                    _mm256_and_ps(m(cr2), from(r.cohesion_inner_r2)),
+                    direction(r.cohesion_weight),
+                );
+                if r.cohesion_weight != 0 {
+                    let w = weight(r.cohesion_weight);
+                    (cdx, cdy) = (_mm256_mul_ps(dx, w), _mm256_mul_ps(dy, w));
+                }
+                let hm = m(hr2);
+                cnt[1] = _mm256_sub_epi32(cnt[1], _mm256_castps_si256(ali));
+                cnt[2] = _mm256_sub_epi32(cnt[2], _mm256_castps_si256(coh));
+                cnt[3] = _mm256_sub_epi32(cnt[3], _mm256_castps_si256(hm));
+                (ali, coh, hm)
+            } else if SAME {
                 (inside, inside, inside)
             } else {
                 let m = |r2| _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2, r2), inside);
@@ -927,8 +1057,8 @@ mod x86 {
             };
             acc[2] = _mm256_add_ps(acc[2], _mm256_and_ps(vx, ali));
             acc[3] = _mm256_add_ps(acc[3], _mm256_and_ps(vy, ali));
-            acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(dx, coh));
-            acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(dy, coh));
+            acc[4] = _mm256_add_ps(acc[4], _mm256_and_ps(cdx, coh));
+            acc[5] = _mm256_add_ps(acc[5], _mm256_and_ps(cdy, coh));
             acc[6] = _mm256_add_ps(acc[6], _mm256_and_ps(hx, hm));
             acc[7] = _mm256_add_ps(acc[7], _mm256_and_ps(hy, hm));
             acc[8] = _mm256_add_ps(acc[8], _mm256_and_ps(ux, hm));
@@ -953,6 +1083,7 @@ mod x86 {
     pub(super) unsafe fn gather_avx512<
         const SAME: bool,
         const VIEW: bool,
+        const TERMS: bool,
         O: SumsOut,
         I: Iterator<Item = LaneStep>,
     >(
@@ -1019,15 +1150,51 @@ mod x86 {
                     _mm256_loadu_ps(f[7].add(k)),
                 )
             };
-            let sep = _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(
-                _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, sr2),
-                d2,
-                eps,
-            );
-            let inv = _mm256_div_ps(one, _mm256_max_ps(d2, eps));
+            // The declared terms' weights (`lane_weight`) and directions (`has_direction`).
+            let weight = |w: u32| match w {
+                0 => one,
+                1 => _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_max_ps(d2, eps))),
+                _ => _mm256_div_ps(one, _mm256_max_ps(d2, eps)),
+            };
+            let direction = |w: u32, m: __mmask8| {
+                if w == 0 {
+                    m
+                } else {
+                    _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(m, d2, eps)
+                }
+            };
+            let within_sep = _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, sr2);
+            let (sep, inv) = if TERMS {
+                (
+                    direction(r.separation_weight, within_sep),
+                    weight(r.separation_weight),
+                )
+            } else {
+                (
+                    _mm256_mask_cmp_ps_mask::<_CMP_GT_OQ>(within_sep, d2, eps),
+                    _mm256_div_ps(one, _mm256_max_ps(d2, eps)),
+                )
+            };
             acc[0] = _mm256_mask_sub_ps(acc[0], sep, acc[0], _mm256_mul_ps(dx, inv));
             acc[1] = _mm256_mask_sub_ps(acc[1], sep, acc[1], _mm256_mul_ps(dy, inv));
-            let (ali, coh, hm) = if SAME {
+            let (mut cdx, mut cdy) = (dx, dy);
+            let (ali, coh, hm) = if TERMS {
+                let m = |r2| _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, r2);
+                let from = |m: __mmask8, r2: f32| {
+                    _mm256_mask_cmp_ps_mask::<_CMP_GE_OQ>(m, d2, _mm256_set1_ps(r2))
+                };
+                let ali = from(m(ar2), r.alignment_inner_r2);
+                let coh = direction(r.cohesion_weight, from(m(cr2), r.cohesion_inner_r2));
+                if r.cohesion_weight != 0 {
+                    let w = weight(r.cohesion_weight);
+                    (cdx, cdy) = (_mm256_mul_ps(dx, w), _mm256_mul_ps(dy, w));
+                }
+                let hm = m(hr2);
+                cnt[1] = _mm256_mask_add_epi32(cnt[1], ali, cnt[1], one_i);
+                cnt[2] = _mm256_mask_add_epi32(cnt[2], coh, cnt[2], one_i);
+                cnt[3] = _mm256_mask_add_epi32(cnt[3], hm, cnt[3], one_i);
+                (ali, coh, hm)
+            } else if SAME {
                 (inside, inside, inside)
             } else {
                 let m = |r2| _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(inside, d2, r2);
@@ -1039,8 +1206,8 @@ mod x86 {
             };
             acc[2] = _mm256_mask_add_ps(acc[2], ali, acc[2], vx);
             acc[3] = _mm256_mask_add_ps(acc[3], ali, acc[3], vy);
-            acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], dx);
-            acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], dy);
+            acc[4] = _mm256_mask_add_ps(acc[4], coh, acc[4], cdx);
+            acc[5] = _mm256_mask_add_ps(acc[5], coh, acc[5], cdy);
             acc[6] = _mm256_mask_add_ps(acc[6], hm, acc[6], hx);
             acc[7] = _mm256_mask_add_ps(acc[7], hm, acc[7], hy);
             acc[8] = _mm256_mask_add_ps(acc[8], hm, acc[8], ux);

@@ -959,20 +959,38 @@ mod avx2 {
         let d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
         let below = |r2: f32| _mm256_cmp_ps::<_CMP_LT_OQ>(d2, _mm256_set1_ps(r2));
         let eps = _mm256_set1_ps(COINCIDENT_EPS2);
-        let sep = _mm256_and_ps(below(u.separation_r2), _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps));
-        let (ali, coh, hm) = (below(u.alignment_r2), below(u.cohesion_r2), below(u.hue_r2));
+        // The model's declared pair terms (docs/model.md §4.7), as `accumulate_parts` takes
+        // them: a weighted sum counts a neighbour with a direction only, each band from its
+        // inner edge.
+        let far = _mm256_cmp_ps::<_CMP_GT_OQ>(d2, eps);
+        let all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+        let direction = |w: u32| if w == 0 { all } else { far };
+        let from = |r2: f32| _mm256_cmp_ps::<_CMP_GE_OQ>(d2, _mm256_set1_ps(r2));
+        let sep = _mm256_and_ps(below(u.separation_r2), direction(u.separation_weight));
+        let ali = _mm256_and_ps(below(u.alignment_r2), from(u.alignment_inner_r2));
+        let coh = _mm256_and_ps(
+            _mm256_and_ps(below(u.cohesion_r2), from(u.cohesion_inner_r2)),
+            direction(u.cohesion_weight),
+        );
+        let hm = below(u.hue_r2);
         let one = _mm256_set1_ps(1.0);
         let times = |v: __m256, m: __m256| _mm256_mul_ps(v, _mm256_and_ps(m, one));
         let m = _mm256_max_ps(d2, eps);
-        // The terms of accumulate_parts: separation d / max(d², ε) · mask, alignment v · mask,
-        // cohesion d · mask, hue h · mask and u · mask.
+        // `pair_weight`: d, d / √max(d², ε) or d / max(d², ε).
+        let weigh = |w: u32, d: __m256| match w {
+            0 => d,
+            1 => _mm256_div_ps(d, _mm256_sqrt_ps(m)),
+            _ => _mm256_div_ps(d, m),
+        };
+        // The terms of accumulate_parts: separation w_s(d) · mask, alignment v · mask,
+        // cohesion w_c(d) · mask, hue h · mask and u · mask.
         let terms = [
-            times(_mm256_div_ps(dx, m), sep),
-            times(_mm256_div_ps(dy, m), sep),
+            times(weigh(u.separation_weight, dx), sep),
+            times(weigh(u.separation_weight, dy), sep),
             times(vx, ali),
             times(vy, ali),
-            times(dx, coh),
-            times(dy, coh),
+            times(weigh(u.cohesion_weight, dx), coh),
+            times(weigh(u.cohesion_weight, dy), coh),
             times(hx, hm),
             times(hy, hm),
             times(ux, hm),

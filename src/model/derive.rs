@@ -3,7 +3,7 @@
 //! needs the parameters and the model table (the radii of a model's sums, its spawn speeds), which build on those types.
 
 use crate::model::grid::{Grid, ObstacleGrid};
-use crate::model::models::Radii;
+use crate::model::models::{Band, Radii};
 use crate::model::params::{Boundary, Neighborhood, SimParams};
 use crate::model::uniforms::{Interaction, StepUniforms};
 
@@ -29,14 +29,27 @@ impl StepUniforms {
             Radii::AlignmentWithinPerception => {
                 [0.0, params.perception_radius, 0.0, params.hue_radius]
             }
+            Radii::Own => {
+                let own = params.models.group(params.model).rule_radii();
+                let r = own.map_or([0.0; 3], |r| r.map(|(_, r)| r));
+                [r[0], r[1], r[2], params.hue_radius]
+            }
         };
+        let desc = params.model.desc();
+        let terms = desc.pair_terms;
         // The topological neighbourhood (docs/model.md §19.3): every one of the k nearest is a
         // neighbour, whatever the distance, of alignment, cohesion and the colour rule;
         // separation keeps its radius among them. "Whatever the distance" is a squared radius
         // no squared distance in a world of at most 1e6 wu reaches (the largest finite f32).
         let topological = params.neighborhood == Neighborhood::Topological;
         let sq = |r: f32| r * r;
-        let (perception_r2, radii2) = if topological {
+        let (perception_r2, radii2) = if desc.radii == Radii::Own {
+            // Zones: the neighbours are those within the outermost radius (of the k nearest, in
+            // the topological neighbourhood), so that every neighbour lies in one zone.
+            let outer = radii[0].max(radii[1]).max(radii[2]);
+            let r2 = radii.map(sq);
+            (sq(outer), r2)
+        } else if topological {
             let any = f32::MAX;
             (any, [sq(radii[0]), any, any, any])
         } else {
@@ -82,6 +95,16 @@ impl StepUniforms {
             alignment_r2: radii2[1],
             cohesion_r2: radii2[2],
             hue_r2: radii2[3],
+            separation_weight: terms.separation as u32,
+            cohesion_weight: terms.cohesion as u32,
+            alignment_inner_r2: match terms.alignment {
+                Band::Disc => 0.0,
+                Band::Annulus => radii2[0],
+            },
+            cohesion_inner_r2: match terms.cohesion_band {
+                Band::Disc => 0.0,
+                Band::Annulus => radii2[1],
+            },
             max_neighbors: params.max_neighbors,
             topological_k: if topological { params.topological_k } else { 0 },
             record_neighbors: 0,

@@ -230,6 +230,7 @@ impl SimParams {
             (Neighborhood::Metric, _) => self.perception_radius,
             (Neighborhood::Topological, Radii::PerRule) => self.separation_radius,
             (Neighborhood::Topological, Radii::AlignmentWithinPerception) => 1.0 / 3.0,
+            (Neighborhood::Topological, Radii::Own) => self.largest_rule_radius(),
         };
         (3.0 * r).clamp(1.0, 1.0e6)
     }
@@ -313,14 +314,9 @@ impl SimParams {
                 }
             }
         }
-        // A model that sums within per-rule radii needs each within the grid's search reach.
-        if metric && self.model.desc().radii == Radii::PerRule {
-            for (field, r) in [
-                ("separation_radius", self.separation_radius),
-                ("alignment_radius", self.alignment_radius),
-                ("cohesion_radius", self.cohesion_radius),
-                ("hue_radius", self.hue_radius),
-            ] {
+        // A model that sums within radii of its rules needs each within the grid's search reach.
+        if metric {
+            for (field, r) in self.rule_radii() {
                 if r > self.perception_radius {
                     return Err(ParamError::RadiusAbovePerception {
                         field,
@@ -361,7 +357,7 @@ impl SimParams {
 
     /// The model's typed uniforms: the `model_params` buffer its rules read.
     pub fn model_uniforms(&self) -> ModelUniforms {
-        self.models.group(self.model).uniforms()
+        self.models.group(self.model).uniforms(self.dt)
     }
 
     /// Every parameter: the shared ones, then each model's group (the parameter table).
@@ -502,31 +498,41 @@ impl SimParams {
         })
     }
 
-    /// The largest of the rule radii (separation, alignment, cohesion, hue) (wu).
+    /// The radii of the model's rules, each named by the parameter that sets it, that must lie
+    /// within the perception radius (wu): separation, alignment, cohesion and hue for a model
+    /// with per-rule radii ([`Radii::PerRule`]), the model's own for one with its own
+    /// ([`Radii::Own`], whose colour rule is clipped to the outermost), none for the Vicsek
+    /// model (whose radius is the perception radius).
+    pub fn rule_radii(&self) -> Vec<(&'static str, f32)> {
+        match self.model.desc().radii {
+            Radii::PerRule => vec![
+                ("separation_radius", self.separation_radius),
+                ("alignment_radius", self.alignment_radius),
+                ("cohesion_radius", self.cohesion_radius),
+                ("hue_radius", self.hue_radius),
+            ],
+            Radii::Own => self
+                .models
+                .group(self.model)
+                .rule_radii()
+                .map_or(Vec::new(), |r| r.to_vec()),
+            Radii::AlignmentWithinPerception => Vec::new(),
+        }
+    }
+
+    /// The largest of the rule radii ([`SimParams::rule_radii`]; 0 for none) (wu).
     pub fn largest_rule_radius(&self) -> f32 {
-        [
-            self.separation_radius,
-            self.alignment_radius,
-            self.cohesion_radius,
-            self.hue_radius,
-        ]
-        .into_iter()
-        .fold(0.0, f32::max)
+        self.rule_radii()
+            .into_iter()
+            .fold(0.0, |m, (_, r)| m.max(r))
     }
 
     /// These parameters after a live edit from `before`: when a rule radius changed, the
     /// perception radius (the uniform grid's cell size) follows the largest rule radius, so the
     /// grid stays as fine as the rules allow (at least 0.01 wu, its smallest valid value).
     pub fn with_perception_following(mut self, before: &SimParams) -> Self {
-        let radii = |q: &SimParams| {
-            [
-                q.separation_radius,
-                q.alignment_radius,
-                q.cohesion_radius,
-                q.hue_radius,
-            ]
-        };
-        if radii(&self) != radii(before) {
+        let radii = |q: &SimParams| q.rule_radii();
+        if self.model.desc().radii.perception_follows() && radii(&self) != radii(before) {
             self.perception_radius = self.largest_rule_radius().max(0.01);
         }
         self

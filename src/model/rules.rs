@@ -122,19 +122,44 @@ pub fn accumulate_parts(
     if d2 >= u.perception_r2 {
         return;
     }
-    let sep = (d2 < u.separation_r2 && d2 > COINCIDENT_EPS2) as u32 as f32;
-    let ali = (d2 < u.alignment_r2) as u32;
-    let coh = (d2 < u.cohesion_r2) as u32;
+    // The model's declared pair terms (docs/model.md §4.7): each offset sum's weight, and the
+    // alignment and cohesion bands' inner edges (0 for a disc).
+    let sep = (d2 < u.separation_r2 && has_direction(u.separation_weight, d2)) as u32 as f32;
+    let ali = (d2 < u.alignment_r2 && d2 >= u.alignment_inner_r2) as u32;
+    let coh = (d2 < u.cohesion_r2
+        && d2 >= u.cohesion_inner_r2
+        && has_direction(u.cohesion_weight, d2)) as u32;
     let hm = (d2 < u.hue_r2) as u32;
-    s.separation -= (d / d2.max(COINCIDENT_EPS2)) * sep;
+    s.separation -= pair_weight(u.separation_weight, d, d2) * sep;
     s.alignment += vel * ali as f32;
     s.alignment_n += ali;
-    s.cohesion += d * coh as f32;
+    s.cohesion += pair_weight(u.cohesion_weight, d, d2) * coh as f32;
     s.cohesion_n += coh;
     s.hue += Vec2::from(hue[0]) * hm as f32;
     s.hue_velocity += Vec2::from(hue[1]) * hm as f32;
     s.hue_n += hm;
     s.neighbors += 1;
+}
+
+/// Whether a neighbour at squared distance `d2` counts in an offset sum of weight `weight` (a
+/// [`crate::model::models::PairWeight`] code): always for d itself, and beyond the coincident
+/// distance for d/|d| and d/|d|², which a neighbour at the boid's own place has no direction for.
+#[inline(always)]
+pub fn has_direction(weight: u32, d2: f32) -> bool {
+    weight == 0 || d2 > COINCIDENT_EPS2
+}
+
+/// A neighbour's term in an offset sum of weight `weight` (a
+/// [`crate::model::models::PairWeight`] code, docs/model.md §4.7): d (0), d/|d| (1) or d/|d|²
+/// (2), |d|² taken at least [`COINCIDENT_EPS2`] (the term of a coincident neighbour, which
+/// [`has_direction`] leaves out, is finite).
+#[inline(always)]
+pub fn pair_weight(weight: u32, d: Vec2, d2: f32) -> Vec2 {
+    match weight {
+        0 => d,
+        1 => d / d2.max(COINCIDENT_EPS2).sqrt(),
+        _ => d / d2.max(COINCIDENT_EPS2),
+    }
 }
 
 /// The `k` nearest neighbours seen so far (the topological neighbourhood of Ballerini et al.,

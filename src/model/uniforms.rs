@@ -68,6 +68,17 @@ pub struct StepUniforms {
     pub cohesion_r2: f32,
     /// hue_radius² (wu²).
     pub hue_r2: f32,
+    /// The separation sum's weight ([`crate::model::models::PairWeight`] code: 0 d, 1 d/|d|,
+    /// 2 d/|d|²; the model's declared pair terms, docs/model.md §4.7).
+    pub separation_weight: u32,
+    /// The cohesion sum's weight (the same codes).
+    pub cohesion_weight: u32,
+    /// The inner edge of the alignment band, squared (wu²): 0 for a disc, separation_r2 for an
+    /// annulus.
+    pub alignment_inner_r2: f32,
+    /// The inner edge of the cohesion band, squared (wu²): 0 for a disc, alignment_r2 for an
+    /// annulus.
+    pub cohesion_inner_r2: f32,
     /// Neighbour cap (0 = unlimited).
     pub max_neighbors: u32,
     /// k of the topological neighbourhood: each boid's neighbours are its k nearest others

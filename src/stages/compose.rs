@@ -222,6 +222,7 @@ impl Wgsl {
                  const VIEW: bool = {view};\nconst CAPPED: bool = {capped};\n\
                  const OBSTACLES: bool = {obstacles};\nconst SHARED: bool = {shared};\n"
             ));
+            out.push_str(&model.desc().pair_terms.wgsl_constants());
         }
         for (name, text) in self.files {
             match generated(name) {

@@ -14,7 +14,7 @@ use egui::RichText;
 use crate::app::action::Action;
 use crate::app::state::AppState;
 use crate::app::ui::shared::{labelled, section, UiOut};
-use crate::model::models::{Model, Radii};
+use crate::model::models::Model;
 use crate::model::param_table::{ParamGroup, ParamSpec, ParamValue, Range};
 use crate::model::SimParams;
 
@@ -55,7 +55,7 @@ pub fn shown(spec: &ParamSpec, model: Model) -> bool {
     let m = model.desc();
     m.uses(spec.key)
         && !NOT_SLIDERS.contains(&spec.key)
-        && !(spec.key == "perception_radius" && m.radii == Radii::PerRule)
+        && !(spec.key == "perception_radius" && m.radii.perception_follows())
 }
 
 /// Whether the panel shows a widget for `spec` under the running parameters `p`: [`shown`] for
@@ -341,7 +341,7 @@ mod tests {
             for s in SimParams::specs() {
                 let expect = m.desc().uses(s.key)
                     && !NOT_SLIDERS.contains(&s.key)
-                    && !(s.key == "perception_radius" && m.desc().radii == Radii::PerRule);
+                    && !(s.key == "perception_radius" && m.desc().radii.perception_follows());
                 assert_eq!(shown.contains(&s.key), expect, "{m}: {}", s.key);
             }
             // The model's own come first.

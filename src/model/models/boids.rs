@@ -7,8 +7,9 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
-    HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII, WALLS, WORLD,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, PairTerms, Radii, SpeedRule, TimeUnit,
+    UniformsDesc, COLOUR, HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII,
+    WALLS, WORLD,
 };
 use crate::model::param_table::{number, Range};
 use crate::model::rng::standard_normal;
@@ -59,6 +60,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     },
     order_parameter: "polarization",
     radii: Radii::PerRule,
+    pair_terms: PairTerms::REYNOLDS,
     next_state,
     wgsl: ("boids.wgsl", include_str!("../../../shaders/boids.wgsl")),
     uniforms: UniformsDesc::of::<BoidsUniforms>("BoidsUniforms"),
@@ -66,7 +68,7 @@ pub const MODEL: ModelDesc = ModelDesc {
 
 impl ModelGroup for BoidsParams {
     /// [`BoidsUniforms`].
-    fn uniforms(&self) -> ModelUniforms {
+    fn uniforms(&self, _dt: f32) -> ModelUniforms {
         ModelUniforms::new(&BoidsUniforms {
             separation_weight: self.separation_weight,
             alignment_weight: self.alignment_weight,

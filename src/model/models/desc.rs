@@ -88,8 +88,9 @@ pub type NextState =
 
 /// What a model's parameter group provides besides its parameters.
 pub trait ModelGroup {
-    /// The group as the model's typed uniforms (the `model_params` its rules read).
-    fn uniforms(&self) -> ModelUniforms;
+    /// The group as the model's typed uniforms (the `model_params` its rules read), for steps of
+    /// `dt` seconds (a model may derive a constant of the step from it once, on the CPU).
+    fn uniforms(&self, dt: f32) -> ModelUniforms;
     /// The speeds of a spawned boid: uniform in `lo ..= hi` (a constant when equal) — the initial
     /// flock, the app's add tool, a boid respawned after a catch (the model's unit).
     fn spawn_speeds(&self) -> (f32, f32);
@@ -109,6 +110,12 @@ pub trait ModelGroup {
     /// The range of the group's parameter `key` under the group's settings, where it is
     /// narrower than the table's (η of vectorial noise: 0 ..= 1); what the app's slider spans.
     fn range_of(&self, _key: &str) -> Option<(f64, f64)> {
+        None
+    }
+    /// The radii of the separation, alignment and cohesion sums (wu), each with the key of the
+    /// parameter that sets it (for messages), of a model whose radii are its own
+    /// ([`Radii::Own`]); `None` for the others.
+    fn rule_radii(&self) -> Option<[(&'static str, f32); 3]> {
         None
     }
     /// Brings along the parameters that follow another one after a change from `before` (the
@@ -276,6 +283,91 @@ pub enum Radii {
     /// The alignment sum within the perception radius r (the Vicsek model's Σ v_j), no separation
     /// or cohesion sum, the colour rule within the hue radius (clipped to r by the gather).
     AlignmentWithinPerception,
+    /// The model's own radii ([`ModelGroup::rule_radii`]: Couzin's zones), each at most the
+    /// perception radius (the grid's); the neighbours are those within the largest, in both
+    /// neighbourhoods (in the topological one, the k nearest within it: docs/model.md §19.3).
+    Own,
+}
+
+impl Radii {
+    /// Whether the perception radius (the grid's) is derived from the rule radii (it follows
+    /// the largest in the app, and the panel hides it): per-rule and own radii, not the Vicsek
+    /// model's single radius.
+    pub fn perception_follows(self) -> bool {
+        self != Radii::AlignmentWithinPerception
+    }
+}
+
+/// How a neighbour at offset d weighs in one of the gather's two offset sums, separation and
+/// cohesion (docs/model.md §4.7). Its code is the one in the uniform block
+/// (`separation_weight`, `cohesion_weight`) and in a WGSL source compiled for the model
+/// (`SEPARATION_WEIGHT`, `COHESION_WEIGHT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum PairWeight {
+    /// d itself (wu): Reynolds' cohesion, a sum toward the neighbours' centre. Every neighbour in
+    /// the band counts, a coincident one too.
+    Offset = 0,
+    /// d/|d| (no unit), the unit vector toward the neighbour: the zones of Couzin et al. (2002).
+    /// A coincident neighbour (|d|² ≤ 1e-8 wu²) has no direction: it adds nothing and is not
+    /// counted.
+    Unit = 1,
+    /// d/|d|² (1/wu): Reynolds' separation, stronger the nearer the neighbour. A coincident
+    /// neighbour adds nothing and is not counted.
+    InverseSquare = 2,
+}
+
+/// The radius band of a sum (docs/model.md §4.7): which neighbours add to it, by distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Band {
+    /// |d| below the sum's own radius.
+    Disc,
+    /// |d| from the radius of the sum before it (alignment: separation's; cohesion: alignment's)
+    /// to below its own: nested zones that do not overlap (Couzin's orientation and attraction).
+    Annulus,
+}
+
+/// What a model's neighbour gather sums: its declared pair terms (docs/model.md §4.7). The gather
+/// keeps three vector sums — separation = −Σ w_s(d), alignment = Σ v_j, cohesion = Σ w_c(d) —
+/// with their counts, each over its band of distances; a model declares the weights and bands
+/// and its rule reads the sums ([`NeighborSums`]). Both backends, each of their gathers (the
+/// scalar reference, the CPU's vectorised lanes, the GPU's metric, capped, shared, heavy and
+/// topological gathers) take them; the GPU's rules pass is compiled with them as constants, so a
+/// model's terms cost nothing to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairTerms {
+    /// The weight of the separation sum (its band: below the separation radius).
+    pub separation: PairWeight,
+    /// The band of the alignment sum.
+    pub alignment: Band,
+    /// The weight of the cohesion sum.
+    pub cohesion: PairWeight,
+    /// The band of the cohesion sum.
+    pub cohesion_band: Band,
+}
+
+impl PairTerms {
+    /// Reynolds' sums (docs/model.md §5): separation −Σ d/|d|², alignment Σ v_j and cohesion
+    /// Σ d, each over the disc of its radius. The boids, Vicsek and fish models' terms.
+    pub const REYNOLDS: PairTerms = PairTerms {
+        separation: PairWeight::InverseSquare,
+        alignment: Band::Disc,
+        cohesion: PairWeight::Offset,
+        cohesion_band: Band::Disc,
+    };
+
+    /// The terms as the constants of a WGSL source compiled for them (`SEPARATION_WEIGHT`,
+    /// `COHESION_WEIGHT`, `ALIGNMENT_ANNULUS`, `COHESION_ANNULUS`).
+    pub fn wgsl_constants(&self) -> String {
+        format!(
+            "const SEPARATION_WEIGHT: u32 = {}u;\nconst COHESION_WEIGHT: u32 = {}u;\n\
+             const ALIGNMENT_ANNULUS: bool = {};\nconst COHESION_ANNULUS: bool = {};\n",
+            self.separation as u32,
+            self.cohesion as u32,
+            self.alignment == Band::Annulus,
+            self.cohesion_band == Band::Annulus,
+        )
+    }
 }
 
 /// One model, described (an entry of the model table).
@@ -297,6 +389,8 @@ pub struct ModelDesc {
     pub order_parameter: &'static str,
     /// The radii of its neighbour sums.
     pub radii: Radii,
+    /// What its neighbour sums add up: their weights and bands.
+    pub pair_terms: PairTerms,
     /// Its CPU rule (the reference its WGSL rule is tested against).
     pub next_state: NextState,
     /// Its WGSL rule: the file name in `shaders/` and its text, defining `next_state`.

@@ -9,8 +9,9 @@
 use glam::Vec2;
 
 use crate::model::models::desc::{
-    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
-    HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII, WORLD,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, PairTerms, Radii, SpeedRule, TimeUnit,
+    UniformsDesc, COLOUR, HUNTING, NEIGHBORHOOD, PREDATOR_PUSH, ROTATIONAL_NOISE, STEERING_RADII,
+    WORLD,
 };
 use crate::model::param_table::number;
 use crate::model::rng::standard_normal;
@@ -67,6 +68,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     },
     order_parameter: "polarization",
     radii: Radii::PerRule,
+    pair_terms: PairTerms::REYNOLDS,
     next_state,
     wgsl: ("fish.wgsl", include_str!("../../../shaders/fish.wgsl")),
     uniforms: UniformsDesc::of::<FishUniforms>("FishUniforms"),
@@ -74,7 +76,7 @@ pub const MODEL: ModelDesc = ModelDesc {
 
 impl ModelGroup for FishParams {
     /// [`FishUniforms`] (1/E computed once here).
-    fn uniforms(&self) -> ModelUniforms {
+    fn uniforms(&self, _dt: f32) -> ModelUniforms {
         ModelUniforms::new(&FishUniforms {
             alignment: self.alignment,
             cohesion: self.cohesion,

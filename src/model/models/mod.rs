@@ -22,8 +22,9 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 pub use desc::{
-    ModelDesc, ModelGroup, ModelUniform, ModelUniforms, NextState, OnLoad, Radii, SharedGroup,
-    SpeedRule, TimeUnit, UniformsDesc, MODEL_UNIFORMS_BYTES, SHARED_GROUPS,
+    Band, ModelDesc, ModelGroup, ModelUniform, ModelUniforms, NextState, OnLoad, PairTerms,
+    PairWeight, Radii, SharedGroup, SpeedRule, TimeUnit, UniformsDesc, MODEL_UNIFORMS_BYTES,
+    SHARED_GROUPS,
 };
 
 use crate::model::param_table::{ParamField, ParamValue};

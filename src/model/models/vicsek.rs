@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::error::ParamError;
 use crate::model::models::desc::{
-    ModelDesc, ModelGroup, ModelUniforms, OnLoad, Radii, SpeedRule, TimeUnit, UniformsDesc, COLOUR,
-    HUNTING, NEIGHBORHOOD, WORLD,
+    ModelDesc, ModelGroup, ModelUniforms, OnLoad, PairTerms, Radii, SpeedRule, TimeUnit,
+    UniformsDesc, COLOUR, HUNTING, NEIGHBORHOOD, WORLD,
 };
 use crate::model::param_table::{number, ParamField, ParamValue, Range};
 use crate::model::rng::uniform_turn;
@@ -157,6 +157,7 @@ pub const MODEL: ModelDesc = ModelDesc {
     },
     order_parameter: "va",
     radii: Radii::AlignmentWithinPerception,
+    pair_terms: PairTerms::REYNOLDS,
     next_state,
     wgsl: ("vicsek.wgsl", include_str!("../../../shaders/vicsek.wgsl")),
     uniforms: UniformsDesc::of::<VicsekUniforms>("VicsekUniforms"),
@@ -189,7 +190,7 @@ pub struct VicsekUniforms {
 
 impl ModelGroup for VicsekParams {
     /// [`VicsekUniforms`].
-    fn uniforms(&self) -> ModelUniforms {
+    fn uniforms(&self, _dt: f32) -> ModelUniforms {
         ModelUniforms::new(&VicsekUniforms {
             eta: self.eta,
             speed: self.speed,
