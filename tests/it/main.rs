@@ -15,6 +15,7 @@ mod bench_interrupt;
 mod bench_stats;
 mod checkpoint;
 mod cli;
+mod couzin;
 mod cpu_backend;
 mod cpu_gather_simd;
 mod cpu_grid;

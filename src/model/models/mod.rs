@@ -14,6 +14,7 @@
 //! its line in `model_table!` here, its section of docs/model.md, and its test file.
 
 pub mod boids;
+pub mod couzin;
 pub mod desc;
 pub mod fish;
 pub mod vicsek;
@@ -165,6 +166,8 @@ model_table! {
     VICSEK => vicsek: vicsek::VicsekParams = vicsek::MODEL;
     /// The fish school (docs/model.md §17).
     FISH => fish: fish::FishParams = fish::MODEL;
+    /// Couzin's zonal model (docs/model.md §21).
+    COUZIN => couzin: couzin::CouzinParams = couzin::MODEL;
 }
 
 /// The constant speed of the model of `u` (its spawn speed, when its speeds are one value): v0 of
