@@ -3,7 +3,7 @@
 //! button loads a scene file (`AppState`'s scene start, through the run layer). A scene's first
 //! comment line is its description in the gallery, in plain words; its thumbnail is
 //! `scenes/thumbs/<name>.png` (160 × 90 px, remade by `scripts/thumbnails.sh`). The gallery shows
-//! them in [`GALLERY_ORDER`]: boids first, then fish, then the Vicsek models.
+//! them in [`GALLERY_ORDER`]: boids first, then fish, the Vicsek models, Couzin's states.
 
 use std::path::PathBuf;
 
@@ -12,8 +12,8 @@ use crate::formats::scene::SceneError;
 
 include!(concat!(env!("OUT_DIR"), "/scenes.rs"));
 
-/// The order of the panel's gallery: the boids scenes from the default up, then the fish, then
-/// the Vicsek models (every scene once; a test holds it to `scenes/`).
+/// The order of the panel's gallery: the boids scenes from the default up, then the fish, the
+/// Vicsek models and Couzin's collective states (every scene once; a test holds it to `scenes/`).
 pub const GALLERY_ORDER: &[&str] = &[
     "flocks",
     "million",
@@ -27,6 +27,10 @@ pub const GALLERY_ORDER: &[&str] = &[
     "vicsek",
     "vicsek_topological",
     "vicsek_vectorial",
+    "couzin_torus",
+    "couzin_swarm",
+    "couzin_parallel",
+    "couzin_highly_parallel",
 ];
 
 /// Side lengths of a gallery thumbnail (px).

@@ -222,15 +222,17 @@ impl RenderStyle {
     }
 }
 
-/// The default boid length for a parameter set and `boids` boids (wu): the separation radius, so
-/// neighbours at the separation distance just touch, whatever the scale of the scene (10 wu for the
-/// defaults, 2 wu in a 100 wu fish box); else 0.4 × the radius of the neighbourhood — the
+/// The default boid length for a parameter set and `boids` boids (wu): the separation radius (the
+/// first of the model's rule radii: Couzin's zone of repulsion), so neighbours at the separation
+/// distance just touch, whatever the scale of the scene (10 wu for the defaults, 2 wu in a 100 wu
+/// fish box, 1 wu for Couzin's animals); else 0.4 × the radius of the neighbourhood — the
 /// perception radius (0.4 wu for the Vicsek model's r = 1), or in the topological neighbourhood,
 /// which has none, the typical distance of the k-th nearest, √(k/(π·ρ)) (0.3 wu for k = 7 at the
 /// Vicsek density 4).
 pub fn boid_length_for(params: &crate::model::SimParams, boids: usize) -> f32 {
-    if params.separation_radius > 0.0 && params.model.desc().uses("separation_radius") {
-        params.separation_radius
+    let separation = params.rule_radii().first().map_or(0.0, |&(_, r)| r);
+    if separation > 0.0 {
+        separation
     } else if params.neighborhood == crate::model::Neighborhood::Topological {
         0.4 * crate::model::derive::kth_nearest_radius(params, boids)
     } else {
