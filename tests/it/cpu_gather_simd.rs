@@ -473,4 +473,3 @@ fn a_capped_neighbourhood_uses_the_scalar_gather_on_every_path() {
         assert_eq!(run(path, &p, &boids, 2).0, scalar, "{}", path.name());
     }
 }
-
