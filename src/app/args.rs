@@ -55,7 +55,8 @@ pub struct RunArgs {
     /// else real-time.
     #[arg(long, value_enum)]
     pub clock: Option<Pace>,
-    /// How the boids start: `flocks` (a few formed flocks, apart) or `uniform` (spread evenly).
+    /// How the boids start: `flocks` (a few formed flocks, apart), `uniform` (spread evenly) or
+    /// `group` (one disc at the world's centre).
     /// Default: the scene's `spawn` key (the default scene's is flocks), else uniform.
     #[arg(long, value_enum)]
     pub spawn: Option<Spawn>,

@@ -45,7 +45,8 @@ pub struct SnapshotArgs {
     /// Backend that computes the steps (the picture is always drawn on the GPU).
     #[arg(long, value_enum, default_value = "gpu")]
     pub backend: AppBackend,
-    /// How the boids start: `flocks` (a few formed flocks, apart) or `uniform` (spread evenly).
+    /// How the boids start: `flocks` (a few formed flocks, apart), `uniform` (spread evenly) or
+    /// `group` (one disc at the world's centre).
     /// Default: the scene's `spawn` key (the default scene's is flocks), else uniform.
     #[arg(long, value_enum, conflicts_with = "init")]
     pub spawn: Option<Spawn>,

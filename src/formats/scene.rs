@@ -6,7 +6,7 @@
 //! ```toml
 //! boids = 50
 //! seed = 4
-//! spawn = "flocks"      # how the app starts it: "uniform" (the default) or "flocks"
+//! spawn = "flocks"      # how the app starts it: "uniform" (the default), "flocks" or "group"
 //! obstacles = [[100.0, 200.0], [110.0, 200.0]]
 //! [params]
 //! world_width = 800.0
@@ -85,7 +85,8 @@ pub struct Scene {
     #[serde(default)]
     pub seed: Option<u32>,
     /// How the app (`boids run`, its presets and its Load button) places the boids: `uniform`
-    /// (the default) or `flocks` (a few formed flocks, for scenes about flocks). The commands
+    /// (the default), `flocks` (a few formed flocks, for scenes about flocks) or `group` (one disc
+    /// at the world's centre, Couzin's scenes). The commands
     /// without a window start every scene uniformly, so their measurements stay comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawn: Option<crate::model::spawn::Spawn>,

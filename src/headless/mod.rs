@@ -51,8 +51,9 @@ pub struct HeadlessArgs {
     /// box).
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// How the boids start without --init: `uniform` (spread evenly, random headings) or
-    /// `flocks` (a few formed flocks, as the app starts its default scene).
+    /// How the boids start without --init: `uniform` (spread evenly, random headings), `flocks`
+    /// (a few formed flocks, as the app starts its default scene) or `group` (one disc at the
+    /// world's centre, as Couzin's scenes start).
     #[arg(long, value_enum, default_value = "uniform", conflicts_with = "init")]
     pub spawn: Spawn,
     /// Write the final state here as a checkpoint (--init resumes it as saved: parameters, seed, step, obstacles, predators); a name ending in .gsd writes a GSD trajectory of that one frame instead (boids, step and predators; the seed and parameters in its log/boids/run for reference): like any frame, --init starts from its boids, step and predators with the parameters of the scene, the defaults and --set, so give the run's --scene and --seed to go on with it.

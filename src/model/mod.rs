@@ -38,7 +38,7 @@ pub use params::{
 };
 pub use predators::{Predator, PredatorKind, PredatorSpec, MAX_PREDATORS};
 pub use setup::Setup;
-pub use spawn::{initial_state, spawn_boid, spawn_boid_at};
+pub use spawn::{group_state, initial_state, spawn_boid, spawn_boid_at};
 pub use state::{join_state, split_state, Boid};
 pub use uniforms::{Interaction, ReplicaPlace, StepUniforms, STEP_UNIFORMS_BYTES};
 pub use world::World;

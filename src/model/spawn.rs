@@ -21,6 +21,8 @@ pub enum Spawn {
     Uniform,
     /// A few aligned flocks of similar hue, apart from each other.
     Flocks,
+    /// One group at the world's centre: uniform in a disc, random headings and hues.
+    Group,
 }
 
 impl Spawn {
@@ -29,6 +31,7 @@ impl Spawn {
         match self {
             Spawn::Uniform => initial_state(seed, n, params),
             Spawn::Flocks => flocks_state(seed, n, params),
+            Spawn::Group => group_state(seed, n, params),
         }
     }
 }
@@ -76,6 +79,40 @@ pub fn initial_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
     (0..n as u32)
         .map(|id| spawn_boid(seed, id, params))
         .collect()
+}
+
+/// The radius of the disc of [`group_state`] for `n` boids (wu): 2·s·√(n/π), s the separation
+/// radius (the first of the model's rule radii, `SimParams::rule_radii`; Couzin's zone of
+/// repulsion; a third of the perception radius for a model without one), so the boids are about
+/// 2s apart — in reach of each other's attraction, clear of each other's repulsion — at most
+/// 0.45 of the world's smaller side.
+pub fn group_radius(n: usize, params: &SimParams) -> f32 {
+    let s = params
+        .rule_radii()
+        .first()
+        .map_or(params.perception_radius / 3.0, |&(_, r)| r);
+    let r = 2.0 * s * (n as f32 / std::f32::consts::PI).sqrt();
+    r.min(0.45 * params.world_width.min(params.world_height))
+}
+
+/// One group of `n` boids for `seed` (ids 0..n), as Couzin et al. (2002) start theirs: the boids
+/// of [`initial_state`] (their headings, speeds and hues) placed uniformly in a disc of radius
+/// [`group_radius`] at the world's centre — boid `id`'s uniform position (x/W, y/H) mapped to
+/// polar coordinates (R·√(x/W), 2π·y/H), so the same seed gives the same group on every machine.
+pub fn group_state(seed: u32, n: usize, params: &SimParams) -> Vec<Boid> {
+    let r = group_radius(n, params);
+    let (w, h) = (params.world_width, params.world_height);
+    let mut boids = initial_state(seed, n, params);
+    for b in &mut boids {
+        let (u, t) = (b.position[0] / w, b.position[1] / h);
+        let (sn, cs) = (t * std::f32::consts::TAU).sin_cos();
+        let rho = r * u.sqrt();
+        b.position = [
+            (0.5 * w + rho * cs).clamp(0.0, w * (1.0 - 1e-6)),
+            (0.5 * h + rho * sn).clamp(0.0, h * (1.0 - 1e-6)),
+        ];
+    }
+    boids
 }
 
 /// Makes `boids` an ordered start: every velocity along +x (polarization 1) at the middle of

@@ -49,8 +49,9 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 500)]
     pub discard: u32,
     /// The state every run starts from: random (uniform positions and headings from the run's
-    /// seed) or ordered (the same positions, every boid heading along +x at the middle of its
-    /// model's spawn speeds: polarization 1).
+    /// seed), ordered (the same positions, every boid heading along +x at the middle of its
+    /// model's spawn speeds: polarization 1) or group (the random boids gathered into one disc at
+    /// the world's centre, as Couzin et al. start theirs).
     #[arg(long, value_enum, default_value = "random")]
     pub start: crate::sweep::plan::Start,
     /// How the runs follow one another: independent (each from --start or --init), or

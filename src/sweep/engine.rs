@@ -250,8 +250,15 @@ pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, Ru
         // The boids spawned in the resized world.
         spec.setup.boids = crate::model::initial_state(spec.setup.seed, n, p);
     }
-    if req.start == crate::sweep::plan::Start::Ordered {
-        crate::model::spawn::align_headings(&mut spec.setup.boids, &spec.setup.params);
+    match req.start {
+        crate::sweep::plan::Start::Ordered => {
+            crate::model::spawn::align_headings(&mut spec.setup.boids, &spec.setup.params);
+        }
+        crate::sweep::plan::Start::Group => {
+            let (seed, p) = (spec.setup.seed, &spec.setup.params);
+            spec.setup.boids = crate::model::spawn::group_state(seed, n, p);
+        }
+        _ => {}
     }
     let params = &spec.setup.params;
     let mut out = RunOutput {

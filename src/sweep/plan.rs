@@ -105,6 +105,9 @@ pub enum Start {
     /// The random start's positions, every boid heading along +x at the middle of its model's
     /// spawn speeds ([`crate::model::spawn::align_headings`]): polarization 1.
     Ordered,
+    /// The random start's boids gathered into one group at the world's centre
+    /// ([`crate::model::spawn::group_state`]), as Couzin et al. (2002) start theirs.
+    Group,
 }
 
 impl Start {
