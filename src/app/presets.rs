@@ -178,7 +178,7 @@ mod tests {
     }
 
     /// The scenes about flocks start formed in the app; the Vicsek box starts as the paper's
-    /// uniform random state.
+    /// uniform random state, Couzin's states as one group.
     #[test]
     fn scenes_about_flocks_start_formed() {
         use crate::model::spawn::Spawn;
@@ -188,5 +188,10 @@ mod tests {
         }
         let s = Preset::find("vicsek").unwrap().scene().unwrap();
         assert_eq!(s.spawn, None);
+        // Couzin's states start as one group, as the paper's do.
+        for name in GALLERY_ORDER.iter().filter(|n| n.starts_with("couzin")) {
+            let s = Preset::find(name).unwrap().scene().unwrap();
+            assert_eq!(s.spawn, Some(Spawn::Group), "{name}");
+        }
     }
 }

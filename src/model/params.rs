@@ -297,26 +297,45 @@ impl SimParams {
                           max_neighbors = 0",
             });
         }
-        if metric && self.boundary == Boundary::Wrap {
-            // The minimum image is unique only when the world is at least two radii across.
+        // The minimum image is unique only when the world is at least two radii across: the
+        // perception radius in the metric neighbourhood, a model's outermost zone in both.
+        let own = self.model.desc().radii == Radii::Own;
+        let reach = match (metric, own) {
+            (true, _) => Some((
+                self.perception_radius,
+                "a wrapping world two perception radii across",
+            )),
+            (false, true) => Some((
+                self.largest_rule_radius(),
+                "a wrapping world two of the model's outermost zones across",
+            )),
+            (false, false) => None,
+        };
+        if let (Some((r, context)), Boundary::Wrap) = (reach, self.boundary) {
             for (field, side) in [
                 ("world_width", self.world_width),
                 ("world_height", self.world_height),
             ] {
-                if side < 2.0 * self.perception_radius {
+                if side < 2.0 * r {
                     return Err(ParamError::OutOfRangeFor {
                         field,
                         value: decimal(side),
-                        min: decimal(2.0 * self.perception_radius),
+                        min: decimal(2.0 * r),
                         max: 1.0e6,
-                        context: "a wrapping world two perception radii across",
+                        context,
                     });
                 }
             }
         }
         // A model that sums within radii of its rules needs each within the grid's search reach.
         if metric {
-            for (field, r) in self.rule_radii() {
+            // Outermost first for a model's own (nested) zones: the error names the radius that
+            // must fit.
+            let mut radii = self.rule_radii();
+            if own {
+                radii.reverse();
+            }
+            for (field, r) in radii {
                 if r > self.perception_radius {
                     return Err(ParamError::RadiusAbovePerception {
                         field,
@@ -482,7 +501,8 @@ impl SimParams {
                 | "max_neighbors",
             ) => {
                 "the topological neighbourhood is the topological_k nearest whatever the \
-                 distance (only separation keeps its radius among them)"
+                 distance (only separation keeps its radius among them, and a model's own zones \
+                 theirs)"
             }
             _ => return Ok(()),
         };

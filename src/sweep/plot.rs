@@ -223,6 +223,9 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary], bars: bool) -> String {
     } else if p.start == crate::sweep::plan::Start::Ordered {
         sub.push("ordered start".into());
     }
+    if p.start == crate::sweep::plan::Start::Group {
+        sub.push("one group at the start".into());
+    }
     sub.push(format!("{} steps, first {} discarded", p.steps, p.discard));
     let kind = first.map_or(crate::stats::ErrorKind::BatchMeansWithinRun, |q| {
         q.error_kind()
@@ -246,8 +249,9 @@ fn subtitle(s: &SweepSummary, points: &[PointSummary], bars: bool) -> String {
 }
 
 /// The settings that tell sibling sweeps apart, unless swept: the Vicsek model's kind of noise,
-/// η and v₀; the neighbourhood — its perception radius r when metric, its k when topological;
-/// a field of view narrower than 360°.
+/// η and v₀; a model with zones of its own (Couzin's) its own parameters; the neighbourhood — its
+/// perception radius r when metric (not for a model with its own zones: there it is only the
+/// grid's), its k when topological; a field of view narrower than 360°.
 fn settings(s: &SweepSummary) -> Vec<String> {
     let base = base_params(s);
     let swept = |key: &str| s.plan.axes.iter().any(|a| a.name == key);
@@ -285,8 +289,21 @@ fn settings(s: &SweepSummary) -> Vec<String> {
         }
         return out;
     }
+    let own_radii = base.model.desc().radii == crate::model::models::Radii::Own;
+    if own_radii {
+        // A model with zones of its own (Couzin's): its own settings, not the grid's radius.
+        out.extend(
+            base.model
+                .desc()
+                .own_params
+                .iter()
+                .map(|p| p.key)
+                .filter(|k| !swept(k))
+                .map(value),
+        );
+    }
     match base.neighborhood {
-        crate::model::Neighborhood::Metric if !swept("perception_radius") => {
+        crate::model::Neighborhood::Metric if !swept("perception_radius") && !own_radii => {
             out.push(format!("metric, {}", value("perception_radius")));
         }
         crate::model::Neighborhood::Topological if !swept("topological_k") => {

@@ -12,7 +12,7 @@ use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::formats::scene::Scene;
 use boids::model::models::couzin::turn_limit;
-use boids::model::{initial_state, Boid, FlockMeasures, Model, SimParams};
+use boids::model::{group_state, initial_state, Boid, FlockMeasures, Model, SimParams};
 use glam::Vec2;
 
 use crate::support::states::planted as animal;
@@ -205,7 +205,8 @@ fn measured(p: &SimParams, start: Vec<Boid>, seed: u32, steps: u32, last: usize)
 
 #[test]
 fn the_scenes_reach_the_collective_states_of_the_paper() {
-    // (scene, polarization range, milling range) over the last 1000 of 4000 steps (400 s).
+    // (scene, polarization range, milling range) over the last 1000 of 4000 steps (400 s), from
+    // the scenes' start (one group, `spawn = "group"`) with three seeds.
     for (name, pol, mill) in [
         ("couzin_swarm", 0.0..0.4, 0.0..0.4),
         ("couzin_torus", 0.0..0.3, 0.75..1.0),
@@ -213,40 +214,73 @@ fn the_scenes_reach_the_collective_states_of_the_paper() {
         ("couzin_highly_parallel", 0.98..1.0, 0.0..0.1),
     ] {
         let (p, seed) = scene(name);
-        let (phi, m) = measured(&p, initial_state(seed, 100, &p), seed, 4000, 1000);
-        assert!(
-            pol.contains(&phi) && mill.contains(&m),
-            "{name}: polarization {phi:.3}, milling {m:.3}"
-        );
+        for seed in [seed, seed + 1, seed + 2] {
+            let (phi, m) = measured(&p, group_state(seed, 100, &p), seed, 4000, 1000);
+            assert!(
+                pol.contains(&phi) && mill.contains(&m),
+                "{name} seed {seed}: polarization {phi:.3}, milling {m:.3}"
+            );
+        }
     }
 }
 
 #[test]
 fn a_parallel_group_remembers_its_state_as_the_orientation_zone_narrows() {
-    // Collective memory (Couzin et al. 2002): at Δr_o = 3 a random start mills; the group formed
-    // parallel at Δr_o = 15 stays parallel when Δr_o is lowered to 3.
+    // Collective memory (Couzin et al. 2002): at Δr_o = 3 a group from the scene's start mills;
+    // the group formed parallel at Δr_o = 13 stays parallel when Δr_o is lowered to 3. Three
+    // seeds.
     let (mut p, seed) = scene("couzin_torus");
-    p.perception_radius = 30.0;
-    p.models.couzin.orientation_width = 3.0;
-    let (phi, m) = measured(&p, initial_state(seed, 100, &p), seed, 4000, 1000);
+    p.perception_radius = 28.0;
+    for seed in [seed, seed + 1, seed + 2] {
+        p.models.couzin.orientation_width = 3.0;
+        let (phi, m) = measured(&p, group_state(seed, 100, &p), seed, 4000, 1000);
+        assert!(
+            m > 0.75 && phi < 0.3,
+            "seed {seed}, group at 3: φ {phi:.3} m {m:.3}"
+        );
+        let mut wide = p.clone();
+        wide.models.couzin.orientation_width = 13.0;
+        let start = group_state(seed, 100, &wide);
+        let mut sim = CpuBackend::from_state(BackendKind::Cpu, &wide, start, seed).unwrap();
+        sim.run_measured(3000, &mut || {}).unwrap();
+        let formed = sim.read_state().unwrap();
+        let (phi, m) = measured(&p, formed, seed, 4000, 1000);
+        assert!(
+            phi > 0.75 && m < 0.2,
+            "seed {seed}, parallel at 3: φ {phi:.3} m {m:.3}"
+        );
+    }
+}
+
+#[test]
+fn the_group_start_is_one_disc_at_the_centre() {
+    // spawn = "group" (docs/model.md §11.1): the uniform start's boids, each in the disc of
+    // radius 2·r_r·√(N/π) at the world's centre, with the uniform start's velocities and hues.
+    let (p, seed) = scene("couzin_torus");
+    let group = group_state(seed, 100, &p);
+    let spray = initial_state(seed, 100, &p);
+    let r = boids::model::spawn::group_radius(100, &p);
     assert!(
-        m > 0.75 && phi < 0.3,
-        "random start at 3: φ {phi:.3} m {m:.3}"
+        (r - 2.0 * (100.0f32 / std::f32::consts::PI).sqrt()).abs() < 1e-4,
+        "{r}"
     );
-    let mut wide = p.clone();
-    wide.models.couzin.orientation_width = 15.0;
-    let mut sim = CpuBackend::from_state(
-        BackendKind::Cpu,
-        &wide,
-        initial_state(seed, 100, &wide),
-        seed,
-    )
-    .unwrap();
-    sim.run_measured(3000, &mut || {}).unwrap();
-    let formed = sim.read_state().unwrap();
-    let (phi, m) = measured(&p, formed, seed, 4000, 1000);
+    let centre = Vec2::new(p.world_width, p.world_height) * 0.5;
+    let far = group
+        .iter()
+        .map(|b| (b.pos() - centre).length())
+        .fold(0.0f32, f32::max);
     assert!(
-        phi > 0.75 && m < 0.2,
-        "parallel start at 3: φ {phi:.3} m {m:.3}"
+        far <= r * (1.0 + 1e-5) && far > 0.8 * r,
+        "farthest {far} of {r}"
     );
+    for (g, u) in group.iter().zip(&spray) {
+        assert_eq!((g.id, g.velocity, g.hue), (u.id, u.velocity, u.hue));
+    }
+    // A small world clips the disc to 0.45 of its side.
+    let small = SimParams {
+        world_width: 40.0,
+        world_height: 40.0,
+        ..p.clone()
+    };
+    assert_eq!(boids::model::spawn::group_radius(10_000, &small), 18.0);
 }

@@ -137,9 +137,9 @@ impl ModelGroup for CouzinParams {
         let r_o = self.repulsion_radius + self.orientation_width;
         Some([
             ("couzin_repulsion_radius", self.repulsion_radius),
-            ("r_r + couzin_orientation_width", r_o),
+            ("couzin_repulsion_radius + couzin_orientation_width", r_o),
             (
-                "r_r + couzin_orientation_width + couzin_attraction_width",
+                "couzin_repulsion_radius + couzin_orientation_width + couzin_attraction_width",
                 r_o + self.attraction_width,
             ),
         ])
