@@ -15,6 +15,7 @@ use boids::model::models::couzin::turn_limit;
 use boids::model::{group_state, initial_state, Boid, FlockMeasures, Model, SimParams};
 use glam::Vec2;
 
+use crate::support::states::first_after_step;
 use crate::support::states::planted as animal;
 
 /// The parameters and seed of `scenes/<name>.toml`.
@@ -40,15 +41,6 @@ fn open(view_angle: f32) -> SimParams {
     p.models.couzin.noise = 0.0;
     p.validate().unwrap();
     p
-}
-
-/// Animal 0's state after one step of `animals` on the CPU backend `kind`.
-fn first_after_step(kind: BackendKind, p: &SimParams, animals: Vec<Boid>) -> Boid {
-    let mut sim = CpuBackend::from_state(kind, p, animals, 5).unwrap();
-    sim.step().unwrap();
-    let mut out = sim.read_state().unwrap();
-    out.sort_by_key(|b| b.id);
-    out[0]
 }
 
 /// The angle between two headings (rad, f64).

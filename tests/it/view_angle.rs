@@ -9,19 +9,11 @@ use crate::support;
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::CpuBackend;
 use boids::gpu::GpuBackend;
-use boids::model::{Boid, Boundary, Model, Neighborhood, SimParams, StepUniforms};
+use boids::model::{Boundary, Model, Neighborhood, SimParams, StepUniforms};
 use glam::Vec2;
 
+use crate::support::states::first_after_step;
 use crate::support::states::planted as boid;
-
-/// Boid 0's state after one step of `boids` on `kind`.
-fn first_after_step(kind: BackendKind, p: &SimParams, boids: Vec<Boid>) -> Boid {
-    let mut sim = CpuBackend::from_state(kind, p, boids, 5).unwrap();
-    sim.step().unwrap();
-    let mut out = sim.read_state().unwrap();
-    out.sort_by_key(|b| b.id);
-    out[0]
-}
 
 #[test]
 fn a_boid_in_the_blind_zone_changes_nothing_and_one_in_view_does() {

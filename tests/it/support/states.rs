@@ -145,3 +145,18 @@ pub fn bits_by_id(boids: &[Boid]) -> Vec<[u32; 11]> {
         .map(bytemuck::cast::<Boid, [u32; 11]>)
         .collect()
 }
+
+/// Boid 0's state (the lowest id) after one step of `boids` (seed 5) on the CPU backend `kind`:
+/// what one planted neighbour does to a boid.
+pub fn first_after_step(
+    kind: boids::backend::BackendKind,
+    p: &SimParams,
+    boids: Vec<Boid>,
+) -> Boid {
+    use boids::backend::Simulation;
+    let mut sim = boids::cpu::CpuBackend::from_state(kind, p, boids, 5).unwrap();
+    sim.step().unwrap();
+    let mut out = sim.read_state().unwrap();
+    out.sort_by_key(|b| b.id);
+    out[0]
+}
