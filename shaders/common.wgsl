@@ -5,11 +5,13 @@
 
 // The `deferred` buffer (heavy items deferred to a workgroup each; src/stages/mod.rs, BUFFERS):
 // words DEFER_COUNT + k count stage k's deferred items (0: scatter, 1: rules), DEFER_ARGS + 3k ..
-// + 3k + 2 are its heavy stage's indirect dispatch (x, y, z), and the list of deferred items
-// starts at DEFER_LIST (scatter's, then reused by rules).
+// + 3k + 2 are its heavy stage's indirect dispatch (x, y, z), DEFER_CATCHES + 2r and + 2r + 1
+// count replica r's catches (this step, total), and the list of deferred items starts at
+// DEFER_LIST (scatter's, then reused by rules).
 const DEFER_COUNT: u32 = 0u;
 const DEFER_ARGS: u32 = 2u;
-const DEFER_LIST: u32 = 8u;
+const DEFER_CATCHES: u32 = 8u;
+const DEFER_LIST: u32 = 136u;
 
 struct Params {
     world_width: f32,

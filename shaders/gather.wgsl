@@ -245,18 +245,18 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 
 // Writes the next state of the boid of sorted item s (state `me`, hue `h`) from its sums, at index
 // s of the state: the state follows the canonical order of the sort. A boid a hunting predator
-// catches respawns instead, counted in `catches` (this step, total); the others feel the
-// predators' push (predators_common.wgsl; mirrors `next_boid` in src/model/predators.rs). The
-// image counts follow the move (`next_image`, docs/model.md §2.4).
-fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums) {
+// catches (`caught`: `caught_by_predator` at its position, which `rules` counts for every boid,
+// deferred or not) respawns instead; the others feel the predators' push (predators_common.wgsl;
+// mirrors `next_boid` in src/model/predators.rs). The image counts follow the move
+// (`next_image`, docs/model.md §2.4), into `id`'s image plane (regions.wgsl).
+fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums,
+               caught: bool) {
     let b = boid_from(me, h, sorted_id[s]);
     var next: Boid;
-    var img = sorted_image[s];
-    if (caught_by_predator(b.position)) {
+    var img = load_sorted_image(s);
+    if (caught) {
         // A respawned boid keeps its image counts (docs/model.md §2.4).
         next = respawn(b);
-        atomicAdd(&catches[2u * params.replica], 1u);
-        atomicAdd(&catches[2u * params.replica + 1u], 1u);
     } else {
         next = next_state(b, sums, ob, predator_accel(b.position));
         img = next_image(img, b.position, next.position);
@@ -264,6 +264,8 @@ fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: Obst
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     hue[s] = vec4<f32>(next.hue, next.hue_velocity);
     id[s] = sorted_id[s];
-    image[s] = img;
+    let at = image_plane(arrayLength(&id)) + 2u * s;
+    id[at] = bitcast<u32>(img.x);
+    id[at + 1u] = bitcast<u32>(img.y);
     neighbors[s] = sums.neighbors;
 }

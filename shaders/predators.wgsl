@@ -13,9 +13,6 @@
 @group(0) @binding(2) var<storage, read> sorted_id: array<u32>;
 @group(0) @binding(3) var<storage, read> cells: array<u32>;
 @group(0) @binding(4) var<storage, read_write> predators: array<Predator>;
-// rules_common.wgsl's obstacle functions (unused here) name these: placeholders, no bindings.
-var<private> obstacle_cells: array<u32, 1>;
-var<private> obstacles: array<vec2<f32>, 1>;
 
 const SEARCH_GROUP: u32 = 256u;
 const SEARCH_CANDIDATES_MAX: u32 = 8388608u;

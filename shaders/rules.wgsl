@@ -13,20 +13,14 @@
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
 @group(0) @binding(4) var<storage, read> cells: array<u32>;
-@group(0) @binding(5) var<storage, read> obstacle_cells: array<u32>;
-@group(0) @binding(6) var<storage, read> obstacles: array<vec2<f32>>;
-@group(0) @binding(7) var<storage, read_write> pos_vel: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> id: array<u32>;
-@group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
-@group(0) @binding(11) var<storage, read_write> deferred: array<atomic<u32>>;
-@group(0) @binding(12) var<storage, read> predators: array<Predator>;
-@group(0) @binding(13) var<storage, read_write> catches: array<atomic<u32>>;
-@group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
-@group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
-@group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
+@group(0) @binding(5) var<storage, read_write> pos_vel: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> id: array<u32>;
+@group(0) @binding(8) var<storage, read_write> neighbors: array<u32>;
+@group(0) @binding(9) var<storage, read_write> deferred: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read> predators: array<Predator>;
 // The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
-@group(0) @binding(17) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
+@group(0) @binding(11) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.
@@ -51,6 +45,13 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     enter_rules(replica_of_boid(s));
     let me = sorted_pos_vel[s];
     view_heading = me.zw;
+    // A boid a hunting predator catches is counted here, whether it finishes here or in
+    // `rules_heavy` (whose dispatch reads `deferred`, which holds the counters, as its arguments).
+    let caught = live && caught_by_predator(me.xy);
+    if (caught) {
+        atomicAdd(&deferred[DEFER_CATCHES + 2u * params.replica], 1u);
+        atomicAdd(&deferred[DEFER_CATCHES + 2u * params.replica + 1u], 1u);
+    }
     var ob = empty_obstacle_sums();
     // OBSTACLES is a constant of the pipeline: without obstacle points, their block (and its
     // array) is compiled out.
@@ -88,5 +89,5 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         defer_item(1u, s);
         return;
     }
-    finish_boid(s, me, sorted_hue[s], g.sums, ob);
+    finish_boid(s, me, sorted_hue[s], g.sums, ob, caught);
 }

@@ -2,9 +2,8 @@
 // k-nearest selection, Reynolds steering, walls, obstacles, the hue-vector rule and the boundary;
 // mirrors src/model/rules.rs line for line (docs/model.md §4–§8). Each model's own rule
 // (`next_state`) is in its file (boids.wgsl, vicsek.wgsl, fish.wgsl, couzin.wgsl). Needs:
-// common.wgsl (struct Params, struct Boid), and from the stage: `params` (the uniform block),
-// `obstacle_cells` (array<u32>: the obstacle grid's cell starts) and `obstacles`
-// (array<vec2<f32>>: the binned obstacle points).
+// common.wgsl (struct Params, struct Boid), and from the stage: `params` (the uniform block) and
+// `cells` (array<u32>: the uniform grid's cell counters, then the obstacle grid at its end).
 
 const COINCIDENT_EPS2: f32 = 1e-8;
 const STEER_EPS2: f32 = 1e-12;
@@ -174,11 +173,31 @@ fn obstacle_block(p: vec2<f32>) -> ObstacleBlock {
     return blk;
 }
 
+// The obstacle grid is the region at the end of `cells` (src/stages/mod.rs, REGIONS): its cell
+// starts (`obstacle_cols · obstacle_rows + 1` words), then its points (`obstacle_count` pairs of
+// f32 bits). Its first word:
+fn obstacle_grid_at() -> u32 {
+    return arrayLength(&cells)
+        - (params.obstacle_cols * params.obstacle_rows + 1u + 2u * params.obstacle_count);
+}
+
+// The start of obstacle cell c's points (c = cols · rows: the total), from the grid's first word g.
+fn obstacle_start(g: u32, c: u32) -> u32 {
+    return cells[g + c];
+}
+
+// Obstacle point k (wu), from the grid's first word g.
+fn obstacle_point(g: u32, k: u32) -> vec2<f32> {
+    let at = g + params.obstacle_cols * params.obstacle_rows + 1u + 2u * k;
+    return vec2<f32>(bitcast<f32>(cells[at]), bitcast<f32>(cells[at + 1u]));
+}
+
 // Obstacle points in the cells of blk.
 fn obstacle_points_in(blk: ObstacleBlock) -> u32 {
+    let g = obstacle_grid_at();
     var n = 0u;
     for (var k = 0u; k < blk.n; k++) {
-        n += obstacle_cells[blk.cells[k] + 1u] - obstacle_cells[blk.cells[k]];
+        n += obstacle_start(g, blk.cells[k] + 1u) - obstacle_start(g, blk.cells[k]);
     }
     return n;
 }
@@ -191,10 +210,11 @@ fn empty_obstacle_sums() -> ObstacleSums {
 // The obstacle sums over the obstacle cells of blk (from position p); mirrors `obstacle_sums`.
 fn obstacle_sums(p: vec2<f32>, blk: ObstacleBlock) -> ObstacleSums {
     var o = empty_obstacle_sums();
+    let g = obstacle_grid_at();
     for (var c = 0u; c < blk.n; c++) {
         let cell = blk.cells[c];
-        for (var k = obstacle_cells[cell]; k < obstacle_cells[cell + 1u]; k++) {
-            obstacle_add(&o, p, obstacles[k]);
+        for (var k = obstacle_start(g, cell); k < obstacle_start(g, cell + 1u); k++) {
+            obstacle_add(&o, p, obstacle_point(g, k));
         }
     }
     return o;

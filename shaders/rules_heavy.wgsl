@@ -14,20 +14,14 @@
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
 @group(0) @binding(4) var<storage, read> cells: array<u32>;
-@group(0) @binding(5) var<storage, read> obstacle_cells: array<u32>;
-@group(0) @binding(6) var<storage, read> obstacles: array<vec2<f32>>;
-@group(0) @binding(7) var<storage, read_write> pos_vel: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> hue: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> id: array<u32>;
-@group(0) @binding(10) var<storage, read_write> neighbors: array<u32>;
-@group(0) @binding(11) var<storage, read> deferred: array<u32>;
-@group(0) @binding(12) var<storage, read> predators: array<Predator>;
-@group(0) @binding(13) var<storage, read_write> catches: array<atomic<u32>>;
-@group(0) @binding(14) var<storage, read_write> neighbor_ids: array<u32>;
-@group(0) @binding(15) var<storage, read> sorted_image: array<vec2<i32>>;
-@group(0) @binding(16) var<storage, read_write> image: array<vec2<i32>>;
+@group(0) @binding(5) var<storage, read_write> pos_vel: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> hue: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> id: array<u32>;
+@group(0) @binding(8) var<storage, read_write> neighbors: array<u32>;
+@group(0) @binding(9) var<storage, read> deferred: array<u32>;
+@group(0) @binding(10) var<storage, read> predators: array<Predator>;
 // The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
-@group(0) @binding(17) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
+@group(0) @binding(11) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
 
 const HEAVY_GROUP: u32 = 256u;
 
@@ -152,14 +146,15 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     // Obstacle points, likewise (OBSTACLES: a constant of the pipeline).
     let blk = obstacle_block(p);
     if (live && OBSTACLES) {
+        let og = obstacle_grid_at();
         var base = 0u;
         for (var k = 0u; k < blk.n; k++) {
-            let a = obstacle_cells[blk.cells[k]];
-            let len = obstacle_cells[blk.cells[k] + 1u] - a;
+            let a = obstacle_start(og, blk.cells[k]);
+            let len = obstacle_start(og, blk.cells[k] + 1u) - a;
             for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
                 var o = ObstacleSums(part.push, part.bounce_normal, part.bounce_d2);
                 let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacles[a + (t - base)]);
+                obstacle_add(&o, p, obstacle_point(og, a + (t - base)));
                 part.push = o.push;
                 if (o.bounce_d2 < before) {
                     part.bounce_normal = o.bounce_normal;
@@ -248,7 +243,7 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
             }
         }
         let ob = ObstacleSums(partials[0].push, partials[0].bounce_normal, partials[0].bounce_d2);
-        finish_boid(s, me, sorted_hue[s], sums, ob);
+        finish_boid(s, me, sorted_hue[s], sums, ob, caught_by_predator(p));
     }
 }
 
@@ -436,14 +431,15 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     ob.bounce_t = 0xffffffffu;
     let blk = obstacle_block(p);
     if (live) {
+        let og = obstacle_grid_at();
         var base = 0u;
         for (var q = 0u; q < blk.n; q++) {
-            let a = obstacle_cells[blk.cells[q]];
-            let len = obstacle_cells[blk.cells[q] + 1u] - a;
+            let a = obstacle_start(og, blk.cells[q]);
+            let len = obstacle_start(og, blk.cells[q] + 1u) - a;
             for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
                 var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
                 let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacles[a + (t - base)]);
+                obstacle_add(&o, p, obstacle_point(og, a + (t - base)));
                 ob.push = o.push;
                 if (o.bounce_d2 < before) {
                     ob.bounce_normal = o.bounce_normal;
@@ -482,10 +478,11 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
                 id_t = pk.id;
             }
             if (record) {
-                neighbor_ids[s * k + t] = id_t;
+                neighbors[neighbor_id_word(s, k, t)] = id_t;
             }
         }
         let o = topo_obs[0];
-        finish_boid(s, me, sorted_hue[s], sums, ObstacleSums(o.push, o.bounce_normal, o.bounce_d2));
+        finish_boid(s, me, sorted_hue[s], sums, ObstacleSums(o.push, o.bounce_normal, o.bounce_d2),
+                    caught_by_predator(p));
     }
 }

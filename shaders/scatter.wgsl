@@ -14,23 +14,12 @@
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
 @group(0) @binding(9) var<storage, read_write> deferred: array<atomic<u32>>;
-@group(0) @binding(10) var<storage, read> image: array<vec2<i32>>;
-@group(0) @binding(11) var<storage, read_write> sorted_image: array<vec2<i32>>;
 
 // Most items of a cell one invocation ranks itself.
 const SCATTER_BUDGET: u32 = 16384u;
 
 // Bit of a deferred entry marking a ghost item.
 const GHOST_BIT: u32 = 0x80000000u;
-
-fn write_item(dst: u32, i: u32, shift: f32) {
-    var pv = pos_vel[i];
-    pv.x += shift * params.world_width;
-    sorted_pos_vel[dst] = pv;
-    sorted_hue[dst] = hue[i];
-    sorted_id[dst] = id[i];
-    sorted_image[dst] = image[i];
-}
 
 fn place(cell: u32, i: u32, shift: f32, ghost: u32) {
     let a = cells[cell];

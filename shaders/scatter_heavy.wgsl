@@ -13,8 +13,6 @@
 @group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
 @group(0) @binding(9) var<storage, read> deferred: array<u32>;
-@group(0) @binding(10) var<storage, read> image: array<vec2<i32>>;
-@group(0) @binding(11) var<storage, read_write> sorted_image: array<vec2<i32>>;
 
 const GHOST_BIT: u32 = 0x80000000u;
 
@@ -54,12 +52,6 @@ fn scatter_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     }
     workgroupBarrier();
     if (lid == 0u && live) {
-        let dst = a + partial[0];
-        var pv = pos_vel[i];
-        pv.x += shift * params.world_width;
-        sorted_pos_vel[dst] = pv;
-        sorted_hue[dst] = hue[i];
-        sorted_id[dst] = id[i];
-        sorted_image[dst] = image[i];
+        write_item(a + partial[0], i, shift);
     }
 }

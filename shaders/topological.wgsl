@@ -7,9 +7,16 @@
 // found once, by its own cell, at its minimum-image offset. Shared by `rules` (the plain search,
 // bounded by TOPO_BUDGET) and `rules_heavy` (a workgroup per boid). Needs: common.wgsl,
 // grid.wgsl, rules_common.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`,
-// `sorted_hue`, `sorted_id`, `neighbor_ids`.
+// `sorted_hue`, `sorted_id`, `neighbors`.
 
 const TOPOLOGICAL_K_MAX: u32 = 64u;
+
+// The recorded neighbour ids are the region at the end of `neighbors`, after each boid's count
+// (src/stages/mod.rs, REGIONS): `record_neighbors` boids' k ids each. The word of sorted item s's
+// t-th nearest:
+fn neighbor_id_word(s: u32, k: u32, t: u32) -> u32 {
+    return arrayLength(&neighbors) - params.record_neighbors * k + s * k + t;
+}
 // Rings of the plain search's first step: the 5 × 5 block; mirrors `FIRST_RINGS`.
 const TOPO_FIRST_RINGS: u32 = 2u;
 // The largest finite f32, in hex: the decimal 3.40282347e+38 rounds above it in exact arithmetic,
@@ -295,7 +302,7 @@ fn topo_sums(s: u32, p: vec2<f32>, h: ptr<function, TopoHeap>) -> NeighborSums {
             id_t = it.id;
         }
         if (record) {
-            neighbor_ids[s * k + t] = id_t;
+            neighbors[neighbor_id_word(s, k, t)] = id_t;
         }
     }
     return sums;
@@ -444,7 +451,7 @@ fn best_sums(s: u32, p: vec2<f32>, b: TopoBest, k: u32) -> NeighborSums {
             accumulate(&sums, topo_offset(j, p), sorted_pos_vel[j].zw, sorted_hue[j]);
         }
         if (record) {
-            neighbor_ids[s * k + t] = id;
+            neighbors[neighbor_id_word(s, k, t)] = id;
         }
     }
     return sums;

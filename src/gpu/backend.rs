@@ -312,21 +312,18 @@ impl GpuBackend {
 
     /// Writes the binned obstacle points into their buffers.
     fn upload_obstacles(&self) {
-        let q = &self.ctx.queue;
-        if !self.obstacles.starts.is_empty() {
-            q.write_buffer(
-                self.buffers.get("obstacle_cells"),
-                0,
-                bytemuck::cast_slice(&self.obstacles.starts),
-            );
+        let og = &self.obstacles;
+        if og.starts.is_empty() {
+            return;
         }
-        if !self.obstacles.points.is_empty() {
-            q.write_buffer(
-                self.buffers.get("obstacles"),
-                0,
-                bytemuck::cast_slice(&self.obstacles.points),
-            );
-        }
+        // The region's words: the starts, then the points (as `shaders/rules_common.wgsl`'s
+        // `obstacle_grid_at` finds them from the uniforms).
+        let mut words: Vec<u32> = og.starts.clone();
+        words.extend(og.points.iter().flat_map(|p| p.map(f32::to_bits)));
+        let (cells, offset) = self.buffers.region("obstacle_grid", 4 * words.len() as u64);
+        self.ctx
+            .queue
+            .write_buffer(cells, offset, bytemuck::cast_slice(&words));
     }
 
     /// Grows the buffers (keeping the first `self.count` boids and the obstacles) when `n`
@@ -544,13 +541,18 @@ impl GpuBackend {
             ("pos_vel", keep * 16),
             ("hue", keep * 16),
             ("id", keep * 4),
-            ("image", keep * 8),
             ("neighbors", keep * 4),
             ("predators", predators),
-            ("catches", 8),
         ] {
             if bytes > 0 {
                 enc.copy_buffer_to_buffer(self.buffers.get(name), 0, new.get(name), 0, bytes);
+            }
+        }
+        for (name, bytes) in [("image", keep * 8), ("catches", 8)] {
+            if bytes > 0 {
+                let (from, at) = self.buffers.region(name, bytes);
+                let (to, to_at) = new.region(name, bytes);
+                enc.copy_buffer_to_buffer(from, at, to, to_at, bytes);
             }
         }
         self.ctx.queue.submit([enc.finish()]);
@@ -604,7 +606,10 @@ impl GpuBackend {
             &mut enc,
             &[
                 (self.buffers.get("result"), 0, rows * MEASURES_ROW_BYTES),
-                (self.buffers.get("catches"), 0, rows * 8),
+                {
+                    let (catches, at) = self.buffers.region("catches", rows * 8);
+                    (catches, at, rows * 8)
+                },
             ],
         );
         self.submit(enc);
@@ -676,11 +681,10 @@ impl Simulation for GpuBackend {
     fn set_catches_total(&mut self, total: u32) -> Result<(), SimError> {
         self.lone("set_catches_total")?;
         // [catches in the last step, running total]: the predators stage resets the first.
-        self.ctx.queue.write_buffer(
-            self.buffers.get("catches"),
-            0,
-            bytemuck::cast_slice(&[0u32, total]),
-        );
+        let (catches, at) = self.buffers.region("catches", 8);
+        self.ctx
+            .queue
+            .write_buffer(catches, at, bytemuck::cast_slice(&[0u32, total]));
         self.ctx.take_error()?;
         Ok(())
     }
@@ -807,7 +811,7 @@ impl Simulation for GpuBackend {
         let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), n)?;
         let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), n)?;
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
-        let image: Vec<[i32; 2]> = read_vec(&self.ctx, self.buffers.get("image"), n)?;
+        let image: Vec<[i32; 2]> = self.buffers.read_region(&self.ctx, "image", n)?;
         Ok(join_state(&pv, &hu, &id, &image))
     }
 
@@ -909,7 +913,7 @@ impl Simulation for GpuBackend {
             return Ok(Vec::new());
         }
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
-        let ids: Vec<u32> = read_vec(&self.ctx, self.buffers.get("neighbor_ids"), n * k)?;
+        let ids: Vec<u32> = self.buffers.read_region(&self.ctx, "neighbor_ids", n * k)?;
         Ok(crate::simulation::neighbor_lists(&id, &ids, k))
     }
 

@@ -8,7 +8,7 @@ use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scan::ScanLevels;
 use crate::model::{split_state, Boid, Grid, ObstacleGrid, SimParams};
 use crate::simulation::GpuError;
-use crate::stages::{BufferDesc, Len, Run, BUFFERS, STAGES};
+use crate::stages::{At, BufferDesc, Len, Run, BUFFERS, STAGES};
 
 /// What the buffers can hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub struct Capacity {
     /// Cells (the `cells` buffer has one more entry); the grid in use may have fewer (the scan
     /// runs over the grid's, [`SimBuffers::rescan`]).
     pub cells: u32,
-    /// Obstacle grid cells (the `obstacle_cells` buffer has one more entry).
+    /// Obstacle grid cells (the region `obstacle_grid` has one more start).
     pub obstacle_cells: u32,
     /// Obstacle points.
     pub obstacles: u32,
@@ -36,11 +36,11 @@ impl Capacity {
         let n = match len {
             Len::Boids => self.boids as u64,
             Len::Items => self.items as u64,
-            Len::CellCounters => self.cells as u64 + 1,
-            Len::ObstacleCells => self.obstacle_cells as u64 + 1,
-            Len::Obstacles => self.obstacles as u64,
+            Len::CellCounters => {
+                self.cells as u64 + 1 + self.obstacle_cells as u64 + 1 + 2 * self.obstacles as u64
+            }
             Len::Predators => self.predators as u64,
-            Len::NeighborIds => self.neighbor_ids as u64,
+            Len::NeighborCounts => self.boids as u64 + self.neighbor_ids as u64,
             Len::BoidWorkgroups => {
                 (dispatch::groups_for(self.boids.max(1)) + crate::stages::MAX_REPLICAS) as u64
             }
@@ -157,7 +157,7 @@ impl SimBuffers {
         check_fits(
             ctx,
             format!("a grid of {} cells", capacity.cells),
-            (capacity.cells as u64 + 1) * 4,
+            capacity.elements(Len::CellCounters) * 4,
             ": raise perception_radius or shrink the world".into(),
         )?;
         check_fits(
@@ -250,6 +250,41 @@ impl SimBuffers {
         self.scan = ScanLevels::new(device, pipelines.at(k), self.get(data), len);
     }
 
+    /// The buffer that holds the region named `name` (one of [`crate::stages::REGIONS`]) and
+    /// the region's byte offset in it, for a region of `bytes` bytes (the length matters only for
+    /// a region at the host's end).
+    ///
+    /// # Panics
+    /// When there is no such region.
+    pub fn region(&self, name: &str, bytes: u64) -> (&wgpu::Buffer, u64) {
+        let r = crate::stages::region(name).unwrap_or_else(|| panic!("no region named {name:?}"));
+        let host = self.get(r.host);
+        let desc = crate::stages::buffer(r.host).expect("a region's host is in BUFFERS");
+        let offset = match r.at {
+            At::Plane { bytes_before } => bytes_before * self.capacity.elements(desc.len),
+            At::Word(w) => 4 * w as u64,
+            At::End => host.size().saturating_sub(bytes),
+        };
+        (host, offset)
+    }
+
+    /// Reads the first `count` values of `T` of the region named `name` (its last `count` for
+    /// a region at its host's end).
+    ///
+    /// # Errors
+    /// As [`crate::gpu::readback::read_bytes`].
+    pub fn read_region<T: bytemuck::Pod>(
+        &self,
+        ctx: &GpuContext,
+        name: &str,
+        count: usize,
+    ) -> Result<Vec<T>, GpuError> {
+        let bytes = (count * std::mem::size_of::<T>()) as u64;
+        let (host, offset) = self.region(name, bytes);
+        let raw = crate::gpu::readback::read_bytes(ctx, host, offset, bytes)?;
+        Ok(bytemuck::pod_collect_to_vec(&raw))
+    }
+
     /// The buffer named `name` (one of [`BUFFERS`]).
     ///
     /// # Panics
@@ -318,7 +353,8 @@ pub fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
     q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&a.pos_vel));
     q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&a.hue));
     q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&a.id));
-    q.write_buffer(b.get("image"), at * 8, bytemuck::cast_slice(&a.image));
+    let (image, offset) = b.region("image", 0);
+    q.write_buffer(image, offset + at * 8, bytemuck::cast_slice(&a.image));
 }
 
 #[cfg(test)]

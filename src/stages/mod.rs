@@ -149,7 +149,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("replicas", Uniform),
             b("cells", ReadWrite),
             b("deferred", ReadWrite),
-            b("catches", ReadWrite),
         ],
         run: Run::Dispatches(&[("clear", Items::CellCounters)]),
         when: When::Step,
@@ -202,6 +201,8 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "replicas.wgsl",
             "grid.wgsl",
             "defer.wgsl",
+            "regions.wgsl",
+            "scatter_common.wgsl",
             "scatter.wgsl"
         ),
         bindings: &[
@@ -215,8 +216,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_hue", ReadWrite),
             b("sorted_id", ReadWrite),
             b("deferred", ReadWrite),
-            b("image", Read),
-            b("sorted_image", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter", Items::Boids)]),
         when: When::Step,
@@ -228,6 +227,8 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "common.wgsl",
             "replicas.wgsl",
             "grid.wgsl",
+            "regions.wgsl",
+            "scatter_common.wgsl",
             "scatter_heavy.wgsl"
         ),
         bindings: &[
@@ -241,8 +242,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_hue", ReadWrite),
             b("sorted_id", ReadWrite),
             b("deferred", Read),
-            b("image", Read),
-            b("sorted_image", ReadWrite),
         ],
         run: Run::Dispatches(&[("scatter_heavy", Items::Indirect(0))]),
         when: When::Step,
@@ -286,6 +285,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             shared_gather,
             "topological.wgsl",
             "defer.wgsl",
+            "regions.wgsl",
             "rules.wgsl"
         ),
         bindings: &[
@@ -294,18 +294,12 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_hue", Read),
             b("sorted_id", Read),
             b("cells", Read),
-            b("obstacle_cells", Read),
-            b("obstacles", Read),
             b("pos_vel", ReadWrite),
             b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", ReadWrite),
             b("predators", Read),
-            b("catches", ReadWrite),
-            b("neighbor_ids", ReadWrite),
-            b("sorted_image", Read),
-            b("image", ReadWrite),
             b("replica_models", Uniform),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
@@ -327,6 +321,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "gather.wgsl",
             shared_gather,
             "topological.wgsl",
+            "regions.wgsl",
             "rules_heavy.wgsl"
         ),
         bindings: &[
@@ -335,18 +330,12 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_hue", Read),
             b("sorted_id", Read),
             b("cells", Read),
-            b("obstacle_cells", Read),
-            b("obstacles", Read),
             b("pos_vel", ReadWrite),
             b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", Read),
             b("predators", Read),
-            b("catches", ReadWrite),
-            b("neighbor_ids", ReadWrite),
-            b("sorted_image", Read),
-            b("image", ReadWrite),
             b("replica_models", Uniform),
         ],
         // The deferred boids of the run's neighbourhood (each entry point also returns at once
@@ -413,22 +402,19 @@ pub enum Len {
     /// One element per possible item: 2 per boid in a wrapping world (a boid and its ghost),
     /// else 1.
     Items,
-    /// One element per cell counter (`cell_count + 1`).
+    /// One element per cell counter (`cell_count + 1`), then the obstacle grid's: one per
+    /// obstacle cell plus one, and two per obstacle point.
     CellCounters,
-    /// One element per obstacle cell, plus one.
-    ObstacleCells,
-    /// One element per obstacle point.
-    Obstacles,
     /// One element per predator.
     Predators,
     /// One element per workgroup of a per-boid dispatch, plus [`MAX_REPLICAS`] (a segmented
     /// reduction starts a workgroup at each replica's first boid).
     BoidWorkgroups,
-    /// One element per recorded topological neighbour id (`topological_k` per recorded boid;
-    /// one when none are recorded).
-    NeighborIds,
-    /// The deferred-work buffer: its counts and dispatch arguments ([`DEFERRED_LIST`] words),
-    /// then one element per possible item.
+    /// One element per boid, then one per recorded topological neighbour id (`topological_k`
+    /// per recorded boid).
+    NeighborCounts,
+    /// The deferred-work buffer: its counts and dispatch arguments, the catch counters
+    /// ([`DEFERRED_LIST`] words), then one element per possible item.
     Deferred,
     /// A fixed number of elements.
     Fixed(u32),
@@ -479,11 +465,13 @@ pub const MEASURES_CHUNK: u32 = 16;
 pub const MEASURES_ROW_BYTES: u64 = 16 * crate::model::measures::ROW_VEC4S as u64;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
-/// split into `pos_vel`, `hue`, `id` and `image` (docs/model.md §2.2), and the sorted items into
-/// `sorted_pos_vel`, `sorted_hue`, `sorted_id` and `sorted_image`: the two halves of the ping-pong pair,
-/// `state → scatter → sorted → rules → state` (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item, so
-/// the binding size limit allows `limit / 16` items.
-pub static BUFFERS: [BufferDesc; 22] = [
+/// split into `pos_vel`, `hue` and `id` (which holds the image counts too) (docs/model.md §2.2),
+/// and the sorted items into `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the
+/// ping-pong pair, `state → scatter → sorted → rules → state` (after a step the state is in the
+/// sort's order). No buffer holds more than 16 bytes per item, so the binding size limit allows
+/// `limit / 16` items. Some buffers hold others ([`REGIONS`]) so that no stage binds more than
+/// [`STORAGE_BINDINGS_MAX`] storage buffers.
+pub static BUFFERS: [BufferDesc; 16] = [
     // One parameter block per replica of an ensemble (a lone run writes the first).
     BufferDesc {
         name: "replicas",
@@ -503,33 +491,28 @@ pub static BUFFERS: [BufferDesc; 22] = [
     },
     buf("pos_vel", 16, Len::Boids),
     buf("hue", 16, Len::Boids),
-    buf("id", 4, Len::Boids),
-    // The image counts of docs/model.md §2.4 (`vec2<i32>`).
-    buf("image", 8, Len::Boids),
-    buf("neighbors", 4, Len::Boids),
+    // `array<u32>`: the ids, then the region `image` (12 bytes a boid in all).
+    buf("id", 12, Len::Boids),
+    // `array<u32>`: each boid's neighbour count, then the region `neighbor_ids`.
+    buf("neighbors", 4, Len::NeighborCounts),
+    // `array<u32>`: the uniform grid's cell counters, then the region `obstacle_grid`.
     buf("cells", 4, Len::CellCounters),
     buf("rank", 4, Len::Items),
     buf("slot_ids", 4, Len::Items),
     buf("sorted_pos_vel", 16, Len::Items),
     buf("sorted_hue", 16, Len::Items),
-    buf("sorted_id", 4, Len::Items),
-    buf("sorted_image", 8, Len::Items),
-    buf("obstacle_cells", 4, Len::ObstacleCells),
-    buf("obstacles", 8, Len::Obstacles),
-    // The predators (32 bytes each: docs/model.md §18) and the catch counters of each replica:
-    // [this step, total].
+    // `array<u32>`: the sorted ids, then the region `sorted_image`.
+    buf("sorted_id", 12, Len::Items),
+    // The predators (32 bytes each: docs/model.md §18).
     buf("predators", PREDATOR_BYTES, Len::Predators),
-    buf("catches", 4, Len::Fixed(2 * MAX_REPLICAS)),
-    // The topological neighbour ids `rules` records on request (docs/model.md §19.4).
-    buf("neighbor_ids", 4, Len::NeighborIds),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     // One row of measures per replica.
     buf("result", MEASURES_ROW_BYTES, Len::Fixed(MAX_REPLICAS)),
-    // Heavy items deferred to a workgroup each, in one buffer (one binding: lavapipe allows 16
-    // storage buffers per stage, which `rules` uses): [scatter's count, rules' count], the
-    // indirect dispatch arguments of their heavy stages, which the deferring stages raise with
-    // atomicMax as they push (two x, y, z triples, from word [`DEFERRED_ARGS`]), then the list of
-    // deferred items (the scatter's, then reused by rules), from word [`DEFERRED_LIST`].
+    // Heavy items deferred to a workgroup each, in one buffer (`array<atomic<u32>>`):
+    // [scatter's count, rules' count], the indirect dispatch arguments of their heavy stages,
+    // which the deferring stages raise with atomicMax as they push (two x, y, z triples, from
+    // word [`DEFERRED_ARGS`]), the region `catches` (from word [`DEFERRED_CATCHES`]), then the
+    // list of deferred items (the scatter's, then reused by rules), from word [`DEFERRED_LIST`].
     BufferDesc {
         name: "deferred",
         elem_bytes: 4,
@@ -539,6 +522,81 @@ pub static BUFFERS: [BufferDesc; 22] = [
     },
 ];
 
+/// Most storage buffers a stage of [`STAGES`] binds: what Chromium's software WebGPU adapter
+/// (SwiftShader) offers (`maxStorageBuffersPerShaderStage`; WebGPU guarantees 8, lavapipe and
+/// discrete GPUs offer more). The buffers that only some runs need, or that are small, live in
+/// regions of others ([`REGIONS`]) to stay within it.
+pub const STORAGE_BINDINGS_MAX: usize = 10;
+
+/// Where a region lies in its host buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// A plane after `bytes_before` bytes per element of the host (its elements are split
+    /// into planes: `id`'s ids, then its image counts).
+    Plane {
+        /// Bytes per host element of the planes before it.
+        bytes_before: u64,
+    },
+    /// From a fixed word of the host.
+    Word(u32),
+    /// The host's last words: their number follows from the uniforms, so a shader finds the
+    /// region's start as `arrayLength(&host)` less it (the grid's cells and the boids' counts
+    /// before it take what the capacity leaves).
+    End,
+}
+
+/// A buffer the stages reach inside another of [`BUFFERS`] (its host), with no binding of its
+/// own (docs/architecture.md, "the buffers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Its name (the CPU twins' buffer of the same name; [`crate::gpu::SimBuffers::region`]).
+    pub name: &'static str,
+    /// The buffer of [`BUFFERS`] that holds it.
+    pub host: &'static str,
+    /// Where.
+    pub at: At,
+}
+
+/// Every region of a host buffer.
+pub static REGIONS: [Region; 5] = [
+    // The image counts of docs/model.md §2.4 (`vec2<i32>` as two words each).
+    Region {
+        name: "image",
+        host: "id",
+        at: At::Plane { bytes_before: 4 },
+    },
+    Region {
+        name: "sorted_image",
+        host: "sorted_id",
+        at: At::Plane { bytes_before: 4 },
+    },
+    // The catch counters of each replica: [this step, total].
+    Region {
+        name: "catches",
+        host: "deferred",
+        at: At::Word(DEFERRED_CATCHES),
+    },
+    // The topological neighbour ids `rules` records on request (docs/model.md §19.4):
+    // `topological_k · record_neighbors` words.
+    Region {
+        name: "neighbor_ids",
+        host: "neighbors",
+        at: At::End,
+    },
+    // The obstacle grid: its cell starts (`obstacle_cols · obstacle_rows + 1` words), then its
+    // points (`obstacle_count` pairs of `f32` bits).
+    Region {
+        name: "obstacle_grid",
+        host: "cells",
+        at: At::End,
+    },
+];
+
+/// The region named `name`, if it is in [`REGIONS`].
+pub fn region(name: &str) -> Option<&'static Region> {
+    REGIONS.iter().find(|r| r.name == name)
+}
+
 /// Number of deferred-work counts (and indirect dispatches): `scatter`'s and `rules`'.
 pub const COUNTERS: u32 = 2;
 
@@ -546,9 +604,13 @@ pub const COUNTERS: u32 = 2;
 /// (`DEFER_ARGS` in `shaders/common.wgsl`).
 pub const DEFERRED_ARGS: u32 = COUNTERS;
 
+/// The first word of the catch counters in `deferred` (`DEFER_CATCHES` in
+/// `shaders/common.wgsl`): two per replica.
+pub const DEFERRED_CATCHES: u32 = COUNTERS + 3 * COUNTERS;
+
 /// The first word of the list of deferred items in `deferred` (`DEFER_LIST` in
 /// `shaders/common.wgsl`).
-pub const DEFERRED_LIST: u32 = COUNTERS + 3 * COUNTERS;
+pub const DEFERRED_LIST: u32 = DEFERRED_CATCHES + 2 * MAX_REPLICAS;
 
 /// The buffer named `name`, if it is in [`BUFFERS`].
 pub fn buffer(name: &str) -> Option<&'static BufferDesc> {

@@ -126,7 +126,7 @@ fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
         let hu: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
         let id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
         assert_eq!(id, c.id, "the state follows the sorted order");
-        let image: Vec<[i32; 2]> = read_vec(&ctx, b.get("image"), n).unwrap();
+        let image: Vec<[i32; 2]> = b.read_region(&ctx, "image", n).unwrap();
         let g = boids::model::join_state(&pv, &hu, &id, &image);
         let cpu = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
         // The observer's sums have 65 600 terms, added in another order by the workgroup than by

@@ -117,7 +117,7 @@ fn binning_stages_match_their_cpu_twins() {
             let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), total).unwrap();
             // The canonical order (cells, then ids): bit for bit the CPU twin's.
             assert_eq!(g_id, c.sorted_id[..total], "scatter: item order (n={n})");
-            let g_image: Vec<[i32; 2]> = read_vec(&ctx, b.get("sorted_image"), total).unwrap();
+            let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", total).unwrap();
             assert_eq!(
                 g_image,
                 c.sorted_image[..total],
@@ -261,14 +261,15 @@ fn rules_match_the_cpu_twin() {
                 let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
                 assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
                 // The topological neighbours, exactly (none recorded in the metric one).
-                let g_near: Vec<u32> =
-                    read_vec(&ctx, b.get("neighbor_ids"), c.neighbor_ids.len().max(1)).unwrap();
+                let g_near: Vec<u32> = b
+                    .read_region(&ctx, "neighbor_ids", c.neighbor_ids.len().max(1))
+                    .unwrap();
                 assert_eq!(c.neighbor_ids.len(), n * topo as usize);
                 assert!(
                     topo == 0 || g_near == c.neighbor_ids,
                     "rules: topological neighbour ids ({boundary:?})"
                 );
-                let g_image: Vec<[i32; 2]> = read_vec(&ctx, b.get("image"), n).unwrap();
+                let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "image", n).unwrap();
                 let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id, &g_image);
                 let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
                 support::compare_states(&g_out, &c_out, &p, support::ONE_STEP).unwrap_or_else(

@@ -527,7 +527,8 @@ fn changing_the_obstacles_leaves_the_predators_untouched() {
             let n = gpu.uniforms().obstacle_count as usize;
             assert_eq!(n, stroke.len());
             let read = |g: &GpuBackend| -> Vec<[f32; 2]> {
-                boids::gpu::readback::read_vec(ctx, g.buffers().get("obstacles"), n).unwrap()
+                // The points are the last words of the obstacle grid's region.
+                g.buffers().read_region(ctx, "obstacle_grid", n).unwrap()
             };
             let before = read(&gpu);
             gpu.set_predators(&predators).unwrap();

@@ -438,8 +438,19 @@ fn storage_arrays_have_the_element_size_of_their_buffer() {
             let Some(buf) = boids::stages::buffer(&var) else {
                 continue; // the scan's level buffers, the render's obstacle discs
             };
+            // A host of planes (`id`: ids, then image counts) is an array of words whose
+            // element holds a word of the first plane and the planes after it.
+            let planes: u64 = boids::stages::REGIONS
+                .iter()
+                .filter(|r| r.host == var)
+                .filter_map(|r| match r.at {
+                    boids::stages::At::Plane { bytes_before } => Some(bytes_before),
+                    _ => None,
+                })
+                .sum();
+            let want = if planes > 0 { planes } else { buf.elem_bytes };
             assert_eq!(
-                stride as u64, buf.elem_bytes,
+                stride as u64, want,
                 "{name}: `{var}` has elements of {stride} bytes, the table allocates {}",
                 buf.elem_bytes
             );
@@ -558,6 +569,65 @@ fn the_replica_limit_is_the_same_on_both_sides() {
             wgsl_u32_const(&m, "MAX_REPLICAS"),
             Some(boids::stages::MAX_REPLICAS),
             "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_deferred_buffers_words_are_the_same_on_both_sides() {
+    // The catch counters and the list of deferred items start at words the backend reads and
+    // sizes (Rust) and the stages write (WGSL); a mismatch would count catches into the list.
+    for name in ["clear", "scatter", "rules", "rules_heavy"] {
+        let m = module_of(name);
+        for (wgsl, rust) in [
+            ("DEFER_ARGS", boids::stages::DEFERRED_ARGS),
+            ("DEFER_CATCHES", boids::stages::DEFERRED_CATCHES),
+            ("DEFER_LIST", boids::stages::DEFERRED_LIST),
+        ] {
+            assert_eq!(wgsl_u32_const(&m, wgsl), Some(rust), "{name}: {wgsl}");
+        }
+    }
+}
+
+#[test]
+fn no_stage_binds_more_storage_buffers_than_the_web_offers() {
+    // Chromium's software WebGPU adapter offers 10 storage buffers a stage; the small and
+    // optional buffers live in regions of others (`REGIONS`) to stay within it.
+    let count = |bindings: &[Binding]| {
+        bindings
+            .iter()
+            .filter(|b| b.access != Access::Uniform)
+            .count()
+    };
+    let mut most = 0;
+    for stage in &STAGES {
+        let n = count(stage.bindings);
+        assert!(
+            n <= boids::stages::STORAGE_BINDINGS_MAX,
+            "{}: {n} storage buffers",
+            stage.name
+        );
+        most = most.max(n);
+    }
+    assert_eq!(
+        most,
+        boids::stages::STORAGE_BINDINGS_MAX,
+        "the largest stage"
+    );
+    // The count can fail: a stage with one more binding is over.
+    let mut more = boids::stages::stage("rules").bindings.to_vec();
+    more.push(Binding {
+        name: "extra",
+        access: Access::Read,
+    });
+    assert!(count(&more) > boids::stages::STORAGE_BINDINGS_MAX);
+    // Every region's host is a buffer of the table, bound where the region is used.
+    for r in &boids::stages::REGIONS {
+        assert!(boids::stages::buffer(r.host).is_some(), "{}", r.name);
+        assert!(
+            boids::stages::buffer(r.name).is_none(),
+            "{} has a binding too",
+            r.name
         );
     }
 }

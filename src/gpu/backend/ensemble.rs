@@ -269,9 +269,10 @@ impl GpuBackend {
                 bytemuck::cast_slice(&placed),
             );
         }
+        let (catches, at) = self.buffers.region("catches", 8 * replicas.len() as u64);
         q.write_buffer(
-            self.buffers.get("catches"),
-            0,
+            catches,
+            at,
             bytemuck::cast_slice(&vec![0u32; 2 * replicas.len()]),
         );
         q.write_buffer(self.buffers.get("replica_models"), 0, &models);
@@ -432,7 +433,7 @@ impl GpuBackend {
         let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), end)?;
         let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), end)?;
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), end)?;
-        let image: Vec<[i32; 2]> = read_vec(&self.ctx, self.buffers.get("image"), end)?;
+        let image: Vec<[i32; 2]> = self.buffers.read_region(&self.ctx, "image", end)?;
         Ok(join_state(&pv[at..], &hu[at..], &id[at..], &image[at..]))
     }
 

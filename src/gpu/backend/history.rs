@@ -76,9 +76,10 @@ impl GpuBackend {
                     k * block,
                     sums_bytes,
                 );
+                let (catches, at) = self.buffers.region("catches", block - sums_bytes);
                 enc.copy_buffer_to_buffer(
-                    self.buffers.get("catches"),
-                    0,
+                    catches,
+                    at,
                     &history,
                     k * block + sums_bytes,
                     block - sums_bytes,

@@ -66,9 +66,10 @@ pub fn upload_sorted(
         0,
         bytemuck::cast_slice(&c.sorted_id[..total]),
     );
+    let (sorted_id, image_at) = b.region("sorted_image", 0);
     q.write_buffer(
-        b.get("sorted_image"),
-        0,
+        sorted_id,
+        image_at,
         bytemuck::cast_slice(&c.sorted_image[..total]),
     );
     q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
