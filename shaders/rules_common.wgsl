@@ -186,9 +186,14 @@ fn obstacle_start(g: u32, c: u32) -> u32 {
     return cells[g + c];
 }
 
-// Obstacle point k (wu), from the grid's first word g.
-fn obstacle_point(g: u32, k: u32) -> vec2<f32> {
-    let at = g + params.obstacle_cols * params.obstacle_rows + 1u + 2u * k;
+// The first word of the obstacle points, from the grid's first word g.
+fn obstacle_points_at(g: u32) -> u32 {
+    return g + params.obstacle_cols * params.obstacle_rows + 1u;
+}
+
+// Obstacle point k (wu), from the first word of the points `pts`.
+fn obstacle_point(pts: u32, k: u32) -> vec2<f32> {
+    let at = pts + 2u * k;
     return vec2<f32>(bitcast<f32>(cells[at]), bitcast<f32>(cells[at + 1u]));
 }
 
@@ -211,10 +216,12 @@ fn empty_obstacle_sums() -> ObstacleSums {
 fn obstacle_sums(p: vec2<f32>, blk: ObstacleBlock) -> ObstacleSums {
     var o = empty_obstacle_sums();
     let g = obstacle_grid_at();
+    let pts = obstacle_points_at(g);
     for (var c = 0u; c < blk.n; c++) {
         let cell = blk.cells[c];
-        for (var k = obstacle_start(g, cell); k < obstacle_start(g, cell + 1u); k++) {
-            obstacle_add(&o, p, obstacle_point(g, k));
+        let end = obstacle_start(g, cell + 1u);
+        for (var k = obstacle_start(g, cell); k < end; k++) {
+            obstacle_add(&o, p, obstacle_point(pts, k));
         }
     }
     return o;

@@ -154,7 +154,7 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
             for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
                 var o = ObstacleSums(part.push, part.bounce_normal, part.bounce_d2);
                 let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacle_point(og, a + (t - base)));
+                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
                 part.push = o.push;
                 if (o.bounce_d2 < before) {
                     part.bounce_normal = o.bounce_normal;
@@ -439,7 +439,7 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
             for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
                 var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
                 let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacle_point(og, a + (t - base)));
+                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
                 ob.push = o.push;
                 if (o.bounce_d2 < before) {
                     ob.bounce_normal = o.bounce_normal;
