@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds the WebGPU pipeline probe (web/: every stage's pipelines compiled on the page's adapter,
-# the adapter's limits printed) and runs it in headless Chromium, printing the report the page
-# posts back.
+# the adapter's limits printed, then known flocks stepped there) and runs it in headless
+# Chromium, printing the report the page posts back; the flocks' states go to OUT_DIR/states.txt
+# (tests/it/web.rs compares them with the native GPU backend's).
 # Needs: the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown),
 # wasm-bindgen-cli of the lock file's wasm-bindgen (cargo install wasm-bindgen-cli --version V),
 # python3 and Debian's chromium. Usage: scripts/web-probe.sh [OUT_DIR]
 # A probe: it exits 0 when the page reported, whatever it found refused (1 when the page could not
 # run: no WebGPU, no adapter; 2 for a missing tool or a busy port). BOIDS_WEB_PORT (8719): the
 # local port; BOIDS_WEB_TIMEOUT_S (300): how long to wait for the page's report (the page gives up
-# 30 s before, with its own message).
+# 30 s before, with its own message); BOIDS_WEB_WEBGPU=off: Chromium without WebGPU (the page
+# then says so, and the script exits 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
@@ -29,7 +31,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
   "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
 cp web/index.html "$out/"
 port="${BOIDS_WEB_PORT:-8719}"
-rm -f "$out/report.txt"
+rm -f "$out/report.txt" "$out/states.txt"
 # The page's folder served, and the report it posts to /report written to report.txt.
 python3 - "$out" "$port" >"$out/server.log" 2>&1 <<'PY' &
 import http.server, os, sys
@@ -39,10 +41,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().__init__(*a, directory=folder, **k)
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        tmp = os.path.join(folder, "report.txt.tmp")
+        name = self.path.strip("/")
+        if name not in ("report", "states"):
+            self.send_response(404)
+            self.end_headers()
+            return
+        tmp = os.path.join(folder, name + ".txt.tmp")
         with open(tmp, "wb") as f:
             f.write(body)
-        os.replace(tmp, os.path.join(folder, "report.txt"))
+        os.replace(tmp, os.path.join(folder, name + ".txt"))
         self.send_response(204)
         self.end_headers()
 http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
@@ -70,8 +77,11 @@ done
 limit="${BOIDS_WEB_TIMEOUT_S:-300}"
 page_limit=$(( limit > 60 ? limit - 30 : limit / 2 ))
 # WebGPU on Chromium's software adapter (SwiftShader); the page's console goes to chromium.log.
-chromium --headless --no-sandbox --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader \
+webgpu="--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader"
+[ "${BOIDS_WEB_WEBGPU:-on}" = off ] && webgpu="--disable-features=WebGPU"
+chromium --headless --no-sandbox $webgpu \
   --user-data-dir="$browser_dir" --enable-logging=stderr --v=0 --remote-debugging-port=0 \
+  --disable-background-networking --disable-component-update --disable-sync --no-first-run \
   "http://127.0.0.1:$port/index.html?timeout=$page_limit" 2>"$out/chromium.log" >/dev/null &
 browser=$!
 for _ in $(seq "$limit"); do

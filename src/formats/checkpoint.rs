@@ -676,7 +676,12 @@ pub fn save_state(path: &Path, boids: &[Boid]) -> std::io::Result<()> {
     crate::io::write_atomic_with(path, |w| write_rows(w, boids))
 }
 
-fn write_rows(w: &mut dyn Write, boids: &[Boid]) -> std::io::Result<()> {
+/// Writes `boids` as a plain state CSV (as [`save_state`] does) into `w`: for a caller with no
+/// file system (a web page posting a state).
+///
+/// # Errors
+/// The writer's.
+pub fn write_rows(w: &mut dyn Write, boids: &[Boid]) -> std::io::Result<()> {
     writeln!(w, "{}", STATE_HEADER.join(","))?;
     for b in boids {
         writeln!(

@@ -62,3 +62,4 @@ mod validation;
 mod vicsek;
 mod view_angle;
 mod walls;
+mod web;

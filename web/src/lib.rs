@@ -3,9 +3,12 @@
 //! stage's source and then its pipelines (a stage holding the model's rule for each model and
 //! neighbour search, with the device's gather) and reports each one the browser refuses, with the
 //! first lines of its message.
-//! The page (`web/index.html`) shows the report and posts it to `/report` of the server it came
-//! from (`scripts/web-probe.sh` builds the page, serves it, runs headless Chromium on it and
-//! prints what it posted).
+//! Then it steps known flocks on the page's WebGPU and writes their states ([`check`]).
+//! The page (`web/index.html`) shows the report and posts the states to `/states` and the report
+//! to `/report` of the server it came from (`scripts/web-probe.sh` builds the page, serves it,
+//! runs headless Chromium on it and prints what it posted).
+
+pub mod check;
 
 use std::fmt::Write;
 
@@ -39,21 +42,50 @@ fn first_lines(e: &wgpu::Error) -> String {
         .join(" | ")
 }
 
-/// Runs the probe: the report's text, or the reason it could not run (`FAILED: …`).
+/// What the page shows and posts: the probe's report, and the states of the step check.
+#[wasm_bindgen(getter_with_clone)]
+pub struct Report {
+    /// The probe's report, or the reason it could not run (`FAILED: …`).
+    pub text: String,
+    /// The step check's states ([`check::run`]), empty when the probe failed.
+    pub states: String,
+}
+
+/// Runs the probe, then the step check.
 #[wasm_bindgen]
-pub async fn run_probe() -> String {
+pub async fn run_probe() -> Report {
     log_panics();
     match probe().await {
-        Ok(r) => r,
-        Err(e) => format!("FAILED: {e}\n"),
+        Ok((mut text, ctx)) => {
+            let states = match check::run(&ctx).await {
+                Ok(s) => {
+                    let _ = writeln!(
+                        text,
+                        "step check: {} states written",
+                        s.matches("# case").count()
+                    );
+                    s
+                }
+                Err(e) => {
+                    let _ = writeln!(text, "FAILED: the step check: {e}");
+                    String::new()
+                }
+            };
+            Report { text, states }
+        }
+        Err(e) => Report {
+            text: format!("FAILED: {e}\n"),
+            states: String::new(),
+        },
     }
 }
 
-/// The adapter, its limits, and every pipeline compiled on it: the report's text.
+/// The adapter, its limits, and every pipeline compiled on it: the report's text, and the
+/// context.
 ///
 /// # Errors
 /// No WebGPU adapter, or no device on it (the message says which).
-pub async fn probe() -> Result<String, String> {
+pub async fn probe() -> Result<(String, GpuContext), String> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::BROWSER_WEBGPU,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
@@ -61,7 +93,12 @@ pub async fn probe() -> Result<String, String> {
     let adapter = instance
         .request_adapter(&wgpu::RequestAdapterOptions::default())
         .await
-        .map_err(|e| format!("no WebGPU adapter in this browser ({e})"))?;
+        .map_err(|e| {
+            format!(
+                "no WebGPU adapter in this browser ({e}): use a browser with WebGPU enabled \
+                 (Chromium, Chrome, Edge; Firefox and Safari where enabled), or the native app"
+            )
+        })?;
     let mut out = String::new();
     let info = adapter.get_info();
     let _ = writeln!(
@@ -176,5 +213,5 @@ pub async fn probe() -> Result<String, String> {
         "pipelines made: {made}; stage variants whose source the browser refused: {not_compiled}; \
          whose source compiled but pipelines were refused: {refused}"
     );
-    Ok(out)
+    Ok((out, ctx))
 }
