@@ -783,6 +783,23 @@ pub fn save_checkpoint(path: &Path, cp: &Checkpoint) -> std::io::Result<()> {
     })
 }
 
+/// Writes a checkpoint (as [`save_checkpoint`] does) into `w`: for a caller with no file system
+/// (a web page posting a state).
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidInput`] naming the fault of a checkpoint that would not load
+/// back, or the writer's.
+pub fn write_checkpoint(w: &mut dyn Write, cp: &Checkpoint) -> std::io::Result<()> {
+    check_checkpoint(cp).map_err(|m| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not written, it would not load back: {m}"),
+        )
+    })?;
+    w.write_all(meta_lines(cp)?.as_bytes())?;
+    write_rows(w, &cp.boids)
+}
+
 /// Reads a state CSV (with or without metadata) and returns its boids. With metadata, they are
 /// brought within its parameters ([`LoadedState::conform`]); without, only the checks of
 /// [`read`] apply. Warnings are dropped: use [`read`] to show them.

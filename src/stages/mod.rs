@@ -546,7 +546,7 @@ pub enum At {
 }
 
 /// A buffer the stages reach inside another of [`BUFFERS`] (its host), with no binding of its
-/// own (docs/architecture.md, "the buffers").
+/// own (docs/architecture.md, "The tables": buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
     /// Its name (the CPU twins' buffer of the same name; [`crate::gpu::SimBuffers::region`]).

@@ -1,8 +1,8 @@
 //! The web build in a real browser: `scripts/web-probe.sh` builds the page (wasm32, WebGPU),
 //! serves it and opens it in Debian's headless Chromium on its software adapter (SwiftShader).
 //! Every pipeline must be made there, and the known flocks the page steps (web/src/check.rs)
-//! must equal the native GPU backend's after 1 and 10 steps from the same state, within the
-//! tolerances below. With WebGPU off
+//! must equal the native GPU backend's, made from the page's start checkpoint as `--init` makes
+//! it, after 1 and 10 steps, within the tolerances below. With WebGPU off
 //! the page must say so. Without Chromium, wasm-bindgen or the wasm32 target the tests say
 //! SKIPPED — unless `BOIDS_REQUIRE_WEB=1` (CI), where they fail.
 
@@ -11,9 +11,6 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use crate::support;
-use boids::backend::Simulation;
-use boids::gpu::GpuBackend;
-use boids::model::{initial_state, SimParams, DEFAULT_DENSITY};
 
 /// One browser test at a time (each builds the page and starts a browser and a server).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -90,49 +87,54 @@ fn free_port() -> u16 {
         .expect("a free local port")
 }
 
-/// One flock's state the page wrote: how to make it natively, and the state.
-struct Written {
+/// One section of the page's `states.txt` (web/src/check.rs gives the form): its header line and
+/// its text (a checkpoint for `start`, else a state CSV).
+struct Section {
     header: String,
-    sets: Vec<(String, String)>,
-    boids: usize,
-    seed: u32,
-    steps: u32,
-    csv: String,
+    case: String,
+    /// None for the start.
+    steps: Option<u32>,
+    text: String,
 }
 
-/// The sections of the page's `states.txt` (web/src/check.rs gives the header's form).
-fn sections(text: &str) -> Vec<Written> {
-    let mut out: Vec<Written> = Vec::new();
+fn sections(text: &str) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
     for line in text.lines() {
         if let Some(h) = line.strip_prefix("# case ") {
-            let field = |k: &str| {
-                h.split_whitespace()
-                    .find_map(|f| f.strip_prefix(&format!("{k}=")))
-                    .unwrap_or_else(|| panic!("no {k}= in {line:?}"))
-                    .to_string()
-            };
-            let sets = field("sets");
-            out.push(Written {
+            let (case, what) = h.split_once(' ').expect("# case NAME start|steps=K");
+            out.push(Section {
                 header: line.to_string(),
-                sets: sets
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(|kv| {
-                        let (k, v) = kv.split_once('=').expect("KEY=VALUE");
-                        (k.to_string(), v.to_string())
-                    })
-                    .collect(),
-                boids: field("boids").parse().unwrap(),
-                seed: field("seed").parse().unwrap(),
-                steps: field("steps").parse().unwrap(),
-                csv: String::new(),
+                case: case.to_string(),
+                steps: what.strip_prefix("steps=").map(|k| k.parse().unwrap()),
+                text: String::new(),
             });
         } else if let Some(w) = out.last_mut() {
-            w.csv.push_str(line);
-            w.csv.push('\n');
+            w.text.push_str(line);
+            w.text.push('\n');
         }
     }
     out
+}
+
+/// The tolerance of the page's state after `steps` steps of `case`. Without Gaussian noise, one
+/// step: the GPU = CPU tolerance; ten: ten times it (the browser's compiler and the native one may
+/// round differently, and differences grow step by step). With the Box–Muller heading noise,
+/// whose `cos` WGSL lets err by 2⁻¹¹ (web/src/check.rs), one step within 10⁻³ of the largest
+/// speed (seen: 2·10⁻⁴).
+fn tolerance(case: &str, steps: u32) -> support::Tolerance {
+    match (case.ends_with("-heading-noise"), steps) {
+        (true, _) => support::Tolerance {
+            position_rel_world: 1e-5,
+            velocity_rel: 1e-3,
+            hue_abs: 1e-5,
+        },
+        (false, 1) => support::ONE_STEP,
+        (false, _) => support::Tolerance {
+            position_rel_world: 1e-4,
+            velocity_rel: 1e-4,
+            hue_abs: 1e-4,
+        },
+    }
 }
 
 #[test]
@@ -151,60 +153,65 @@ fn the_page_makes_every_pipeline_and_steps_like_the_native_gpu_backend() {
         "a pipeline was refused in the browser:\n{report}"
     );
     let states = std::fs::read_to_string(out.join("states.txt")).expect("the page's states");
-    let written = sections(&states);
+    let all = sections(&states);
+    let starts = all.iter().filter(|s| s.steps.is_none()).count();
+    assert_eq!(starts, 4, "four flocks:\n{report}");
     assert_eq!(
-        written.len(),
-        5,
-        "two flocks after 1 and 10 steps, one after 1:\n{report}"
+        all.len(),
+        4 + 7,
+        "three flocks after 1 and 10 steps, one after 1:\n{report}"
     );
-    for w in &written {
-        let mut p = SimParams::default();
-        for (k, v) in &w.sets {
-            p.set(k, v).unwrap();
-        }
-        let p = p.with_world_for(w.boids, DEFAULT_DENSITY);
-        let start = initial_state(w.seed, w.boids, &p);
-        let native = support::checked(&ctx, || {
-            let mut gpu = GpuBackend::from_state(&ctx, &p, &start, w.seed).unwrap();
-            for _ in 0..w.steps {
-                gpu.step().unwrap();
-            }
-            gpu.read_state().unwrap()
-        });
-        let file = dir.path().join("page.csv");
-        std::fs::write(&file, &w.csv).unwrap();
-        let page = boids::formats::checkpoint::load_state(&file).unwrap();
-        // Without Gaussian noise, one step: the GPU = CPU tolerance; ten: ten times it (the
-        // browser's compiler and the native one may round differently, and differences grow
-        // step by step). With the Box–Muller noise, whose `cos` WGSL lets err by 2⁻¹¹
-        // (web/src/check.rs), one step within 10⁻³ of the largest speed (seen: 2·10⁻⁴).
-        let noisy = w.header.contains("-heading-noise ");
-        let tol = match (noisy, w.steps) {
-            (true, _) => support::Tolerance {
-                position_rel_world: 1e-5,
-                velocity_rel: 1e-3,
-                hue_abs: 1e-5,
-            },
-            (false, 1) => support::ONE_STEP,
-            (false, _) => support::Tolerance {
-                position_rel_world: 1e-4,
-                velocity_rel: 1e-4,
-                hue_abs: 1e-4,
+    let mut compared = 0;
+    for start in all.iter().filter(|s| s.steps.is_none()) {
+        // The start as `--init` reads it, and the native GPU backend made from it as every run
+        // makes one.
+        let file = dir.path().join(format!("{}.csv", start.case));
+        std::fs::write(&file, &start.text).unwrap();
+        let cp = boids::formats::checkpoint::load_checkpoint(&file).unwrap();
+        let setup = boids::model::Setup {
+            params: cp.params.clone(),
+            seed: cp.seed,
+            step: cp.step,
+            boids: cp.boids.clone(),
+            actors: boids::model::Actors {
+                obstacles: cp.obstacles.clone(),
+                predators: cp.predators.iter().map(|s| s.predator()).collect(),
             },
         };
-        support::compare_states(&page, &native, &p, tol)
-            .unwrap_or_else(|e| panic!("{}: the page's state differs: {e}", w.header));
+        let mut native = support::checked(&ctx, || {
+            boids::backend::create(boids::backend::BackendKind::Gpu, &setup, Some(&ctx)).unwrap()
+        });
+        let mut done = 0;
+        for w in all
+            .iter()
+            .filter(|s| s.case == start.case && s.steps.is_some())
+        {
+            let steps = w.steps.unwrap();
+            let got = support::checked(&ctx, || {
+                while done < steps {
+                    native.step().unwrap();
+                    done += 1;
+                }
+                native.read_state().unwrap()
+            });
+            let file = dir.path().join("page.csv");
+            std::fs::write(&file, &w.text).unwrap();
+            let page = boids::formats::checkpoint::load_state(&file).unwrap();
+            support::compare_states(&page, &got, &cp.params, tolerance(&w.case, steps))
+                .unwrap_or_else(|e| panic!("{}: the page's state differs: {e}", w.header));
+            compared += 1;
+        }
     }
-    // The comparison can fail: one boid moved in the page's state is caught.
-    let w = &written[0];
-    let mut p = SimParams::default();
-    for (k, v) in &w.sets {
-        p.set(k, v).unwrap();
-    }
-    let p = p.with_world_for(w.boids, DEFAULT_DENSITY);
+    assert_eq!(compared, 7);
+    // The comparison can fail: one boid moved in a page's state is caught.
+    let w = all.iter().find(|s| s.steps == Some(1)).unwrap();
     let file = dir.path().join("page.csv");
-    std::fs::write(&file, &w.csv).unwrap();
+    std::fs::write(&file, &w.text).unwrap();
     let page = boids::formats::checkpoint::load_state(&file).unwrap();
+    let p =
+        boids::formats::checkpoint::load_checkpoint(&dir.path().join(format!("{}.csv", w.case)))
+            .unwrap()
+            .params;
     let mut moved = page.clone();
     moved[17].position[0] += 0.01 * p.world_width;
     assert!(support::compare_states(&moved, &page, &p, support::ONE_STEP).is_err());

@@ -1,38 +1,43 @@
-//! The step check: known flocks stepped on the page's WebGPU, their states after 1 (and 10) steps
-//! written as state CSVs (`boids::formats::checkpoint::write_rows`), each after a header line
-//! that says how to make the same flock natively, which `tests/it/web.rs` does and compares:
-//! `# case NAME boids=N seed=S steps=K sets=KEY=VALUE,…` (sets applied to the default
-//! parameters with `SimParams::set`, then the world sized for N at the default density, the
-//! state `boids::model::initial_state(S, N, …)`).
+//! The step check: known flocks stepped on the page's WebGPU. For each, the page writes its start
+//! as a checkpoint (`# case NAME start`: parameters, seed, obstacles, predators and boids, as
+//! `--init` reads it) and its state after 1 (and 10) steps as a state CSV (`# case NAME steps=K`);
+//! `tests/it/web.rs` starts the native GPU backend from the same checkpoint and compares.
 
 use std::fmt::Write as _;
 
 use boids::backend::Simulation;
 use boids::gpu::context::GpuContext;
 use boids::gpu::GpuBackend;
-use boids::model::{initial_state, join_state, SimParams, DEFAULT_DENSITY};
+use boids::model::loaded::Checkpoint;
+use boids::model::{
+    initial_state, join_state, Actors, PredatorKind, PredatorSpec, Setup, SimParams,
+    DEFAULT_DENSITY,
+};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-/// A flock the page steps: its name, the parameters set on the defaults, and the steps after
-/// which its state is written.
+/// A flock the page steps: its name, the parameters set on the defaults, whether it has
+/// obstacles and predators, and the steps after which its state is written.
 struct Case {
     name: &'static str,
     sets: &'static [(&'static str, &'static str)],
+    actors: bool,
     steps: &'static [u32],
 }
 
 /// The flocks: Reynolds' boids in a wrapping world (the metric search, the ghosts, the image
-/// counts) without their heading noise, and the Vicsek model (whose noise is a uniform angle) in
-/// the topological neighbourhood within walls, after 1 and 10 steps; and Reynolds' boids with
-/// their Gaussian heading noise after 1 step only. WGSL lets `cos` err by 2⁻¹¹ absolute and
-/// `log` by 2⁻²¹, so a browser's Box–Muller sample may differ from the native one's by ~10⁻³,
-/// and ten steps amplify that wherever a neighbour crosses a radius: `tests/it/web.rs` holds
-/// that case to a tolerance of its own.
-const CASES: [Case; 3] = [
+/// counts) without their heading noise; the Vicsek model (whose noise is a uniform angle) in the
+/// topological neighbourhood within walls; Reynolds' boids among obstacles with a hunting and a
+/// straight predator (the obstacle grid, the catches); each after 1 and 10 steps. And Reynolds'
+/// boids with their Gaussian heading noise after 1 step only: WGSL lets `cos` err by 2⁻¹¹
+/// absolute and `log` by 2⁻²¹, so a browser's Box–Muller sample may differ from the native
+/// one's by ~10⁻³, and ten steps amplify that wherever a neighbour crosses a radius
+/// (`tests/it/web.rs` holds that case to a tolerance of its own).
+const CASES: [Case; 4] = [
     Case {
         name: "boids-wrap",
         sets: &[("rotational_diffusion", "0")],
+        actors: false,
         steps: &[1, 10],
     },
     Case {
@@ -42,11 +47,19 @@ const CASES: [Case; 3] = [
             ("neighborhood", "topological"),
             ("boundary", "walls"),
         ],
+        actors: false,
+        steps: &[1, 10],
+    },
+    Case {
+        name: "boids-obstacles-predators",
+        sets: &[("rotational_diffusion", "0"), ("boundary", "bounce")],
+        actors: true,
         steps: &[1, 10],
     },
     Case {
         name: "boids-wrap-heading-noise",
         sets: &[],
+        actors: false,
         steps: &[1],
     },
 ];
@@ -54,6 +67,31 @@ const CASES: [Case; 3] = [
 /// Boids in each flock, and its seed.
 const BOIDS: usize = 4000;
 const SEED: u32 = 7;
+
+/// A ring of 48 obstacle points around the world's centre, a hunting predator heading for it and
+/// a straight one crossing the world.
+fn actors(p: &SimParams) -> (Vec<[f32; 2]>, Vec<PredatorSpec>) {
+    let (w, h) = (p.world_width, p.world_height);
+    let obstacles = (0..48)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 48.0;
+            [w * (0.5 + 0.15 * a.cos()), h * (0.5 + 0.15 * a.sin())]
+        })
+        .collect();
+    let predators = vec![
+        PredatorSpec {
+            position: [0.3 * w, 0.3 * h],
+            velocity: [20.0, 10.0],
+            kind: PredatorKind::Hunting,
+        },
+        PredatorSpec {
+            position: [0.7 * w, 0.6 * h],
+            velocity: [0.0, -15.0],
+            kind: PredatorKind::Straight,
+        },
+    ];
+    (obstacles, predators)
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -130,40 +168,64 @@ async fn read_state(ctx: &GpuContext, gpu: &GpuBackend) -> Result<Vec<boids::mod
     ))
 }
 
-/// Every case stepped on `ctx`: the header line and state CSV after each of its steps.
+/// Every case stepped on `ctx`: its start as a checkpoint, then its state CSV after each of its
+/// steps, each after its header line.
 ///
 /// # Errors
 /// A parameter refused, the backend's error, or a readback that failed (the message says which).
 pub async fn run(ctx: &GpuContext) -> Result<String, String> {
     let mut out = String::new();
     for case in &CASES {
+        let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", case.name);
         let mut p = SimParams::default();
         for (k, v) in case.sets {
-            p.set(k, v).map_err(|e| format!("{}: {e}", case.name))?;
+            p.set(k, v).map_err(|e| fail(&e))?;
         }
         let p = p.with_world_for(BOIDS, DEFAULT_DENSITY);
-        let state = initial_state(SEED, BOIDS, &p);
-        let mut gpu = GpuBackend::from_state(ctx, &p, &state, SEED)
-            .map_err(|e| format!("{}: {e}", case.name))?;
+        let (obstacles, predators) = if case.actors {
+            actors(&p)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let start = Checkpoint {
+            params: p.clone(),
+            seed: SEED,
+            step: 0,
+            obstacles: obstacles.clone(),
+            predators: predators.clone(),
+            catches_total: 0,
+            boids: initial_state(SEED, BOIDS, &p),
+        };
+        let _ = writeln!(out, "# case {} start", case.name);
+        let mut text = Vec::new();
+        boids::formats::checkpoint::write_checkpoint(&mut text, &start).map_err(|e| fail(&e))?;
+        out.push_str(&String::from_utf8_lossy(&text));
+        // As `boids::backend::create` makes the GPU backend of a setup (`--init` of the
+        // checkpoint makes this one).
+        let setup = Setup {
+            params: p,
+            seed: SEED,
+            step: 0,
+            boids: start.boids,
+            actors: Actors {
+                obstacles,
+                predators: predators.iter().map(PredatorSpec::predator).collect(),
+            },
+        };
+        let mut gpu =
+            GpuBackend::from_state(ctx, &setup.params, &setup.boids, SEED).map_err(|e| fail(&e))?;
+        boids::backend::apply_actors(&mut gpu, &setup).map_err(|e| fail(&e))?;
         let mut done = 0;
         for &steps in case.steps {
             while done < steps {
-                gpu.step()
-                    .map_err(|e| format!("{}: step {done}: {e}", case.name))?;
+                gpu.step().map_err(|e| fail(&e))?;
                 done += 1;
             }
             let boids = read_state(ctx, &gpu).await?;
-            ctx.take_error()
-                .map_err(|e| format!("{}: {e}", case.name))?;
-            let sets: Vec<String> = case.sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let _ = writeln!(
-                out,
-                "# case {} boids={BOIDS} seed={SEED} steps={steps} sets={}",
-                case.name,
-                sets.join(",")
-            );
+            ctx.take_error().map_err(|e| fail(&e))?;
+            let _ = writeln!(out, "# case {} steps={steps}", case.name);
             let mut csv = Vec::new();
-            boids::formats::checkpoint::write_rows(&mut csv, &boids).map_err(|e| e.to_string())?;
+            boids::formats::checkpoint::write_rows(&mut csv, &boids).map_err(|e| fail(&e))?;
             out.push_str(&String::from_utf8_lossy(&csv));
         }
     }

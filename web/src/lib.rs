@@ -158,12 +158,22 @@ pub async fn probe() -> Result<(String, GpuContext), String> {
     let (mut made, mut refused, mut not_compiled) = (0, 0, 0);
     for stage in &STAGES {
         let variants: Vec<Variant> = if stage.wgsl.per_model() {
+            // Each model and search with no optional part, and with every one (the field of
+            // view, the neighbour cap, the obstacles).
+            let every = RuleParts {
+                view: true,
+                capped: true,
+                obstacles: true,
+                shared: false,
+            };
             Model::all()
                 .flat_map(|model| {
-                    Search::ALL.into_iter().map(move |search| Variant {
-                        model,
-                        search,
-                        parts: RuleParts::default(),
+                    Search::ALL.into_iter().flat_map(move |search| {
+                        [RuleParts::default(), every].map(|parts| Variant {
+                            model,
+                            search,
+                            parts,
+                        })
                     })
                 })
                 .collect()
@@ -172,7 +182,17 @@ pub async fn probe() -> Result<(String, GpuContext), String> {
         };
         for v in variants {
             let what = if stage.wgsl.per_model() {
-                format!("{} ({}, {})", stage.name, v.model.name(), v.search.name())
+                let parts = if v.parts == RuleParts::default() {
+                    ""
+                } else {
+                    ", view + cap + obstacles"
+                };
+                format!(
+                    "{} ({}, {}{parts})",
+                    stage.name,
+                    v.model.name(),
+                    v.search.name()
+                )
             } else {
                 stage.name.to_string()
             };
