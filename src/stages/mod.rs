@@ -549,7 +549,7 @@ pub enum At {
 /// own (docs/architecture.md, "The tables": buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
-    /// Its name (the CPU twins' buffer of the same name; [`crate::gpu::SimBuffers::region`]).
+    /// Its name (the CPU twins' buffer of the same name; [`crate::gpu::buffers::SimBuffers::region`]).
     pub name: &'static str,
     /// The buffer of [`BUFFERS`] that holds it.
     pub host: &'static str,
