@@ -10,7 +10,9 @@
 # run: no WebGPU, no adapter; 2 for a missing tool or a busy port). BOIDS_WEB_PORT (8719): the
 # local port; BOIDS_WEB_TIMEOUT_S (300): how long to wait for the page's report (the page gives up
 # 30 s before, with its own message); BOIDS_WEB_WEBGPU=off: Chromium without WebGPU (the page
-# then says so, and the script exits 1).
+# then says so, and the script exits 1); BOIDS_WEB_PAGE=view.html: the flock drawn in a canvas
+# instead, its frame rate reported and the canvas posted as OUT_DIR/view.png (BOIDS_WEB_QUERY:
+# its URL parameters, e.g. boids=20000&seconds=10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
@@ -29,9 +31,9 @@ target_dir=$(cargo metadata --format-version 1 --no-deps |
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
   "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
-cp web/index.html "$out/"
+cp web/index.html web/view.html "$out/"
 port="${BOIDS_WEB_PORT:-8719}"
-rm -f "$out/report.txt" "$out/states.txt"
+rm -f "$out/report.txt" "$out/states.txt" "$out/view.png"
 # The page's folder served, and the report it posts to /report written to report.txt.
 python3 - "$out" "$port" >"$out/server.log" 2>&1 <<'PY' &
 import http.server, os, sys
@@ -42,14 +44,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         name = self.path.strip("/")
-        if name not in ("report", "states"):
+        if name not in ("report", "states", "view.png"):
             self.send_response(404)
             self.end_headers()
             return
-        tmp = os.path.join(folder, name + ".txt.tmp")
+        file = name if "." in name else name + ".txt"
+        tmp = os.path.join(folder, file + ".tmp")
         with open(tmp, "wb") as f:
             f.write(body)
-        os.replace(tmp, os.path.join(folder, name + ".txt"))
+        os.replace(tmp, os.path.join(folder, file))
         self.send_response(204)
         self.end_headers()
 http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
@@ -82,7 +85,8 @@ webgpu="--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader"
 chromium --headless --no-sandbox $webgpu \
   --user-data-dir="$browser_dir" --enable-logging=stderr --v=0 --remote-debugging-port=0 \
   --disable-background-networking --disable-component-update --disable-sync --no-first-run \
-  "http://127.0.0.1:$port/index.html?timeout=$page_limit" 2>"$out/chromium.log" >/dev/null &
+  "http://127.0.0.1:$port/${BOIDS_WEB_PAGE:-index.html}?timeout=$page_limit${BOIDS_WEB_QUERY:+&$BOIDS_WEB_QUERY}" \
+  2>"$out/chromium.log" >/dev/null &
 browser=$!
 for _ in $(seq "$limit"); do
   [ -f "$out/report.txt" ] && break

@@ -55,12 +55,19 @@ fn web() -> bool {
 /// Runs the probe script into `out` on `port`, with WebGPU `webgpu` ("on" or "off"): its exit
 /// code and printed report.
 fn probe(out: &Path, port: u16, webgpu: &str) -> (i32, String) {
+    page(out, port, webgpu, "index.html", "")
+}
+
+/// Runs the probe script's server and browser on web/`file` with URL parameters `query`.
+fn page(out: &Path, port: u16, webgpu: &str, file: &str, query: &str) -> (i32, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let t = std::time::Instant::now();
     let o = Command::new(root.join("scripts/web-probe.sh"))
         .arg(out)
         .env("BOIDS_WEB_PORT", port.to_string())
         .env("BOIDS_WEB_WEBGPU", webgpu)
+        .env("BOIDS_WEB_PAGE", file)
+        .env("BOIDS_WEB_QUERY", query)
         .output()
         .expect("run scripts/web-probe.sh");
     let text = format!(
@@ -232,5 +239,52 @@ fn a_browser_without_webgpu_gets_the_pages_own_message() {
         report.contains("FAILED: no WebGPU adapter in this browser")
             && report.contains("or the native app"),
         "the page's own message, not a blank page:\n{report}"
+    );
+}
+
+#[test]
+fn the_page_draws_the_flock_with_the_apps_renderer() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !web() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    // Offscreen: headless Chromium cannot present a WebGPU canvas on its software adapter here.
+    let (code, report) = page(
+        &out,
+        free_port(),
+        "on",
+        "view.html",
+        "boids=3000&seconds=2&offscreen=1",
+    );
+    assert_eq!(code, 0, "the view page failed:\n{report}");
+    let frames: u32 = report
+        .split("boids, ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|f| f.parse().ok())
+        .unwrap_or_else(|| panic!("no frame count in the report:\n{report}"));
+    assert!(
+        report.contains("view: 3000 boids") && frames > 0,
+        "{report}"
+    );
+    // The picture: the canvas's size, the theme's background, and boids drawn on it (pixels of
+    // many colours, as the hue vectors give them).
+    let img = image::open(out.join("view.png"))
+        .expect("the page's picture")
+        .to_rgba8();
+    assert_eq!(img.dimensions(), (960, 600));
+    let background = *img.get_pixel(0, 0);
+    let drawn = img.pixels().filter(|p| **p != background).count();
+    let colours: std::collections::HashSet<[u8; 3]> = img
+        .pixels()
+        .filter(|p| **p != background)
+        .map(|p| [p[0] >> 4, p[1] >> 4, p[2] >> 4])
+        .collect();
+    assert!(
+        drawn > 960 * 600 / 100 && colours.len() > 50,
+        "{drawn} pixels drawn in {} colours",
+        colours.len()
     );
 }

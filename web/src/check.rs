@@ -125,6 +125,15 @@ async fn read(
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     enc.copy_buffer_to_buffer(src, offset, &staging, 0, size);
     ctx.queue.submit([enc.finish()]);
+    map_read(&staging).await
+}
+
+/// The bytes of a `MAP_READ` buffer whose copy has been submitted, without blocking: the mapping
+/// awaited in the event loop (checked every 10 ms, for at most 60 s).
+///
+/// # Errors
+/// The mapping's error, or none within 60 s.
+pub async fn map_read(staging: &wgpu::Buffer) -> Result<Vec<u8>, String> {
     let done = std::rc::Rc::new(std::cell::RefCell::new(None));
     let put = done.clone();
     staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {

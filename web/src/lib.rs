@@ -9,6 +9,7 @@
 //! runs headless Chromium on it and prints what it posted).
 
 pub mod check;
+pub mod view;
 
 use std::fmt::Write;
 
