@@ -134,18 +134,23 @@ async fn read(
 /// # Errors
 /// The mapping's error, or none within 60 s.
 pub async fn map_read(staging: &wgpu::Buffer) -> Result<Vec<u8>, String> {
-    let done = std::rc::Rc::new(std::cell::RefCell::new(None));
+    // (An `Arc<Mutex>` rather than `Rc<RefCell>`: wgpu asks a native build for `Send`.)
+    let done = std::sync::Arc::new(std::sync::Mutex::new(None));
     let put = done.clone();
     staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-        *put.borrow_mut() = Some(r);
+        if let Ok(mut slot) = put.lock() {
+            *slot = Some(r);
+        }
     });
+    let taken = || done.lock().ok().and_then(|mut slot| slot.take());
+    let mut result = None;
     for _ in 0..6000 {
-        if done.borrow().is_some() {
+        result = taken();
+        if result.is_some() {
             break;
         }
         sleep(10).await;
     }
-    let result = done.borrow_mut().take();
     match result {
         Some(Ok(())) => {}
         Some(Err(e)) => return Err(format!("mapping a readback: {e}")),

@@ -9,6 +9,8 @@
 //! runs headless Chromium on it and prints what it posted).
 
 pub mod check;
+// A canvas exists only in a page.
+#[cfg(target_arch = "wasm32")]
 pub mod view;
 
 use std::fmt::Write;
