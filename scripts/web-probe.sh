@@ -31,7 +31,7 @@ target_dir=$(cargo metadata --format-version 1 --no-deps |
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
   "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
-cp web/index.html web/view.html "$out/"
+cp web/index.html web/view.html web/page.js "$out/"
 port="${BOIDS_WEB_PORT:-8719}"
 rm -f "$out/report.txt" "$out/states.txt" "$out/view.png"
 # The page's folder served, and the report it posts to /report written to report.txt.

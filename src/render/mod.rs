@@ -23,7 +23,7 @@ pub mod view;
 pub use camera::Camera;
 pub use colour::{ColourMode, COLOUR_MODES};
 pub use mirror::{PredatorMirror, StateMirror};
-pub use offscreen::{read_texture, Offscreen};
+pub use offscreen::{read_texture, Offscreen, TextureCopy};
 pub use picture::{render_sim, PictureSizeError, PictureStyle};
 pub use renderer::{supported_samples, Renderer, StateBuffers};
 pub use sim::Sim;

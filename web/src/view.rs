@@ -10,7 +10,7 @@ use boids::backend::Simulation;
 use boids::gpu::context::GpuContext;
 use boids::gpu::GpuBackend;
 use boids::model::{initial_state, DEFAULT_DENSITY};
-use boids::render::{boid_length_for, Camera, Edge, RenderStyle, Renderer};
+use boids::render::{boid_length_for, Camera, Edge, Offscreen, RenderStyle, Renderer, TextureCopy};
 use glam::Vec2;
 use wasm_bindgen::prelude::*;
 
@@ -23,32 +23,11 @@ pub struct View {
     sim: GpuBackend,
     /// The canvas's renderer.
     renderer: Renderer,
-    /// A texture of the canvas's size and its renderer: the pictures, and every frame offscreen.
-    offscreen: (wgpu::Texture, Renderer),
+    /// A target of the canvas's size and its renderer: the pictures, and every frame offscreen.
+    offscreen: (Offscreen, Renderer),
     camera: Camera,
     style: RenderStyle,
     frames: u32,
-}
-
-/// The pictures' format (8-bit RGBA, as a PNG holds it).
-const PICTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-
-/// A `width` × `height` texture to draw pictures into and read them back from.
-fn picture_texture(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("page picture"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: PICTURE_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
 }
 
 fn js(e: impl std::fmt::Display) -> JsValue {
@@ -96,7 +75,7 @@ pub async fn start_view(
             .formats
             .first()
             .ok_or_else(|| js("the canvas offers no format"))?,
-        None => PICTURE_FORMAT,
+        None => Offscreen::FORMAT,
     };
     let ctx = GpuContext::from_adapter_async(instance, adapter)
         .await
@@ -124,8 +103,8 @@ pub async fn start_view(
     let sim = GpuBackend::from_state(&ctx, &params, &state, seed).map_err(js)?;
     let renderer = Renderer::new(&ctx.device, format, 1);
     let offscreen = (
-        picture_texture(&ctx.device, width, height),
-        Renderer::new(&ctx.device, PICTURE_FORMAT, 1),
+        Offscreen::new(&ctx.device, width, height),
+        Renderer::new(&ctx.device, Offscreen::FORMAT, 1),
     );
     let camera = Camera::fit(
         Vec2::new(params.world_width, params.world_height),
@@ -157,50 +136,51 @@ impl View {
     /// The backend's error, or a GPU error while drawing.
     pub fn frame(&mut self) -> Result<(), JsValue> {
         self.sim.step().map_err(js)?;
+        let texture = match &self.surface {
+            None => None,
+            Some((surface, config)) => match surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(t)
+                | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+                wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                    surface.configure(&self.ctx.device, config);
+                    return Ok(());
+                }
+                _ => return Ok(()),
+            },
+        };
+        let target = texture
+            .as_ref()
+            .map(|t| t.texture.create_view(&Default::default()));
+        self.draw(target.as_ref())?;
+        if let Some(t) = texture {
+            self.ctx.queue.present(t);
+        }
+        self.frames += 1;
+        self.ctx.take_error().map_err(js)
+    }
+
+    /// Draws the flock into `target` with the canvas's renderer, or into the offscreen target.
+    fn draw(&mut self, target: Option<&wgpu::TextureView>) -> Result<(), JsValue> {
         let state = self
             .sim
             .gpu_state()
             .ok_or_else(|| js("the GPU backend has no state buffers"))?;
-        let count = self.sim.len() as u32;
+        let (view, renderer) = match target {
+            Some(v) => (v, &mut self.renderer),
+            None => (self.offscreen.0.view(), &mut self.offscreen.1),
+        };
         let mut enc = self.ctx.device.create_command_encoder(&Default::default());
-        let Some((surface, config)) = &self.surface else {
-            let view = self.offscreen.0.create_view(&Default::default());
-            self.offscreen.1.record(
-                &mut enc,
-                &view,
-                &self.ctx.queue,
-                &state,
-                count,
-                &self.camera,
-                &self.style,
-            );
-            self.ctx.queue.submit([enc.finish()]);
-            self.frames += 1;
-            return self.ctx.take_error().map_err(js);
-        };
-        let texture = match surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                surface.configure(&self.ctx.device, config);
-                return Ok(());
-            }
-            _ => return Ok(()),
-        };
-        let view = texture.texture.create_view(&Default::default());
-        self.renderer.record(
+        renderer.record(
             &mut enc,
-            &view,
+            view,
             &self.ctx.queue,
             &state,
-            count,
+            self.sim.len() as u32,
             &self.camera,
             &self.style,
         );
         self.ctx.queue.submit([enc.finish()]);
-        self.ctx.queue.present(texture);
-        self.frames += 1;
-        self.ctx.take_error().map_err(js)
+        Ok(())
     }
 
     /// A promise resolved when the GPU has done the work submitted so far.
@@ -213,52 +193,20 @@ impl View {
         })
     }
 
-    /// The flock drawn as in the canvas into a texture of its own, copied for reading back:
+    /// The flock drawn as in the canvas into the offscreen target, copied for reading back:
     /// [`Picture::png`] gives its PNG.
-    pub fn picture(&mut self) -> Picture {
-        let texture = &self.offscreen.0;
-        let (width, height) = (texture.width(), texture.height());
-        let device = &self.ctx.device;
-        let view = texture.create_view(&Default::default());
-        let mut enc = device.create_command_encoder(&Default::default());
-        if let Some(state) = self.sim.gpu_state() {
-            self.offscreen.1.record(
-                &mut enc,
-                &view,
-                &self.ctx.queue,
-                &state,
-                self.sim.len() as u32,
-                &self.camera,
-                &self.style,
-            );
-        }
-        let row = width * 4;
-        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("page picture readback"),
-            size: padded as u64 * height as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        enc.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(height),
-                },
-            },
-            texture.size(),
-        );
-        self.ctx.queue.submit([enc.finish()]);
-        Picture {
-            staging,
-            width,
-            height,
-            padded,
-        }
+    ///
+    /// # Errors
+    /// A GPU error while drawing.
+    pub fn picture(&mut self) -> Result<Picture, JsValue> {
+        self.draw(None)?;
+        let copy = TextureCopy::record(
+            &self.ctx.device,
+            &self.ctx.queue,
+            self.offscreen.0.texture(),
+        )
+        .map_err(js)?;
+        Ok(Picture { copy })
     }
 
     /// Frames drawn.
@@ -275,10 +223,7 @@ impl View {
 /// A picture of the flock on its way back from the GPU ([`View::picture`]).
 #[wasm_bindgen]
 pub struct Picture {
-    staging: wgpu::Buffer,
-    width: u32,
-    height: u32,
-    padded: u32,
+    copy: TextureCopy,
 }
 
 #[wasm_bindgen]
@@ -288,15 +233,10 @@ impl Picture {
     /// # Errors
     /// A mapping that failed or did not complete within 60 s, or the PNG encoder's error.
     pub async fn png(self) -> Result<js_sys::Uint8Array, JsValue> {
-        let bytes = crate::check::map_read(&self.staging).await.map_err(js)?;
-        let row = (self.width * 4) as usize;
-        let mut pixels = Vec::with_capacity(row * self.height as usize);
-        for r in 0..self.height as usize {
-            let at = r * self.padded as usize;
-            pixels.extend_from_slice(&bytes[at..at + row]);
-        }
-        let img = image::RgbaImage::from_raw(self.width, self.height, pixels)
-            .ok_or_else(|| js("the picture's size"))?;
+        let bytes = crate::check::map_read(&self.copy.staging)
+            .await
+            .map_err(js)?;
+        let img = self.copy.image(&bytes).map_err(js)?;
         let mut png = Vec::new();
         img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .map_err(js)?;
