@@ -11,8 +11,11 @@
 # local port; BOIDS_WEB_TIMEOUT_S (300): how long to wait for the page's report (the page gives up
 # 30 s before, with its own message); BOIDS_WEB_WEBGPU=off: Chromium without WebGPU (the page
 # then says so, and the script exits 1); BOIDS_WEB_PAGE=view.html: the flock drawn in a canvas
-# instead, its frame rate reported and the canvas posted as OUT_DIR/view.png (BOIDS_WEB_QUERY:
-# its URL parameters, e.g. boids=20000&seconds=10).
+# instead, its frame rate reported and the flock posted as OUT_DIR/view.png (BOIDS_WEB_QUERY:
+# its URL parameters, e.g. boids=20000&seconds=10&offscreen=1; headless Chromium needs
+# offscreen=1: it cannot present a WebGPU canvas on its software adapter). OUT_DIR holds the
+# site (index.html, view.html, page.js, pkg/) and this run's outputs beside it (report.txt,
+# states.txt, view.png, the logs, .probe-token).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
@@ -25,15 +28,28 @@ if [ "$want" != "$have" ]; then
   echo "wasm-bindgen $have, the lock file's is $want: cargo install wasm-bindgen-cli --version $want" >&2
   exit 2
 fi
+port="${BOIDS_WEB_PORT:-8719}"
+case "$port" in
+  ''|*[!0-9]*) echo "BOIDS_WEB_PORT=$port: a port number (1024 to 65535)" >&2; exit 2 ;;
+esac
+case "${BOIDS_WEB_WEBGPU:-on}" in
+  on|off) ;;
+  *) echo "BOIDS_WEB_WEBGPU=$BOIDS_WEB_WEBGPU: on or off" >&2; exit 2 ;;
+esac
+[ -f "web/${BOIDS_WEB_PAGE:-index.html}" ] ||
+  { echo "BOIDS_WEB_PAGE=${BOIDS_WEB_PAGE}: no such page in web/ (index.html, view.html)" >&2; exit 2; }
+mkdir -p "$out" || { echo "cannot make the output folder $out" >&2; exit 2; }
 cargo build -p boids-web --target wasm32-unknown-unknown --release
 target_dir=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
   "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
 cp web/index.html web/view.html web/page.js "$out/"
-port="${BOIDS_WEB_PORT:-8719}"
 rm -f "$out/report.txt" "$out/states.txt" "$out/view.png"
+# A token only this run's folder holds: the readiness check below must be answered by this run's
+# server, not by another on the same port.
+token="$$-$RANDOM-$(date +%s%N)"
+echo "$token" >"$out/.probe-token"
 # The page's folder served, and the report it posts to /report written to report.txt.
 python3 - "$out" "$port" >"$out/server.log" 2>&1 <<'PY' &
 import http.server, os, sys
@@ -73,7 +89,12 @@ for _ in $(seq 50); do
     echo "the page's server stopped (port $port in use? set BOIDS_WEB_PORT)" >&2
     exit 2
   fi
-  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && { ready=1; break; }
+  got=$(python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/.probe-token').read().decode().strip())" 2>/dev/null || true)
+  if [ "$got" = "$token" ]; then ready=1; break; fi
+  if [ -n "$got" ]; then
+    echo "port $port answers for another server (another probe?): set BOIDS_WEB_PORT" >&2
+    exit 2
+  fi
   sleep 0.2
 done
 [ -n "$ready" ] || { echo "the page's server did not answer on port $port" >&2; exit 2; }

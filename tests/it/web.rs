@@ -287,4 +287,16 @@ fn the_page_draws_the_flock_with_the_apps_renderer() {
         "{drawn} pixels drawn in {} colours",
         colours.len()
     );
+    // A bad URL parameter: the page's own message (field, value, range), not a hang.
+    for (query, says) in [
+        ("boids=-5&offscreen=1", "URL parameter boids = -5"),
+        ("boids=abc&offscreen=1", "URL parameter boids = NaN"),
+        ("seconds=0&offscreen=1", "URL parameter seconds = 0"),
+    ] {
+        let (code, report) = page(&out, free_port(), "on", "view.html", query);
+        assert!(
+            code == 1 && report.contains(says),
+            "{query}: {code}\n{report}"
+        );
+    }
 }

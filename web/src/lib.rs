@@ -36,6 +36,14 @@ fn log_panics() {
     }));
 }
 
+/// The message for a browser that gives no WebGPU adapter (`e`: wgpu's reason).
+pub fn no_adapter(e: impl std::fmt::Display) -> String {
+    format!(
+        "no WebGPU adapter in this browser ({e}): use a browser with WebGPU enabled (Chromium, \
+         Chrome, Edge; Firefox and Safari where enabled), or the native app"
+    )
+}
+
 /// The first six lines of the browser's message, on one line (`|` between them).
 fn first_lines(e: &wgpu::Error) -> String {
     e.to_string()
@@ -96,12 +104,7 @@ pub async fn probe() -> Result<(String, GpuContext), String> {
     let adapter = instance
         .request_adapter(&wgpu::RequestAdapterOptions::default())
         .await
-        .map_err(|e| {
-            format!(
-                "no WebGPU adapter in this browser ({e}): use a browser with WebGPU enabled \
-                 (Chromium, Chrome, Edge; Firefox and Safari where enabled), or the native app"
-            )
-        })?;
+        .map_err(no_adapter)?;
     let mut out = String::new();
     let info = adapter.get_info();
     let _ = writeln!(

@@ -9,7 +9,7 @@
 use boids::backend::Simulation;
 use boids::gpu::context::GpuContext;
 use boids::gpu::GpuBackend;
-use boids::model::{initial_state, DEFAULT_DENSITY};
+use boids::model::{initial_state, validate_boid_count, ParamError, DEFAULT_DENSITY, MAX_BOIDS};
 use boids::render::{boid_length_for, Camera, Edge, Offscreen, RenderStyle, Renderer, TextureCopy};
 use glam::Vec2;
 use wasm_bindgen::prelude::*;
@@ -34,7 +34,7 @@ fn js(e: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&e.to_string())
 }
 
-/// Starts `boids` boids of the default scene in `canvas` (its size in pixels is the canvas's
+/// Starts `boids` boids (a whole number, 1 to [`MAX_BOIDS`]) of the default scene in `canvas` (its size in pixels is the canvas's
 /// `width` × `height`; the world takes its aspect at the default density); with `offscreen`, each
 /// frame is drawn into a texture of that size instead (headless Chromium cannot present a WebGPU
 /// canvas on its software adapter here: "Could not find SharedImageBackingFactory").
@@ -44,10 +44,24 @@ fn js(e: impl std::fmt::Display) -> JsValue {
 #[wasm_bindgen]
 pub async fn start_view(
     canvas: web_sys::HtmlCanvasElement,
-    boids: u32,
+    boids: f64,
     offscreen: bool,
 ) -> Result<View, JsValue> {
     crate::log_panics();
+    // The URL's count, refused as the command line refuses `--boids` (field, value, range).
+    let n = boids as usize;
+    if !(boids.is_finite() && boids.fract() == 0.0)
+        || n as f64 != boids
+        || validate_boid_count(n).is_err()
+    {
+        let e = ParamError::OutOfRange {
+            field: "boids",
+            value: boids,
+            min: 1.0,
+            max: MAX_BOIDS as f64,
+        };
+        return Err(js(format!("URL parameter {e} (a whole number)")));
+    }
     let (width, height) = (canvas.width().max(1), canvas.height().max(1));
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::BROWSER_WEBGPU,
@@ -68,7 +82,7 @@ pub async fn start_view(
             ..Default::default()
         })
         .await
-        .map_err(|e| js(format!("no WebGPU adapter in this browser ({e})")))?;
+        .map_err(|e| js(crate::no_adapter(e)))?;
     let format = match &surface {
         Some(s) => *s
             .get_capabilities(&adapter)
@@ -93,7 +107,6 @@ pub async fn start_view(
         None => None,
     };
     let scene = boids::app::presets::default_scene().map_err(js)?;
-    let n = boids as usize;
     let params =
         scene
             .params
