@@ -60,12 +60,7 @@ fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, predator: vec2<f32>) 
 
     let speed2 = dot(v_new, v_new);
     if (speed2 < SPEED_EPS2) {
-        let v2 = dot(v, v);
-        var dir = vec2<f32>(1.0, 0.0);
-        if (v2 > HEADING_EPS2) {
-            dir = v / sqrt(v2);
-        }
-        v_new = dir * model_params.min_speed;
+        v_new = heading(v) * model_params.min_speed;
     } else {
         let speed = sqrt(speed2);
         v_new *= clamp(speed, model_params.min_speed, model_params.max_speed) / speed;

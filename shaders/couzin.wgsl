@@ -42,11 +42,7 @@ fn unit_of(w: vec2<f32>) -> Direction {
 fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
-    let v2 = dot(v, v);
-    var own = vec2<f32>(1.0, 0.0);
-    if (v2 > HEADING_EPS2) {
-        own = v / sqrt(v2);
-    }
+    let own = heading(v);
     let bounce_normal = ob.bounce_normal;
     var desired = Direction(false, vec2<f32>(0.0));
     if (dot(bounce_normal, bounce_normal) > 0.0 && dot(v, bounce_normal) < 0.0) {

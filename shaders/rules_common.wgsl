@@ -10,6 +10,16 @@ const STEER_EPS2: f32 = 1e-12;
 const SPEED_EPS2: f32 = 1e-12;
 const HEADING_EPS2: f32 = 1e-30;
 
+// The heading of velocity v as a unit vector: +x for one too slow to have a heading; mirrors
+// `heading` in src/model/rules.rs.
+fn heading(v: vec2<f32>) -> vec2<f32> {
+    let v2 = dot(v, v);
+    if (v2 > HEADING_EPS2) {
+        return v / sqrt(v2);
+    }
+    return vec2<f32>(1.0, 0.0);
+}
+
 struct NeighborSums {
     separation: vec2<f32>,
     alignment: vec2<f32>,

@@ -28,11 +28,7 @@ fn vicsek_vectorial() -> bool { return model_params.noise == 1u; }
 fn next_state(me: Boid, s: NeighborSums, ob: ObstacleSums, _predator: vec2<f32>) -> Boid {
     let p = me.position;
     let v = me.velocity;
-    let v2 = dot(v, v);
-    var own = vec2<f32>(1.0, 0.0);
-    if (v2 > HEADING_EPS2) {
-        own = v / sqrt(v2);
-    }
+    let own = heading(v);
     let bounce_normal = ob.bounce_normal;
     let v0 = model_params.speed;
     let eta = model_params.eta;

@@ -24,6 +24,17 @@ pub const SPEED_EPS2: f32 = 1e-12;
 /// enough in f32, far from subnormals that a GPU may flush to zero).
 pub const HEADING_EPS2: f32 = 1e-30;
 
+/// The heading of velocity `v` as a unit vector: +x for one too slow to have a heading
+/// ([`HEADING_EPS2`]). Mirrors `heading` in `shaders/rules_common.wgsl`.
+pub fn heading(v: Vec2) -> Vec2 {
+    let v2 = v.dot(v);
+    if v2 > HEADING_EPS2 {
+        v / v2.sqrt()
+    } else {
+        Vec2::new(1.0, 0.0)
+    }
+}
+
 /// Sums over the neighbours of one boid (docs/model.md §5). Zero-initialised with `Default`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NeighborSums {

@@ -14,8 +14,8 @@ use crate::model::models::desc::{
 use crate::model::param_table::{number, Range};
 use crate::model::rng::standard_normal;
 use crate::model::rules::{
-    apply_boundary, hue_rule, min_image, rotate, steer, wall_force, NeighborSums, ObstacleSums,
-    HEADING_EPS2, SPEED_EPS2,
+    apply_boundary, heading, hue_rule, min_image, rotate, steer, wall_force, NeighborSums,
+    ObstacleSums, SPEED_EPS2,
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
@@ -170,13 +170,7 @@ pub fn next_state(
     // Speed clamp into [min_speed, max_speed]; a stopped boid keeps its previous heading.
     let speed2 = v_new.dot(v_new);
     if speed2 < SPEED_EPS2 {
-        let v2 = v.dot(v);
-        let dir = if v2 > HEADING_EPS2 {
-            v / v2.sqrt()
-        } else {
-            Vec2::new(1.0, 0.0)
-        };
-        v_new = dir * b.min_speed;
+        v_new = heading(v) * b.min_speed;
     } else {
         let speed = speed2.sqrt();
         v_new *= speed.clamp(b.min_speed, b.max_speed) / speed;

@@ -18,7 +18,7 @@ use crate::model::models::desc::{
 use crate::model::param_table::number;
 use crate::model::rng::standard_normal;
 use crate::model::rules::{apply_boundary, hue_rule, rotate, NeighborSums, ObstacleSums};
-use crate::model::rules::{HEADING_EPS2, STEER_EPS2};
+use crate::model::rules::{heading, STEER_EPS2};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -177,13 +177,8 @@ pub fn next_state(
     let m: &CouzinUniforms = m.get();
     let p = me.pos();
     let v = me.vel();
-    let v2 = v.dot(v);
     // The animal's heading (+x for one that does not move).
-    let own = if v2 > HEADING_EPS2 {
-        v / v2.sqrt()
-    } else {
-        Vec2::new(1.0, 0.0)
-    };
+    let own = heading(v);
     let unit = |w: Vec2| {
         let l2 = w.dot(w);
         (l2 > STEER_EPS2).then(|| w / l2.sqrt())

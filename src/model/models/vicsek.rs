@@ -16,7 +16,7 @@ use crate::model::models::desc::{
 use crate::model::param_table::{number, ParamField, ParamValue, Range};
 use crate::model::rng::uniform_turn;
 use crate::model::rules::{apply_boundary, hue_rule, rotate, NeighborSums, ObstacleSums};
-use crate::model::rules::{HEADING_EPS2, STEER_EPS2};
+use crate::model::rules::{heading, STEER_EPS2};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
@@ -264,13 +264,8 @@ pub fn next_state(
     let vectorial = m.noise == VicsekNoise::Vectorial.code();
     let p = me.pos();
     let v = me.vel();
-    let v2 = v.dot(v);
     // The particle's own heading: kept when the summed velocities cancel exactly.
-    let own = if v2 > HEADING_EPS2 {
-        v / v2.sqrt()
-    } else {
-        Vec2::new(1.0, 0.0)
-    };
+    let own = heading(v);
     let bounce_normal = ob.bounce_normal;
     let mut dir;
     let (base, n);
