@@ -14,20 +14,14 @@
 # instead, its frame rate reported and the flock posted as OUT_DIR/view.png (BOIDS_WEB_QUERY:
 # its URL parameters, e.g. boids=20000&seconds=10&offscreen=1; headless Chromium needs
 # offscreen=1: it cannot present a WebGPU canvas on its software adapter). OUT_DIR holds the
-# site (index.html, view.html, page.js, pkg/) and this run's outputs beside it (report.txt,
+# site (scripts/web-site.sh: index.html, probe.html, view.html, page.js, pkg/) and this run's outputs beside it (report.txt,
 # states.txt, view.png, the logs, .probe-token).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/web-probe}"
-for tool in wasm-bindgen chromium python3; do
+for tool in chromium python3; do
   command -v "$tool" >/dev/null || { echo "no $tool on the PATH (see this script's header)" >&2; exit 2; }
 done
-want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print }' Cargo.lock)
-have=$(wasm-bindgen --version | awk '{ print $2 }')
-if [ "$want" != "$have" ]; then
-  echo "wasm-bindgen $have, the lock file's is $want: cargo install wasm-bindgen-cli --version $want" >&2
-  exit 2
-fi
 port="${BOIDS_WEB_PORT:-8719}"
 case "$port" in
   ''|*[!0-9]*) echo "BOIDS_WEB_PORT=$port: a port number (1024 to 65535)" >&2; exit 2 ;;
@@ -36,15 +30,9 @@ case "${BOIDS_WEB_WEBGPU:-on}" in
   on|off) ;;
   *) echo "BOIDS_WEB_WEBGPU=$BOIDS_WEB_WEBGPU: on or off" >&2; exit 2 ;;
 esac
-[ -f "web/${BOIDS_WEB_PAGE:-index.html}" ] ||
-  { echo "BOIDS_WEB_PAGE=${BOIDS_WEB_PAGE}: no such page in web/ (index.html, view.html)" >&2; exit 2; }
-mkdir -p "$out" || { echo "cannot make the output folder $out" >&2; exit 2; }
-cargo build -p boids-web --target wasm32-unknown-unknown --release
-target_dir=$(cargo metadata --format-version 1 --no-deps |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
-  "$target_dir/wasm32-unknown-unknown/release/boids_web.wasm"
-cp web/index.html web/view.html web/page.js "$out/"
+[ -f "web/${BOIDS_WEB_PAGE:-probe.html}" ] ||
+  { echo "BOIDS_WEB_PAGE=${BOIDS_WEB_PAGE}: no such page in web/ (probe.html, view.html)" >&2; exit 2; }
+scripts/web-site.sh "$out"
 rm -f "$out/report.txt" "$out/states.txt" "$out/view.png"
 # A token only this run's folder holds: the readiness check below must be answered by this run's
 # server, not by another on the same port.
@@ -106,7 +94,7 @@ webgpu="--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader"
 chromium --headless --no-sandbox $webgpu \
   --user-data-dir="$browser_dir" --enable-logging=stderr --v=0 --remote-debugging-port=0 \
   --disable-background-networking --disable-component-update --disable-sync --no-first-run \
-  "http://127.0.0.1:$port/${BOIDS_WEB_PAGE:-index.html}?timeout=$page_limit${BOIDS_WEB_QUERY:+&$BOIDS_WEB_QUERY}" \
+  "http://127.0.0.1:$port/${BOIDS_WEB_PAGE:-probe.html}?timeout=$page_limit${BOIDS_WEB_QUERY:+&$BOIDS_WEB_QUERY}" \
   2>"$out/chromium.log" >/dev/null &
 browser=$!
 for _ in $(seq "$limit"); do

@@ -51,7 +51,8 @@ impl AppState {
                 }
             }
             Action::ResetFlock => self.reset_flock(),
-            Action::Quit => self.quit = true,
+            // A tab is closed by the browser; the app in it does not stop itself.
+            Action::Quit => self.quit = !cfg!(target_arch = "wasm32"),
             Action::SetBoidCount(n) => {
                 let n = n.clamp(1, self.run.max_boids.max(1));
                 if let Err(e) = self.run.sim.set_count(n) {

@@ -116,6 +116,12 @@ pub enum AppError {
         /// winit's message, without its source location.
         message: String,
     },
+    /// A browser without a WebGPU adapter (the web app).
+    #[error(
+        "no WebGPU adapter in this browser ({0}): use a browser with WebGPU enabled (Chromium, \
+         Chrome, Edge; Firefox and Safari where enabled), or the native app"
+    )]
+    NoBrowserAdapter(String),
     /// The event loop runs but the window cannot be created.
     #[error("cannot open a window: {message}")]
     Window {

@@ -6,7 +6,7 @@
 //! between frames is `Frame` ([`crate::app::frame_state`]); where each frame's time went,
 //! [`FrameTimes`].
 
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::app::error::AppError;
 use crate::app::frame_captures::{

@@ -3,7 +3,7 @@
 //! and the offscreen renderer captures use.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::app::frame_times::FrameTimes;
 use crate::gpu::GpuContext;
@@ -54,6 +54,8 @@ pub(crate) struct Frame {
     pub ui_sections: Vec<(String, [f32; 4], bool)>,
     /// The parameters the panel drew a widget for in the last frame.
     pub ui_params: Vec<&'static str>,
+    /// Where the panel's named widgets were in the last frame (`UiOut::widgets`), physical px.
+    pub ui_widgets: Vec<(String, [f32; 4])>,
     /// When the last frame ticked with a drawable surface (the clock's frame time).
     pub last_tick: Option<Instant>,
     /// When the warm-up ended (presented == WARMUP_FRAMES).
@@ -100,6 +102,7 @@ impl Frame {
             ui_areas: Vec::new(),
             ui_sections: Vec::new(),
             ui_params: Vec::new(),
+            ui_widgets: Vec::new(),
             last_tick: None,
             measure_start: None,
             measure_end: None,

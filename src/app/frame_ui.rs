@@ -2,7 +2,7 @@
 //! to the app's state) when it can have changed, and its drawing into the UI layer that every
 //! frame composites ([`crate::app::ui_layer`]).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::app::gfx::Gfx;
 use crate::app::ui::{self, Hud};
@@ -48,6 +48,11 @@ pub(crate) fn ui_pass(g: &mut Gfx) -> UiFrame {
         .map(|s| (s.title.clone(), px(&s.header), s.open))
         .collect();
     g.frame.ui_params = std::mem::take(&mut ui_out.params);
+    g.frame.ui_widgets = ui_out
+        .widgets
+        .iter()
+        .map(|(n, r)| (n.clone(), px(r)))
+        .collect();
     let repaint = out
         .viewport_output
         .get(&egui::ViewportId::ROOT)

@@ -8,7 +8,7 @@ use web_time::Instant;
 use glam::Vec2;
 use winit::dpi::PhysicalSize;
 use winit::event_loop::ActiveEventLoop;
-use winit::window::{Fullscreen, Window};
+use winit::window::{Fullscreen, Window, WindowAttributes};
 
 use crate::app::args::{RunArgs, DEFAULT_BOIDS_GPU, DEFAULT_BOIDS_SOFTWARE};
 use crate::app::error::AppError;
@@ -16,7 +16,6 @@ use crate::app::frame_state::Frame;
 use crate::app::sound::Sound;
 use crate::app::state::AppState;
 use crate::formats::scene::Scene;
-use crate::gpu::context::pick_adapter;
 use crate::gpu::GpuContext;
 use crate::render::{supported_samples, Camera, Renderer};
 
@@ -84,21 +83,34 @@ fn make_instance(el: &ActiveEventLoop) -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
         el.owned_display_handle(),
     ));
-    if std::env::var_os("WGPU_BACKEND").is_none() {
+    if cfg!(target_arch = "wasm32") {
+        desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+    } else if std::env::var_os("WGPU_BACKEND").is_none() {
         desc.backends = wgpu::Backends::all();
     }
     wgpu::Instance::new(desc)
 }
 
 impl Gfx {
-    pub(crate) fn open(
+    /// The window's attributes: its title and `--width` × `--height` (in a page, the canvas's
+    /// size is the page's to set).
+    pub(crate) fn attributes(args: &RunArgs) -> WindowAttributes {
+        let attrs = Window::default_attributes().with_title("boids");
+        if cfg!(target_arch = "wasm32") {
+            attrs
+        } else {
+            attrs.with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)))
+        }
+    }
+
+    /// Creates the window of `attrs`, a wgpu instance and the window's surface.
+    ///
+    /// # Errors
+    /// [`AppError::Window`], [`AppError::Surface`].
+    pub(crate) fn window(
         el: &ActiveEventLoop,
-        args: &RunArgs,
-        scene: Option<&Scene>,
-    ) -> Result<Gfx, AppError> {
-        let attrs = Window::default_attributes()
-            .with_title("boids")
-            .with_inner_size(PhysicalSize::new(args.width.max(1), args.height.max(1)));
+        attrs: WindowAttributes,
+    ) -> Result<(Arc<Window>, wgpu::Instance, wgpu::Surface<'static>), AppError> {
         let window = Arc::new(el.create_window(attrs).map_err(|e| AppError::Window {
             message: without_source_location(&e.to_string()),
         })?);
@@ -106,8 +118,36 @@ impl Gfx {
         let surface = instance
             .create_surface(window.clone())
             .map_err(AppError::Surface)?;
-        let adapter = pick_adapter(&instance, Some(&surface))?;
+        Ok((window, instance, surface))
+    }
+
+    /// Opens the window and its device, then [`Gfx::assemble`] (waiting for the adapter: a
+    /// browser tab asks for it without waiting, `crate::app::web`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn open(
+        el: &ActiveEventLoop,
+        args: &RunArgs,
+        scene: Option<&Scene>,
+    ) -> Result<Gfx, AppError> {
+        let (window, instance, surface) = Self::window(el, Self::attributes(args))?;
+        let adapter = crate::gpu::context::pick_adapter(&instance, Some(&surface))?;
         let ctx = GpuContext::from_adapter(instance, adapter)?;
+        Self::assemble(window, surface, ctx, args, scene)
+    }
+
+    /// Everything drawn into an open window with its device: the surface configured, the
+    /// simulation started, the renderers and egui.
+    ///
+    /// # Errors
+    /// No surface format, a surface the adapter cannot draw to, a bad scene or setup, the
+    /// simulation's error.
+    pub(crate) fn assemble(
+        window: Arc<Window>,
+        surface: wgpu::Surface<'static>,
+        ctx: GpuContext,
+        args: &RunArgs,
+        scene: Option<&Scene>,
+    ) -> Result<Gfx, AppError> {
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let caps = surface.get_capabilities(&ctx.adapter);
         let format = surface_format(&caps).ok_or_else(|| AppError::NoSurfaceFormat {

@@ -4,7 +4,8 @@
 //! panel is closed), over the last [`SPAN`] samples.
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Samples kept: five minutes at one a second.
 pub const SPAN: usize = 300;

@@ -23,6 +23,8 @@
 //!   pure-Rust muxer, no ffmpeg).
 //! - [`report`]: what a run reports at exit; [`sound`]: the optional ambient loop ([`ambient`]:
 //!   its samples).
+//! - [`url_params`]: the web app's URL parameters read as the command line; `web` (wasm32): the
+//!   app in a browser tab.
 //! - [`snapshot`]: `boids snapshot` (its options, its scene and setup, the file it writes).
 //! - [`error`]: why the app or `boids snapshot` stops ([`AppError`]), and a script that cannot
 //!   be used ([`error::ScriptError`]).
@@ -70,12 +72,17 @@ pub mod tools;
 pub mod ui;
 pub mod ui_flags;
 pub mod ui_layer;
+pub mod url_params;
 pub mod video_mp4;
 pub mod view_state;
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod web;
 pub mod window;
 
 pub use args::{AppBackend, RunArgs};
 pub use error::AppError;
+#[cfg(target_arch = "wasm32")]
+pub use window::start_web;
 
 /// `boids run` / `boids`: runs the app, then prints one human line (frames, average fps). The
 /// whole report (JSON) is written only when asked: `--report FILE`, or `--report -` for a
@@ -83,6 +90,7 @@ pub use error::AppError;
 ///
 /// # Errors
 /// [`AppError`]: no display, no adapter, a bad scene or script, a GPU error, a caught panic.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(args: RunArgs) -> Result<(), AppError> {
     let report_stdout = args.report_to_stdout();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window::run(args)));

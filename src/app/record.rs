@@ -26,7 +26,7 @@
 //! count while recording gives one run each, side by side in the summary and the plots.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 
 use wgpu_profiler::GpuTimerQueryResult;
 

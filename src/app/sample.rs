@@ -21,6 +21,7 @@ enum Census {
     Copying(PendingRead),
     /// Counted on a thread of its own (off the frame), from the CPU backend's state or a finished
     /// GPU copy.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Counting(std::thread::JoinHandle<u32>),
     /// The flocks counted.
     Done(u32),
@@ -30,10 +31,15 @@ enum Census {
 fn count_flocks(boids: Vec<Boid>, p: &crate::model::SimParams) -> Census {
     let radius = p.perception_radius;
     let world = crate::model::World::of(p);
-    Census::Counting(std::thread::spawn(move || {
+    let count = move || {
         crate::model::flock_census(&boids, radius, world, crate::model::census::FLOCK_MIN_BOIDS)
             .flocks
-    }))
+    };
+    // A browser tab has no threads: counted at once there.
+    #[cfg(target_arch = "wasm32")]
+    return Census::Done(count());
+    #[cfg(not(target_arch = "wasm32"))]
+    Census::Counting(std::thread::spawn(count))
 }
 
 /// One sample in flight.

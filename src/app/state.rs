@@ -3,7 +3,7 @@
 //! [`AppState::input`] for pointer/key events (real or scripted) and [`AppState::apply`] for
 //! [`Action`]s (from the egui panel, the pause menu, keys or a script).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use glam::Vec2;
 

@@ -11,7 +11,8 @@
 //! premultiplied alpha over is associative, so the UI drawn over transparent and then over the
 //! frame is the UI drawn over the frame (up to the layer's 8-bit rounding).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How often the UI is redrawn without input (Hz): the HUD's figures change no faster. Measured
 /// at 20 000 boids on lavapipe, a redraw with the panel open took 52 ms against 25 for a frame

@@ -11,13 +11,13 @@ use web_time::Instant;
 use glam::Vec2;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::WindowId;
 
 use crate::app::args::RunArgs;
 use crate::app::error::AppError;
-use crate::app::gfx::{without_source_location, Gfx};
+use crate::app::gfx::Gfx;
 use crate::app::input::{Button, InputEvent};
 use crate::app::report::RunReport;
 use crate::app::script::Script;
@@ -30,14 +30,62 @@ struct App {
     script: Option<Script>,
     gfx: Option<Gfx>,
     error: Option<AppError>,
+    /// The finger that acts as the left button while it touches.
+    touch: Option<u64>,
+    /// In a browser tab: the page, and the device on its way.
+    #[cfg(target_arch = "wasm32")]
+    page: crate::app::web::Page,
 }
 
 impl App {
     fn fail(&mut self, el: &ActiveEventLoop, e: AppError) {
+        #[cfg(target_arch = "wasm32")]
+        self.page.fail(&e);
         if self.error.is_none() {
             self.error = Some(e);
         }
         el.exit();
+    }
+
+    /// The window's graphics are ready: said once, the script's counts clamped, a recording
+    /// asked for started.
+    fn opened(&mut self, el: &ActiveEventLoop, mut g: Gfx) {
+        eprintln!(
+            "boids: {} boids on {}, drawing on {} ({:?}, {} sample(s) per pixel)",
+            g.st.run.sim.len(),
+            g.st.run.sim.kind().name(),
+            g.ctx.describe(),
+            g.config.present_mode,
+            g.frame.samples
+        );
+        if let Some(s) = self.script.as_mut() {
+            for w in s.clamp_boid_counts(g.st.run.max_boids) {
+                eprintln!("warning: {w}");
+            }
+        }
+        if let Some(dir) = &self.args.record {
+            let limit = self.args.record_frames;
+            if let Err(e) = crate::app::frame_captures::start_video(&mut g, dir, limit) {
+                return self.fail(el, e.into());
+            }
+            if let Some(rec) = g.st.captures.video.active.as_mut() {
+                rec.exit_when_done = limit.is_some();
+            }
+        }
+        self.gfx = Some(g);
+    }
+
+    /// In a tab: opens the app once its device has arrived.
+    #[cfg(target_arch = "wasm32")]
+    fn take_opened(&mut self, el: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        match self.page.take_opened(&self.args, self.scene.as_ref()) {
+            Some(Ok(g)) => self.opened(el, g),
+            Some(Err(e)) => self.fail(el, e),
+            None => {}
+        }
     }
 
     /// One frame tick: script commands, then (unless the surface has zero size) UI, tools, step,
@@ -121,6 +169,8 @@ impl App {
         }
         let g = self.gfx.as_mut().expect("gfx");
         g.apply_fullscreen();
+        #[cfg(target_arch = "wasm32")]
+        self.page.publish(g);
         if let Err(e) = g.ctx.take_error() {
             return self.fail(el, AppError::GpuFault(e));
         }
@@ -203,38 +253,21 @@ impl ApplicationHandler for App {
         if self.gfx.is_some() || self.error.is_some() {
             return;
         }
+        #[cfg(not(target_arch = "wasm32"))]
         match Gfx::open(el, &self.args, self.scene.as_ref()) {
-            Ok(g) => {
-                eprintln!(
-                    "boids: {} boids on {}, drawing on {} ({:?}, {} sample(s) per pixel)",
-                    g.st.run.sim.len(),
-                    g.st.run.sim.kind().name(),
-                    g.ctx.describe(),
-                    g.config.present_mode,
-                    g.frame.samples
-                );
-                if let Some(s) = self.script.as_mut() {
-                    for w in s.clamp_boid_counts(g.st.run.max_boids) {
-                        eprintln!("warning: {w}");
-                    }
-                }
-                let mut g = g;
-                if let Some(dir) = &self.args.record {
-                    let limit = self.args.record_frames;
-                    if let Err(e) = crate::app::frame_captures::start_video(&mut g, dir, limit) {
-                        return self.fail(el, e.into());
-                    }
-                    if let Some(rec) = g.st.captures.video.active.as_mut() {
-                        rec.exit_when_done = limit.is_some();
-                    }
-                }
-                self.gfx = Some(g);
-            }
+            Ok(g) => self.opened(el, g),
             Err(e) => self.fail(el, e),
+        }
+        // In a tab the device comes later: the app opens on the first event after it does.
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = self.page.open(el, &self.args) {
+            self.fail(el, e);
         }
     }
 
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        #[cfg(target_arch = "wasm32")]
+        self.take_opened(el);
         let Some(g) = self.gfx.as_mut() else { return };
         let response = g.egui_state.on_window_event(&g.window, &event);
         // The UI is drawn again after input; a pointer moving elsewhere than over it (or off it)
@@ -247,7 +280,15 @@ impl ApplicationHandler for App {
         if ui_input {
             g.ui_layer.invalidate();
         }
-        let egui_pointer = response.consumed || g.egui_ctx.egui_wants_pointer_input();
+        // Over one of egui's areas where the pointer is now, even before egui has run a pass with
+        // it there (a press right after a move: a driven browser, a fast click).
+        let ppp = g.egui_ctx.pixels_per_point();
+        let over_ui = g.st.pointer.is_some_and(|p| {
+            g.egui_ctx
+                .layer_id_at(egui::pos2(p.x / ppp, p.y / ppp))
+                .is_some_and(|l| l.order != egui::Order::Background)
+        });
+        let egui_pointer = response.consumed || g.egui_ctx.egui_wants_pointer_input() || over_ui;
         match event {
             WindowEvent::CloseRequested | WindowEvent::Destroyed => el.exit(),
             WindowEvent::Resized(size) => g.resize(size),
@@ -259,6 +300,30 @@ impl ApplicationHandler for App {
                 Vec2::new(position.x as f32, position.y as f32),
             )),
             WindowEvent::CursorLeft { .. } => g.st.input(InputEvent::PointerLeft),
+            // One finger is the left button (tools; a drag with the tool that pans); a second
+            // finger is left to egui.
+            WindowEvent::Touch(t) if self.touch.is_none_or(|id| id == t.id) => {
+                let at = Vec2::new(t.location.x as f32, t.location.y as f32);
+                let left = |pressed| InputEvent::Button {
+                    button: Button::Left,
+                    pressed,
+                };
+                match t.phase {
+                    TouchPhase::Started => {
+                        self.touch = Some(t.id);
+                        g.st.input(InputEvent::PointerMoved(at));
+                        if !egui_pointer {
+                            g.st.input(left(true));
+                        }
+                    }
+                    TouchPhase::Moved => g.st.input(InputEvent::PointerMoved(at)),
+                    TouchPhase::Ended | TouchPhase::Cancelled => {
+                        self.touch = None;
+                        g.st.input(left(false));
+                        g.st.input(InputEvent::PointerLeft);
+                    }
+                }
+            }
             WindowEvent::MouseInput { state, button, .. } => {
                 let button = match button {
                     MouseButton::Left => Button::Left,
@@ -293,6 +358,8 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        #[cfg(target_arch = "wasm32")]
+        self.take_opened(el);
         let Some(g) = self.gfx.as_mut() else { return };
         if g.zero_size || g.occluded {
             // Minimised or hidden: nothing is drawn or stepped; ticks continue slowly so scripts and
@@ -318,6 +385,7 @@ impl ApplicationHandler for App {
 /// # Errors
 /// [`AppError::NoDisplay`] (its message suggests `boids headless` / `boids bench` /
 /// `boids snapshot`), no adapter, a bad scene, script or `--set`, or a GPU error.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
     let scene = match &args.setup.scene {
         Some(p) => Some(Scene::load(p)?),
@@ -334,7 +402,7 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
     };
     crate::run::spec::apply_sets(&mut p, &args.setup.set)?;
     let event_loop = EventLoop::new().map_err(|e| AppError::NoDisplay {
-        message: without_source_location(&e.to_string()),
+        message: crate::app::gfx::without_source_location(&e.to_string()),
     })?;
     let mut app = App {
         args,
@@ -342,6 +410,7 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
         script,
         gfx: None,
         error: None,
+        touch: None,
     };
     event_loop.run_app(&mut app).map_err(AppError::EventLoop)?;
     if let Some(e) = app.error.take() {
@@ -366,4 +435,38 @@ pub fn run(args: RunArgs) -> Result<RunReport, AppError> {
         report.write(path)?;
     }
     Ok(report)
+}
+
+/// Starts the app in a browser tab, drawing into `canvas`, from `scene` (a built-in preset, or
+/// the default scene) and `args` (what the page's URL parameters asked for, read as the command
+/// line's); returns at once, the app running on the page's event loop. What it does on the page
+/// and what a tab cannot do: `crate::app::web`.
+///
+/// # Errors
+/// A `--set` the scene refuses (checked before anything opens), or no event loop.
+#[cfg(target_arch = "wasm32")]
+pub fn start_web(
+    args: RunArgs,
+    scene: Option<Scene>,
+    canvas: web_sys::HtmlCanvasElement,
+) -> Result<(), AppError> {
+    use winit::platform::web::EventLoopExtWebSys;
+    let mut p = match &scene {
+        Some(s) => s.params.clone(),
+        None => crate::app::presets::default_scene()?.params,
+    };
+    crate::run::spec::apply_sets(&mut p, &args.setup.set)?;
+    let event_loop = EventLoop::new().map_err(|e| AppError::NoDisplay {
+        message: e.to_string(),
+    })?;
+    event_loop.spawn_app(App {
+        args,
+        scene,
+        script: None,
+        gfx: None,
+        error: None,
+        touch: None,
+        page: crate::app::web::Page::new(canvas),
+    });
+    Ok(())
 }

@@ -35,9 +35,18 @@ pub fn read_bytes(
         let _ = tx.send(r);
     });
     ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Readback(e.to_string()))?
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    // In a browser tab the mapping completes only once the page's task returns: a read that
+    // must wait is refused there, with what it was for said by the caller.
+    #[cfg(target_arch = "wasm32")]
+    let got = rx.try_recv().map_err(|_| {
+        GpuError::Readback(
+            "a browser tab cannot wait for the GPU to read a buffer back (the native app can)"
+                .to_string(),
+        )
+    })?;
+    #[cfg(not(target_arch = "wasm32"))]
+    let got = rx.recv().map_err(|e| GpuError::Readback(e.to_string()))?;
+    got.map_err(|e| GpuError::Readback(e.to_string()))?;
     let bytes = slice
         .get_mapped_range()
         .map_err(|e| GpuError::Readback(e.to_string()))?

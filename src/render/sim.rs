@@ -3,7 +3,7 @@
 //! available as a GPU storage buffer for the renderer (the GPU backend's own state buffer; for the
 //! CPU backend a mirror uploaded once per frame).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use glam::Vec2;
 

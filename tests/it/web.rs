@@ -55,7 +55,7 @@ fn web() -> bool {
 /// Runs the probe script into `out` on `port`, with WebGPU `webgpu` ("on" or "off"): its exit
 /// code and printed report.
 fn probe(out: &Path, port: u16, webgpu: &str) -> (i32, String) {
-    page(out, port, webgpu, "index.html", "")
+    page(out, port, webgpu, "probe.html", "")
 }
 
 /// Runs the probe script's server and browser on web/`file` with URL parameters `query`.
@@ -299,4 +299,194 @@ fn the_page_draws_the_flock_with_the_apps_renderer() {
             "{query}: {code}\n{report}"
         );
     }
+}
+
+/// Builds the static site into `out` (`scripts/web-site.sh`).
+fn site(out: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(root.join("scripts/web-site.sh"))
+        .arg(out)
+        .output()
+        .expect("run scripts/web-site.sh");
+    assert!(
+        o.status.success(),
+        "scripts/web-site.sh failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Drives the app of the site `site` in Chromium over WebDriver (`scripts/web-app.py`) into
+/// `out`: its exit code, its printed checks, and its result.json.
+fn drive(
+    site: &Path,
+    out: &Path,
+    webgpu: &str,
+    extra: &[&str],
+) -> (i32, String, serde_json::Value) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let t = std::time::Instant::now();
+    let o = Command::new("python3")
+        .arg(root.join("scripts/web-app.py"))
+        .args([site, out])
+        .args(["--webgpu", webgpu])
+        .args(extra)
+        .output()
+        .expect("run scripts/web-app.py");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "web: scripts/web-app.py (WebGPU {webgpu}) took {:.0} s",
+        t.elapsed().as_secs_f64()
+    );
+    let result = std::fs::read_to_string(out.join("result.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| panic!("no result.json from scripts/web-app.py:\n{text}"));
+    (o.status.code().unwrap_or(-1), text, result)
+}
+
+/// Pixels of `img` inside `r` ([x0, y0, x1, y1], CSS px = image px at scale 1) unlike `bg`, and
+/// their distinct colours (4 bits a channel).
+fn drawn(img: &image::RgbaImage, r: [f64; 4], bg: image::Rgba<u8>) -> (usize, usize) {
+    let mut n = 0;
+    let mut colours = std::collections::HashSet::new();
+    for y in (r[1].max(0.0) as u32)..(r[3] as u32).min(img.height()) {
+        for x in (r[0].max(0.0) as u32)..(r[2] as u32).min(img.width()) {
+            let p = img.get_pixel(x, y);
+            if *p != bg {
+                n += 1;
+                colours.insert([p[0] >> 4, p[1] >> 4, p[2] >> 4]);
+            }
+        }
+    }
+    (n, colours.len())
+}
+
+fn rect(v: &serde_json::Value) -> [f64; 4] {
+    let a: Vec<f64> = v
+        .as_array()
+        .expect("a rectangle")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    [a[0], a[1], a[2], a[3]]
+}
+
+#[test]
+fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !web() {
+        return;
+    }
+    if Command::new("sh")
+        .args(["-c", "command -v chromedriver"])
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        assert!(
+            std::env::var("BOIDS_REQUIRE_WEB").as_deref() != Ok("1"),
+            "BOIDS_REQUIRE_WEB=1 but no chromedriver (apt-get install chromium-driver)"
+        );
+        eprintln!("SKIPPED: no chromedriver (apt-get install chromium-driver)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let site_dir = dir.path().join("site");
+    site(&site_dir);
+    // The first view, the panel opened, a slider dragged, a preset clicked (scripts/web-app.py
+    // checks each one's effect on what the app publishes).
+    let out = dir.path().join("app");
+    let (code, text, result) = drive(&site_dir, &out, "on", &["--query", "boids=2000&seed=3"]);
+    assert_eq!(code, 0, "the app in Chromium:\n{text}");
+    for c in result["checks"].as_array().unwrap() {
+        assert_eq!(c[1], true, "{c}");
+    }
+    assert!(result["checks"].as_array().unwrap().len() >= 7, "{text}");
+    let console = result["console"].as_array().unwrap();
+    assert!(
+        console.is_empty(),
+        "errors in the page's console: {console:?}"
+    );
+    // The screenshots: the flock drawn (many colours), the panel drawn where the app says it is.
+    let first = image::open(out.join("first.png")).unwrap().to_rgba8();
+    let bg = *first.get_pixel(first.width() / 2, first.height() - 2);
+    let whole = [0.0, 0.0, first.width() as f64, first.height() as f64];
+    let (n, colours) = drawn(&first, whole, bg);
+    assert!(
+        n > (first.width() * first.height() / 100) as usize && colours > 20,
+        "first view: {n} pixels drawn in {colours} colours"
+    );
+    let panel = image::open(out.join("panel.png")).unwrap().to_rgba8();
+    let areas = &result["areas"];
+    let p = rect(&areas["panel"]);
+    let (inside, _) = drawn(&panel, p, bg);
+    let area = (p[2] - p[0]) * (p[3] - p[1]);
+    assert!(
+        inside as f64 > 0.9 * area,
+        "the panel's rectangle {p:?} is not drawn over: {inside} of {area} pixels"
+    );
+    let preset = image::open(out.join("preset.png")).unwrap().to_rgba8();
+    assert_ne!(
+        preset.as_raw(),
+        panel.as_raw(),
+        "the preset's screenshot equals the panel's"
+    );
+    // A bad URL parameter: the command line's message on the page, and the app started anyway.
+    let bad = dir.path().join("bad");
+    let (code, text, result) = drive(
+        &site_dir,
+        &bad,
+        "on",
+        &["--query", "boids=0&seed=3", "--first-only"],
+    );
+    let first = &result["steps"]["first"];
+    assert_eq!(code, 0, "{text}");
+    let message = first["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("URL parameter boids = 0") && message.contains("Started without"),
+        "the page's message: {message:?}\n{text}"
+    );
+    assert!(first["frames"].as_str().is_some(), "{text}");
+}
+
+#[test]
+fn the_app_without_webgpu_says_so_on_the_page() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !web()
+        || Command::new("sh")
+            .args(["-c", "command -v chromedriver"])
+            .output()
+            .map_or(true, |o| !o.status.success())
+    {
+        assert!(
+            std::env::var("BOIDS_REQUIRE_WEB").as_deref() != Ok("1"),
+            "BOIDS_REQUIRE_WEB=1 but no chromedriver (apt-get install chromium-driver)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let site_dir = dir.path().join("site");
+    site(&site_dir);
+    let (code, text, result) = drive(
+        &site_dir,
+        &dir.path().join("off"),
+        "off",
+        &["--first-only", "--timeout", "60"],
+    );
+    assert_eq!(code, 1, "the app must fail without WebGPU:\n{text}");
+    let page = &result["steps"]["first"];
+    let said = format!(
+        "{} {}",
+        page["message"].as_str().unwrap_or(""),
+        page["error"].as_str().unwrap_or("")
+    );
+    assert!(
+        said.contains("no WebGPU adapter in this browser") && said.contains("or the native app"),
+        "the page's own message, not a blank canvas: {said:?}\n{text}"
+    );
 }

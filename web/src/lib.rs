@@ -8,6 +8,8 @@
 //! to `/report` of the server it came from (`scripts/web-probe.sh` builds the page, serves it,
 //! runs headless Chromium on it and prints what it posted).
 
+#[cfg(target_arch = "wasm32")]
+pub mod app;
 pub mod check;
 // A canvas exists only in a page.
 #[cfg(target_arch = "wasm32")]

@@ -52,7 +52,8 @@ pub fn pause_menu(ctx: &egui::Context, st: &AppState, out: &mut UiOut) {
                 if ui.button("Reset flock").clicked() {
                     a.push(Action::ResetFlock);
                 }
-                if ui.button("Quit").clicked() {
+                // A tab is closed by the browser: no Quit there.
+                if !cfg!(target_arch = "wasm32") && ui.button("Quit").clicked() {
                     a.push(Action::Quit);
                 }
             });
@@ -114,7 +115,7 @@ pub fn help_window(
                     out.push(Action::SetHelp(false));
                     out.push(Action::SetPanel(true));
                 }
-                if ui.button("Quit").clicked() {
+                if !cfg!(target_arch = "wasm32") && ui.button("Quit").clicked() {
                     out.push(Action::Quit);
                 }
             }

@@ -177,12 +177,9 @@ fn selector(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     ui.horizontal_wrapped(|ui| {
         ui.label("model");
         for m in Model::all() {
-            if ui
-                .selectable_label(m == running, m.name())
-                .on_hover_text(m.desc().title)
-                .clicked()
-                && m != running
-            {
+            let b = ui.selectable_label(m == running, m.name());
+            out.widgets.push((format!("model:{}", m.name()), b.rect));
+            if b.on_hover_text(m.desc().title).clicked() && m != running {
                 out.actions.push(Action::SetModel(m));
             }
         }
@@ -203,15 +200,16 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
             _ => "",
         };
         let mut chosen = current;
-        egui::ComboBox::from_label(text)
+        let r = egui::ComboBox::from_label(text)
             .selected_text(current)
             .show_ui(ui, |ui| {
                 for n in names {
                     ui.selectable_value(&mut chosen, *n, *n);
                 }
             })
-            .response
-            .on_hover_text(tip);
+            .response;
+        out.widgets.push((format!("param:{}", spec.key), r.rect));
+        r.on_hover_text(tip);
         if chosen != current {
             out.actions.push(Action::SetParam {
                 key: spec.key.to_string(),
@@ -245,7 +243,8 @@ fn widget(ui: &mut egui::Ui, spec: &'static ParamSpec, st: &AppState, out: &mut 
     if integer {
         s = s.integer();
     }
-    labelled(ui, s, &text, Some(&tip));
+    let r = labelled(ui, s, &text, Some(&tip));
+    out.widgets.push((format!("param:{}", spec.key), r.rect));
     if v != current {
         let value = if integer {
             format!("{}", v.round().max(0.0) as u64)

@@ -29,10 +29,9 @@ pub fn gallery(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
                     .clicked();
             }
             ui.vertical(|ui| {
-                load |= ui
-                    .selectable_label(on, RichText::new(p.name).strong())
-                    .on_hover_text(&tip)
-                    .clicked();
+                let name = ui.selectable_label(on, RichText::new(p.name).strong());
+                out.widgets.push((format!("preset:{}", p.name), name.rect));
+                load |= name.on_hover_text(&tip).clicked();
                 ui.label(RichText::new(p.description()).small());
             });
             if load {

@@ -58,6 +58,10 @@ pub struct UiOut {
     pub sections: Vec<Section>,
     /// The parameter keys the panel drew a widget for.
     pub params: Vec<&'static str>,
+    /// Where chosen widgets were drawn, by name: `param:KEY` (a parameter's slider or choice),
+    /// `preset:NAME` (a gallery entry's name), `model:NAME` (the model selector's button); what
+    /// a test or the web page's driver clicks.
+    pub widgets: Vec<(String, egui::Rect)>,
 }
 
 impl UiOut {
@@ -88,6 +92,7 @@ pub fn section(
     out.actions.append(&mut inner.actions);
     out.sections.append(&mut inner.sections);
     out.params.append(&mut inner.params);
+    out.widgets.append(&mut inner.widgets);
 }
 
 /// `widget` with its label `text` after it, the label wrapping within the panel's width (a long
