@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Drives the web app (index.html of a site built by scripts/web-site.sh) in Debian's headless
 Chromium over WebDriver (chromium-driver's chromedriver), as a user would: it opens the page,
-waits for the flock, takes a screenshot of the first view, opens the panel, chooses a preset in
-the gallery by a click, moves a slider by a drag, takes screenshots after each, and checks that
-each had its effect (the app's state, which it publishes on <body data-*>: src/app/web.rs).
+waits for the flock, takes a screenshot of the first view, opens the panel, moves a slider by a
+drag, chooses a preset in the gallery by a click, switches the model live, takes screenshots
+after each, and checks that each had its effect (on the app's state, which it publishes on
+<body data-*>: src/app/web.rs).
 
 Usage: scripts/web-app.py SITE_DIR OUT_DIR [--query Q] [--webgpu on|off] [--timeout S]
                           [--first-only]
@@ -281,6 +282,19 @@ def main():
         check("the preset runs", int(going["frames"]) > f0 and not going.get("error"),
               f"frames {f0} -> {going['frames']}")
         d.screenshot(os.path.join(a.out, "preset.png"))
+        # The model switched live (its state read back without waiting): fish, the flock kept.
+        for _ in range(3):
+            r = into_view(lambda: widget("model:fish"), "the model selector")
+            d.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+            time.sleep(2)
+            if d.data().get("model") == "fish":
+                break
+        switched = wait_for(lambda x: x.get("model") == "fish", 60, "the model to switch")
+        result["steps"]["model"] = switched
+        check("the model switches live, the flock kept",
+              switched.get("model") == "fish" and switched["boids"] == chosen["boids"]
+              and not switched.get("error"),
+              f"model {switched.get('model')!r}, {switched['boids']} boids")
     except SystemExit:
         pass
     except Exception as e:  # noqa: BLE001 - every failure is reported as a failed check

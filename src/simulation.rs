@@ -144,6 +144,25 @@ pub trait PendingMeasures: wgpu::WasmNotSend {
     fn poll(&mut self) -> Result<Option<FlockMeasures>, SimError>;
 }
 
+/// A read-back of the whole state on its way ([`Simulation::request_state`]).
+pub trait PendingState: wgpu::WasmNotSend {
+    /// The state, once: `Some` the first time it is back (as [`Simulation::read_state`] returns
+    /// it), `None` while the GPU is still on it and after it was handed over. Never blocks.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] when the read-back failed.
+    fn poll(&mut self) -> Result<Option<Vec<Boid>>, SimError>;
+}
+
+/// A state read at once (the CPU backends).
+struct ReadyState(Option<Vec<Boid>>);
+
+impl PendingState for ReadyState {
+    fn poll(&mut self) -> Result<Option<Vec<Boid>>, SimError> {
+        Ok(self.0.take())
+    }
+}
+
 /// Measures computed at once (the CPU backends).
 struct ReadyMeasures(Option<FlockMeasures>);
 
@@ -240,6 +259,15 @@ pub trait Simulation: wgpu::WasmNotSend {
     /// [`SimError::Gpu`] on a device error.
     fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
         Ok(Box::new(ReadyMeasures(Some(self.measures()?))))
+    }
+    /// Asks for the current state without waiting: [`Simulation::read_state`]'s boids, handed
+    /// over by [`PendingState::poll`] once back (what a browser tab, which cannot wait, reads
+    /// the state with). The default reads it at once.
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    fn request_state(&mut self) -> Result<Box<dyn PendingState>, SimError> {
+        Ok(Box::new(ReadyState(Some(self.read_state()?))))
     }
     /// Sets the running total of boids caught by hunting predators (docs/model.md §18.4), so a
     /// run resumed from a checkpoint carries on counting where the saved run stopped.

@@ -30,6 +30,11 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let ui = ui_if_due(g);
     times.ui_ms = Some(since_ms(t));
     take_requests(g);
+    // A model switch whose state read came back (only a browser tab has one pending).
+    if g.st.run.pending_switch.is_some() {
+        g.st.poll_model_switch();
+        g.ui_layer.invalidate();
+    }
 
     let t = Instant::now();
     g.st.update_tools();

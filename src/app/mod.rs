@@ -11,8 +11,9 @@
 //!   saving and loading scenes; [`input`]: the input events window and script both produce;
 //!   [`tools`]: the pointer tools' table ([`tool_host`]: what a tool may do to the state);
 //!   [`keys`]: the one key table; [`ui`]: the egui layer; [`script`]: scripted input for tests.
-//! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]: the
-//!   boids' speeds when the model changes live; [`history`]: the samples of the panel's plot.
+//! - [`presets`]: the scenes of `scenes/` built in, for the panel's gallery; [`model_switch`]:
+//!   switching the model live, the boids' speeds with it; [`history`]: the samples of the panel's
+//!   plot.
 //! - [`window`]: the winit event loop; `gfx`: the window's graphics (surface, renderers, egui);
 //!   [`frame`]: one frame as named steps (UI → tools → steps → render → present), its UI
 //!   ([`frame_ui`]) and what it writes besides the window ([`frame_captures`]); [`frame_state`]:
@@ -81,6 +82,8 @@ pub mod window;
 
 pub use args::{AppBackend, RunArgs};
 pub use error::AppError;
+#[cfg(target_arch = "wasm32")]
+pub use web::offer_scene as web_offer_scene;
 #[cfg(target_arch = "wasm32")]
 pub use window::start_web;
 

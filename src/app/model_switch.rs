@@ -1,10 +1,15 @@
-//! The boids of a live model switch ([`respeed`]): where they are, with the speeds the new model
-//! gives them by the model table's speed rules (docs/model.md §11.3), each keeping its heading.
+//! Switching the model live: the app's switch (`AppState::switch_model`: the parameters under
+//! the new model, the flock read back and kept; in a browser tab the read is asked for and the
+//! switch finished when it is back), and its boids ([`respeed`]): where they are, with the speeds
+//! the new model gives them by the model table's speed rules (docs/model.md §11.3), each keeping
+//! its heading.
 
 use glam::Vec2;
 
-use crate::model::models::OnLoad;
+use crate::app::state::AppState;
+use crate::model::models::{Model, OnLoad, Radii};
 use crate::model::{rng, Boid, SimParams};
+use crate::render::boid_length_for;
 
 /// Brings the speeds of `boids`, running under `from`, to the model of `to`: each speed is scaled
 /// by the ratio of the two models' mean spawn speeds ([`SimParams::spawn_speeds`]), so the flock's
@@ -40,6 +45,123 @@ pub fn respeed(boids: &mut [Boid], seed: u32, from: &SimParams, to: &SimParams) 
             OnLoad::Keep => scaled,
         };
         b.velocity = (heading * speed).into();
+    }
+}
+
+impl AppState {
+    /// Switches to `model`: the parameters as they are with the new model (for a model that sums
+    /// within per-rule radii, a rule radius above the perception radius is lowered to it, said in
+    /// the message), the boids where they are, each keeping its heading at the speed the new
+    /// model gives it ([`crate::app::model_switch::respeed`]), the world kept. Invalid parameters
+    /// change nothing and the message says why.
+    pub(crate) fn switch_model(&mut self, model: Model) {
+        let before = self.run.sim.params().clone();
+        if before.model == model {
+            return;
+        }
+        let mut p = before.clone();
+        p.model = model;
+        let mut lowered = Vec::new();
+        if model.desc().radii == Radii::PerRule {
+            let r = p.perception_radius;
+            for (key, v) in [
+                ("separation_radius", &mut p.separation_radius),
+                ("alignment_radius", &mut p.alignment_radius),
+                ("cohesion_radius", &mut p.cohesion_radius),
+                ("hue_radius", &mut p.hue_radius),
+            ] {
+                if *v > r {
+                    *v = r;
+                    lowered.push(key);
+                }
+            }
+        }
+        if model.desc().radii == Radii::Own {
+            // A model with its own radii (zones): the grid follows them.
+            p.perception_radius = p.largest_rule_radius().max(0.01);
+        }
+        if let Err(e) = p.validate() {
+            self.warn(format!("model {model}: {e}"));
+            return;
+        }
+        // A browser tab cannot wait for the state: it is asked for, and the switch finished
+        // when it is back (`AppState::poll_model_switch`, every frame).
+        #[cfg(target_arch = "wasm32")]
+        {
+            match self.run.sim.request_state() {
+                Ok(read) => {
+                    self.run.pending_switch = Some(crate::app::run_state::PendingSwitch {
+                        read,
+                        before,
+                        after: p,
+                        lowered,
+                    });
+                }
+                Err(e) => self.warn(format!("model {model}: {e}")),
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let boids = self.run.sim.read_state();
+            self.finish_model_switch(boids, &before, &p, &lowered);
+        }
+    }
+
+    /// Finishes a model switch once the pending state read is back (a browser tab; nothing
+    /// elsewhere): the switch as [`AppState::switch_model`] makes it. A step taken in between
+    /// is lost to the switch (the state is the one asked for).
+    pub(crate) fn poll_model_switch(&mut self) {
+        let Some(pending) = self.run.pending_switch.as_mut() else {
+            return;
+        };
+        let got = match pending.read.poll() {
+            Ok(None) => return,
+            Ok(Some(boids)) => Ok(boids),
+            Err(e) => Err(e),
+        };
+        let Some(s) = self.run.pending_switch.take() else {
+            return;
+        };
+        self.finish_model_switch(got, &s.before, &s.after, &s.lowered);
+    }
+
+    /// The switch from `before` to `p` with the state `boids` (see [`AppState::switch_model`]).
+    fn finish_model_switch(
+        &mut self,
+        boids: Result<Vec<crate::model::Boid>, crate::backend::SimError>,
+        before: &SimParams,
+        p: &SimParams,
+        lowered: &[&'static str],
+    ) {
+        let model = p.model;
+        let switched = boids.and_then(|mut boids| {
+            respeed(&mut boids, self.run.sim.seed(), before, p);
+            self.run.sim.set_params(p)?;
+            if let Err(e) = self.run.sim.set_state(&boids) {
+                let _ = self.run.sim.set_params(before);
+                return Err(e);
+            }
+            Ok(())
+        });
+        match switched {
+            Ok(()) => {
+                self.view.style.boid_length =
+                    boid_length_for(self.run.sim.params(), self.run.sim.len());
+                self.fit_predator_size();
+                self.run.history.restart(model.desc().order_parameter);
+                let note = if lowered.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " ({} lowered to the perception radius {})",
+                        lowered.join(", "),
+                        p.perception_radius
+                    )
+                };
+                self.say(format!("model {model}{note}"));
+            }
+            Err(e) => self.warn(format!("model {model}: {e}")),
+        }
     }
 }
 

@@ -38,7 +38,19 @@ impl AppState {
             scene.to_toml()
         );
         let shown = crate::io::show_path(&path);
-        match crate::io::write_atomic(&path, text.as_bytes()) {
+        // In a browser tab the scene is a download named as the path's file.
+        #[cfg(target_arch = "wasm32")]
+        let written = crate::app::web::download(
+            &path
+                .file_name()
+                .map_or("scene.toml".into(), |n| n.to_string_lossy()),
+            text.as_bytes(),
+            "application/toml",
+        )
+        .map_err(std::io::Error::other);
+        #[cfg(not(target_arch = "wasm32"))]
+        let written = crate::io::write_atomic(&path, text.as_bytes());
+        match written {
             Ok(()) => self.say(format!(
                 "saved {shown}: {} boids, {} obstacle points, {} predators",
                 self.run.sim.len(),
@@ -54,10 +66,33 @@ impl AppState {
     /// cannot be read or used changes nothing: the panel and the message say why, with the file
     /// and line.
     pub(crate) fn load_scene(&mut self) {
-        let path = std::path::PathBuf::from(self.scenes.path.trim());
-        match Scene::load(&path) {
+        // In a browser tab: the page's file picker, whose file arrives as text
+        // ([`AppState::load_scene_text`]).
+        #[cfg(target_arch = "wasm32")]
+        crate::app::web::pick_scene_file();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let path = std::path::PathBuf::from(self.scenes.path.trim());
+            let loaded = Scene::load(&path);
+            self.start_loaded(&path, loaded);
+        }
+    }
+
+    /// Loads a scene file's `text` (named `path` in its messages) as [`AppState::load_scene`]
+    /// loads the file: a file picked or dropped on the web app's page.
+    pub fn load_scene_text(&mut self, path: &std::path::Path, text: &str) {
+        let loaded = Scene::parse(text, path);
+        self.start_loaded(path, loaded);
+    }
+
+    fn start_loaded(
+        &mut self,
+        path: &std::path::Path,
+        loaded: Result<Scene, crate::formats::scene::SceneError>,
+    ) {
+        match loaded {
             Ok(scene) => {
-                if self.start_scene(&scene, &crate::io::show_path(&path)) {
+                if self.start_scene(&scene, &crate::io::show_path(path)) {
                     self.scenes.preset = None;
                 }
             }
@@ -103,6 +138,8 @@ impl AppState {
     /// backend. Returns whether it started; when not, nothing changed and the panel and the
     /// message say why.
     pub fn start_scene(&mut self, scene: &Scene, shown: &str) -> bool {
+        // A model switch still waiting for its state would apply to the old flock.
+        self.run.pending_switch = None;
         let mut n = scene.boids.unwrap_or(self.run.sim.len());
         let mut note = String::new();
         if n > self.run.max_boids {

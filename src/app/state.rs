@@ -19,7 +19,7 @@ use crate::app::tool_state::ToolState;
 use crate::app::tools::{predator_radius, Tool};
 use crate::app::ui_flags::UiFlags;
 use crate::app::view_state::ViewState;
-use crate::model::models::{Model, Radii};
+use crate::model::models::Model;
 use crate::model::param_table::{ParamGroup, ParamValue, Range};
 use crate::model::{Actors, Predator, Setup, SimParams, MAX_PREDATORS};
 use crate::render::Sim;
@@ -206,71 +206,6 @@ impl AppState {
         }
         predators.push(Predator::new(at, velocity, self.tools.predator_kind));
         self.set_predators(predators);
-    }
-
-    /// Switches to `model`: the parameters as they are with the new model (for a model that sums
-    /// within per-rule radii, a rule radius above the perception radius is lowered to it, said in
-    /// the message), the boids where they are, each keeping its heading at the speed the new
-    /// model gives it ([`crate::app::model_switch::respeed`]), the world kept. Invalid parameters
-    /// change nothing and the message says why.
-    pub(crate) fn switch_model(&mut self, model: Model) {
-        let before = self.run.sim.params().clone();
-        if before.model == model {
-            return;
-        }
-        let mut p = before.clone();
-        p.model = model;
-        let mut lowered = Vec::new();
-        if model.desc().radii == Radii::PerRule {
-            let r = p.perception_radius;
-            for (key, v) in [
-                ("separation_radius", &mut p.separation_radius),
-                ("alignment_radius", &mut p.alignment_radius),
-                ("cohesion_radius", &mut p.cohesion_radius),
-                ("hue_radius", &mut p.hue_radius),
-            ] {
-                if *v > r {
-                    *v = r;
-                    lowered.push(key);
-                }
-            }
-        }
-        if model.desc().radii == Radii::Own {
-            // A model with its own radii (zones): the grid follows them.
-            p.perception_radius = p.largest_rule_radius().max(0.01);
-        }
-        if let Err(e) = p.validate() {
-            self.warn(format!("model {model}: {e}"));
-            return;
-        }
-        let switched = self.run.sim.read_state().and_then(|mut boids| {
-            crate::app::model_switch::respeed(&mut boids, self.run.sim.seed(), &before, &p);
-            self.run.sim.set_params(&p)?;
-            if let Err(e) = self.run.sim.set_state(&boids) {
-                let _ = self.run.sim.set_params(&before);
-                return Err(e);
-            }
-            Ok(())
-        });
-        match switched {
-            Ok(()) => {
-                self.view.style.boid_length =
-                    boid_length_for(self.run.sim.params(), self.run.sim.len());
-                self.fit_predator_size();
-                self.run.history.restart(model.desc().order_parameter);
-                let note = if lowered.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " ({} lowered to the perception radius {})",
-                        lowered.join(", "),
-                        p.perception_radius
-                    )
-                };
-                self.say(format!("model {model}{note}"));
-            }
-            Err(e) => self.warn(format!("model {model}: {e}")),
-        }
     }
 
     /// Sets the parameter `key` to `value` (text, as `--set` takes it): through

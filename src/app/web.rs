@@ -200,3 +200,58 @@ fn set_data(key: &str, value: &str) {
         let _ = b.dataset().set(key, value);
     }
 }
+
+thread_local! {
+    /// Scene files the page handed over (picked or dropped), with their names, not yet loaded.
+    static OFFERED_SCENES: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Hands a scene file's `text` named `name` to the app, which loads it on its next frame (the
+/// page's file picker and drop target call it through the web crate).
+pub fn offer_scene(name: String, text: String) {
+    OFFERED_SCENES.with(|q| q.borrow_mut().push((name, text)));
+}
+
+/// The scene files offered since the last call.
+pub(crate) fn take_offered_scenes() -> Vec<(String, String)> {
+    OFFERED_SCENES.with(|q| std::mem::take(&mut *q.borrow_mut()))
+}
+
+/// Opens the page's scene-file picker (`<input id="scene-file" type="file">` of
+/// `web/index.html`; the page hands the file to [`offer_scene`]).
+pub(crate) fn pick_scene_file() {
+    let input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("scene-file"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    match input {
+        Some(i) => i.click(),
+        None => set_data("message", "this page has no scene-file picker"),
+    }
+}
+
+/// Offers `bytes` to the user as a download named `name` (the page's way to save a file).
+///
+/// # Errors
+/// The browser's refusal, as text.
+pub(crate) fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    let err = |e: wasm_bindgen::JsValue| format!("the browser refused the download: {e:?}");
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts).map_err(err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a = document
+        .create_element("a")
+        .map_err(err)?
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .map_err(|_| "not an anchor".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url).map_err(err)?;
+    Ok(())
+}

@@ -170,7 +170,13 @@ impl App {
         let g = self.gfx.as_mut().expect("gfx");
         g.apply_fullscreen();
         #[cfg(target_arch = "wasm32")]
-        self.page.publish(g);
+        {
+            for (name, text) in crate::app::web::take_offered_scenes() {
+                g.st.load_scene_text(std::path::Path::new(&name), &text);
+                g.ui_layer.invalidate();
+            }
+            self.page.publish(g);
+        }
         if let Err(e) = g.ctx.take_error() {
             return self.fail(el, AppError::GpuFault(e));
         }

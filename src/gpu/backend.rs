@@ -31,7 +31,8 @@ use crate::model::{
     ObstacleGrid, Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{
-    validate_predators, BackendKind, Costs, PendingMeasures, SimError, Simulation, StateBuffers,
+    validate_predators, BackendKind, Costs, PendingMeasures, PendingState, SimError, Simulation,
+    StateBuffers,
 };
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
@@ -644,6 +645,35 @@ impl PendingMeasures for GpuPendingMeasures {
     }
 }
 
+/// The state of one request ([`Simulation::request_state`]), read back without waiting: the
+/// same buffers and region as `read_state`.
+struct GpuPendingState {
+    ctx: GpuContext,
+    read: Option<PendingRead>,
+    n: usize,
+}
+
+impl PendingState for GpuPendingState {
+    fn poll(&mut self) -> Result<Option<Vec<Boid>>, SimError> {
+        let Some(read) = &self.read else {
+            return Ok(None);
+        };
+        let Some(bytes) = read.try_take(&self.ctx)? else {
+            return Ok(None);
+        };
+        self.read = None;
+        let n = self.n;
+        let (pv, rest) = bytes.split_at(16 * n);
+        let (hu, rest) = rest.split_at(16 * n);
+        let (id, image) = rest.split_at(4 * n);
+        let pv: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(pv);
+        let hu: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(hu);
+        let id: Vec<u32> = bytemuck::pod_collect_to_vec(id);
+        let image: Vec<[i32; 2]> = bytemuck::pod_collect_to_vec(&image[..8 * n]);
+        Ok(Some(join_state(&pv, &hu, &id, &image)))
+    }
+}
+
 /// The obstacle grid of `points` for the radii of `ia`.
 fn obstacle_grid(points: &[[f32; 2]], ia: &Interaction, params: &SimParams) -> ObstacleGrid {
     ObstacleGrid::new(
@@ -876,6 +906,34 @@ impl Simulation for GpuBackend {
     fn request_measures(&mut self) -> Result<Box<dyn PendingMeasures>, SimError> {
         self.lone("request_measures")?;
         Ok(Box::new(self.measures_in_flight()))
+    }
+
+    fn request_state(&mut self) -> Result<Box<dyn PendingState>, SimError> {
+        let n = self.count as u64;
+        let mut enc = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("state read-back"),
+            });
+        let (image, at) = self.buffers.region("image", 8 * n);
+        let read = PendingRead::record(
+            &self.ctx,
+            &mut enc,
+            &[
+                (self.buffers.get("pos_vel"), 0, 16 * n),
+                (self.buffers.get("hue"), 0, 16 * n),
+                (self.buffers.get("id"), 0, 4 * n),
+                (image, at, 8 * n),
+            ],
+        );
+        self.submit(enc);
+        read.start();
+        Ok(Box::new(GpuPendingState {
+            ctx: self.ctx.clone(),
+            read: Some(read),
+            n: n as usize,
+        }))
     }
 
     fn run_measured(

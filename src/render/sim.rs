@@ -453,6 +453,14 @@ impl Sim {
         self.sim_mut().read_state()
     }
 
+    /// Asks for the state without waiting ([`Simulation::request_state`]).
+    ///
+    /// # Errors
+    /// [`SimError::Gpu`] on a device error.
+    pub fn request_state(&mut self) -> Result<Box<dyn crate::simulation::PendingState>, SimError> {
+        self.sim_mut().request_state()
+    }
+
     /// Waits for every submitted step.
     ///
     /// # Errors

@@ -297,3 +297,48 @@ fn measures_asked_for_without_waiting_equal_the_waited_ones_and_come_once() {
         assert!(again.is_none(), "{kind:?}: handed over twice");
     }
 }
+
+#[test]
+fn the_state_asked_for_without_waiting_equals_the_waited_one_and_comes_once() {
+    // `request_state` (what the web app reads the state with: a tab cannot wait) hands over
+    // what `read_state` returns — positions, velocities, hues, ids and periodic images — once.
+    let Some(ctx) = support::gpu() else { return };
+    let p = vicsek_params(1500, Boundary::Wrap, VicsekUpdate::New);
+    let boids = boids::model::initial_state(9, 1500, &p);
+    for kind in [BackendKind::Cpu, BackendKind::Gpu] {
+        let setup = boids::model::Setup {
+            params: p.clone(),
+            seed: 9,
+            step: 0,
+            boids: boids.clone(),
+            actors: Actors::default(),
+        };
+        let (waited, asked, again) = support::checked(&ctx, || {
+            let mut s = boids::backend::create(kind, &setup, Some(&ctx)).unwrap();
+            for _ in 0..200 {
+                s.step().unwrap();
+            }
+            let mut pending = s.request_state().unwrap();
+            let started = std::time::Instant::now();
+            let asked = loop {
+                if let Some(b) = pending.poll().unwrap() {
+                    break b;
+                }
+                assert!(
+                    started.elapsed() < std::time::Duration::from_secs(60),
+                    "{kind:?}: the state never came back"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            };
+            let again = pending.poll().unwrap();
+            (s.read_state().unwrap(), asked, again)
+        });
+        assert_eq!(asked, waited, "{kind:?}");
+        // 200 steps at v0 = 0.03 a step in a small world: some boids have crossed an edge.
+        assert!(
+            asked.iter().any(|b| b.image != [0, 0]),
+            "{kind:?}: no periodic image to compare"
+        );
+        assert!(again.is_none(), "{kind:?}: handed over twice");
+    }
+}

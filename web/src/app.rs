@@ -40,3 +40,10 @@ pub fn start_app(canvas: web_sys::HtmlCanvasElement, query: String) -> Result<St
         .map_err(|e| JsValue::from_str(&e.to_string()))?;
     Ok(message)
 }
+
+/// Hands a scene file (its name and text: picked in the page's file picker or dropped on the
+/// canvas) to the running app, which loads it as the panel's Load does.
+#[wasm_bindgen]
+pub fn load_scene_text(name: String, text: String) {
+    boids::app::web_offer_scene(name, text);
+}

@@ -145,14 +145,24 @@ fn scene_file(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
     ui.horizontal(|ui| {
         if ui
             .button("Save")
-            .on_hover_text("Parameters, world, obstacles, predators, count and seed")
+            .on_hover_text(if cfg!(target_arch = "wasm32") {
+                "Parameters, world, obstacles, predators, count and seed: downloaded as the \
+                 path's file name"
+            } else {
+                "Parameters, world, obstacles, predators, count and seed"
+            })
             .clicked()
         {
             out.actions.push(Action::SaveScene);
         }
         if ui
             .button("Load")
-            .on_hover_text("A new flock from the scene: its world, count, seed and actors")
+            .on_hover_text(if cfg!(target_arch = "wasm32") {
+                "A new flock from a scene file you pick (or drop one on the page): its world, \
+                 count, seed and actors"
+            } else {
+                "A new flock from the scene: its world, count, seed and actors"
+            })
             .clicked()
         {
             out.actions.push(Action::LoadScene);
