@@ -78,8 +78,8 @@ impl AppState {
         }
     }
 
-    /// Loads a scene file's `text` (named `path` in its messages) as [`AppState::load_scene`]
-    /// loads the file: a file picked or dropped on the web app's page.
+    /// Loads a scene file's `text` (named `path` in its messages) as the panel's Load loads the
+    /// file: a file picked or dropped on the web app's page.
     pub fn load_scene_text(&mut self, path: &std::path::Path, text: &str) {
         let loaded = Scene::parse(text, path);
         self.start_loaded(path, loaded);

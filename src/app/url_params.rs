@@ -13,7 +13,12 @@ pub const URL_PARAMETERS: &[(&str, &str)] = &[
     ("model", "--set model=NAME"),
     ("set", "--set KEY=VALUE (repeatable)"),
     ("seed", "--seed N"),
-    ("backend", "--backend gpu|cpu"),
+    (
+        "backend",
+        "--backend gpu (the CPU backend needs threads a tab does not have)",
+    ),
+    ("clock", "--clock real-time|per-frame"),
+    ("rasteriser", "--rasteriser auto|instanced|compute"),
     ("theme", "--theme dark|light"),
     ("colour", "--colour MODE"),
     ("trails", "--trails (1)"),
@@ -54,7 +59,12 @@ pub fn read(params: &[(String, String)]) -> Result<Asked, String> {
             _ => Err(format!("URL parameter {k}={v}: 1 or 0")),
         };
         let more = match k.as_str() {
-            "boids" | "seed" | "backend" | "theme" | "colour" => {
+            // rayon's pool cannot start threads in a tab: the CPU backend never steps there.
+            "backend" if v == "cpu" => Err("URL parameter backend=cpu: the CPU backend needs \
+                 threads, which a browser tab does not have (the native app has it); the web app \
+                 steps on the GPU"
+                .to_string()),
+            "boids" | "seed" | "backend" | "theme" | "colour" | "clock" | "rasteriser" => {
                 Ok(vec![format!("--{k}"), v.clone()])
             }
             "model" => Ok(vec!["--set".into(), format!("model={v}")]),
@@ -165,6 +175,10 @@ mod tests {
         assert!(e.contains("unknown URL parameter speed"), "{e}");
         let e = read(&kv(&[("set", "nonsense")])).err().unwrap();
         assert!(e.contains("KEY=VALUE") || e.contains("="), "{e}");
+        let e = read(&kv(&[("backend", "cpu")])).err().unwrap();
+        assert!(e.contains("needs threads"), "{e}");
+        let e = read(&kv(&[("clock", "often")])).err().unwrap();
+        assert!(e.contains("--clock"), "{e}");
         let e = read(&kv(&[("trails", "yes")])).err().unwrap();
         assert!(e.contains("1 or 0"), "{e}");
     }

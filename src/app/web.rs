@@ -5,13 +5,15 @@
 //! the page's `<body>` as `data-*` attributes ([`Page::publish`]): `frames`, `fps`, `boids`,
 //! `model`, `preset`, `order` (the order parameter's last sample), `seed`, `params` (the run's
 //! parameters as JSON), `sections`, `areas` and `widgets` (where the panel's sections, the UI's
-//! areas and the panel's named widgets are, in CSS pixels, as JSON), and `error` (why the app
-//! stopped).
+//! areas and the panel's named widgets are, in CSS pixels, as JSON), `pointer` (where the app
+//! and egui last saw the pointer, CSS pixels, and egui's pixels per point), and `error` (why the
+//! app stopped).
 //!
-//! What a tab cannot do is refused with a message rather than hanging: a read of the whole state
-//! back from the GPU (a model switched live, fewer boids, the other backend, the script's
-//! `state`) needs waiting for the GPU, which only the native app can; files (scenes, captures,
-//! recordings) are the native app's; no sound.
+//! A tab cannot wait for the GPU: the live model switch asks for the state and finishes when it
+//! is back; the other reads that wait (fewer boids, the other backend, the report) are refused
+//! with a message rather than hanging. Scene files are picked or dropped on the page
+//! ([`offer_scene`]) and saved as downloads ([`download`]); captures and recordings are the
+//! native app's; no sound.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -173,6 +175,13 @@ impl Page {
         );
         let areas: Vec<_> = g.frame.ui_areas.iter().map(|(n, r)| (n, rect(r))).collect();
         set_data("areas", &serde_json::to_string(&areas).unwrap_or_default());
+        let egui_at = g.egui_ctx.pointer_latest_pos().map(|p| [p.x, p.y]);
+        let app_at = g.st.pointer.map(|p| [p.x * css, p.y * css]);
+        set_data(
+            "pointer",
+            &serde_json::to_string(&(app_at, egui_at, g.egui_ctx.pixels_per_point()))
+                .unwrap_or_default(),
+        );
         let widgets: Vec<_> = g
             .frame
             .ui_widgets

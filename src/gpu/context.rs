@@ -188,6 +188,7 @@ impl GpuContext {
                 adapter: info.name.clone(),
                 message,
             })?;
+        check_limits(&adapter.limits(), &info.name)?;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("boids"),
@@ -299,5 +300,47 @@ impl GpuContext {
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| GpuError::Wgpu(e.to_string()))?;
         self.take_error()
+    }
+}
+
+/// Refuses an adapter whose limits the stages exceed, naming the limit: the largest stage binds
+/// [`crate::stages::STORAGE_BINDINGS_MAX`] storage buffers (WebGPU guarantees 8; desktop GPUs,
+/// lavapipe and Chromium's software adapter offer 10 or more).
+///
+/// # Errors
+/// [`GpuError::Device`] naming `max_storage_buffers_per_shader_stage`, its value and the need.
+pub fn check_limits(limits: &wgpu::Limits, adapter: &str) -> Result<(), GpuError> {
+    let need = crate::stages::STORAGE_BINDINGS_MAX as u32;
+    if limits.max_storage_buffers_per_shader_stage < need {
+        return Err(GpuError::Device {
+            adapter: adapter.to_string(),
+            message: format!(
+                "its max_storage_buffers_per_shader_stage is {}, and the simulation's stages bind \
+                 up to {need} storage buffers each (use another adapter or browser, or the CPU \
+                 backend of the native app)",
+                limits.max_storage_buffers_per_shader_stage
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn an_adapter_with_too_few_storage_buffers_is_refused_naming_the_limit() {
+        let mut l = wgpu::Limits {
+            max_storage_buffers_per_shader_stage: 8,
+            ..Default::default()
+        };
+        let e = check_limits(&l, "small").unwrap_err().to_string();
+        assert!(
+            e.contains("max_storage_buffers_per_shader_stage is 8") && e.contains("small"),
+            "{e}"
+        );
+        l.max_storage_buffers_per_shader_stage = crate::stages::STORAGE_BINDINGS_MAX as u32;
+        assert!(check_limits(&l, "enough").is_ok());
     }
 }

@@ -350,7 +350,7 @@ fn drive(
     (o.status.code().unwrap_or(-1), text, result)
 }
 
-/// Pixels of `img` inside `r` ([x0, y0, x1, y1], CSS px = image px at scale 1) unlike `bg`, and
+/// Pixels of `img` inside `r` ([x0, y0, x1, y1], image px) unlike `bg`, and
 /// their distinct colours (4 bits a channel).
 fn drawn(img: &image::RgbaImage, r: [f64; 4], bg: image::Rgba<u8>) -> (usize, usize) {
     let mut n = 0;
@@ -398,15 +398,21 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     let dir = tempfile::tempdir().unwrap();
     let site_dir = dir.path().join("site");
     site(&site_dir);
-    // The first view, the panel opened, a slider dragged, a preset clicked (scripts/web-app.py
-    // checks each one's effect on what the app publishes).
+    // The first view, the panel opened, a slider dragged, a preset clicked, the model switched
+    // (scripts/web-app.py checks each one's effect on what the app publishes), on a screen of
+    // device pixel ratio 2 (the bad-parameter run below is at 1).
     let out = dir.path().join("app");
-    let (code, text, result) = drive(&site_dir, &out, "on", &["--query", "boids=2000&seed=3"]);
+    let (code, text, result) = drive(
+        &site_dir,
+        &out,
+        "on",
+        &["--query", "boids=2000&seed=3", "--scale", "2"],
+    );
     assert_eq!(code, 0, "the app in Chromium:\n{text}");
     for c in result["checks"].as_array().unwrap() {
         assert_eq!(c[1], true, "{c}");
     }
-    assert!(result["checks"].as_array().unwrap().len() >= 7, "{text}");
+    assert!(result["checks"].as_array().unwrap().len() >= 8, "{text}");
     let console = result["console"].as_array().unwrap();
     assert!(
         console.is_empty(),
@@ -414,6 +420,12 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     );
     // The screenshots: the flock drawn (many colours), the panel drawn where the app says it is.
     let first = image::open(out.join("first.png")).unwrap().to_rgba8();
+    // Drawn at the device's resolution: twice the page's 1280 CSS pixels.
+    assert_eq!(
+        first.width(),
+        2560,
+        "the canvas is not drawn at the device pixel ratio"
+    );
     let bg = *first.get_pixel(first.width() / 2, first.height() - 2);
     let whole = [0.0, 0.0, first.width() as f64, first.height() as f64];
     let (n, colours) = drawn(&first, whole, bg);
@@ -423,7 +435,7 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     );
     let panel = image::open(out.join("panel.png")).unwrap().to_rgba8();
     let areas = &result["areas"];
-    let p = rect(&areas["panel"]);
+    let p = rect(&areas["panel"]).map(|v| 2.0 * v);
     let (inside, _) = drawn(&panel, p, bg);
     let area = (p[2] - p[0]) * (p[3] - p[1]);
     assert!(
