@@ -278,12 +278,16 @@ def main():
             hr = into_view(lambda: section("Presets")[0], "the Presets section")
             d.click(hr[0] + 20, (hr[1] + hr[3]) / 2)
             time.sleep(1.5)
-        for _ in range(3):
-            r = into_view(lambda: widget("preset:vicsek"), "the vicsek preset")
-            d.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
-            time.sleep(2)
-            if d.data().get("preset") == "vicsek":
-                break
+        def click_widget(name, key, value):
+            # Clicks the widget `name` (scrolled into the panel) until data[key] is value.
+            for _ in range(3):
+                r = into_view(lambda: widget(name), name)
+                d.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+                time.sleep(2)
+                if d.data().get(key) == value:
+                    break
+
+        click_widget("preset:vicsek", "preset", "vicsek")
         chosen = wait_for(lambda x: x.get("preset") == "vicsek" and x.get("model") == "vicsek",
                           60, "the vicsek preset to load")
         result["steps"]["preset"] = chosen
@@ -297,12 +301,7 @@ def main():
               f"frames {f0} -> {going['frames']}")
         d.screenshot(os.path.join(a.out, "preset.png"))
         # The model switched live (its state read back without waiting): fish, the flock kept.
-        for _ in range(3):
-            r = into_view(lambda: widget("model:fish"), "the model selector")
-            d.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
-            time.sleep(2)
-            if d.data().get("model") == "fish":
-                break
+        click_widget("model:fish", "model", "fish")
         switched = wait_for(lambda x: x.get("model") == "fish", 60, "the model to switch")
         result["steps"]["model"] = switched
         check("the model switches live, the flock kept",

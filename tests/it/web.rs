@@ -3,8 +3,11 @@
 //! Every pipeline must be made there, and the known flocks the page steps (web/src/check.rs)
 //! must equal the native GPU backend's, made from the page's start checkpoint as `--init` makes
 //! it, after 1 and 10 steps, within the tolerances below. With WebGPU off
-//! the page must say so. Without Chromium, wasm-bindgen or the wasm32 target the tests say
-//! SKIPPED — unless `BOIDS_REQUIRE_WEB=1` (CI), where they fail.
+//! the page must say so. The app itself (`web/index.html`, built by `scripts/web-site.sh`) is
+//! driven over WebDriver by `scripts/web-app.py`: first view, panel, a slider, a preset, a live
+//! model switch, a bad URL parameter, WebGPU off. Without Chromium, wasm-bindgen, the wasm32
+//! target or (for the app) chromedriver the tests say SKIPPED — unless `BOIDS_REQUIRE_WEB=1`
+//! (CI), where they fail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,26 +64,30 @@ fn probe(out: &Path, port: u16, webgpu: &str) -> (i32, String) {
 /// Runs the probe script's server and browser on web/`file` with URL parameters `query`.
 fn page(out: &Path, port: u16, webgpu: &str, file: &str, query: &str) -> (i32, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let t = std::time::Instant::now();
-    let o = Command::new(root.join("scripts/web-probe.sh"))
-        .arg(out)
+    let mut cmd = Command::new(root.join("scripts/web-probe.sh"));
+    cmd.arg(out)
         .env("BOIDS_WEB_PORT", port.to_string())
         .env("BOIDS_WEB_WEBGPU", webgpu)
         .env("BOIDS_WEB_PAGE", file)
-        .env("BOIDS_WEB_QUERY", query)
-        .output()
-        .expect("run scripts/web-probe.sh");
+        .env("BOIDS_WEB_QUERY", query);
+    timed(&mut cmd, &format!("scripts/web-probe.sh (WebGPU {webgpu})"))
+}
+
+/// Runs `cmd`: its exit code and its output (stdout, then stderr), its time printed as `what`
+/// took it — straight to the terminal (the harness hides a passing test's output): the browser
+/// tests' share of a CI run, the page's build included.
+fn timed(cmd: &mut Command, what: &str) -> (i32, String) {
+    let t = std::time::Instant::now();
+    let o = cmd.output().unwrap_or_else(|e| panic!("run {what}: {e}"));
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    // Straight to the terminal (the harness hides a passing test's output): the browser test's
-    // share of a CI run, the page's build included.
     use std::io::Write;
     let _ = writeln!(
         std::io::stderr(),
-        "web: scripts/web-probe.sh (WebGPU {webgpu}) took {:.0} s",
+        "web: {what} took {:.0} s",
         t.elapsed().as_secs_f64()
     );
     (o.status.code().unwrap_or(-1), text)
@@ -301,6 +308,28 @@ fn the_page_draws_the_flock_with_the_apps_renderer() {
     }
 }
 
+/// Whether the app can be driven in the browser ([`web`], and chromium-driver's `chromedriver`);
+/// skips (prints SKIPPED) or fails under `BOIDS_REQUIRE_WEB=1`.
+fn webdriver() -> bool {
+    if !web() {
+        return false;
+    }
+    let found = Command::new("sh")
+        .args(["-c", "command -v chromedriver"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        let w = "no chromedriver on the PATH (apt-get install chromium-driver)";
+        assert!(
+            std::env::var("BOIDS_REQUIRE_WEB").as_deref() != Ok("1"),
+            "BOIDS_REQUIRE_WEB=1 but {w}"
+        );
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {w}");
+    }
+    found
+}
+
 /// Builds the static site into `out` (`scripts/web-site.sh`).
 fn site(out: &Path) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -324,30 +353,17 @@ fn drive(
     extra: &[&str],
 ) -> (i32, String, serde_json::Value) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let t = std::time::Instant::now();
-    let o = Command::new("python3")
-        .arg(root.join("scripts/web-app.py"))
+    let mut cmd = Command::new("python3");
+    cmd.arg(root.join("scripts/web-app.py"))
         .args([site, out])
         .args(["--webgpu", webgpu])
-        .args(extra)
-        .output()
-        .expect("run scripts/web-app.py");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "web: scripts/web-app.py (WebGPU {webgpu}) took {:.0} s",
-        t.elapsed().as_secs_f64()
-    );
+        .args(extra);
+    let (code, text) = timed(&mut cmd, &format!("scripts/web-app.py (WebGPU {webgpu})"));
     let result = std::fs::read_to_string(out.join("result.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_else(|| panic!("no result.json from scripts/web-app.py:\n{text}"));
-    (o.status.code().unwrap_or(-1), text, result)
+    (code, text, result)
 }
 
 /// Pixels of `img` inside `r` ([x0, y0, x1, y1], image px) unlike `bg`, and
@@ -380,19 +396,7 @@ fn rect(v: &serde_json::Value) -> [f64; 4] {
 #[test]
 fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !web() {
-        return;
-    }
-    if Command::new("sh")
-        .args(["-c", "command -v chromedriver"])
-        .output()
-        .map_or(true, |o| !o.status.success())
-    {
-        assert!(
-            std::env::var("BOIDS_REQUIRE_WEB").as_deref() != Ok("1"),
-            "BOIDS_REQUIRE_WEB=1 but no chromedriver (apt-get install chromium-driver)"
-        );
-        eprintln!("SKIPPED: no chromedriver (apt-get install chromium-driver)");
+    if !webdriver() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -469,16 +473,7 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
 #[test]
 fn the_app_without_webgpu_says_so_on_the_page() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !web()
-        || Command::new("sh")
-            .args(["-c", "command -v chromedriver"])
-            .output()
-            .map_or(true, |o| !o.status.success())
-    {
-        assert!(
-            std::env::var("BOIDS_REQUIRE_WEB").as_deref() != Ok("1"),
-            "BOIDS_REQUIRE_WEB=1 but no chromedriver (apt-get install chromium-driver)"
-        );
+    if !webdriver() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
