@@ -136,8 +136,11 @@ def main():
                   file=sys.stderr)
             return 2
     os.makedirs(a.out, exist_ok=True)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=a.site)
-    handler.log_message = lambda *args: None
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=a.site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     dport = free_port()

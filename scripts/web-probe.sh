@@ -31,7 +31,7 @@ case "${BOIDS_WEB_WEBGPU:-on}" in
   *) echo "BOIDS_WEB_WEBGPU=$BOIDS_WEB_WEBGPU: on or off" >&2; exit 2 ;;
 esac
 [ -f "web/${BOIDS_WEB_PAGE:-probe.html}" ] ||
-  { echo "BOIDS_WEB_PAGE=${BOIDS_WEB_PAGE}: no such page in web/ (probe.html, view.html)" >&2; exit 2; }
+  { echo "BOIDS_WEB_PAGE=${BOIDS_WEB_PAGE:-}: no such page in web/ (probe.html, view.html)" >&2; exit 2; }
 scripts/web-site.sh "$out"
 rm -f "$out/report.txt" "$out/states.txt" "$out/view.png"
 # A token only this run's folder holds: the readiness check below must be answered by this run's

@@ -3,8 +3,9 @@
 # probe.html and view.html (the pipeline probe and the bare flock view), page.js, and pkg/ (the
 # WebAssembly module and its JavaScript). Any static file server can serve the folder, e.g.
 # `python3 -m http.server -d target/web-site 8000`, then open http://localhost:8000 in a browser
-# with WebGPU. Needs the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown)
-# and wasm-bindgen-cli of the lock file's wasm-bindgen (the script names the install command).
+# with WebGPU. Needs the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown),
+# wasm-bindgen-cli of the lock file's wasm-bindgen (the script names the install command) and
+# python3.
 # Usage: scripts/web-site.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ if [ "$want" != "$have" ]; then
   echo "wasm-bindgen $have, the lock file's is $want: cargo install wasm-bindgen-cli --version $want" >&2
   exit 2
 fi
-rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
+[ -d "$(rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ] || {
   echo "no wasm32-unknown-unknown target: rustup target add wasm32-unknown-unknown" >&2
   exit 2
 }

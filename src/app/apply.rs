@@ -50,7 +50,10 @@ impl AppState {
                     self.run.paused = false;
                 }
             }
-            Action::ResetFlock => self.reset_flock(),
+            Action::ResetFlock => {
+                self.run.pending_switch = None;
+                self.reset_flock();
+            }
             // A tab is closed by the browser; the app in it does not stop itself.
             Action::Quit => self.quit = !cfg!(target_arch = "wasm32"),
             Action::SetBoidCount(n) => {

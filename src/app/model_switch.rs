@@ -55,6 +55,8 @@ impl AppState {
     /// model gives it ([`crate::app::model_switch::respeed`]), the world kept. Invalid parameters
     /// change nothing and the message says why.
     pub(crate) fn switch_model(&mut self, model: Model) {
+        // A later choice replaces one still waiting for its state (a browser tab).
+        self.run.pending_switch = None;
         let before = self.run.sim.params().clone();
         if before.model == model {
             return;
@@ -122,6 +124,17 @@ impl AppState {
         let Some(s) = self.run.pending_switch.take() else {
             return;
         };
+        // The flock changed while its state was on its way (a reset, another count, a slider):
+        // the switch would undo it, so it is dropped and said.
+        let changed = self.run.sim.params() != &s.before
+            || got.as_ref().is_ok_and(|b| b.len() != self.run.sim.len());
+        if changed {
+            self.warn(format!(
+                "model {}: not switched, the flock changed meanwhile (choose it again)",
+                s.after.model
+            ));
+            return;
+        }
         self.finish_model_switch(got, &s.before, &s.after, &s.lowered);
     }
 

@@ -69,7 +69,9 @@ impl AppState {
         // In a browser tab: the page's file picker, whose file arrives as text
         // ([`AppState::load_scene_text`]).
         #[cfg(target_arch = "wasm32")]
-        crate::app::web::pick_scene_file();
+        if let Err(e) = crate::app::web::pick_scene_file() {
+            self.warn(format!("not loaded: {e}"));
+        }
         #[cfg(not(target_arch = "wasm32"))]
         {
             let path = std::path::PathBuf::from(self.scenes.path.trim());

@@ -228,14 +228,20 @@ pub(crate) fn take_offered_scenes() -> Vec<(String, String)> {
 
 /// Opens the page's scene-file picker (`<input id="scene-file" type="file">` of
 /// `web/index.html`; the page hands the file to [`offer_scene`]).
-pub(crate) fn pick_scene_file() {
+///
+/// # Errors
+/// A page without the picker.
+pub(crate) fn pick_scene_file() -> Result<(), String> {
     let input = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("scene-file"))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
     match input {
-        Some(i) => i.click(),
-        None => set_data("message", "this page has no scene-file picker"),
+        Some(i) => {
+            i.click();
+            Ok(())
+        }
+        None => Err("this page has no scene-file picker (#scene-file)".into()),
     }
 }
 

@@ -318,7 +318,12 @@ impl ApplicationHandler for App {
                     TouchPhase::Started => {
                         self.touch = Some(t.id);
                         g.st.input(InputEvent::PointerMoved(at));
-                        if !egui_pointer {
+                        // Over egui where the finger is (the pointer seen before is elsewhere).
+                        let on_ui = g
+                            .egui_ctx
+                            .layer_id_at(egui::pos2(at.x / ppp, at.y / ppp))
+                            .is_some_and(|l| l.order != egui::Order::Background);
+                        if !egui_pointer && !on_ui {
                             g.st.input(left(true));
                         }
                     }
