@@ -837,12 +837,14 @@ impl Simulation for GpuBackend {
     }
 
     fn read_state(&mut self) -> Result<Vec<Boid>, SimError> {
-        let n = self.count as usize;
-        let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), n)?;
-        let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), n)?;
-        let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), n)?;
-        let image: Vec<[i32; 2]> = self.buffers.read_region(&self.ctx, "image", n)?;
-        Ok(join_state(&pv, &hu, &id, &image))
+        // The request's one copy of the four arrays, waited for.
+        let mut pending = self.request_state()?;
+        self.ctx.wait()?;
+        pending.poll()?.ok_or_else(|| {
+            SimError::Gpu(crate::simulation::GpuError::Readback(
+                "the state was not mapped after the queue drained".into(),
+            ))
+        })
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
