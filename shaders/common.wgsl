@@ -86,8 +86,10 @@ struct Params {
     group_base: u32,
     total_boids: u32,
     total_cells: u32,
+    predator_base: u32,
+    // The first word of the predators in `cells` (the region `predators`, predators_common.wgsl).
     // Sized so that the block is a whole number of 16 bytes (a uniform array's stride).
-    @size(16) predator_base: u32,
+    @size(12) predators_at: u32,
 }
 
 struct Boid {

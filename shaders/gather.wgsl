@@ -1,8 +1,8 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
 // `gather` in src/stages/twins/rules.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // pair_terms.wgsl, predators_common.wgsl, and from the stage: `params`, `cells`,
-// `sorted_pos_vel`, `sorted_hue`, `sorted_id`, `sorted_image`, `predators`, `catches`, and to
-// write: `pos_vel`, `hue`, `id`, `image`, `neighbors`.
+// `sorted_pos_vel`, `sorted_hue`, `sorted_id`, `sorted_image`, `predators` (in `cells`), `catches`,
+// and to write: `pos_vel` with its region `hue`, `id` with its region `image`, `neighbors`.
 
 // The velocity of the boid whose neighbours are gathered, set by each entry point of `rules` and
 // `rules_heavy` before it gathers: the heading of its field of view (`in_view`).
@@ -248,7 +248,8 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 // catches (`caught`: `caught_by_predator` at its position, which `rules` counts for every boid,
 // deferred or not) respawns instead; the others feel the predators' push (predators_common.wgsl;
 // mirrors `next_boid` in src/model/predators.rs). The image counts follow the move
-// (`next_image`, docs/model.md §2.4), into `id`'s image plane (regions.wgsl).
+// (`next_image`, docs/model.md §2.4), into `id`'s image plane; the hue vector goes into
+// `pos_vel`'s hue plane (regions.wgsl).
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums,
                caught: bool) {
     let b = boid_from(me, h, sorted_id[s]);
@@ -262,9 +263,9 @@ fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: Obst
         img = next_image(img, b.position, next.position);
     }
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
-    hue[s] = vec4<f32>(next.hue, next.hue_velocity);
+    pos_vel[hue_at(s)] = vec4<f32>(next.hue, next.hue_velocity);
     id[s] = sorted_id[s];
-    let at = image_plane(arrayLength(&id)) + 2u * s;
+    let at = image_word(arrayLength(&id), s);
     id[at] = bitcast<u32>(img.x);
     id[at + 1u] = bitcast<u32>(img.y);
     neighbors[s] = sums.neighbors;

@@ -11,8 +11,8 @@
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_id: array<u32>;
-@group(0) @binding(3) var<storage, read> cells: array<u32>;
-@group(0) @binding(4) var<storage, read_write> predators: array<Predator>;
+// The cell counters, then the predators (predators_common.wgsl), which this stage moves.
+@group(0) @binding(3) var<storage, read_write> cells: array<u32>;
 
 const SEARCH_GROUP: u32 = 256u;
 const SEARCH_CANDIDATES_MAX: u32 = 8388608u;
@@ -57,6 +57,19 @@ fn search_col(cx: u32, u: u32) -> vec2<i32> {
         return select(none, vec2<i32>(lo, hi), u == 0u);
     }
     return select(none, vec2<i32>(max(lo, 0), min(hi, cols - 1)), u == 0u);
+}
+
+// Writes predator k (all eight words, the padding 0).
+fn store_predator(k: u32, p: Predator) {
+    let a = predator_word(k);
+    cells[a] = bitcast<u32>(p.position.x);
+    cells[a + 1u] = bitcast<u32>(p.position.y);
+    cells[a + 2u] = bitcast<u32>(p.velocity.x);
+    cells[a + 3u] = bitcast<u32>(p.velocity.y);
+    cells[a + 4u] = p.kind;
+    cells[a + 5u] = p.target_id;
+    cells[a + 6u] = 0u;
+    cells[a + 7u] = 0u;
 }
 
 // The searched rows around row cy: (first, count), row t being (first + t) mod rows; mirrors
@@ -106,7 +119,7 @@ fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let live = k < replicas[last].predator_base + replicas[last].predator_count;
     enter_replica(replica_of_predator(k));
     // No early return: the barriers below need every invocation (uniform control flow).
-    let pr = predators[select(0u, k, live)];
+    let pr = load_predator(select(0u, k, live));
     let hunting = live && pr.kind == PREDATOR_HUNTING;
 
     var best = Seen(NO_D2, 0xffffffffu, vec2<f32>(0.0));
@@ -152,7 +165,9 @@ fn move_predators(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
     }
     workgroupBarrier();
+    // Every invocation read predator k's words before the first invocation writes them.
+    storageBarrier();
     if (live && lid == 0u) {
-        predators[k] = move_predator(pr, seen[0]);
+        store_predator(k, move_predator(pr, seen[0]));
     }
 }

@@ -6,14 +6,13 @@
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> id: array<u32>;
-@group(0) @binding(4) var<storage, read> cells: array<u32>;
-@group(0) @binding(5) var<storage, read> slot_ids: array<u32>;
-@group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
-@group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
-@group(0) @binding(9) var<storage, read_write> deferred: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> id: array<u32>;
+@group(0) @binding(3) var<storage, read> cells: array<u32>;
+@group(0) @binding(4) var<storage, read> slot_ids: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> sorted_hue: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> sorted_id: array<u32>;
+@group(0) @binding(8) var<storage, read_write> deferred: array<atomic<u32>>;
 
 // Most items of a cell one invocation ranks itself.
 const SCATTER_BUDGET: u32 = 16384u;

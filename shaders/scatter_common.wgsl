@@ -1,6 +1,6 @@
 // What both scatter stages share: writing one item at its sorted place. Needs: common.wgsl,
-// regions.wgsl, and from the stage `params`, the state (`pos_vel`, `hue`, `id`) and the sorted
-// items (`sorted_pos_vel`, `sorted_hue`, `sorted_id`).
+// regions.wgsl, and from the stage `params`, the state (`pos_vel` with its hue vectors, `id` with
+// its image counts) and the sorted items (`sorted_pos_vel`, `sorted_hue`, `sorted_id`).
 
 // Writes item i (a boid, or its ghost shifted by `shift` world widths) at sorted place dst, with
 // its image counts (into `sorted_id`'s image plane, regions.wgsl).
@@ -8,10 +8,10 @@ fn write_item(dst: u32, i: u32, shift: f32) {
     var pv = pos_vel[i];
     pv.x += shift * params.world_width;
     sorted_pos_vel[dst] = pv;
-    sorted_hue[dst] = hue[i];
+    sorted_hue[dst] = pos_vel[hue_at(i)];
     sorted_id[dst] = id[i];
     let img = load_image(i);
-    let at = image_plane(arrayLength(&sorted_id)) + 2u * dst;
+    let at = image_word(arrayLength(&sorted_id), dst);
     sorted_id[at] = bitcast<u32>(img.x);
     sorted_id[at + 1u] = bitcast<u32>(img.y);
 }

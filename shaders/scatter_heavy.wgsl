@@ -5,14 +5,13 @@
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> hue: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> id: array<u32>;
-@group(0) @binding(4) var<storage, read> cells: array<u32>;
-@group(0) @binding(5) var<storage, read> slot_ids: array<u32>;
-@group(0) @binding(6) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
-@group(0) @binding(7) var<storage, read_write> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(8) var<storage, read_write> sorted_id: array<u32>;
-@group(0) @binding(9) var<storage, read> deferred: array<u32>;
+@group(0) @binding(2) var<storage, read> id: array<u32>;
+@group(0) @binding(3) var<storage, read> cells: array<u32>;
+@group(0) @binding(4) var<storage, read> slot_ids: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sorted_pos_vel: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> sorted_hue: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> sorted_id: array<u32>;
+@group(0) @binding(8) var<storage, read> deferred: array<u32>;
 
 const GHOST_BIT: u32 = 0x80000000u;
 

@@ -3,7 +3,7 @@
 //! runs, benchmarks and sweeps all start their simulations here.
 
 pub use crate::simulation::{
-    BackendKind, Costs, GpuError, SimError, Simulation, StateBuffers, StateSlices,
+    BackendKind, Costs, GpuError, SimError, Simulation, StateBuffers, StateSlices, StorageRange,
 };
 
 use crate::cpu::CpuBackend;

@@ -21,15 +21,51 @@ pub fn validate_predators(predators: &[Predator]) -> Result<(), ParamError> {
     .validate()
 }
 
+/// A range of a GPU storage buffer that a binding may hold alone: `offset` is a multiple of
+/// 256 bytes (the largest `min_storage_buffer_offset_alignment` WebGPU allows), as the regions
+/// of the GPU backend's buffers that the renderer binds are placed
+/// ([`crate::stages::REGION_ALIGN`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageRange {
+    /// The buffer.
+    pub buffer: wgpu::Buffer,
+    /// Its first byte.
+    pub offset: u64,
+    /// Its length (bytes, > 0).
+    pub size: u64,
+}
+
+impl StorageRange {
+    /// The whole of `buffer`.
+    pub fn whole(buffer: wgpu::Buffer) -> Self {
+        let size = buffer.size();
+        Self {
+            buffer,
+            offset: 0,
+            size,
+        }
+    }
+
+    /// The binding of this range.
+    pub fn binding(&self) -> wgpu::BindingResource<'_> {
+        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: &self.buffer,
+            offset: self.offset,
+            size: wgpu::BufferSize::new(self.size),
+        })
+    }
+}
+
 /// The state buffers of a GPU backend, in state order (docs/model.md §2.2): `pos_vel` holds
-/// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL);
+/// `[x, y, vx, vy]` per boid and `hue` holds `[hx, hy, ux, uy]` (`array<vec4<f32>>` in WGSL; the
+/// GPU backend's is the plane of its `pos_vel` buffer after the positions and velocities);
 /// `neighbors` the neighbour count of each boid in the last step (`array<u32>`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateBuffers {
     /// Positions and velocities.
     pub pos_vel: wgpu::Buffer,
     /// Hue vectors and hue velocities.
-    pub hue: wgpu::Buffer,
+    pub hue: StorageRange,
     /// Neighbour counts of the last step (what the renderer's neighbour colour mode shows).
     pub neighbors: wgpu::Buffer,
 }
@@ -320,9 +356,10 @@ pub trait Simulation: wgpu::WasmNotSend {
     fn gpu_state(&self) -> Option<StateBuffers> {
         None
     }
-    /// The predators as a GPU storage buffer (at least [`Simulation::predator_count`] entries of
-    /// [`Predator`]), when the backend keeps them on the GPU (the renderer draws from it).
-    fn gpu_predators(&self) -> Option<wgpu::Buffer> {
+    /// The predators as a range of a GPU storage buffer (at least
+    /// [`Simulation::predator_count`] entries of [`Predator`]), when the backend keeps them on
+    /// the GPU and has any (the renderer draws from it).
+    fn gpu_predators(&self) -> Option<StorageRange> {
         None
     }
     /// The boid state in CPU memory, when the backend keeps it there (no copy).

@@ -32,7 +32,7 @@ use crate::model::{
 };
 use crate::simulation::{
     validate_predators, BackendKind, Costs, PendingMeasures, PendingState, SimError, Simulation,
-    StateBuffers,
+    StateBuffers, StorageRange,
 };
 use crate::stages::{Items, Run, When, MEASURES_ROW_BYTES, STAGES};
 
@@ -49,7 +49,7 @@ pub struct GpuBackend {
     /// The obstacle points as given (`obstacles` holds them binned).
     obstacle_points: Vec<[f32; 2]>,
     obstacles: ObstacleGrid,
-    /// Number of predators (they live and move in the `predators` buffer).
+    /// Number of predators (they live and move in the region `predators` of `cells`).
     predators: u32,
     max_per_dim: u32,
     profiler: GpuProfiler,
@@ -250,6 +250,7 @@ impl GpuBackend {
             0
         });
         u.max_groups_per_dim = self.max_per_dim;
+        u.predators_at = crate::stages::cells_end(self.buffers.capacity.cells);
         u
     }
 
@@ -540,16 +541,19 @@ impl GpuBackend {
             * crate::stages::PREDATOR_BYTES;
         for (name, bytes) in [
             ("pos_vel", keep * 16),
-            ("hue", keep * 16),
             ("id", keep * 4),
             ("neighbors", keep * 4),
-            ("predators", predators),
         ] {
             if bytes > 0 {
                 enc.copy_buffer_to_buffer(self.buffers.get(name), 0, new.get(name), 0, bytes);
             }
         }
-        for (name, bytes) in [("image", keep * 8), ("catches", 8)] {
+        for (name, bytes) in [
+            ("image", keep * 8),
+            ("hue", keep * 16),
+            ("predators", predators),
+            ("catches", 8),
+        ] {
             if bytes > 0 {
                 let (from, at) = self.buffers.region(name, bytes);
                 let (to, to_at) = new.region(name, bytes);
@@ -782,11 +786,10 @@ impl Simulation for GpuBackend {
             return Err(e);
         }
         if !placed.is_empty() {
-            self.ctx.queue.write_buffer(
-                self.buffers.get("predators"),
-                0,
-                bytemuck::cast_slice(&placed),
-            );
+            let (host, at) = self.buffers.region("predators", 0);
+            self.ctx
+                .queue
+                .write_buffer(host, at, bytemuck::cast_slice(&placed));
         }
         Ok(())
     }
@@ -796,7 +799,7 @@ impl Simulation for GpuBackend {
         if n == 0 {
             return Ok(Vec::new());
         }
-        Ok(read_vec(&self.ctx, self.buffers.get("predators"), n)?)
+        Ok(self.buffers.read_region(&self.ctx, "predators", n)?)
     }
 
     fn predator_count(&self) -> usize {
@@ -919,12 +922,13 @@ impl Simulation for GpuBackend {
                 label: Some("state read-back"),
             });
         let (image, at) = self.buffers.region("image", 8 * n);
+        let (hue, hue_at) = self.buffers.region("hue", 16 * n);
         let read = PendingRead::record(
             &self.ctx,
             &mut enc,
             &[
                 (self.buffers.get("pos_vel"), 0, 16 * n),
-                (self.buffers.get("hue"), 0, 16 * n),
+                (hue, hue_at, 16 * n),
                 (self.buffers.get("id"), 0, 4 * n),
                 (image, at, 8 * n),
             ],
@@ -988,13 +992,13 @@ impl Simulation for GpuBackend {
     fn gpu_state(&self) -> Option<StateBuffers> {
         Some(StateBuffers {
             pos_vel: self.buffers.get("pos_vel").clone(),
-            hue: self.buffers.get("hue").clone(),
+            hue: self.buffers.range("hue"),
             neighbors: self.buffers.get("neighbors").clone(),
         })
     }
 
-    fn gpu_predators(&self) -> Option<wgpu::Buffer> {
-        Some(self.buffers.get("predators").clone())
+    fn gpu_predators(&self) -> Option<StorageRange> {
+        (self.buffers.capacity.predators > 0).then(|| self.buffers.range("predators"))
     }
 
     fn has_timestamps(&self) -> bool {

@@ -7,18 +7,19 @@ use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scan::ScanLevels;
 use crate::model::{split_state, Boid, Grid, ObstacleGrid, SimParams};
-use crate::simulation::GpuError;
+use crate::simulation::{GpuError, StorageRange};
 use crate::stages::{At, BufferDesc, Len, Run, BUFFERS, STAGES};
 
 /// What the buffers can hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capacity {
-    /// Boids.
+    /// Boids (allocated in whole blocks of [`crate::stages::REGION_ALIGN`]).
     pub boids: u32,
     /// Items (boids and their ghosts): 2·boids in a wrapping world, else boids.
     pub items: u32,
-    /// Cells (the `cells` buffer has one more entry); the grid in use may have fewer (the scan
-    /// runs over the grid's, [`SimBuffers::rescan`]).
+    /// Cells (the `cells` buffer has one more counter, rounded up to
+    /// [`crate::stages::REGION_ALIGN`] words, then its regions); the grid in use may have fewer
+    /// (the scan runs over the grid's, [`SimBuffers::rescan`]).
     pub cells: u32,
     /// Obstacle grid cells (the region `obstacle_grid` has one more start).
     pub obstacle_cells: u32,
@@ -37,9 +38,12 @@ impl Capacity {
             Len::Boids => self.boids as u64,
             Len::Items => self.items as u64,
             Len::CellCounters => {
-                self.cells as u64 + 1 + self.obstacle_cells as u64 + 1 + 2 * self.obstacles as u64
+                crate::stages::cells_end(self.cells) as u64
+                    + crate::stages::PREDATOR_BYTES / 4 * self.predators as u64
+                    + self.obstacle_cells as u64
+                    + 1
+                    + 2 * self.obstacles as u64
             }
-            Len::Predators => self.predators as u64,
             Len::NeighborCounts => self.boids as u64 + self.neighbor_ids as u64,
             Len::BoidWorkgroups => {
                 (dispatch::groups_for(self.boids.max(1)) + crate::stages::MAX_REPLICAS) as u64
@@ -118,14 +122,18 @@ pub fn max_boids(ctx: &GpuContext) -> u64 {
     max_boids_for(&ctx.device.limits())
 }
 
-/// Largest boid count `limits` allow: the largest per-boid buffer (16 bytes per item, two items
-/// per boid in a wrapping world) within the binding and buffer size limits. The device's memory
-/// must also hold [`crate::stages::bytes_per_boid`] bytes per boid.
+/// Largest boid count `limits` allow: the largest per-boid buffer (32 bytes a boid: 16 bytes per
+/// item, two items per boid in a wrapping world) within the binding and buffer size limits, in
+/// whole blocks of [`crate::stages::REGION_ALIGN`] (as the buffers are allocated). The device's
+/// memory must also hold [`crate::stages::bytes_per_boid`] bytes per boid.
 pub fn max_boids_for(limits: &wgpu::Limits) -> u64 {
+    let align = crate::stages::REGION_ALIGN as u64;
     limits
         .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
         / largest_boid_element()
+        / align
+        * align
 }
 
 /// Checks a boid count against the device limits.
@@ -133,10 +141,13 @@ pub fn max_boids_for(limits: &wgpu::Limits) -> u64 {
 /// # Errors
 /// [`GpuError::Limit`] naming the limit and the largest count that fits.
 pub fn check_boids(ctx: &GpuContext, boids: u64) -> Result<(), GpuError> {
+    let allocated = boids
+        .max(1)
+        .next_multiple_of(crate::stages::REGION_ALIGN as u64);
     check_fits(
         ctx,
         format!("{boids} boids ({} bytes each)", largest_boid_element()),
-        boids * largest_boid_element(),
+        allocated * largest_boid_element(),
         format!(": at most {} boids fit on this adapter", max_boids(ctx)),
     )
 }
@@ -153,6 +164,14 @@ impl SimBuffers {
         capacity: Capacity,
         grid_cells: u32,
     ) -> Result<Self, GpuError> {
+        // Whole blocks of boids, so that the region `hue` starts at an offset a binding may.
+        let capacity = Capacity {
+            boids: capacity
+                .boids
+                .max(1)
+                .next_multiple_of(crate::stages::REGION_ALIGN),
+            ..capacity
+        };
         check_boids(ctx, capacity.boids as u64)?;
         check_fits(
             ctx,
@@ -263,9 +282,29 @@ impl SimBuffers {
         let offset = match r.at {
             At::Plane { bytes_before } => bytes_before * self.capacity.elements(desc.len),
             At::Word(w) => 4 * w as u64,
+            At::AfterCells => 4 * crate::stages::cells_end(self.capacity.cells) as u64,
             At::End => host.size().saturating_sub(bytes),
         };
         (host, offset)
+    }
+
+    /// The region `hue` (16 bytes a boid of the capacity) or `predators` (32 bytes a predator
+    /// of the capacity, which must be some) as a range a binding may hold alone (the renderer's).
+    ///
+    /// # Panics
+    /// For another region (a programming error: no other is bound alone).
+    pub fn range(&self, name: &str) -> StorageRange {
+        let size = match name {
+            "hue" => 16 * self.capacity.boids as u64,
+            "predators" => crate::stages::PREDATOR_BYTES * self.capacity.predators as u64,
+            _ => panic!("the region {name:?} is not bound alone"),
+        };
+        let (host, offset) = self.region(name, size);
+        StorageRange {
+            buffer: host.clone(),
+            offset,
+            size,
+        }
     }
 
     /// Reads the first `count` values of `T` of the region named `name` (its last `count` for
@@ -351,10 +390,11 @@ pub fn write_state(ctx: &GpuContext, b: &SimBuffers, at: u64, boids: &[Boid]) {
     let a = split_state(boids);
     let q = &ctx.queue;
     q.write_buffer(b.get("pos_vel"), at * 16, bytemuck::cast_slice(&a.pos_vel));
-    q.write_buffer(b.get("hue"), at * 16, bytemuck::cast_slice(&a.hue));
     q.write_buffer(b.get("id"), at * 4, bytemuck::cast_slice(&a.id));
     let (image, offset) = b.region("image", 0);
     q.write_buffer(image, offset + at * 8, bytemuck::cast_slice(&a.image));
+    let (hue, offset) = b.region("hue", 0);
+    q.write_buffer(hue, offset + at * 16, bytemuck::cast_slice(&a.hue));
 }
 
 #[cfg(test)]

@@ -179,6 +179,22 @@ impl GpuContext {
         instance: wgpu::Instance,
         adapter: wgpu::Adapter,
     ) -> Result<GpuContext, GpuError> {
+        let limits = adapter.limits();
+        Self::with_limits(instance, adapter, limits).await
+    }
+
+    /// A context on `adapter` whose device is held to `limits` (each at most the adapter's)
+    /// rather than the adapter's own: with [`webgpu_limits`], the device every WebGPU adapter
+    /// grants, so that a native run finds a pipeline or binding the web could not create
+    /// (wgpu validates against the device's limits, not the adapter's).
+    ///
+    /// # Errors
+    /// [`GpuError::Device`], also when a limit is beyond the adapter's.
+    pub async fn with_limits(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        limits: wgpu::Limits,
+    ) -> Result<GpuContext, GpuError> {
         let info = adapter.get_info();
         // Timestamps when offered, and subgroups for the shared gather.
         let features = adapter.features()
@@ -188,12 +204,12 @@ impl GpuContext {
                 adapter: info.name.clone(),
                 message,
             })?;
-        check_limits(&adapter.limits(), &info.name)?;
+        check_limits(&limits, &info.name)?;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("boids"),
                 required_features: features,
-                required_limits: adapter.limits(),
+                required_limits: limits,
                 ..Default::default()
             })
             .await
@@ -303,12 +319,22 @@ impl GpuContext {
     }
 }
 
+/// The limits every WebGPU adapter grants (the WebGPU specification's defaults, wgpu's
+/// [`wgpu::Limits::default`]): eight storage buffers a shader stage, 128 MiB storage bindings,
+/// 16 KiB of workgroup memory, 256 invocations a workgroup. The simulation's stages and the
+/// renderer are built to run within them (tested natively through [`GpuContext::with_limits`]).
+pub fn webgpu_limits() -> wgpu::Limits {
+    wgpu::Limits::default()
+}
+
 /// Refuses an adapter whose limits the stages exceed, naming the limit: the largest stage binds
-/// [`crate::stages::STORAGE_BINDINGS_MAX`] storage buffers (WebGPU guarantees 8; desktop GPUs,
-/// lavapipe and Chromium's software adapter offer 10 or more).
+/// [`crate::stages::STORAGE_BINDINGS_MAX`] storage buffers, what WebGPU guarantees (every WebGPU
+/// adapter, desktop GPUs and lavapipe pass; an OpenGL ES adapter may offer 4).
 ///
 /// # Errors
 /// [`GpuError::Device`] naming `max_storage_buffers_per_shader_stage`, its value and the need.
+///
+/// See also [`webgpu_limits`].
 pub fn check_limits(limits: &wgpu::Limits, adapter: &str) -> Result<(), GpuError> {
     let need = crate::stages::STORAGE_BINDINGS_MAX as u32;
     if limits.max_storage_buffers_per_shader_stage < need {
@@ -332,15 +358,19 @@ mod limit_tests {
     #[test]
     fn an_adapter_with_too_few_storage_buffers_is_refused_naming_the_limit() {
         let mut l = wgpu::Limits {
-            max_storage_buffers_per_shader_stage: 8,
+            max_storage_buffers_per_shader_stage: 4,
             ..Default::default()
         };
         let e = check_limits(&l, "small").unwrap_err().to_string();
         assert!(
-            e.contains("max_storage_buffers_per_shader_stage is 8") && e.contains("small"),
+            e.contains("max_storage_buffers_per_shader_stage is 4") && e.contains("small"),
             "{e}"
         );
+        l.max_storage_buffers_per_shader_stage = crate::stages::STORAGE_BINDINGS_MAX as u32 - 1;
+        assert!(check_limits(&l, "one short").is_err());
         l.max_storage_buffers_per_shader_stage = crate::stages::STORAGE_BINDINGS_MAX as u32;
         assert!(check_limits(&l, "enough").is_ok());
+        // Every WebGPU adapter is enough.
+        assert!(check_limits(&webgpu_limits(), "webgpu").is_ok());
     }
 }

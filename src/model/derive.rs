@@ -150,6 +150,7 @@ impl StepUniforms {
             total_boids: boid_count,
             total_cells: grid.cells(),
             predator_base: 0,
+            predators_at: 0,
         }
     }
 }

@@ -4,9 +4,10 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// One boid, as the CPU side handles it (files, spawning, the rules' arguments). The backends keep
-/// the state split into three arrays (docs/model.md §2.2): `pos_vel` (`[x, y, vx, vy]`, 16 B),
+/// the state split into four arrays (docs/model.md §2.2): `pos_vel` (`[x, y, vx, vy]`, 16 B),
 /// `hue` (`[hx, hy, ux, uy]`, 16 B), `id` (4 B) and `image` (`[ix, iy]`, 8 B) — see
-/// [`split_state`] — so no single GPU binding holds more than 16 bytes per boid.
+/// [`split_state`] — so no array element holds more than 16 bytes (on the GPU `hue` and `image`
+/// are planes of the `pos_vel` and `id` buffers: no binding holds more than 32 bytes a boid).
 ///
 /// | field | offset | unit |
 /// |---|---|---|

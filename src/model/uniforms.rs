@@ -176,10 +176,13 @@ pub struct StepUniforms {
     /// Cells of all replicas, padding included (the same in every replica's block).
     pub total_cells: u32,
     /// The replica's first predator (its predators are `predator_base .. + predator_count`).
-    /// Sized 16 bytes, so that the block is a whole number of 16 bytes (the stride of a uniform
-    /// array's elements).
-    #[shader(size(16))]
     pub predator_base: u32,
+    /// The first word of the predators in the GPU buffer that holds them (the region
+    /// `predators` of `cells`: [`crate::stages::cells_end`] of the buffers' capacity; set by the
+    /// GPU backend, unused by the CPU's). Sized 12 bytes, so that the block is a whole number
+    /// of 16 bytes (the stride of a uniform array's elements).
+    #[shader(size(12))]
+    pub predators_at: u32,
 }
 
 /// Where one replica lies in an ensemble's buffers ([`StepUniforms::in_ensemble`]).

@@ -1,7 +1,7 @@
 //! [`StateMirror`] and [`PredatorMirror`]: GPU copies of a CPU backend's state arrays and predators, so the renderer draws every backend
 //! from GPU buffers (the GPU backend's own, or these).
 
-use crate::simulation::{StateBuffers, StateSlices};
+use crate::simulation::{StateBuffers, StateSlices, StorageRange};
 
 /// GPU buffers holding a copy of CPU state arrays (with the neighbour counts), grown as needed (by
 /// powers of two).
@@ -35,13 +35,13 @@ impl StateMirror {
             };
             self.buffers = Some(StateBuffers {
                 pos_vel: make("cpu state mirror pos_vel", bytes),
-                hue: make("cpu state mirror hue", bytes),
+                hue: StorageRange::whole(make("cpu state mirror hue", bytes)),
                 neighbors: make("cpu state mirror neighbors", bytes / 4),
             });
         }
         let b = self.buffers.clone().expect("made above");
         queue.write_buffer(&b.pos_vel, 0, bytemuck::cast_slice(state.pos_vel));
-        queue.write_buffer(&b.hue, 0, bytemuck::cast_slice(state.hue));
+        queue.write_buffer(&b.hue.buffer, 0, bytemuck::cast_slice(state.hue));
         // Counts of boids added since the last step are 0 until it runs.
         let counts = &state.neighbors[..state.neighbors.len().min(n)];
         if counts.len() == n {
@@ -69,7 +69,7 @@ impl PredatorMirror {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         predators: &[crate::model::Predator],
-    ) -> wgpu::Buffer {
+    ) -> StorageRange {
         let bytes = (std::mem::size_of_val(predators) as u64).max(crate::stages::PREDATOR_BYTES);
         if self.buffer.as_ref().is_none_or(|b| b.size() < bytes) {
             self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
@@ -81,6 +81,6 @@ impl PredatorMirror {
         }
         let b = self.buffer.clone().expect("made above");
         queue.write_buffer(&b, 0, bytemuck::cast_slice(predators));
-        b
+        StorageRange::whole(b)
     }
 }

@@ -54,7 +54,7 @@ use crate::render::splat::{self, Splat};
 use crate::render::style::RenderStyle;
 use crate::render::view::encode;
 pub use crate::render::view::ViewUniforms;
-pub use crate::simulation::StateBuffers;
+pub use crate::simulation::{StateBuffers, StorageRange};
 
 /// The render pipelines and their per-target resources (uniforms, obstacle buffer, MSAA target,
 /// trail layer).
@@ -83,7 +83,7 @@ pub struct Renderer {
     obstacle_buffer: wgpu::Buffer,
     obstacle_count: u32,
     /// The predators drawn: a backend's predator buffer (or a mirror), and how many.
-    predator_buffer: wgpu::Buffer,
+    predator_buffer: StorageRange,
     predator_count: u32,
     /// The spearhead's corners and outsets (per-vertex buffer of the instanced draw).
     corners: wgpu::Buffer,
@@ -91,7 +91,7 @@ pub struct Renderer {
     indices: wgpu::Buffer,
     /// (state buffers, obstacle buffer, predator buffer, bind group): rebuilt when any buffer
     /// changes.
-    bind: Option<(StateBuffers, wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup)>,
+    bind: Option<(StateBuffers, wgpu::Buffer, StorageRange, wgpu::BindGroup)>,
     /// Multisampled colour target of the current size, when `samples > 1`.
     msaa: Option<(u32, u32, wgpu::TextureView)>,
     /// The trail layer of the current size, made when trails are first drawn.
@@ -297,12 +297,12 @@ impl Renderer {
             indices,
             obstacle_buffer: obstacle_buffer(device, 64),
             obstacle_count: 0,
-            predator_buffer: device.create_buffer(&wgpu::BufferDescriptor {
+            predator_buffer: StorageRange::whole(device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("render no predators"),
                 size: crate::stages::PREDATOR_BYTES,
                 usage: wgpu::BufferUsages::STORAGE,
                 mapped_at_creation: false,
-            }),
+            })),
             predator_count: 0,
             device: device.clone(),
             format,
@@ -352,7 +352,7 @@ impl Renderer {
 
     /// Draws `count` predators from `buffer` (a backend's predator buffer, or a copy of a CPU
     /// backend's: entries of [`crate::model::Predator`]) from the next frame on; `None` draws none.
-    pub fn set_predators(&mut self, predators: Option<(&wgpu::Buffer, u32)>) {
+    pub fn set_predators(&mut self, predators: Option<(&StorageRange, u32)>) {
         match predators {
             Some((buffer, count)) => {
                 if buffer != &self.predator_buffer {
@@ -455,7 +455,7 @@ impl Renderer {
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
-                        resource: state.hue.as_entire_binding(),
+                        resource: state.hue.binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 3,
@@ -463,7 +463,7 @@ impl Renderer {
                     },
                     wgpu::BindGroupEntry {
                         binding: 4,
-                        resource: self.predator_buffer.as_entire_binding(),
+                        resource: self.predator_buffer.binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 5,

@@ -7,7 +7,7 @@ use web_time::Instant;
 
 use glam::Vec2;
 
-use crate::backend::{self, BackendKind, SimError, Simulation, StateBuffers};
+use crate::backend::{self, BackendKind, SimError, Simulation, StateBuffers, StorageRange};
 use crate::gpu::GpuContext;
 use crate::model::{
     rng, spawn_boid, spawn_boid_at, Actors, Boid, Interaction, Predator, Setup, SimParams,
@@ -139,7 +139,7 @@ impl Sim {
 
     /// The predators as a GPU buffer for the renderer, and their count: the GPU backend's own
     /// predator buffer, or (CPU backend) a copy uploaded here.
-    pub fn predator_buffer(&mut self) -> Option<(wgpu::Buffer, u32)> {
+    pub fn predator_buffer(&mut self) -> Option<(StorageRange, u32)> {
         let n = self.predator_count();
         if n == 0 {
             return None;

@@ -208,7 +208,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         bindings: &[
             b("replicas", Uniform),
             b("pos_vel", Read),
-            b("hue", Read),
             b("id", Read),
             b("cells", Read),
             b("slot_ids", Read),
@@ -234,7 +233,6 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         bindings: &[
             b("replicas", Uniform),
             b("pos_vel", Read),
-            b("hue", Read),
             b("id", Read),
             b("cells", Read),
             b("slot_ids", Read),
@@ -262,8 +260,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_id", Read),
-            b("cells", Read),
-            b("predators", ReadWrite),
+            b("cells", ReadWrite),
         ],
         run: Run::Dispatches(&[("move_predators", Items::Predators)]),
         when: When::Step,
@@ -295,11 +292,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_id", Read),
             b("cells", Read),
             b("pos_vel", ReadWrite),
-            b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", ReadWrite),
-            b("predators", Read),
             b("replica_models", Uniform),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
@@ -331,11 +326,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("sorted_id", Read),
             b("cells", Read),
             b("pos_vel", ReadWrite),
-            b("hue", ReadWrite),
             b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", Read),
-            b("predators", Read),
             b("replica_models", Uniform),
         ],
         // The deferred boids of the run's neighbourhood (each entry point also returns at once
@@ -402,11 +395,10 @@ pub enum Len {
     /// One element per possible item: 2 per boid in a wrapping world (a boid and its ghost),
     /// else 1.
     Items,
-    /// One element per cell counter (`cell_count + 1`), then the obstacle grid's: one per
-    /// obstacle cell plus one, and two per obstacle point.
+    /// One element per cell counter (`cell_count + 1`, rounded up to [`REGION_ALIGN`]), eight
+    /// per predator, then the obstacle grid's: one per obstacle cell plus one, and two per
+    /// obstacle point.
     CellCounters,
-    /// One element per predator.
-    Predators,
     /// One element per workgroup of a per-boid dispatch, plus [`MAX_REPLICAS`] (a segmented
     /// reduction starts a workgroup at each replica's first boid).
     BoidWorkgroups,
@@ -465,13 +457,14 @@ pub const MEASURES_CHUNK: u32 = 16;
 pub const MEASURES_ROW_BYTES: u64 = 16 * crate::model::measures::ROW_VEC4S as u64;
 
 /// Every buffer bound by a stage of [`STAGES`] (the scan's level buffers excepted). The state is
-/// split into `pos_vel`, `hue` and `id` (which holds the image counts too) (docs/model.md §2.2),
-/// and the sorted items into `sorted_pos_vel`, `sorted_hue` and `sorted_id`: the two halves of the
-/// ping-pong pair, `state → scatter → sorted → rules → state` (after a step the state is in the
-/// sort's order). No buffer holds more than 16 bytes per item, so the binding size limit allows
-/// `limit / 16` items. Some buffers hold others ([`REGIONS`]) so that no stage binds more than
+/// split into `pos_vel` (which holds the hue vectors too) and `id` (which holds the image counts
+/// too) (docs/model.md §2.2), and the sorted items into `sorted_pos_vel`, `sorted_hue` and
+/// `sorted_id`: the two halves of the ping-pong pair, `state → scatter → sorted → rules → state`
+/// (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item
+/// or 32 per boid (two items per boid in a wrapping world), so the binding size limit allows
+/// `limit / 32` boids. Some buffers hold others ([`REGIONS`]) so that no stage binds more than
 /// [`STORAGE_BINDINGS_MAX`] storage buffers.
-pub static BUFFERS: [BufferDesc; 16] = [
+pub static BUFFERS: [BufferDesc; 14] = [
     // One parameter block per replica of an ensemble (a lone run writes the first).
     BufferDesc {
         name: "replicas",
@@ -489,13 +482,15 @@ pub static BUFFERS: [BufferDesc; 16] = [
         uniform: true,
         indirect: false,
     },
-    buf("pos_vel", 16, Len::Boids),
-    buf("hue", 16, Len::Boids),
+    // `array<vec4<f32>>`: the positions and velocities, then the region `hue` (32 bytes a boid
+    // in all, as the sorted items' two per boid in a wrapping world).
+    buf("pos_vel", 32, Len::Boids),
     // `array<u32>`: the ids, then the region `image` (12 bytes a boid in all).
     buf("id", 12, Len::Boids),
     // `array<u32>`: each boid's neighbour count, then the region `neighbor_ids`.
     buf("neighbors", 4, Len::NeighborCounts),
-    // `array<u32>`: the uniform grid's cell counters, then the region `obstacle_grid`.
+    // `array<u32>`: the uniform grid's cell counters, then the regions `predators` and
+    // `obstacle_grid`.
     buf("cells", 4, Len::CellCounters),
     buf("rank", 4, Len::Items),
     buf("slot_ids", 4, Len::Items),
@@ -503,8 +498,6 @@ pub static BUFFERS: [BufferDesc; 16] = [
     buf("sorted_hue", 16, Len::Items),
     // `array<u32>`: the sorted ids, then the region `sorted_image`.
     buf("sorted_id", 12, Len::Items),
-    // The predators (32 bytes each: docs/model.md §18).
-    buf("predators", PREDATOR_BYTES, Len::Predators),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     // One row of measures per replica.
     buf("result", MEASURES_ROW_BYTES, Len::Fixed(MAX_REPLICAS)),
@@ -522,11 +515,11 @@ pub static BUFFERS: [BufferDesc; 16] = [
     },
 ];
 
-/// Most storage buffers a stage of [`STAGES`] binds: what Chromium's software WebGPU adapter
-/// (SwiftShader) offers (`maxStorageBuffersPerShaderStage`; WebGPU guarantees 8, lavapipe and
-/// discrete GPUs offer more). The buffers that only some runs need, or that are small, live in
-/// regions of others ([`REGIONS`]) to stay within it.
-pub const STORAGE_BINDINGS_MAX: usize = 10;
+/// Most storage buffers a stage of [`STAGES`] binds: what WebGPU guarantees every adapter offers
+/// (`maxStorageBuffersPerShaderStage`; lavapipe, SwiftShader and discrete GPUs offer 10 or more).
+/// The buffers that only some runs need, are small, or are touched once per boid live in regions
+/// of others ([`REGIONS`]) to stay within it.
+pub const STORAGE_BINDINGS_MAX: usize = 8;
 
 /// Where a region lies in its host buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -539,6 +532,10 @@ pub enum At {
     },
     /// From a fixed word of the host.
     Word(u32),
+    /// After the host's uniform grid cell counters: from word [`cells_end`] of the capacity's
+    /// cells (`predators_at` in the step uniforms; a multiple of 64 words, so that a binding of
+    /// the region alone, as the renderer's, starts at an offset every adapter allows).
+    AfterCells,
     /// The host's last words: their number follows from the uniforms, so a shader finds the
     /// region's start as `arrayLength(&host)` less it (the grid's cells and the boids' counts
     /// before it take what the capacity leaves).
@@ -558,12 +555,24 @@ pub struct Region {
 }
 
 /// Every region of a host buffer.
-pub static REGIONS: [Region; 5] = [
+pub static REGIONS: [Region; 7] = [
     // The image counts of docs/model.md §2.4 (`vec2<i32>` as two words each).
     Region {
         name: "image",
         host: "id",
         at: At::Plane { bytes_before: 4 },
+    },
+    // The hue vectors and their velocities (`[hx, hy, ux, uy]`, four `f32` words each).
+    Region {
+        name: "hue",
+        host: "pos_vel",
+        at: At::Plane { bytes_before: 16 },
+    },
+    // The predators (32 bytes each: docs/model.md §18): every replica's, replica after replica.
+    Region {
+        name: "predators",
+        host: "cells",
+        at: At::AfterCells,
     },
     Region {
         name: "sorted_image",
@@ -591,6 +600,17 @@ pub static REGIONS: [Region; 5] = [
         at: At::End,
     },
 ];
+
+/// Words to which the boid capacity and the cell counters are rounded up (64 words, 256 bytes:
+/// the largest `min_storage_buffer_offset_alignment` WebGPU allows), so that the regions `hue`
+/// (after 16 bytes a boid) and `predators` (after the cell counters) may be bound alone.
+pub const REGION_ALIGN: u32 = 64;
+
+/// The first word after the cell counters of a buffer of `cells` cells (`cells + 1` counters),
+/// rounded up to [`REGION_ALIGN`]: where the region `predators` starts in `cells`.
+pub fn cells_end(cells: u32) -> u32 {
+    (cells + 1).next_multiple_of(REGION_ALIGN)
+}
 
 /// The region named `name`, if it is in [`REGIONS`].
 pub fn region(name: &str) -> Option<&'static Region> {

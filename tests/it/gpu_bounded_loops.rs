@@ -123,7 +123,7 @@ fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
             "every boid of the crowd is a neighbour of the observer"
         );
         let pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();
-        let hu: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
+        let hu: Vec<[f32; 4]> = b.read_region(&ctx, "hue", n).unwrap();
         let id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
         assert_eq!(id, c.id, "the state follows the sorted order");
         let image: Vec<[i32; 2]> = b.read_region(&ctx, "image", n).unwrap();

@@ -225,9 +225,22 @@ fn rules_match_the_cpu_twin() {
             let boids = support::test_state(k as u32 + 30, n, &p, true);
             support::checked(&ctx, || {
                 let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
+                // Predators of both kinds: `rules` reads them from their region of `cells`.
+                let (w, h) = (p.world_width, p.world_height);
                 let actors = Actors {
-                    obstacles: vec![[p.world_width * 0.5, p.world_height * 0.5], [10.0, 10.0]],
-                    ..Default::default()
+                    obstacles: vec![[w * 0.5, h * 0.5], [10.0, 10.0]],
+                    predators: vec![
+                        boids::model::Predator::new(
+                            glam::Vec2::new(w * 0.3, h * 0.6),
+                            glam::Vec2::new(10.0, 0.0),
+                            boids::model::PredatorKind::Hunting,
+                        ),
+                        boids::model::Predator::new(
+                            glam::Vec2::new(w * 0.7, h * 0.2),
+                            glam::Vec2::new(0.0, -5.0),
+                            boids::model::PredatorKind::Straight,
+                        ),
+                    ],
                 };
                 gpu.set_predators(&actors.predators).unwrap();
                 gpu.set_obstacles(&actors.obstacles).unwrap();
@@ -243,16 +256,27 @@ fn rules_match_the_cpu_twin() {
                 cpu.set_obstacles(&actors.obstacles).unwrap();
                 cpu.record_neighbor_ids(true).unwrap();
                 let u = gpu.uniforms();
-                assert_eq!(u, cpu.uniforms(), "both backends derive the same uniforms");
+                // The GPU's also say where its buffers hold the predators (none on the CPU).
+                assert!(u.predators_at > 0, "{}", u.predators_at);
+                assert_eq!(
+                    boids::model::StepUniforms {
+                        predators_at: 0,
+                        ..u
+                    },
+                    cpu.uniforms(),
+                    "both backends derive the same uniforms"
+                );
                 let mut c = cpu_until(&boids, &p, u, "scatter");
                 c.obstacles = cpu.buffers().obstacles.clone();
+                c.predators = cpu.read_predators().unwrap();
+                assert_eq!(c.predators, gpu.read_predators().unwrap());
                 let total = c.cells[c.cells.len() - 1] as usize;
                 support::upload_sorted(&ctx, &gpu, &c, total);
                 let b = gpu.buffers();
                 support::run_stages(&ctx, &gpu, &["rules"]);
                 boids::stages::twins::rules_step(&mut c);
                 let g_pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();
-                let g_hue: Vec<[f32; 4]> = read_vec(&ctx, b.get("hue"), n).unwrap();
+                let g_hue: Vec<[f32; 4]> = b.read_region(&ctx, "hue", n).unwrap();
                 let g_neigh: Vec<u32> = read_vec(&ctx, b.get("neighbors"), n).unwrap();
                 assert_eq!(
                     g_neigh, c.neighbors,

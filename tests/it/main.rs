@@ -63,3 +63,4 @@ mod vicsek;
 mod view_angle;
 mod walls;
 mod web;
+mod webgpu_limits;

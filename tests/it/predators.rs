@@ -494,9 +494,10 @@ fn changing_the_obstacles_leaves_the_predators_untouched() {
             let mut sentinel = predators.clone();
             sentinel[0].position = [-1.0e6, 3.5e6];
             sentinel[1].velocity = [123.25, -7.5];
-            let buffer = gpu.buffers().get("predators").clone();
+            let (buffer, at) = gpu.buffers().region("predators", 0);
+            let buffer = buffer.clone();
             ctx.queue
-                .write_buffer(&buffer, 0, bytemuck::cast_slice(&sentinel));
+                .write_buffer(&buffer, at, bytemuck::cast_slice(&sentinel));
             for points in [&stroke[..], &stroke[..10]] {
                 gpu.set_obstacles(points).unwrap();
                 assert_eq!(

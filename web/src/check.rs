@@ -170,7 +170,8 @@ async fn read_state(ctx: &GpuContext, gpu: &GpuBackend) -> Result<Vec<boids::mod
     let n = gpu.len();
     let b = gpu.buffers();
     let pv = read(ctx, b.get("pos_vel"), 0, 16 * n as u64).await?;
-    let hue = read(ctx, b.get("hue"), 0, 16 * n as u64).await?;
+    let (host, at) = b.region("hue", 16 * n as u64);
+    let hue = read(ctx, host, at, 16 * n as u64).await?;
     let id = read(ctx, b.get("id"), 0, 4 * n as u64).await?;
     let (host, at) = b.region("image", 8 * n as u64);
     let image = read(ctx, host, at, 8 * n as u64).await?;

@@ -263,11 +263,8 @@ impl GpuBackend {
         }
         let q = &self.ctx.queue;
         if !placed.is_empty() {
-            q.write_buffer(
-                self.buffers.get("predators"),
-                0,
-                bytemuck::cast_slice(&placed),
-            );
+            let (host, at) = self.buffers.region("predators", 0);
+            q.write_buffer(host, at, bytemuck::cast_slice(&placed));
         }
         let (catches, at) = self.buffers.region("catches", 8 * replicas.len() as u64);
         q.write_buffer(
@@ -303,6 +300,7 @@ impl GpuBackend {
         .with_predators(slot.predators as usize)
         .in_ensemble(&slot.place);
         u.max_groups_per_dim = self.max_per_dim;
+        u.predators_at = crate::stages::cells_end(self.buffers.capacity.cells);
         u
     }
 
@@ -431,7 +429,7 @@ impl GpuBackend {
         let (at, n) = (slot.place.boid_base as usize, slot.count as usize);
         let end = at + n;
         let pv: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("pos_vel"), end)?;
-        let hu: Vec<[f32; 4]> = read_vec(&self.ctx, self.buffers.get("hue"), end)?;
+        let hu: Vec<[f32; 4]> = self.buffers.read_region(&self.ctx, "hue", end)?;
         let id: Vec<u32> = read_vec(&self.ctx, self.buffers.get("id"), end)?;
         let image: Vec<[i32; 2]> = self.buffers.read_region(&self.ctx, "image", end)?;
         Ok(join_state(&pv[at..], &hu[at..], &id[at..], &image[at..]))
@@ -469,7 +467,7 @@ impl GpuBackend {
         if n == 0 {
             return Ok(Vec::new());
         }
-        let all: Vec<Predator> = read_vec(&self.ctx, self.buffers.get("predators"), at + n)?;
+        let all: Vec<Predator> = self.buffers.read_region(&self.ctx, "predators", at + n)?;
         Ok(all[at..].to_vec())
     }
 
