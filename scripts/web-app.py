@@ -90,18 +90,34 @@ class Driver:
             "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
             "actions": actions}]})
 
+    def settle(self, frames=2, seconds=6):
+        # Waits until the app has drawn `frames` more frames (at most `seconds`): at one or two
+        # frames a second a pointer that just arrived is not yet known to the UI.
+        def count():
+            try:
+                return int(self.data().get("frames") or 0)
+            except (RuntimeError, ValueError):
+                return 0
+        f0, t0 = count(), time.time()
+        while count() < f0 + frames and time.time() - t0 < seconds:
+            time.sleep(0.2)
+
     def click(self, x, y):
-        # As a hand does: the pointer rests over the button (a frame or more at a few frames a
-        # second) before a short press (egui counts a press of up to 0.8 s, by its frames'
-        # clock, as a click).
+        # As a hand does: the pointer rests over the button (two frames of the app, which at a
+        # few frames a second is a second or more) before a short press (egui counts a press
+        # of up to 0.8 s, by its frames' clock, as a click).
         self.pointer([{"type": "pointerMove", "x": int(x), "y": int(y), "duration": 300},
-                      {"type": "pause", "duration": 600},
+                      {"type": "pause", "duration": 300}])
+        self.settle()
+        self.pointer([{"type": "pointerMove", "x": int(x), "y": int(y), "duration": 0},
                       {"type": "pointerDown", "button": 0},
                       {"type": "pause", "duration": 80},
                       {"type": "pointerUp", "button": 0},
                       {"type": "pause", "duration": 400}])
 
     def drag(self, x0, y0, x1, y1):
+        self.pointer([{"type": "pointerMove", "x": int(x0), "y": int(y0), "duration": 300}])
+        self.settle()
         self.pointer([{"type": "pointerMove", "x": int(x0), "y": int(y0), "duration": 0},
                       {"type": "pointerDown", "button": 0},
                       {"type": "pause", "duration": 150},
@@ -200,20 +216,31 @@ def main():
         if a.first_only:
             raise SystemExit
         # Close the start screen (its Start button), open the panel (the tool bar's Controls);
-        # each click again until it has had its effect (a frame takes a while here).
-        for _ in range(5):
-            areas = dict((n, r) for n, r in json.loads(d.data()["areas"]))
+        # each click again only when the last has had no effect within 10 s (a frame takes up
+        # to a second here: a second click on a Start button already gone would press the
+        # world under it, the add tool's).
+        def shown():
+            return dict((n, r) for n, r in json.loads(d.data()["areas"]))
+
+        def until(cond, seconds=10):
+            t0 = time.time()
+            while time.time() - t0 < seconds and not cond():
+                time.sleep(0.5)
+            return cond()
+
+        for _ in range(3):
+            areas = shown()
             if "help" not in areas:
                 break
             d.click(areas["help"][0] + 28, areas["help"][1] + 51)
-            time.sleep(1)
-        for _ in range(5):
-            areas = dict((n, r) for n, r in json.loads(d.data()["areas"]))
+            until(lambda: "help" not in shown())
+        for _ in range(3):
+            areas = shown()
             if "panel" in areas:
                 break
             tb = areas["toolbar"]
             d.click(tb[2] - 40, (tb[1] + tb[3]) / 2)
-            time.sleep(1)
+            until(lambda: "panel" in shown())
         panel = wait_for(lambda x: "panel" in x.get("areas", ""), 30, "the panel")
         result["steps"]["panel"] = panel
         areas = dict((n, r) for n, r in json.loads(panel["areas"]))
@@ -282,11 +309,15 @@ def main():
             d.click(hr[0] + 20, (hr[1] + hr[3]) / 2)
             time.sleep(1.5)
         def click_widget(name, key, value):
-            # Clicks the widget `name` (scrolled into the panel) until data[key] is value.
+            # Clicks the widget `name` (scrolled into the panel) until data[key] is value, giving
+            # each click 12 s to show (a preset at ~1 frame a second here takes several frames;
+            # a model switch waits for its state read, which a second click would restart).
             for _ in range(3):
                 r = into_view(lambda: widget(name), name)
                 d.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
-                time.sleep(2)
+                t0 = time.time()
+                while time.time() - t0 < 12 and d.data().get(key) != value:
+                    time.sleep(0.5)
                 if d.data().get(key) == value:
                     break
 
@@ -311,6 +342,21 @@ def main():
               switched.get("model") == "fish" and switched["boids"] == chosen["boids"]
               and not switched.get("error"),
               f"model {switched.get('model')!r}, {switched['boids']} boids")
+        # The boid count lowered (its sample drawn from the state read back without waiting):
+        # the count slider pressed near its low end (a logarithmic rail).
+        r = into_view(lambda: widget("boids"), "the boid count slider")
+        cy = (r[1] + r[3]) / 2
+        d.drag(r[0] + 4, cy, r[0] + 40, cy)
+        lowered = wait_for(lambda x: 0 < int(x["boids"]) < int(switched["boids"]), 60,
+                           "the boid count to be lowered")
+        f1 = int(lowered["frames"])
+        time.sleep(3)
+        running = d.data()
+        result["steps"]["count"] = running
+        check("the boid count lowers in the tab and the run goes on",
+              int(running["frames"]) > f1 and not running.get("error")
+              and int(running["boids"]) == int(lowered["boids"]),
+              f"{switched['boids']} -> {lowered['boids']} boids, frames {f1} -> {running['frames']}")
     except SystemExit:
         pass
     except Exception as e:  # noqa: BLE001 - every failure is reported as a failed check

@@ -3,6 +3,7 @@
 //! files, the captures — and, for the few that change several at once, done here.
 
 use crate::app::action::Action;
+use crate::app::pending_flock::AfterRead;
 use crate::app::state::AppState;
 
 impl AppState {
@@ -51,18 +52,26 @@ impl AppState {
                 }
             }
             Action::ResetFlock => {
-                self.run.pending_switch = None;
+                self.run.pending_flock = None;
                 self.reset_flock();
             }
             // A tab is closed by the browser; the app in it does not stop itself.
             Action::Quit => self.quit = !cfg!(target_arch = "wasm32"),
             Action::SetBoidCount(n) => {
                 let n = n.clamp(1, self.run.max_boids.max(1));
-                if let Err(e) = self.run.sim.set_count(n) {
-                    self.warn(format!("boid count {n}: {e}"));
+                if cfg!(target_arch = "wasm32") && n < self.run.sim.len() {
+                    // A browser tab cannot wait for the state the sample is drawn from: asked
+                    // for, and lowered when it is back (the later choice wins).
+                    let step = self.run.sim.step_index();
+                    self.read_flock_then(AfterRead::Sample { n, step });
+                } else {
+                    self.run.pending_flock = None;
+                    if let Err(e) = self.run.sim.set_count(n) {
+                        self.warn(format!("boid count {n}: {e}"));
+                    }
+                    // The world may have grown to hold them at the default density.
+                    self.world_changed();
                 }
-                // The world may have grown to hold them at the default density.
-                self.world_changed();
             }
             Action::SetParams(p) => {
                 if let Err(e) = self.run.sim.set_params(&p) {

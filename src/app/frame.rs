@@ -30,9 +30,9 @@ pub(crate) fn render_frame(g: &mut Gfx) -> Result<(), AppError> {
     let ui = ui_if_due(g);
     times.ui_ms = Some(since_ms(t));
     take_requests(g);
-    // A model switch whose state read came back (only a browser tab has one pending).
-    if g.st.run.pending_switch.is_some() {
-        g.st.poll_model_switch();
+    // A change of the flock whose state read came back (only a browser tab has one pending).
+    if g.st.run.pending_flock.is_some() {
+        g.st.poll_flock_read();
         g.ui_layer.invalidate();
     }
 

@@ -56,7 +56,7 @@ impl AppState {
     /// change nothing and the message says why.
     pub(crate) fn switch_model(&mut self, model: Model) {
         // A later choice replaces one still waiting for its state (a browser tab).
-        self.run.pending_switch = None;
+        self.run.pending_flock = None;
         let before = self.run.sim.params().clone();
         if before.model == model {
             return;
@@ -87,20 +87,11 @@ impl AppState {
             return;
         }
         // A browser tab cannot wait for the state: it is asked for, and the switch finished
-        // when it is back (`AppState::poll_model_switch`, every frame).
+        // when it is back (`AppState::poll_flock_read`, every frame).
         #[cfg(target_arch = "wasm32")]
         {
-            match self.run.sim.request_state() {
-                Ok(read) => {
-                    self.run.pending_switch = Some(crate::app::run_state::PendingSwitch {
-                        read,
-                        before,
-                        after: p,
-                        lowered,
-                    });
-                }
-                Err(e) => self.warn(format!("model {model}: {e}")),
-            }
+            let _ = before; // taken again with the request
+            self.read_flock_then(crate::app::pending_flock::AfterRead::Model { after: p, lowered });
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -109,37 +100,8 @@ impl AppState {
         }
     }
 
-    /// Finishes a model switch once the pending state read is back (a browser tab; nothing
-    /// elsewhere): the switch as [`AppState::switch_model`] makes it. A step taken in between
-    /// is lost to the switch (the state is the one asked for).
-    pub(crate) fn poll_model_switch(&mut self) {
-        let Some(pending) = self.run.pending_switch.as_mut() else {
-            return;
-        };
-        let got = match pending.read.poll() {
-            Ok(None) => return,
-            Ok(Some(boids)) => Ok(boids),
-            Err(e) => Err(e),
-        };
-        let Some(s) = self.run.pending_switch.take() else {
-            return;
-        };
-        // The flock changed while its state was on its way (a reset, another count, a slider):
-        // the switch would undo it, so it is dropped and said.
-        let changed = self.run.sim.params() != &s.before
-            || got.as_ref().is_ok_and(|b| b.len() != self.run.sim.len());
-        if changed {
-            self.warn(format!(
-                "model {}: not switched, the flock changed meanwhile (choose it again)",
-                s.after.model
-            ));
-            return;
-        }
-        self.finish_model_switch(got, &s.before, &s.after, &s.lowered);
-    }
-
     /// The switch from `before` to `p` with the state `boids` (see [`AppState::switch_model`]).
-    fn finish_model_switch(
+    pub(crate) fn finish_model_switch(
         &mut self,
         boids: Result<Vec<crate::model::Boid>, crate::backend::SimError>,
         before: &SimParams,

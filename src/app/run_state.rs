@@ -32,20 +32,9 @@ pub struct RunState {
     pub backend_switches: u32,
     /// The panel's live plot: order parameter and flock count.
     pub history: History,
-    /// A model switch waiting for its state read (a browser tab cannot wait for it).
-    pub pending_switch: Option<PendingSwitch>,
-}
-
-/// A model switch asked for, finished when its state read is back.
-pub struct PendingSwitch {
-    /// The state on its way.
-    pub read: Box<dyn crate::simulation::PendingState>,
-    /// The parameters before the switch.
-    pub before: crate::model::SimParams,
-    /// The parameters after it.
-    pub after: crate::model::SimParams,
-    /// The rule radii lowered to the perception radius (said in the message).
-    pub lowered: Vec<&'static str>,
+    /// A change of the flock waiting for its state read (a browser tab cannot wait for it;
+    /// `flock_read.rs` finishes it).
+    pub pending_flock: Option<crate::app::pending_flock::PendingFlock>,
 }
 
 impl RunState {
@@ -64,7 +53,7 @@ impl RunState {
             actors_version: 0,
             backend_switches: 0,
             history,
-            pending_switch: None,
+            pending_flock: None,
         }
     }
 

@@ -141,7 +141,7 @@ impl AppState {
     /// message say why.
     pub fn start_scene(&mut self, scene: &Scene, shown: &str) -> bool {
         // A model switch still waiting for its state would apply to the old flock.
-        self.run.pending_switch = None;
+        self.run.pending_flock = None;
         let mut n = scene.boids.unwrap_or(self.run.sim.len());
         let mut note = String::new();
         if n > self.run.max_boids {

@@ -422,15 +422,34 @@ impl Sim {
                 .collect();
             self.append(new)?;
         } else if n < len {
-            // Keep the n boids with the smallest hash of (seed, id, step): a uniform random sample.
             let step = self.sim().step_index();
-            let mut state = self.sim_mut().read_state()?;
-            let key = |b: &Boid| rng::hash4(self.seed, b.id, step, rng::STREAM_REMOVE);
+            let state = self.sim_mut().read_state()?;
+            self.keep_sample(state, n, step)?;
+        }
+        Ok(())
+    }
+
+    /// Lowers the flock to `n` boids of `state` (the flock as read at step `step`; `n` at least
+    /// 1 and below its length): keeps the `n` boids with the smallest hash of (seed, id, step), a
+    /// uniform random sample, as [`Sim::set_count`] does (a browser tab, which cannot wait for
+    /// the state, reads it without waiting and then calls this).
+    ///
+    /// # Errors
+    /// [`SimError`] when the backend refuses the state.
+    pub fn keep_sample(
+        &mut self,
+        mut state: Vec<Boid>,
+        n: usize,
+        step: u32,
+    ) -> Result<(), SimError> {
+        let n = n.clamp(1, state.len().max(1));
+        let key = |b: &Boid| rng::hash4(self.seed, b.id, step, rng::STREAM_REMOVE);
+        if n < state.len() {
             state.select_nth_unstable_by_key(n - 1, key);
             state.truncate(n);
-            self.sim_mut().set_state(&state)?;
-            self.mirror_dirty = true;
         }
+        self.sim_mut().set_state(&state)?;
+        self.mirror_dirty = true;
         Ok(())
     }
 

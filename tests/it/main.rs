@@ -4,6 +4,7 @@
 //! `module::test`. docs/testing.md says where a new test goes.
 
 mod analyses;
+mod app_count;
 mod app_panel;
 mod app_recording;
 mod app_scene;

@@ -402,9 +402,9 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     let dir = tempfile::tempdir().unwrap();
     let site_dir = dir.path().join("site");
     site(&site_dir);
-    // The first view, the panel opened, a slider dragged, a preset clicked, the model switched
-    // (scripts/web-app.py checks each one's effect on what the app publishes), on a screen of
-    // device pixel ratio 2 (the bad-parameter run below is at 1).
+    // The first view, the panel opened, a slider dragged, a preset clicked, the model switched,
+    // the boid count lowered (scripts/web-app.py checks each one's effect on what the app
+    // publishes), on a screen of device pixel ratio 2 (the bad-parameter run below is at 1).
     let out = dir.path().join("app");
     let (code, text, result) = drive(
         &site_dir,
@@ -416,7 +416,13 @@ fn the_app_runs_in_the_browser_and_its_panel_answers_a_user() {
     for c in result["checks"].as_array().unwrap() {
         assert_eq!(c[1], true, "{c}");
     }
-    assert!(result["checks"].as_array().unwrap().len() >= 8, "{text}");
+    assert!(result["checks"].as_array().unwrap().len() >= 9, "{text}");
+    assert!(
+        result["checks"].as_array().unwrap().iter().any(|c| c[0]
+            .as_str()
+            .is_some_and(|n| n.contains("boid count lowers"))),
+        "{text}"
+    );
     let console = result["console"].as_array().unwrap();
     assert!(
         console.is_empty(),

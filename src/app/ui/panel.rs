@@ -34,6 +34,7 @@ fn flock(ui: &mut egui::Ui, st: &AppState, out: &mut UiOut) {
         "boids",
         None,
     );
+    out.widgets.push(("boids".to_string(), r.rect));
     if r.changed() && n != st.run.sim.len() {
         out.actions.push(Action::SetBoidCount(n));
     }

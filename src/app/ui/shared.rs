@@ -59,8 +59,8 @@ pub struct UiOut {
     /// The parameter keys the panel drew a widget for.
     pub params: Vec<&'static str>,
     /// Where chosen widgets were drawn, by name: `param:KEY` (a parameter's slider or choice),
-    /// `preset:NAME` (a gallery entry's name), `model:NAME` (the model selector's button); what
-    /// a test or the web page's driver clicks.
+    /// `preset:NAME` (a gallery entry's name), `model:NAME` (the model selector's button),
+    /// `boids` (the boid count's slider); what a test or the web page's driver clicks.
     pub widgets: Vec<(String, egui::Rect)>,
 }
 
