@@ -234,6 +234,15 @@ def main():
                 break
             d.click(areas["help"][0] + 28, areas["help"][1] + 51)
             until(lambda: "help" not in shown())
+        if "help" in shown():
+            # Three clicks lost at a frame or two a second (seen once in many runs): its key, F1.
+            print("note: the start screen closed by F1 (its Start button's clicks were lost)",
+                  flush=True)
+            d.call("POST", "/actions", {"actions": [{
+                "type": "key", "id": "keys", "actions": [
+                    {"type": "keyDown", "value": "\ue031"}, {"type": "pause", "duration": 100},
+                    {"type": "keyUp", "value": "\ue031"}]}]})
+            until(lambda: "help" not in shown())
         for _ in range(3):
             areas = shown()
             if "panel" in areas:

@@ -96,9 +96,10 @@ pub fn read(params: &[(String, String)]) -> Result<Asked, String> {
     let cli = WebCli::try_parse_from(&argv).map_err(|e| {
         // clap's message, as the command line prints it, without its usage lines.
         let text = e.render().to_string();
+        // Nor its pointer to `--help`, which a page has not.
         let first: Vec<&str> = text
             .lines()
-            .take_while(|l| !l.starts_with("Usage:"))
+            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
             .filter(|l| !l.trim().is_empty())
             .collect();
         format!("URL parameters: {}", first.join(" "))
@@ -108,14 +109,21 @@ pub fn read(params: &[(String, String)]) -> Result<Asked, String> {
     if let Some(n) = args.boids {
         crate::model::validate_boid_count(n).map_err(|e| format!("URL parameter {e}"))?;
     }
+    // The app's own setup, as it will make it (the settings, then the whole validated: a value
+    // in range alone may be out of range for the model it sets, `vicsek_eta=99`), at the count
+    // a software adapter's app starts with when the URL gives none, and a 16 : 9 page.
     let scene = match &preset {
-        Some(p) => p.scene(),
-        None => crate::app::presets::default_scene(),
-    }
-    .map_err(|e| e.to_string())?;
-    let mut params = scene.params;
-    crate::run::spec::apply_sets(&mut params, &args.setup.set)
-        .map_err(|e| format!("URL parameters: {e}"))?;
+        Some(p) => Some(p.scene().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    crate::app::start::app_setup(
+        scene.as_ref(),
+        &args.setup.overrides(args.boids),
+        crate::app::args::DEFAULT_BOIDS_SOFTWARE,
+        16.0 / 9.0,
+        args.spawn,
+    )
+    .map_err(|e| format!("URL parameters: {e}"))?;
     if let Some(p) = &preset {
         args.setup.scene = Some(p.path());
     }
@@ -160,13 +168,23 @@ mod tests {
     fn a_bad_parameter_gets_the_command_lines_message() {
         let e = read(&kv(&[("boids", "many")])).err().unwrap();
         assert!(
-            e.contains("--boids") && e.contains("not a boid count"),
+            e.contains("--boids") && e.contains("not a boid count") && !e.contains("--help"),
             "{e}"
         );
         let e = read(&kv(&[("boids", "0")])).err().unwrap();
         assert!(e.contains("boids") && e.contains('0'), "{e}");
         let e = read(&kv(&[("set", "vicsek_eta=-3")])).err().unwrap();
         assert!(e.contains("vicsek_eta"), "{e}");
+        // In range for the parameter's type, out of range for the model it sets: refused here,
+        // where the page can say it and start without it, not when the app opens.
+        let e = read(&kv(&[("model", "vicsek"), ("set", "vicsek_eta=99")]))
+            .err()
+            .unwrap();
+        assert!(
+            e.contains("vicsek_eta") && e.contains("out of range") && e.contains("6.28"),
+            "{e}"
+        );
+        assert!(read(&kv(&[("model", "vicsek"), ("set", "vicsek_eta=1.5")])).is_ok());
         let e = read(&kv(&[("model", "nope")])).err().unwrap();
         assert!(e.contains("model"), "{e}");
         let e = read(&kv(&[("preset", "nope")])).err().unwrap();
