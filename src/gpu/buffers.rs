@@ -141,15 +141,21 @@ pub fn max_boids_for(limits: &wgpu::Limits) -> u64 {
 /// # Errors
 /// [`GpuError::Limit`] naming the limit and the largest count that fits.
 pub fn check_boids(ctx: &GpuContext, boids: u64) -> Result<(), GpuError> {
-    let allocated = boids
-        .max(1)
-        .next_multiple_of(crate::stages::REGION_ALIGN as u64);
     check_fits(
         ctx,
         format!("{boids} boids ({} bytes each)", largest_boid_element()),
-        allocated * largest_boid_element(),
+        allocated_boids(boids) * largest_boid_element(),
         format!(": at most {} boids fit on this adapter", max_boids(ctx)),
     )
+}
+
+/// Boids the buffers are allocated for to hold `boids`: whole blocks of
+/// [`crate::stages::REGION_ALIGN`] (at least one), so that the region `hue` starts at an offset
+/// a binding may.
+fn allocated_boids(boids: u64) -> u64 {
+    boids
+        .max(1)
+        .next_multiple_of(crate::stages::REGION_ALIGN as u64)
 }
 
 impl SimBuffers {
@@ -164,12 +170,8 @@ impl SimBuffers {
         capacity: Capacity,
         grid_cells: u32,
     ) -> Result<Self, GpuError> {
-        // Whole blocks of boids, so that the region `hue` starts at an offset a binding may.
         let capacity = Capacity {
-            boids: capacity
-                .boids
-                .max(1)
-                .next_multiple_of(crate::stages::REGION_ALIGN),
+            boids: allocated_boids(capacity.boids as u64) as u32,
             ..capacity
         };
         check_boids(ctx, capacity.boids as u64)?;
