@@ -248,6 +248,10 @@ impl Gfx {
         renderer.set_actors(&ctx.queue, st.run.sim.actors());
         let egui_ctx = egui::Context::default();
         egui_ctx.set_theme(crate::app::ui::egui_theme(args.theme));
+        // A tab on a software adapter draws a frame a second or slower, and egui times a press
+        // by its passes: a short press whose release came a pass later was not a click (0.8 s).
+        #[cfg(target_arch = "wasm32")]
+        egui_ctx.options_mut(|o| o.input_options.max_click_duration = 3.0);
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
