@@ -327,28 +327,31 @@ struct PerBoid {
 fn per_boid(f: &FlockCounts) -> PerBoid {
     let g = 1.0 + f.ghost_fraction;
     let c = f.cells_per_boid;
-    // clear: 4 B per cell written; count: pos_vel 16 + atomic 4+4 + rank 4 per item; scan: 4 B
-    // read and written per cell, twice (block sums, then their offsets); slots: pos_vel 16, id 4,
-    // cell 4, rank 4, slot id 4 per item; scatter: 16 + 16 + 4 + 8 read, 16 + 16 + 4 + 8
-    // written (pos_vel, hue, id, image counts), the cell's 8 and its slot ids (one per item at
-    // this density) per item; rules: own 44 read, 48 written, ~10 cell starts, candidates from
-    // cache (each sorted item is read once from DRAM: 36 B per item); measures: 16 + 4.
+    // clear: 4 B per cell written; count: pos_vel 16 + atomic 4+4 + rank 4 + cell 4 per item;
+    // scan: 4 B read and written per cell, twice (block sums, then their offsets); slots: cell 4,
+    // rank 4, cell start 4, slot id 4 per item and the id 4 per boid; scatter: pos_vel, hue and
+    // id (16 + 16 + 4) read and written per item and the image counts (8) per boid (a ghost has
+    // none), the cell's 8 and its slot ids (one per item at this density) per item; rules: own
+    // 36 read (pos_vel, hue, id), 36 written (pos_vel, hue, neighbour count: the id and image
+    // counts stay in the sorted buffer, which becomes the state's, and an image count changes
+    // there only for a boid that crosses an edge, a few in a thousand a step, not counted), ~10
+    // cell starts, candidates from cache (36 B per item); measures: 16 + 4.
     let bytes = 4.0 * c
-        + 28.0 * g
-        + 16.0 * c
         + 32.0 * g
-        + 100.0 * g
-        + (44.0 + 48.0 + 40.0 + 36.0 * g)
+        + 16.0 * c
+        + (16.0 * g + 4.0)
+        + (84.0 * g + 16.0)
+        + (36.0 + 36.0 + 40.0 + 36.0 * g)
         + 20.0;
     // From DRAM: scatter reads each cell start (4 B a cell) and slot id (4 B an item) once, and
-    // rules each sorted item once (pos_vel, hue, id and image counts of a real item, 44 B; the
-    // pos_vel and hue of a ghost, 32 B) and each cell start once, besides its 48 B of writes.
+    // rules each sorted item once (pos_vel, hue and id, 36 B; the pos_vel and hue of a ghost,
+    // 32 B) and each cell start once, besides its 36 B of writes.
     let dram_bytes = 4.0 * c
-        + 28.0 * g
-        + 16.0 * c
         + 32.0 * g
-        + (88.0 * g + 4.0 * c + 4.0 * g)
-        + (44.0 + 32.0 * (g - 1.0) + 4.0 * c + 48.0)
+        + 16.0 * c
+        + (16.0 * g + 4.0)
+        + (72.0 * g + 16.0 + 4.0 * c + 4.0 * g)
+        + (36.0 + 32.0 * (g - 1.0) + 4.0 * c + 36.0)
         + 20.0;
     // 46 vector operations per candidate (counted in shaders/gather.wgsl's gather_range: offset 2,
     // dot 2, six compares and five ands, separation 7, alignment 5, cohesion 5, hue 9, count 3),

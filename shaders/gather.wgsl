@@ -247,26 +247,31 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 // s of the state: the state follows the canonical order of the sort. A boid a hunting predator
 // catches (`caught`: `caught_by_predator` at its position, which `rules` counts for every boid,
 // deferred or not) respawns instead; the others feel the predators' push (predators_common.wgsl;
-// mirrors `next_boid` in src/model/predators.rs). The image counts follow the move
-// (`next_image`, docs/model.md §2.4), into `id`'s image plane; the hue vector goes into
-// `pos_vel`'s hue plane (regions.wgsl).
+// mirrors `next_boid` in src/model/predators.rs). The hue vector goes into `pos_vel`'s hue plane
+// (regions.wgsl). The boid's id and image counts stay where `scatter` put them, in `sorted_id`,
+// whose role becomes the state's `id` after the step (src/stages/mod.rs, `SWAPPED`): the image
+// counts change there, in place, only when the move crosses the world's edge (`image_step`,
+// docs/model.md §2.4), so a step neither copies the ids nor rewrites the image counts.
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums,
                caught: bool) {
     let b = boid_from(me, h, sorted_id[s]);
     var next: Boid;
-    var img = load_sorted_image(s);
+    var crossed = vec2<i32>(0);
     if (caught) {
         // A respawned boid keeps its image counts (docs/model.md §2.4).
         next = respawn(b);
     } else {
         next = next_state(b, sums, ob, predator_accel(b.position));
-        img = next_image(img, b.position, next.position);
+        crossed = image_step(b.position, next.position);
     }
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     pos_vel[hue_at(s)] = vec4<f32>(next.hue, next.hue_velocity);
-    id[s] = sorted_id[s];
-    let at = image_word(arrayLength(&id), s);
-    id[at] = bitcast<u32>(img.x);
-    id[at + 1u] = bitcast<u32>(img.y);
     neighbors[s] = sums.neighbors;
+    // A loop of at most one round, not a branch: a software adapter runs a branch's body for
+    // every invocation (masked) but leaves a loop that no invocation is in.
+    for (var wrapped = any(crossed != vec2<i32>(0)); wrapped; wrapped = false) {
+        let at = image_word(arrayLength(&sorted_id), s);
+        sorted_id[at] = bitcast<u32>(bitcast<i32>(sorted_id[at]) + crossed.x);
+        sorted_id[at + 1u] = bitcast<u32>(bitcast<i32>(sorted_id[at + 1u]) + crossed.y);
+    }
 }

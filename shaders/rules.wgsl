@@ -11,14 +11,13 @@
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> sorted_hue: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> sorted_id: array<u32>;
+@group(0) @binding(3) var<storage, read_write> sorted_id: array<u32>;
 @group(0) @binding(4) var<storage, read> cells: array<u32>;
 @group(0) @binding(5) var<storage, read_write> pos_vel: array<vec4<f32>>;
-@group(0) @binding(6) var<storage, read_write> id: array<u32>;
-@group(0) @binding(7) var<storage, read_write> neighbors: array<u32>;
-@group(0) @binding(8) var<storage, read_write> deferred: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> neighbors: array<u32>;
+@group(0) @binding(7) var<storage, read_write> deferred: array<atomic<u32>>;
 // The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
-@group(0) @binding(9) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
+@group(0) @binding(8) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
 
 // Most candidates one invocation visits (with a neighbour cap, whose insertions cost up to
 // MAX_NEIGHBORS_CAP iterations each, fewer), and most nearby obstacle points.

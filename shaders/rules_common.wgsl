@@ -330,14 +330,15 @@ fn apply_boundary(p_in: vec2<f32>, v_in: vec2<f32>) -> PosVel {
     return PosVel(p, v);
 }
 
-// The image counts after a move from `old` to `new` (docs/model.md §2.4); mirrors `next_image` in
-// src/model/rules.rs.
-fn next_image(image: vec2<i32>, old: vec2<f32>, new_p: vec2<f32>) -> vec2<i32> {
+// What a move from `old` to `new` adds to the image counts (docs/model.md §2.4): the world
+// widths and heights it crossed, none outside a wrapping world; mirrors `next_image` in
+// src/model/rules.rs (the counts plus this).
+fn image_step(old: vec2<f32>, new_p: vec2<f32>) -> vec2<i32> {
     if (params.boundary != 0u) {
-        return image;
+        return vec2<i32>(0);
     }
     let k = floor((old - new_p) * vec2<f32>(params.inv_world_width, params.inv_world_height) + 0.5);
-    return image + vec2<i32>(k);
+    return vec2<i32>(k);
 }
 
 // The hue-vector rule, shared by every model: (new hue vector, new hue velocity).

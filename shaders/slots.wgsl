@@ -1,25 +1,29 @@
 // Stage `slots`: each item writes its boid's id at its counted place, slot_ids[start(cell) + rank], so
-// every cell's range of `slots` lists the ids of its items.
+// every cell's range of `slots` lists the ids of its items. The item's cell and rank are what
+// `count` wrote (`rank` and its plane `item_cell`, count.wgsl).
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
-@group(0) @binding(1) var<storage, read> pos_vel: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> id: array<u32>;
-@group(0) @binding(3) var<storage, read> cells: array<u32>;
-@group(0) @binding(4) var<storage, read> rank: array<u32>;
-@group(0) @binding(5) var<storage, read_write> slot_ids: array<u32>;
+@group(0) @binding(1) var<storage, read> id: array<u32>;
+@group(0) @binding(2) var<storage, read> cells: array<u32>;
+@group(0) @binding(3) var<storage, read> rank: array<u32>;
+@group(0) @binding(4) var<storage, read_write> slot_ids: array<u32>;
+
+// As in count.wgsl.
+const RANK_HAS_GHOST: u32 = 0x80000000u;
 
 @compute @workgroup_size(256)
 fn slots(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
     let i = workgroup_linear(wid, nwg) * WORKGROUP_SIZE + lid;
-    if (i >= replicas[0].total_boids) {
+    let n = replicas[0].total_boids;
+    if (i >= n) {
         return;
     }
-    enter_replica(replica_of_boid(i));
-    let c = cell_xy(pos_vel[i].xy);
-    slot_ids[cells[cell_index(c)] + rank[i]] = id[i];
-    let g = ghost_of(c);
-    if (g.exists) {
-        slot_ids[cells[g.cell] + rank[params.total_boids + i]] = id[i];
+    let cell_at = arrayLength(&rank) / 2u;
+    let r = rank[i];
+    slot_ids[cells[rank[cell_at + i]] + (r & ~RANK_HAS_GHOST)] = id[i];
+    if ((r & RANK_HAS_GHOST) != 0u) {
+        let k = n + i;
+        slot_ids[cells[rank[cell_at + k]] + rank[k]] = id[i];
     }
 }

@@ -233,7 +233,10 @@ fn scatter_cells(from: &Sources<'_>, c0: usize, c1: usize, out: Part<'_>) {
             out.pos_vel[k] = pv;
             out.hue[k] = from.hue[i];
             out.id[k] = bid;
-            out.image[k] = from.image[i];
+            // A boid's image counts (a ghost has none, as on the GPU).
+            if item < n {
+                out.image[k] = from.image[i];
+            }
         }
     }
 }

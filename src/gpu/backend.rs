@@ -480,6 +480,8 @@ impl GpuBackend {
     /// Records one whole step into `enc` (uniforms must be written first).
     pub fn record_step(&mut self, enc: &mut wgpu::CommandEncoder) {
         self.record_scoped(enc, "step", When::Step);
+        // The state's ids and image counts are where `scatter` sorted them (stages::SWAPPED).
+        self.buffers.swap_after_step();
     }
 
     /// Resolves the profiler's queries into `enc`, submits it and closes the profiler frame.

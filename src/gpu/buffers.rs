@@ -8,7 +8,7 @@ use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scan::ScanLevels;
 use crate::model::{split_state, Boid, Grid, ObstacleGrid, SimParams};
 use crate::simulation::{GpuError, StorageRange};
-use crate::stages::{At, BufferDesc, Len, Run, BUFFERS, STAGES};
+use crate::stages::{At, BufferDesc, Len, Run, BUFFERS, STAGES, SWAPPED};
 
 /// What the buffers can hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,7 @@ impl Capacity {
         let n = match len {
             Len::Boids => self.boids as u64,
             Len::Items => self.items as u64,
+            Len::IdsThenImages => self.items as u64 + 2 * self.boids as u64,
             Len::CellCounters => {
                 crate::stages::cells_end(self.cells) as u64
                     + crate::stages::PREDATOR_BYTES / 4 * self.predators as u64
@@ -66,8 +67,12 @@ pub struct SimBuffers {
     pub capacity: Capacity,
     /// In the order of [`BUFFERS`].
     buffers: Vec<wgpu::Buffer>,
-    /// In the order of [`STAGES`] (the scan's are in `scan`).
-    binds: Vec<Option<wgpu::BindGroup>>,
+    /// In the order of [`STAGES`] (the scan's are in `scan`): `binds[0]` with every buffer in its
+    /// own role, `binds[1]` with the pairs of [`SWAPPED`] swapped.
+    binds: [Vec<Option<wgpu::BindGroup>>; 2],
+    /// Whether the pairs of [`SWAPPED`] are in each other's roles now (after an odd number of
+    /// steps).
+    swapped: bool,
     /// The levels of the `scan` stage over `cells`.
     pub scan: ScanLevels,
 }
@@ -111,6 +116,7 @@ fn largest_boid_element() -> u64 {
         .map(|b| match b.len {
             Len::Boids => b.elem_bytes,
             Len::Items | Len::Deferred => 2 * b.elem_bytes,
+            Len::IdsThenImages => 4 * b.elem_bytes,
             _ => 0,
         })
         .max()
@@ -217,40 +223,55 @@ impl SimBuffers {
                 })
             })
             .collect();
-        let get = |name: &str| {
-            let k = BUFFERS
-                .iter()
-                .position(|b| b.name == name)
-                .unwrap_or_else(|| panic!("no buffer named {name:?}"));
-            &buffers[k]
-        };
         let mut scan = None;
-        let binds = STAGES
-            .iter()
-            .enumerate()
-            .map(|(k, stage)| match stage.run {
-                Run::Scan { data } => {
-                    scan = Some(ScanLevels::new(
-                        d,
-                        pipelines.at(k),
-                        get(data),
-                        grid_cells.min(capacity.cells) + 1,
-                    ));
-                    None
-                }
-                Run::Dispatches(_) => {
-                    let bound: Vec<&wgpu::Buffer> =
-                        stage.bindings.iter().map(|b| get(b.name)).collect();
-                    Some(pipelines.at(k).bind(d, &bound))
-                }
-            })
-            .collect();
+        let mut binds: [Vec<Option<wgpu::BindGroup>>; 2] = [false, true].map(|swapped| {
+            let get = |name: &str| &buffers[buffer_index(name, swapped)];
+            STAGES
+                .iter()
+                .enumerate()
+                .map(|(k, stage)| match stage.run {
+                    Run::Scan { data } => {
+                        scan = Some(ScanLevels::new(
+                            d,
+                            pipelines.at(k),
+                            get(data),
+                            grid_cells.min(capacity.cells) + 1,
+                        ));
+                        None
+                    }
+                    Run::Dispatches(_) => {
+                        let bound: Vec<&wgpu::Buffer> =
+                            stage.bindings.iter().map(|b| get(b.name)).collect();
+                        Some(pipelines.at(k).bind(d, &bound))
+                    }
+                })
+                .collect()
+        });
+        // A stage that binds no swapped buffer has the same bind group in both roles: one
+        // object for both.
+        for (k, stage) in STAGES.iter().enumerate() {
+            let swaps = stage
+                .bindings
+                .iter()
+                .any(|b| SWAPPED.iter().any(|(x, y)| b.name == *x || b.name == *y));
+            if !swaps {
+                binds[1][k] = binds[0][k].clone();
+            }
+        }
         Ok(SimBuffers {
             capacity,
             buffers,
             binds,
+            swapped: false,
             scan: scan.expect("the stage table has a scan stage"),
         })
+    }
+
+    /// Swaps the roles of the pairs of [`SWAPPED`], as a step's last stage leaves them: call it
+    /// once after recording each whole step (the state's ids and image counts are then in the
+    /// buffer `sorted_id` was).
+    pub fn swap_after_step(&mut self) {
+        self.swapped = !self.swapped;
     }
 
     /// Rebuilds the scan's levels for a grid of `grid_cells` (≤ `capacity.cells`) when it has
@@ -283,6 +304,7 @@ impl SimBuffers {
         let desc = crate::stages::buffer(r.host).expect("a region's host is in BUFFERS");
         let offset = match r.at {
             At::Plane { bytes_before } => bytes_before * self.capacity.elements(desc.len),
+            At::AfterItems => 4 * self.capacity.items as u64,
             At::Word(w) => 4 * w as u64,
             At::AfterCells => 4 * crate::stages::cells_end(self.capacity.cells) as u64,
             At::End => host.size().saturating_sub(bytes),
@@ -331,22 +353,41 @@ impl SimBuffers {
     /// # Panics
     /// When there is no such buffer.
     pub fn get(&self, name: &str) -> &wgpu::Buffer {
-        let k = BUFFERS
-            .iter()
-            .position(|b| b.name == name)
-            .unwrap_or_else(|| panic!("no buffer named {name:?}"));
-        &self.buffers[k]
+        &self.buffers[buffer_index(name, self.swapped)]
     }
 
-    /// The bind group of the stage at position `k` of [`STAGES`] (None for the scan).
+    /// The bind group of the stage at position `k` of [`STAGES`] (None for the scan), with the
+    /// buffers in their current roles.
     pub fn bind_group(&self, k: usize) -> Option<&wgpu::BindGroup> {
-        self.binds[k].as_ref()
+        self.binds[self.swapped as usize][k].as_ref()
     }
 
     /// Total bytes of every buffer at this capacity.
     pub fn total_bytes(&self) -> u64 {
         self.buffers.iter().map(|b| b.size()).sum()
     }
+}
+
+/// The position in [`BUFFERS`] of the buffer in the role `name`: its own, or with the pairs of
+/// [`SWAPPED`] in each other's roles when `swapped`.
+///
+/// # Panics
+/// When there is no such buffer.
+fn buffer_index(name: &str, swapped: bool) -> usize {
+    let name = match SWAPPED.iter().find(|(a, b)| name == *a || name == *b) {
+        Some((a, b)) if swapped => {
+            if name == *a {
+                *b
+            } else {
+                *a
+            }
+        }
+        _ => name,
+    };
+    BUFFERS
+        .iter()
+        .position(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no buffer named {name:?}"))
 }
 
 /// The capacity `n` boids need with the grid of `params`, the obstacle grid `og`, `predators`

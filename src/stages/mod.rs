@@ -22,6 +22,7 @@ pub mod twins;
 #[macro_use]
 mod compose;
 
+pub use twins::count::RANK_HAS_GHOST;
 use twins::CpuStep;
 
 pub use compose::{
@@ -181,10 +182,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
     },
     Stage {
         name: "slots",
-        wgsl: wgsl!("common.wgsl", "replicas.wgsl", "grid.wgsl", "slots.wgsl"),
+        wgsl: wgsl!("common.wgsl", "replicas.wgsl", "slots.wgsl"),
         bindings: &[
             b("replicas", Uniform),
-            b("pos_vel", Read),
             b("id", Read),
             b("cells", Read),
             b("rank", Read),
@@ -289,10 +289,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
-            b("sorted_id", Read),
+            b("sorted_id", ReadWrite),
             b("cells", Read),
             b("pos_vel", ReadWrite),
-            b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", ReadWrite),
             b("replica_models", Uniform),
@@ -323,10 +322,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("replicas", Uniform),
             b("sorted_pos_vel", Read),
             b("sorted_hue", Read),
-            b("sorted_id", Read),
+            b("sorted_id", ReadWrite),
             b("cells", Read),
             b("pos_vel", ReadWrite),
-            b("id", ReadWrite),
             b("neighbors", ReadWrite),
             b("deferred", Read),
             b("replica_models", Uniform),
@@ -395,6 +393,9 @@ pub enum Len {
     /// One element per possible item: 2 per boid in a wrapping world (a boid and its ghost),
     /// else 1.
     Items,
+    /// One element per possible item (the ids of the items), then two per boid (the image
+    /// counts of the boids, which are the first N items: a ghost has none).
+    IdsThenImages,
     /// One element per cell counter (`cell_count + 1`, rounded up to [`REGION_ALIGN`]), eight
     /// per predator, then the obstacle grid's: one per obstacle cell plus one, and two per
     /// obstacle point.
@@ -463,7 +464,8 @@ pub const MEASURES_ROW_BYTES: u64 = 16 * crate::model::measures::ROW_VEC4S as u6
 /// (after a step the state is in the sort's order). No buffer holds more than 16 bytes per item
 /// or 32 per boid (two items per boid in a wrapping world), so the binding size limit allows
 /// `limit / 32` boids. Some buffers hold others ([`REGIONS`]) so that no stage binds more than
-/// [`STORAGE_BINDINGS_MAX`] storage buffers.
+/// [`STORAGE_BINDINGS_MAX`] storage buffers. `id` and `sorted_id` swap roles after each step
+/// ([`SWAPPED`]).
 pub static BUFFERS: [BufferDesc; 14] = [
     // One parameter block per replica of an ensemble (a lone run writes the first).
     BufferDesc {
@@ -485,19 +487,23 @@ pub static BUFFERS: [BufferDesc; 14] = [
     // `array<vec4<f32>>`: the positions and velocities, then the region `hue` (32 bytes a boid
     // in all, as the sorted items' two per boid in a wrapping world).
     buf("pos_vel", 32, Len::Boids),
-    // `array<u32>`: the ids, then the region `image` (12 bytes a boid in all).
-    buf("id", 12, Len::Boids),
+    // `array<u32>`: the ids, then the region `image` (laid out as `sorted_id`, whose role it
+    // takes after each step, [`SWAPPED`]; its first N ids are the state's).
+    buf("id", 4, Len::IdsThenImages),
     // `array<u32>`: each boid's neighbour count, then the region `neighbor_ids`.
     buf("neighbors", 4, Len::NeighborCounts),
     // `array<u32>`: the uniform grid's cell counters, then the regions `predators` and
     // `obstacle_grid`.
     buf("cells", 4, Len::CellCounters),
-    buf("rank", 4, Len::Items),
+    // `array<u32>`: each item's rank in its cell (a boid's with [`RANK_HAS_GHOST`]), then the
+    // region `item_cell`.
+    buf("rank", 8, Len::Items),
     buf("slot_ids", 4, Len::Items),
     buf("sorted_pos_vel", 16, Len::Items),
     buf("sorted_hue", 16, Len::Items),
-    // `array<u32>`: the sorted ids, then the region `sorted_image`.
-    buf("sorted_id", 12, Len::Items),
+    // `array<u32>`: the sorted ids, then the region `sorted_image` (of the first N items, the
+    // boids; a ghost has no image counts).
+    buf("sorted_id", 4, Len::IdsThenImages),
     buf("partials", MEASURES_ROW_BYTES, Len::BoidWorkgroups),
     // One row of measures per replica.
     buf("result", MEASURES_ROW_BYTES, Len::Fixed(MAX_REPLICAS)),
@@ -515,6 +521,17 @@ pub static BUFFERS: [BufferDesc; 14] = [
     },
 ];
 
+/// Pairs of [`BUFFERS`] that swap roles after each step. `rules` writes the next positions,
+/// velocities and hue vectors at the state's index k = the boid's sorted index, but leaves its id
+/// and image counts where `scatter` put them — the first N items of `sorted_id`, in the same
+/// order — changing an image count there in place only when the boid crosses the world's edge;
+/// so after the step that buffer is the state's `id` and the other one is free for the next
+/// sort. A step thus neither copies the ids nor rewrites the image counts (20 bytes a boid). The
+/// GPU keeps a bind group of each stage for either assignment
+/// ([`crate::gpu::buffers::SimBuffers::swap_after_step`]); the CPU twin of `rules` copies the
+/// ids and image counts into its state instead (the same values where the next step reads them).
+pub static SWAPPED: [(&str, &str); 1] = [("id", "sorted_id")];
+
 /// Most storage buffers a stage of [`STAGES`] binds: what WebGPU guarantees every adapter offers
 /// (`maxStorageBuffersPerShaderStage`; lavapipe, SwiftShader and discrete GPUs offer 10 or more).
 /// The buffers that only some runs need, are small, or are touched once per boid live in regions
@@ -525,11 +542,13 @@ pub const STORAGE_BINDINGS_MAX: usize = 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum At {
     /// A plane after `bytes_before` bytes per element of the host (its elements are split
-    /// into planes: `id`'s ids, then its image counts).
+    /// into planes: `pos_vel`'s positions and velocities, then its hue vectors).
     Plane {
         /// Bytes per host element of the planes before it.
         bytes_before: u64,
     },
+    /// After the host's one word per possible item ([`Len::IdsThenImages`]).
+    AfterItems,
     /// From a fixed word of the host.
     Word(u32),
     /// After the host's uniform grid cell counters: from word [`cells_end`] of the capacity's
@@ -555,12 +574,12 @@ pub struct Region {
 }
 
 /// Every region of a host buffer.
-pub static REGIONS: [Region; 7] = [
+pub static REGIONS: [Region; 8] = [
     // The image counts of docs/model.md §2.4 (`vec2<i32>` as two words each).
     Region {
         name: "image",
         host: "id",
-        at: At::Plane { bytes_before: 4 },
+        at: At::AfterItems,
     },
     // The hue vectors and their velocities (`[hx, hy, ux, uy]`, four `f32` words each).
     Region {
@@ -574,10 +593,16 @@ pub static REGIONS: [Region; 7] = [
         host: "cells",
         at: At::AfterCells,
     },
+    // Each item's cell (`count` writes it, `slots` reads it).
+    Region {
+        name: "item_cell",
+        host: "rank",
+        at: At::Plane { bytes_before: 4 },
+    },
     Region {
         name: "sorted_image",
         host: "sorted_id",
-        at: At::Plane { bytes_before: 4 },
+        at: At::AfterItems,
     },
     // The catch counters of each replica: [this step, total].
     Region {
@@ -645,6 +670,7 @@ pub fn bytes_per_boid() -> u64 {
         .map(|b| match b.len {
             Len::Boids => b.elem_bytes,
             Len::Items | Len::Deferred => 2 * b.elem_bytes,
+            Len::IdsThenImages => 4 * b.elem_bytes,
             _ => 0,
         })
         .sum()

@@ -124,9 +124,10 @@ fn a_boid_with_more_than_65536_candidates_counts_all_its_neighbours() {
         );
         let pv: Vec<[f32; 4]> = read_vec(&ctx, b.get("pos_vel"), n).unwrap();
         let hu: Vec<[f32; 4]> = b.read_region(&ctx, "hue", n).unwrap();
-        let id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
+        // The ids and image counts stay in `sorted_id` (the state's after the step).
+        let id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), n).unwrap();
         assert_eq!(id, c.id, "the state follows the sorted order");
-        let image: Vec<[i32; 2]> = b.read_region(&ctx, "image", n).unwrap();
+        let image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", n).unwrap();
         let g = boids::model::join_state(&pv, &hu, &id, &image);
         let cpu = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
         // The observer's sums have 65 600 terms, added in another order by the workgroup than by

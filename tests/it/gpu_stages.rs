@@ -15,6 +15,7 @@ use boids::model::{
     StepUniforms,
 };
 use boids::stages::twins::{self as cpu, CpuStep};
+use boids::stages::RANK_HAS_GHOST;
 use wgpu::util::DeviceExt;
 
 fn params(boundary: Boundary, n: usize) -> SimParams {
@@ -64,7 +65,11 @@ fn binning_stages_match_their_cpu_twins() {
     .enumerate()
     {
         let p = params(boundary, n);
-        let boids = support::test_state(k as u32 + 3, n, &p, true);
+        let mut boids = support::test_state(k as u32 + 3, n, &p, true);
+        // Image counts of every sign, so that `scatter` is seen to move each boid's own.
+        for (j, b) in boids.iter_mut().enumerate() {
+            b.image = [j as i32 % 7 - 3, (j as i32 * 13) % 5 - 2];
+        }
         support::checked(&ctx, || {
             let gpu = GpuBackend::from_state(&ctx, &p, &boids, 1).unwrap();
             let u = gpu.uniforms();
@@ -78,13 +83,23 @@ fn binning_stages_match_their_cpu_twins() {
             let c = cpu_until(&boids, &p, u, "count");
             let g_counts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();
             assert_eq!(g_counts, c.cells, "count: items per cell (n={n})");
-            // Ranks come from atomicAdd: each cell's ranks must be exactly 0..count.
+            // Ranks come from atomicAdd: each cell's ranks must be exactly 0..count. A boid's
+            // rank word says whether it has a ghost, as the twin's; each item's cell is the twin's.
             let g_rank: Vec<u32> = read_vec(&ctx, b.get("rank"), items).unwrap();
+            let has_ghost = |r: &[u32]| -> Vec<bool> {
+                r[..n].iter().map(|w| w & RANK_HAS_GHOST != 0).collect()
+            };
+            assert_eq!(has_ghost(&g_rank), has_ghost(&c.rank), "count: ghost bits");
+            let g_cell: Vec<u32> = b.read_region(&ctx, "item_cell", items).unwrap();
+            let real = |i: usize| i < n || c.rank[i - n] & RANK_HAS_GHOST != 0;
+            for i in (0..items).filter(|&i| real(i)) {
+                assert_eq!(g_cell[i], c.item_cell[i], "count: cell of item {i}");
+            }
             let grid = u.grid();
             let mut ranks: Vec<Vec<u32>> = vec![Vec::new(); cells - 1];
             for (i, bd) in boids.iter().enumerate() {
                 let (cx, cy) = grid.cell_xy(bd.pos());
-                ranks[grid.index(cx, cy) as usize].push(g_rank[i]);
+                ranks[grid.index(cx, cy) as usize].push(g_rank[i] & !RANK_HAS_GHOST);
                 if let Some((gc, _)) = grid.ghost(cx, cy) {
                     ranks[gc as usize].push(g_rank[n + i]);
                 }
@@ -117,10 +132,11 @@ fn binning_stages_match_their_cpu_twins() {
             let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), total).unwrap();
             // The canonical order (cells, then ids): bit for bit the CPU twin's.
             assert_eq!(g_id, c.sorted_id[..total], "scatter: item order (n={n})");
-            let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", total).unwrap();
+            // The boids' image counts (the first n items; a ghost has none).
+            let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", n).unwrap();
             assert_eq!(
                 g_image,
-                c.sorted_image[..total],
+                c.sorted_image[..n],
                 "scatter: image counts (n={n})"
             );
             assert_eq!(
@@ -222,7 +238,11 @@ fn rules_match_the_cpu_twin() {
                 topological_k: topo.max(1),
                 ..params(boundary, n)
             };
-            let boids = support::test_state(k as u32 + 30, n, &p, true);
+            let mut boids = support::test_state(k as u32 + 30, n, &p, true);
+            // Image counts of every sign: `rules` adds a crossing to the boid's own.
+            for (j, b) in boids.iter_mut().enumerate() {
+                b.image = [j as i32 % 7 - 3, (j as i32 * 13) % 5 - 2];
+            }
             support::checked(&ctx, || {
                 let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
                 // Predators of both kinds: `rules` reads them from their region of `cells`.
@@ -282,7 +302,9 @@ fn rules_match_the_cpu_twin() {
                     g_neigh, c.neighbors,
                     "rules: neighbour counts ({boundary:?}, D_r {d_r}, cap {cap})"
                 );
-                let g_id: Vec<u32> = read_vec(&ctx, b.get("id"), n).unwrap();
+                // `rules` leaves the ids and image counts in `sorted_id` (in place: the state's
+                // after the step, stages::SWAPPED); the twin copies them into its state.
+                let g_id: Vec<u32> = read_vec(&ctx, b.get("sorted_id"), n).unwrap();
                 assert_eq!(g_id, c.id, "rules: the state follows the sorted order");
                 // The topological neighbours, exactly (none recorded in the metric one).
                 let g_near: Vec<u32> = b
@@ -293,7 +315,14 @@ fn rules_match_the_cpu_twin() {
                     topo == 0 || g_near == c.neighbor_ids,
                     "rules: topological neighbour ids ({boundary:?})"
                 );
-                let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "image", n).unwrap();
+                let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", n).unwrap();
+                assert_eq!(g_image, c.image, "rules: image counts ({boundary:?})");
+                // Boids at the edges cross them: some image counts changed (in place on the GPU).
+                assert_eq!(
+                    boundary == Boundary::Wrap,
+                    c.image[..] != c.sorted_image[..n],
+                    "rules: boids crossed the wrapping world's edges ({boundary:?})"
+                );
                 let g_out = boids::model::join_state(&g_pv, &g_hue, &g_id, &g_image);
                 let c_out = boids::model::join_state(&c.pos_vel, &c.hue, &c.id, &c.image);
                 support::compare_states(&g_out, &c_out, &p, support::ONE_STEP).unwrap_or_else(

@@ -74,8 +74,11 @@ pub struct CpuStep {
     pub image: Vec<[i32; 2]>,
     /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
     pub cells: Vec<u32>,
-    /// Rank of each item within its cell (`2·N` entries in a wrapping world).
+    /// Rank of each item within its cell (`2·N` entries in a wrapping world; a boid's with
+    /// [`crate::stages::RANK_HAS_GHOST`] when it has a ghost).
     pub rank: Vec<u32>,
+    /// Cell of each item (as `rank`; written by `count` for `slots`).
+    pub item_cell: Vec<u32>,
     /// Ids of each cell's items.
     pub slot_ids: Vec<u32>,
     /// Sorted `[x, y, vx, vy]` per item.
@@ -115,6 +118,7 @@ impl CpuStep {
             image: Vec::new(),
             cells: Vec::new(),
             rank: Vec::new(),
+            item_cell: Vec::new(),
             slot_ids: Vec::new(),
             sorted_pos_vel: Vec::new(),
             sorted_hue: Vec::new(),
@@ -163,6 +167,7 @@ impl CpuStep {
         self.params = u;
         self.cells.resize(u.cell_count as usize + 1, 0);
         self.rank.resize(items, 0);
+        self.item_cell.resize(items, 0);
         self.slot_ids.resize(items, 0);
         self.sorted_pos_vel.resize(items, [0.0; 4]);
         self.sorted_hue.resize(items, [0.0; 4]);
@@ -198,7 +203,13 @@ pub fn clear_step(s: &mut CpuStep) {
 /// `count` on a [`CpuStep`].
 pub fn count_step(s: &mut CpuStep) {
     let grid = s.params.grid();
-    count(&s.pos_vel, &grid, &mut s.cells, &mut s.rank);
+    count(
+        &s.pos_vel,
+        &grid,
+        &mut s.cells,
+        &mut s.rank,
+        &mut s.item_cell,
+    );
 }
 
 /// `scan` on a [`CpuStep`].
@@ -208,8 +219,7 @@ pub fn scan_step(s: &mut CpuStep) {
 
 /// `slots` on a [`CpuStep`].
 pub fn slots_step(s: &mut CpuStep) {
-    let grid = s.params.grid();
-    slots(&s.pos_vel, &s.id, &grid, &s.cells, &s.rank, &mut s.slot_ids);
+    slots(&s.id, &s.cells, &s.rank, &s.item_cell, &mut s.slot_ids);
 }
 
 /// `scatter` on a [`CpuStep`].

@@ -30,7 +30,8 @@ pub struct SortedRef<'a> {
 
 /// Copies each item to its place: `start(cell)` plus the number of ids in its cell's range of
 /// `slot_ids` smaller than its own — its rank by id, whatever order `count` ranked the cell in —
-/// with a ghost's x shifted by its padding's ±W. Ids are unique, so every place is taken once.
+/// with a ghost's x shifted by its padding's ±W, and a boid's image counts (a ghost's place in
+/// `out.image` is not written). Ids are unique, so every place is taken once.
 #[allow(clippy::too_many_arguments)]
 pub fn scatter(
     pos_vel: &[[f32; 4]],
@@ -60,7 +61,10 @@ pub fn scatter(
         out.pos_vel[k] = pv;
         out.hue[k] = hue[i];
         out.id[k] = id[i];
-        out.image[k] = image[i];
+        // A boid's image counts (its place is among the first N); a ghost has none.
+        if shift == 0.0 {
+            out.image[k] = image[i];
+        }
     };
     for (i, p) in pos_vel.iter().enumerate() {
         let (cx, cy) = grid.cell_xy(glam::Vec2::new(p[0], p[1]));

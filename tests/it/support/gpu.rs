@@ -70,7 +70,8 @@ pub fn upload_sorted(
     q.write_buffer(
         sorted_id,
         image_at,
-        bytemuck::cast_slice(&c.sorted_image[..total]),
+        // The boids' image counts only: the first `c.len()` items (a ghost has none).
+        bytemuck::cast_slice(&c.sorted_image[..c.len()]),
     );
     q.write_buffer(b.get("cells"), 0, bytemuck::cast_slice(&c.cells));
 }
