@@ -328,7 +328,8 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     let g = 1.0 + f.ghost_fraction;
     let c = f.cells_per_boid;
     // clear: 4 B per cell written; count: pos_vel 16 + atomic 4+4 + rank 4 + cell 4 per item;
-    // scan: 4 B read and written per cell, twice (block sums, then their offsets); slots: cell 4,
+    // scan: 4 B read per cell (the block sums), then 4 B read and written (each cell's start:
+    // its block's exclusive sum plus the block's offset); slots: cell 4,
     // rank 4, cell start 4, slot id 4 per item and the id 4 per boid; scatter: pos_vel, hue and
     // id (16 + 16 + 4) read and written per item and the image counts (8) per boid (a ghost has
     // none), the cell's 8 and its slot ids (one per item at this density) per item; rules: own
@@ -338,7 +339,7 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     // cell starts, candidates from cache (36 B per item); measures: 16 + 4.
     let bytes = 4.0 * c
         + 32.0 * g
-        + 16.0 * c
+        + 12.0 * c
         + (16.0 * g + 4.0)
         + (84.0 * g + 16.0)
         + (36.0 + 36.0 + 40.0 + 36.0 * g)
@@ -348,7 +349,7 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     // 32 B) and each cell start once, besides its 36 B of writes.
     let dram_bytes = 4.0 * c
         + 32.0 * g
-        + 16.0 * c
+        + 12.0 * c
         + (16.0 * g + 4.0)
         + (72.0 * g + 16.0 + 4.0 * c + 4.0 * g)
         + (36.0 + 32.0 * (g - 1.0) + 4.0 * c + 36.0)
