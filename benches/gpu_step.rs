@@ -29,7 +29,9 @@ fn submit(gpu: &GpuBackend, ctx: &GpuContext, names: &[&str]) {
 
 /// Times `iters` runs of one stage (or the whole step when `stage` is "step"). Before each timed
 /// run the stages it depends on run untimed (e.g. `scan` needs freshly cleared and counted cells),
-/// so every run sees the buffers a real step would give it.
+/// so every run sees the buffers a real step would give it; a run through `rules` ends the step
+/// as `GpuBackend::step` does (the buffers' roles swap: the state's ids are then where `rules`
+/// left them).
 fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -> Duration {
     let order = stages::step_stage_names();
     let before: &[&str] = match order.iter().position(|s| *s == stage) {
@@ -51,6 +53,11 @@ fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -
         }
         ctx.wait().unwrap();
         total += t.elapsed();
+        if stage != "step"
+            && order.iter().position(|s| *s == "rules") <= order.iter().position(|s| *s == stage)
+        {
+            gpu.end_step_roles();
+        }
     }
     total
 }

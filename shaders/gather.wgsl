@@ -1,8 +1,8 @@
 // The neighbour gather over the ghost-padded grid, shared by `rules` and `rules_heavy`; mirrors
 // `gather` in src/stages/twins/rules.rs. Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // pair_terms.wgsl, predators_common.wgsl, and from the stage: `params`, `cells`,
-// `sorted_pos_vel`, `sorted_hue`, `sorted_id`, `sorted_image`, `predators` (in `cells`), `catches`,
-// and to write: `pos_vel` with its region `hue`, `id` with its region `image`, `neighbors`.
+// `sorted_pos_vel`, `sorted_hue`, `sorted_id`, `predators` (in `cells`), `catches`, and to write:
+// `pos_vel` with its region `hue`, `neighbors`, and a crossing boid's image counts in `sorted_id`.
 
 // The velocity of the boid whose neighbours are gathered, set by each entry point of `rules` and
 // `rules_heavy` before it gathers: the heading of its field of view (`in_view`).

@@ -1,8 +1,10 @@
 // Stage `rules`: one invocation per boid, i.e. per real sorted item (the first N; the ghosts after
 // them are candidates only): gathers the neighbour sums over the block rows around it — each row at
 // most three contiguous ranges of sorted items (padding, real cells, padding), with one vertical
-// shift for the whole row — then the obstacle sums, and writes the boid's next state at the same
-// index of the state (ping-pong: state → sorted → state, the state in the sort's order). Mirrors
+// shift for the whole row — then the obstacle sums, and writes the boid's next position, velocity
+// and hue at the same index of the state (ping-pong: state → sorted → state, the state in the
+// sort's order); its id and image counts stay in `sorted_id`, which becomes the state's `id` after
+// the step (src/stages/mod.rs, `SWAPPED`; finish_boid). Mirrors
 // `rules` in src/stages/twins/rules.rs. Predators (moved by the `predators` stage) push every boid
 // and catch some (finish_boid). In the topological neighbourhood the neighbours are the k nearest
 // whatever the distance (topological.wgsl). A boid with more candidates or nearby obstacle points

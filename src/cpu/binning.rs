@@ -36,7 +36,9 @@ fn atomic_u64(v: &mut [u64]) -> &[AtomicU64] {
 
 /// `count` (the twin: [`crate::stages::twins::count()`]): bins each boid, and its ghost if it has
 /// one: `rank[i]` = the rank of boid `i` among the items of its cell, `rank[n + i]` that of its
-/// ghost, and `cells[c]` = number of items in cell c. In parallel: as on the GPU, ranks come from
+/// ghost, and `cells[c]` = number of items in cell c. Unlike the twin (and the GPU), it neither
+/// marks a boid with a ghost in its rank nor writes each item's cell: this backend's [`slots`]
+/// finds the cell from the position, which it reads from memory already in cache. In parallel: as on the GPU, ranks come from
 /// atomic additions in whatever order the tasks run (`scatter` does not depend on them). `rank` has
 /// `n` entries, or `2·n` when the grid wraps.
 pub fn count(pos_vel: &[[f32; 4]], grid: &Grid, cells: &mut [u32], rank: &mut [u32]) {
@@ -68,7 +70,8 @@ pub fn count(pos_vel: &[[f32; 4]], grid: &Grid, cells: &mut [u32], rank: &mut [u
 }
 
 /// `slots` (the twin: [`crate::stages::twins::slots()`]): writes each item's boid id at its counted
-/// place, `slots[start(cell) + rank] = id`, so each cell's range of `slots` lists the ids of its
+/// place, `slots[start(cell) + rank] = id` (the cell from the boid's position, the ranks of this
+/// backend's [`count`]), so each cell's range of `slots` lists the ids of its
 /// items (in rank order). In parallel. `keys` (CPU only) receives `id · 2³² + item` at the same
 /// place, where item `i < n` is boid `i` and item `n + i` its ghost: what `scatter` sorts each cell
 /// by.

@@ -477,10 +477,19 @@ impl GpuBackend {
         }
     }
 
-    /// Records one whole step into `enc` (uniforms must be written first).
+    /// Records one whole step into `enc` (uniforms must be written first), and swaps the roles
+    /// of the buffers of [`crate::stages::SWAPPED`] as the step leaves them: submit `enc` before
+    /// recording anything else.
     pub fn record_step(&mut self, enc: &mut wgpu::CommandEncoder) {
         self.record_scoped(enc, "step", When::Step);
-        // The state's ids and image counts are where `scatter` sorted them (stages::SWAPPED).
+        self.end_step_roles();
+    }
+
+    /// Swaps the roles of the buffers of [`crate::stages::SWAPPED`], as a step's `rules` leaves
+    /// them (the state's ids and image counts are where `scatter` sorted them): what
+    /// [`GpuBackend::record_step`] does after the step's stages, for a step recorded stage by
+    /// stage with [`GpuBackend::record_stages`] (benches), once its `rules` is submitted.
+    pub fn end_step_roles(&mut self) {
         self.buffers.swap_after_step();
     }
 

@@ -176,8 +176,11 @@ impl SimBuffers {
         capacity: Capacity,
         grid_cells: u32,
     ) -> Result<Self, GpuError> {
+        // Whole blocks of boids and of items, so that a buffer is never padded to its minimum
+        // size and a shader finds a plane from its `arrayLength` (regions.wgsl, count.wgsl).
         let capacity = Capacity {
             boids: allocated_boids(capacity.boids as u64) as u32,
+            items: allocated_boids(capacity.items as u64) as u32,
             ..capacity
         };
         check_boids(ctx, capacity.boids as u64)?;
@@ -231,12 +234,15 @@ impl SimBuffers {
                 .enumerate()
                 .map(|(k, stage)| match stage.run {
                     Run::Scan { data } => {
-                        scan = Some(ScanLevels::new(
-                            d,
-                            pipelines.at(k),
-                            get(data),
-                            grid_cells.min(capacity.cells) + 1,
-                        ));
+                        // One set of levels: `cells` is in no swapped pair.
+                        if scan.is_none() {
+                            scan = Some(ScanLevels::new(
+                                d,
+                                pipelines.at(k),
+                                get(data),
+                                grid_cells.min(capacity.cells) + 1,
+                            ));
+                        }
                         None
                     }
                     Run::Dispatches(_) => {

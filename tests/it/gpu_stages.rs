@@ -56,6 +56,8 @@ fn binning_stages_match_their_cpu_twins() {
     let Some(ctx) = support::gpu() else { return };
     for (k, (boundary, n)) in [
         (Boundary::Wrap, 1usize),
+        // One item: the planes of `rank` and the id buffers where a shader finds them.
+        (Boundary::Walls, 1),
         (Boundary::Wrap, 1000),
         (Boundary::Walls, 4099),
         (Boundary::Bounce, 20_000),

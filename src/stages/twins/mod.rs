@@ -75,9 +75,11 @@ pub struct CpuStep {
     /// Cell counts, then (after `scan`) cell starts; `cell_count + 1` entries.
     pub cells: Vec<u32>,
     /// Rank of each item within its cell (`2·N` entries in a wrapping world; a boid's with
-    /// [`crate::stages::RANK_HAS_GHOST`] when it has a ghost).
+    /// [`crate::stages::RANK_HAS_GHOST`] when it has a ghost, from the twin `count`: the CPU
+    /// backend's own count writes plain ranks, `crate::cpu::binning::count`).
     pub rank: Vec<u32>,
-    /// Cell of each item (as `rank`; written by `count` for `slots`).
+    /// Cell of each item (as `rank`; written by the twin `count` for the twin `slots`; the CPU
+    /// backend's stages neither write nor read it).
     pub item_cell: Vec<u32>,
     /// Ids of each cell's items.
     pub slot_ids: Vec<u32>,
