@@ -38,6 +38,8 @@ fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -
         Some(k) => &order[..k],
         None => &[],
     };
+    // Whether a run of `stage` (after the stages before it) includes `rules`.
+    let ends_step = stage == "rules" || before.contains(&"rules");
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         gpu.write_uniforms();
@@ -53,9 +55,7 @@ fn time_stage(gpu: &mut GpuBackend, ctx: &GpuContext, stage: &str, iters: u64) -
         }
         ctx.wait().unwrap();
         total += t.elapsed();
-        if stage != "step"
-            && order.iter().position(|s| *s == "rules") <= order.iter().position(|s| *s == stage)
-        {
+        if ends_step {
             gpu.end_step_roles();
         }
     }

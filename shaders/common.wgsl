@@ -13,6 +13,10 @@ const DEFER_ARGS: u32 = 2u;
 const DEFER_CATCHES: u32 = 8u;
 const DEFER_LIST: u32 = 136u;
 
+// The bit of a boid's rank word (`count` writes it, `slots` reads it) that says the boid has a
+// ghost (a rank in a cell is below 2^31); `RANK_HAS_GHOST` in src/stages/twins/count.rs.
+const RANK_HAS_GHOST: u32 = 0x80000000u;
+
 struct Params {
     world_width: f32,
     world_height: f32,

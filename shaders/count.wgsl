@@ -9,9 +9,6 @@
 @group(0) @binding(2) var<storage, read_write> cells: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> rank: array<u32>;
 
-// The bit of a boid's rank word that says it has a ghost (a rank is below 2^31).
-const RANK_HAS_GHOST: u32 = 0x80000000u;
-
 @compute @workgroup_size(256)
 fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {

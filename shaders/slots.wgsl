@@ -8,9 +8,6 @@
 @group(0) @binding(3) var<storage, read> rank: array<u32>;
 @group(0) @binding(4) var<storage, read_write> slot_ids: array<u32>;
 
-// As in count.wgsl.
-const RANK_HAS_GHOST: u32 = 0x80000000u;
-
 @compute @workgroup_size(256)
 fn slots(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {

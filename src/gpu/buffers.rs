@@ -226,44 +226,47 @@ impl SimBuffers {
                 })
             })
             .collect();
-        let mut scan = None;
-        let mut binds: [Vec<Option<wgpu::BindGroup>>; 2] = [false, true].map(|swapped| {
-            let get = |name: &str| &buffers[buffer_index(name, swapped)];
-            STAGES
-                .iter()
-                .enumerate()
-                .map(|(k, stage)| match stage.run {
-                    Run::Scan { data } => {
-                        // One set of levels: `cells` is in no swapped pair.
-                        if scan.is_none() {
-                            scan = Some(ScanLevels::new(
-                                d,
-                                pipelines.at(k),
-                                get(data),
-                                grid_cells.min(capacity.cells) + 1,
-                            ));
-                        }
-                        None
-                    }
-                    Run::Dispatches(_) => {
-                        let bound: Vec<&wgpu::Buffer> =
-                            stage.bindings.iter().map(|b| get(b.name)).collect();
-                        Some(pipelines.at(k).bind(d, &bound))
-                    }
-                })
-                .collect()
-        });
-        // A stage that binds no swapped buffer has the same bind group in both roles: one
-        // object for both.
-        for (k, stage) in STAGES.iter().enumerate() {
-            let swaps = stage
+        let bind = |k: usize, swapped: bool| {
+            let bound: Vec<&wgpu::Buffer> = STAGES[k]
                 .bindings
                 .iter()
-                .any(|b| SWAPPED.iter().any(|(x, y)| b.name == *x || b.name == *y));
-            if !swaps {
-                binds[1][k] = binds[0][k].clone();
-            }
-        }
+                .map(|b| &buffers[buffer_index(b.name, swapped)])
+                .collect();
+            pipelines.at(k).bind(d, &bound)
+        };
+        let mut scan = None;
+        let own: Vec<Option<wgpu::BindGroup>> = STAGES
+            .iter()
+            .enumerate()
+            .map(|(k, stage)| match stage.run {
+                Run::Scan { data } => {
+                    scan = Some(ScanLevels::new(
+                        d,
+                        pipelines.at(k),
+                        &buffers[buffer_index(data, false)],
+                        grid_cells.min(capacity.cells) + 1,
+                    ));
+                    None
+                }
+                Run::Dispatches(_) => Some(bind(k, false)),
+            })
+            .collect();
+        // With the pairs swapped: a new bind group only for a stage that binds one of them.
+        let swapped = own
+            .iter()
+            .enumerate()
+            .map(|(k, group)| {
+                let swaps = STAGES[k]
+                    .bindings
+                    .iter()
+                    .any(|b| SWAPPED.iter().any(|(x, y)| b.name == *x || b.name == *y));
+                match group {
+                    Some(_) if swaps => Some(bind(k, true)),
+                    _ => group.clone(),
+                }
+            })
+            .collect();
+        let binds = [own, swapped];
         Ok(SimBuffers {
             capacity,
             buffers,
