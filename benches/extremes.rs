@@ -32,8 +32,12 @@
 //!    radii; Vicsek's r), 20 000 boids, the boids and the Vicsek model; and at the two extremes:
 //!    **sparse**, 10 boids in a world 10⁶ wu wide (metric: no neighbour; topological: the search
 //!    widens over the whole grid), and **crowded**, 2 000 boids in a square of 1 wu inside one
-//!    cell (every boid a candidate of every other in both). The table gives both steps, their
-//!    ratio and the mean neighbours of each after the last CPU step.
+//!    cell (every boid a candidate of every other in both). The Voronoi neighbourhood
+//!    (`neighborhood = "voronoi"`: the boids whose Voronoi cells share an edge with the boid's,
+//!    its cell cut out ring by ring, docs/model.md §19.5) steps the same flocks beside them (the
+//!    target: within 3× of the topological step). The table gives the three steps, the ratios
+//!    topological / metric and Voronoi / topological, and the mean neighbours of each after the
+//!    last CPU step.
 //!
 //! Timing: the cases of one sweep (all worlds of one boundary and N; all obstacle layouts) are
 //! built side by side, each runs [`WARMUP`] untimed steps, then timed rounds in which every case
@@ -475,13 +479,21 @@ const SPARSE_BOIDS: usize = 10;
 /// Side of the sparse extreme's world (wu).
 const SPARSE_SIDE: f32 = 1_000_000.0;
 
-/// One case of the neighbourhood comparison: the metric and the topological step of one flock.
+/// One case of the neighbourhood comparison: the metric, the topological and the Voronoi step of
+/// one flock.
 struct NeighborhoodRow {
     label: String,
     n: usize,
-    gpu: [Timed; 2],
-    cpu: [Timed; 2],
-    neighbors: [Option<f32>; 2],
+    gpu: [Timed; 3],
+    cpu: [Timed; 3],
+    neighbors: [Option<f32>; 3],
+}
+
+/// `p` in the Voronoi neighbourhood (its radii left as they are: only separation's acts).
+fn voronoi(p: &SimParams) -> SimParams {
+    let mut t = p.clone();
+    t.set("neighborhood", "voronoi").expect("a choice");
+    t
 }
 
 /// `p` in the topological neighbourhood with k = [`TOPOLOGICAL_K`] (its radii left as they are:
@@ -550,34 +562,42 @@ fn neighborhood_sweep(ctx: Option<&GpuContext>, plan: Plan) -> Vec<NeighborhoodR
                 ];
             }
         }
-        let topo = topological(&metric);
+        let (topo, vor) = (topological(&metric), voronoi(&metric));
         let mut gpu = [
             gpu_timer(ctx, &metric, &boids, &none),
             gpu_timer(ctx, &topo, &boids, &none),
+            gpu_timer(ctx, &vor, &boids, &none),
         ];
         let mut cpu = [
             cpu_timer(&metric, &boids, &none),
             cpu_timer(&topo, &boids, &none),
+            cpu_timer(&vor, &boids, &none),
         ];
         {
-            let [g0, g1] = &mut gpu;
-            let [c0, c1] = &mut cpu;
-            measure(vec![g0, g1], vec![c0, c1], plan);
+            let [g0, g1, g2] = &mut gpu;
+            let [c0, c1, c2] = &mut cpu;
+            measure(vec![g0, g1, g2], vec![c0, c1, c2], plan);
         }
         let row = NeighborhoodRow {
             label,
             n,
-            neighbors: [cpu[0].mean_neighbors(), cpu[1].mean_neighbors()],
-            gpu: [gpu[0].result(), gpu[1].result()],
-            cpu: [cpu[0].result(), cpu[1].result()],
+            neighbors: [
+                cpu[0].mean_neighbors(),
+                cpu[1].mean_neighbors(),
+                cpu[2].mean_neighbors(),
+            ],
+            gpu: [gpu[0].result(), gpu[1].result(), gpu[2].result()],
+            cpu: [cpu[0].result(), cpu[1].result(), cpu[2].result()],
         };
         eprintln!(
-            "  {}: gpu {} / {}, cpu {} / {} (ms/step, metric / topological)",
+            "  {}: gpu {} / {} / {}, cpu {} / {} / {} (ms/step, metric / topological / Voronoi)",
             row.label,
             row.gpu[0].cell(),
             row.gpu[1].cell(),
+            row.gpu[2].cell(),
             row.cpu[0].cell(),
-            row.cpu[1].cell()
+            row.cpu[1].cell(),
+            row.cpu[2].cell()
         );
         rows.push(row);
     }
@@ -586,30 +606,36 @@ fn neighborhood_sweep(ctx: Option<&GpuContext>, plan: Plan) -> Vec<NeighborhoodR
 
 fn print_neighborhood_table(rows: &[NeighborhoodRow]) {
     println!(
-        "\n## Neighbourhoods: metric vs topological (k = {TOPOLOGICAL_K}), ms per step, median\n"
+        "\n## Neighbourhoods: metric vs topological (k = {TOPOLOGICAL_K}) vs Voronoi, ms per step, \
+         median\n"
     );
     println!(
-        "| case | N | neighbours metric / topo | GPU metric | GPU topo | GPU topo/metric | CPU metric | CPU topo | CPU topo/metric |"
+        "| case | N | neighbours metric / topo / Voronoi | GPU metric | GPU topo | GPU Voronoi | GPU topo/metric | GPU Voronoi/topo | CPU metric | CPU topo | CPU Voronoi | CPU topo/metric | CPU Voronoi/topo |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let ratio = |t: &[Timed; 2]| match (t[0].ms(), t[1].ms()) {
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let ratio = |a: &Timed, b: &Timed| match (a.ms(), b.ms()) {
         (Some(a), Some(b)) => format!("{:.2}×", b / a),
         _ => "—".into(),
     };
     let nb = |x: Option<f32>| x.map_or("—".into(), |v| format!("{v:.2}"));
     for r in rows {
         println!(
-            "| {} | {} | {} / {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.label,
             r.n,
             nb(r.neighbors[0]),
             nb(r.neighbors[1]),
+            nb(r.neighbors[2]),
             r.gpu[0].cell(),
             r.gpu[1].cell(),
-            ratio(&r.gpu),
+            r.gpu[2].cell(),
+            ratio(&r.gpu[0], &r.gpu[1]),
+            ratio(&r.gpu[1], &r.gpu[2]),
             r.cpu[0].cell(),
             r.cpu[1].cell(),
-            ratio(&r.cpu),
+            r.cpu[2].cell(),
+            ratio(&r.cpu[0], &r.cpu[1]),
+            ratio(&r.cpu[1], &r.cpu[2]),
         );
     }
 }

@@ -49,6 +49,7 @@ struct Params {
     cohesion_inner_r2: f32,
     max_neighbors: u32,
     topological_k: u32,
+    voronoi: u32,
     record_neighbors: u32,
     view_mode: u32,
     view_cos2: f32,
@@ -93,7 +94,7 @@ struct Params {
     predator_base: u32,
     // The first word of the predators in `cells` (the region `predators`, predators_common.wgsl).
     // Sized so that the block is a whole number of 16 bytes (a uniform array's stride).
-    @size(12) predators_at: u32,
+    @size(8) predators_at: u32,
 }
 
 struct Boid {

@@ -7,7 +7,8 @@
 // the step (src/stages/mod.rs, `SWAPPED`; finish_boid). Mirrors
 // `rules` in src/stages/twins/rules.rs. Predators (moved by the `predators` stage) push every boid
 // and catch some (finish_boid). In the topological neighbourhood the neighbours are the k nearest
-// whatever the distance (topological.wgsl). A boid with more candidates or nearby obstacle points
+// whatever the distance (topological.wgsl); in the Voronoi one those whose Voronoi cells share an
+// edge with its own (voronoi.wgsl). A boid with more candidates or nearby obstacle points
 // than one invocation may loop over is deferred to `rules_heavy`.
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
@@ -67,9 +68,11 @@ fn rules(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         }
     }
     var g: Gathered;
-    // TOPOLOGICAL is a constant of the pipeline (one per neighbourhood): the other search is
-    // compiled out.
-    if (TOPOLOGICAL) {
+    // TOPOLOGICAL and VORONOI are constants of the pipeline (one per neighbourhood): the other
+    // searches are compiled out.
+    if (VORONOI) {
+        g = gather_voronoi(s, me.xy);
+    } else if (TOPOLOGICAL) {
         if (TOPO_SMALL) {
             g = gather_topological_small(s, me.xy);
         } else {

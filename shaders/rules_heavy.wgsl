@@ -6,8 +6,9 @@
 // workgroup-wide minimum of the candidates beyond the last one chosen (by distance, then id).
 // Together with `rules` it computes what the CPU twin `rules` computes (the sums in another order).
 // The topological neighbourhood's deferred boids are searched by the entry point
-// `rules_heavy_topological` below (the same indirect dispatch; each entry point leaves the other
-// neighbourhood's boids alone).
+// `rules_heavy_topological` below, the Voronoi one's by `rules_heavy_voronoi`
+// (voronoi_heavy.wgsl; the same indirect dispatch; each entry point leaves the other
+// neighbourhoods' boids alone).
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> sorted_pos_vel: array<vec4<f32>>;
@@ -92,9 +93,9 @@ fn uniform_rounds(lid: u32, rounds: u32) -> u32 {
 @compute @workgroup_size(256)
 fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    // The topological neighbourhood's boids are `rules_heavy_topological`'s (TOPOLOGICAL is a
-    // constant of the pipeline: every invocation returns).
-    if (TOPOLOGICAL) {
+    // The topological and Voronoi neighbourhoods' boids are `rules_heavy_topological`'s and
+    // `rules_heavy_voronoi`'s (constants of the pipeline: every invocation returns).
+    if (TOPOLOGICAL || VORONOI) {
         return;
     }
     let g = workgroup_linear(wid, nwg);

@@ -335,18 +335,19 @@ pub trait Simulation: wgpu::WasmNotSend {
     /// Per-stage times of the last finished step, `(stage name, ms)`, when the backend measures them
     /// (GPU timestamp queries, or CPU wall time per stage).
     fn stage_times(&mut self) -> Vec<(String, f64)>;
-    /// Whether the following steps record the topological neighbours of every boid (the ids
-    /// `rules` selects, nearest first: docs/model.md §19.4), for [`Simulation::neighbor_ids`].
-    /// Off by default; on the GPU it costs a buffer of `topological_k` ids per boid and their
-    /// writes.
+    /// Whether the following steps record the neighbours of every boid (the ids `rules` selects:
+    /// the topological ones nearest first, docs/model.md §19.4; the Voronoi ones by ascending
+    /// id, §19.5), for [`Simulation::neighbor_ids`]. Off by default; on the GPU it costs a buffer
+    /// of `topological_k` ids per boid (32 in the Voronoi neighbourhood) and their writes.
     ///
     /// # Errors
     /// The backend's error when the buffer cannot be allocated.
     fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError>;
-    /// The topological neighbours the last recorded step selected: for each boid, by ascending
-    /// id, its id and its neighbours' ids, nearest first (fewer than `topological_k` when there
-    /// are fewer other boids). Empty when the last step recorded none (recording off, or the
-    /// metric neighbourhood).
+    /// The neighbours the last recorded step selected: for each boid, by ascending id, its id
+    /// and its neighbours' ids — topological: nearest first (fewer than `topological_k` when
+    /// there are fewer other boids); Voronoi: ascending, those in the field of view, at most 32
+    /// (the lowest ids of a cell with more). Empty when the last step recorded none (recording
+    /// off, or the metric neighbourhood).
     ///
     /// # Errors
     /// The backend's error when reading back fails.

@@ -27,6 +27,8 @@ pub const GALLERY_ORDER: &[&str] = &[
     "vicsek",
     "vicsek_topological",
     "vicsek_vectorial",
+    "vicsek_voronoi",
+    "vicsek_voronoi_vectorial",
     "couzin_torus",
     "couzin_swarm",
     "couzin_parallel",

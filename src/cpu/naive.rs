@@ -1,6 +1,7 @@
 //! The brute-force O(N²) rules of the `cpu-naive` backend, also the tests' oracle for the grid:
 //! every other boid is a candidate, by minimum image, in array order (docs/model.md §13.4).
 
+use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::model::grid::ObstacleGrid;
@@ -12,7 +13,9 @@ use crate::model::rules::{
 };
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
+use crate::model::voronoi::VoronoiCell;
 use crate::stages::twins::rules::record_ids;
+use crate::stages::twins::voronoi::{images_bound2, starting_rectangle, OTHER_IMAGES};
 
 /// The brute-force O(N²) rules (`cpu-naive` backend and test oracle): every other boid is a
 /// candidate, by minimum image, in array order; output in input order.
@@ -33,7 +36,7 @@ pub fn rules_naive(
     neighbors: &mut [u32],
     neighbor_ids: &mut [u32],
 ) -> u32 {
-    let kk = u.topological_k as usize;
+    let kk = u.recorded_width() as usize;
     let mut ids: Vec<&mut [u32]> = if kk > 0 {
         neighbor_ids.chunks_mut(kk).collect()
     } else {
@@ -46,7 +49,26 @@ pub fn rules_naive(
         .enumerate()
         .with_min_len(64)
         .map(|(i, ((o, k), slots))| {
-            let s = if kk > 0 {
+            let s = if u.voronoi != 0 {
+                let cell = voronoi_naive(i, boids, u);
+                let (p, v) = (boids[i].pos(), boids[i].vel());
+                let mut s = NeighborSums::default();
+                let mut seen = Vec::new();
+                for j in cell.neighbors() {
+                    let d = min_image(boids[j as usize].pos() - p, u);
+                    if in_view(d, v, u) {
+                        accumulate(&mut s, d, &boids[j as usize], u);
+                        seen.push(boids[j as usize].id);
+                    }
+                }
+                if slots.len() == kk {
+                    seen.sort_unstable();
+                    for (t, slot) in slots.iter_mut().enumerate() {
+                        *slot = seen.get(t).copied().unwrap_or(u32::MAX);
+                    }
+                }
+                s
+            } else if kk > 0 {
                 let near = topological_naive(i, boids, u);
                 if slots.len() == kk {
                     record_ids(&near, slots);
@@ -67,6 +89,34 @@ pub fn rules_naive(
             caught as u32
         })
         .sum()
+}
+
+/// The Voronoi cell of `boids[i]` by brute force (docs/model.md §19.5): cut by every other boid's
+/// minimum image, in array order, then, when the cell may still reach another image (a wrapping
+/// world of few boids), by every other boid's 8 other images of the 3 × 3, image by image. Its
+/// edges' owners are indices of `boids`.
+pub fn voronoi_naive(i: usize, boids: &[Boid], u: &StepUniforms) -> VoronoiCell {
+    let p = boids[i].pos();
+    let (lo, hi) = starting_rectangle(p, u);
+    let mut cell = VoronoiCell::new();
+    cell.reset(lo, hi);
+    for (j, other) in boids.iter().enumerate() {
+        if j != i {
+            cell.cut(min_image(other.pos() - p, u), j as u32);
+        }
+    }
+    if !cell.certain_within(images_bound2(u)) {
+        for (a, b) in OTHER_IMAGES {
+            let shift = Vec2::new(a as f32 * u.world_width, b as f32 * u.world_height);
+            for (j, other) in boids.iter().enumerate() {
+                if j != i {
+                    let d = min_image(other.pos() - p, u);
+                    cell.cut(Vec2::new(d.x + shift.x, d.y + shift.y), j as u32);
+                }
+            }
+        }
+    }
+    cell
 }
 
 /// The topological neighbours of `boids[i]` by brute force: the `topological_k` nearest other

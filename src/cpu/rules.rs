@@ -24,7 +24,9 @@ use crate::model::predators::{next_boid, Predator};
 use crate::model::rules::{next_image, obstacle_sums, NeighborSums, ObstacleSums, TopoNearest};
 use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
+use crate::model::voronoi::{VoronoiCell, VORONOI_EDGES_MAX};
 use crate::stages::twins::rules::{gather_over, record_ids, topological_nearest, topological_sums};
+use crate::stages::twins::voronoi::{record_voronoi_ids, voronoi_cell, voronoi_sums};
 use crate::stages::twins::{CandidateRange, SortedRef, StateMut};
 
 /// Sorted items per rayon task of `rules`: consecutive items are neighbouring cells of one row,
@@ -286,8 +288,8 @@ pub fn rules(
         obstacles,
         predators,
     };
-    // The recorded topological neighbour ids of each task's boids (none past the recorded ones).
-    let k = u.topological_k as usize;
+    // The recorded neighbour ids of each task's boids (none past the recorded ones).
+    let k = u.recorded_width() as usize;
     let tasks = out.pos_vel.len().div_ceil(RULES_TASK);
     let mut ids: Vec<&mut [u32]> = if k > 0 {
         out.neighbor_ids.chunks_mut(RULES_TASK * k).collect()
@@ -364,6 +366,9 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
     let mut near = TopoNearest::new(topo_k.max(1));
     // The candidates of the topological search's first step around the current cell.
     let mut block = Block::new();
+    // The Voronoi cell of one boid (reused from boid to boid).
+    let mut vcell = VoronoiCell::new();
+    let voronoi = u.voronoi != 0;
     // Consecutive items of one cell share its candidate ranges (and of one row of cells, the
     // block rows).
     let mut cand = Candidates::new();
@@ -377,11 +382,15 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             for (l, ob) in obs.iter_mut().enumerate() {
                 let me = sorted.pos_vel[s + l];
                 let p = Vec2::new(me[0], me[1]);
-                if topo_k == 0 {
+                if topo_k == 0 && !voronoi {
                     let (cx, cy) = ctx.grid.cell_xy(p);
                     cand.set_cell(cx, cy, ctx.cells, ctx.grid, u);
                 }
                 match ctx.how {
+                    _ if voronoi => {
+                        let n = voronoi_one(ctx, s + l, &mut vcell, out.neighbor_ids, s0);
+                        sums.lane(l).set(&n);
+                    }
                     _ if topo_k > 0 => {
                         let n = topological_one(
                             ctx,
@@ -433,7 +442,11 @@ fn rules_run(ctx: &RulesCtx<'_>, s0: usize, out: StateMut<'_>) -> u32 {
             k += L;
         } else {
             let (mut sums, mut ob) = (NeighborSums::default(), ObstacleSums::default());
-            if topo_k > 0 {
+            if voronoi {
+                sums = voronoi_one(ctx, s, &mut vcell, out.neighbor_ids, s0);
+                let me = sorted.pos_vel[s];
+                ob = obstacle_sums(Vec2::new(me[0], me[1]), ctx.obstacles, u);
+            } else if topo_k > 0 {
                 sums = topological_one(
                     ctx,
                     s,
@@ -496,6 +509,27 @@ fn topological_one(
             topological_sums(s, near, sorted, u)
         }
     }
+}
+
+/// The Voronoi neighbour sums of sorted item `s` (its cell cut into `cell`, the twin's
+/// [`voronoi_cell`]), its neighbour ids recorded into `ids` (the ids of this task's boids, from
+/// sorted item `s0` on) when asked for. Not inlined, as [`topological_one`].
+#[inline(never)]
+fn voronoi_one(
+    ctx: &RulesCtx<'_>,
+    s: usize,
+    cell: &mut VoronoiCell,
+    ids: &mut [u32],
+    s0: usize,
+) -> NeighborSums {
+    let (u, sorted) = (ctx.u, ctx.sorted);
+    voronoi_cell(s, sorted, ctx.cells, ctx.grid, u, cell);
+    let k = VORONOI_EDGES_MAX;
+    let at = (s - s0) * k;
+    if s < u.record_neighbors as usize && at + k <= ids.len() {
+        record_voronoi_ids(s, cell, sorted, u, &mut ids[at..at + k]);
+    }
+    voronoi_sums(s, cell, sorted, u)
 }
 
 /// The neighbour sums and obstacle sums of sorted item `s` into `sums` and `ob` (`cand` moved to

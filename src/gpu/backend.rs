@@ -289,7 +289,10 @@ impl GpuBackend {
                 }
             }
             Items::Predators => self.predators * crate::model::predators::SEARCH_GROUP,
-            Items::Indirect(_) | Items::IndirectMetric(_) | Items::IndirectTopological(_) => 0,
+            Items::Indirect(_)
+            | Items::IndirectMetric(_)
+            | Items::IndirectTopological(_)
+            | Items::IndirectVoronoi(_) => 0,
         }
     }
 
@@ -377,15 +380,20 @@ impl GpuBackend {
             Run::Dispatches(list) => list,
             Run::Scan { .. } => &[],
         };
-        let metric = self.params.neighborhood == crate::model::Neighborhood::Metric;
+        let hood = self.params.neighborhood;
+        let metric = hood == crate::model::Neighborhood::Metric;
+        let voronoi = hood == crate::model::Neighborhood::Voronoi;
         let deferred =
             |k: u32| Launch::Indirect(crate::stages::DEFERRED_ARGS as u64 * 4 + 12 * k as u64);
         list.iter().filter_map(move |&(entry, items)| {
             let launch = match items {
                 Items::Indirect(k) => deferred(k),
                 Items::IndirectMetric(k) if metric => deferred(k),
-                Items::IndirectTopological(k) if !metric => deferred(k),
-                Items::IndirectMetric(_) | Items::IndirectTopological(_) => return None,
+                Items::IndirectTopological(k) if !metric && !voronoi => deferred(k),
+                Items::IndirectVoronoi(k) if voronoi => deferred(k),
+                Items::IndirectMetric(_)
+                | Items::IndirectTopological(_)
+                | Items::IndirectVoronoi(_) => return None,
                 _ => match dispatch::groups_for(self.invocations(items)) {
                     0 => return None,
                     groups => Launch::Groups(groups),
@@ -833,7 +841,7 @@ impl Simulation for GpuBackend {
         self.neighbors_counted = true;
         let u = self.uniforms();
         self.recorded_k = if u.record_neighbors > 0 {
-            u.topological_k
+            u.recorded_width()
         } else {
             0
         };

@@ -409,7 +409,11 @@ pub fn capacity_for(
     record: bool,
 ) -> Capacity {
     let wrap = params.boundary == crate::model::Boundary::Wrap;
-    let topological = params.neighborhood == crate::model::Neighborhood::Topological;
+    let width = match params.neighborhood {
+        crate::model::Neighborhood::Metric => 0,
+        crate::model::Neighborhood::Topological => params.topological_k,
+        crate::model::Neighborhood::Voronoi => crate::model::voronoi::VORONOI_EDGES_MAX as u32,
+    };
     Capacity {
         boids: n,
         items: n * if wrap { 2 } else { 1 },
@@ -420,8 +424,8 @@ pub fn capacity_for(
             .max(crate::model::grid::OBSTACLE_CELLS_MIN_BUDGET),
         obstacles: og.points.len() as u32,
         predators,
-        neighbor_ids: if record && topological {
-            n.saturating_mul(params.topological_k)
+        neighbor_ids: if record && width > 0 {
+            n.saturating_mul(width)
         } else {
             1
         },

@@ -41,7 +41,7 @@ impl StepUniforms {
         // neighbour, whatever the distance, of alignment, cohesion and the colour rule;
         // separation keeps its radius among them. "Whatever the distance" is a squared radius
         // no squared distance in a world of at most 1e6 wu reaches (the largest finite f32).
-        let topological = params.neighborhood == Neighborhood::Topological;
+        let topological = params.neighborhood.reaches_any_distance();
         let sq = |r: f32| r * r;
         let (perception_r2, radii2) = if desc.radii == Radii::Own {
             // Zones: the neighbours are those within the outermost radius (of the k nearest, in
@@ -106,7 +106,12 @@ impl StepUniforms {
                 Band::Annulus => radii2[1],
             },
             max_neighbors: params.max_neighbors,
-            topological_k: if topological { params.topological_k } else { 0 },
+            topological_k: if params.neighborhood == Neighborhood::Topological {
+                params.topological_k
+            } else {
+                0
+            },
+            voronoi: (params.neighborhood == Neighborhood::Voronoi) as u32,
             record_neighbors: 0,
             view_mode: view.0,
             view_cos2: view.1,
@@ -182,13 +187,23 @@ pub const TOPOLOGICAL_GRID_SCALE: f64 = 1.3;
 /// distance, [`TOPOLOGICAL_GRID_SCALE`] × [`kth_nearest_radius`] (at most half the world's
 /// smaller side), so that the block of cells around a boid holds its k nearest nearly always.
 pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
-    if params.neighborhood == Neighborhood::Metric {
-        return params.perception_radius;
-    }
     let (w, h) = (params.world_width as f64, params.world_height as f64);
-    let r = TOPOLOGICAL_GRID_SCALE * kth_nearest_radius(params, boids) as f64;
+    let r = match params.neighborhood {
+        Neighborhood::Metric => return params.perception_radius,
+        Neighborhood::Topological => {
+            TOPOLOGICAL_GRID_SCALE * kth_nearest_radius(params, boids) as f64
+        }
+        Neighborhood::Voronoi => VORONOI_GRID_SCALE * (w * h / boids.max(1) as f64).sqrt(),
+    };
     r.min(0.5 * w.min(h)) as f32
 }
+
+/// The Voronoi neighbourhood's grid radius in mean spacings a = √(W·H/N) ([`grid_radius`];
+/// docs/model.md §19.5): cells of side a, so the first step's 5 × 5 block reaches at least 2a
+/// from a boid on every side, and holds about 25 candidates. The search stops when every boid
+/// outside the cells searched is farther than twice the farthest corner of the boid's cell
+/// (none can cut it), which a cell of a uniform flock reaches within 2a nearly always.
+pub const VORONOI_GRID_SCALE: f64 = 2.0;
 
 /// The typical distance of the k-th nearest boid in the topological neighbourhood (wu): the
 /// radius of the disc holding k = `topological_k` boids at the mean density ρ = N/(W·H),

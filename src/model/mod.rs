@@ -22,6 +22,7 @@ pub mod setup;
 pub mod spawn;
 pub mod state;
 pub mod uniforms;
+pub mod voronoi;
 pub mod world;
 
 pub use actors::Actors;

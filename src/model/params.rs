@@ -60,6 +60,13 @@ pub enum Neighborhood {
     /// distance whatever the distance, ties by id (Ballerini et al., PNAS 105, 1232 (2008);
     /// docs/model.md §19).
     Topological,
+    /// The Voronoi neighbourhood: the other boids whose Voronoi cells share an edge with the
+    /// boid's own (its Delaunay neighbours), symmetric and free of parameters (Ginelli & Chaté,
+    /// PRL 105, 168103 (2010); docs/model.md §19.5). In a wrapping world the cells are those of
+    /// the minimum images (the 3 × 3 periodic images); in a walled or bouncing world each cell is
+    /// clipped to the world's rectangle, and two boids are neighbours when their clipped cells
+    /// share an edge.
+    Voronoi,
 }
 
 impl Neighborhood {
@@ -68,7 +75,15 @@ impl Neighborhood {
         match self {
             Neighborhood::Metric => "metric",
             Neighborhood::Topological => "topological",
+            Neighborhood::Voronoi => "voronoi",
         }
+    }
+
+    /// Whether the neighbours are found whatever their distance (the topological and Voronoi
+    /// neighbourhoods): no perception radius bounds them, and only separation (and a model's own
+    /// zones) keeps its radius among them (docs/model.md §19.3).
+    pub fn reaches_any_distance(self) -> bool {
+        self != Neighborhood::Metric
     }
 }
 
@@ -135,9 +150,11 @@ crate::param_group! {
         max_neighbors: u32 = 0, key: "max_neighbors", symbol: "k_max", unit: "",
             range: Range::Integer { min: 0, max: crate::model::rules::MAX_NEIGHBORS_CAP as u64 };
         /// Which boids are neighbours: `metric` (every boid within the radii, the default) or
-        /// `topological` (the `topological_k` nearest whatever the distance; docs/model.md §19).
+        /// `topological` (the `topological_k` nearest whatever the distance; docs/model.md §19) or
+        /// `voronoi` (the boids whose Voronoi cells share an edge with the boid's; docs/model.md
+        /// §19.5).
         neighborhood: Neighborhood = Neighborhood::Metric, key: "neighborhood", symbol: "",
-            unit: "", range: Range::Choice(&["metric", "topological"]);
+            unit: "", range: Range::Choice(&["metric", "topological", "voronoi"]);
         /// Number k of neighbours in the topological neighbourhood: each boid interacts with its
         /// k nearest others by minimum-image distance, ties by id (Ballerini et al. 2008 measured
         /// about 6–7 in starling flocks; docs/model.md §19). Used only when `neighborhood =
@@ -228,9 +245,9 @@ impl SimParams {
     pub fn smallest_sized_side(&self) -> f32 {
         let r = match (self.neighborhood, self.model.desc().radii) {
             (Neighborhood::Metric, _) => self.perception_radius,
-            (Neighborhood::Topological, Radii::PerRule) => self.separation_radius,
-            (Neighborhood::Topological, Radii::AlignmentWithinPerception) => 1.0 / 3.0,
-            (Neighborhood::Topological, Radii::Own) => self.largest_rule_radius(),
+            (_, Radii::PerRule) => self.separation_radius,
+            (_, Radii::AlignmentWithinPerception) => 1.0 / 3.0,
+            (_, Radii::Own) => self.largest_rule_radius(),
         };
         (3.0 * r).clamp(1.0, 1.0e6)
     }
@@ -288,13 +305,24 @@ impl SimParams {
         let metric = self.neighborhood == Neighborhood::Metric;
         if !metric && self.max_neighbors > 0 {
             // The topological neighbourhood is already the k nearest: a second cap would be a
-            // second, different k.
+            // second, different k; the Voronoi neighbourhood is free of parameters.
+            let (context, message) = match self.neighborhood {
+                Neighborhood::Voronoi => (
+                    "neighborhood = voronoi",
+                    "the Voronoi neighbourhood is every boid whose Voronoi cell shares an edge \
+                     with the boid's; set max_neighbors = 0",
+                ),
+                _ => (
+                    "neighborhood = topological",
+                    "the topological neighbourhood is the topological_k nearest; set \
+                     max_neighbors = 0",
+                ),
+            };
             return Err(ParamError::Inapplicable {
                 field: "max_neighbors",
                 value: self.max_neighbors.to_string(),
-                context: "neighborhood = topological",
-                message: "the topological neighbourhood is the topological_k nearest; set \
-                          max_neighbors = 0",
+                context,
+                message,
             });
         }
         // The minimum image is unique only when the world is at least two radii across: the
@@ -491,9 +519,18 @@ impl SimParams {
     /// [`ParamError::Inapplicable`] naming the neighbourhood and what to set instead.
     pub fn check_neighborhood_uses(&self, key: &str) -> Result<(), ParamError> {
         let message = match (self.neighborhood, key) {
-            (Neighborhood::Metric, "topological_k") => {
+            (Neighborhood::Metric | Neighborhood::Voronoi, "topological_k") => {
                 "topological_k is the number of neighbours of the topological neighbourhood; set \
                  neighborhood = topological"
+            }
+            (
+                Neighborhood::Voronoi,
+                "perception_radius" | "alignment_radius" | "cohesion_radius" | "hue_radius"
+                | "max_neighbors",
+            ) => {
+                "the Voronoi neighbourhood is every boid whose Voronoi cell shares an edge with \
+                 the boid's, whatever the distance (only separation keeps its radius among them, \
+                 and a model's own zones theirs)"
             }
             (
                 Neighborhood::Topological,
@@ -513,6 +550,7 @@ impl SimParams {
             context: match self.neighborhood {
                 Neighborhood::Metric => "neighborhood = metric",
                 Neighborhood::Topological => "neighborhood = topological",
+                Neighborhood::Voronoi => "neighborhood = voronoi",
             },
             message,
         })

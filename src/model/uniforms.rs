@@ -84,6 +84,9 @@ pub struct StepUniforms {
     /// k of the topological neighbourhood: each boid's neighbours are its k nearest others
     /// whatever the distance (docs/model.md §19); 0 = the metric neighbourhood.
     pub topological_k: u32,
+    /// 1 = the Voronoi neighbourhood: each boid's neighbours are those whose Voronoi cells share
+    /// an edge with its own (docs/model.md §19.5); 0 = another neighbourhood.
+    pub voronoi: u32,
     /// Boids (sorted items `0 .. record_neighbors`) whose topological neighbour ids the `rules`
     /// stage writes to `neighbor_ids` (k per boid, nearest first); 0 = none (the default: only
     /// tests and analyses ask for them).
@@ -179,9 +182,9 @@ pub struct StepUniforms {
     pub predator_base: u32,
     /// The first word of the predators in the GPU buffer that holds them (the region
     /// `predators` of `cells`: [`crate::stages::cells_end`] of the buffers' capacity; set by the
-    /// GPU backend, unused by the CPU's). Sized 12 bytes, so that the block is a whole number
+    /// GPU backend, unused by the CPU's). Sized 8 bytes, so that the block is a whole number
     /// of 16 bytes (the stride of a uniform array's elements).
-    #[shader(size(12))]
+    #[shader(size(8))]
     pub predators_at: u32,
 }
 
@@ -238,11 +241,28 @@ impl Interaction {
 }
 
 impl StepUniforms {
-    /// These uniforms recording the topological neighbour ids of the first `n` sorted items
+    /// These uniforms recording the neighbour ids of the first `n` sorted items
     /// (`record_neighbors`; none in the metric neighbourhood).
     pub fn with_recorded_neighbors(mut self, n: usize) -> Self {
-        self.record_neighbors = if self.topological_k > 0 { n as u32 } else { 0 };
+        self.record_neighbors = if self.recorded_width() > 0 {
+            n as u32
+        } else {
+            0
+        };
         self
+    }
+
+    /// The neighbour ids recorded a boid: `topological_k` in the topological neighbourhood
+    /// (nearest first), [`crate::model::voronoi::VORONOI_EDGES_MAX`] in the Voronoi one
+    /// (ascending, `u32::MAX` past the last), 0 in the metric one.
+    pub fn recorded_width(&self) -> u32 {
+        if self.topological_k > 0 {
+            self.topological_k
+        } else if self.voronoi != 0 {
+            crate::model::voronoi::VORONOI_EDGES_MAX as u32
+        } else {
+            0
+        }
     }
 
     /// These uniforms with `n` predators.

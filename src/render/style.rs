@@ -228,14 +228,21 @@ impl RenderStyle {
 /// fish box, 1 wu for Couzin's animals); else 0.4 × the radius of the neighbourhood — the
 /// perception radius (0.4 wu for the Vicsek model's r = 1), or in the topological neighbourhood,
 /// which has none, the typical distance of the k-th nearest, √(k/(π·ρ)) (0.3 wu for k = 7 at the
-/// Vicsek density 4).
+/// Vicsek density 4), and in the Voronoi one the radius of the disc holding its mean 6
+/// neighbours, √(6/(π·ρ)) (0.55 wu at density 1).
 pub fn boid_length_for(params: &crate::model::SimParams, boids: usize) -> f32 {
+    use crate::model::Neighborhood;
     let separation = params.rule_radii().first().map_or(0.0, |&(_, r)| r);
     if separation > 0.0 {
-        separation
-    } else if params.neighborhood == crate::model::Neighborhood::Topological {
-        0.4 * crate::model::derive::kth_nearest_radius(params, boids)
-    } else {
-        0.4 * params.perception_radius
+        return separation;
+    }
+    match params.neighborhood {
+        Neighborhood::Metric => 0.4 * params.perception_radius,
+        Neighborhood::Topological => 0.4 * crate::model::derive::kth_nearest_radius(params, boids),
+        Neighborhood::Voronoi => {
+            let area = params.world_width as f64 * params.world_height as f64;
+            let r = (6.0 * area / (std::f64::consts::PI * boids.max(1) as f64)).sqrt();
+            0.4 * r.min(0.5 * params.world_width.min(params.world_height) as f64) as f32
+        }
     }
 }

@@ -27,14 +27,18 @@ pub enum Search {
     TopologicalSmall,
     /// The topological neighbourhood with any k: the k nearest in a heap.
     Topological,
+    /// The Voronoi neighbourhood: the boid's Voronoi cell cut out ring by ring
+    /// (`gather_voronoi` in `shaders/voronoi.wgsl`).
+    Voronoi,
 }
 
 impl Search {
     /// Every search, in the order of their slots.
-    pub const ALL: [Search; 3] = [
+    pub const ALL: [Search; 4] = [
         Search::Metric,
         Search::TopologicalSmall,
         Search::Topological,
+        Search::Voronoi,
     ];
 
     /// The search of a run with `params`.
@@ -44,6 +48,7 @@ impl Search {
             Neighborhood::Metric => Search::Metric,
             Neighborhood::Topological if params.topological_k <= 8 => Search::TopologicalSmall,
             Neighborhood::Topological => Search::Topological,
+            Neighborhood::Voronoi => Search::Voronoi,
         }
     }
 
@@ -53,6 +58,7 @@ impl Search {
             Search::Metric => "metric",
             Search::TopologicalSmall => "topological k <= 8",
             Search::Topological => "topological",
+            Search::Voronoi => "voronoi",
         }
     }
 }
@@ -195,7 +201,8 @@ impl Wgsl {
 
     /// The source for `model` and a neighbour search: the files' texts in order, [`MODEL_RULE`]
     /// replaced by the model's rule file and a [`GENERATED`] file by its text, and, in a source holding the rule, first the lines
-    /// `const TOPOLOGICAL: bool = …;` and `const TOPO_SMALL: bool = …;` ([`Search`]), so that the
+    /// `const TOPOLOGICAL: bool = …;`, `const TOPO_SMALL: bool = …;` and `const VORONOI: bool =
+    /// …;` ([`Search`]), so that the
     /// driver compiles the other searches out of the pipeline (the topological search behind a
     /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
     /// search are not used when the source has no rule.
@@ -209,8 +216,9 @@ impl Wgsl {
     pub fn source_variant(&self, model: Model, search: Search, parts: RuleParts) -> String {
         let mut out = String::new();
         if self.per_model() {
-            let topological = search != Search::Metric;
+            let topological = matches!(search, Search::Topological | Search::TopologicalSmall);
             let small = search == Search::TopologicalSmall;
+            let voronoi = search == Search::Voronoi;
             let RuleParts {
                 view,
                 capped,
@@ -219,6 +227,7 @@ impl Wgsl {
             } = parts;
             out.push_str(&format!(
                 "const TOPOLOGICAL: bool = {topological};\nconst TOPO_SMALL: bool = {small};\n\
+                 const VORONOI: bool = {voronoi};\n\
                  const VIEW: bool = {view};\nconst CAPPED: bool = {capped};\n\
                  const OBSTACLES: bool = {obstacles};\nconst SHARED: bool = {shared};\n"
             ));

@@ -72,6 +72,8 @@ pub enum Items {
     IndirectMetric(u32),
     /// As [`Items::Indirect`], recorded only in runs of the topological neighbourhood.
     IndirectTopological(u32),
+    /// As [`Items::Indirect`], recorded only in runs of the Voronoi neighbourhood.
+    IndirectVoronoi(u32),
 }
 
 /// How a stage is recorded.
@@ -281,6 +283,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "gather.wgsl",
             shared_gather,
             "topological.wgsl",
+            "voronoi.wgsl",
             "defer.wgsl",
             "regions.wgsl",
             "rules.wgsl"
@@ -315,7 +318,9 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             "gather.wgsl",
             shared_gather,
             "topological.wgsl",
+            "voronoi.wgsl",
             "regions.wgsl",
+            "voronoi_heavy.wgsl",
             "rules_heavy.wgsl"
         ),
         bindings: &[
@@ -334,6 +339,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
         run: Run::Dispatches(&[
             ("rules_heavy", Items::IndirectMetric(1)),
             ("rules_heavy_topological", Items::IndirectTopological(1)),
+            ("rules_heavy_voronoi", Items::IndirectVoronoi(1)),
         ]),
         when: When::Step,
         twin: twins::rules_heavy_step,

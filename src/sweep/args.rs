@@ -21,7 +21,7 @@ pub struct SweepArgs {
     /// Parameter to sweep: any numeric parameter the model uses (a key of a scene's `[params]`:
     /// rotational_diffusion, alignment_weight, vicsek_eta, …), `boids` (the count), `density`
     /// (boids/wu² at a fixed count), or a categorical one by its values' names (vicsek_noise:
-    /// angular,vectorial; neighborhood: metric,topological; boundary: wrap,walls,bounce).
+    /// angular,vectorial; neighborhood: metric,topological,voronoi; boundary: wrap,walls,bounce).
     #[arg(long, required = true, value_name = "NAME")]
     pub param: Option<String>,
     /// Its values: a,b,c or start:stop:step (stop included within 1e-9 of a step); names a,b for

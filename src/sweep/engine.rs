@@ -233,7 +233,9 @@ pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, Ru
             let min_side = p.smallest_sized_side() as f64;
             let which = match p.neighborhood {
                 crate::model::Neighborhood::Metric => "3 perception radii",
-                crate::model::Neighborhood::Topological => "3 separation radii or 1 wu",
+                crate::model::Neighborhood::Topological | crate::model::Neighborhood::Voronoi => {
+                    "3 separation radii or 1 wu"
+                }
             };
             return Err(RunError::Conflict(format!(
                 "density = {d} is out of range at {n} boids: allowed {} ..= {} boids/wu² (a \

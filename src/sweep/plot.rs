@@ -311,6 +311,7 @@ fn settings(s: &SweepSummary) -> Vec<String> {
         }
         crate::model::Neighborhood::Metric => out.push("metric".into()),
         crate::model::Neighborhood::Topological => out.push("topological".into()),
+        crate::model::Neighborhood::Voronoi => out.push("Voronoi".into()),
     }
     if base.view_angle < 360.0 && !swept("view_angle") {
         out.push(format!("field of view {}", value("view_angle")));

@@ -62,6 +62,7 @@ mod trajectory;
 mod validation;
 mod vicsek;
 mod view_angle;
+mod voronoi;
 mod walls;
 mod web;
 mod webgpu_limits;

@@ -74,7 +74,11 @@ fn every_model_steps_within_webgpu_limits_as_on_the_adapters_own() {
     let limited = webgpu_device(&ctx);
     let mut runs = 0;
     for m in Model::all() {
-        for neighborhood in [Neighborhood::Metric, Neighborhood::Topological] {
+        for neighborhood in [
+            Neighborhood::Metric,
+            Neighborhood::Topological,
+            Neighborhood::Voronoi,
+        ] {
             let params = SimParams {
                 model: m,
                 neighborhood,
@@ -105,7 +109,7 @@ fn every_model_steps_within_webgpu_limits_as_on_the_adapters_own() {
             runs += 1;
         }
     }
-    assert!(runs >= 6, "{runs} runs");
+    assert!(runs >= 9, "{runs} runs");
 }
 
 /// A frame of the GPU backend `gpu` on `ctx` drawn by `rasteriser`, from its own buffers.

@@ -343,7 +343,10 @@ impl GpuBackend {
                 }
             }
             Items::Predators => self.predators * crate::model::predators::SEARCH_GROUP,
-            Items::Indirect(_) | Items::IndirectMetric(_) | Items::IndirectTopological(_) => 0,
+            Items::Indirect(_)
+            | Items::IndirectMetric(_)
+            | Items::IndirectTopological(_)
+            | Items::IndirectVoronoi(_) => 0,
         }
     }
 

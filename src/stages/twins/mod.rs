@@ -31,6 +31,7 @@ pub mod rules;
 pub mod scan;
 pub mod scatter;
 pub mod slots;
+pub mod voronoi;
 
 pub use clear::clear;
 pub use count::count;
@@ -182,7 +183,7 @@ impl CpuStep {
     pub fn size_neighbor_ids(&mut self, u: StepUniforms) {
         let record = u.record_neighbors.min(self.len() as u32) as usize;
         self.recorded_k = if record > 0 {
-            u.topological_k as usize
+            u.recorded_width() as usize
         } else {
             0
         };

@@ -14,6 +14,8 @@ use crate::model::state::Boid;
 use crate::model::uniforms::StepUniforms;
 
 use super::scatter::SortedRef;
+use super::voronoi::{record_voronoi_ids, voronoi_cell, voronoi_sums};
+use crate::model::voronoi::VoronoiCell;
 
 /// One range of candidates: sorted items `start .. end`, compared against the point
 /// `(p.x, p.y − y_shift)` (`y_shift` = the block row's whole number of world heights, in wu).
@@ -65,6 +67,11 @@ pub fn gather(
     grid: &Grid,
     u: &StepUniforms,
 ) -> NeighborSums {
+    if u.voronoi != 0 {
+        let mut cell = VoronoiCell::new();
+        voronoi_cell(s, sorted, cells, grid, u, &mut cell);
+        return voronoi_sums(s, &cell, sorted, u);
+    }
     if u.topological_k > 0 {
         let mut near = TopoNearest::new(u.topological_k as usize);
         topological_nearest(s, sorted, cells, grid, u, &mut near);
@@ -225,10 +232,19 @@ pub fn rules(
     let mut caught = 0;
     let k = u.topological_k as usize;
     let mut near = TopoNearest::new(k.max(1));
+    let mut cell = VoronoiCell::new();
+    let width = u.recorded_width() as usize;
     for s in 0..out.pos_vel.len() {
         let boid = Boid::from_parts(sorted.pos_vel[s], sorted.hue[s], sorted.id[s])
             .with_image(sorted.image[s]);
-        let sums = if k > 0 {
+        let sums = if u.voronoi != 0 {
+            voronoi_cell(s, sorted, cells, &grid, u, &mut cell);
+            if s < u.record_neighbors as usize && (s + 1) * width <= out.neighbor_ids.len() {
+                let slots = &mut out.neighbor_ids[s * width..(s + 1) * width];
+                record_voronoi_ids(s, &cell, sorted, u, slots);
+            }
+            voronoi_sums(s, &cell, sorted, u)
+        } else if k > 0 {
             topological_nearest(s, sorted, cells, &grid, u, &mut near);
             if s < u.record_neighbors as usize && (s + 1) * k <= out.neighbor_ids.len() {
                 record_ids(&near, &mut out.neighbor_ids[s * k..(s + 1) * k]);

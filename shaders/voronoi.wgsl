@@ -1,0 +1,272 @@
+// The Voronoi neighbourhood (docs/model.md §19.5): a boid's neighbours are the boids whose
+// Voronoi cells share an edge with its own. The cell is cut out of a rectangle (the half-planes of
+// the boid's own nearest images in a wrapping world, the world itself otherwise) by the bisector of
+// each candidate, ring by ring of the grid as the topological search widens (topological.wgsl's
+// frames), until every boid outside the rings searched is farther than twice the cell's farthest
+// vertex: none can cut it. Mirrors `voronoi_cell` in src/stages/twins/voronoi.rs and the cell of
+// src/model/voronoi.rs. Shared by `rules` (the plain search, the cell in the invocation's own
+// arrays, at most VORONOI_EDGES_MAX edges, bounded by VORONOI_BUDGET) and `rules_heavy`
+// (`rules_heavy_voronoi`, voronoi_heavy.wgsl). Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
+// topological.wgsl, gather.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`,
+// `sorted_hue`, `sorted_id`, `neighbors`.
+
+// Most edges of a cell in the plain search, and neighbour ids recorded a boid; mirrors
+// `VORONOI_EDGES_MAX`.
+const VORONOI_EDGES_MAX: u32 = 32u;
+// The owner of an edge of the starting rectangle; mirrors `NO_OWNER`.
+const NO_OWNER: u32 = 0xffffffffu;
+// 1 + 2⁻¹⁶; mirrors `REACH_MARGIN`.
+const REACH_MARGIN: f32 = 1.0000152587890625;
+// Most loop iterations of the plain search (as TOPO_BUDGET): a boid past it is deferred to
+// `rules_heavy_voronoi`.
+const VORONOI_BUDGET: u32 = 6144u;
+
+// The rectangle a cell starts from, as offsets from the boid at p: (lo, hi); mirrors
+// `starting_rectangle`.
+fn voronoi_rectangle(p: vec2<f32>) -> vec4<f32> {
+    let w = params.world_width;
+    let h = params.world_height;
+    if (params.boundary == 0u) {
+        return vec4<f32>(-0.5 * w, -0.5 * h, 0.5 * w, 0.5 * h);
+    }
+    return vec4<f32>(-max(p.x, 0.0), -max(p.y, 0.0), max(w - p.x, 0.0), max(h - p.y, 0.0));
+}
+
+// The squared distance within which only minimum images lie; mirrors `images_bound2`.
+fn voronoi_images_bound2() -> f32 {
+    if (params.boundary == 0u) {
+        let half = 0.5 * min(params.world_width, params.world_height);
+        return half * half * (1.0 - 1.0 / 1048576.0);
+    }
+    return F32_MAX;
+}
+
+// The side function of vertex x against the bisector of offset d (c = |d|²/2): > 0 outside. Each
+// product used twice (max and min), so no compiler fuses it into a multiply-add: the CPU's bits.
+fn voronoi_side(x: vec2<f32>, d: vec2<f32>, c: f32) -> f32 {
+    let a = x.x * d.x;
+    let b = x.y * d.y;
+    return (max(a, b) + min(a, b)) - c;
+}
+
+// Where edge a → b crosses a bisector, from its side values fa and fb; mirrors `crossing`.
+fn voronoi_crossing(a: vec2<f32>, b: vec2<f32>, fa: f32, fb: f32) -> vec2<f32> {
+    let t = fa / (fa - fb);
+    return vec2<f32>(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+}
+
+// The cell of the plain search: vertices counter-clockwise at v[base .. base + n] (base 0 or 32:
+// a cut writes the other half), the owner of the edge leaving each at the same index, and the
+// largest squared distance of a vertex.
+struct VCell {
+    v: array<vec2<f32>, 64>,
+    o: array<u32, 64>,
+    base: u32,
+    n: u32,
+    r2: f32,
+    // A cut would have passed VORONOI_EDGES_MAX edges.
+    full: bool,
+}
+
+fn vcell_reset(c: ptr<function, VCell>, r: vec4<f32>) {
+    (*c).base = 0u;
+    (*c).n = 4u;
+    (*c).full = false;
+    (*c).v[0] = r.xy;
+    (*c).v[1] = vec2<f32>(r.z, r.y);
+    (*c).v[2] = r.zw;
+    (*c).v[3] = vec2<f32>(r.x, r.w);
+    for (var i = 0u; i < 4u; i++) {
+        (*c).o[i] = NO_OWNER;
+    }
+    var r2 = 0.0;
+    for (var i = 0u; i < 4u; i++) {
+        r2 = max(r2, topo_d2((*c).v[i]));
+    }
+    (*c).r2 = r2;
+}
+
+// Whether every boid farther than sqrt(bound2) leaves the cell as it is.
+fn vcell_certain(r2: f32, bound2: f32) -> bool {
+    return 4.0 * r2 * REACH_MARGIN < bound2;
+}
+
+// Cuts the cell by the bisector of candidate `owner` at offset d; mirrors `VoronoiCell::cut`.
+// Adds its loop iterations to `work`.
+fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<function, u32>) {
+    let d2 = topo_d2(d);
+    if (d2 == 0.0 || !(d2 < 4.0 * (*c).r2 * REACH_MARGIN)) {
+        return;
+    }
+    let h = 0.5 * d2;
+    let n = (*c).n;
+    let b = (*c).base;
+    *work += n;
+    var out = false;
+    for (var i = 0u; i < n; i++) {
+        out = out || voronoi_side((*c).v[b + i], d, h) > 0.0;
+    }
+    if (!out) {
+        return;
+    }
+    *work += 3u * n;
+    let nb = 32u - b;
+    var m = 0u;
+    var fa = voronoi_side((*c).v[b], d, h);
+    for (var i = 0u; i < n; i++) {
+        let ib = select(i + 1u, 0u, i + 1u == n);
+        let va = (*c).v[b + i];
+        let vb = (*c).v[b + ib];
+        let fb = voronoi_side(vb, d, h);
+        if (fa <= 0.0) {
+            if (m < VORONOI_EDGES_MAX) {
+                (*c).v[nb + m] = va;
+                (*c).o[nb + m] = (*c).o[b + i];
+            }
+            m += 1u;
+            if (fb > 0.0) {
+                if (m < VORONOI_EDGES_MAX) {
+                    (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
+                    (*c).o[nb + m] = owner;
+                }
+                m += 1u;
+            }
+        } else if (fb <= 0.0) {
+            if (m < VORONOI_EDGES_MAX) {
+                (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
+                (*c).o[nb + m] = (*c).o[b + i];
+            }
+            m += 1u;
+        }
+        fa = fb;
+    }
+    if (m > VORONOI_EDGES_MAX) {
+        (*c).full = true;
+        return;
+    }
+    (*c).base = nb;
+    (*c).n = m;
+    var r2 = 0.0;
+    for (var i = 0u; i < m; i++) {
+        r2 = max(r2, topo_d2((*c).v[nb + i]));
+    }
+    (*c).r2 = r2;
+}
+
+// Whether edge i's owner is also the owner of an earlier edge (a boid met at two of its images).
+fn vcell_repeat(c: ptr<function, VCell>, i: u32) -> bool {
+    let o = (*c).o[(*c).base + i];
+    for (var t = 0u; t < i; t++) {
+        if ((*c).o[(*c).base + t] == o) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The sums over the cell's neighbours in the field of view (each once, in edge order), and their
+// ids recorded ascending when sorted item s is among those asked for; mirrors `voronoi_sums` and
+// `record_voronoi_ids`.
+fn vcell_sums(s: u32, p: vec2<f32>, c: ptr<function, VCell>, images: bool) -> NeighborSums {
+    var sums = empty_sums();
+    let n = (*c).n;
+    for (var i = 0u; i < n; i++) {
+        let j = (*c).o[(*c).base + i];
+        if (j == NO_OWNER || (images && vcell_repeat(c, i))) {
+            continue;
+        }
+        let off = min_image(sorted_pos_vel[j].xy - p);
+        if (in_view(off)) {
+            accumulate(&sums, off, sorted_pos_vel[j].zw, sorted_hue[j]);
+        }
+    }
+    if (s < params.record_neighbors) {
+        // The ids ascending: each slot the smallest id above the last one written.
+        var last = 0u;
+        var first = true;
+        for (var t = 0u; t < VORONOI_EDGES_MAX; t++) {
+            var best = NO_OWNER;
+            for (var i = 0u; i < n; i++) {
+                let j = (*c).o[(*c).base + i];
+                if (j == NO_OWNER || !in_view(min_image(sorted_pos_vel[j].xy - p))) {
+                    continue;
+                }
+                let id = sorted_id[j];
+                if ((first || id > last) && id < best) {
+                    best = id;
+                }
+            }
+            neighbors[neighbor_id_word(s, VORONOI_EDGES_MAX, t)] = best;
+            last = best;
+            first = false;
+        }
+    }
+    return sums;
+}
+
+// The image shift a of the 3 × 3 other than the minimum image (a in 0 .. 8); mirrors
+// `OTHER_IMAGES`.
+fn other_image(a: u32) -> vec2<f32> {
+    let k = select(a, a + 1u, a >= 4u);
+    return vec2<f32>(f32(k % 3u) - 1.0, f32(k / 3u) - 1.0);
+}
+
+// The Voronoi neighbour sums of sorted item s at p; `ok` false when the search would pass
+// VORONOI_BUDGET or the cell VORONOI_EDGES_MAX edges (the caller defers the boid).
+fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
+    var c: VCell;
+    vcell_reset(&c, voronoi_rectangle(p));
+    let cc = cell_xy(p);
+    let images2 = voronoi_images_bound2();
+    var work = 16u;
+    var inner = 0u;
+    var r = TOPO_FIRST_RINGS;
+    loop {
+        let f = frame_of(cc, inner, r);
+        let rows = frame_rows(f);
+        for (var t = 0u; t < rows; t++) {
+            work += 7u;
+            let fr = frame_row(f, t);
+            for (var u = 0u; u < 4u; u++) {
+                let rg = frame_row_range(u, fr);
+                for (var j = rg.x; j < rg.y; j++) {
+                    work += 1u;
+                    if (j != s) {
+                        vcell_cut(&c, min_image(sorted_pos_vel[j].xy - p), j, &work);
+                    }
+                    if (work > VORONOI_BUDGET || c.full) {
+                        return Gathered(empty_sums(), false);
+                    }
+                }
+            }
+        }
+        work += 3u;
+        let b2 = block_bound2(p, cc, r);
+        if (b2 == F32_MAX || vcell_certain(c.r2, min(b2, images2))) {
+            break;
+        }
+        r += 1u;
+        inner = r;
+    }
+    let images = !vcell_certain(c.r2, images2);
+    if (images) {
+        // A wrapping world of few boids: every boid's other images of the 3 × 3, image by image
+        // (the replica's real items, in sorted order).
+        let all = cell_items(params.cell_base,
+                             params.cell_base + params.grid_cols * params.grid_rows - 1u);
+        let wh = vec2<f32>(params.world_width, params.world_height);
+        for (var a = 0u; a < 8u; a++) {
+            let shift = other_image(a) * wh;
+            for (var j = all.x; j < all.y; j++) {
+                work += 1u;
+                if (j != s) {
+                    vcell_cut(&c, min_image(sorted_pos_vel[j].xy - p) + shift, j, &work);
+                }
+                if (work > VORONOI_BUDGET || c.full) {
+                    return Gathered(empty_sums(), false);
+                }
+            }
+        }
+    }
+    return Gathered(vcell_sums(s, p, &c, images), true);
+}

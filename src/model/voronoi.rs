@@ -1,0 +1,145 @@
+//! The Voronoi cell of one boid, cut out of a rectangle by half-planes (docs/model.md §19.5): the
+//! geometry of the Voronoi neighbourhood, shared by the CPU twin's search
+//! (`crate::stages::twins::voronoi`) and mirrored by `shaders/voronoi.wgsl`.
+//!
+//! The cell is kept in coordinates centred on the boid (offsets, wu): a convex polygon whose
+//! vertices run counter-clockwise, each with the owner of the edge that leaves it — the sorted
+//! index of the boid whose perpendicular bisector the edge lies on, or [`NO_OWNER`] for an edge of
+//! the starting rectangle. Each candidate at offset `d` keeps the points `x` with
+//! `x·d ≤ |d|²/2` (those at least as near the boid as the candidate). Once every candidate that
+//! can cut the cell has been offered, the owners of its edges are the boid's Voronoi neighbours.
+
+use glam::Vec2;
+
+/// Owner of an edge of the starting rectangle (no boid).
+pub const NO_OWNER: u32 = u32::MAX;
+
+/// Most vertices of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a
+/// boid, the polygon in its registers), and the number of neighbour ids recorded a boid. A cell
+/// with more is the GPU's heavy search's (a workgroup a boid, the polygon in shared memory); in a
+/// uniform flock a cell has 6 edges on average and more than 12 in about one in 10⁴.
+pub const VORONOI_EDGES_MAX: usize = 32;
+
+/// Relative margin on the squared reach of a cell (`4·r²`, r its farthest vertex): rounding of
+/// the vertices (a few ulps) never lets a boid beyond the margin cut the cell.
+pub const REACH_MARGIN: f32 = 1.0 + 1.0 / 65536.0;
+
+/// One boid's Voronoi cell, as cut so far (offsets from the boid, wu).
+#[derive(Clone, Debug, Default)]
+pub struct VoronoiCell {
+    /// Vertices, counter-clockwise.
+    pub vertices: Vec<Vec2>,
+    /// The owner of the edge from vertex `i` to vertex `i + 1` (the last to the first): a sorted
+    /// index, or [`NO_OWNER`].
+    pub owners: Vec<u32>,
+    /// The largest squared distance of a vertex from the boid (wu²).
+    pub r2: f32,
+    /// Scratch for [`VoronoiCell::cut`].
+    next_vertices: Vec<Vec2>,
+    next_owners: Vec<u32>,
+}
+
+impl VoronoiCell {
+    /// An empty cell (call [`VoronoiCell::reset`] before use).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The rectangle `lo ..= hi` (offsets from the boid, wu; `lo ≤ 0 ≤ hi` on each axis), every
+    /// edge without owner.
+    pub fn reset(&mut self, lo: Vec2, hi: Vec2) {
+        self.vertices.clear();
+        self.owners.clear();
+        self.vertices
+            .extend([lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]);
+        self.owners.extend([NO_OWNER; 4]);
+        self.r2 = self.farthest2();
+    }
+
+    /// The largest squared distance of a vertex from the boid (wu²).
+    fn farthest2(&self) -> f32 {
+        self.vertices
+            .iter()
+            .map(|v| cell_d2(*v))
+            .fold(0.0, f32::max)
+    }
+
+    /// Whether a candidate at squared distance `d2` may cut the cell: `d2 < 4·r²` (with
+    /// [`REACH_MARGIN`]). A candidate farther keeps every vertex (`x·d ≤ |x||d| ≤ r|d| ≤ |d|²/2`).
+    #[inline]
+    pub fn reaches(&self, d2: f32) -> bool {
+        d2 < 4.0 * self.r2 * REACH_MARGIN
+    }
+
+    /// Whether every boid farther than `sqrt(bound2)` leaves the cell as it is (`4·r² < bound2`,
+    /// with [`REACH_MARGIN`]).
+    #[inline]
+    pub fn certain_within(&self, bound2: f32) -> bool {
+        4.0 * self.r2 * REACH_MARGIN < bound2
+    }
+
+    /// Cuts the cell by the bisector of the candidate `owner` at offset `d`: keeps the points `x`
+    /// with `x·d − |d|²/2 ≤ 0`. A candidate at the boid's own position (`d = 0`, no bisector) or
+    /// that keeps every vertex changes nothing. Returns whether the cell changed.
+    pub fn cut(&mut self, d: Vec2, owner: u32) -> bool {
+        let d2 = cell_d2(d);
+        if d2 == 0.0 || !self.reaches(d2) {
+            return false;
+        }
+        let c = 0.5 * d2;
+        let side = |v: Vec2| v.x * d.x + v.y * d.y - c;
+        if self.vertices.iter().all(|&v| side(v) <= 0.0) {
+            return false;
+        }
+        let n = self.vertices.len();
+        self.next_vertices.clear();
+        self.next_owners.clear();
+        for i in 0..n {
+            let (a, b) = (self.vertices[i], self.vertices[(i + 1) % n]);
+            let (fa, fb) = (side(a), side(b));
+            if fa <= 0.0 {
+                self.next_vertices.push(a);
+                self.next_owners.push(self.owners[i]);
+                if fb > 0.0 {
+                    // Leaves the half-plane: the new edge along the bisector starts here.
+                    self.next_vertices.push(crossing(a, b, fa, fb));
+                    self.next_owners.push(owner);
+                }
+            } else if fb <= 0.0 {
+                // Comes back: the rest of edge i.
+                self.next_vertices.push(crossing(a, b, fa, fb));
+                self.next_owners.push(self.owners[i]);
+            }
+        }
+        std::mem::swap(&mut self.vertices, &mut self.next_vertices);
+        std::mem::swap(&mut self.owners, &mut self.next_owners);
+        self.r2 = self.farthest2();
+        true
+    }
+
+    /// The distinct owners of the cell's edges (the boid's Voronoi neighbours, as sorted indices),
+    /// in edge order from vertex 0, without [`NO_OWNER`].
+    pub fn neighbors(&self) -> impl Iterator<Item = u32> + '_ {
+        self.owners
+            .iter()
+            .enumerate()
+            .filter(|&(i, &o)| o != NO_OWNER && !self.owners[..i].contains(&o))
+            .map(|(_, &o)| o)
+    }
+}
+
+/// The squared length of a cell offset, each square rounded, then added (no fused multiply-add:
+/// the GPU's `cell_d2` gives the same bits).
+#[inline(always)]
+pub fn cell_d2(d: Vec2) -> f32 {
+    let (xx, yy) = (d.x * d.x, d.y * d.y);
+    xx.max(yy) + xx.min(yy)
+}
+
+/// Where the edge `a → b` crosses a bisector, from the values `fa ≤ 0 < fb` (or `fa > 0 ≥ fb`) of
+/// its side function at the ends.
+#[inline(always)]
+fn crossing(a: Vec2, b: Vec2, fa: f32, fb: f32) -> Vec2 {
+    let t = fa / (fa - fb);
+    Vec2::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
+}
