@@ -134,6 +134,7 @@ fn every_replica_equals_its_lone_run_for_every_model_and_neighbourhood() {
             (Neighborhood::Metric, 7),
             (Neighborhood::Topological, 7),
             (Neighborhood::Topological, 12),
+            (Neighborhood::Voronoi, 7),
         ] {
             for boundary in [Boundary::Wrap, Boundary::Walls] {
                 let base = SimParams {
