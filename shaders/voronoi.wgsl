@@ -50,9 +50,13 @@ fn voronoi_side(x: vec2<f32>, d: vec2<f32>, c: f32) -> f32 {
 }
 
 // Where edge a → b crosses a bisector, from its side values fa and fb; mirrors `crossing`.
+// Each sum is max + min of its terms, so that no compiler fuses the product into a multiply-add
+// (the CPU's operations; the division may round differently, within 2.5 ulp).
 fn voronoi_crossing(a: vec2<f32>, b: vec2<f32>, fa: f32, fb: f32) -> vec2<f32> {
     let t = fa / (fa - fb);
-    return vec2<f32>(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+    let u = t * (b.x - a.x);
+    let w = t * (b.y - a.y);
+    return vec2<f32>(max(a.x, u) + min(a.x, u), max(a.y, w) + min(a.y, w));
 }
 
 // The cell of the plain search: vertices counter-clockwise at v[base .. base + n] (base 0 or 32:
@@ -118,7 +122,14 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
         let va = (*c).v[b + i];
         let vb = (*c).v[b + ib];
         let fb = voronoi_side(vb, d, h);
-        if (fa <= 0.0) {
+        if (fa == 0.0 && fb > 0.0) {
+            // Leaves at va itself: the new edge starts there.
+            if (m < VORONOI_EDGES_MAX) {
+                (*c).v[nb + m] = va;
+                (*c).o[nb + m] = owner;
+            }
+            m += 1u;
+        } else if (fa <= 0.0) {
             if (m < VORONOI_EDGES_MAX) {
                 (*c).v[nb + m] = va;
                 (*c).o[nb + m] = (*c).o[b + i];
@@ -131,7 +142,7 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
                 }
                 m += 1u;
             }
-        } else if (fb <= 0.0) {
+        } else if (fb < 0.0) {
             if (m < VORONOI_EDGES_MAX) {
                 (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
                 (*c).o[nb + m] = (*c).o[b + i];
@@ -153,7 +164,8 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     (*c).r2 = r2;
 }
 
-// Whether edge i's owner is also the owner of an earlier edge (a boid met at two of its images).
+// Whether edge i's owner is also the owner of an earlier edge (a boid met at two of its images,
+// or an edge split by rounding).
 fn vcell_repeat(c: ptr<function, VCell>, i: u32) -> bool {
     let o = (*c).o[(*c).base + i];
     for (var t = 0u; t < i; t++) {
@@ -167,12 +179,12 @@ fn vcell_repeat(c: ptr<function, VCell>, i: u32) -> bool {
 // The sums over the cell's neighbours in the field of view (each once, in edge order), and their
 // ids recorded ascending when sorted item s is among those asked for; mirrors `voronoi_sums` and
 // `record_voronoi_ids`.
-fn vcell_sums(s: u32, p: vec2<f32>, c: ptr<function, VCell>, images: bool) -> NeighborSums {
+fn vcell_sums(s: u32, p: vec2<f32>, c: ptr<function, VCell>) -> NeighborSums {
     var sums = empty_sums();
     let n = (*c).n;
     for (var i = 0u; i < n; i++) {
         let j = (*c).o[(*c).base + i];
-        if (j == NO_OWNER || (images && vcell_repeat(c, i))) {
+        if (j == NO_OWNER || vcell_repeat(c, i)) {
             continue;
         }
         let off = min_image(sorted_pos_vel[j].xy - p);
@@ -226,6 +238,9 @@ fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
         let rows = frame_rows(f);
         for (var t = 0u; t < rows; t++) {
             work += 7u;
+            if (work > VORONOI_BUDGET) {
+                return Gathered(empty_sums(), false);
+            }
             let fr = frame_row(f, t);
             for (var u = 0u; u < 4u; u++) {
                 let rg = frame_row_range(u, fr);
@@ -244,6 +259,9 @@ fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
         let b2 = block_bound2(p, cc, r);
         if (b2 == F32_MAX || vcell_certain(c.r2, min(b2, images2))) {
             break;
+        }
+        if (work > VORONOI_BUDGET) {
+            return Gathered(empty_sums(), false);
         }
         r += 1u;
         inner = r;
@@ -268,5 +286,12 @@ fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
             }
         }
     }
-    return Gathered(vcell_sums(s, p, &c, images), true);
+    // The sums' loops: the edges, each one's check for an earlier edge of the same owner, and
+    // the recorded ids' 32 passes.
+    let n = c.n;
+    work += n + n * n / 2u + select(0u, 33u * (n + 1u), s < params.record_neighbors);
+    if (work > VORONOI_BUDGET) {
+        return Gathered(empty_sums(), false);
+    }
+    return Gathered(vcell_sums(s, p, &c), true);
 }

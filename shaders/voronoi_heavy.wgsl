@@ -1,17 +1,19 @@
 // `rules_heavy_voronoi`: a deferred boid of the Voronoi neighbourhood (docs/model.md §19.5) — its
 // plain search would have passed VORONOI_BUDGET or its cell VORONOI_EDGES_MAX edges — searched by
 // one workgroup. The cell lives in workgroup memory (at most VORONOI_HEAVY_EDGES edges). The
-// candidates come as `rules`' search takes them, ring by ring, HEAVY_GROUP at a time: each
-// invocation tests whether its candidate may cut the cell as it stands, and the first invocation
-// cuts by those that may, in the candidates' order — the cuts the sequential search makes, in its
-// order (a candidate that cannot cut a cell cannot cut a smaller one), so the cell is the CPU
-// twin's. Then the obstacle sums as in `rules_heavy_topological`, and the first invocation sums the
-// neighbours and integrates the boid. Part of rules_heavy.wgsl's stage (its bindings, `first_of`,
-// `ObsPartial`, `topo_obs`, `add_obs`).
+// candidates come in frames of rings doubling in width (as `rules_heavy_topological`), each frame
+// row by row, HEAVY_GROUP candidates at a time across rows and ranges: each invocation tests
+// whether its candidate may cut the cell as it stands, and the first invocation cuts by those
+// that still may, in the candidates' order (`vh_cut_listed`). The frames give another order than
+// the twin's ring by ring: the cell is the intersection of the same half-planes, the same to
+// rounding. Then the obstacle sums
+// as in `rules_heavy_topological`, and the first invocation sums the neighbours and integrates
+// the boid. Part of rules_heavy.wgsl's stage (its bindings, `first_of`, `ObsPartial`,
+// `topo_obs`, `add_obs`).
 
 // Most edges of a deferred boid's cell: a cut past it leaves the cell as it stood. (A cell of so
-// many edges needs as many boids around one, all nearer it than to each other: a circle of 256
-// or more boids about one.)
+// many edges needs 256 or more boids each sharing an edge with it: on a circle around it, none
+// inside.)
 const VORONOI_HEAVY_EDGES: u32 = 256u;
 
 // The cell: vertices counter-clockwise at hv[vh_base .. vh_base + vh_n] (vh_base 0 or
@@ -22,10 +24,10 @@ var<workgroup> ho: array<u32, 512>;
 var<workgroup> vh_base: u32;
 var<workgroup> vh_n: u32;
 var<workgroup> vh_r2: f32;
-// Which of the HEAVY_GROUP candidates of a round may cut the cell (then their inclusive prefix
-// sum), and the list of those that may, in order.
-var<workgroup> vh_flag: array<u32, 256>;
-var<workgroup> vh_list: array<u32, 256>;
+// The first invocation whose candidate may still cut the cell, and that candidate (its sorted
+// index and offset's bits).
+var<workgroup> vh_first: atomic<u32>;
+var<workgroup> vh_pick: vec3<u32>;
 // The inclusive prefix sum of the lengths of a frame's rows (HEAVY_GROUP rows at a time).
 var<workgroup> vh_rowoff: array<u32, 256>;
 var<workgroup> vh_word: u32;
@@ -70,7 +72,14 @@ fn vh_cut(d: vec2<f32>, owner: u32) {
         let va = hv[b + i];
         let vb = hv[b + ib];
         let fb = voronoi_side(vb, d, h);
-        if (fa <= 0.0) {
+        if (fa == 0.0 && fb > 0.0) {
+            // Leaves at va itself: the new edge starts there.
+            if (m < VORONOI_HEAVY_EDGES) {
+                hv[nb + m] = va;
+                ho[nb + m] = owner;
+            }
+            m += 1u;
+        } else if (fa <= 0.0) {
             if (m < VORONOI_HEAVY_EDGES) {
                 hv[nb + m] = va;
                 ho[nb + m] = ho[b + i];
@@ -83,7 +92,7 @@ fn vh_cut(d: vec2<f32>, owner: u32) {
                 }
                 m += 1u;
             }
-        } else if (fb <= 0.0) {
+        } else if (fb < 0.0) {
             if (m < VORONOI_HEAVY_EDGES) {
                 hv[nb + m] = voronoi_crossing(va, vb, fa, fb);
                 ho[nb + m] = ho[b + i];
@@ -122,33 +131,43 @@ fn vh_uniform_word(lid: u32, v: u32) -> u32 {
     return workgroupUniformLoad(&vh_word);
 }
 
-// Every invocation holds a candidate (sorted item j, at its minimum image plus `shift`) and
-// whether it may cut the cell: an inclusive prefix sum of the flags lists those that may in the
-// invocations' order, and the first invocation cuts by them (its loop runs over those alone, not
-// over every candidate: lavapipe stops an invocation's loops past 65 535 iterations in all).
-// Every invocation must call it.
-fn vh_cut_listed(lid: u32, may: bool, j: u32, p: vec2<f32>, shift: vec2<f32>) {
-    workgroupBarrier();
-    vh_flag[lid] = select(0u, 1u, may);
-    for (var off = 1u; off < HEAVY_GROUP; off <<= 1u) {
+// Every invocation holds a candidate (sorted item j, at offset d: its minimum image plus the
+// image shift) and whether it may cut the cell as it stood when tested. Round by round, the first
+// invocation whose candidate still may hands it to the first invocation, which cuts by it, and
+// the invocations after it test theirs again against the cell as it now stands (those before it
+// are done). So the cuts are those of a sequential search in the candidates' order, each
+// candidate tested against the cell the earlier ones left, and the rounds are the candidates that
+// still may cut when their turn comes, not all that might have at the start. Every invocation
+// must call it.
+fn vh_cut_listed(lid: u32, may_at_start: bool, j: u32, d: vec2<f32>) {
+    var may = may_at_start;
+    loop {
         workgroupBarrier();
-        let add = select(0u, vh_flag[max(lid, off) - off], lid >= off);
-        workgroupBarrier();
-        vh_flag[lid] += add;
-    }
-    workgroupBarrier();
-    if (may) {
-        vh_list[vh_flag[lid] - 1u] = j;
-    }
-    workgroupBarrier();
-    if (lid == 0u) {
-        let count = vh_flag[HEAVY_GROUP - 1u];
-        for (var q = 0u; q < count; q++) {
-            let jq = vh_list[q];
-            vh_cut(min_image(sorted_pos_vel[jq].xy - p) + shift, jq);
+        if (lid == 0u) {
+            atomicStore(&vh_first, HEAVY_GROUP);
         }
+        workgroupBarrier();
+        if (may) {
+            atomicMin(&vh_first, lid);
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            vh_word = atomicLoad(&vh_first);
+        }
+        let first = workgroupUniformLoad(&vh_word);
+        if (first >= HEAVY_GROUP) {
+            break;
+        }
+        if (lid == first) {
+            vh_pick = vec3<u32>(j, bitcast<u32>(d.x), bitcast<u32>(d.y));
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            vh_cut(vec2<f32>(bitcast<f32>(vh_pick.y), bitcast<f32>(vh_pick.z)), vh_pick.x);
+        }
+        workgroupBarrier();
+        may = may && lid > first && vh_may_cut(d);
     }
-    workgroupBarrier();
 }
 
 // Offers the candidates rg (sorted items, each at its minimum image plus `shift`), HEAVY_GROUP at
@@ -157,10 +176,12 @@ fn vh_offer(lid: u32, s: u32, p: vec2<f32>, rg: vec2<u32>, shift: vec2<f32>, liv
     for (var base = rg.x; base < rg.y; base += HEAVY_GROUP) {
         let j = base + lid;
         var may = false;
+        var d = vec2<f32>(0.0);
         if (live && j < rg.y && j != s) {
-            may = vh_may_cut(min_image(sorted_pos_vel[j].xy - p) + shift);
+            d = min_image(sorted_pos_vel[j].xy - p) + shift;
+            may = vh_may_cut(d);
         }
-        vh_cut_listed(lid, may, j, p, shift);
+        vh_cut_listed(lid, may, j, d);
     }
 }
 
@@ -191,6 +212,7 @@ fn vh_offer_rows(lid: u32, s: u32, p: vec2<f32>, f: Frame, t0: u32, nrows: u32, 
         let x = base + lid;
         var may = false;
         var j = 0u;
+        var d = vec2<f32>(0.0);
         if (live && x < total) {
             // The first row whose prefix sum passes x.
             var lo = 0u;
@@ -217,10 +239,11 @@ fn vh_offer_rows(lid: u32, s: u32, p: vec2<f32>, f: Frame, t0: u32, nrows: u32, 
                 }
             }
             if (found && j != s) {
-                may = vh_may_cut(min_image(sorted_pos_vel[j].xy - p));
+                d = min_image(sorted_pos_vel[j].xy - p);
+                may = vh_may_cut(d);
             }
         }
-        vh_cut_listed(lid, may, j, p, vec2<f32>(0.0));
+        vh_cut_listed(lid, may, j, d);
     }
 }
 
@@ -273,8 +296,10 @@ fn rules_heavy_voronoi(@builtin(workgroup_id) wid: vec3<u32>,
         if (vh_uniform_word(lid, select(0u, 1u, done)) != 0u) {
             break;
         }
-        r += 1u;
-        inner = r;
+        // Frames of rings doubling in width, as `rules_heavy_topological` (a boid hundreds of
+        // cells from any other takes a few frames, not hundreds).
+        inner = r + 1u;
+        r = 2u * r + 1u;
     }
     workgroupBarrier();
     let images = live && !vcell_certain(vh_r2, images2);
@@ -338,7 +363,9 @@ fn rules_heavy_voronoi(@builtin(workgroup_id) wid: vec3<u32>,
         for (var i = 0u; i < n; i++) {
             let j = ho[b + i];
             var repeat = false;
-            for (var t = 0u; t < i && images; t++) {
+            // An owner of two edges: a boid met at two of its images, or an edge split by
+            // rounding (checked up to 64 edges; past them only after the images).
+            for (var t = 0u; t < i && (images || n <= 64u); t++) {
                 repeat = repeat || ho[b + t] == j;
             }
             if (j == NO_OWNER || repeat) {

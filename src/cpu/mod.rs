@@ -53,7 +53,7 @@ pub struct CpuBackend {
     naive_out: Vec<Boid>,
     /// Wall time of each stage of the last step (static names: no allocation per step).
     stage_ms: Vec<(&'static str, f64)>,
-    /// Whether steps record the topological neighbour ids ([`Simulation::record_neighbor_ids`]).
+    /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
 }
 

@@ -22,8 +22,9 @@ use crate::stages::twins::voronoi::{images_bound2, starting_rectangle, OTHER_IMA
 /// Predators act as in `rules` (their motion is the `predators` stage's). Returns the number of
 /// boids caught.
 ///
-/// In the topological neighbourhood the ids of each boid's neighbours are written to
-/// `neighbor_ids` (`topological_k` per boid, in array order) for the boids it has room for.
+/// In the topological and Voronoi neighbourhoods the ids of each boid's neighbours are written to
+/// `neighbor_ids` (`topological_k` per boid nearest first, or 32 ascending, in array order) for
+/// the boids it has room for.
 // The two uniform blocks, the state and the buffers `rules` writes, as the GPU stage binds them.
 #[allow(clippy::too_many_arguments)]
 pub fn rules_naive(

@@ -61,7 +61,7 @@ pub struct GpuBackend {
     history: Option<wgpu::Buffer>,
     /// Whether the neighbour counts were written by a step of the current state.
     neighbors_counted: bool,
-    /// Whether steps record the topological neighbour ids ([`Simulation::record_neighbor_ids`]).
+    /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
     /// The `topological_k` of the ids the last step recorded (0: none).
     recorded_k: u32,

@@ -27,7 +27,8 @@ pub struct Capacity {
     pub obstacles: u32,
     /// Predators.
     pub predators: u32,
-    /// Recorded topological neighbour ids (`topological_k` per recorded boid).
+    /// Recorded neighbour ids (`topological_k` per recorded boid, 32 in the Voronoi
+    /// neighbourhood).
     pub neighbor_ids: u32,
 }
 
@@ -400,7 +401,7 @@ fn buffer_index(name: &str, swapped: bool) -> usize {
 }
 
 /// The capacity `n` boids need with the grid of `params`, the obstacle grid `og`, `predators`
-/// predators, and their topological neighbour ids when `record`.
+/// predators, and their neighbour ids when `record` (topological or Voronoi).
 pub fn capacity_for(
     params: &SimParams,
     n: u32,

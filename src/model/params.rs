@@ -163,7 +163,7 @@ crate::param_group! {
             range: Range::Integer { min: 1, max: TOPOLOGICAL_K_MAX as u64 };
         /// Field of view α (degrees): a boid sees, and so counts as a neighbour, only another
         /// within ±α/2 of its heading (Reynolds 1987's field of view; a blind zone of 360° − α
-        /// behind it; docs/model.md §4.6), in both neighbourhoods and every model; 360 (the
+        /// behind it; docs/model.md §4.6), in every neighbourhood and every model; 360 (the
         /// default) sees all around. Range 1 ..= 360.
         view_angle: f32 = 360.0, key: "view_angle", symbol: "α", unit: "°",
             range: number(1.0, 360.0);
@@ -494,7 +494,7 @@ impl SimParams {
     ///
     /// # Errors
     /// [`ParamError::UnusedByModel`] naming the model and the parameters it uses, or
-    /// [`ParamError::Inapplicable`] for a parameter of the other neighbourhood.
+    /// [`ParamError::Inapplicable`] for a parameter of another neighbourhood.
     pub fn check_used(&self, key: &str) -> Result<(), ParamError> {
         // No cap is the topological neighbourhood's own value: setting it says nothing else.
         if key == "max_neighbors" && self.max_neighbors == 0 {

@@ -82,14 +82,15 @@ pub struct StepUniforms {
     /// Neighbour cap (0 = unlimited).
     pub max_neighbors: u32,
     /// k of the topological neighbourhood: each boid's neighbours are its k nearest others
-    /// whatever the distance (docs/model.md §19); 0 = the metric neighbourhood.
+    /// whatever the distance (docs/model.md §19); 0 = another neighbourhood (metric or Voronoi).
     pub topological_k: u32,
     /// 1 = the Voronoi neighbourhood: each boid's neighbours are those whose Voronoi cells share
     /// an edge with its own (docs/model.md §19.5); 0 = another neighbourhood.
     pub voronoi: u32,
-    /// Boids (sorted items `0 .. record_neighbors`) whose topological neighbour ids the `rules`
-    /// stage writes to `neighbor_ids` (k per boid, nearest first); 0 = none (the default: only
-    /// tests and analyses ask for them).
+    /// Boids (sorted items `0 .. record_neighbors`) whose neighbour ids the `rules` stage writes
+    /// to `neighbor_ids` ([`StepUniforms::recorded_width`] per boid: the topological k nearest
+    /// first, the Voronoi ones ascending); 0 = none (the default: only tests and analyses ask for
+    /// them).
     pub record_neighbors: u32,
     /// The field of view's test (docs/model.md §4.6): 0 = every direction (`view_angle` 360);
     /// 1 = α ≤ 180°, a neighbour is seen when d·v ≥ 0 and (d·v)² ≥ cos²(α/2)·|d|²|v|²; 2 = α >

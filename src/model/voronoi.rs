@@ -97,7 +97,12 @@ impl VoronoiCell {
         for i in 0..n {
             let (a, b) = (self.vertices[i], self.vertices[(i + 1) % n]);
             let (fa, fb) = (side(a), side(b));
-            if fa <= 0.0 {
+            if fa == 0.0 && fb > 0.0 {
+                // Leaves the half-plane at a itself: the new edge starts at a (no edge of length
+                // 0 kept for edge i's owner).
+                self.next_vertices.push(a);
+                self.next_owners.push(owner);
+            } else if fa <= 0.0 {
                 self.next_vertices.push(a);
                 self.next_owners.push(self.owners[i]);
                 if fb > 0.0 {
@@ -105,8 +110,9 @@ impl VoronoiCell {
                     self.next_vertices.push(crossing(a, b, fa, fb));
                     self.next_owners.push(owner);
                 }
-            } else if fb <= 0.0 {
-                // Comes back: the rest of edge i.
+            } else if fb < 0.0 {
+                // Comes back: the rest of edge i. (Coming back at b itself, fb = 0, b follows
+                // as the next edge's vertex: no edge of length 0 for edge i's owner.)
                 self.next_vertices.push(crossing(a, b, fa, fb));
                 self.next_owners.push(self.owners[i]);
             }
@@ -136,8 +142,10 @@ pub fn cell_d2(d: Vec2) -> f32 {
     xx.max(yy) + xx.min(yy)
 }
 
-/// Where the edge `a → b` crosses a bisector, from the values `fa ≤ 0 < fb` (or `fa > 0 ≥ fb`) of
-/// its side function at the ends.
+/// Where the edge `a → b` crosses a bisector, from the values `fa < 0 < fb` (or `fa > 0 > fb`) of
+/// its side function at the ends. (The GPU writes each sum as max + min of its terms, so that no
+/// compiler fuses the product into a multiply-add: the same operations; its division may round
+/// differently, within 2.5 ulp.)
 #[inline(always)]
 fn crossing(a: Vec2, b: Vec2, fa: f32, fb: f32) -> Vec2 {
     let t = fa / (fa - fb);

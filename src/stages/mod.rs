@@ -335,7 +335,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("replica_models", Uniform),
         ],
         // The deferred boids of the run's neighbourhood (each entry point also returns at once
-        // in the other neighbourhood).
+        // in the other neighbourhoods).
         run: Run::Dispatches(&[
             ("rules_heavy", Items::IndirectMetric(1)),
             ("rules_heavy_topological", Items::IndirectTopological(1)),
@@ -616,8 +616,9 @@ pub static REGIONS: [Region; 8] = [
         host: "deferred",
         at: At::Word(DEFERRED_CATCHES),
     },
-    // The topological neighbour ids `rules` records on request (docs/model.md §19.4):
-    // `topological_k · record_neighbors` words.
+    // The neighbour ids `rules` records on request (docs/model.md §19.4, §19.5):
+    // `recorded_width · record_neighbors` words (`topological_k`, or 32 in the Voronoi
+    // neighbourhood).
     Region {
         name: "neighbor_ids",
         host: "neighbors",

@@ -1,6 +1,7 @@
 //! Ensembles (docs/sweeps.md, "Ensembles"): every replica of a GPU ensemble equals the same system
 //! run alone, bit for bit — state and measures, step after step — for every model of the table,
-//! in both neighbourhoods (both topological searches), in a wrapping and a bounded world, with
+//! in every neighbourhood (metric, both topological searches, Voronoi), in a wrapping and a
+//! bounded world, with
 //! replicas whose seeds, counts, worlds, model parameters and predators differ from their
 //! neighbours'. The
 //! comparison is shown to fail on a planted difference (a replica given another seed than its lone

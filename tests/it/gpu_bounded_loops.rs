@@ -288,3 +288,55 @@ fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_neare
     assert!((rings + 1).pow(2) > 65_536, "{rings} rings of {grid:?}");
     support::compare_states(&g, &cpu.boids(), &p, support::ONE_STEP).unwrap();
 }
+
+#[test]
+fn a_voronoi_search_through_empty_rings_past_its_budget_is_deferred_and_cut_like_on_the_cpu() {
+    // The Voronoi neighbourhood: 9 999 boids spread over the 200 × 200 wu corner of a
+    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has cells of the
+    // mean spacing (10 wu, 100 × 100); the lone boid's nearest are some 80 rings of cells away, so
+    // its plain search crosses more loop iterations of empty rows than 8 invocations in lock step
+    // may together (65 536) before it meets one: stopped at its budget (empty rings counted) and
+    // deferred. It and the boids on the crowd's rim, whose cells reach into the empty world,
+    // search the whole grid, each cut by a workgroup in `rules_heavy`.
+    let Some(ctx) = support::gpu() else { return };
+    let n = 10_000;
+    let p = SimParams {
+        world_width: 1000.0,
+        world_height: 1000.0,
+        boundary: Boundary::Walls,
+        neighborhood: boids::model::Neighborhood::Voronoi,
+        ..SimParams::default()
+    };
+    let grid = boids::model::Grid::new(&p, n);
+    // The plain search's rows up to the crowd: Σ 5·(2r + 1) over 80 rings, for 8 invocations.
+    assert!(grid.cols >= 100, "{grid:?}");
+    let mut boids = boids::model::initial_state(13, n, &p);
+    for b in &mut boids[1..] {
+        b.position = [b.position[0] % 200.0, b.position[1] % 200.0];
+    }
+    boids[0].position = [999.0, 999.0];
+    let (g, lists, deferred) = support::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 3).unwrap();
+        gpu.record_neighbor_ids(true).unwrap();
+        gpu.step().unwrap();
+        let d = deferred(&ctx, &gpu)[1];
+        (gpu.read_state().unwrap(), gpu.neighbor_ids().unwrap(), d)
+    });
+    assert!(deferred >= 1, "the lone boid was deferred");
+    let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 3).unwrap();
+    cpu.record_neighbor_ids(true).unwrap();
+    cpu.step().unwrap();
+    let want = cpu.neighbor_ids().unwrap();
+    let differ: Vec<_> = lists.iter().zip(&want).filter(|(a, b)| a != b).collect();
+    assert!(
+        differ.is_empty(),
+        "{} boids' neighbours differ, e.g. {:?}",
+        differ.len(),
+        &differ[..differ.len().min(3)]
+    );
+    assert!(
+        !lists[0].1.is_empty(),
+        "the lone boid has neighbours on the crowd's rim"
+    );
+    support::compare_states(&g, &cpu.boids(), &p, support::ONE_STEP).unwrap();
+}

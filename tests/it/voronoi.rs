@@ -369,10 +369,13 @@ fn gpu_against_cpu(
             boids::gpu::readback::read_vec(ctx, g.buffers().get("deferred"), 2).unwrap();
         let lists = c.neighbor_ids().unwrap();
         assert_eq!(lists.len(), boids.len(), "{label}");
-        assert_eq!(
-            g.neighbor_ids().unwrap(),
-            lists,
-            "{label}: GPU and CPU lists differ"
+        let got = g.neighbor_ids().unwrap();
+        let differ: Vec<_> = got.iter().zip(&lists).filter(|(a, b)| a != b).collect();
+        assert!(
+            differ.is_empty(),
+            "{label}: the GPU's and the CPU's lists differ for {} boids, e.g. {:?}",
+            differ.len(),
+            &differ[..differ.len().min(3)]
         );
         support::compare_states(
             &g.read_state().unwrap(),

@@ -103,14 +103,14 @@ pub fn check_ensemble(replicas: &[Replica]) -> Result<(), SimError> {
             let what = if v.model != v0.model {
                 format!("model = {} against {}", v.model.name(), v0.model.name())
             } else if v.search != v0.search {
-                format!(
-                    "neighborhood = {}, topological_k = {} against neighborhood = {}, \
-                     topological_k = {}",
-                    p.neighborhood.name(),
-                    p.topological_k,
-                    p0.neighborhood.name(),
-                    p0.topological_k
-                )
+                let hood = |p: &crate::model::SimParams| match p.neighborhood {
+                    crate::model::Neighborhood::Topological => format!(
+                        "neighborhood = topological, topological_k = {}",
+                        p.topological_k
+                    ),
+                    n => format!("neighborhood = {}", n.name()),
+                };
+                format!("{} against {}", hood(p), hood(p0))
             } else if v.parts.view != v0.parts.view {
                 format!("view_angle = {} against {}", p.view_angle, p0.view_angle)
             } else {
