@@ -5,14 +5,17 @@
 // frames), until every boid outside the rings searched is farther than twice the cell's farthest
 // vertex: none can cut it. Mirrors `voronoi_cell` in src/stages/twins/voronoi.rs and the cell of
 // src/model/voronoi.rs. Shared by `rules` (the plain search, the cell in the invocation's own
-// arrays, at most VORONOI_EDGES_MAX edges, bounded by VORONOI_BUDGET) and `rules_heavy`
+// arrays, at most VORONOI_PLAIN_EDGES edges, bounded by VORONOI_BUDGET) and `rules_heavy`
 // (`rules_heavy_voronoi`, voronoi_heavy.wgsl). Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // topological.wgsl, gather.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`,
 // `sorted_hue`, `sorted_id`, `neighbors`.
 
-// Most edges of a cell in the plain search, and neighbour ids recorded a boid; mirrors
-// `VORONOI_EDGES_MAX`.
+// Neighbour ids recorded a boid; mirrors `VORONOI_EDGES_MAX`.
 const VORONOI_EDGES_MAX: u32 = 32u;
+// Most edges of a cell in the plain search (a boid's own arrays, which a software adapter indexes
+// through a ladder of branches as long as the array: kept short); a cell with more is deferred.
+// Mirrors `VORONOI_PLAIN_EDGES`.
+const VORONOI_PLAIN_EDGES: u32 = 16u;
 // The owner of an edge of the starting rectangle; mirrors `NO_OWNER`.
 const NO_OWNER: u32 = 0xffffffffu;
 // 1 + 2⁻¹⁶; mirrors `REACH_MARGIN`.
@@ -59,16 +62,16 @@ fn voronoi_crossing(a: vec2<f32>, b: vec2<f32>, fa: f32, fb: f32) -> vec2<f32> {
     return vec2<f32>(max(a.x, u) + min(a.x, u), max(a.y, w) + min(a.y, w));
 }
 
-// The cell of the plain search: vertices counter-clockwise at v[base .. base + n] (base 0 or 32:
-// a cut writes the other half), the owner of the edge leaving each at the same index, and the
-// largest squared distance of a vertex.
+// The cell of the plain search: vertices counter-clockwise at v[base .. base + n] (base 0 or
+// VORONOI_PLAIN_EDGES: a cut writes the other half), the owner of the edge leaving each at the
+// same index, and the largest squared distance of a vertex.
 struct VCell {
-    v: array<vec2<f32>, 64>,
-    o: array<u32, 64>,
+    v: array<vec2<f32>, 32>,
+    o: array<u32, 32>,
     base: u32,
     n: u32,
     r2: f32,
-    // A cut would have passed VORONOI_EDGES_MAX edges.
+    // A cut would have passed VORONOI_PLAIN_EDGES edges.
     full: bool,
 }
 
@@ -114,7 +117,7 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
         return;
     }
     *work += 3u * n;
-    let nb = 32u - b;
+    let nb = VORONOI_PLAIN_EDGES - b;
     var m = 0u;
     var fa = voronoi_side((*c).v[b], d, h);
     for (var i = 0u; i < n; i++) {
@@ -124,26 +127,26 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
         let fb = voronoi_side(vb, d, h);
         if (fa == 0.0 && fb > 0.0) {
             // Leaves at va itself: the new edge starts there.
-            if (m < VORONOI_EDGES_MAX) {
+            if (m < VORONOI_PLAIN_EDGES) {
                 (*c).v[nb + m] = va;
                 (*c).o[nb + m] = owner;
             }
             m += 1u;
         } else if (fa <= 0.0) {
-            if (m < VORONOI_EDGES_MAX) {
+            if (m < VORONOI_PLAIN_EDGES) {
                 (*c).v[nb + m] = va;
                 (*c).o[nb + m] = (*c).o[b + i];
             }
             m += 1u;
             if (fb > 0.0) {
-                if (m < VORONOI_EDGES_MAX) {
+                if (m < VORONOI_PLAIN_EDGES) {
                     (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
                     (*c).o[nb + m] = owner;
                 }
                 m += 1u;
             }
         } else if (fb < 0.0) {
-            if (m < VORONOI_EDGES_MAX) {
+            if (m < VORONOI_PLAIN_EDGES) {
                 (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
                 (*c).o[nb + m] = (*c).o[b + i];
             }
@@ -151,7 +154,7 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
         }
         fa = fb;
     }
-    if (m > VORONOI_EDGES_MAX) {
+    if (m > VORONOI_PLAIN_EDGES) {
         (*c).full = true;
         return;
     }
@@ -224,15 +227,16 @@ fn other_image(a: u32) -> vec2<f32> {
 }
 
 // The Voronoi neighbour sums of sorted item s at p; `ok` false when the search would pass
-// VORONOI_BUDGET or the cell VORONOI_EDGES_MAX edges (the caller defers the boid).
+// VORONOI_BUDGET or the cell VORONOI_PLAIN_EDGES edges (the caller defers the boid).
 fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
     var c: VCell;
     vcell_reset(&c, voronoi_rectangle(p));
     let cc = cell_xy(p);
     let images2 = voronoi_images_bound2();
     var work = 16u;
+    // Ring by ring from the boid's own cell, nearest first; mirrors `voronoi_cell`.
     var inner = 0u;
-    var r = TOPO_FIRST_RINGS;
+    var r = 0u;
     loop {
         let f = frame_of(cc, inner, r);
         let rows = frame_rows(f);

@@ -1,5 +1,5 @@
 // `rules_heavy_voronoi`: a deferred boid of the Voronoi neighbourhood (docs/model.md §19.5) — its
-// plain search would have passed VORONOI_BUDGET or its cell VORONOI_EDGES_MAX edges — searched by
+// plain search would have passed VORONOI_BUDGET or its cell VORONOI_PLAIN_EDGES edges — searched by
 // one workgroup. The cell lives in workgroup memory (at most VORONOI_HEAVY_EDGES edges). The
 // candidates come in frames of rings doubling in width (as `rules_heavy_topological`), each frame
 // row by row, HEAVY_GROUP candidates at a time across rows and ranges: each invocation tests
@@ -283,7 +283,7 @@ fn rules_heavy_voronoi(@builtin(workgroup_id) wid: vec3<u32>,
     }
     let images2 = voronoi_images_bound2();
     var inner = 0u;
-    var r = TOPO_FIRST_RINGS;
+    var r = 0u;
     loop {
         let f = frame_of(cc, inner, r);
         let rows = vh_uniform_word(lid, select(0u, frame_rows(f), live));

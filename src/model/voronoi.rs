@@ -14,11 +14,15 @@ use glam::Vec2;
 /// Owner of an edge of the starting rectangle (no boid).
 pub const NO_OWNER: u32 = u32::MAX;
 
-/// Most vertices of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a
-/// boid, the polygon in its registers), and the number of neighbour ids recorded a boid. A cell
-/// with more is the GPU's heavy search's (a workgroup a boid, the polygon in shared memory); in a
-/// uniform flock a cell has 6 edges on average and more than 12 in about one in 10⁴.
+/// The number of neighbour ids recorded a boid (the lowest of a cell with more).
 pub const VORONOI_EDGES_MAX: usize = 32;
+
+/// Most edges of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a boid,
+/// the polygon in its own arrays, which a software adapter indexes through a ladder of branches
+/// as long as the array: kept short). A cell with more is the GPU's heavy search's (a workgroup a
+/// boid, the polygon in shared memory); in a uniform flock a cell has 6 edges on average, and 16
+/// or more in well under one in 10⁴.
+pub const VORONOI_PLAIN_EDGES: usize = 16;
 
 /// Relative margin on the squared reach of a cell (`4·r²`, r its farthest vertex): rounding of
 /// the vertices (a few ulps) never lets a boid beyond the margin cut the cell.
@@ -37,6 +41,7 @@ pub struct VoronoiCell {
     /// Scratch for [`VoronoiCell::cut`].
     next_vertices: Vec<Vec2>,
     next_owners: Vec<u32>,
+    sides: Vec<f32>,
 }
 
 impl VoronoiCell {
@@ -80,46 +85,65 @@ impl VoronoiCell {
 
     /// Cuts the cell by the bisector of the candidate `owner` at offset `d`: keeps the points `x`
     /// with `x·d − |d|²/2 ≤ 0`. A candidate at the boid's own position (`d = 0`, no bisector) or
-    /// that keeps every vertex changes nothing. Returns whether the cell changed.
+    /// that keeps every vertex changes nothing. Returns whether the cell changed. Each vertex's
+    /// side is computed once (kept in `sides`), and the new farthest vertex found as the new
+    /// polygon is written.
+    #[inline(always)]
     pub fn cut(&mut self, d: Vec2, owner: u32) -> bool {
         let d2 = cell_d2(d);
         if d2 == 0.0 || !self.reaches(d2) {
             return false;
         }
+        self.cut_reached(d, d2, owner)
+    }
+
+    /// [`VoronoiCell::cut`] past its test of reach (a call of its own: most candidates are
+    /// passed by the test, inlined where they are offered).
+    fn cut_reached(&mut self, d: Vec2, d2: f32, owner: u32) -> bool {
         let c = 0.5 * d2;
         let side = |v: Vec2| v.x * d.x + v.y * d.y - c;
-        if self.vertices.iter().all(|&v| side(v) <= 0.0) {
+        self.sides.clear();
+        let mut out = false;
+        for &v in &self.vertices {
+            let f = side(v);
+            out |= f > 0.0;
+            self.sides.push(f);
+        }
+        if !out {
             return false;
         }
         let n = self.vertices.len();
         self.next_vertices.clear();
         self.next_owners.clear();
+        let mut r2 = 0.0f32;
+        let mut push = |cell: &mut Self, v: Vec2, o: u32| {
+            r2 = r2.max(cell_d2(v));
+            cell.next_vertices.push(v);
+            cell.next_owners.push(o);
+        };
         for i in 0..n {
-            let (a, b) = (self.vertices[i], self.vertices[(i + 1) % n]);
-            let (fa, fb) = (side(a), side(b));
+            let j = if i + 1 == n { 0 } else { i + 1 };
+            let (a, b) = (self.vertices[i], self.vertices[j]);
+            let (fa, fb) = (self.sides[i], self.sides[j]);
             if fa == 0.0 && fb > 0.0 {
                 // Leaves the half-plane at a itself: the new edge starts at a (no edge of length
                 // 0 kept for edge i's owner).
-                self.next_vertices.push(a);
-                self.next_owners.push(owner);
+                push(self, a, owner);
             } else if fa <= 0.0 {
-                self.next_vertices.push(a);
-                self.next_owners.push(self.owners[i]);
+                push(self, a, self.owners[i]);
                 if fb > 0.0 {
                     // Leaves the half-plane: the new edge along the bisector starts here.
-                    self.next_vertices.push(crossing(a, b, fa, fb));
-                    self.next_owners.push(owner);
+                    push(self, crossing(a, b, fa, fb), owner);
                 }
             } else if fb < 0.0 {
                 // Comes back: the rest of edge i. (Coming back at b itself, fb = 0, b follows
                 // as the next edge's vertex: no edge of length 0 for edge i's owner.)
-                self.next_vertices.push(crossing(a, b, fa, fb));
-                self.next_owners.push(self.owners[i]);
+                push(self, crossing(a, b, fa, fb), self.owners[i]);
             }
         }
         std::mem::swap(&mut self.vertices, &mut self.next_vertices);
         std::mem::swap(&mut self.owners, &mut self.next_owners);
-        self.r2 = self.farthest2();
+        self.r2 = r2;
         true
     }
 

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use crate::model::grid::{block_bound2, search_frame, Grid};
+use crate::model::grid::{block_bound2, Grid};
 use crate::model::rules::{accumulate_parts, in_view, min_image, NeighborSums};
 use crate::model::uniforms::StepUniforms;
 use crate::model::voronoi::{VoronoiCell, VORONOI_EDGES_MAX};
@@ -39,13 +39,14 @@ pub fn images_bound2(u: &StepUniforms) -> f32 {
     }
 }
 
-/// The Voronoi cell of sorted item `s` into `cell` (reset first): the 5 × 5 block of cells around
-/// the item's cell, then ring by ring ([`Grid::frame`], [`search_frame`]: each boid once, in its
-/// own real cell, at its minimum-image offset) until every boid outside the rings searched is
-/// farther than twice the cell's farthest vertex ([`block_bound2`], [`VoronoiCell::certain_within`])
-/// or every cell has been searched. In a wrapping world whose cell may still be cut by a boid's
-/// other images (a world of few boids), every boid's 8 other images of the 3 × 3 are offered
-/// after ([`other_images`]).
+/// The Voronoi cell of sorted item `s` into `cell` (reset first): ring by ring of the grid from the
+/// item's own cell ([`Grid::frame`] of `inner = outer = r`: each boid once, in its own real cell,
+/// at its minimum-image offset; the nearest first, so that the cell is small early and most later
+/// candidates are too far to cut it) until every boid outside the rings searched is farther than
+/// twice the cell's farthest vertex ([`block_bound2`], [`VoronoiCell::certain_within`]) or every
+/// cell has been searched. In a wrapping world whose cell may still be cut by a boid's other
+/// images (a world of few boids), every boid's 8 other images of the 3 × 3 are offered after
+/// ([`other_images`]).
 pub fn voronoi_cell(
     s: usize,
     sorted: SortedRef<'_>,
@@ -61,7 +62,9 @@ pub fn voronoi_cell(
     let (cx, cy) = grid.cell_xy(p);
     let images2 = images_bound2(u);
     for step in 0.. {
-        let (inner, r) = search_frame(step);
+        // Ring by ring from the boid's own cell: the nearest candidates first, so the cell is
+        // small early and most later candidates are passed at once (too far to cut it).
+        let (inner, r) = (step, step);
         let f = grid.frame(cx, cy, inner, r);
         for t in 0..f.rows() {
             for (first, last) in grid.frame_row(&f, t).into_iter().flatten() {
