@@ -302,6 +302,56 @@ fn pick_before(a: TopoPick, b: TopoPick) -> bool {
     return topo_less(a.d2, a.id, b.d2, b.id);
 }
 
+// The obstacle sums of a deferred boid at p: each invocation sums its residue class of the nearby
+// obstacle points (as in `rules_heavy`), and their partials are added in workgroup memory in a
+// fixed order. Every invocation must call it (it holds barriers); its result is the same in all.
+// Shared by `rules_heavy_topological` and `rules_heavy_voronoi`.
+fn heavy_obstacle_sums(lid: u32, p: vec2<f32>, live: bool) -> ObstacleSums {
+    var ob: ObsPartial;
+    ob.push = vec2<f32>(0.0);
+    ob.bounce_normal = vec2<f32>(0.0);
+    ob.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
+    ob.bounce_t = 0xffffffffu;
+    let blk = obstacle_block(p);
+    if (live) {
+        let og = obstacle_grid_at();
+        var base = 0u;
+        for (var q = 0u; q < blk.n; q++) {
+            let a = obstacle_start(og, blk.cells[q]);
+            let len = obstacle_start(og, blk.cells[q] + 1u) - a;
+            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
+                var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
+                let before = o.bounce_d2;
+                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
+                ob.push = o.push;
+                if (o.bounce_d2 < before) {
+                    ob.bounce_normal = o.bounce_normal;
+                    ob.bounce_d2 = o.bounce_d2;
+                    ob.bounce_t = t;
+                }
+            }
+            base += len;
+        }
+    }
+    workgroupBarrier();
+    if (lid >= 128u) {
+        topo_obs[lid - 128u] = ob;
+    }
+    workgroupBarrier();
+    if (lid < 128u) {
+        topo_obs[lid] = add_obs(ob, topo_obs[lid]);
+    }
+    for (var stride = 64u; stride > 0u; stride >>= 1u) {
+        workgroupBarrier();
+        if (lid < stride) {
+            topo_obs[lid] = add_obs(topo_obs[lid], topo_obs[lid + stride]);
+        }
+    }
+    workgroupBarrier();
+    let o = topo_obs[0];
+    return ObstacleSums(o.push, o.bounce_normal, o.bounce_d2);
+}
+
 @compute @workgroup_size(256)
 fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
                            @builtin(num_workgroups) nwg: vec3<u32>,
@@ -422,47 +472,7 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
     }
 
     // Obstacle points: this invocation's residue class, as in `rules_heavy`.
-    var ob: ObsPartial;
-    ob.push = vec2<f32>(0.0);
-    ob.bounce_normal = vec2<f32>(0.0);
-    ob.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
-    ob.bounce_t = 0xffffffffu;
-    let blk = obstacle_block(p);
-    if (live) {
-        let og = obstacle_grid_at();
-        var base = 0u;
-        for (var q = 0u; q < blk.n; q++) {
-            let a = obstacle_start(og, blk.cells[q]);
-            let len = obstacle_start(og, blk.cells[q] + 1u) - a;
-            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
-                let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
-                ob.push = o.push;
-                if (o.bounce_d2 < before) {
-                    ob.bounce_normal = o.bounce_normal;
-                    ob.bounce_d2 = o.bounce_d2;
-                    ob.bounce_t = t;
-                }
-            }
-            base += len;
-        }
-    }
-    workgroupBarrier();
-    if (lid >= 128u) {
-        topo_obs[lid - 128u] = ob;
-    }
-    workgroupBarrier();
-    if (lid < 128u) {
-        topo_obs[lid] = add_obs(ob, topo_obs[lid]);
-    }
-    for (var stride = 64u; stride > 0u; stride >>= 1u) {
-        workgroupBarrier();
-        if (lid < stride) {
-            topo_obs[lid] = add_obs(topo_obs[lid], topo_obs[lid + stride]);
-        }
-    }
-    workgroupBarrier();
+    let o = heavy_obstacle_sums(lid, p, live);
 
     if (lid == 0u && live) {
         var sums = empty_sums();
@@ -479,8 +489,6 @@ fn rules_heavy_topological(@builtin(workgroup_id) wid: vec3<u32>,
                 neighbors[neighbor_id_word(s, k, t)] = id_t;
             }
         }
-        let o = topo_obs[0];
-        finish_boid(s, me, sorted_hue[s], sums, ObstacleSums(o.push, o.bounce_normal, o.bounce_d2),
-                    caught_by_predator(p));
+        finish_boid(s, me, sorted_hue[s], sums, o, caught_by_predator(p));
     }
 }

@@ -8,8 +8,7 @@
 // the twin's ring by ring: the cell is the intersection of the same half-planes, the same to
 // rounding. Then the obstacle sums
 // as in `rules_heavy_topological`, and the first invocation sums the neighbours and integrates
-// the boid. Part of rules_heavy.wgsl's stage (its bindings, `first_of`, `ObsPartial`,
-// `topo_obs`, `add_obs`).
+// the boid. Part of rules_heavy.wgsl's stage (its bindings, `heavy_obstacle_sums`).
 
 // Most edges of a deferred boid's cell: a cut past it leaves the cell as it stood. (A cell of so
 // many edges needs 256 or more boids each sharing an edge with it: on a circle around it, none
@@ -313,48 +312,8 @@ fn rules_heavy_voronoi(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 
-    // Obstacle points: this invocation's residue class, as in `rules_heavy_topological`.
-    var ob: ObsPartial;
-    ob.push = vec2<f32>(0.0);
-    ob.bounce_normal = vec2<f32>(0.0);
-    ob.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
-    ob.bounce_t = 0xffffffffu;
-    let blk = obstacle_block(p);
-    if (live) {
-        let og = obstacle_grid_at();
-        var base = 0u;
-        for (var q = 0u; q < blk.n; q++) {
-            let a = obstacle_start(og, blk.cells[q]);
-            let len = obstacle_start(og, blk.cells[q] + 1u) - a;
-            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                var o = ObstacleSums(ob.push, ob.bounce_normal, ob.bounce_d2);
-                let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
-                ob.push = o.push;
-                if (o.bounce_d2 < before) {
-                    ob.bounce_normal = o.bounce_normal;
-                    ob.bounce_d2 = o.bounce_d2;
-                    ob.bounce_t = t;
-                }
-            }
-            base += len;
-        }
-    }
-    workgroupBarrier();
-    if (lid >= 128u) {
-        topo_obs[lid - 128u] = ob;
-    }
-    workgroupBarrier();
-    if (lid < 128u) {
-        topo_obs[lid] = add_obs(ob, topo_obs[lid]);
-    }
-    for (var stride = 64u; stride > 0u; stride >>= 1u) {
-        workgroupBarrier();
-        if (lid < stride) {
-            topo_obs[lid] = add_obs(topo_obs[lid], topo_obs[lid + stride]);
-        }
-    }
-    workgroupBarrier();
+    // Obstacle points, as in `rules_heavy_topological`.
+    let o = heavy_obstacle_sums(lid, p, live);
 
     if (lid == 0u && live) {
         var sums = empty_sums();
@@ -396,8 +355,6 @@ fn rules_heavy_voronoi(@builtin(workgroup_id) wid: vec3<u32>,
                 first = false;
             }
         }
-        let o = topo_obs[0];
-        finish_boid(s, me, sorted_hue[s], sums, ObstacleSums(o.push, o.bounce_normal, o.bounce_d2),
-                    caught_by_predator(p));
+        finish_boid(s, me, sorted_hue[s], sums, o, caught_by_predator(p));
     }
 }
