@@ -485,3 +485,33 @@ fn a_boid_ringed_by_many_has_a_cell_of_many_edges_like_on_the_cpu() {
     let deferred = gpu_against_cpu(&ctx, &p, &boids, "ringed");
     assert!(deferred >= 1, "the ringed boid was deferred");
 }
+
+#[test]
+fn the_panel_shows_neither_k_nor_the_radii_nor_the_cap() {
+    // The Voronoi neighbourhood has no parameter of its own; the app's panel shows the
+    // neighbourhood's selector and hides the other neighbourhoods' parameters.
+    use boids::app::ui::params::{groups, shown_now};
+    for m in Model::all() {
+        let mut p = SimParams {
+            model: m,
+            ..SimParams::default()
+        };
+        p.set("neighborhood", "voronoi").unwrap();
+        let shown: Vec<&str> = groups(m)
+            .into_iter()
+            .flat_map(|(_, s)| s.into_iter())
+            .filter(|s| shown_now(s, &p))
+            .map(|s| s.key)
+            .collect();
+        assert!(shown.contains(&"neighborhood"), "{}: {shown:?}", m.name());
+        for k in [
+            "topological_k",
+            "perception_radius",
+            "alignment_radius",
+            "cohesion_radius",
+            "max_neighbors",
+        ] {
+            assert!(!shown.contains(&k), "{}: {k} in {shown:?}", m.name());
+        }
+    }
+}
