@@ -1,9 +1,9 @@
 // The Voronoi neighbourhood (docs/model.md §19.5): a boid's neighbours are the boids whose
 // Voronoi cells share an edge with its own. The cell is cut out of a rectangle (the half-planes of
 // the boid's own nearest images in a wrapping world, the world itself otherwise) by the bisector of
-// each candidate, ring by ring of the grid as the topological search widens (topological.wgsl's
-// frames), until every boid outside the rings searched is farther than twice the cell's farthest
-// vertex: none can cut it. Mirrors `voronoi_cell` in src/stages/twins/voronoi.rs and the cell of
+// each candidate, in a block of the grid's cells grown from the boid's own cell (topological.wgsl's
+// frames) one cell wider on each side the cell may still reach past, until no boid outside the
+// block can cut it. Mirrors `voronoi_cell` in src/stages/twins/voronoi.rs and the cell of
 // src/model/voronoi.rs. Shared by `rules` (the plain search, the cell in the invocation's own
 // arrays, at most VORONOI_PLAIN_EDGES edges, bounded by VORONOI_BUDGET) and `rules_heavy`
 // (`rules_heavy_voronoi`, voronoi_heavy.wgsl). Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
@@ -96,6 +96,95 @@ fn vcell_reset(c: ptr<function, VCell>, r: vec4<f32>) {
 // Whether every boid farther than sqrt(bound2) leaves the cell as it is.
 fn vcell_certain(r2: f32, bound2: f32) -> bool {
     return 4.0 * r2 * REACH_MARGIN < bound2;
+}
+
+// A block of cells about the boid's cell grown side by side: column offsets x.x ..= x.y, row
+// offsets y.x ..= y.y; mirrors `GridBlock` (src/model/grid_block.rs).
+struct GBlock {
+    x: vec2<i32>,
+    y: vec2<i32>,
+}
+
+// The frame of the cells of `outer` not in `inner` (all of `outer` when `first`); mirrors
+// `block_frame`.
+fn gblock_frame(c: vec2<u32>, outer: GBlock, inner: GBlock, first: bool) -> Frame {
+    var f: Frame;
+    f.c = c;
+    f.x_out = outer.x;
+    f.y_out = outer.y;
+    f.x_in = select(inner.x, vec2<i32>(1, 0), first);
+    f.y_in = select(inner.y, vec2<i32>(1, 0), first);
+    return f;
+}
+
+// The distances from p to the block's sides (−x, +x, −y, +y) less the margin of block_bound2,
+// F32_MAX for a side that cannot grow; mirrors `block_gaps`.
+fn gblock_gaps(p: vec2<f32>, c: vec2<u32>, b: GBlock) -> vec4<f32> {
+    let w = params.world_width;
+    let h = params.world_height;
+    let margin = 1e-6 * max(w, h);
+    var g = vec4<f32>(F32_MAX);
+    for (var axis = 0u; axis < 2u; axis++) {
+        let ci = i32(select(c.x, c.y, axis == 1u));
+        let n = i32(select(params.grid_cols, params.grid_rows, axis == 1u));
+        let pos = select(p.x, p.y, axis == 1u);
+        let cell = select(w, h, axis == 1u) / f32(n);
+        let lh = select(b.x, b.y, axis == 1u);
+        var lo_all = ci + lh.x <= 0;
+        var hi_all = ci + lh.y >= n - 1;
+        if (params.boundary == 0u) {
+            lo_all = lh.y - lh.x + 1 >= n;
+            hi_all = lo_all;
+        }
+        let lo = select(max(pos - (f32(ci) + f32(lh.x)) * cell - margin, 0.0), F32_MAX, lo_all);
+        let hi = select(max((f32(ci) + f32(lh.y) + 1.0) * cell - pos - margin, 0.0), F32_MAX,
+                        hi_all);
+        if (axis == 0u) {
+            g.x = lo;
+            g.y = hi;
+        } else {
+            g.z = lo;
+            g.w = hi;
+        }
+    }
+    return g;
+}
+
+// The block with the sides `grow` one cell wider where the grid has cells left; mirrors
+// `grow_block`.
+fn gblock_grow(c: vec2<u32>, b: GBlock, grow: vec4<bool>) -> GBlock {
+    var out = b;
+    let wrap = params.boundary == 0u;
+    let cols = i32(params.grid_cols);
+    let rows = i32(params.grid_rows);
+    let cx = i32(c.x);
+    let cy = i32(c.y);
+    if (grow.x && select(cx + out.x.x > 0, out.x.y - out.x.x + 1 < cols, wrap)) {
+        out.x.x -= 1;
+    }
+    if (grow.y && select(cx + out.x.y < cols - 1, out.x.y - out.x.x + 1 < cols, wrap)) {
+        out.x.y += 1;
+    }
+    if (grow.z && select(cy + out.y.x > 0, out.y.y - out.y.x + 1 < rows, wrap)) {
+        out.y.x -= 1;
+    }
+    if (grow.w && select(cy + out.y.y < rows - 1, out.y.y - out.y.x + 1 < rows, wrap)) {
+        out.y.y += 1;
+    }
+    return out;
+}
+
+// How far past the boid, towards −x, +x, −y and +y, a boid may lie and still cut the cell, with
+// the margin of 2⁻¹⁴ of the farthest vertex's distance; mirrors `VoronoiCell::side_reach`.
+fn vcell_side_reach(c: ptr<function, VCell>) -> vec4<f32> {
+    var reach = vec4<f32>(0.0);
+    let b = (*c).base;
+    for (var i = 0u; i < (*c).n; i++) {
+        let v = (*c).v[b + i];
+        let r = sqrt(topo_d2(v));
+        reach = max(reach, vec4<f32>(r - v.x, r + v.x, r - v.y, r + v.y));
+    }
+    return reach + vec4<f32>(sqrt((*c).r2) * (1.0 / 16384.0));
 }
 
 // Cuts the cell by the bisector of candidate `owner` at offset d; mirrors `VoronoiCell::cut`.
@@ -234,11 +323,13 @@ fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
     let cc = cell_xy(p);
     let images2 = voronoi_images_bound2();
     var work = 16u;
-    // Ring by ring from the boid's own cell, nearest first; mirrors `voronoi_cell`.
-    var inner = 0u;
-    var r = 0u;
+    // A block grown from the boid's own cell on the sides the cell may still reach past; mirrors
+    // `voronoi_cell`.
+    var block = GBlock(vec2<i32>(0), vec2<i32>(0));
+    var searched = block;
+    var first = true;
     loop {
-        let f = frame_of(cc, inner, r);
+        let f = gblock_frame(cc, block, searched, first);
         let rows = frame_rows(f);
         for (var t = 0u; t < rows; t++) {
             work += 7u;
@@ -259,16 +350,22 @@ fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
                 }
             }
         }
-        work += 3u;
-        let b2 = block_bound2(p, cc, r);
-        if (b2 == F32_MAX || vcell_certain(c.r2, min(b2, images2))) {
+        work += 3u + c.n;
+        let gaps = gblock_gaps(p, cc, block);
+        let open = gaps != vec4<f32>(F32_MAX);
+        var grow = open;
+        if (vcell_certain(c.r2, images2)) {
+            grow = open & (vcell_side_reach(&c) >= gaps);
+        }
+        if (!any(grow)) {
             break;
         }
         if (work > VORONOI_BUDGET) {
             return Gathered(empty_sums(), false);
         }
-        r += 1u;
-        inner = r;
+        searched = block;
+        first = false;
+        block = gblock_grow(cc, block, grow);
     }
     let images = !vcell_certain(c.r2, images2);
     if (images) {

@@ -8,6 +8,7 @@ pub mod derive;
 pub mod error;
 pub mod flock_measures;
 pub mod grid;
+pub mod grid_block;
 pub mod loaded;
 pub mod measures;
 pub mod models;

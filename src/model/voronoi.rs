@@ -83,6 +83,26 @@ impl VoronoiCell {
         4.0 * self.r2 * REACH_MARGIN < bound2
     }
 
+    /// How far past the boid, towards −x, +x, −y and +y, a boid may lie and still cut the cell
+    /// (wu): the extent of the union of the discs about the vertices through the boid (a boid
+    /// cuts the cell only if it lies nearer a vertex than the boid does, `|d − v| < |v|`), each
+    /// side's `max(|v| ∓ v.x)` or `max(|v| ∓ v.y)`, plus a margin of 2⁻¹⁴ of the farthest
+    /// vertex's distance (more than the rounding of the vertices and of the square roots). Never
+    /// more than `2·r`, and mostly less: a block of cells need only grow on the sides whose reach
+    /// passes its edge.
+    pub fn side_reach(&self) -> [f32; 4] {
+        let mut reach = [0.0f32; 4];
+        for &v in &self.vertices {
+            let r = cell_d2(v).sqrt();
+            reach[0] = reach[0].max(r - v.x);
+            reach[1] = reach[1].max(r + v.x);
+            reach[2] = reach[2].max(r - v.y);
+            reach[3] = reach[3].max(r + v.y);
+        }
+        let margin = self.r2.sqrt() * (1.0 / 16384.0);
+        reach.map(|e| e + margin)
+    }
+
     /// Cuts the cell by the bisector of the candidate `owner` at offset `d`: keeps the points `x`
     /// with `x·d − |d|²/2 ≤ 0`. A candidate at the boid's own position (`d = 0`, no bisector) or
     /// that keeps every vertex changes nothing. Returns whether the cell changed. Each vertex's

@@ -63,6 +63,7 @@ mod validation;
 mod vicsek;
 mod view_angle;
 mod voronoi;
+mod voronoi_search;
 mod walls;
 mod web;
 mod webgpu_limits;

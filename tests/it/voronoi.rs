@@ -1,5 +1,5 @@
 //! The Voronoi neighbourhood (Ginelli & Chaté, PRL 105, 168103 (2010); docs/model.md §19.5): a
-//! boid's neighbours are the boids whose Voronoi cells share an edge with its own. The twin's ring
+//! boid's neighbours are the boids whose Voronoi cells share an edge with its own. The twin's
 //! search equals the Delaunay graph of the `spade` crate on the 3 × 3 periodic images — N from 3
 //! to 5000, across the seam and in the corners, collinear boids, a world three times wider than
 //! high — up to edges shorter than 1e-5 of the mean spacing (where cocircular boids make the graph

@@ -1,10 +1,12 @@
 //! The Voronoi neighbourhood's search of `rules` (`shaders/voronoi.wgsl`; docs/model.md §19.5):
-//! a boid's Voronoi cell cut out by the boids around it, ring by ring of the uniform grid, until
-//! no boid outside the rings searched can cut it.
+//! a boid's Voronoi cell cut out by the boids around it, in a block of the uniform grid's cells
+//! grown from the boid's own cell on the sides the cell may still reach past, until no boid
+//! outside the block can cut it.
 
 use glam::Vec2;
 
-use crate::model::grid::{block_bound2, Grid};
+use crate::model::grid::Grid;
+use crate::model::grid_block::{block_frame, block_gaps, grow_block, OWN_CELL};
 use crate::model::rules::{accumulate_parts, in_view, min_image, NeighborSums};
 use crate::model::uniforms::StepUniforms;
 use crate::model::voronoi::{VoronoiCell, VORONOI_EDGES_MAX};
@@ -39,14 +41,15 @@ pub fn images_bound2(u: &StepUniforms) -> f32 {
     }
 }
 
-/// The Voronoi cell of sorted item `s` into `cell` (reset first): ring by ring of the grid from the
-/// item's own cell ([`Grid::frame`] of `inner = outer = r`: each boid once, in its own real cell,
-/// at its minimum-image offset; the nearest first, so that the cell is small early and most later
-/// candidates are too far to cut it) until every boid outside the rings searched is farther than
-/// twice the cell's farthest vertex ([`block_bound2`], [`VoronoiCell::certain_within`]) or every
-/// cell has been searched. In a wrapping world whose cell may still be cut by a boid's other
-/// images (a world of few boids), every boid's 8 other images of the 3 × 3 are offered after
-/// ([`other_images`]).
+/// The Voronoi cell of sorted item `s` into `cell` (reset first): a block of cells grown from the
+/// item's own cell ([`block_frame`]: each boid once, in its own real cell, at its minimum-image
+/// offset; the nearest first, so that the cell is small early and most later candidates are too
+/// far to cut it), each round one cell wider on every side the cell may still reach past
+/// ([`VoronoiCell::side_reach`] against [`block_gaps`]), until no side may or every cell has been
+/// searched. A cell that other images of a boid may still cut (twice its farthest vertex past
+/// half the world's smaller side, [`images_bound2`]) grows on every side to the whole grid, and
+/// then every boid's 8 other images of the 3 × 3 are offered ([`other_images`]; a world of few
+/// boids).
 pub fn voronoi_cell(
     s: usize,
     sorted: SortedRef<'_>,
@@ -59,13 +62,13 @@ pub fn voronoi_cell(
     let p = Vec2::new(me[0], me[1]);
     let (lo, hi) = starting_rectangle(p, u);
     cell.reset(lo, hi);
-    let (cx, cy) = grid.cell_xy(p);
+    let c = grid.cell_xy(p);
     let images2 = images_bound2(u);
-    for step in 0.. {
-        // Ring by ring from the boid's own cell: the nearest candidates first, so the cell is
-        // small early and most later candidates are passed at once (too far to cut it).
-        let (inner, r) = (step, step);
-        let f = grid.frame(cx, cy, inner, r);
+    let wh = (u.world_width, u.world_height);
+    let sides = (wh.0 / grid.cols as f32, wh.1 / grid.rows as f32);
+    let (mut block, mut searched) = (OWN_CELL, None);
+    loop {
+        let f = block_frame(c.0, c.1, block, searched);
         for t in 0..f.rows() {
             for (first, last) in grid.frame_row(&f, t).into_iter().flatten() {
                 for j in cells[first as usize]..cells[last as usize + 1] {
@@ -77,10 +80,18 @@ pub fn voronoi_cell(
                 }
             }
         }
-        let bound2 = block_bound2(grid, p, cx, cy, r, u.world_width, u.world_height);
-        if bound2 == f32::MAX || cell.certain_within(bound2.min(images2)) {
+        let gaps = block_gaps(grid, p, c, block, wh, sides);
+        let grow = if cell.certain_within(images2) {
+            let reach = cell.side_reach();
+            std::array::from_fn(|k| gaps[k] != f32::MAX && reach[k] >= gaps[k])
+        } else {
+            gaps.map(|g| g != f32::MAX)
+        };
+        if !grow.contains(&true) {
             break;
         }
+        searched = Some(block);
+        block = grow_block(grid, c, block, grow);
     }
     if !cell.certain_within(images2) {
         other_images(s, p, sorted, u, cell);
