@@ -200,47 +200,57 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     *work += n;
     var out = false;
     for (var i = 0u; i < n; i++) {
-        out = out || voronoi_side((*c).v[b + i], d, h) > 0.0;
+        if (voronoi_side((*c).v[b + i], d, h) > 0.0) {
+            out = true;
+            break;
+        }
     }
     if (!out) {
         return;
     }
     *work += 3u * n;
+    // The edges a → b in order, each vertex read once (a carried from the edge before, the first
+    // vertex kept for the last edge), and what each edge gives written at two places: the same
+    // polygon as `cut_reached`'s cases, with fewer accesses to the arrays (each a gather or a
+    // scatter on a software adapter).
     let nb = VORONOI_PLAIN_EDGES - b;
     var m = 0u;
-    var fa = voronoi_side((*c).v[b], d, h);
+    var r2 = 0.0;
+    let v0 = (*c).v[b];
+    var va = v0;
+    var fa = voronoi_side(v0, d, h);
+    let f0 = fa;
     for (var i = 0u; i < n; i++) {
-        let ib = select(i + 1u, 0u, i + 1u == n);
-        let va = (*c).v[b + i];
-        let vb = (*c).v[b + ib];
-        let fb = voronoi_side(vb, d, h);
-        if (fa == 0.0 && fb > 0.0) {
-            // Leaves at va itself: the new edge starts there.
+        let last = i + 1u == n;
+        var vb = v0;
+        var fb = f0;
+        if (!last) {
+            vb = (*c).v[b + i + 1u];
+            fb = voronoi_side(vb, d, h);
+        }
+        let x = voronoi_crossing(va, vb, fa, fb);
+        // First: a itself when inside (owned by the new edge when the cell leaves the half-plane
+        // at a), or the crossing where the cell comes back.
+        if (fa <= 0.0 || fb < 0.0) {
+            let p1 = select(x, va, fa <= 0.0);
+            let o1 = select((*c).o[b + i], owner, fa == 0.0 && fb > 0.0);
             if (m < VORONOI_PLAIN_EDGES) {
-                (*c).v[nb + m] = va;
-                (*c).o[nb + m] = owner;
-            }
-            m += 1u;
-        } else if (fa <= 0.0) {
-            if (m < VORONOI_PLAIN_EDGES) {
-                (*c).v[nb + m] = va;
-                (*c).o[nb + m] = (*c).o[b + i];
-            }
-            m += 1u;
-            if (fb > 0.0) {
-                if (m < VORONOI_PLAIN_EDGES) {
-                    (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
-                    (*c).o[nb + m] = owner;
-                }
-                m += 1u;
-            }
-        } else if (fb < 0.0) {
-            if (m < VORONOI_PLAIN_EDGES) {
-                (*c).v[nb + m] = voronoi_crossing(va, vb, fa, fb);
-                (*c).o[nb + m] = (*c).o[b + i];
+                (*c).v[nb + m] = p1;
+                (*c).o[nb + m] = o1;
+                r2 = max(r2, topo_d2(p1));
             }
             m += 1u;
         }
+        // Second: the crossing where the cell leaves the half-plane, the new edge's start.
+        if (fa < 0.0 && fb > 0.0) {
+            if (m < VORONOI_PLAIN_EDGES) {
+                (*c).v[nb + m] = x;
+                (*c).o[nb + m] = owner;
+                r2 = max(r2, topo_d2(x));
+            }
+            m += 1u;
+        }
+        va = vb;
         fa = fb;
     }
     if (m > VORONOI_PLAIN_EDGES) {
@@ -249,10 +259,6 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     }
     (*c).base = nb;
     (*c).n = m;
-    var r2 = 0.0;
-    for (var i = 0u; i < m; i++) {
-        r2 = max(r2, topo_d2((*c).v[nb + i]));
-    }
     (*c).r2 = r2;
 }
 
