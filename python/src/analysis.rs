@@ -120,7 +120,7 @@ fn positive(name: &str, v: f64) -> PyResult<()> {
 ///         bin=None, mesh=256, box_side=None, link_radius=None) -> dict
 ///
 /// The analysis `name` (velocity_correlation, structure_factor, rdf, local_density,
-/// cluster_sizes, msd, heading_autocorrelation; docs/model.md §12.11) of `states`: one mapping
+/// density_profile, cluster_sizes, msd, heading_autocorrelation; docs/model.md §12.11) of `states`: one mapping
 /// with "positions" and "velocities" ((N, 2) arrays, as Simulation.state() gives, with its "ids"
 /// and "images" when present), or a list (or tuple) of them in time order, `interval` apart (the time
 /// analyses pair each boid with itself by id and unwrap its path with its images). `world` is

@@ -3,7 +3,7 @@
 //! symbols and units, whether it correlates states in time — computed on the CPU from states read
 //! back (or frames of a trajectory): the velocity-fluctuation correlation C(r) and its length ξ,
 //! the structure factor S(k), the pair distribution g(r), the local-density histogram, the
-//! cluster-size distribution P(s), the mean-squared displacement and the heading
+//! density profile along the direction of motion (bands), the cluster-size distribution P(s), the mean-squared displacement and the heading
 //! autocorrelation. `boids headless --analyse NAME=FILE.csv` and `boids analyse FILE.gsd` run
 //! them; [`Analyses`] is the set a run computes.
 //!
@@ -11,6 +11,7 @@
 
 pub mod cluster_sizes;
 pub mod density;
+pub mod density_profile;
 pub mod heading_autocorrelation;
 pub mod mesh;
 pub mod msd;
@@ -33,6 +34,7 @@ pub const ANALYSES: &[&AnalysisDesc] = &[
     &structure_factor::DESC,
     &rdf::DESC,
     &density::DESC,
+    &density_profile::DESC,
     &cluster_sizes::DESC,
     &msd::DESC,
     &heading_autocorrelation::DESC,

@@ -43,8 +43,9 @@ pub struct Settings {
     /// The mesh of the structure factor: cells along the world's longer side (a power of two
     /// is fastest), 16 ..= 4096.
     pub mesh: u32,
-    /// The side of the boxes of the local-density histogram (wu). `None`: two perception radii, at
-    /// most a quarter of the world's shorter side.
+    /// The side of the boxes of the local-density histogram and the width of the density
+    /// profile's slabs (wu). `None`: two perception radii, at most a quarter of the world's
+    /// shorter side.
     pub box_side: Option<f64>,
     /// The radius linking boids into clusters (wu): the perception radius unless given.
     pub link_radius: f64,

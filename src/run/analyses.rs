@@ -22,7 +22,8 @@ pub struct AnalysisArgs {
     /// Compute an analysis of the states (docs/model.md §12.11) and write its curve as a CSV,
     /// its plot beside it (the same name ending in .png): NAME=FILE.csv, repeated for more.
     /// NAME: velocity_correlation (C(r) and ξ), structure_factor (S(k)), rdf (g(r)),
-    /// local_density, cluster_sizes (P(s)), msd, heading_autocorrelation.
+    /// local_density, density_profile (bands), cluster_sizes (P(s)), msd,
+    /// heading_autocorrelation.
     #[arg(long = "analyse", value_name = "NAME=FILE.csv", value_parser = parse_request)]
     pub analyse: Vec<Request>,
     /// Their settings.
@@ -67,8 +68,8 @@ pub struct AnalysisOptions {
     /// reported up to a quarter of the mesh's wave numbers, π / (2 h)).
     #[arg(long, default_value_t = DEFAULT_MESH, value_name = "CELLS")]
     pub mesh: u32,
-    /// Side of the boxes of the local-density histogram (wu). Default: two perception radii, at
-    /// most a quarter of the world's shorter side.
+    /// Side of the boxes of the local-density histogram and width of the density profile's slabs
+    /// (wu). Default: two perception radii, at most a quarter of the world's shorter side.
     #[arg(long, value_name = "WU")]
     pub box_side: Option<f64>,
     /// Radius linking boids into clusters for cluster_sizes (wu). Default: the perception radius.

@@ -714,8 +714,9 @@ fn every_curve_has_the_scalars_its_entry_declares() {
         assert_eq!(got, desc.scalars.to_vec(), "{}", desc.name);
         declared += desc.scalars.len();
     }
-    // ξ, the cluster sizes' two and the mean density: a sweep has columns to write.
-    assert_eq!(declared, 4);
+    // ξ, the cluster sizes' two, the mean density and the density profile's first mode with its
+    // gas value: a sweep has columns to write.
+    assert_eq!(declared, 6);
     // The names are distinct, and none is a column a sweep already has.
     let names: Vec<&str> = ANALYSES
         .iter()

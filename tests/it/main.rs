@@ -23,6 +23,7 @@ mod cpu_grid;
 mod cpu_integrate_simd;
 mod cpu_numerics;
 mod cpu_step;
+mod density_profile;
 mod diffusion;
 mod ensemble;
 mod file_reads;

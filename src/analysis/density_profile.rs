@@ -1,0 +1,186 @@
+//! The density profile along the direction of motion (docs/model.md §12.11): how travelling
+//! bands are seen. In each state the axis of the world nearer the mean velocity is taken (x when
+//! |Σ v_x| ≥ |Σ v_y|), the boids' positions along it are shifted so that the peak of the density's
+//! first Fourier mode, ρ̂₁ = Σ_j e^{2πi·x_j/L}, lies at the centre, and counted in slabs of
+//! `box_side` across the world; the curve is the mean density of each slab against its position
+//! from that peak, over the states that moved along the axis most of them moved along. A band (Chaté, Ginelli, Grégoire & Raynaud, Phys. Rev. E
+//! 77, 046113 (2008)) shows as a peak above a gas; a uniform state as a flat profile with the
+//! small peak of the alignment on noise. The scalar `first_mode` is ⟨|ρ̂₁|/N⟩ over the states,
+//! `first_mode_gas` its value for N independent uniform positions, √π / (2√N): a ratio near 1 is
+//! no band, a band gives many times it. Meant for a wrapping world (the shift wraps); in a walled
+//! one the same shift is taken modulo the world's side.
+
+use std::f64::consts::PI;
+
+use crate::analysis::types::{
+    need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName,
+    Settings,
+};
+use crate::model::World;
+
+/// Most slabs of a profile.
+pub const MAX_SLABS: f64 = 65_536.0;
+
+/// The table's entry.
+pub const DESC: AnalysisDesc = AnalysisDesc {
+    name: "density_profile",
+    about: "density profile along the axis of the mean velocity, centred on its first Fourier \
+            mode's peak: travelling bands",
+    x: Axis {
+        symbol: "x∥",
+        name: "position along the mean velocity's axis, from the profile's peak",
+        unit: "wu",
+    },
+    y: Axis {
+        symbol: "ρ(x∥)",
+        name: "density",
+        unit: "1/wu²",
+    },
+    series: false,
+    scales: Scales::Linear,
+    reads: &[SettingName::BoxSide],
+    joined: true,
+    scalars: &[("first_mode", ""), ("first_mode_gas", "")],
+    make,
+};
+
+fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
+    let short = world.width.min(world.height) as f64;
+    let long = world.width.max(world.height) as f64;
+    let smallest = long / MAX_SLABS;
+    let side = s
+        .box_side
+        .unwrap_or_else(|| (2.0 * s.perception_radius).min(short / 4.0).max(smallest));
+    if !(side >= smallest && side <= short) {
+        return Err(AnalysisError::Setting {
+            analysis: DESC.name,
+            field: "box_side",
+            value: side,
+            allowed: format!(
+                "{} ≤ box_side ≤ {} wu (at most {MAX_SLABS} slabs along the world's longer side; \
+                 at most its shorter side)",
+                shown(smallest),
+                shown(short)
+            ),
+        });
+    }
+    Ok(Box::new(DensityProfile {
+        world,
+        side,
+        along_x: Profile::default(),
+        along_y: Profile::default(),
+        first_mode: 0.0,
+        boids: 0,
+        states: 0,
+    }))
+}
+
+/// The slab counts summed over the states whose axis is one of the world's.
+#[derive(Default)]
+struct Profile {
+    counts: Vec<u64>,
+    states: u64,
+}
+
+/// The profile in progress.
+struct DensityProfile {
+    world: World,
+    side: f64,
+    along_x: Profile,
+    along_y: Profile,
+    first_mode: f64,
+    boids: u64,
+    states: u64,
+}
+
+/// The positions along one axis of length `len`, shifted so that the first Fourier mode's peak
+/// lies at `len / 2`, counted in `slabs` slabs; and |ρ̂₁| / N.
+pub fn centred_counts(along: &[f64], len: f64, slabs: usize) -> (Vec<u64>, f64) {
+    let k = 2.0 * PI / len;
+    let (mut re, mut im) = (0.0f64, 0.0f64);
+    for &x in along {
+        re += (k * x).cos();
+        im += (k * x).sin();
+    }
+    let n = along.len().max(1) as f64;
+    // The mode's peak: where cos(k·x − φ) is largest.
+    let peak = im.atan2(re) / k;
+    let mut counts = vec![0u64; slabs];
+    let width = len / slabs as f64;
+    for &x in along {
+        let shifted = (x - peak + 0.5 * len).rem_euclid(len);
+        let b = ((shifted / width) as usize).min(slabs - 1);
+        counts[b] += 1;
+    }
+    (counts, re.hypot(im) / n)
+}
+
+impl Analysis for DensityProfile {
+    fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        let (vx, vy) = frame.boids.iter().fold((0.0f64, 0.0f64), |(x, y), b| {
+            (x + b.velocity[0] as f64, y + b.velocity[1] as f64)
+        });
+        let use_x = vx.abs() >= vy.abs();
+        let (len, k) = if use_x {
+            (self.world.width as f64, 0)
+        } else {
+            (self.world.height as f64, 1)
+        };
+        let slabs = ((len / self.side).floor() as usize).max(1);
+        let along: Vec<f64> = frame.boids.iter().map(|b| b.position[k] as f64).collect();
+        let (counts, mode) = centred_counts(&along, len, slabs);
+        let profile = if use_x {
+            &mut self.along_x
+        } else {
+            &mut self.along_y
+        };
+        if profile.counts.len() != slabs {
+            profile.counts = vec![0; slabs];
+        }
+        for (sum, c) in profile.counts.iter_mut().zip(counts) {
+            *sum += c;
+        }
+        profile.states += 1;
+        self.first_mode += mode;
+        self.boids += frame.boids.len() as u64;
+        self.states += 1;
+        Ok(())
+    }
+
+    fn curve(&self) -> Result<Curve, AnalysisError> {
+        need(DESC.name, "states", 1, self.states)?;
+        // The axis most states moved along; its profile.
+        let (p, len, across) = if self.along_x.states >= self.along_y.states {
+            (
+                &self.along_x,
+                self.world.width as f64,
+                self.world.height as f64,
+            )
+        } else {
+            (
+                &self.along_y,
+                self.world.height as f64,
+                self.world.width as f64,
+            )
+        };
+        let slabs = p.counts.len();
+        let width = len / slabs as f64;
+        let area = width * across * p.states as f64;
+        let n = self.boids as f64 / self.states as f64;
+        Ok(Curve {
+            x: (0..slabs)
+                .map(|b| (b as f64 + 0.5) * width - 0.5 * len)
+                .collect(),
+            y: p.counts.iter().map(|&c| c as f64 / area).collect(),
+            samples: p.counts.clone(),
+            scalars: vec![
+                ("first_mode", Some(self.first_mode / self.states as f64), ""),
+                (
+                    "first_mode_gas",
+                    Some(PI.sqrt() / (2.0 * n.max(1.0).sqrt())),
+                    "",
+                ),
+            ],
+        })
+    }
+}
