@@ -1,6 +1,8 @@
 //! The density profile along the direction of motion (docs/model.md §12.11): how travelling
 //! bands are seen. In each state the axis of the world nearer the mean velocity is taken (x when
-//! |Σ v_x| ≥ |Σ v_y|), the boids' positions along it are shifted so that the peak of the density's
+//! |Σ v_x| ≥ |Σ v_y|), pointing the way the flock moves (positions mirrored when it moves towards
+//! −x or −y, so that a band's front lies ahead, at positive positions, in every state), the
+//! boids' positions along it are shifted so that the peak of the density's
 //! first Fourier mode, ρ̂₁ = Σ_j e^{2πi·x_j/L}, lies at the centre, and counted in slabs of
 //! `box_side` across the world; the curve is the mean density of each slab against its position
 //! from that peak, over the states that moved along the axis most of them moved along. A band (Chaté, Ginelli, Grégoire & Raynaud, Phys. Rev. E
@@ -24,15 +26,14 @@ pub const MAX_SLABS: f64 = 65_536.0;
 /// The table's entry.
 pub const DESC: AnalysisDesc = AnalysisDesc {
     name: "density_profile",
-    about: "density profile along the axis of the mean velocity, centred on its first Fourier \
-            mode's peak: travelling bands",
+    about: "density along the direction of motion: travelling bands",
     x: Axis {
-        symbol: "x∥",
-        name: "position along the mean velocity's axis, from the profile's peak",
+        symbol: "x",
+        name: "position along the direction of motion, from the first mode's peak",
         unit: "wu",
     },
     y: Axis {
-        symbol: "ρ(x∥)",
+        symbol: "ρ(x)",
         name: "density",
         unit: "1/wu²",
     },
@@ -127,7 +128,21 @@ impl Analysis for DensityProfile {
             (self.world.height as f64, 1)
         };
         let slabs = ((len / self.side).floor() as usize).max(1);
-        let along: Vec<f64> = frame.boids.iter().map(|b| b.position[k] as f64).collect();
+        // Along the direction of motion: a flock moving towards −x (or −y) is seen mirrored, so
+        // that a band's front lies on the same side in every state.
+        let forward = [vx, vy][k] >= 0.0;
+        let along: Vec<f64> = frame
+            .boids
+            .iter()
+            .map(|b| {
+                let x = b.position[k] as f64;
+                if forward {
+                    x
+                } else {
+                    len - x
+                }
+            })
+            .collect();
         let (counts, mode) = centred_counts(&along, len, slabs);
         let profile = if use_x {
             &mut self.along_x

@@ -1,7 +1,8 @@
 //! The density profile along the direction of motion (docs/model.md §12.11), held to its limits:
 //! a uniform gas gives a flat profile and a first Fourier mode at its value for independent
 //! positions; a planted band, wherever it lies and along whichever axis the boids move, comes out
-//! centred at the planted density; and a state made by hand gives its exact counts.
+//! centred at the planted density; and a state made by hand gives its exact counts, mirrored when
+//! the boids move the other way.
 
 use boids::analysis::{by_name, Curve, Frame, Settings};
 use boids::model::rng::uniform01;
@@ -140,23 +141,24 @@ fn a_planted_band_is_found_centred_at_its_density_along_the_axis_of_motion() {
 }
 
 #[test]
-fn a_state_made_by_hand_gives_its_counts() {
-    // Four boids along x at 10, 11, 12 and 60 in a 100 × 10 world, moving along x: the first
-    // mode's peak lies near 11 (the three), which the shift puts at 50.
+fn a_state_made_by_hand_gives_its_counts_ahead_of_its_peak_in_the_direction_of_motion() {
+    // Four boids along x at 10, 11, 12 and 30 in a 100 × 10 world: the first mode's peak lies
+    // at 15.3 wu, which the shift puts at the centre, 50: the three land at 44.7 … 46.7, the
+    // fourth at 64.7 — ahead of them when the boids move towards +x. Moving towards −x the
+    // profile is mirrored: the three at 53.3 … 55.3, the fourth behind at 35.3.
     let world = torus(100.0, 10.0);
-    let b: Vec<Boid> = [10.0, 11.0, 12.0, 60.0]
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| boid(i as u32, [x, 5.0], [1.0, 0.0]))
-        .collect();
-    let c = profile(world, 10.0, &[b]);
+    let made = |vx: f32| -> Vec<Boid> {
+        [10.0, 11.0, 12.0, 30.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| boid(i as u32, [x, 5.0], [vx, 0.1]))
+            .collect()
+    };
+    let c = profile(world, 10.0, &[made(1.0)]);
     assert_eq!(c.x[0], -45.0);
     assert_eq!(c.x[9], 45.0);
-    // The three in the slab at the centre's right or left, the fourth 49 wu from them.
-    let total: u64 = c.samples.iter().sum();
-    assert_eq!(total, 4);
-    let centre = c.samples[4] + c.samples[5];
-    assert_eq!(centre, 3, "{:?}", c.samples);
-    assert_eq!(c.samples[0] + c.samples[9], 1, "{:?}", c.samples);
-    assert!((c.y[4] + c.y[5] - 3.0 / 100.0).abs() < 1e-12, "{:?}", c.y);
+    assert_eq!(c.samples, [0, 0, 0, 0, 3, 0, 1, 0, 0, 0]);
+    assert!((c.y[4] - 3.0 / 100.0).abs() < 1e-12, "{:?}", c.y);
+    let back = profile(world, 10.0, &[made(-1.0)]);
+    assert_eq!(back.samples, [0, 0, 0, 1, 0, 3, 0, 0, 0, 0]);
 }
