@@ -35,28 +35,49 @@ fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> 
     let short = world.width.min(world.height) as f64;
     let area = world.width as f64 * world.height as f64;
     let smallest = (area / MAX_BOXES).sqrt();
-    // The default fits any world: only a side given can be refused.
-    let side = s
-        .box_side
-        .unwrap_or_else(|| (2.0 * s.perception_radius).min(short / 4.0).max(smallest));
-    if !(side >= smallest && side <= short) {
-        return Err(AnalysisError::Setting {
-            analysis: DESC.name,
-            field: "box_side",
-            value: side,
-            allowed: format!(
-                "{} ≤ box_side ≤ {} wu (at most {MAX_BOXES} boxes; at most the world's shorter \
-                 side)",
-                shown(smallest),
-                shown(short)
-            ),
-        });
-    }
+    let side = box_side(
+        s,
+        DESC.name,
+        smallest,
+        short,
+        &format!("at most {MAX_BOXES} boxes"),
+    )?;
     Ok(Box::new(LocalDensity {
         side,
         boxes: Vec::new(),
         states: 0,
     }))
+}
+
+/// The `box_side` setting of analysis `analysis` (wu): as given, or two perception radii, at most
+/// a quarter of the world's `short` side and at least `smallest` (the default fits any world:
+/// only a side given can be refused, for `limit`'s reason or past the shorter side).
+///
+/// # Errors
+/// [`AnalysisError::Setting`] for a side outside `smallest ..= short`.
+pub fn box_side(
+    s: &Settings,
+    analysis: &'static str,
+    smallest: f64,
+    short: f64,
+    limit: &str,
+) -> Result<f64, AnalysisError> {
+    let side = s
+        .box_side
+        .unwrap_or_else(|| (2.0 * s.perception_radius).min(short / 4.0).max(smallest));
+    if !(side >= smallest && side <= short) {
+        return Err(AnalysisError::Setting {
+            analysis,
+            field: "box_side",
+            value: side,
+            allowed: format!(
+                "{} ≤ box_side ≤ {} wu ({limit}; at most the world's shorter side)",
+                shown(smallest),
+                shown(short)
+            ),
+        });
+    }
+    Ok(side)
 }
 
 /// The boids in each box of side `side` wholly inside the world of `frame`, row by row.

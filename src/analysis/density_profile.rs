@@ -14,9 +14,9 @@
 
 use std::f64::consts::PI;
 
+use crate::analysis::density::box_side;
 use crate::analysis::types::{
-    need, shown, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName,
-    Settings,
+    need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName, Settings,
 };
 use crate::model::World;
 
@@ -48,23 +48,8 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
     let short = world.width.min(world.height) as f64;
     let long = world.width.max(world.height) as f64;
-    let smallest = long / MAX_SLABS;
-    let side = s
-        .box_side
-        .unwrap_or_else(|| (2.0 * s.perception_radius).min(short / 4.0).max(smallest));
-    if !(side >= smallest && side <= short) {
-        return Err(AnalysisError::Setting {
-            analysis: DESC.name,
-            field: "box_side",
-            value: side,
-            allowed: format!(
-                "{} ≤ box_side ≤ {} wu (at most {MAX_SLABS} slabs along the world's longer side; \
-                 at most its shorter side)",
-                shown(smallest),
-                shown(short)
-            ),
-        });
-    }
+    let limit = format!("at most {MAX_SLABS} slabs along the world's longer side");
+    let side = box_side(s, DESC.name, long / MAX_SLABS, short, &limit)?;
     Ok(Box::new(DensityProfile {
         world,
         side,

@@ -58,17 +58,7 @@ fn settings() -> Settings {
 }
 
 fn curve(name: &str, s: &Settings, world: World, states: &[Vec<Boid>]) -> boids::analysis::Curve {
-    let desc = by_name(name).unwrap();
-    let mut a = (desc.make)(s, world).unwrap();
-    for (k, b) in states.iter().enumerate() {
-        a.add(&Frame {
-            boids: b,
-            world,
-            time: k as f64,
-        })
-        .unwrap();
-    }
-    a.curve().unwrap()
+    crate::support::states::analysis_curve(name, s, world, states)
 }
 
 /// g(r) → 1 and S(k) → 1 for a uniform random gas, within their statistical errors (a bin of m

@@ -4,20 +4,10 @@
 //! centred at the planted density; and a state made by hand gives its exact counts, mirrored when
 //! the boids move the other way.
 
-use boids::analysis::{by_name, Curve, Frame, Settings};
+use crate::support::states::{analysis_curve, planted as boid};
+use boids::analysis::{Curve, Settings};
 use boids::model::rng::uniform01;
 use boids::model::{Boid, World};
-
-fn boid(id: u32, p: [f32; 2], v: [f32; 2]) -> Boid {
-    Boid {
-        position: p,
-        velocity: v,
-        hue: [1.0, 0.0],
-        hue_velocity: [0.0, 0.0],
-        id,
-        image: [0; 2],
-    }
-}
 
 fn torus(w: f32, h: f32) -> World {
     World {
@@ -30,16 +20,7 @@ fn torus(w: f32, h: f32) -> World {
 fn profile(world: World, side: f64, states: &[Vec<Boid>]) -> Curve {
     let mut s = Settings::new(1.0, states.len() as u64, 1.0, "steps");
     s.box_side = Some(side);
-    let mut a = (by_name("density_profile").unwrap().make)(&s, world).unwrap();
-    for (k, b) in states.iter().enumerate() {
-        a.add(&Frame {
-            boids: b,
-            world,
-            time: k as f64,
-        })
-        .unwrap();
-    }
-    a.curve().unwrap()
+    analysis_curve("density_profile", &s, world, states)
 }
 
 fn scalar(c: &Curve, name: &str) -> f64 {

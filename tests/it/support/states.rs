@@ -160,3 +160,22 @@ pub fn first_after_step(
     out.sort_by_key(|b| b.id);
     out[0]
 }
+
+/// The curve of analysis `name` (docs/model.md §12.11) over `states`, one time unit apart.
+pub fn analysis_curve(
+    name: &str,
+    s: &boids::analysis::Settings,
+    world: boids::model::World,
+    states: &[Vec<Boid>],
+) -> boids::analysis::Curve {
+    let mut a = (boids::analysis::by_name(name).unwrap().make)(s, world).unwrap();
+    for (k, b) in states.iter().enumerate() {
+        a.add(&boids::analysis::Frame {
+            boids: b,
+            world,
+            time: k as f64,
+        })
+        .unwrap();
+    }
+    a.curve().unwrap()
+}
