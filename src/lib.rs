@@ -9,8 +9,8 @@
 //!   the [`model::Setup`] of a run and a state loaded into it (docs/model.md).
 //! - [`formats`]: the files a run reads and writes — scenes, state CSVs and checkpoints, GSD
 //!   trajectories (on the workspace's `gsd` crate) — with the table of state formats.
-//! - [`analysis`]: the analyses of states (C(r) and ξ, S(k), g(r), local density, P(s), MSD,
-//!   heading autocorrelation), as a table, on the CPU.
+//! - [`analysis`]: the analyses of states (C(r) and ξ, S(k), g(r), local density, density
+//!   profile, P(s), MSD, heading autocorrelation), as a table, on the CPU.
 //! - [`stages`]: the one table of compute stages and each stage's CPU twin.
 //! - [`simulation`]: the [`simulation::Simulation`] interface every backend implements.
 //! - [`cpu`], [`gpu`]: the CPU reference backend and the GPU backend.

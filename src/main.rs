@@ -42,7 +42,7 @@ enum Command {
     /// OUT DIR…` to combine shard folders.
     Sweep(boids::sweep::args::SweepArgs),
     /// The analyses of a trajectory's frames (GSD): C(r) and ξ, S(k), g(r), the local density,
-    /// P(s), the MSD, the heading autocorrelation, each a CSV and a plot.
+    /// the density profile, P(s), the MSD, the heading autocorrelation, each a CSV and a plot.
     Analyse(boids::analyse::AnalyseArgs),
 }
 

@@ -2,15 +2,19 @@
 //! bands are seen. In each state the axis of the world nearer the mean velocity is taken (x when
 //! |Σ v_x| ≥ |Σ v_y|), pointing the way the flock moves (positions mirrored when it moves towards
 //! −x or −y, so that a band's front lies ahead, at positive positions, in every state), the
-//! boids' positions along it are shifted so that the peak of the density's
-//! first Fourier mode, ρ̂₁ = Σ_j e^{2πi·x_j/L}, lies at the centre, and counted in slabs of
-//! `box_side` across the world; the curve is the mean density of each slab against its position
-//! from that peak, over the states that moved along the axis most of them moved along. A band (Chaté, Ginelli, Grégoire & Raynaud, Phys. Rev. E
-//! 77, 046113 (2008)) shows as a peak above a gas; a uniform state as a flat profile with the
-//! small peak of the alignment on noise. The scalar `first_mode` is ⟨|ρ̂₁|/N⟩ over the states,
-//! `first_mode_gas` its value for N independent uniform positions, √π / (2√N): a ratio near 1 is
-//! no band, a band gives many times it. Meant for a wrapping world (the shift wraps); in a walled
-//! one the same shift is taken modulo the world's side.
+//! boids' positions along it are shifted so that the peak of the density's first Fourier mode,
+//! ρ̂₁ = Σ_j e^{2πi·x_j/L}, lies at the centre, and counted in slabs about `box_side` wide
+//! (L / ⌊L / box_side⌋) across the world; the curve is the mean density of each slab against its
+//! position from that peak — over every state in a square world, over the states that moved
+//! along the axis most of them moved along in another. A band (Chaté, Ginelli, Grégoire &
+//! Raynaud, Phys. Rev. E 77, 046113 (2008)) shows as a steep front ahead of the peak, a tail
+//! behind it and a dilute gas beyond; a state without one as a hump of the first mode's own
+//! cosine (amplitude 2|ρ̂₁|/N), the centring's making. The scalar `first_mode` is ⟨|ρ̂₁|/N⟩ over
+//! the states, `first_mode_gas` its value for N independent uniform positions, √π / (2√N) (large
+//! N): a ratio near 1 is a uniform gas; an ordered flock's density fluctuates on the world's scale
+//! with or without a band (several to tens of times it), so the profile's shape, not the ratio,
+//! tells a band. A wrapping world only: against walls the density piles up, which the profile
+//! would show as a band. States with no boids add nothing.
 
 use std::f64::consts::PI;
 
@@ -46,6 +50,12 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
 };
 
 fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> {
+    if !world.wrap {
+        return Err(AnalysisError::NeedsWrap {
+            analysis: DESC.name,
+            why: "against walls the density piles up, which the profile would show as a band",
+        });
+    }
     let short = world.width.min(world.height) as f64;
     let long = world.width.max(world.height) as f64;
     let limit = format!("at most {MAX_SLABS} slabs along the world's longer side");
@@ -103,6 +113,19 @@ pub fn centred_counts(along: &[f64], len: f64, slabs: usize) -> (Vec<u64>, f64) 
 
 impl Analysis for DensityProfile {
     fn add(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        let w = frame.world;
+        if (w.width, w.height) != (self.world.width, self.world.height) {
+            return Err(AnalysisError::OtherWorld {
+                analysis: DESC.name,
+                width: w.width,
+                height: w.height,
+                first_width: self.world.width,
+                first_height: self.world.height,
+            });
+        }
+        if frame.boids.is_empty() {
+            return Ok(());
+        }
         let (vx, vy) = frame.boids.iter().fold((0.0f64, 0.0f64), |(x, y), b| {
             (x + b.velocity[0] as f64, y + b.velocity[1] as f64)
         });
@@ -134,7 +157,7 @@ impl Analysis for DensityProfile {
         } else {
             &mut self.along_y
         };
-        if profile.counts.len() != slabs {
+        if profile.counts.is_empty() {
             profile.counts = vec![0; slabs];
         }
         for (sum, c) in profile.counts.iter_mut().zip(counts) {
@@ -149,19 +172,26 @@ impl Analysis for DensityProfile {
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
         need(DESC.name, "states", 1, self.states)?;
-        // The axis most states moved along; its profile.
-        let (p, len, across) = if self.along_x.states >= self.along_y.states {
-            (
-                &self.along_x,
-                self.world.width as f64,
-                self.world.height as f64,
-            )
+        let (x, y) = (&self.along_x, &self.along_y);
+        let pooled;
+        // A square world: the states of both axes together (the same slabs); otherwise the axis
+        // most states moved along.
+        let (p, len, across) = if self.world.width == self.world.height {
+            pooled = Profile {
+                counts: if x.counts.is_empty() {
+                    y.counts.clone()
+                } else if y.counts.is_empty() {
+                    x.counts.clone()
+                } else {
+                    x.counts.iter().zip(&y.counts).map(|(a, b)| a + b).collect()
+                },
+                states: x.states + y.states,
+            };
+            (&pooled, self.world.width as f64, self.world.height as f64)
+        } else if x.states >= y.states {
+            (x, self.world.width as f64, self.world.height as f64)
         } else {
-            (
-                &self.along_y,
-                self.world.height as f64,
-                self.world.width as f64,
-            )
+            (y, self.world.height as f64, self.world.width as f64)
         };
         let slabs = p.counts.len();
         let width = len / slabs as f64;

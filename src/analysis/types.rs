@@ -291,6 +291,31 @@ pub enum AnalysisError {
         /// The analysis.
         analysis: &'static str,
     },
+    /// An analysis of wrapping worlds given a walled or bouncing one.
+    #[error("{analysis}: needs a wrapping world (boundary = \"wrap\"): {why}")]
+    NeedsWrap {
+        /// The analysis.
+        analysis: &'static str,
+        /// Why.
+        why: &'static str,
+    },
+    /// A state of another world than the first state's.
+    #[error(
+        "{analysis}: the states are not of the same world ({width} × {height} wu against the \
+         first state's {first_width} × {first_height})"
+    )]
+    OtherWorld {
+        /// The analysis.
+        analysis: &'static str,
+        /// The state's world's width (wu).
+        width: f32,
+        /// Its height (wu).
+        height: f32,
+        /// The first state's world's width (wu).
+        first_width: f32,
+        /// Its height (wu).
+        first_height: f32,
+    },
     /// No analysis of this name.
     #[error("no analysis `{name}`: {known}")]
     Unknown {

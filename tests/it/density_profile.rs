@@ -143,3 +143,60 @@ fn a_state_made_by_hand_gives_its_counts_ahead_of_its_peak_in_the_direction_of_m
     let back = profile(world, 10.0, &[made(-1.0)]);
     assert_eq!(back.samples, [0, 0, 0, 1, 0, 3, 0, 0, 0, 0]);
 }
+
+#[test]
+fn a_square_world_pools_the_states_of_both_axes_and_slabs_fill_the_world() {
+    // States moving along x and along y in turn: in a square world every one is in the curve.
+    let world = torus(90.0, 90.0);
+    let states: Vec<_> = (0..6)
+        .map(|k| {
+            let v = if k % 2 == 0 { [1.0, 0.1] } else { [0.1, -1.0] };
+            state(world, 500, v, None, k)
+        })
+        .collect();
+    // Slabs of 90 / ⌊90 / 40⌋ = 45 wu, not 40: the world's side in whole slabs.
+    let c = profile(world, 40.0, &states);
+    assert_eq!(c.x, [-22.5, 22.5]);
+    assert_eq!(c.samples.iter().sum::<u64>(), 6 * 500);
+    // A world of other sides: the axis most states moved along (x, 4 of 6).
+    let wide = torus(120.0, 90.0);
+    let states: Vec<_> = (0..6)
+        .map(|k| {
+            let v = if k < 4 { [1.0, 0.0] } else { [0.0, 1.0] };
+            state(wide, 500, v, None, k)
+        })
+        .collect();
+    let c = profile(wide, 40.0, &states);
+    assert_eq!(c.x.len(), 3);
+    assert_eq!(c.samples.iter().sum::<u64>(), 4 * 500);
+}
+
+#[test]
+fn a_walled_world_and_a_state_of_another_world_are_refused() {
+    let s = Settings::new(1.0, 1, 1.0, "steps");
+    let desc = boids::analysis::by_name("density_profile").unwrap();
+    let walls = World {
+        width: 100.0,
+        height: 100.0,
+        wrap: false,
+    };
+    let e = (desc.make)(&s, walls).err().unwrap().to_string();
+    assert!(e.contains("wrapping world"), "{e}");
+    let world = torus(100.0, 100.0);
+    let mut a = (desc.make)(&s, world).unwrap();
+    let other = torus(100.0, 50.0);
+    let b = state(other, 10, [1.0, 0.0], None, 0);
+    let e = a
+        .add(&boids::analysis::Frame {
+            boids: &b,
+            world: other,
+            time: 0.0,
+        })
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("not of the same world") && e.contains("100 × 50"),
+        "{e}"
+    );
+}
