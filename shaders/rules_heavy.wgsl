@@ -113,10 +113,6 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
 
     var part: Partial;
     part.sums = empty_sums();
-    part.push = vec2<f32>(0.0);
-    part.bounce_normal = vec2<f32>(0.0);
-    part.bounce_d2 = params.obstacle_bounce_radius * params.obstacle_bounce_radius;
-    part.bounce_t = 0xffffffffu;
 
     // Candidates: every row of the block, this invocation's residue class of the flat index. (A
     // local of its own, not `&part.sums`: naga's SPIR-V writer fails on a pointer to a member.)
@@ -142,27 +138,11 @@ fn rules_heavy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     }
     part.sums = sums;
     // Obstacle points, likewise (OBSTACLES: a constant of the pipeline).
-    let blk = obstacle_block(p);
-    if (live && OBSTACLES) {
-        let og = obstacle_grid_at();
-        var base = 0u;
-        for (var k = 0u; k < blk.n; k++) {
-            let a = obstacle_start(og, blk.cells[k]);
-            let len = obstacle_start(og, blk.cells[k] + 1u) - a;
-            for (var t = first_of(lid, base); t < base + len; t += HEAVY_GROUP) {
-                var o = ObstacleSums(part.push, part.bounce_normal, part.bounce_d2);
-                let before = o.bounce_d2;
-                obstacle_add(&o, p, obstacle_point(obstacle_points_at(og), a + (t - base)));
-                part.push = o.push;
-                if (o.bounce_d2 < before) {
-                    part.bounce_normal = o.bounce_normal;
-                    part.bounce_d2 = o.bounce_d2;
-                    part.bounce_t = t;
-                }
-            }
-            base += len;
-        }
-    }
+    let ob = obstacle_partial(lid, p, live && OBSTACLES);
+    part.push = ob.push;
+    part.bounce_normal = ob.bounce_normal;
+    part.bounce_d2 = ob.bounce_d2;
+    part.bounce_t = ob.bounce_t;
     // Sum the partials: 256 → 128 in pairs (lid, lid + 128), then a tree.
     if (lid >= 128u) {
         partials[lid - 128u] = part;
@@ -302,11 +282,10 @@ fn pick_before(a: TopoPick, b: TopoPick) -> bool {
     return topo_less(a.d2, a.id, b.d2, b.id);
 }
 
-// The obstacle sums of a deferred boid at p: each invocation sums its residue class of the nearby
-// obstacle points (as in `rules_heavy`), and their partials are added in workgroup memory in a
-// fixed order. Every invocation must call it (it holds barriers); its result is the same in all.
-// Shared by `rules_heavy_topological` and `rules_heavy_voronoi`.
-fn heavy_obstacle_sums(lid: u32, p: vec2<f32>, live: bool) -> ObstacleSums {
+// This invocation's partial obstacle sums of a deferred boid at p (none when not `live`): its
+// residue class of the obstacle points near p, the nearest bounce point's index kept. Shared by
+// `rules_heavy` (added in the same tree as its neighbour sums) and `heavy_obstacle_sums`.
+fn obstacle_partial(lid: u32, p: vec2<f32>, live: bool) -> ObsPartial {
     var ob: ObsPartial;
     ob.push = vec2<f32>(0.0);
     ob.bounce_normal = vec2<f32>(0.0);
@@ -333,6 +312,15 @@ fn heavy_obstacle_sums(lid: u32, p: vec2<f32>, live: bool) -> ObstacleSums {
             base += len;
         }
     }
+    return ob;
+}
+
+// The obstacle sums of a deferred boid at p: each invocation sums its residue class of the nearby
+// obstacle points (as in `rules_heavy`), and their partials are added in workgroup memory in a
+// fixed order. Every invocation must call it (it holds barriers); its result is the same in all.
+// Shared by `rules_heavy_topological` and `rules_heavy_voronoi`.
+fn heavy_obstacle_sums(lid: u32, p: vec2<f32>, live: bool) -> ObstacleSums {
+    let ob = obstacle_partial(lid, p, live);
     workgroupBarrier();
     if (lid >= 128u) {
         topo_obs[lid - 128u] = ob;
