@@ -63,10 +63,7 @@ impl VoronoiCell {
 
     /// The largest squared distance of a vertex from the boid (wu²).
     fn farthest2(&self) -> f32 {
-        self.vertices
-            .iter()
-            .map(|v| cell_d2(*v))
-            .fold(0.0, f32::max)
+        self.vertices.iter().map(|v| cell_d2(*v)).fold(0.0, larger)
     }
 
     /// Whether a candidate at squared distance `d2` may cut the cell: `d2 < 4·r²` (with
@@ -94,10 +91,10 @@ impl VoronoiCell {
         let mut reach = [0.0f32; 4];
         for &v in &self.vertices {
             let r = cell_d2(v).sqrt();
-            reach[0] = reach[0].max(r - v.x);
-            reach[1] = reach[1].max(r + v.x);
-            reach[2] = reach[2].max(r - v.y);
-            reach[3] = reach[3].max(r + v.y);
+            reach[0] = larger(reach[0], r - v.x);
+            reach[1] = larger(reach[1], r + v.x);
+            reach[2] = larger(reach[2], r - v.y);
+            reach[3] = larger(reach[3], r + v.y);
         }
         let margin = self.r2.sqrt() * (1.0 / 16384.0);
         reach.map(|e| e + margin)
@@ -121,46 +118,57 @@ impl VoronoiCell {
     /// passed by the test, inlined where they are offered).
     fn cut_reached(&mut self, d: Vec2, d2: f32, owner: u32) -> bool {
         let c = 0.5 * d2;
-        let side = |v: Vec2| v.x * d.x + v.y * d.y - c;
-        self.sides.clear();
+        let n = self.vertices.len();
+        if self.sides.len() < n {
+            self.sides.resize(n, 0.0);
+        }
         let mut out = false;
-        for &v in &self.vertices {
-            let f = side(v);
-            out |= f > 0.0;
-            self.sides.push(f);
+        for (f, &v) in self.sides[..n].iter_mut().zip(&self.vertices) {
+            *f = v.x * d.x + v.y * d.y - c;
+            out |= *f > 0.0;
         }
         if !out {
             return false;
         }
-        let n = self.vertices.len();
-        self.next_vertices.clear();
-        self.next_owners.clear();
+        // A convex polygon cut by a line keeps at most one vertex more than it had: the new one
+        // is written by index into scratch of n + 1 vertices, then cut to its length.
+        if self.next_vertices.len() < n + 1 {
+            self.next_vertices.resize(n + 1, Vec2::ZERO);
+            self.next_owners.resize(n + 1, NO_OWNER);
+        }
+        let (verts, owners, sides) = (&self.vertices[..n], &self.owners[..n], &self.sides[..n]);
+        let next_v = &mut self.next_vertices[..n + 1];
+        let next_o = &mut self.next_owners[..n + 1];
+        let mut m = 0;
         let mut r2 = 0.0f32;
-        let mut push = |cell: &mut Self, v: Vec2, o: u32| {
-            r2 = r2.max(cell_d2(v));
-            cell.next_vertices.push(v);
-            cell.next_owners.push(o);
+        let mut push = |v: Vec2, o: u32| {
+            r2 = larger(r2, cell_d2(v));
+            next_v[m] = v;
+            next_o[m] = o;
+            m += 1;
         };
         for i in 0..n {
             let j = if i + 1 == n { 0 } else { i + 1 };
-            let (a, b) = (self.vertices[i], self.vertices[j]);
-            let (fa, fb) = (self.sides[i], self.sides[j]);
+            let (a, b) = (verts[i], verts[j]);
+            let (fa, fb) = (sides[i], sides[j]);
             if fa == 0.0 && fb > 0.0 {
                 // Leaves the half-plane at a itself: the new edge starts at a (no edge of length
                 // 0 kept for edge i's owner).
-                push(self, a, owner);
+                push(a, owner);
             } else if fa <= 0.0 {
-                push(self, a, self.owners[i]);
+                push(a, owners[i]);
                 if fb > 0.0 {
                     // Leaves the half-plane: the new edge along the bisector starts here.
-                    push(self, crossing(a, b, fa, fb), owner);
+                    push(crossing(a, b, fa, fb), owner);
                 }
             } else if fb < 0.0 {
                 // Comes back: the rest of edge i. (Coming back at b itself, fb = 0, b follows
                 // as the next edge's vertex: no edge of length 0 for edge i's owner.)
-                push(self, crossing(a, b, fa, fb), self.owners[i]);
+                push(crossing(a, b, fa, fb), owners[i]);
             }
         }
+        self.next_vertices.truncate(m);
+        self.next_owners.truncate(m);
         std::mem::swap(&mut self.vertices, &mut self.next_vertices);
         std::mem::swap(&mut self.owners, &mut self.next_owners);
         self.r2 = r2;
@@ -179,11 +187,21 @@ impl VoronoiCell {
 }
 
 /// The squared length of a cell offset, each square rounded, then added (no fused multiply-add:
-/// the GPU's `cell_d2` gives the same bits).
+/// the GPU's `topo_d2`, which adds the larger square to the smaller, gives the same bits, as
+/// addition commutes).
 #[inline(always)]
 pub fn cell_d2(d: Vec2) -> f32 {
-    let (xx, yy) = (d.x * d.x, d.y * d.y);
-    xx.max(yy) + xx.min(yy)
+    d.x * d.x + d.y * d.y
+}
+
+/// The larger of two values that are not NaN (one compare: `f32::max` also handles NaN).
+#[inline(always)]
+fn larger(a: f32, b: f32) -> f32 {
+    if b > a {
+        b
+    } else {
+        a
+    }
 }
 
 /// Where the edge `a → b` crosses a bisector, from the values `fa < 0 < fb` (or `fa > 0 > fb`) of

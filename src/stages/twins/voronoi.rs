@@ -70,7 +70,7 @@ pub fn voronoi_cell(
     loop {
         let f = block_frame(c.0, c.1, block, searched);
         for t in 0..f.rows() {
-            for (first, last) in grid.frame_row(&f, t).into_iter().flatten() {
+            grid.for_each_frame_range(&f, t, |first, last| {
                 for j in cells[first as usize]..cells[last as usize + 1] {
                     if j as usize == s {
                         continue;
@@ -78,7 +78,7 @@ pub fn voronoi_cell(
                     let o = sorted.pos_vel[j as usize];
                     cell.cut(min_image(Vec2::new(o[0], o[1]) - p, u), j);
                 }
-            }
+            });
         }
         let gaps = block_gaps(grid, p, c, block, wh, sides);
         let grow = if cell.certain_within(images2) {
