@@ -114,8 +114,9 @@ impl VoronoiCell {
         self.cut_reached(d, d2, owner)
     }
 
-    /// [`VoronoiCell::cut`] past its test of reach (a call of its own: most candidates are
-    /// passed by the test, inlined where they are offered).
+    /// [`VoronoiCell::cut`] past its test of reach (inlined where candidates are offered: a call
+    /// measured ~3 % slower on the CPU backend's step).
+    #[inline(always)]
     fn cut_reached(&mut self, d: Vec2, d2: f32, owner: u32) -> bool {
         let c = 0.5 * d2;
         let n = self.vertices.len();
