@@ -12,8 +12,8 @@
 
 // Neighbour ids recorded a boid; mirrors `VORONOI_EDGES_MAX`.
 const VORONOI_EDGES_MAX: u32 = 32u;
-// Most edges of a cell in the plain search (a boid's own arrays, which a software adapter indexes
-// through a ladder of branches as long as the array: kept short); a cell with more is deferred.
+// Most edges of a cell in the plain search (a boid's own arrays, kept small for a GPU's registers);
+// a cell with more is deferred.
 // Mirrors `VORONOI_PLAIN_EDGES`.
 const VORONOI_PLAIN_EDGES: u32 = 16u;
 // The owner of an edge of the starting rectangle; mirrors `NO_OWNER`.

@@ -18,8 +18,9 @@ pub const NO_OWNER: u32 = u32::MAX;
 pub const VORONOI_EDGES_MAX: usize = 32;
 
 /// Most edges of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a boid,
-/// the polygon in its own arrays, which a software adapter indexes through a ladder of branches
-/// as long as the array: kept short). A cell with more is the GPU's heavy search's (a workgroup a
+/// the polygon in its own arrays, kept small: a GPU holds private arrays in registers or spills
+/// them; lavapipe's cost per indexed access does not depend on the length, measured with arrays
+/// of 32 and 48). A cell with more is the GPU's heavy search's (a workgroup a
 /// boid, the polygon in shared memory); in a uniform flock a cell has 6 edges on average, and 16
 /// or more in well under one in 10⁴.
 pub const VORONOI_PLAIN_EDGES: usize = 16;
