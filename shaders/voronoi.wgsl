@@ -247,15 +247,19 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     let b = (*c).base;
     *work += 3u * n;
     // The edges a → b in order, each vertex read once (a carried from the edge before, the first
-    // vertex kept for the last edge), and what each edge gives written at two places: the same
-    // polygon as `cut_reached`'s cases, with fewer accesses to the arrays (each a gather or a
-    // scatter on a software adapter).
+    // vertex kept for the last edge), and what each edge gives written at one place in the loop
+    // (the crossing where the cell leaves the half-plane after it): the same polygon as
+    // `cut_reached`'s cases, with fewer accesses to the arrays (each a gather or a scatter, per
+    // lane and component, on a software adapter).
     let nb = VORONOI_PLAIN_EDGES - b;
     var m = 0u;
     var r2 = 0.0;
     var hx = vec4<f32>(0.0);
     var hd = vec4<f32>(0.0);
     let v0 = (*c).v[b];
+    var x_leave = vec2<f32>(0.0);
+    var at_leave = 0u;
+    var leaves = 0u;
     var va = v0;
     var fa = voronoi_side(v0, d, h);
     let f0 = fa;
@@ -282,23 +286,30 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
             }
             m += 1u;
         }
-        // Second: the crossing where the cell leaves the half-plane, the new edge's start.
+        // Second: the crossing where the cell leaves the half-plane, the new edge's start, its
+        // place kept and written after the loop (one write site in the loop: each write to the
+        // array is a store per lane and component on a software adapter, taken or not).
         if (fa < 0.0 && fb > 0.0) {
-            if (m < VORONOI_PLAIN_EDGES) {
-                (*c).v[nb + m] = x;
-                (*c).o[nb + m] = owner;
-                r2 = max(r2, topo_d2(x));
-                hx = max(hx, support_x(x));
-                hd = max(hd, support_d(x));
-            }
+            x_leave = x;
+            at_leave = m;
+            leaves += 1u;
+            r2 = max(r2, topo_d2(x));
+            hx = max(hx, support_x(x));
+            hd = max(hd, support_d(x));
             m += 1u;
         }
         va = vb;
         fa = fb;
     }
-    if (m > VORONOI_PLAIN_EDGES) {
+    // More than one edge leaving the half-plane (signs of a polygon made not convex by rounding):
+    // the boid is deferred to the workgroup search, which writes every crossing in its place.
+    if (m > VORONOI_PLAIN_EDGES || leaves > 1u) {
         (*c).full = true;
         return;
+    }
+    if (leaves == 1u) {
+        (*c).v[nb + at_leave] = x_leave;
+        (*c).o[nb + at_leave] = owner;
     }
     (*c).base = nb;
     (*c).n = m;
