@@ -76,7 +76,8 @@ struct VCell {
     // vertex v, without reading the vertices (vcell_may_cut).
     hx: vec4<f32>,
     hd: vec4<f32>,
-    // A cut would have passed VORONOI_PLAIN_EDGES edges.
+    // A cut would have passed VORONOI_PLAIN_EDGES edges, or met a polygon made not convex by
+    // rounding (vcell_cut).
     full: bool,
 }
 
@@ -378,7 +379,8 @@ fn other_image(a: u32) -> vec2<f32> {
 }
 
 // The Voronoi neighbour sums of sorted item s at p; `ok` false when the search would pass
-// VORONOI_BUDGET or the cell VORONOI_PLAIN_EDGES edges (the caller defers the boid).
+// VORONOI_BUDGET or the cell VORONOI_PLAIN_EDGES edges, or a cut met a polygon made not convex
+// by rounding (the caller defers the boid).
 fn gather_voronoi(s: u32, p: vec2<f32>) -> Gathered {
     var c: VCell;
     vcell_reset(&c, voronoi_rectangle(p));
