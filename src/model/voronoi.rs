@@ -19,8 +19,7 @@ pub const VORONOI_EDGES_MAX: usize = 32;
 
 /// Most edges of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a boid,
 /// the polygon in its own arrays, kept small: a GPU holds private arrays in registers or spills
-/// them; lavapipe's cost per indexed access does not depend on the length, measured with arrays
-/// of 32 and 48). A cell with more is the GPU's heavy search's (a workgroup a
+/// them; on lavapipe the plain search measured no slower with arrays of 48 than of 32). A cell with more is the GPU's heavy search's (a workgroup a
 /// boid, the polygon in shared memory); in a uniform flock a cell has 6 edges on average, and 16
 /// or more in well under one in 10⁴.
 pub const VORONOI_PLAIN_EDGES: usize = 16;
@@ -132,15 +131,17 @@ impl VoronoiCell {
         if !out {
             return false;
         }
-        // A convex polygon cut by a line keeps at most one vertex more than it had: the new one
-        // is written by index into scratch of n + 1 vertices, then cut to its length.
-        if self.next_vertices.len() < n + 1 {
-            self.next_vertices.resize(n + 1, Vec2::ZERO);
-            self.next_owners.resize(n + 1, NO_OWNER);
+        // Each edge gives at most two vertices (a convex polygon cut by a line keeps at most one
+        // vertex more than it had, but rounding can give the sides of vertices nearly on the
+        // bisector signs no convex polygon has): the new polygon is written by index into scratch
+        // of 2n vertices, then cut to its length.
+        if self.next_vertices.len() < 2 * n {
+            self.next_vertices.resize(2 * n, Vec2::ZERO);
+            self.next_owners.resize(2 * n, NO_OWNER);
         }
         let (verts, owners, sides) = (&self.vertices[..n], &self.owners[..n], &self.sides[..n]);
-        let next_v = &mut self.next_vertices[..n + 1];
-        let next_o = &mut self.next_owners[..n + 1];
+        let next_v = &mut self.next_vertices[..2 * n];
+        let next_o = &mut self.next_owners[..2 * n];
         let mut m = 0;
         let mut r2 = 0.0f32;
         let mut push = |v: Vec2, o: u32| {

@@ -1,7 +1,9 @@
 //! The Voronoi search's parts (docs/model.md §19.5): a cell's side reach is where boids stop
 //! cutting it (no boid beyond it cuts; one just inside the farthest disc does), and a block of
 //! grid cells grown side by side offers every cell once, within the grid, and reports as open
-//! exactly the sides that can still grow, at the distance of their edge.
+//! exactly the sides that can still grow, at the distance of their edge; a cut of a polygon whose
+//! vertices' sides have signs no convex polygon has (as rounding can give vertices nearly on the
+//! bisector) keeps every piece, edge by edge.
 
 use boids::model::grid::Grid;
 use boids::model::grid_block::{block_frame, block_gaps, grow_block, GridBlock, OWN_CELL, SIDES};
@@ -187,4 +189,40 @@ fn a_grown_block_offers_each_cell_once_within_the_grid_and_its_open_sides_are_it
         "every column in the block: {gaps:?}"
     );
     assert!(gaps[2] < f32::MAX && gaps[3] < f32::MAX, "{gaps:?}");
+}
+
+#[test]
+fn a_cut_where_the_polygon_leaves_the_half_plane_twice_keeps_every_piece() {
+    // Vertices 2 and 4 outside, 3 between them inside (a dent no convex polygon has): each edge
+    // gives its piece, 7 vertices from 5, the new edges owned by the candidate (7). All values
+    // are exact in binary.
+    let mut cell = VoronoiCell::new();
+    cell.reset(Vec2::splat(-1.0), Vec2::splat(1.0));
+    cell.vertices = vec![
+        Vec2::new(-1.0, -1.0),
+        Vec2::new(1.0, -1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 0.5),
+        Vec2::new(-1.0, 1.0),
+    ];
+    cell.owners = vec![10, 11, 12, 13, 14];
+    cell.r2 = 2.0;
+    assert!(cell.cut(Vec2::new(0.0, 1.5), 7));
+    let want = [
+        ((-1.0, -1.0), 10),
+        ((1.0, -1.0), 11),
+        ((1.0, 0.75), 7),
+        ((0.5, 0.75), 12),
+        ((0.0, 0.5), 13),
+        ((-0.5, 0.75), 7),
+        ((-1.0, 0.75), 14),
+    ];
+    let got: Vec<_> = cell
+        .vertices
+        .iter()
+        .zip(&cell.owners)
+        .map(|(v, &o)| ((v.x, v.y), o))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(cell.r2, 2.0);
 }
