@@ -1,6 +1,7 @@
 // `rules_heavy_voronoi`: a deferred boid of the Voronoi neighbourhood (docs/model.md §19.5) — its
-// plain search would have passed VORONOI_BUDGET or its cell VORONOI_PLAIN_EDGES edges — searched by
-// one workgroup. The cell lives in workgroup memory (at most VORONOI_HEAVY_EDGES edges). The
+// plain search would have passed VORONOI_BUDGET or its cell VORONOI_PLAIN_EDGES edges, or met
+// vertices whose sides have signs no convex polygon has (rounding, for vertices nearly on a
+// bisector) — searched by one workgroup. The cell lives in workgroup memory (at most VORONOI_HEAVY_EDGES edges). The
 // candidates come in frames of rings doubling in width (as `rules_heavy_topological`), each frame
 // row by row, HEAVY_GROUP candidates at a time across rows and ranges: each invocation tests
 // whether its candidate may cut the cell as it stands, and the first invocation cuts by those
