@@ -62,9 +62,8 @@ fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> 
     let side = box_side(s, DESC.name, long / MAX_SLABS, short, &limit)?;
     Ok(Box::new(DensityProfile {
         world,
-        side,
-        along_x: Profile::default(),
-        along_y: Profile::default(),
+        along_x: Profile::new(world.width as f64, side),
+        along_y: Profile::new(world.height as f64, side),
         first_mode: 0.0,
         boids: 0,
         states: 0,
@@ -72,16 +71,24 @@ fn make(s: &Settings, world: World) -> Result<Box<dyn Analysis>, AnalysisError> 
 }
 
 /// The slab counts summed over the states whose axis is one of the world's.
-#[derive(Default)]
 struct Profile {
     counts: Vec<u64>,
     states: u64,
 }
 
+impl Profile {
+    /// No state yet, along an axis `len` wu long in slabs about `side` wu wide.
+    fn new(len: f64, side: f64) -> Profile {
+        Profile {
+            counts: vec![0; ((len / side).floor() as usize).max(1)],
+            states: 0,
+        }
+    }
+}
+
 /// The profile in progress.
 struct DensityProfile {
     world: World,
-    side: f64,
     along_x: Profile,
     along_y: Profile,
     first_mode: f64,
@@ -135,7 +142,6 @@ impl Analysis for DensityProfile {
         } else {
             (self.world.height as f64, 1)
         };
-        let slabs = ((len / self.side).floor() as usize).max(1);
         // Along the direction of motion: a flock moving towards −x (or −y) is seen mirrored, so
         // that a band's front lies on the same side in every state.
         let forward = [vx, vy][k] >= 0.0;
@@ -151,15 +157,12 @@ impl Analysis for DensityProfile {
                 }
             })
             .collect();
-        let (counts, mode) = centred_counts(&along, len, slabs);
         let profile = if use_x {
             &mut self.along_x
         } else {
             &mut self.along_y
         };
-        if profile.counts.is_empty() {
-            profile.counts = vec![0; slabs];
-        }
+        let (counts, mode) = centred_counts(&along, len, profile.counts.len());
         for (sum, c) in profile.counts.iter_mut().zip(counts) {
             *sum += c;
         }
@@ -178,13 +181,7 @@ impl Analysis for DensityProfile {
         // most states moved along.
         let (p, len, across) = if self.world.width == self.world.height {
             pooled = Profile {
-                counts: if x.counts.is_empty() {
-                    y.counts.clone()
-                } else if y.counts.is_empty() {
-                    x.counts.clone()
-                } else {
-                    x.counts.iter().zip(&y.counts).map(|(a, b)| a + b).collect()
-                },
+                counts: x.counts.iter().zip(&y.counts).map(|(a, b)| a + b).collect(),
                 states: x.states + y.states,
             };
             (&pooled, self.world.width as f64, self.world.height as f64)
