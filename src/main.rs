@@ -76,6 +76,42 @@ fn main() -> ExitCode {
         // or point, still writing their files).
         let _ = boids::io::install_interrupt_cleanup();
     }
+    quiet_on_broken_pipe();
+    match std::panic::catch_unwind(move || run_command(cli)) {
+        Ok(code) => code,
+        Err(p) if is_broken_pipe(&*p) => ExitCode::from(BROKEN_PIPE_STATUS),
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
+/// The exit status after a closed pipe: 128 + SIGPIPE, as a Unix tool killed by the signal.
+const BROKEN_PIPE_STATUS: u8 = 141;
+
+/// Whether a panic is `print!`'s on a closed standard output or error (`boids … | head`): Rust
+/// ignores SIGPIPE, so a write to a closed pipe fails, and the printing macros panic on failure.
+fn is_broken_pipe(payload: &(dyn std::any::Any + Send)) -> bool {
+    let msg = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("");
+    msg.starts_with("failed printing to std") && msg.contains("Broken pipe")
+}
+
+/// A closed pipe ends the program quietly, as it ends other Unix tools: the printing macros'
+/// panic is caught in `main` (status [`BROKEN_PIPE_STATUS`]) and its message left out. It
+/// unwinds first, so temporary files are removed and the files written so far stay whole.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_broken_pipe(info.payload()) {
+            default(info);
+        }
+    }));
+}
+
+/// Runs the command; its error, if any, printed.
+fn run_command(cli: Cli) -> ExitCode {
     // Each command returns its own error type; every one is printed the same way.
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Some(Command::Headless(args)) => run_headless(&args).map_err(Into::into),

@@ -206,6 +206,70 @@ fn bad_flag_value_exits_non_zero_with_the_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("quantum"));
 }
 
+/// `boids … | head`: a standard output (or error) whose reader has gone ends the run quietly,
+/// with 141 (128 + SIGPIPE) as a Unix tool the signal kills, after writing its files; a panic's
+/// message (`failed printing to stdout`) would be a failure.
+#[test]
+fn a_closed_pipe_ends_the_run_quietly_with_its_files_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("end.csv");
+    for (args, closed) in [
+        (vec!["info"], "stdout"),
+        (
+            vec![
+                "headless",
+                "--boids",
+                "300",
+                "--steps",
+                "3",
+                "--save",
+                save.to_str().unwrap(),
+            ],
+            "stdout",
+        ),
+        (
+            vec![
+                "headless",
+                "--boids",
+                "300",
+                "--steps",
+                "1",
+                "--set",
+                "no_such_key=1",
+            ],
+            "stderr",
+        ),
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut cmd = boids();
+        cmd.args(&args);
+        if closed == "stdout" {
+            cmd.stdout(writer).stderr(std::process::Stdio::piped());
+        } else {
+            cmd.stderr(writer).stdout(std::process::Stdio::piped());
+        }
+        let out = cmd.output().unwrap();
+        let other = String::from_utf8_lossy(if closed == "stdout" {
+            &out.stderr
+        } else {
+            &out.stdout
+        })
+        .into_owned();
+        assert!(
+            !other.contains("panicked"),
+            "boids {args:?}, {closed} closed: {other}"
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(141),
+            "boids {args:?}, {closed} closed: {other}"
+        );
+    }
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(saved.lines().filter(|l| !l.starts_with('#')).count(), 301);
+}
+
 #[test]
 fn bad_scene_file_exits_with_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
