@@ -20,7 +20,7 @@
 //! # world_width = 320.0
 //! # …every SimParams field…
 //! id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy
-//! 0,12.5,80.25,40.1,-3.5,0.6,0.8,-0.08,0.06
+//! 0,12.5,80.25,40.1,-3.5,0.6,0.8,-0.08,0.06,0,0
 //! …
 //! ```
 //!
@@ -39,8 +39,10 @@
 //! - **Header** `id,x,y,vx,vy,hx,hy,hvx,hvy,ix,iy`, then one row per boid: position (wu), velocity
 //!   (wu/s), hue vector, hue velocity (1/s), image counts (i32: world widths and heights crossed,
 //!   docs/model.md §2.4). A file with the first nine columns only (written before the image
-//!   counts) loads with image counts 0. Floats are written in Rust's shortest round-trip form
-//!   (metadata and rows), so a saved checkpoint loads back bit for bit. Blank lines and, after the
+//!   counts) loads with image counts 0. Every row has as many fields as the header, and a
+//!   checkpoint's last line ends with its line end: a row cut short is an error naming its
+//!   line. Floats are written in Rust's shortest round-trip form (metadata and rows), so a saved
+//!   checkpoint loads back bit for bit. Blank lines and, after the
 //!   header, lines starting with `#` are skipped; spaces around a field are ignored; a field may
 //!   be wrapped in double quotes, as in any CSV (the quote opens the field, `""` inside it stands
 //!   for `"`), but a row is one line: a quoted field does not run on past the end of its line.
@@ -184,6 +186,9 @@ struct Lines<R> {
     /// The line of the row the CSV reader is inside, between giving it the row's first byte and
     /// [`Lines::row_done`].
     open_row: Option<u64>,
+    /// Whether the last line read ended with its line end (`\n`): a checkpoint's last row does,
+    /// so one without was cut short.
+    ended: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -194,6 +199,7 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::with_capacity(256),
             sent: 0,
             open_row: None,
+            ended: true,
         }
     }
 
@@ -214,6 +220,7 @@ impl<R: BufRead> Lines<R> {
             return Ok(None);
         }
         self.line += 1;
+        self.ended = self.buf.ends_with(b"\n");
         let mut text = &self.buf[..];
         if let Some(t) = text.strip_suffix(b"\n") {
             text = t.strip_suffix(b"\r").unwrap_or(t);
@@ -432,18 +439,17 @@ fn read_from(
     lines.open_row = Some(header_line);
     let mut csv = csv_reader(lines);
     let mut record = csv::StringRecord::new();
-    let header_ok = match csv.read_record(&mut record) {
-        Ok(true) => {
-            record.iter().eq(STATE_HEADER)
-                || record
-                    .iter()
-                    .eq(STATE_HEADER[..STATE_HEADER_WITHOUT_IMAGES].iter().copied())
-        }
-        Ok(false) => false,
+    // The header's width: every row has as many fields (11, or the first 9 in a file written
+    // before the image counts), so a row cut short by a field or two is an error, not 9 fields.
+    let width = match csv.read_record(&mut record) {
+        Ok(true) => [STATE_HEADER.len(), STATE_HEADER_WITHOUT_IMAGES]
+            .into_iter()
+            .find(|&w| record.iter().eq(STATE_HEADER[..w].iter().copied())),
+        Ok(false) => None,
         Err(e) => return Err(csv_error(e, header_line, &p)),
     };
     csv.get_mut().row_done();
-    if !header_ok {
+    let Some(width) = width else {
         return Err(row_err(
             header_line,
             format!(
@@ -451,7 +457,7 @@ fn read_from(
                 STATE_HEADER.join(",")
             ),
         ));
-    }
+    };
     loop {
         match csv.read_record(&mut record) {
             Ok(true) => {}
@@ -465,7 +471,7 @@ fn read_from(
                 format!("more than {max_boids} boids (the limit of every backend)"),
             ));
         }
-        let (boid, normalised) = parse_row(&record).map_err(|m| row_err(line, m))?;
+        let (boid, normalised) = parse_row(&record, width).map_err(|m| row_err(line, m))?;
         if normalised {
             let i = sf.boids.len();
             sf.note("hue vector normalised to length 1".into(), i);
@@ -488,6 +494,15 @@ fn read_from(
             });
         }
     }
+    let lines_read = csv.get_ref();
+    if is_checkpoint && !lines_read.ended {
+        return Err(row_err(
+            lines_read.line,
+            "the last line has no line end: the file was cut short (each line of a checkpoint \
+             ends with one)"
+                .into(),
+        ));
+    }
     if let Some(i) = first_duplicate(&sf.boids) {
         return Err(sf.line_err(
             sf.line_of(i),
@@ -500,15 +515,15 @@ fn read_from(
     Ok(sf)
 }
 
-/// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted); returns the boid
-/// and whether its hue vector was normalised. The error is the message of a
+/// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted; `width` of them, as
+/// the header); returns the boid and whether its hue vector was normalised. The error is the message of a
 /// [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
 /// fault, so the text is all a caller uses, and it stays a `String`.
-fn parse_row(row: &csv::StringRecord) -> Result<(Boid, bool), String> {
-    if row.len() != STATE_HEADER.len() && row.len() != STATE_HEADER_WITHOUT_IMAGES {
+fn parse_row(row: &csv::StringRecord, width: usize) -> Result<(Boid, bool), String> {
+    if row.len() != width {
         return Err(format!(
-            "expected 11 fields ({}), or the first 9 of them, found {}",
-            STATE_HEADER.join(","),
+            "expected {width} fields, as the header ({}), found {} (a row cut short?)",
+            STATE_HEADER[..width].join(","),
             row.len()
         ));
     }
@@ -996,7 +1011,9 @@ mod tests {
     fn rows_past_the_boid_limit_are_refused_at_the_first_extra_row() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("many.csv");
-        let rows: String = (0..5).map(|i| format!("{i},1,1,50,0,1,0,0,0\n")).collect();
+        let rows: String = (0..5)
+            .map(|i| format!("{i},1,1,50,0,1,0,0,0,0,0\n"))
+            .collect();
         std::fs::write(&path, format!("{}\n{rows}", STATE_HEADER.join(","))).unwrap();
         assert_eq!(read_with_limit(&path, 5).unwrap().boids.len(), 5);
         let e = read_with_limit(&path, 4).unwrap_err().to_string();

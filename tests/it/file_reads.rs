@@ -104,6 +104,48 @@ fn a_checkpoint_cut_short_is_detected() {
     assert!(e.contains("boids = 30") && e.contains("27 rows"), "{e}");
 }
 
+/// A checkpoint cut anywhere inside its last row is refused (each row has the header's 11
+/// fields, and a checkpoint's last line ends with its line end), and so is a middle row that
+/// lost its image counts; the whole file loads.
+#[test]
+fn a_checkpoint_cut_inside_a_row_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.csv");
+    let p = boids::model::SimParams::default();
+    let mut boids = boids::model::initial_state(1, 30, &p);
+    boids[29].image = [12, -345];
+    let cp = boids::formats::checkpoint::Checkpoint {
+        predators: Vec::new(),
+        catches_total: 0,
+        boids,
+        params: p,
+        seed: 1,
+        step: 0,
+        obstacles: Vec::new(),
+    };
+    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(load_state(&path).unwrap().len(), 30);
+    let last_row = text.trim_end().rfind('\n').unwrap() + 1;
+    for k in last_row + 1..text.len() {
+        std::fs::write(&path, &text[..k]).unwrap();
+        let e = load_state(&path).expect_err(&format!("cut after {k} of {} bytes", text.len()));
+        assert!(e.to_string().contains("cut.csv"), "{e}");
+    }
+    // A middle row without its image counts: 9 fields under the 11 of the header.
+    let lines: Vec<&str> = text.lines().collect();
+    let mid = lines.len() - 10;
+    let nine = lines[mid].rsplitn(3, ',').nth(2).unwrap().to_string();
+    let mut edited = lines.clone();
+    edited[mid] = &nine;
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let e = load_state(&path).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("line {}", mid + 1)) && e.contains("expected 11 fields"),
+        "{e}"
+    );
+}
+
 /// A 100 000-character value gives a message under 300 bytes that still names the field and the
 /// file and line.
 #[test]
