@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{descs, summary_lines, with_requests, Analyses, Frame};
+use crate::analysis::{descs, summary_lines, Analyses, Frame};
 use crate::formats::gsd::{TrajectoryReader, RUN};
 use crate::model::{SimParams, World};
 use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
@@ -151,7 +151,16 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             time: time.after(frame.step as u32, params.dt),
         })?;
     }
-    let curves = with_requests(&args.analyses.analyse, analyses.curves()?);
+    // An analysis that cannot be finished loses nothing of the others: they are written, then
+    // its error is the command's.
+    let mut unfinished = Vec::new();
+    let mut curves = Vec::new();
+    for (r, c) in args.analyses.analyse.iter().zip(analyses.each_curve()) {
+        match c {
+            Ok(c) => curves.push((r.clone(), c)),
+            Err(e) => unfinished.push(e),
+        }
+    }
     let subtitle = match given {
         1 => format!(
             "{} · {boids} boids · frame {}",
@@ -170,6 +179,9 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         ),
     };
     write_curves(&curves, &subtitle, unit)?;
+    if !unfinished.is_empty() {
+        return Err(RunError::Unfinished(unfinished));
+    }
     let mut lines = summary_lines(&curves, given);
     if let Some(step) = skipped {
         lines.push(format!(

@@ -141,17 +141,35 @@ impl Analyses {
     pub fn curves(&self) -> Result<Vec<Curve>, AnalysisError> {
         self.runs.iter().map(|(_, a)| a.curve()).collect()
     }
+
+    /// Each analysis's curve or why it cannot be finished (too few states whose velocities
+    /// fluctuate, …), in the order made: one that fails loses nothing of the others.
+    pub fn each_curve(&self) -> Vec<Result<Curve, AnalysisError>> {
+        self.runs.iter().map(|(_, a)| a.curve()).collect()
+    }
+
+    /// The scalar summaries of every analysis, in the order made (as
+    /// [`crate::sweep::plan::PlanSpec::scalar_columns`]), and the errors of those that cannot be
+    /// finished, whose summaries are `None`.
+    pub fn scalars(&self) -> (Vec<Option<f64>>, Vec<AnalysisError>) {
+        let mut values = Vec::new();
+        let mut errors = Vec::new();
+        for ((desc, _), curve) in self.runs.iter().zip(self.each_curve()) {
+            match curve {
+                Ok(c) => values.extend(c.scalars.iter().map(|s| s.1)),
+                Err(e) => {
+                    values.extend(desc.scalars.iter().map(|_| None));
+                    errors.push(e);
+                }
+            }
+        }
+        (values, errors)
+    }
 }
 
 /// The descriptions of `requests`, in order.
 pub fn descs(requests: &[Request]) -> Vec<&'static AnalysisDesc> {
     requests.iter().map(|r| r.desc).collect()
-}
-
-/// Each request beside its curve (`curves` in the order of `requests`, as [`Analyses::curves`]
-/// gives them for [`descs`]`(requests)`).
-pub fn with_requests(requests: &[Request], curves: Vec<Curve>) -> Vec<(Request, Curve)> {
-    requests.iter().cloned().zip(curves).collect()
 }
 
 /// The CSV of a curve: a comment line per scalar summary in shortest round-trip form (`# xi =

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{descs, with_requests, Analyses, Curve, Request};
+use crate::analysis::{descs, Analyses, Curve, Request};
 use crate::backend::{self, BackendKind, Simulation};
 use crate::gpu::GpuContext;
 use crate::model::census::FLOCK_MIN_BOIDS;
@@ -342,9 +342,20 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     }
     // The files are written whole: a signal now quits at once, removing a temporary file.
     stop.quit_on_signal();
+    // An analysis that cannot be finished (too few states whose velocities fluctuate, …) loses
+    // nothing else: the other analyses, the measures and the state are written, then its error
+    // is the run's.
+    let mut unfinished = Vec::new();
     let analyses = match &rec.analyses {
         Some((a, states)) => {
-            let curves = with_requests(&opts.analyses.analyse, a.curves()?);
+            let mut made = Vec::new();
+            for (r, c) in opts.analyses.analyse.iter().zip(a.each_curve()) {
+                match c {
+                    Ok(c) => made.push((r.clone(), c)),
+                    Err(e) => unfinished.push(e),
+                }
+            }
+            let curves = made;
             let time = sim.params().model.desc().speed.time;
             let subtitle = match states {
                 1 => format!("{} boids · 1 state", sim.len()),
@@ -393,6 +404,9 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             setup.actors.obstacles.clone(),
             measures.catches_total(),
         )?;
+    }
+    if !unfinished.is_empty() {
+        return Err(RunError::Unfinished(unfinished));
     }
     Ok(HeadlessReport {
         device,

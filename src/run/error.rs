@@ -58,6 +58,12 @@ pub enum RunError {
     /// An analysis that cannot be made (a setting it cannot honour) or finished.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    /// Analyses that could not be finished at the end of a run whose other files were written.
+    #[error(
+        "{} (the run's other files were written)",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Unfinished(Vec<AnalysisError>),
     /// An analysis's plot that cannot be drawn.
     #[error("cannot draw the plot {}: {message}", crate::io::show_path(path))]
     Plot {

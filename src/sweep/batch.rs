@@ -304,11 +304,7 @@ fn run_ensemble(
         let mut out = p.out;
         out.samples = ms.iter().map(|m| sample_of(&ids, m)).collect();
         if let Some(a) = &analyses[k] {
-            out.scalars = a
-                .curves()?
-                .iter()
-                .flat_map(|c| c.scalars.iter().map(|s| s.1))
-                .collect();
+            (out.scalars, out.analysis_errors) = a.scalars();
         }
         // The batch's costs are its first run's (the others' steps were in the same dispatches).
         out.costs = (k == 0).then_some(costs);

@@ -234,7 +234,17 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepError> {
                     bad.join(", ")
                 ));
             }
-            if row.scalars.iter().any(Option::is_none) {
+            for e in &row.analysis_errors {
+                pb.warn(&format!(
+                    "run {} (point {}: {}, repeat {}): {e}: its columns are left empty, the \
+                     sweep goes on",
+                    row.run,
+                    row.point,
+                    describe(&axes, &row.values),
+                    row.repeat,
+                ));
+            }
+            if row.analysis_errors.is_empty() && row.scalars.iter().any(Option::is_none) {
                 missing.set(missing.get() + 1);
             }
         }

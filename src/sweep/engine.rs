@@ -20,7 +20,7 @@
 //!    model uses (its own and the shared ones its rules read: a sweep of `vicsek_eta` on a boids
 //!    scene is refused, naming the model and its parameters).
 
-use crate::analysis::Analyses;
+use crate::analysis::{Analyses, AnalysisError};
 use crate::backend::{BackendKind, Costs, Simulation};
 use crate::model::measures::MeasureId;
 use crate::model::FlockMeasures;
@@ -109,6 +109,9 @@ pub struct RunOutput {
     /// order; `None` where one does not exist, as ξ without a zero of C); empty without
     /// `--analyse` or for a point only resolved.
     pub scalars: Vec<Option<f64>>,
+    /// Why an analysis of the run could not be finished (its summaries are `None`): the sweep
+    /// goes on, and says so.
+    pub analysis_errors: Vec<AnalysisError>,
 }
 
 /// The sweep's samples: each measured step's values of [`crate::sweep::measures`].
@@ -276,6 +279,7 @@ pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, Ru
         order_parameter: params.model.desc().order_parameter,
         costs: None,
         scalars: Vec::new(),
+        analysis_errors: Vec::new(),
     };
     // The analyses' settings are checked against this point's world and run before any step.
     let analyses = match req.analyses {
@@ -358,11 +362,7 @@ pub fn run_prepared(
                     give_state(a, sim)?;
                 }
             }
-            out.scalars = a
-                .curves()?
-                .iter()
-                .flat_map(|c| c.scalars.iter().map(|s| s.1))
-                .collect();
+            (out.scalars, out.analysis_errors) = a.scalars();
         }
     }
     if let Some(path) = &req.save {

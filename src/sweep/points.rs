@@ -218,6 +218,7 @@ mod tests {
             order: vec![(mean, se)],
             scalars: vec![Some(mean * 10.0), (repeat != 2).then_some(mean)],
             histogram: Vec::new(),
+            analysis_errors: Vec::new(),
         }
     }
 

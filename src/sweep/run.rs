@@ -171,6 +171,11 @@ fn row_of(planned: &PlannedRun, run: &RunOutput, samples: u32) -> RunRow {
         order: order_columns(&order_parameter_moments(&col(phi), run.boids)),
         scalars: run.scalars.clone(),
         histogram: crate::sweep::histogram::histogram(&col(phi)),
+        analysis_errors: run
+            .analysis_errors
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
     }
 }
 

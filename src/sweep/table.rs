@@ -56,6 +56,9 @@ pub struct RunRow {
     /// [`crate::sweep::histogram`] (written to `phi_histogram.csv`, not to this table; empty
     /// until read back from there).
     pub histogram: Vec<u32>,
+    /// Why an analysis of the run could not be finished (its scalar summaries are `None`): for
+    /// the command's warning, not written to the table (empty when read back).
+    pub analysis_errors: Vec<String>,
 }
 
 impl RunRow {
@@ -325,6 +328,7 @@ pub fn read_csv(path: &Path, axes: &[Axis], scalars: &[String]) -> Result<Vec<Ru
             order: order_cols,
             scalars: scalar_cols,
             histogram: Vec::new(),
+            analysis_errors: Vec::new(),
         });
     }
     Ok(rows)
@@ -357,6 +361,7 @@ mod tests {
             order: Vec::new(),
             scalars: Vec::new(),
             histogram: Vec::new(),
+            analysis_errors: Vec::new(),
         }
     }
 

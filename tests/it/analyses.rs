@@ -767,3 +767,81 @@ fn says(out: &std::process::Output, args: &[&str], needles: &[&str]) {
         assert!(e.contains(n), "{args:?}: {e}");
     }
 }
+
+/// An analysis that cannot be finished (the velocity correlation of a flock in perfect order,
+/// whose velocities never fluctuate) loses nothing else: `headless` writes its measures, its
+/// state and the other analyses, then fails naming it; a sweep leaves that run's columns empty,
+/// says so, and goes on to the next run.
+#[test]
+fn an_analysis_that_cannot_be_finished_loses_nothing_else() {
+    use crate::support::cmd::boids;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/vicsek.toml");
+    let mut rows = String::from("id,x,y,vx,vy,hx,hy,hvx,hvy\n");
+    for i in 0..400 {
+        let (x, y) = ((i % 20) as f32 * 0.5 + 0.25, (i / 20) as f32 * 0.5 + 0.25);
+        rows.push_str(&format!("{i},{x},{y},0.03,0,1,0,0,0\n"));
+    }
+    std::fs::write(d.join("ordered.csv"), rows).unwrap();
+    let out = boids()
+        .args(["headless", "--scene", scene, "--init"])
+        .arg(d.join("ordered.csv"))
+        .args([
+            "--set",
+            "vicsek_eta=0",
+            "--steps",
+            "30",
+            "--analyse-every",
+            "10",
+        ])
+        .arg("--stats")
+        .arg(d.join("s.csv"))
+        .arg("--save")
+        .arg(d.join("end.csv"))
+        .arg("--analyse")
+        .arg(format!("rdf={}", d.join("g.csv").display()))
+        .arg("--analyse")
+        .arg(format!(
+            "velocity_correlation={}",
+            d.join("c.csv").display()
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("velocity_correlation") && err.contains("other files were written"),
+        "{err}"
+    );
+    for f in ["s.csv", "end.csv", "g.csv", "g.png"] {
+        assert!(d.join(f).is_file(), "{f}: {err}");
+    }
+    assert!(!d.join("c.csv").exists());
+
+    let sweep = d.join("sweep");
+    let out = boids()
+        .args(["sweep", "--backend", "cpu", "--scene", scene])
+        .args(["--param", "vicsek_eta", "--values", "0,1", "--boids", "400"])
+        .args(["--steps", "60", "--discard", "20", "--start", "ordered"])
+        .args(["--analyse", "velocity_correlation", "--quiet", "--out"])
+        .arg(&sweep)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("run 1 (point 1") && err.contains("its columns are left empty"),
+        "{err}"
+    );
+    let table = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
+    let lines: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    // ξ of the ordered run is empty; the noisy run has one.
+    let xi = lines[0].split(',').position(|c| c == "xi").unwrap();
+    assert_eq!(lines[1].split(',').nth(xi), Some(""), "{table}");
+    assert!(
+        lines[2].split(',').nth(xi).unwrap().parse::<f64>().is_ok(),
+        "{table}"
+    );
+}
