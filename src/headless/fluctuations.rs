@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use crate::run::RunError;
-use crate::stats::{number_fluctuations_over, BoxSizes, NumberFluctuations};
+use crate::stats::{min_particles, number_fluctuations_over, BoxSizes, NumberFluctuations};
 
 /// Most snapshots averaged (each holds N positions in memory).
 pub const MAX_SNAPSHOTS: usize = 64;
@@ -52,6 +52,28 @@ impl Snapshots {
         self.rows += 1;
         (self.rows - 1).is_multiple_of(self.every)
     }
+}
+
+/// Box sizes the fit of α needs: a slope through two points at least.
+pub const MIN_BOX_SIZES: usize = 2;
+
+/// Refuses, before any step, a run of too few `boids` for [`MIN_BOX_SIZES`] box sizes in a
+/// `width` × `height` world (wu), naming the count it needs.
+///
+/// # Errors
+/// [`RunError::Conflict`] with the boids, the world and the count needed.
+pub fn check_count(boids: usize, width: f32, height: f32) -> Result<(), RunError> {
+    let sizes = BoxSizes::default();
+    let need = min_particles(width as f64, height as f64, sizes, MIN_BOX_SIZES);
+    if boids >= need {
+        return Ok(());
+    }
+    Err(RunError::Conflict(format!(
+        "--fluctuations: {boids} boids in a {width} × {height} wu world give fewer than \
+         {MIN_BOX_SIZES} box sizes of at least {} boids on average (the fit of α needs \
+         {MIN_BOX_SIZES}): at least {need} boids in this world",
+        sizes.min_mean_count
+    )))
 }
 
 /// The number fluctuations of `snapshots` in a `width` × `height` world.

@@ -294,6 +294,10 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     if spec.catches_total > 0 {
         sim.set_catches_total(spec.catches_total)?;
     }
+    if opts.fluctuations.is_some() {
+        let p = sim.params();
+        fluctuations::check_count(sim.len(), p.world_width, p.world_height)?;
+    }
     let trajectory = match &opts.trajectory {
         Some(path) => {
             let run = trajectory::run_description(setup.seed, opts.every, sim.as_ref());

@@ -62,6 +62,7 @@ pub use moments::{
 };
 pub use nematic::{nematic_order, STOPPED_SPEED};
 pub use number_fluctuations::{
-    number_fluctuations, number_fluctuations_over, BoxSizes, CountFluctuation, NumberFluctuations,
+    min_particles, number_fluctuations, number_fluctuations_over, BoxSizes, CountFluctuation,
+    NumberFluctuations,
 };
 pub use repeats::{combine_repeats, mean_over_repeats};

@@ -112,6 +112,18 @@ pub struct NumberFluctuations {
 
 /// The grids (m_x, m_y) for a W × H world holding `particles` on average, largest boxes first.
 fn grids(width: f64, height: f64, particles: f64, sizes: BoxSizes) -> Vec<(usize, usize)> {
+    grid_sides(width, height, sizes)
+        .take_while(|&(mx, my)| particles / ((mx * my) as f64) >= sizes.min_mean_count)
+        .collect()
+}
+
+/// Every grid of box sizes, coarsest first, whatever the particle count: 4 boxes or more along
+/// the shorter side, growing by `side_ratio`, the longer side's count in proportion.
+///
+/// # Panics
+///
+/// When a side is not positive or `sizes` is invalid.
+fn grid_sides(width: f64, height: f64, sizes: BoxSizes) -> impl Iterator<Item = (usize, usize)> {
     assert!(
         sizes.side_ratio > 1.0 && sizes.min_mean_count > 0.0,
         "BoxSizes: side_ratio must exceed 1 and min_mean_count be positive"
@@ -121,25 +133,36 @@ fn grids(width: f64, height: f64, particles: f64, sizes: BoxSizes) -> Vec<(usize
         "number fluctuations: the world must have positive sides"
     );
     let (short, long) = (width.min(height), width.max(height));
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut last = 0;
-    for k in 0.. {
-        let m_short = (4.0 * sizes.side_ratio.powi(k)).round() as usize;
-        if m_short == last {
-            continue;
-        }
-        last = m_short;
-        let m_long = ((m_short as f64 * long / short).round() as usize).max(1);
-        if particles / ((m_short * m_long) as f64) < sizes.min_mean_count {
-            break;
-        }
-        out.push(if width >= height {
-            (m_long, m_short)
-        } else {
-            (m_short, m_long)
-        });
-    }
-    out
+    (0..)
+        .map(move |k| (4.0 * sizes.side_ratio.powi(k)).round() as usize)
+        .scan(0, |last, m| {
+            let new = m != *last;
+            *last = m;
+            Some(new.then_some(m))
+        })
+        .flatten()
+        .map(move |m_short| {
+            let m_long = ((m_short as f64 * long / short).round() as usize).max(1);
+            if width >= height {
+                (m_long, m_short)
+            } else {
+                (m_short, m_long)
+            }
+        })
+}
+
+/// The fewest particles for which a `width` × `height` world has `count` box sizes (≥ 1) whose
+/// boxes hold at least `sizes.min_mean_count` particles on average: the fit of α needs two.
+///
+/// # Panics
+///
+/// As [`number_fluctuations`], and when `count` is 0.
+pub fn min_particles(width: f64, height: f64, sizes: BoxSizes, count: usize) -> usize {
+    assert!(count > 0, "min_particles: count must be at least 1");
+    let (mx, my) = grid_sides(width, height, sizes)
+        .nth(count - 1)
+        .expect("grid_sides is unbounded");
+    ((mx * my) as f64 * sizes.min_mean_count).ceil() as usize
 }
 
 /// Box index along one axis of `m` boxes over [0, len); outside positions go to the edge box.
@@ -324,6 +347,25 @@ mod tests {
         assert!(g.iter().all(|&(mx, my)| 10_000.0 / (mx * my) as f64 >= 4.0));
         // Too few particles for a quarter-side box of 4: no point.
         assert!(grids(1.0, 1.0, 60.0, BoxSizes::default()).is_empty());
+    }
+
+    /// `min_particles` is the count at which `grids` gains its k-th size, and not one fewer.
+    #[test]
+    fn min_particles_is_where_each_box_size_begins() {
+        let s = BoxSizes::default();
+        assert_eq!(min_particles(100.0, 100.0, s, 1), 64);
+        assert_eq!(min_particles(100.0, 100.0, s, 2), 100);
+        for (w, h) in [(100.0, 100.0), (200.0, 100.0), (30.0, 170.0)] {
+            for k in 1..8 {
+                let n = min_particles(w, h, s, k);
+                assert_eq!(grids(w, h, n as f64, s).len(), k, "{w} × {h}, {k} sizes");
+                assert_eq!(
+                    grids(w, h, (n - 1) as f64, s).len(),
+                    k - 1,
+                    "{w} × {h}, {k} sizes"
+                );
+            }
+        }
     }
 
     #[test]

@@ -270,6 +270,26 @@ fn a_closed_pipe_ends_the_run_quietly_with_its_files_written() {
     assert_eq!(saved.lines().filter(|l| !l.starts_with('#')).count(), 301);
 }
 
+/// `--fluctuations` with too few boids for two box sizes (the fit of α needs two points) is
+/// refused before any step, naming the count it needs; one boid more than that runs.
+#[test]
+fn fluctuations_of_too_few_boids_are_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("f.csv");
+    let args = |n: &'static str| ["headless", "--boids", n, "--steps", "3", "--fluctuations"];
+    let o = boids().args(args("99")).arg(&f).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("99 boids") && err.contains("at least 100 boids"),
+        "{err}"
+    );
+    assert!(!f.exists());
+    let o = boids().args(args("100")).arg(&f).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("2 box sizes"), "{out}");
+}
+
 #[test]
 fn bad_scene_file_exits_with_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
