@@ -226,7 +226,15 @@ where
                 ),
             ));
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        // No such file (its folder is looked at when the temporary file is made there).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            None
+        }
         Err(e) => return Err(named(e)),
     };
     let dir = match target.parent() {
@@ -251,8 +259,8 @@ where
         let tmp = b.tempfile_in(&dir).map_err(|e| {
             let d = show_path(&dir);
             match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    std::io::Error::new(e.kind(), format!("{shown}: the folder {d} does not exist"))
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
+                    std::io::Error::new(e.kind(), format!("{shown}: {}", folder_fault(&dir)))
                 }
                 std::io::ErrorKind::PermissionDenied => std::io::Error::new(
                     e.kind(),
@@ -506,12 +514,21 @@ pub fn check_folder_of(p: &Path) -> std::io::Result<()> {
     }
     Err(std::io::Error::new(
         std::io::ErrorKind::NotFound,
-        format!(
-            "{}: the folder {} does not exist",
-            show_path(p),
-            show_path(dir)
-        ),
+        format!("{}: {}", show_path(p), folder_fault(dir)),
     ))
+}
+
+/// Why no file can be made in `dir`, where making one failed as if it were missing: it does not
+/// exist, it is a file, or it is a folder whose file system takes no new files (`/proc`).
+fn folder_fault(dir: &Path) -> String {
+    let d = show_path(dir);
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {
+            format!("the folder {d} takes no new files (its file system's rule)")
+        }
+        Ok(_) => format!("{d} is a file, not a folder"),
+        Err(_) => format!("the folder {d} does not exist"),
+    }
 }
 
 #[cfg(test)]
@@ -568,6 +585,30 @@ mod tests {
         let e = write_picture(&missing, &img).unwrap_err();
         assert!(matches!(e, PictureError::Write(_)), "{e:?}");
         assert!(e.to_string().contains("does not exist"), "{e}");
+    }
+
+    /// A file's folder that is a file, or a folder whose file system takes no files (`/proc`),
+    /// is named as such, before a run and when writing, not as a folder that does not exist.
+    #[test]
+    fn an_output_under_a_file_or_proc_says_which() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("afile");
+        std::fs::write(&file, "kept").unwrap();
+        let under = file.join("x.csv");
+        for e in [
+            check_folder_of(&under).unwrap_err(),
+            write_atomic(&under, b"x").unwrap_err(),
+        ] {
+            assert!(
+                e.to_string().contains("afile is a file, not a folder"),
+                "{e}"
+            );
+        }
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+        if cfg!(target_os = "linux") && Path::new("/proc/self").is_dir() {
+            let e = write_atomic(Path::new("/proc/boids-test.csv"), b"x").unwrap_err();
+            assert!(e.to_string().contains("/proc takes no new files"), "{e}");
+        }
     }
 
     #[test]
