@@ -186,7 +186,7 @@ fn state_csv_round_trip_and_bad_row() {
     let back = boids::formats::checkpoint::load_state(&path).unwrap();
     assert_eq!(back, boids, "a saved state loads back bit for bit");
     let text = std::fs::read_to_string(&path).unwrap();
-    let broken = text.replacen('\n', "\n1,2,oops,4,5,6,7,8,9\n", 1);
+    let broken = text.replacen('\n', "\n1,2,oops,4,5,6,7,8,9,0,0\n", 1);
     std::fs::write(&path, broken).unwrap();
     let e = boids::formats::checkpoint::load_state(&path)
         .unwrap_err()
@@ -516,6 +516,13 @@ fn a_value_of_the_wrong_kind_names_the_range() {
             "max_neighbors",
             "2.5",
             "max_neighbors = 2.5: expected a whole number in 0 ..= 16",
+        ),
+        // Beyond f32: quoted as given, not as the inf it would become.
+        (
+            "perception_radius",
+            "1e40",
+            "perception_radius = 1e40: beyond the largest f32 (3.4e38): expected a number in \
+             0.01 ..= 100000",
         ),
     ] {
         let e = SimParams::default()
