@@ -170,7 +170,10 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
         "world:          {} × {} wu, density {} boids/wu² ({})",
         r.world[0],
         r.world[1],
-        boids::stats::format::trimmed(r.boids as f64 / (r.world[0] as f64 * r.world[1] as f64), 4),
+        boids::stats::format::significant(
+            r.boids as f64 / (r.world[0] as f64 * r.world[1] as f64),
+            3
+        ),
         r.world_from
     );
     println!(

@@ -57,6 +57,12 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     check_outputs(args)?;
     let mut reader = TrajectoryReader::open_foreign(&args.file)?;
     let frames = reader.frames();
+    if frames == 0 {
+        return Err(RunError::Conflict(format!(
+            "{} holds no frame: nothing to analyse",
+            crate::io::show_path(&args.file)
+        )));
+    }
     if args.from >= frames {
         return Err(RunError::Conflict(format!(
             "--from {}: {} has {frames} frame{} (0 ..= {})",

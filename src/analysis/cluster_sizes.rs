@@ -66,7 +66,7 @@ impl Analysis for ClusterSizes {
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
         let total: u64 = self.counts.iter().sum();
-        need(DESC.name, "states with boids", 1, total)?;
+        need(DESC.name, "state with boids", 1, total)?;
         let sizes: Vec<usize> = (1..self.counts.len())
             .filter(|&s| self.counts[s] > 0)
             .collect();

@@ -117,7 +117,7 @@ impl Analysis for LocalDensity {
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
         let total: u64 = self.boxes.iter().sum();
-        need(DESC.name, "states", 1, total)?;
+        need(DESC.name, "state", 1, total)?;
         let area = self.side * self.side;
         let mean = self
             .boxes

@@ -174,7 +174,7 @@ impl Analysis for DensityProfile {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        need(DESC.name, "states", 1, self.states)?;
+        need(DESC.name, "state", 1, self.states)?;
         let (x, y) = (&self.along_x, &self.along_y);
         let pooled;
         // A square world: the states of both axes together (the same slabs); otherwise the axis

@@ -88,7 +88,7 @@ impl Analysis for Rdf {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        need(DESC.name, "states of 2 boids or more", 1, self.states)?;
+        need(DESC.name, "state of 2 boids or more", 1, self.states)?;
         let bins = self.pairs.len();
         Ok(Curve {
             x: (0..bins)

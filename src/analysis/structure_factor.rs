@@ -243,7 +243,7 @@ impl Analysis for StructureFactor {
     }
 
     fn curve(&self) -> Result<Curve, AnalysisError> {
-        need(DESC.name, "states with boids", 1, self.states)?;
+        need(DESC.name, "state with boids", 1, self.states)?;
         let keep: Vec<usize> = (0..self.s.len()).filter(|&b| self.vectors[b] > 0).collect();
         Ok(Curve {
             x: keep

@@ -355,7 +355,8 @@ pub fn shown(x: f64) -> String {
     format!("{r}")
 }
 
-/// Refuses a curve of fewer than `needed` states (or pairs of states) of the kind `what`.
+/// Refuses a curve of fewer than `needed` states (or pairs of states) of the kind `what`
+/// (singular when `needed` is 1: "needs at least 1 state with boids").
 ///
 /// # Errors
 /// [`AnalysisError::TooFew`] when `got < needed`.

@@ -290,7 +290,7 @@ impl Analysis for VelocityCorrelation {
     fn curve(&self) -> Result<Curve, AnalysisError> {
         need(
             DESC.name,
-            "states whose velocities fluctuate",
+            "state whose velocities fluctuate",
             1,
             self.states,
         )?;

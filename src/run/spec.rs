@@ -257,10 +257,21 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
     let fixed = meta.is_some() || scene.is_some_and(|s| s.world_is_fixed());
     if !fixed {
         params = params.with_world_for_aspect(n, DEFAULT_DENSITY, d.aspect);
-        world_from = format!("the default density for {n} boids");
         if d.min_world_side > 0.0 {
             raise_sides(&mut params, d.aspect, d.min_world_side);
         }
+        let boids = if n == 1 { "boid" } else { "boids" };
+        // A few boids get the smallest world (a few perception radii across, or the app's), not
+        // a world of the default density.
+        let density = n as f32 / (params.world_width * params.world_height);
+        world_from = if density < DEFAULT_DENSITY * 0.999 {
+            format!(
+                "the smallest world: the default density, {DEFAULT_DENSITY} boids/wu², would give \
+                 {n} {boids} a smaller one"
+            )
+        } else {
+            format!("the default density for {n} {boids}")
+        };
     }
     for s in o.sets {
         params.set(&s.key, &s.value).map_err(|e| set_error(s, e))?;

@@ -290,6 +290,42 @@ fn fluctuations_of_too_few_boids_are_refused_before_the_run() {
     assert!(o.status.success() && out.contains("2 box sizes"), "{out}");
 }
 
+/// The world line says where the world's size came from: a few boids get the smallest world,
+/// not "the default density" it does not have; a huge world's density keeps its digits.
+#[test]
+fn the_world_line_says_the_smallest_world_and_tiny_densities() {
+    let text = |args: &[&str]| {
+        let o = support::cmd::ok(args);
+        let out = support::cmd::stdout(&o);
+        out.lines()
+            .find(|l| l.starts_with("world:"))
+            .unwrap()
+            .to_string()
+    };
+    let one = text(&["headless", "--boids", "1", "--steps", "1"]);
+    assert!(
+        one.contains("the smallest world") && one.contains(" 1 boid "),
+        "{one}"
+    );
+    let many = text(&["headless", "--boids", "1000", "--steps", "1"]);
+    assert!(
+        many.contains("density 0.01 boids/wu² (the default density for 1000 boids)"),
+        "{many}"
+    );
+    let huge = text(&[
+        "headless",
+        "--boids",
+        "20",
+        "--steps",
+        "1",
+        "--set",
+        "world_width=1000000",
+        "--set",
+        "world_height=1000000",
+    ]);
+    assert!(huge.contains("density 0.00000000002 boids/wu²"), "{huge}");
+}
+
 #[test]
 fn bad_scene_file_exits_with_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1130,3 +1130,20 @@ fn python_cross_check() {
         );
     }
 }
+
+/// `boids analyse` of a trajectory with no frame says so, not "0 frames (0 ..= 0)".
+#[test]
+fn analyse_of_a_trajectory_without_frames_says_it_holds_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("no-frame.gsd");
+    drop(TrajectoryWriter::create(&empty).unwrap());
+    let csv = dir.path().join("g.csv");
+    let e = crate::support::cmd::refused(&[
+        "analyse",
+        empty.to_str().unwrap(),
+        "--analyse",
+        &format!("rdf={}", csv.display()),
+    ]);
+    assert!(e.contains("no-frame.gsd holds no frame"), "{e}");
+    assert!(!csv.exists());
+}
