@@ -77,10 +77,21 @@ pub fn parse_count(s: &str) -> Result<usize, String> {
     } else {
         (t, 1)
     };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|v| v.checked_mul(mult))
-        .ok_or_else(|| format!("{s:?} is not a boid count (e.g. 5000, 10k, 1M)"))
+    let digits = !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit());
+    match num.parse::<usize>().ok().and_then(|v| v.checked_mul(mult)) {
+        Some(n) => Ok(n),
+        // Too many to count: the limit, as a count past it (but countable) is told.
+        None if digits => Err(format!(
+            "{:?} is more boids than any backend holds: allowed 1 ..= {}",
+            crate::io::clip(s),
+            crate::model::MAX_BOIDS
+        )),
+        None => Err(format!(
+            "{:?} is not a boid count: a whole number, with k (×1000) or M (×1 000 000) if you \
+             like (e.g. 5000, 10k, 1M; 1500 for 1.5k)",
+            crate::io::clip(s)
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -101,6 +112,12 @@ mod tests {
         assert_eq!(parse_count("10k"), Ok(10_000));
         assert_eq!(parse_count("1M"), Ok(1_000_000));
         assert_eq!(parse_count(" 500 "), Ok(500));
-        assert!(parse_count("1.5k").is_err());
+        assert!(parse_count("1.5k").unwrap_err().contains("1500 for 1.5k"));
+        // Too many to count is told the limit, as a countable count past it is.
+        let e = parse_count("99999999999999999999").unwrap_err();
+        assert!(e.contains("allowed 1 ..= 67108864"), "{e}");
+        assert!(parse_count("99999999999999999M")
+            .unwrap_err()
+            .contains("allowed"));
     }
 }
