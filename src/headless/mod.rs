@@ -97,8 +97,10 @@ pub struct HeadlessArgs {
     /// it falls between two.
     #[arg(long, default_value_t = 100, value_name = "K", requires = "trajectory")]
     pub every: u32,
-    /// Replace an existing --trajectory file (without it an existing file is refused, as every
-    /// other output folder is without --force).
+    /// Replace an existing --trajectory file. Without it an existing one is refused: a trajectory
+    /// is written frame by frame from the first step, so the old file would be gone long before
+    /// the new run ends. The files written whole at the end (--save, --stats, --fluctuations,
+    /// each --analyse) replace theirs, as `cp` does, only once the run has them.
     #[arg(long, requires = "trajectory")]
     pub force: bool,
     /// The analyses of the states (`--analyse NAME=FILE.csv`) and their settings.
@@ -273,7 +275,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         opts.analyses.options.refuse_unused()?;
     }
     let inputs = Inputs::load(opts.setup.scene.as_deref(), opts.init.as_deref())?;
-    let spec = resolve(
+    let mut spec = resolve(
         &inputs,
         &opts.setup.overrides(opts.boids),
         &Defaults {
@@ -281,6 +283,21 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             ..Defaults::headless(20_000)
         },
     )?;
+    // A scene's `spawn` is the app's start; this command starts as --spawn says (uniform unless
+    // given), which a scene that starts otherwise is told.
+    let scene_spawn = inputs.scene.as_ref().and_then(|s| s.spawn);
+    if let (Some(s), None) = (scene_spawn.filter(|&s| s != opts.spawn), &opts.init) {
+        let name =
+            |s: Spawn| clap::ValueEnum::to_possible_value(&s).map(|v| v.get_name().to_string());
+        let (scene, used) = (
+            name(s).unwrap_or_default(),
+            name(opts.spawn).unwrap_or_default(),
+        );
+        spec.warnings.push(format!(
+            "the scene's spawn = \"{scene}\" (the app's start) is not used: the boids start \
+             {used} (--spawn {scene} for the scene's start)"
+        ));
+    }
     let ctx = match opts.backend {
         BackendKind::Gpu => Some(GpuContext::new()?),
         _ => None,

@@ -18,7 +18,8 @@ pub struct SetupArgs {
     /// Sets a parameter, KEY=VALUE, as a scene's `[params]` would (any key of docs/model.md
     /// §3.1: `--set vicsek_eta=1.5 --set boundary=walls`); repeatable; applied last, over the
     /// scene and a checkpoint, and checked like a scene key (field, value, allowed range; an
-    /// unknown key names the nearest known ones; a key the model does not use is refused).
+    /// unknown key names the nearest known ones), and more: a key the model or the neighbourhood
+    /// does not use is refused (a scene may keep such keys, for another model it switches to).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<Set>,
     /// With a scene that fixes its world and gives a count: keep the world as written when

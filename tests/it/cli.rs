@@ -326,6 +326,27 @@ fn the_world_line_says_the_smallest_world_and_tiny_densities() {
     assert!(huge.contains("density 0.00000000002 boids/wu²"), "{huge}");
 }
 
+/// A scene's `spawn` is the app's start: `headless` starts as --spawn says, and says so when the
+/// scene starts otherwise.
+#[test]
+fn headless_says_when_a_scene_start_is_not_used() {
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/couzin_torus.toml");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "headless", "--scene", scene, "--boids", "100", "--steps", "1",
+        ];
+        args.extend_from_slice(extra);
+        let o = support::cmd::ok(&args);
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = run(&[]);
+    assert!(
+        err.contains("spawn = \"group\"") && err.contains("--spawn group for the scene's start"),
+        "{err}"
+    );
+    assert!(!run(&["--spawn", "group"]).contains("spawn ="));
+}
+
 #[test]
 fn bad_scene_file_exits_with_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
