@@ -306,7 +306,11 @@ fn values_that_cannot_be_brought_into_range_are_errors_naming_the_line() {
             "line 3",
             "hy",
         ),
-        ("0,1,1,50,0,1,0,0\n", "line 2", "expected 9 fields, as the header"),
+        (
+            "0,1,1,50,0,1,0,0\n",
+            "line 2",
+            "expected 9 fields, as the header",
+        ),
         ("4294967296,1,1,50,0,1,0,0,0\n", "line 2", "id"),
     ] {
         let p = write(dir.path(), "bad.csv", rows);
