@@ -60,7 +60,10 @@ fn run_analyse(args: &boids::analyse::AnalyseArgs) -> Result<(), boids::run::Run
     for line in &r.lines {
         println!("{:<15} {line}", "analysis:");
     }
-    Ok(())
+    match r.unfinished.is_empty() {
+        true => Ok(()),
+        false => Err(boids::run::RunError::Unfinished(r.unfinished)),
+    }
 }
 
 fn main() -> ExitCode {
@@ -305,9 +308,15 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
         }
     }
     if r.interrupted {
+        if !r.unfinished.is_empty() {
+            eprintln!("error: {}", boids::run::RunError::Unfinished(r.unfinished));
+        }
         println!("interrupted: the files asked for hold the state after the steps that ran");
         // 128 + SIGINT, so scripts can tell a partial run.
         std::process::exit(130);
     }
-    Ok(())
+    match r.unfinished.is_empty() {
+        true => Ok(()),
+        false => Err(boids::run::RunError::Unfinished(r.unfinished)),
+    }
 }

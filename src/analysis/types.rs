@@ -257,7 +257,7 @@ pub struct AnalysisDesc {
 }
 
 /// Why an analysis cannot be made or finished.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum AnalysisError {
     /// A setting it cannot honour.
     #[error("{analysis}: {field} = {value} cannot be honoured: allowed {allowed}")]

@@ -186,9 +186,9 @@ struct Lines<R> {
     /// The line of the row the CSV reader is inside, between giving it the row's first byte and
     /// [`Lines::row_done`].
     open_row: Option<u64>,
-    /// Whether the last line read ended with its line end (`\n`): a checkpoint's last row does,
-    /// so one without was cut short.
-    ended: bool,
+    /// Whether the last row read (not a blank or `#` line) ended with its line end (`\n`): a
+    /// checkpoint's last row does, so one without was cut short.
+    row_ended: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -199,7 +199,7 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::with_capacity(256),
             sent: 0,
             open_row: None,
-            ended: true,
+            row_ended: true,
         }
     }
 
@@ -220,7 +220,6 @@ impl<R: BufRead> Lines<R> {
             return Ok(None);
         }
         self.line += 1;
-        self.ended = self.buf.ends_with(b"\n");
         let mut text = &self.buf[..];
         if let Some(t) = text.strip_suffix(b"\n") {
             text = t.strip_suffix(b"\r").unwrap_or(t);
@@ -270,10 +269,13 @@ impl<R: BufRead> Read for Lines<R> {
             let Some((line, t)) = self.next_line().map_err(std::io::Error::other)? else {
                 return Ok(0);
             };
-            if t.trim().is_empty() {
+            // Blank and `#` lines are not given to the CSV reader (a last `#` line without its
+            // line end would reach it as a row of one field).
+            if t.trim().is_empty() || t.starts_with('#') {
                 self.sent = self.buf.len();
-            } else if !t.starts_with('#') {
+            } else {
                 self.open_row = Some(line);
+                self.row_ended = self.buf.ends_with(b"\n");
             }
         }
         let n = out.len().min(self.buf.len() - self.sent);
@@ -494,11 +496,11 @@ fn read_from(
             });
         }
     }
-    let lines_read = csv.get_ref();
-    if is_checkpoint && !lines_read.ended {
+    if is_checkpoint && !csv.get_ref().row_ended {
+        let last = sf.line_of(sf.boids.len() - 1);
         return Err(row_err(
-            lines_read.line,
-            "the last line has no line end: the file was cut short (each line of a checkpoint \
+            last,
+            "the last row has no line end: the file was cut short (each row of a checkpoint \
              ends with one)"
                 .into(),
         ));
@@ -521,8 +523,15 @@ fn read_from(
 /// fault, so the text is all a caller uses, and it stays a `String`.
 fn parse_row(row: &csv::StringRecord, width: usize) -> Result<(Boid, bool), String> {
     if row.len() != width {
+        let hint = if row.len() < width {
+            " (a row cut short?)"
+        } else if width == STATE_HEADER_WITHOUT_IMAGES && row.len() == STATE_HEADER.len() {
+            " (rows with image counts need ix,iy in the header)"
+        } else {
+            ""
+        };
         return Err(format!(
-            "expected {width} fields, as the header ({}), found {} (a row cut short?)",
+            "expected {width} fields, as the header ({}), found {}{hint}",
             STATE_HEADER[..width].join(","),
             row.len()
         ));

@@ -184,6 +184,9 @@ pub struct HeadlessReport {
     pub trajectory: Option<(u64, u64)>,
     /// With `--analyse`: each analysis's request and curve, and the states it was given.
     pub analyses: Option<(Vec<(Request, Curve)>, u64)>,
+    /// The analyses that could not be finished (their files are not written; every other file
+    /// is): the command reports the run, then fails naming them.
+    pub unfinished: Vec<crate::analysis::AnalysisError>,
 }
 
 /// Refuses an output (`--save`, `--stats`, `--trajectory`, `--fluctuations`, each `--analyse`
@@ -426,10 +429,8 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             measures.catches_total(),
         )?;
     }
-    if !unfinished.is_empty() {
-        return Err(RunError::Unfinished(unfinished));
-    }
     Ok(HeadlessReport {
+        unfinished,
         device,
         boids: sim.len(),
         step_ms: TimeStats::from_ms(&rec.times),

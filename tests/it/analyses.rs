@@ -770,7 +770,8 @@ fn says(out: &std::process::Output, args: &[&str], needles: &[&str]) {
 
 /// An analysis that cannot be finished (the velocity correlation of a flock in perfect order,
 /// whose velocities never fluctuate) loses nothing else: `headless` writes its measures, its
-/// state and the other analyses, then fails naming it; a sweep leaves that run's columns empty,
+/// state and the other analyses and prints its report, then fails naming it; a sweep leaves that
+/// run's columns empty,
 /// says so, and goes on to the next run.
 #[test]
 fn an_analysis_that_cannot_be_finished_loses_nothing_else() {
@@ -813,6 +814,12 @@ fn an_analysis_that_cannot_be_finished_loses_nothing_else() {
     assert!(
         err.contains("velocity_correlation") && err.contains("other files were written"),
         "{err}"
+    );
+    // The run's report is printed before the error: the other analysis's summary included.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("world:") && text.contains("rdf over"),
+        "{text}"
     );
     for f in ["s.csv", "end.csv", "g.csv", "g.png"] {
         assert!(d.join(f).is_file(), "{f}: {err}");

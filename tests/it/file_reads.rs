@@ -146,6 +146,41 @@ fn a_checkpoint_cut_inside_a_row_is_refused() {
     );
 }
 
+/// A whole checkpoint loads whatever follows its last row without a line end: a blank line of
+/// spaces, or a `#` comment; rows of 11 fields under a header of 9 are told to name ix,iy.
+#[test]
+fn a_whole_checkpoint_loads_with_a_last_blank_or_comment_line_without_line_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("whole.csv");
+    let p = boids::model::SimParams::default();
+    let cp = boids::formats::checkpoint::Checkpoint {
+        predators: Vec::new(),
+        catches_total: 0,
+        boids: boids::model::initial_state(1, 12, &p),
+        params: p,
+        seed: 1,
+        step: 0,
+        obstacles: Vec::new(),
+    };
+    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    for tail in ["   ", "# the end", "\n# the end", "\r\n"] {
+        std::fs::write(&path, format!("{text}{tail}")).unwrap();
+        let loaded = load_state(&path).unwrap_or_else(|e| panic!("{tail:?}: {e}"));
+        assert_eq!(loaded, cp.boids, "{tail:?}");
+    }
+    // The header of 9 columns, rows of 11.
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let nine = body[0].rsplitn(3, ',').nth(2).unwrap();
+    let plain = dir.path().join("plain.csv");
+    std::fs::write(&plain, format!("{nine}\n{}\n", body[1..].join("\n"))).unwrap();
+    let e = load_state(&plain).unwrap_err().to_string();
+    assert!(
+        e.contains("found 11") && e.contains("need ix,iy in the header"),
+        "{e}"
+    );
+}
+
 /// A 100 000-character value gives a message under 300 bytes that still names the field and the
 /// file and line.
 #[test]
