@@ -498,24 +498,47 @@ pub fn file_key(p: &Path) -> PathBuf {
     dir.join(p.file_name().unwrap_or_default())
 }
 
-/// Checks, before any work, that the file `p` can go where it is named: its folder exists and is a
-/// folder (a run that would only fail to write at its end is refused at its start).
+/// Checks, before any work, that the file `p` can go where it is named: its folder exists, is a
+/// folder, and takes a new file (a temporary one is made there and removed), so that a run that
+/// would only fail to write at its end is refused at its start.
 ///
 /// # Errors
-/// [`std::io::ErrorKind::NotFound`] naming the file and its missing folder, as
-/// [`write_atomic`] words it.
+/// [`std::io::ErrorKind::NotFound`] naming the file and why its folder takes no file (missing,
+/// a file, or a file system that takes none, as [`write_atomic`] words it), or the file
+/// system's own error (no permission, …).
 pub fn check_folder_of(p: &Path) -> std::io::Result<()> {
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => return Ok(()),
     };
-    if dir.is_dir() {
-        return Ok(());
+    let shown = show_path(p);
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{shown}: {}", folder_fault(dir)),
+        ));
     }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::NotFound,
-        format!("{}: {}", show_path(p), folder_fault(dir)),
-    ))
+    match tempfile::Builder::new()
+        .prefix(".boids-check.")
+        .tempfile_in(dir)
+    {
+        Ok(_) => Ok(()),
+        Err(e) => Err(std::io::Error::new(
+            e.kind(),
+            match e.kind() {
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
+                    format!("{shown}: {}", folder_fault(dir))
+                }
+                std::io::ErrorKind::PermissionDenied => {
+                    format!(
+                        "{shown}: no permission to create a file in {}",
+                        show_path(dir)
+                    )
+                }
+                _ => format!("{shown}: {e}"),
+            },
+        )),
+    }
 }
 
 /// Why no file can be made in `dir`, where making one failed as if it were missing: it does not
@@ -527,7 +550,11 @@ fn folder_fault(dir: &Path) -> String {
             format!("the folder {d} takes no new files (its file system's rule)")
         }
         Ok(_) => format!("{d} is a file, not a folder"),
-        Err(_) => format!("the folder {d} does not exist"),
+        // The nearest folder above that exists, or the file that stands where one should.
+        Err(_) => match dir.ancestors().skip(1).find(|a| a.exists()) {
+            Some(a) if !a.is_dir() => format!("{} is a file, not a folder", show_path(a)),
+            _ => format!("the folder {d} does not exist"),
+        },
     }
 }
 
@@ -595,9 +622,12 @@ mod tests {
         let file = dir.path().join("afile");
         std::fs::write(&file, "kept").unwrap();
         let under = file.join("x.csv");
+        let deeper = file.join("sub/x.csv");
         for e in [
             check_folder_of(&under).unwrap_err(),
             write_atomic(&under, b"x").unwrap_err(),
+            check_folder_of(&deeper).unwrap_err(),
+            write_atomic(&deeper, b"x").unwrap_err(),
         ] {
             assert!(
                 e.to_string().contains("afile is a file, not a folder"),
@@ -607,14 +637,24 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
         if cfg!(target_os = "linux") && Path::new("/proc/self").is_dir() {
             // Root is told the file system's rule; another user may be told the permission first.
-            let e = write_atomic(Path::new("/proc/boids-test.csv"), b"x").unwrap_err();
-            let e = e.to_string();
-            assert!(
-                e.contains("/proc takes no new files") || e.contains("no permission"),
-                "{e}"
-            );
-            assert!(!e.contains("does not exist"), "{e}");
+            // Before a run (check_folder_of) as when writing.
+            let target = Path::new("/proc/boids-test.csv");
+            for e in [
+                check_folder_of(target).unwrap_err(),
+                write_atomic(target, b"x").unwrap_err(),
+            ] {
+                let e = e.to_string();
+                assert!(
+                    e.contains("/proc takes no new files") || e.contains("no permission"),
+                    "{e}"
+                );
+                assert!(!e.contains("does not exist"), "{e}");
+            }
         }
+        // A folder that takes files passes, and keeps no file of the check.
+        check_folder_of(&dir.path().join("out.csv")).unwrap();
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only afile: {left:?}");
     }
 
     #[test]

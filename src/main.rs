@@ -98,7 +98,9 @@ fn is_broken_pipe(payload: &(dyn std::any::Any + Send)) -> bool {
         .map(String::as_str)
         .or_else(|| payload.downcast_ref::<&str>().copied())
         .unwrap_or("");
-    msg.starts_with("failed printing to std") && msg.contains("Broken pipe")
+    // The OS's number of EPIPE as well as its (English) words.
+    msg.starts_with("failed printing to std")
+        && (msg.contains("Broken pipe") || msg.contains("(os error 32)"))
 }
 
 /// A closed pipe ends the program quietly, as it ends other Unix tools: the printing macros'

@@ -139,7 +139,7 @@ impl Analyses {
     /// # Errors
     /// The first analysis's [`AnalysisError`].
     pub fn curves(&self) -> Result<Vec<Curve>, AnalysisError> {
-        self.runs.iter().map(|(_, a)| a.curve()).collect()
+        self.each_curve().into_iter().collect()
     }
 
     /// Each analysis's curve or why it cannot be finished (too few states whose velocities
@@ -148,9 +148,8 @@ impl Analyses {
         self.runs.iter().map(|(_, a)| a.curve()).collect()
     }
 
-    /// The scalar summaries of every analysis, in the order made (as
-    /// [`crate::sweep::plan::PlanSpec::scalar_columns`]), and the errors of those that cannot be
-    /// finished, whose summaries are `None`.
+    /// The scalar summaries of every analysis, in the order made (a sweep's scalar columns), and
+    /// the errors of those that cannot be finished, whose summaries are `None`.
     pub fn scalars(&self) -> (Vec<Option<f64>>, Vec<AnalysisError>) {
         let mut values = Vec::new();
         let mut errors = Vec::new();

@@ -85,7 +85,8 @@ pub struct HeadlessArgs {
     /// against the mean count ⟨n⟩ (CSV: box_width_wu, box_height_wu, boxes, mean_count, delta_n;
     /// box sides from a quarter of the world down to 4 boids per box) averaged over up to 64
     /// snapshots at the --stats rows (the final state alone without --stats), and print the
-    /// fitted exponent α of ΔN ∝ ⟨n⟩^α (1/2 for a random gas) with its error.
+    /// fitted exponent α of ΔN ∝ ⟨n⟩^α (1/2 for a random gas) with its error. The fit needs two
+    /// box sizes: at least 100 boids in a square world (fewer are refused before the run).
     #[arg(long, value_name = "FILE")]
     pub fluctuations: Option<PathBuf>,
     /// Write the run as a GSD trajectory (HOOMD schema, read by the `gsd` Python package, OVITO,
