@@ -86,18 +86,7 @@ fn checkpoint_metadata_past_its_limit_is_refused() {
 fn a_checkpoint_cut_short_is_detected() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cut.csv");
-    let p = boids::model::SimParams::default();
-    let cp = boids::formats::checkpoint::Checkpoint {
-        predators: Vec::new(),
-        catches_total: 0,
-        boids: boids::model::initial_state(1, 30, &p),
-        params: p,
-        seed: 1,
-        step: 0,
-        obstacles: Vec::new(),
-    };
-    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
+    let (_, text) = saved_checkpoint(&path, 30, |_| {});
     let cut: Vec<&str> = text.lines().collect();
     std::fs::write(&path, cut[..cut.len() - 3].join("\n")).unwrap();
     let e = load_state(&path).unwrap_err().to_string();
@@ -111,20 +100,7 @@ fn a_checkpoint_cut_short_is_detected() {
 fn a_checkpoint_cut_inside_a_row_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cut.csv");
-    let p = boids::model::SimParams::default();
-    let mut boids = boids::model::initial_state(1, 30, &p);
-    boids[29].image = [12, -345];
-    let cp = boids::formats::checkpoint::Checkpoint {
-        predators: Vec::new(),
-        catches_total: 0,
-        boids,
-        params: p,
-        seed: 1,
-        step: 0,
-        obstacles: Vec::new(),
-    };
-    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
+    let (_, text) = saved_checkpoint(&path, 30, |b| b[29].image = [12, -345]);
     assert_eq!(load_state(&path).unwrap().len(), 30);
     let last_row = text.trim_end().rfind('\n').unwrap() + 1;
     for k in last_row + 1..text.len() {
@@ -152,18 +128,7 @@ fn a_checkpoint_cut_inside_a_row_is_refused() {
 fn a_whole_checkpoint_loads_with_a_last_blank_or_comment_line_without_line_end() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("whole.csv");
-    let p = boids::model::SimParams::default();
-    let cp = boids::formats::checkpoint::Checkpoint {
-        predators: Vec::new(),
-        catches_total: 0,
-        boids: boids::model::initial_state(1, 12, &p),
-        params: p,
-        seed: 1,
-        step: 0,
-        obstacles: Vec::new(),
-    };
-    boids::formats::checkpoint::save_checkpoint(&path, &cp).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
+    let (cp, text) = saved_checkpoint(&path, 12, |_| {});
     for tail in ["   ", "# the end", "\n# the end", "\r\n"] {
         std::fs::write(&path, format!("{text}{tail}")).unwrap();
         let loaded = load_state(&path).unwrap_or_else(|e| panic!("{tail:?}: {e}"));
@@ -291,4 +256,26 @@ fn huge_command_line_values_are_quoted_short() {
         e.contains("--boids") && e.contains("100000 characters"),
         "{e}"
     );
+}
+
+/// A checkpoint of `n` boids of seed 1 (changed by `edit`) saved at `path`: it and its text.
+fn saved_checkpoint(
+    path: &Path,
+    n: usize,
+    edit: impl FnOnce(&mut Vec<boids::model::Boid>),
+) -> (boids::formats::checkpoint::Checkpoint, String) {
+    let p = boids::model::SimParams::default();
+    let mut boids = boids::model::initial_state(1, n, &p);
+    edit(&mut boids);
+    let cp = boids::formats::checkpoint::Checkpoint {
+        predators: Vec::new(),
+        catches_total: 0,
+        boids,
+        params: p,
+        seed: 1,
+        step: 0,
+        obstacles: Vec::new(),
+    };
+    boids::formats::checkpoint::save_checkpoint(path, &cp).unwrap();
+    (cp, std::fs::read_to_string(path).unwrap())
 }
