@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{descs, summary_lines, Analyses, Frame};
+use crate::analysis::{descs, finished_curves, summary_lines, Analyses, Frame};
 use crate::formats::gsd::{TrajectoryReader, RUN};
 use crate::model::{SimParams, World};
 use crate::run::analyses::{time_unit, write_curves, AnalysisArgs};
@@ -162,14 +162,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     }
     // An analysis that cannot be finished loses nothing of the others: they are written, then
     // its error is the command's.
-    let mut unfinished = Vec::new();
-    let mut curves = Vec::new();
-    for (r, c) in args.analyses.analyse.iter().zip(analyses.each_curve()) {
-        match c {
-            Ok(c) => curves.push((r.clone(), c)),
-            Err(e) => unfinished.push(e),
-        }
-    }
+    let (curves, unfinished) = finished_curves(&args.analyses.analyse, analyses.each_curve());
     let subtitle = match given {
         1 => format!(
             "{} · {boids} boids · frame {}",

@@ -166,6 +166,24 @@ impl Analyses {
     }
 }
 
+/// Each of `requests` beside its curve, and the errors of those that cannot be finished, from
+/// `curves` in the order of `requests` (as [`Analyses::each_curve`] gives them for
+/// [`descs`]`(requests)`).
+pub fn finished_curves(
+    requests: &[Request],
+    curves: Vec<Result<Curve, AnalysisError>>,
+) -> (Vec<(Request, Curve)>, Vec<AnalysisError>) {
+    let mut finished = Vec::new();
+    let mut unfinished = Vec::new();
+    for (r, c) in requests.iter().zip(curves) {
+        match c {
+            Ok(c) => finished.push((r.clone(), c)),
+            Err(e) => unfinished.push(e),
+        }
+    }
+    (finished, unfinished)
+}
+
 /// The descriptions of `requests`, in order.
 pub fn descs(requests: &[Request]) -> Vec<&'static AnalysisDesc> {
     requests.iter().map(|r| r.desc).collect()

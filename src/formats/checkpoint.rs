@@ -40,10 +40,10 @@
 //!   (wu/s), hue vector, hue velocity (1/s), image counts (i32: world widths and heights crossed,
 //!   docs/model.md §2.4). A file with the first nine columns only (written before the image
 //!   counts) loads with image counts 0. Every row has as many fields as the header, and a
-//!   checkpoint's last line ends with its line end: a row cut short is an error naming its
-//!   line. Floats are written in Rust's shortest round-trip form (metadata and rows), so a saved
-//!   checkpoint loads back bit for bit. Blank lines and, after the
-//!   header, lines starting with `#` are skipped; spaces around a field are ignored; a field may
+//!   checkpoint's last row ends with its line end: a row cut short is an error naming its line.
+//!   Floats are written in Rust's shortest round-trip form (metadata and rows), so a saved
+//!   checkpoint loads back bit for bit. Blank lines and, after the header, lines starting with
+//!   `#` are skipped; spaces around a field are ignored; a field may
 //!   be wrapped in double quotes, as in any CSV (the quote opens the field, `""` inside it stands
 //!   for `"`), but a row is one line: a quoted field does not run on past the end of its line.
 //! - **Row order** is the order the writer was given: the simulation's storage order, so that a
@@ -518,8 +518,8 @@ fn read_from(
 }
 
 /// Parses one row (its fields as the CSV reader gives them: trimmed, unquoted; `width` of them, as
-/// the header); returns the boid and whether its hue vector was normalised. The error is the message of a
-/// [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
+/// the header); returns the boid and whether its hue vector was normalised. The error is the
+/// message of a [`StateFileError::Row`] (which adds the file and the line): a bad row is refused whatever the
 /// fault, so the text is all a caller uses, and it stays a `String`.
 fn parse_row(row: &csv::StringRecord, width: usize) -> Result<(Boid, bool), String> {
     if row.len() != width {

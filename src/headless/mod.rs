@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::{descs, Analyses, Curve, Request};
+use crate::analysis::{descs, finished_curves, Analyses, Curve, Request};
 use crate::backend::{self, BackendKind, Simulation};
 use crate::gpu::GpuContext;
 use crate::model::census::FLOCK_MIN_BOIDS;
@@ -373,14 +373,8 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     let mut unfinished = Vec::new();
     let analyses = match &rec.analyses {
         Some((a, states)) => {
-            let mut made = Vec::new();
-            for (r, c) in opts.analyses.analyse.iter().zip(a.each_curve()) {
-                match c {
-                    Ok(c) => made.push((r.clone(), c)),
-                    Err(e) => unfinished.push(e),
-                }
-            }
-            let curves = made;
+            let curves;
+            (curves, unfinished) = finished_curves(&opts.analyses.analyse, a.each_curve());
             let time = sim.params().model.desc().speed.time;
             let subtitle = match states {
                 1 => format!("{} boids · 1 state", sim.len()),
