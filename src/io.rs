@@ -256,19 +256,9 @@ where
             use std::os::unix::fs::PermissionsExt;
             b.permissions(std::fs::Permissions::from_mode(0o666));
         }
-        let tmp = b.tempfile_in(&dir).map_err(|e| {
-            let d = show_path(&dir);
-            match e.kind() {
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
-                    std::io::Error::new(e.kind(), format!("{shown}: {}", folder_fault(&dir)))
-                }
-                std::io::ErrorKind::PermissionDenied => std::io::Error::new(
-                    e.kind(),
-                    format!("{shown}: no permission to create a file in {d}"),
-                ),
-                _ => named(e),
-            }
-        })?;
+        let tmp = b
+            .tempfile_in(&dir)
+            .map_err(|e| temp_file_error(&shown, &dir, e))?;
         list.push(tmp.path().to_path_buf());
         tmp
     };
@@ -518,27 +508,29 @@ pub fn check_folder_of(p: &Path) -> std::io::Result<()> {
             format!("{shown}: {}", folder_fault(dir)),
         ));
     }
-    match tempfile::Builder::new()
+    tempfile::Builder::new()
         .prefix(".boids-check.")
         .tempfile_in(dir)
-    {
-        Ok(_) => Ok(()),
-        Err(e) => Err(std::io::Error::new(
-            e.kind(),
-            match e.kind() {
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
-                    format!("{shown}: {}", folder_fault(dir))
-                }
-                std::io::ErrorKind::PermissionDenied => {
-                    format!(
-                        "{shown}: no permission to create a file in {}",
-                        show_path(dir)
-                    )
-                }
-                _ => format!("{shown}: {e}"),
-            },
-        )),
-    }
+        .map(drop)
+        .map_err(|e| temp_file_error(&shown, dir, e))
+}
+
+/// The error of making a temporary file in `dir` for the output shown as `shown`: why the folder
+/// takes no file ([`folder_fault`]), no permission, or the file system's own words.
+fn temp_file_error(shown: &str, dir: &Path, e: std::io::Error) -> std::io::Error {
+    let message = match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
+            format!("{shown}: {}", folder_fault(dir))
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            format!(
+                "{shown}: no permission to create a file in {}",
+                show_path(dir)
+            )
+        }
+        _ => format!("{shown}: {e}"),
+    };
+    std::io::Error::new(e.kind(), message)
 }
 
 /// Why no file can be made in `dir`, where making one failed as if it were missing: it does not
