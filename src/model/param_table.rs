@@ -234,9 +234,8 @@ macro_rules! param_group {
                 match key {
                     $(
                         $key => Some(
-                            <$ty as serde::Deserialize>::deserialize(value.clone())
-                                .map(|v| self.$field = v)
-                                .map_err(|e| $crate::model::param_table::bad_value_message(&$range, e.message())),
+                            $crate::model::param_table::read_field::<$ty>(&$range, value.clone())
+                                .map(|v| self.$field = v),
                         ),
                     )*
                     _ => {
@@ -395,15 +394,35 @@ impl<'de, T: serde::de::DeserializeOwned> serde::de::DeserializeSeed<'de> for Fi
         // The value, quoted short (a file's value may be 100 000 characters long).
         let shown = match &value {
             toml::Value::String(s) => format!("\"{}\"", crate::io::clip(s)),
+            // Short (`1e40`, not forty digits).
+            toml::Value::Float(f) if f.is_finite() => format!("{f:?}"),
             other => crate::io::clip(&other.to_string()),
         };
-        T::deserialize(value).map_err(|e| {
-            serde::de::Error::custom(format!(
-                "{}, not {shown}",
-                bad_value_message(&self.range, e.message())
-            ))
-        })
+        read_field(&self.range, value)
+            .map_err(|message| serde::de::Error::custom(format!("{message}, not {shown}")))
     }
+}
+
+/// Reads a parameter's value as `T`, the one reading of scene files, checkpoints and `--set`: a
+/// value of the wrong kind is an error of [`bad_value_message`], and so is a number beyond the
+/// largest f32 (`1e40`) for a [`Range::Number`] or [`Range::UpTo`] field (every such field is an
+/// f32, where it would become ±inf and be quoted so).
+///
+/// # Errors
+/// The message, without the value (the caller quotes it as the user wrote it).
+pub fn read_field<T: serde::de::DeserializeOwned>(
+    range: &Range,
+    value: toml::Value,
+) -> Result<T, String> {
+    let huge =
+        matches!(value, toml::Value::Float(f) if f.is_finite() && f.abs() > f64::from(f32::MAX));
+    if huge && matches!(range, Range::Number { .. } | Range::UpTo { .. }) {
+        return Err(format!(
+            "beyond 3.4e38, the largest number a parameter holds: {}",
+            bad_value_message(range, "")
+        ));
+    }
+    T::deserialize(value).map_err(|e| bad_value_message(range, e.message()))
 }
 
 /// A parameter's value from its text (`0.5`, `12`, `walls`, `"walls"`): the TOML value it reads

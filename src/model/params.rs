@@ -460,25 +460,6 @@ impl SimParams {
     /// value of the wrong kind.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), ParamError> {
         let value = crate::model::param_table::parse_value(text);
-        // A number beyond f32 (`1e40`) would become ±inf in its field and be quoted so: it is
-        // refused as the text given, with the range.
-        let huge = match value {
-            toml::Value::Float(f) => f.is_finite() && f.abs() > f64::from(f32::MAX),
-            _ => false,
-        };
-        if let (true, Some(spec)) = (huge, Self::spec(key)) {
-            use crate::model::param_table::Range;
-            if matches!(spec.range, Range::Number { .. } | Range::UpTo { .. }) {
-                return Err(ParamError::BadValue {
-                    field: spec.key,
-                    value: crate::io::clip(text.trim()),
-                    message: format!(
-                        "beyond the largest f32 (3.4e38): {}",
-                        crate::model::param_table::bad_value_message(&spec.range, "")
-                    ),
-                });
-            }
-        }
         match ParamGroup::set_value(self, key, &value) {
             Some(Ok(())) => Ok(()),
             Some(Err(message)) => Err(ParamError::BadValue {

@@ -498,6 +498,12 @@ fn a_value_of_the_wrong_kind_names_the_range() {
             "line 2",
             "params.max_speed: expected a number in 0.001 ..= 100000",
         ),
+        // Beyond f32: quoted as written, not as the inf it would become.
+        (
+            "[params]\nperception_radius = 1e40\n",
+            "line 2",
+            "beyond 3.4e38, the largest number a parameter holds: expected a number in 0.01 ..= 100000, not 1e40",
+        ),
     ] {
         let e = scene_err(text);
         assert!(
@@ -521,7 +527,7 @@ fn a_value_of_the_wrong_kind_names_the_range() {
         (
             "perception_radius",
             "1e40",
-            "perception_radius = 1e40: beyond the largest f32 (3.4e38): expected a number in \
+            "perception_radius = 1e40: beyond 3.4e38, the largest number a parameter holds: expected a number in \
              0.01 ..= 100000",
         ),
     ] {
