@@ -133,22 +133,19 @@ impl VoronoiCell {
         }
         // Each edge gives at most two vertices (a convex polygon cut by a line keeps at most one
         // vertex more than it had, but rounding can give the sides of vertices nearly on the
-        // bisector signs no convex polygon has): the new polygon is written by index into scratch
-        // of 2n vertices, then cut to its length.
-        if self.next_vertices.len() < 2 * n {
-            self.next_vertices.resize(2 * n, Vec2::ZERO);
-            self.next_owners.resize(2 * n, NO_OWNER);
-        }
+        // bisector signs no convex polygon has): the new polygon is pushed into scratch emptied
+        // but keeping its capacity (not zero-filled each cut), then swapped in.
+        self.next_vertices.clear();
+        self.next_owners.clear();
+        self.next_vertices.reserve(2 * n);
+        self.next_owners.reserve(2 * n);
         let (verts, owners, sides) = (&self.vertices[..n], &self.owners[..n], &self.sides[..n]);
-        let next_v = &mut self.next_vertices[..2 * n];
-        let next_o = &mut self.next_owners[..2 * n];
-        let mut m = 0;
+        let (next_v, next_o) = (&mut self.next_vertices, &mut self.next_owners);
         let mut r2 = 0.0f32;
         let mut push = |v: Vec2, o: u32| {
             r2 = larger(r2, cell_d2(v));
-            next_v[m] = v;
-            next_o[m] = o;
-            m += 1;
+            next_v.push(v);
+            next_o.push(o);
         };
         for i in 0..n {
             let j = if i + 1 == n { 0 } else { i + 1 };
@@ -170,8 +167,6 @@ impl VoronoiCell {
                 push(crossing(a, b, fa, fb), owners[i]);
             }
         }
-        self.next_vertices.truncate(m);
-        self.next_owners.truncate(m);
         std::mem::swap(&mut self.vertices, &mut self.next_vertices);
         std::mem::swap(&mut self.owners, &mut self.next_owners);
         self.r2 = r2;
