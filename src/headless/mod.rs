@@ -101,7 +101,9 @@ pub struct HeadlessArgs {
     /// Replace an existing --trajectory file. Without it an existing one is refused: a trajectory
     /// is written frame by frame from the first step, so the old file would be gone long before
     /// the new run ends. The files written whole at the end (--save, --stats, --fluctuations,
-    /// each --analyse) replace theirs, as `cp` does, only once the run has them.
+    /// each --analyse) replace theirs, as `cp` does, only once the run has them. No output may
+    /// name the --scene or --init file, but --save may name an --init checkpoint (a state CSV):
+    /// the run goes on in place.
     #[arg(long, requires = "trajectory")]
     pub force: bool,
     /// The analyses of the states (`--analyse NAME=FILE.csv`) and their settings.
@@ -191,8 +193,9 @@ pub struct HeadlessReport {
 }
 
 /// Refuses an output (`--save`, `--stats`, `--trajectory`, `--fluctuations`, each `--analyse`
-/// and its plot) in a folder that does not exist, and two naming one file: the one written last
-/// would replace the other.
+/// and its plot) in a folder that does not exist, two naming one file (the one written last
+/// would replace the other), and one naming the scene or the `--init` file (except `--save` over
+/// an `--init` state CSV: the checkpoint goes on in place).
 fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
     let analyses: Vec<(&str, Option<PathBuf>)> = opts
         .analyses
@@ -222,6 +225,38 @@ fn check_outputs_differ(opts: &HeadlessArgs) -> Result<(), RunError> {
         }
     }
     let key = crate::io::file_key;
+    // The files read: an output naming one would replace it (a scene with the stats, a
+    // trajectory with its own last frame). Only `--save` may name the `--init` checkpoint (a
+    // state CSV): read whole at the start and written whole at the end, the run goes on in place.
+    let init = opts
+        .init
+        .as_ref()
+        .map(|i| match crate::formats::gsd::frame_ref(i) {
+            Ok(Some(f)) => (f.path, true),
+            _ => (i.clone(), false),
+        });
+    let inputs = [
+        ("--scene", opts.setup.scene.clone(), false),
+        (
+            "--init",
+            init.as_ref().map(|i| i.0.clone()),
+            init.is_some_and(|i| i.1),
+        ),
+    ];
+    for (flag, p) in &outputs {
+        for (input, q, gsd) in &inputs {
+            if let (Some(p), Some(q)) = (p, q) {
+                let in_place = *flag == "--save" && *input == "--init" && !gsd;
+                if key(p) == key(q) && !in_place {
+                    return Err(RunError::Conflict(format!(
+                        "{flag} {} names the {input} file the run reads: it would be replaced; \
+                         give the output its own file",
+                        crate::io::show_path(p)
+                    )));
+                }
+            }
+        }
+    }
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[i + 1..] {
             if let (Some(x), Some(y)) = (pa, pb) {

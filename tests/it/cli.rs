@@ -968,6 +968,64 @@ fn headless_refuses_one_file_for_two_outputs() {
     crate::support::assert_names(&e, &["s.csv:0", "FILE:FRAME", "GSD trajectory"]);
 }
 
+/// An output naming the scene or the `--init` file is refused before anything runs, the file
+/// left as it was (also through another spelling of the folder, and a GSD frame's `FILE:FRAME`);
+/// `--save` over an `--init` checkpoint goes on in place.
+#[test]
+fn headless_refuses_an_output_over_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let scene = format!("{d}/my.toml");
+    std::fs::write(&scene, "boids = 50\n").unwrap();
+    let csv = format!("{d}/run.csv");
+    let gsd = format!("{d}/t.gsd");
+    let base = ["headless", "--backend", "cpu", "--boids", "50"];
+    crate::support::cmd::ok(&[&base[..], &["--steps", "0", "--save", &csv]].concat());
+    crate::support::cmd::ok(&[&base[..], &["--steps", "0", "--save", &gsd]].concat());
+    let before = |p: &str| std::fs::read(p).unwrap();
+    let (scene0, csv0, gsd0) = (before(&scene), before(&csv), before(&gsd));
+    let other = |f: &str| format!("{d}/./{f}");
+    let frame = format!("{gsd}:0");
+    for (args, names) in [
+        (
+            vec!["--scene", &scene, "--stats", &other("my.toml")],
+            ["--stats", "--scene"],
+        ),
+        (
+            vec!["--scene", &scene, "--save", &scene],
+            ["--save", "--scene"],
+        ),
+        (
+            vec!["--init", &csv, "--stats", &other("run.csv")],
+            ["--stats", "--init"],
+        ),
+        (
+            vec!["--init", &csv, "--analyse", &format!("rdf={csv}")],
+            ["--analyse", "--init"],
+        ),
+        (vec!["--init", &gsd, "--save", &gsd], ["--save", "--init"]),
+        (
+            vec!["--init", &frame, "--trajectory", &gsd, "--force"],
+            ["--trajectory", "--init"],
+        ),
+    ] {
+        let e = crate::support::cmd::refused(&[&["headless", "--steps", "2"][..], &args].concat());
+        crate::support::assert_names(&e, &[names[0], names[1], "replaced"]);
+    }
+    assert_eq!(before(&scene), scene0, "the scene is untouched");
+    assert_eq!(before(&csv), csv0, "the checkpoint is untouched");
+    assert_eq!(before(&gsd), gsd0, "the trajectory is untouched");
+    // A checkpoint goes on in place.
+    crate::support::cmd::ok(&["headless", "--init", &csv, "--steps", "2", "--save", &csv]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_ne!(text.as_bytes(), &csv0[..], "the checkpoint moved on");
+    assert!(
+        text.contains("# step = 2\n"),
+        "{}",
+        &text[..text.len().min(400)]
+    );
+}
+
 /// `boids` without a subcommand is `boids run`, options included: `boids --boids N` reaches the
 /// app (here it stops at the missing display), a bad value is refused naming the option, and a
 /// subcommand after the app's options is refused rather than ignored.
