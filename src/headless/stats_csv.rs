@@ -9,7 +9,7 @@ use crate::stats::Estimate;
 /// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f64, shortest round trip:
 /// the values its statistics average), with
 /// the simulated time since the run's first step (`first` its step index) in the model's unit —
-/// `time_s` (steps × dt), or `time_steps` for a model whose time unit is its step (the Vicsek
+/// `time_s` (steps × dt, with the decimals of dt as written), or `time_steps` for a model whose time unit is its step (the Vicsek
 /// model, which does not read dt) — before the census columns.
 pub(crate) fn write_stats(
     path: &std::path::Path,
@@ -39,7 +39,7 @@ pub(crate) fn write_stats(
         for (k, c) in columns.iter().enumerate() {
             if Some(k) == time_at {
                 let t = time.after(s.wrapping_sub(first), dt);
-                row.push(format!("{t:.4}"));
+                row.push(format!("{t:.*}", time.decimals(dt)));
             }
             let id = MeasureId::by_name(c.name).expect("a measure of the table");
             // The f64 values the statistics average (shortest round-trip text), so statistics

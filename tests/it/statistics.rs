@@ -234,6 +234,32 @@ fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
             "{time} = {last}, want {want}\n{csv}"
         );
     }
+    // The time with the decimals of dt as written: 0.00015 s a step, not rounded to 0.0001.
+    let args = [
+        "headless",
+        "--boids",
+        "200",
+        "--steps",
+        "3",
+        "--flocks",
+        "--set",
+        "dt=0.00015",
+    ];
+    ok(&[&args[..], &["--stats", stats.to_str().unwrap()]].concat());
+    let csv = std::fs::read_to_string(&stats).unwrap();
+    let at = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == "time_s")
+        .unwrap();
+    let times: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(at).unwrap())
+        .collect();
+    assert_eq!(times, ["0.00015", "0.00030", "0.00045"], "{csv}");
 }
 
 /// `headless --discard D`: the first D steps are not measured — the `--stats` rows and the

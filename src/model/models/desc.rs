@@ -273,6 +273,16 @@ impl TimeUnit {
             TimeUnit::Steps => steps as f64,
         }
     }
+
+    /// The decimals that print [`TimeUnit::after`] exactly, no more: those of `dt` as it was
+    /// written (its shortest round-trip form; `0.00015` → 5, as any number of steps of it has),
+    /// none for steps.
+    pub fn decimals(self, dt: f32) -> usize {
+        match self {
+            TimeUnit::Seconds => dt.to_string().split_once('.').map_or(0, |(_, f)| f.len()),
+            TimeUnit::Steps => 0,
+        }
+    }
 }
 
 /// The radii of a model's neighbour sums (separation, alignment, cohesion, hue).
