@@ -7,8 +7,9 @@
 //! Refused, before anything is run or written, with what to do: a folder that is not a sweep; a
 //! sweep of another plan (every option and the scene's contents: the differing options are named);
 //! another shard; `--series` given to one and not the other; a folder whose rows are not its
-//! summary's runs done (changed after the run). A complete sweep has nothing to run; its files
-//! are written again, the same.
+//! summary's runs done (changed after the run). The summary is written after the tables, so
+//! rows past its runs done (a sweep killed between the two) are run again. A complete sweep has
+//! nothing to run; its files are written again, the same.
 
 use std::path::Path;
 
@@ -93,15 +94,22 @@ pub fn load(
         ));
     }
     let axes = summary.plan.axes.clone();
+    let expected: Vec<usize> = summary.runs[..done].iter().map(|r| r.run).collect();
     let rows = if done == 0 {
         Vec::new()
     } else {
         let mut rows = read_csv(&dir.join(CSV), &axes, &summary.plan.scalar_columns())?;
+        // `summary.json` is written last: rows past its runs done are those of a sweep stopped
+        // (killed, or interrupted twice) between writing the tables and the summary. They are
+        // run again, as the runs the summary does not count as done.
+        let numbers: Vec<usize> = rows.iter().map(|r| r.run).collect();
+        if numbers.len() > done && numbers[..done] == expected[..] {
+            rows.truncate(done);
+        }
         crate::sweep::histogram::attach(dir, &axes, &mut rows)?;
         rows
     };
     let numbers: Vec<usize> = rows.iter().map(|r| r.run).collect();
-    let expected: Vec<usize> = summary.runs[..done].iter().map(|r| r.run).collect();
     if numbers != expected {
         return refuse(format!(
             "{CSV} holds runs {numbers:?} where its summary says {expected:?} are done; the \
