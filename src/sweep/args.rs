@@ -110,7 +110,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub analysis: crate::run::analyses::AnalysisOptions,
     /// Logarithmic plot axes: x, y, xy or none (default: x when its values are positive and span
-    /// a factor of 100 or more).
+    /// a factor of 100 or more). x takes a numeric parameter's values, all above 0.
     #[arg(long, value_name = "AXES", value_parser = LogAxes::parse)]
     pub log: Option<LogAxes>,
     /// GPU runs stepped together as one ensemble (docs/sweeps.md, "Ensembles"): auto (as many

@@ -12,7 +12,7 @@ use crate::sweep::plan::{
     branch_axis, AnalysisPlan, Axis, Protocol, HYSTERESIS_ONE_PARAMETER, SWEEP_ANALYSE_EVERY,
 };
 use crate::sweep::run::{describe, run_sweep, SweepConfig, SweepEvent};
-use crate::sweep::summary::SweepStatus;
+use crate::sweep::summary::{LogAxes, SweepStatus};
 use crate::sweep::values::parse_values;
 
 /// The sweep configuration of these options (default folder `sweeps/<UTC time>`).
@@ -41,6 +41,23 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
             }
         }
         axes.push(branch_axis());
+    }
+    // A logarithmic x axis asked for takes positive numbers (the plot would draw a linear one).
+    if let (Some(LogAxes { x: Some(true), .. }), Some(a)) = (args.log, axes.first()) {
+        if a.is_categorical() {
+            return Err(SweepError::Plan(format!(
+                "--log x: --param {} takes names, which have no logarithmic axis; give --log y \
+                 or none",
+                a.name
+            )));
+        }
+        if let Some(v) = a.values.iter().find(|v| **v <= 0.0) {
+            return Err(SweepError::Plan(format!(
+                "--log x: --param {} has the value {v}, and a logarithmic axis takes values \
+                 above 0; drop --log x (or give y) or sweep positive values",
+                a.name
+            )));
+        }
     }
     // What the sweep sets itself is not also set another way (the other would be ignored).
     for a in &axes {

@@ -377,6 +377,25 @@ fn bad_options_are_clear_errors_before_anything_is_written() {
         "4/3",
     ]);
     assert!(e.contains("--shard \"4/3\": I is out of range"), "{e}");
+    // A logarithmic x axis asked for over values it cannot draw.
+    for (param, values, needle) in [
+        (
+            "vicsek_eta",
+            "0,1,2",
+            "has the value 0, and a logarithmic axis takes values above 0",
+        ),
+        (
+            "boundary",
+            "wrap,walls",
+            "takes names, which have no logarithmic axis",
+        ),
+    ] {
+        let args = [base(param, values), vec!["--log".into(), "x".into()]].concat();
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let e = refused(&args);
+        assert!(e.contains(needle) && e.contains("--log x"), "{e}");
+    }
+    assert!(!out.exists(), "--log x: the output folder was made");
     // A non-empty folder is refused without --force.
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("keep.txt"), "x").unwrap();
