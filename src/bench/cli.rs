@@ -184,12 +184,17 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
         SweepEvent::Step { .. } => pb.inc(1),
         SweepEvent::Finished { done: r, .. } => {
             pb.say(&format!(
-                "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}",
+                "{:>9} {:>8} boids: median {}, p95 {}, {} fps{}{}",
                 r.backend,
                 r.boids,
                 format_ms(r.stats.median_ms),
                 format_ms(r.stats.p95_ms),
                 format_fps(r.stats.fps),
+                if args.render.is_some() {
+                    " (step and render)"
+                } else {
+                    ""
+                },
                 if r.complete { "" } else { " (incomplete)" }
             ));
             if let Some(c) = &r.costs {
@@ -199,7 +204,15 @@ pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     });
     pb.finish();
     let outcome = outcome?;
-    println!("median step time:");
+    // With --render each frame's time is its step and its render (the render_ms column).
+    println!(
+        "{}",
+        if args.render.is_some() {
+            "median frame time (the step, then its render):"
+        } else {
+            "median step time:"
+        }
+    );
     print!("{}", scaling_table(&outcome.summary));
     println!("capture: {}", outcome.dir.display());
     if outcome.summary.status == CaptureStatus::Interrupted {

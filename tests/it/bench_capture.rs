@@ -302,6 +302,29 @@ fn render_option_times_an_offscreen_frame_per_step() {
     assert_eq!(s["parameters"]["render"], "96x64");
     assert_eq!(s["present_mode"], "offscreen");
     assert!(s["runs"][0]["stage_median_ms"]["render"].as_f64().unwrap() > 0.0);
+    // The command's printout says its times are frames, the step and its render.
+    let out = tmp.path().join("cli");
+    let printed = support::cmd::text(&support::cmd::ok(&[
+        "bench",
+        "--backends",
+        "cpu",
+        "--boids",
+        "300",
+        "--steps",
+        "3",
+        "--warmup",
+        "0",
+        "--render",
+        "96x64",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(
+        printed.contains("median frame time (the step, then its render):")
+            && !printed.contains("median step time"),
+        "{printed}"
+    );
 }
 
 /// Equal JSON, numbers within 1e-12 relative (serde_json's float parsing may differ from the
