@@ -102,7 +102,8 @@ pub struct SweepArgs {
     /// Record an analysis's scalar summaries per run (docs/model.md §12.11), as columns of
     /// sweep.csv and, combined over the repeats with their error, of points.csv: NAME, repeated
     /// for more. NAME: velocity_correlation (xi, the correlation length), cluster_sizes
-    /// (mean_size, largest) or local_density (mean_density). Each run gives the analyses its
+    /// (mean_size, largest), local_density (mean_density) or density_profile (first_mode,
+    /// first_mode_gas). Each run gives the analyses its
     /// state at the end of --discard and every --analyse-every steps after it.
     #[arg(long = "analyse", value_name = "NAME")]
     pub analyse: Vec<String>,
