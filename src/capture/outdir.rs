@@ -1,5 +1,6 @@
-//! The output-folder rule, checked before any run starts (the rule of `boids sweep` too, so every
-//! command that writes a folder follows one rule):
+//! The output-folder rule of `boids bench`, checked before any run starts (`boids sweep` follows
+//! it too, but creates a missing folder's parents: a cluster's jobs name folders before any
+//! exists):
 //!
 //! - an existing folder is used if a file can be created in it (checked by creating and removing
 //!   a probe file, so read-only mounts and permissions are both caught, also for root), and only
