@@ -305,7 +305,7 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
         );
     }
     if let Some((curves, states)) = &r.analyses {
-        for line in boids::analysis::summary_lines(curves, *states) {
+        for line in boids::analysis::summary_lines(curves, |_| *states) {
             println!("{:<15} {line}", "analysis:");
         }
     }

@@ -31,7 +31,8 @@ pub struct AnalyseArgs {
 /// What `boids analyse` did: the frames read and one summary line per analysis.
 #[derive(Clone, Debug)]
 pub struct AnalyseReport {
-    /// Frames given to the analyses.
+    /// Frames given to the analyses (the time analyses; the others also have a last frame
+    /// closer to the one before, when there is one).
     pub frames: u64,
     /// Boids per frame.
     pub boids: usize,
@@ -136,8 +137,14 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             if frame.step != prev + step_gap && !timed {
                 even = false;
             } else if frame.step != prev + step_gap && f == *picked.last().unwrap_or(&f) {
-                // A run's last step is written when it falls between two frames: left out.
-                skipped = Some(frame.step);
+                // A run's last step is written when it falls between two frames: left out of the
+                // time analyses, given to the others (which take every frame picked).
+                skipped = Some((frame.step, frame.step as i64 - prev as i64));
+                analyses.add_untimed(&Frame {
+                    boids: &frame.boids,
+                    world: world(frame.world),
+                    time: time.after(frame.step as u32, params.dt),
+                })?;
                 break;
             }
             if frame.step != prev + step_gap && timed {
@@ -180,11 +187,20 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             args.from
         ),
     };
-    write_curves(&curves, &subtitle, unit)?;
-    let mut lines = summary_lines(&curves, given);
-    if let Some(step) = skipped {
+    // With a last frame left out of the time analyses, the others say they have it.
+    let (timed_curves, others): (Vec<_>, Vec<_>) =
+        curves.iter().cloned().partition(|(r, _)| r.desc.series);
+    write_curves(&timed_curves, &subtitle, unit)?;
+    match skipped {
+        Some((_, d)) => write_curves(&others, &format!("{subtitle}, the last {d} after"), unit)?,
+        None => write_curves(&others, &subtitle, unit)?,
+    };
+    let extra = u64::from(skipped.is_some());
+    let mut lines = summary_lines(&curves, |d| if d.series { given } else { given + extra });
+    if let Some((step, _)) = skipped {
         lines.push(format!(
-            "the last frame (step {step}) is closer than {step_gap} steps to the one before: left out"
+            "the last frame (step {step}) is closer than {step_gap} steps to the one before: left \
+             out of the time analyses"
         ));
     }
     Ok(AnalyseReport {

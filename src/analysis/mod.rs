@@ -134,6 +134,21 @@ impl Analyses {
         Ok(())
     }
 
+    /// Gives one state to the analyses that are not of time (the time analyses take evenly
+    /// spaced states only: a trajectory's last frame, closer to the one before, is left out of
+    /// them).
+    ///
+    /// # Errors
+    /// The first analysis's [`AnalysisError`].
+    pub fn add_untimed(&mut self, frame: &Frame) -> Result<(), AnalysisError> {
+        for (d, a) in &mut self.runs {
+            if !d.series {
+                a.add(frame)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Each analysis's curve, in the order made.
     ///
     /// # Errors
@@ -234,12 +249,17 @@ pub fn plot_path(csv: &Path) -> PathBuf {
     csv.with_extension("png")
 }
 
-/// One line per curve for a run's summary: its name, the states behind it, its scalar summaries
-/// and its CSV (`velocity_correlation over 11 states: xi = 12.5 wu → c.csv`).
-pub fn summary_lines(curves: &[(Request, Curve)], states: u64) -> Vec<String> {
+/// One line per curve for a run's summary: its name, the states behind it (`states_of` its
+/// description), its scalar summaries and its CSV (`velocity_correlation over 11 states: xi =
+/// 12.5 wu → c.csv`).
+pub fn summary_lines(
+    curves: &[(Request, Curve)],
+    states_of: impl Fn(&AnalysisDesc) -> u64,
+) -> Vec<String> {
     curves
         .iter()
         .map(|(r, c)| {
+            let states = states_of(r.desc);
             let scalars: Vec<String> = c
                 .scalars
                 .iter()

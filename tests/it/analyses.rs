@@ -725,7 +725,7 @@ fn every_curve_has_the_scalars_its_entry_declares() {
 
 /// Only the time analyses need evenly spaced frames: on a trajectory whose last frame is closer
 /// (steps 0, 10, …, 40, 45), g(r) takes all six frames and says they are unevenly spaced; the MSD
-/// leaves the last one out and says so.
+/// leaves the last one out and says so; asked for together, each gives what it gives alone.
 #[test]
 fn only_the_time_analyses_need_evenly_spaced_frames() {
     use crate::support::cmd::{boids, ok_cmd};
@@ -757,6 +757,28 @@ fn only_the_time_analyses_need_evenly_spaced_frames() {
     );
     assert!(out.contains("msd over 5 states"), "{out}");
     assert!(out.contains("the last frame (step 45)"), "{out}");
+    // Together, each as alone: the MSD's leaving the last frame out leaves g(r) as it was.
+    let out = ok_cmd(
+        boids()
+            .arg("analyse")
+            .arg(d.join("t.gsd"))
+            .arg("--analyse")
+            .arg(format!("rdf={}", d.join("g2.csv").display()))
+            .arg("--analyse")
+            .arg(format!("msd={}", d.join("m2.csv").display())),
+    );
+    assert!(
+        out.contains("rdf over 6 states") && out.contains("msd over 5 states"),
+        "{out}"
+    );
+    assert!(out.contains("left out of the time analyses"), "{out}");
+    for (a, b) in [("g.csv", "g2.csv"), ("m.csv", "m2.csv")] {
+        assert_eq!(
+            std::fs::read(d.join(a)).unwrap(),
+            std::fs::read(d.join(b)).unwrap(),
+            "{b} differs from {a}, made alone"
+        );
+    }
 }
 
 /// `out` is a refusal whose message holds every one of `needles` (`args` named on failure).
