@@ -83,6 +83,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     let timed = args.analyses.analyse.iter().any(|r| r.desc.series);
     let mut even = true;
     let picked: Vec<u64> = (args.from..frames).step_by(every as usize).collect();
+    check_parts(&mut reader, picked[0], args)?;
     let first = reader.read_frame(picked[0])?;
     // The interval between the frames picked, from their steps (a trajectory's frames are
     // --every steps apart; the last may be closer).
@@ -210,6 +211,43 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         lines,
         unfinished,
     })
+}
+
+/// Refuses an analysis that needs a part of the states the file does not hold (another
+/// program's trajectory without velocities or image counts): it would read 0 for every particle
+/// and write a curve that means nothing.
+fn check_parts(
+    reader: &mut TrajectoryReader,
+    frame: u64,
+    args: &AnalyseArgs,
+) -> Result<(), RunError> {
+    use crate::analysis::types::StatePart;
+    for r in &args.analyses.analyse {
+        for part in r.desc.needs {
+            let (has, chunk, what) = match part {
+                StatePart::Velocity => (
+                    reader.has_velocities(frame),
+                    "particles/velocity",
+                    "the velocities",
+                ),
+                StatePart::Image => (
+                    reader.has_images(frame),
+                    "particles/image",
+                    "the periodic image counts, which unwrap the paths",
+                ),
+            };
+            if !has {
+                return Err(RunError::Conflict(format!(
+                    "--analyse {}: {} has no {chunk} ({what}), which {} needs: it would read 0 \
+                     for every particle; nothing was read",
+                    r.desc.name,
+                    crate::io::show_path(&args.file),
+                    r.desc.name
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses two outputs naming one file, or an output naming the trajectory read.

@@ -27,6 +27,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::LogLog,
     reads: &[SettingName::LinkRadius],
     joined: false,
+    needs: &[],
     scalars: &[("mean_size", "boids"), ("largest", "boids")],
     make,
 };

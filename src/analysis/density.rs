@@ -27,6 +27,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::Linear,
     reads: &[SettingName::BoxSide],
     joined: true,
+    needs: &[],
     scalars: &[("mean_density", "1/wu²")],
     make,
 };

@@ -21,6 +21,7 @@ use std::f64::consts::PI;
 use crate::analysis::density::box_side;
 use crate::analysis::types::{
     need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, SettingName, Settings,
+    StatePart,
 };
 use crate::model::World;
 
@@ -45,6 +46,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::Linear,
     reads: &[SettingName::BoxSide],
     joined: true,
+    needs: &[StatePart::Velocity],
     scalars: &[("first_mode", ""), ("first_mode_gas", "")],
     make,
 };

@@ -6,7 +6,7 @@
 use crate::analysis::multi_tau::MultiTau;
 use crate::analysis::series::{by_id, lag_curve, max_lag};
 use crate::analysis::types::{
-    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings, LAG,
+    Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Scales, Settings, StatePart, LAG,
 };
 use crate::model::World;
 
@@ -24,6 +24,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::LogX,
     reads: &[],
     joined: true,
+    needs: &[StatePart::Velocity],
     scalars: &[],
     make,
 };

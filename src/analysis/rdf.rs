@@ -25,6 +25,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::Linear,
     reads: &[SettingName::RMax, SettingName::Bin],
     joined: true,
+    needs: &[],
     scalars: &[],
     make,
 };

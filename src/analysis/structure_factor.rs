@@ -37,6 +37,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::LogLog,
     reads: &[SettingName::Mesh],
     joined: true,
+    needs: &[],
     scalars: &[],
     make,
 };

@@ -246,6 +246,9 @@ pub struct AnalysisDesc {
     /// Whether its plot joins the points by a line (a function sampled on a grid), or shows them
     /// alone (a distribution over sparse values: the cluster sizes).
     pub joined: bool,
+    /// What it reads of a state beyond the positions (which a trajectory from another program
+    /// may lack: `boids analyse` refuses it then, rather than reading 0).
+    pub needs: &'static [StatePart],
     /// Its scalar summaries, (name, unit), in the order of [`Curve::scalars`] (`xi` in wu): what
     /// `boids sweep --analyse` records per run, as columns of these names.
     pub scalars: &'static [(&'static str, &'static str)],
@@ -254,6 +257,15 @@ pub struct AnalysisDesc {
     /// # Errors
     /// [`AnalysisError::Setting`] for a setting it cannot honour, naming the limit.
     pub make: MakeAnalysis,
+}
+
+/// A part of a state that an analysis may need beyond the positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatePart {
+    /// The velocities (a GSD file's `particles/velocity`).
+    Velocity,
+    /// The periodic image counts, which unwrap the paths (a GSD file's `particles/image`).
+    Image,
 }
 
 /// Why an analysis cannot be made or finished.

@@ -23,7 +23,7 @@ use rustfft::num_complex::Complex;
 use crate::analysis::mesh::{fft2_transposed, C64};
 use crate::analysis::types::{
     bin_centre, need, Analysis, AnalysisDesc, AnalysisError, Axis, Curve, Frame, Reach, Scales,
-    SettingName, Settings, SEPARATION,
+    SettingName, Settings, StatePart, SEPARATION,
 };
 use crate::model::pairs::for_each_pair_within;
 use crate::model::{Boid, World};
@@ -42,6 +42,7 @@ pub const DESC: AnalysisDesc = AnalysisDesc {
     scales: Scales::Linear,
     reads: &[SettingName::RMax, SettingName::Bin],
     joined: true,
+    needs: &[StatePart::Velocity],
     scalars: &[("xi", "wu")],
     make,
 };

@@ -29,7 +29,7 @@
 //! | `particles/position` | float32 | N × 3 | `(x − W/2, y − H/2, 0)` (wu): the box centred on the origin, as HOOMD expects |
 //! | `particles/orientation` | float32 | N × 4 | `(cos θ/2, 0, 0, sin θ/2)`, θ = atan2(vy, vx): the heading as a rotation about z (θ = 0 at rest) |
 //! | `particles/velocity` | float32 | N × 3 | `(vx, vy, 0)`: wu/s (wu per step in the Vicsek model, whose time unit is the step) |
-//! | `particles/image` | int32 | N × 3 | `(ix, iy, 0)`: the image counts (docs/model.md §2.4): `position + image · (W, H, 0)` is the unwrapped path; 0 for predators; absent in older files (read as 0) |
+//! | `particles/image` | int32 | N × 3 | `(ix, iy, 0)`: the image counts (docs/model.md §2.4): `position + image · (W, H, 0)` is the unwrapped path; 0 for predators; absent in older files (read as 0; `boids analyse` refuses msd on such a file) |
 //! | `log/particles/id` | uint32 | N × 1 | boid id; the k-th predator (from 0) has `u32::MAX − k` ([`predator_id`]) |
 //! | `log/particles/Particle Identifier` | uint32 | N × 1 | the same ids, under the name of OVITO's particle-identifier property |
 //! | `log/particles/hue` | float32 | N × 2 | hue vector (unit); `(0, 0)` for predators |
@@ -524,6 +524,24 @@ impl TrajectoryReader {
     /// Why the file ends early (cut short or damaged), if it does: see [`GsdReader::cut_short`].
     pub fn cut_short(&self) -> Option<&str> {
         self.hoomd.cut_short()
+    }
+
+    /// Whether frame `frame` has the particles' velocities (`particles/velocity`, in the frame
+    /// or in frame 0, as HOOMD's rule for absent chunks reads it). Another program's file may
+    /// lack them; [`TrajectoryReader::read_frame`] then reads 0.
+    pub fn has_velocities(&mut self, frame: u64) -> bool {
+        self.has_chunk(frame, VELOCITY)
+    }
+
+    /// Whether frame `frame` has the periodic image counts (`particles/image`, in the frame or
+    /// in frame 0), which unwrap the paths; [`TrajectoryReader::read_frame`] reads 0 without.
+    pub fn has_images(&mut self, frame: u64) -> bool {
+        self.has_chunk(frame, IMAGE)
+    }
+
+    fn has_chunk(&mut self, frame: u64, name: &str) -> bool {
+        let g = self.hoomd.gsd();
+        g.find(frame, name).is_some() || g.find(0, name).is_some()
     }
 
     /// The underlying GSD reader (the raw chunks).

@@ -1147,3 +1147,65 @@ fn analyse_of_a_trajectory_without_frames_says_it_holds_none() {
     assert!(e.contains("no-frame.gsd holds no frame"), "{e}");
     assert!(!csv.exists());
 }
+
+/// `boids analyse` of another program's file without velocities or image counts refuses the
+/// analyses that need them (naming the chunk) rather than read 0s, before writing anything; the
+/// others run, and so do those analyses once the file has the chunk.
+#[test]
+fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let pos: Vec<f32> = (0..40)
+        .flat_map(|i| [(i % 8) as f32 - 3.9, (i / 8) as f32 - 3.4, 0.0])
+        .collect();
+    let steps = |w: &mut GsdWriter, k: u64, extra: bool| {
+        w.write_chunk(hoomd::STEP, 1, &[k]).unwrap();
+        minimal(w, &pos);
+        if extra {
+            w.write_chunk(hoomd::VELOCITY, 3, &vec![0.5f32; 3 * 40])
+                .unwrap();
+            w.write_chunk(hoomd::IMAGE, 3, &vec![0i32; 3 * 40]).unwrap();
+        }
+    };
+    let bare = hoomd_file(
+        dir.path(),
+        "bare.gsd",
+        &[&|w| steps(w, 0, false), &|w| steps(w, 10, false), &|w| {
+            steps(w, 20, false)
+        }],
+    );
+    let whole = hoomd_file(
+        dir.path(),
+        "whole.gsd",
+        &[&|w| steps(w, 0, true), &|w| steps(w, 10, false), &|w| {
+            steps(w, 20, false)
+        }],
+    );
+    let csv = dir.path().join("c.csv");
+    for (name, chunk) in [
+        ("msd", "particles/image"),
+        ("heading_autocorrelation", "particles/velocity"),
+        ("velocity_correlation", "particles/velocity"),
+        ("density_profile", "particles/velocity"),
+    ] {
+        let req = format!("{name}={}", csv.display());
+        let e =
+            crate::support::cmd::refused(&["analyse", bare.to_str().unwrap(), "--analyse", &req]);
+        assert!(
+            e.contains(&format!("--analyse {name}")) && e.contains(chunk),
+            "{e}"
+        );
+        assert!(!csv.exists(), "{name}: nothing written");
+        // Frame 0's chunk stands for the frames without one (HOOMD's rule).
+        let out =
+            crate::support::cmd::run(&["analyse", whole.to_str().unwrap(), "--analyse", &req]);
+        assert!(
+            !crate::support::cmd::text(&out).contains(chunk),
+            "{name}: {}",
+            crate::support::cmd::text(&out)
+        );
+        let _ = std::fs::remove_file(&csv);
+    }
+    let req = format!("rdf={}", csv.display());
+    crate::support::cmd::ok(&["analyse", bare.to_str().unwrap(), "--analyse", &req]);
+    assert!(csv.exists());
+}
