@@ -247,11 +247,24 @@ pub fn prepare(req: &RunRequest<'_>, device: &mut Device) -> Result<Prepared, Ru
                 n as f64 / (min_side * min_side)
             )));
         }
+        // The scene's obstacles and predators go with the world: their places scaled as its
+        // sides (radii and speeds kept), as a scene that fixes its world is scaled to a count.
+        let (fx, fy) = (
+            sized.world_width / p.world_width,
+            sized.world_height / p.world_height,
+        );
+        let (w, h) = (sized.world_width, sized.world_height);
+        let inside = |v: f32, side: f32| if v < side { v } else { side.next_down() };
+        let scale = |q: [f32; 2]| [inside(q[0] * fx, w), inside(q[1] * fy, h)];
+        let actors = &mut spec.setup.actors;
+        for o in &mut actors.obstacles {
+            *o = scale(*o);
+        }
+        for pr in &mut actors.predators {
+            pr.position = scale(pr.position);
+        }
         *p = sized;
         p.validate()?;
-        if let Some(s) = &req.inputs.scene {
-            s.check_inside(p)?;
-        }
         // The boids spawned in the resized world.
         spec.setup.boids = crate::model::initial_state(spec.setup.seed, n, p);
     }

@@ -458,6 +458,33 @@ fn boids_and_density_axes_resize_the_world() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(&cols(lines[1])[4..8], ["0.01", "400", "200", "200"]);
     assert_eq!(&cols(lines[2])[4..8], ["0.0025", "400", "400", "400"]);
+    // A scene's predators and obstacles go with the world: a denser, smaller world than the
+    // scene's (whose predators would lie outside it) runs.
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/predators.toml");
+    let out = root.path().join("pd");
+    ok(&[
+        "sweep",
+        "--scene",
+        scene,
+        "--param",
+        "density",
+        "--values",
+        "0.02,0.0001",
+        "--steps",
+        "5",
+        "--discard",
+        "1",
+        "--quiet",
+        "--out",
+        p(&out),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(out.join("sweep.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        3
+    );
 }
 
 #[test]
