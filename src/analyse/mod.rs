@@ -89,7 +89,17 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     // --every steps apart; the last may be closer).
     let step_gap = match picked.get(1) {
         Some(&f) => {
-            let gap = reader.read_frame(f)?.step.saturating_sub(first.step);
+            let next = reader.read_frame(f)?.step;
+            if next < first.step && timed {
+                return Err(RunError::Conflict(format!(
+                    "{}: frame {f} is at step {next}, before frame {}'s step {}: the time \
+                     analyses (msd, heading_autocorrelation) need the frames in step order",
+                    crate::io::show_path(&args.file),
+                    picked[0],
+                    first.step
+                )));
+            }
+            let gap = next.saturating_sub(first.step);
             if gap == 0 && timed {
                 return Err(RunError::Conflict(format!(
                     "{}: frames {} and {f} are both at step {}: the file does not say how far \
@@ -137,7 +147,10 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         if let Some(prev) = last_step {
             if frame.step != prev + step_gap && !timed {
                 even = false;
-            } else if frame.step != prev + step_gap && f == *picked.last().unwrap_or(&f) {
+            } else if frame.step > prev
+                && frame.step < prev + step_gap
+                && f == *picked.last().unwrap_or(&f)
+            {
                 // A run's last step is written when it falls between two frames: left out of the
                 // time analyses, given to the others (which take every frame picked).
                 skipped = Some((frame.step, frame.step as i64 - prev as i64));
@@ -147,6 +160,15 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
                     time: time.after(frame.step as u32, params.dt),
                 })?;
                 break;
+            }
+            if frame.step <= prev && timed {
+                return Err(RunError::Conflict(format!(
+                    "{}: frame {f} is at step {}, not after the frame before it (step {prev}): \
+                     the time analyses (msd, heading_autocorrelation) need the frames in step \
+                     order",
+                    crate::io::show_path(&args.file),
+                    frame.step
+                )));
             }
             if frame.step != prev + step_gap && timed {
                 return Err(RunError::Conflict(format!(

@@ -1209,3 +1209,37 @@ fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
     crate::support::cmd::ok(&["analyse", bare.to_str().unwrap(), "--analyse", &req]);
     assert!(csv.exists());
 }
+
+/// The time analyses of frames out of step order say so (not "both at step 20", nor "closer than
+/// the others" for a last frame that comes before the one before it).
+#[test]
+fn analyse_names_frames_out_of_step_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let pos: Vec<f32> = (0..40)
+        .flat_map(|i| [(i % 8) as f32 - 3.9, (i / 8) as f32 - 3.4, 0.0])
+        .collect();
+    let at = |w: &mut GsdWriter, k: u64| {
+        w.write_chunk(hoomd::STEP, 1, &[k]).unwrap();
+        minimal(w, &pos);
+        w.write_chunk(hoomd::IMAGE, 3, &vec![0i32; 3 * 40]).unwrap();
+    };
+    let csv = dir.path().join("m.csv");
+    let req = format!("msd={}", csv.display());
+    let back = hoomd_file(dir.path(), "back.gsd", &[&|w| at(w, 20), &|w| at(w, 10)]);
+    let e = crate::support::cmd::refused(&["analyse", back.to_str().unwrap(), "--analyse", &req]);
+    assert!(
+        e.contains("frame 1 is at step 10, before frame 0's step 20") && e.contains("step order"),
+        "{e}"
+    );
+    let last = hoomd_file(
+        dir.path(),
+        "last.gsd",
+        &[&|w| at(w, 0), &|w| at(w, 20), &|w| at(w, 10)],
+    );
+    let e = crate::support::cmd::refused(&["analyse", last.to_str().unwrap(), "--analyse", &req]);
+    assert!(
+        e.contains("frame 2 is at step 10, not after the frame before it (step 20)"),
+        "{e}"
+    );
+    assert!(!csv.exists());
+}
