@@ -256,6 +256,14 @@ fn run_headless(opts: &HeadlessArgs) -> Result<(), boids::run::RunError> {
             }
         }
     }
+    if r.order.is_none() && r.stats_rows > 0 && r.stats_rows < boids::stats::MIN_SAMPLES {
+        println!(
+            "order parameter: no statistics over {} row{} of --stats (they need {} or more)",
+            r.stats_rows,
+            if r.stats_rows == 1 { "" } else { "s" },
+            boids::stats::MIN_SAMPLES
+        );
+    }
     // τ_int of φ is a row above; whether the run and its batches are long enough for it.
     if let (Some(t), Some(_)) = (&r.tau_int, &r.order) {
         let rows = r.stats_rows as f64;

@@ -297,6 +297,32 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             opts.steps.saturating_sub(1)
         )));
     }
+    // A setting of what is measured with nothing measured, or measuring nothing, is refused
+    // rather than ignored (as an analysis's setting without an analysis is).
+    let measured =
+        opts.stats.is_some() || opts.fluctuations.is_some() || !opts.analyses.analyse.is_empty();
+    if opts.discard > 0 && !measured {
+        return Err(RunError::Conflict(format!(
+            "--discard {} with nothing measured: it leaves the first steps out of --stats, \
+             --fluctuations and --analyse; give one, or drop --discard",
+            opts.discard
+        )));
+    }
+    if opts.stats_every != 1 && opts.stats.is_none() {
+        return Err(RunError::Conflict(format!(
+            "--stats-every {} without --stats: it spaces the rows of --stats; give --stats FILE, \
+             or drop --stats-every",
+            opts.stats_every
+        )));
+    }
+    if opts.stats.is_some() && opts.steps / opts.stats_every == opts.discard / opts.stats_every {
+        return Err(RunError::Conflict(format!(
+            "--stats-every {} with --steps {} and --discard {} writes no row to --stats (a row \
+             is each step that is a multiple of {0} after the first {2}): give a smaller \
+             --stats-every or more --steps",
+            opts.stats_every, opts.steps, opts.discard
+        )));
+    }
     if opts.trajectory.is_some() && opts.every == 0 {
         return Err(RunError::Conflict(
             "--every 0: give the steps between two trajectory frames, 1 or more".into(),

@@ -9,7 +9,7 @@ use crate::stats::Estimate;
 /// Writes the `--stats` CSV: `step`, `step_ms`, then the `columns`' values (f64, shortest round trip:
 /// the values its statistics average), with
 /// the simulated time since the run's first step (`first` its step index) in the model's unit —
-/// `time_s` (steps × dt, with the decimals of dt as written), or `time_steps` for a model whose time unit is its step (the Vicsek
+/// `time_s` (steps × dt, to 4 decimals or to 1 % of dt when finer), or `time_steps` for a model whose time unit is its step (the Vicsek
 /// model, which does not read dt) — before the census columns.
 pub(crate) fn write_stats(
     path: &std::path::Path,

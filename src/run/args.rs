@@ -25,7 +25,7 @@ pub struct SetupArgs {
     /// With a scene that fixes its world and gives a count: keep the world as written when
     /// --boids differs (the density changes). Without it the world, obstacles and predators are
     /// scaled by √(N/N_scene), keeping the scene's density.
-    #[arg(long)]
+    #[arg(long, requires = "scene")]
     pub keep_world: bool,
 }
 

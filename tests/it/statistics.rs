@@ -234,7 +234,7 @@ fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
             "{time} = {last}, want {want}\n{csv}"
         );
     }
-    // The time with the decimals of dt as written: 0.00015 s a step, not rounded to 0.0001.
+    // The time to 1 % of a step: 0.00015 s a step, not rounded to 0.0001.
     let args = [
         "headless",
         "--boids",
@@ -259,7 +259,7 @@ fn the_order_parameter_and_the_time_are_named_in_the_models_terms() {
         .skip(1)
         .map(|l| l.split(',').nth(at).unwrap())
         .collect();
-    assert_eq!(times, ["0.00015", "0.00030", "0.00045"], "{csv}");
+    assert_eq!(times, ["0.000150", "0.000300", "0.000450"], "{csv}");
 }
 
 /// `headless --discard D`: the first D steps are not measured — the `--stats` rows and the
@@ -513,5 +513,73 @@ fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
     assert!(
         e.contains("warning: run 1: ") && e.contains("τ_int of φ") && e.contains("1 of the 1 runs"),
         "{e}"
+    );
+}
+
+/// A setting of what is measured that would change nothing is refused, naming what it needs:
+/// `--discard` with nothing measured, `--stats-every` without `--stats`, a `--stats-every` that
+/// leaves no row after the discard, `--keep-world` without a scene; too few rows for the order
+/// parameter's statistics is said, not left silent.
+#[test]
+fn measuring_settings_that_change_nothing_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("s.csv");
+    let s = stats.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["--steps", "5", "--discard", "2"],
+            "--discard 2 with nothing measured",
+        ),
+        (
+            vec!["--steps", "5", "--stats-every", "2"],
+            "--stats-every 2 without --stats",
+        ),
+        (
+            vec![
+                "--steps",
+                "5",
+                "--discard",
+                "4",
+                "--stats",
+                s,
+                "--stats-every",
+                "2",
+            ],
+            "writes no row to --stats",
+        ),
+        (vec!["--steps", "5", "--keep-world"], "--scene"),
+    ] {
+        let e = support::cmd::refused(&[&["headless", "--boids", "200"][..], &args].concat());
+        assert!(e.contains(needle), "{args:?}: {e}");
+        assert!(!stats.exists(), "{args:?}: nothing written");
+    }
+    // One row more and it runs: steps 6 and 8 of 9 after 4.
+    ok(&[
+        "headless",
+        "--boids",
+        "200",
+        "--steps",
+        "9",
+        "--discard",
+        "4",
+        "--stats",
+        s,
+        "--stats-every",
+        "2",
+    ]);
+    let out = ok(&[
+        "headless",
+        "--boids",
+        "200",
+        "--steps",
+        "10",
+        "--stats-every",
+        "3",
+        "--stats",
+        s,
+    ]);
+    assert!(
+        out.contains("order parameter: no statistics over 3 rows of --stats (they need 4 or more)"),
+        "{out}"
     );
 }

@@ -274,13 +274,16 @@ impl TimeUnit {
         }
     }
 
-    /// The decimals that print [`TimeUnit::after`] exactly, no more: those of `dt` as it was
-    /// written (its shortest round-trip form; `0.00015` → 5, as any number of steps of it has),
-    /// none for steps.
+    /// The decimals a time of [`TimeUnit::after`] is written with: 4, or more for a small `dt`,
+    /// so that the rounding is at most 1 % of a step (`dt` = 0.00015 s: 6, not 0.0001 for
+    /// 0.00015).
     pub fn decimals(self, dt: f32) -> usize {
         match self {
-            TimeUnit::Seconds => dt.to_string().split_once('.').map_or(0, |(_, f)| f.len()),
-            TimeUnit::Steps => 0,
+            TimeUnit::Seconds if dt > 0.0 => {
+                let needed = (-(f64::from(dt)).log10()).ceil() as i64 + 2;
+                needed.clamp(4, 12) as usize
+            }
+            _ => 4,
         }
     }
 }
