@@ -49,6 +49,9 @@ enum Command {
 /// `boids analyse`: the analyses, then one line each.
 fn run_analyse(args: &boids::analyse::AnalyseArgs) -> Result<(), boids::run::RunError> {
     let r = boids::analyse::run(args)?;
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
+    }
     println!(
         "{:<15} {} frame{} of {} boids, parameters from {}",
         "analysed:",

@@ -31,6 +31,9 @@ pub struct AnalyseArgs {
 /// What `boids analyse` did: the frames read and one summary line per analysis.
 #[derive(Clone, Debug)]
 pub struct AnalyseReport {
+    /// What the user should know about the file read (it ends early: only its whole frames
+    /// are read).
+    pub warnings: Vec<String>,
     /// Frames given to the analyses (the time analyses; the others also have a last frame
     /// closer to the one before, when there is one).
     pub frames: u64,
@@ -76,6 +79,21 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             frames.saturating_sub(1)
         )));
     }
+    let warnings: Vec<String> = reader
+        .cut_short()
+        .map(|why| {
+            format!(
+                "{}: {why}; its {frames} whole {} read",
+                crate::io::show_path(&args.file),
+                if frames == 1 {
+                    "frame is"
+                } else {
+                    "frames are"
+                }
+            )
+        })
+        .into_iter()
+        .collect();
     let (params, params_from) = run_params(&mut reader);
     let every = u64::from(args.analyses.every(1)?);
     // Only the time analyses (MSD, heading autocorrelation) need evenly spaced frames; the
@@ -227,6 +245,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         ));
     }
     Ok(AnalyseReport {
+        warnings,
         frames: given,
         boids,
         params_from,

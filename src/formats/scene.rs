@@ -307,6 +307,10 @@ impl Scene {
         };
         let note = if self.world_is_fixed() {
             String::new()
+        } else if self.world_given {
+            " (fixed_world = false, so the world is sized to the run: the boid count at the \
+             default density, or the app's window; drop it to keep the world as written)"
+                .to_string()
         } else {
             " (the scene writes no world size, so the world is sized to the run: the boid count \
              at the default density, or the app's window; write world_width and world_height \

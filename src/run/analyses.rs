@@ -59,10 +59,10 @@ pub struct AnalysisOptions {
     /// wraps, the shorter side with walls. Default: for g(r) a quarter of the shorter side, at
     /// most 10 perception radii; for C(r) half the shorter side (an ordered flock's ξ is about
     /// 0.3 of the world).
-    #[arg(long, value_name = "WU")]
+    #[arg(long, value_name = "WU", allow_negative_numbers = true)]
     pub r_max: Option<f64>,
     /// Bin width of g(r) and C(r) (wu). Default: r_max / 50.
-    #[arg(long, value_name = "WU")]
+    #[arg(long, value_name = "WU", allow_negative_numbers = true)]
     pub bin: Option<f64>,
     /// Cells of the structure factor's mesh along the world's longer side (16 ..= 4096; S(k) is
     /// reported up to a quarter of the mesh's wave numbers, π / (2 h)).
@@ -70,10 +70,10 @@ pub struct AnalysisOptions {
     pub mesh: u32,
     /// Side of the boxes of the local-density histogram and width of the density profile's slabs
     /// (wu). Default: two perception radii, at most a quarter of the world's shorter side.
-    #[arg(long, value_name = "WU")]
+    #[arg(long, value_name = "WU", allow_negative_numbers = true)]
     pub box_side: Option<f64>,
     /// Radius linking boids into clusters for cluster_sizes (wu). Default: the perception radius.
-    #[arg(long, value_name = "WU")]
+    #[arg(long, value_name = "WU", allow_negative_numbers = true)]
     pub link_radius: Option<f64>,
 }
 

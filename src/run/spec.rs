@@ -292,9 +292,10 @@ pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSp
                 let (w, h) = scene_world.unwrap_or_default();
                 RunError::Conflict(format!(
                     "{e}: the scene's {} × {} wu world for {k} boids, scaled by √({n}/{k}) to keep \
-                     its density at {n} boids; --keep-world keeps the scene's world",
+                     its density at {n} boid{}; --keep-world keeps the scene's world",
                     decimal(w),
-                    decimal(h)
+                    decimal(h),
+                    if n == 1 { "" } else { "s" }
                 ))
             }
             (None, _) => RunError::Param(e),

@@ -1243,3 +1243,37 @@ fn analyse_names_frames_out_of_step_order() {
     );
     assert!(!csv.exists());
 }
+
+/// `boids analyse` of a trajectory cut short (a killed run's) warns that only its whole frames
+/// are read, as `--init` of such a file does.
+#[test]
+fn analyse_of_a_cut_trajectory_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.gsd");
+    let ts = t.to_str().unwrap();
+    crate::support::cmd::ok(&[
+        "headless",
+        "--boids",
+        "100",
+        "--steps",
+        "30",
+        "--every",
+        "10",
+        "--trajectory",
+        ts,
+    ]);
+    let bytes = std::fs::read(&t).unwrap();
+    std::fs::write(&t, &bytes[..bytes.len() - 100]).unwrap();
+    let csv = dir.path().join("g.csv");
+    let out = crate::support::cmd::ok(&[
+        "analyse",
+        ts,
+        "--analyse",
+        &format!("rdf={}", csv.display()),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: ") && err.contains("whole frames are read"),
+        "{err}"
+    );
+}

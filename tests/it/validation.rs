@@ -403,6 +403,18 @@ fn scene_points_outside_the_world_are_refused_when_the_run_is_set_up() {
             && e.contains("world_width"),
         "{e}"
     );
+    // A world written but not fixed (`fixed_world = false`) says so, not that none is written.
+    let s = scene(
+        "fixed_world = false\nobstacles = [[400, 400]]\n[params]\nworld_width = 500.0\n\
+         world_height = 500.0\n",
+    );
+    let e = boids::run::spec::scene_setup(Some(&s), Some(100), None, 10, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("fixed_world = false") && !e.contains("writes no world size"),
+        "{e}"
+    );
     // The same scene in a world that holds its points (more boids) is fine, and the app's set-up
     // (world sized to the window) refuses as the others do.
     let s = scene("obstacles = [[150, 5]]\n[[predators]]\nposition = [5, 150]\n");
