@@ -1148,15 +1148,20 @@ fn analyse_of_a_trajectory_without_frames_says_it_holds_none() {
     assert!(!csv.exists());
 }
 
+/// 40 boids on an 8 × 5 lattice of the 10 × 8 box of [`minimal`] (centred positions).
+fn lattice40() -> Vec<f32> {
+    (0..40)
+        .flat_map(|i| [(i % 8) as f32 - 3.9, (i / 8) as f32 - 3.4, 0.0])
+        .collect()
+}
+
 /// `boids analyse` of another program's file without velocities or image counts refuses the
 /// analyses that need them (naming the chunk) rather than read 0s, before writing anything; the
 /// others run, and so do those analyses once the file has the chunk.
 #[test]
 fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
     let dir = tempfile::tempdir().unwrap();
-    let pos: Vec<f32> = (0..40)
-        .flat_map(|i| [(i % 8) as f32 - 3.9, (i / 8) as f32 - 3.4, 0.0])
-        .collect();
+    let pos = lattice40();
     let steps = |w: &mut GsdWriter, k: u64, extra: bool| {
         w.write_chunk(hoomd::STEP, 1, &[k]).unwrap();
         minimal(w, &pos);
@@ -1215,9 +1220,7 @@ fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
 #[test]
 fn analyse_names_frames_out_of_step_order() {
     let dir = tempfile::tempdir().unwrap();
-    let pos: Vec<f32> = (0..40)
-        .flat_map(|i| [(i % 8) as f32 - 3.9, (i / 8) as f32 - 3.4, 0.0])
-        .collect();
+    let pos = lattice40();
     let at = |w: &mut GsdWriter, k: u64| {
         w.write_chunk(hoomd::STEP, 1, &[k]).unwrap();
         minimal(w, &pos);
