@@ -94,14 +94,14 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         })
         .into_iter()
         .collect();
-    let (params, params_from) = run_params(&mut reader);
     let every = u64::from(args.analyses.every(1)?);
     // Only the time analyses (MSD, heading autocorrelation) need evenly spaced frames; the
     // others average over whatever frames they are given.
     let timed = args.analyses.analyse.iter().any(|r| r.desc.series);
     let mut even = true;
     let picked: Vec<u64> = (args.from..frames).step_by(every as usize).collect();
-    check_parts(&mut reader, picked[0], args)?;
+    let (params, params_from) = run_params(&mut reader);
+    check_parts(&mut reader, &picked, &params, args)?;
     let first = reader.read_frame(picked[0])?;
     // The interval between the frames picked, from their steps (a trajectory's frames are
     // --every steps apart; the last may be closer).
@@ -171,7 +171,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
             {
                 // A run's last step is written when it falls between two frames: left out of the
                 // time analyses, given to the others (which take every frame picked).
-                skipped = Some((frame.step, frame.step as i64 - prev as i64));
+                skipped = Some(frame.step);
                 analyses.add_untimed(&Frame {
                     boids: &frame.boids,
                     world: world(frame.world),
@@ -233,12 +233,22 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
         curves.iter().cloned().partition(|(r, _)| r.desc.series);
     write_curves(&timed_curves, &subtitle, unit)?;
     match skipped {
-        Some((_, d)) => write_curves(&others, &format!("{subtitle}, the last {d} after"), unit)?,
+        // As they are subtitled alone: every frame, unevenly spaced.
+        Some(_) => write_curves(
+            &others,
+            &format!(
+                "{} · {boids} boids · {} frames from {}, unevenly spaced",
+                crate::io::show_path(&args.file),
+                given + 1,
+                args.from
+            ),
+            unit,
+        )?,
         None => write_curves(&others, &subtitle, unit)?,
     };
     let extra = u64::from(skipped.is_some());
     let mut lines = summary_lines(&curves, |d| if d.series { given } else { given + extra });
-    if let Some((step, _)) = skipped {
+    if let Some(step) = skipped {
         lines.push(format!(
             "the last frame (step {step}) is closer than {step_gap} steps to the one before: left \
              out of the time analyses"
@@ -254,33 +264,36 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     })
 }
 
-/// Refuses an analysis that needs a part of the states the file does not hold (another
-/// program's trajectory without velocities or image counts): it would read 0 for every particle
-/// and write a curve that means nothing.
+/// Refuses an analysis that needs a part of the states that a frame picked does not hold
+/// (another program's trajectory without velocities or image counts): it would read 0 for every
+/// particle and write a curve that means nothing. Image counts are needed in a wrapping world
+/// only (against walls every path is unwrapped, its counts 0).
 fn check_parts(
     reader: &mut TrajectoryReader,
-    frame: u64,
+    picked: &[u64],
+    params: &SimParams,
     args: &AnalyseArgs,
 ) -> Result<(), RunError> {
     use crate::analysis::types::StatePart;
+    let wraps = params.boundary == crate::model::Boundary::Wrap;
     for r in &args.analyses.analyse {
         for part in r.desc.needs {
             let (has, chunk, what) = match part {
                 StatePart::Velocity => (
-                    reader.has_velocities(frame),
+                    picked.iter().all(|&f| reader.has_velocities(f)),
                     "particles/velocity",
                     "the velocities",
                 ),
                 StatePart::Image => (
-                    reader.has_images(frame),
+                    !wraps || picked.iter().all(|&f| reader.has_images(f)),
                     "particles/image",
                     "the periodic image counts, which unwrap the paths",
                 ),
             };
             if !has {
                 return Err(RunError::Conflict(format!(
-                    "--analyse {}: {} has no {chunk} ({what}), which {} needs: it would read 0 \
-                     for every particle; nothing was read",
+                    "--analyse {}: {} has no {chunk} ({what}) in a frame picked, which {} needs: \
+                     it would read 0 for every particle; nothing was read",
                     r.desc.name,
                     crate::io::show_path(&args.file),
                     r.desc.name

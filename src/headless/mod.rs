@@ -56,7 +56,7 @@ pub struct HeadlessArgs {
     /// world's centre, as Couzin's scenes start).
     #[arg(long, value_enum, default_value = "uniform", conflicts_with = "init")]
     pub spawn: Spawn,
-    /// Write the final state here as a checkpoint (--init resumes it as saved: parameters, seed, step, obstacles, predators); a name ending in .gsd writes a GSD trajectory of that one frame instead (boids, step and predators; the seed and parameters in its log/boids/run for reference): like any frame, --init starts from its boids, step and predators with the parameters of the scene, the defaults and --set, so give the run's --scene and --seed to go on with it.
+    /// Write the final state here as a checkpoint (--init resumes it as saved: parameters, seed, step, obstacles, predators); a name ending in .gsd writes a GSD trajectory of that one frame instead (boids, step and predators; the seed and parameters in its log/boids/run for reference): like any frame, --init starts from its boids, step and predators with the parameters of the scene, the defaults and --set, so give the run's --scene and --seed to go on with it. It may name the --init checkpoint (a state CSV): the run goes on in place.
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Write the flock measures (CSV) here, one row every --stats-every steps: step, step time,
@@ -66,7 +66,7 @@ pub struct HeadlessArgs {
     #[arg(long)]
     pub stats: Option<PathBuf>,
     /// Steps between two rows of --stats (e.g. 60: one row per simulated second at dt 1/60).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", requires = "stats")]
     pub stats_every: u32,
     /// Of the --steps steps, the first D are the transient: run, timed and written to
     /// --trajectory, but not measured — no --stats rows, not in the order parameter's
@@ -299,20 +299,14 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
     }
     // A setting of what is measured with nothing measured, or measuring nothing, is refused
     // rather than ignored (as an analysis's setting without an analysis is).
-    let measured =
-        opts.stats.is_some() || opts.fluctuations.is_some() || !opts.analyses.analyse.is_empty();
+    // (--fluctuations takes its snapshots at the --stats rows, else the final state alone.)
+    let measured = opts.stats.is_some() || !opts.analyses.analyse.is_empty();
     if opts.discard > 0 && !measured {
         return Err(RunError::Conflict(format!(
-            "--discard {} with nothing measured: it leaves the first steps out of --stats, \
-             --fluctuations and --analyse; give one, or drop --discard",
+            "--discard {} with nothing measured: it leaves the first steps out of --stats (and \
+             of --fluctuations' snapshots at its rows) and of --analyse; give one, or drop \
+             --discard",
             opts.discard
-        )));
-    }
-    if opts.stats_every != 1 && opts.stats.is_none() {
-        return Err(RunError::Conflict(format!(
-            "--stats-every {} without --stats: it spaces the rows of --stats; give --stats FILE, \
-             or drop --stats-every",
-            opts.stats_every
         )));
     }
     if opts.stats.is_some() && opts.steps / opts.stats_every == opts.discard / opts.stats_every {

@@ -369,8 +369,8 @@ impl LoadedState {
                     frame: f.frame,
                     message: format!(
                         "its box is {} × {} wu but the run's world is {w} × {h} wu (world size \
-                         from {source}): give the --scene and --set of the run that wrote it, \
-                         which made its world",
+                         from {source}): give the --scene, --set (and --keep-world) of the run \
+                         that wrote it, which made its world",
                         f.world[0], f.world[1]
                     ),
                 });

@@ -46,15 +46,15 @@ pub fn config(args: &SweepArgs) -> Result<SweepConfig, SweepError> {
     if let (Some(LogAxes { x: Some(true), .. }), Some(a)) = (args.log, axes.first()) {
         if a.is_categorical() {
             return Err(SweepError::Plan(format!(
-                "--log x: --param {} takes names, which have no logarithmic axis; give --log y \
-                 or none",
+                "--log x (or xy): --param {} takes names, which have no logarithmic axis; give \
+                 --log y or none",
                 a.name
             )));
         }
         if let Some(v) = a.values.iter().find(|v| **v <= 0.0) {
             return Err(SweepError::Plan(format!(
-                "--log x: --param {} has the value {v}, and a logarithmic axis takes values \
-                 above 0; drop --log x (or give y) or sweep positive values",
+                "--log x (or xy): --param {} has the value {v}, and a logarithmic axis takes \
+                 values above 0; give --log y or none, or sweep positive values",
                 a.name
             )));
         }

@@ -134,7 +134,7 @@ pub fn method(spec: &PlanSpec) -> Method {
             at another count N (--boids or a boids axis), has its world, obstacles and \
             predators scaled by sqrt(N/N_scene) to keep its density, unless keep_world; a \
             density value re-sizes the world last to boids/density wu^2, keeping its aspect \
-            ratio"
+            ratio, the scene's obstacles and predators placed as its sides are scaled"
             .into(),
     }
 }

@@ -172,7 +172,8 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     }
     // 0 steps between rows is refused.
     let out = boids()
-        .args(["headless", "--steps", "10", "--stats-every", "0"])
+        .args(["headless", "--steps", "10", "--stats-every", "0", "--stats"])
+        .arg(dir.join("zero.csv"))
         .output()
         .unwrap();
     assert!(!out.status.success());

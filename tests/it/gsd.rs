@@ -1164,7 +1164,9 @@ fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
     let pos = lattice40();
     let steps = |w: &mut GsdWriter, k: u64, extra: bool| {
         w.write_chunk(hoomd::STEP, 1, &[k]).unwrap();
-        minimal(w, &pos);
+        // Moving (an MSD of boids at rest has nothing to plot on its log axes).
+        let moved: Vec<f32> = pos.iter().map(|x| x + 0.003 * k as f32).collect();
+        minimal(w, &moved);
         if extra {
             w.write_chunk(hoomd::VELOCITY, 3, &vec![0.5f32; 3 * 40])
                 .unwrap();
@@ -1200,13 +1202,19 @@ fn analyse_refuses_an_analysis_whose_chunk_the_file_lacks() {
             "{e}"
         );
         assert!(!csv.exists(), "{name}: nothing written");
-        // Frame 0's chunk stands for the frames without one (HOOMD's rule).
+        // Frame 0's chunk stands for the frames without one (HOOMD's rule): the analysis runs
+        // (the velocity correlation of equal velocities, none fluctuating, cannot be finished,
+        // and says that instead).
         let out =
             crate::support::cmd::run(&["analyse", whole.to_str().unwrap(), "--analyse", &req]);
+        let text = crate::support::cmd::text(&out);
         assert!(
-            !crate::support::cmd::text(&out).contains(chunk),
-            "{name}: {}",
-            crate::support::cmd::text(&out)
+            !text.contains(&format!("which {name} needs")),
+            "{name}: {text}"
+        );
+        assert!(
+            out.status.success() || (name == "velocity_correlation" && text.contains("fluctuate")),
+            "{name}: {text}"
         );
         let _ = std::fs::remove_file(&csv);
     }

@@ -519,7 +519,7 @@ fn a_sweep_records_the_autocorrelation_time_and_warns_on_short_runs() {
 /// A setting of what is measured that would change nothing is refused, naming what it needs:
 /// `--discard` with nothing measured, `--stats-every` without `--stats`, a `--stats-every` that
 /// leaves no row after the discard, `--keep-world` without a scene; too few rows for the order
-/// parameter's statistics is said, not left silent.
+/// parameter's statistics is said, not left silent; a negative length is refused by name.
 #[test]
 fn measuring_settings_that_change_nothing_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -531,8 +531,8 @@ fn measuring_settings_that_change_nothing_are_refused() {
             "--discard 2 with nothing measured",
         ),
         (
-            vec!["--steps", "5", "--stats-every", "2"],
-            "--stats-every 2 without --stats",
+            vec!["--steps", "5", "--stats-every", "1"],
+            "--stats <STATS>",
         ),
         (
             vec![
@@ -553,6 +553,20 @@ fn measuring_settings_that_change_nothing_are_refused() {
         assert!(e.contains(needle), "{args:?}: {e}");
         assert!(!stats.exists(), "{args:?}: nothing written");
     }
+    // Lengths of the analyses take a negative number, to refuse it by name (not as an option).
+    let g = dir.path().join("g.csv");
+    let e = support::cmd::refused(&[
+        "headless",
+        "--boids",
+        "200",
+        "--steps",
+        "2",
+        "--analyse",
+        &format!("rdf={}", g.display()),
+        "--r-max",
+        "-1",
+    ]);
+    assert!(e.contains("r_max = -1 cannot be honoured"), "{e}");
     // One row more and it runs: steps 6 and 8 of 9 after 4.
     ok(&[
         "headless",

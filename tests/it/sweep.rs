@@ -458,8 +458,49 @@ fn boids_and_density_axes_resize_the_world() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(&cols(lines[1])[4..8], ["0.01", "400", "200", "200"]);
     assert_eq!(&cols(lines[2])[4..8], ["0.0025", "400", "400", "400"]);
-    // A scene's predators and obstacles go with the world: a denser, smaller world than the
-    // scene's (whose predators would lie outside it) runs.
+    // A scene's predators and obstacles go with the world, placed as its sides are scaled.
+    let scene_path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/predators.toml");
+    let inputs = boids::run::spec::Inputs::load(Some(Path::new(scene_path)), None).unwrap();
+    let scene = inputs.scene.as_ref().unwrap();
+    let density_axis = boids::sweep::plan::Axis::numeric("density", vec![0.02]);
+    for d in [0.02, 0.0001] {
+        let req = boids::sweep::engine::RunRequest {
+            inputs: &inputs,
+            backend: boids::backend::BackendKind::Cpu,
+            boids: None,
+            seed: None,
+            sets: &[],
+            keep_world: false,
+            settings: vec![("density".into(), d)],
+            axes: std::slice::from_ref(&density_axis),
+            start: boids::sweep::plan::Start::Random,
+            steps: 0,
+            discard: 0,
+            analyses: None,
+            run_steps: 10,
+            save: None,
+        };
+        let mut device = boids::run::driver::Device::new(None, false);
+        let prepared = boids::sweep::engine::prepare(&req, &mut device).unwrap();
+        let (p, actors) = (&prepared.spec.setup.params, &prepared.spec.setup.actors);
+        let k = p.world_width / scene.params.world_width;
+        assert!((p.world_height / scene.params.world_height - k).abs() < 1e-6);
+        assert!(!scene.predators.is_empty());
+        for (got, want) in actors.predators.iter().zip(&scene.predators) {
+            for a in 0..2 {
+                let w = want.position[a] * k;
+                assert!(
+                    (got.position[a] - w).abs() <= 1e-4 * w.abs().max(1.0),
+                    "density {d}"
+                );
+            }
+        }
+        for (got, want) in actors.obstacles.iter().zip(&scene.obstacles) {
+            assert!((got[0] - want[0] * k).abs() <= 1e-4 * (want[0] * k).abs().max(1.0));
+        }
+    }
+    // The same through the command: a denser, smaller world than the scene's (whose predators
+    // would lie outside it) runs.
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/predators.toml");
     let out = root.path().join("pd");
     ok(&[

@@ -170,7 +170,7 @@ fn predators_travel_in_frames_and_replace_the_scenes() {
     assert!(
         e.contains(
             "frame 2: its box is 224.52171 × 224.52171 wu but the run's world is 223.6068 × 223.6068 wu"
-        ) && e.contains("give the --scene and --set of the run that wrote it"),
+        ) && e.contains("give the --scene, --set (and --keep-world) of the run that wrote it"),
         "{e}"
     );
 }
