@@ -211,17 +211,20 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     // An analysis that cannot be finished loses nothing of the others: they are written, then
     // its error is the command's.
     let (curves, unfinished) = finished_curves(&args.analyses.analyse, analyses.each_curve());
+    let uneven = |n: u64| {
+        format!(
+            "{} · {boids} boids · {n} frames from {}, unevenly spaced",
+            crate::io::show_path(&args.file),
+            args.from
+        )
+    };
     let subtitle = match given {
         1 => format!(
             "{} · {boids} boids · frame {}",
             crate::io::show_path(&args.file),
             args.from
         ),
-        _ if !even => format!(
-            "{} · {boids} boids · {given} frames from {}, unevenly spaced",
-            crate::io::show_path(&args.file),
-            args.from
-        ),
+        _ if !even => uneven(given),
         _ => format!(
             "{} · {boids} boids · {given} frames from {}, {step_gap} steps apart",
             crate::io::show_path(&args.file),
@@ -234,16 +237,7 @@ pub fn run(args: &AnalyseArgs) -> Result<AnalyseReport, RunError> {
     write_curves(&timed_curves, &subtitle, unit)?;
     match skipped {
         // As they are subtitled alone: every frame, unevenly spaced.
-        Some(_) => write_curves(
-            &others,
-            &format!(
-                "{} · {boids} boids · {} frames from {}, unevenly spaced",
-                crate::io::show_path(&args.file),
-                given + 1,
-                args.from
-            ),
-            unit,
-        )?,
+        Some(_) => write_curves(&others, &uneven(given + 1), unit)?,
         None => write_curves(&others, &subtitle, unit)?,
     };
     let extra = u64::from(skipped.is_some());
