@@ -79,7 +79,13 @@ class Driver:
         return self.js("return Object.assign({}, document.body.dataset);")
 
     def screenshot(self, path):
-        png = base64.b64decode(self.call("GET", "/screenshot"))
+        # The DevTools command behind WebDriver's GET /screenshot, sent through chromedriver's
+        # CDP endpoint: GET /screenshot gives the renderer a fixed 10 s ("Timed out receiving
+        # message from renderer: 10.000"), which a page drawing a frame or two a second on a
+        # slow or busy host can miss; this one waits as long as any other command.
+        shot = self.call("POST", "/goog/cdp/execute",
+                         {"cmd": "Page.captureScreenshot", "params": {"format": "png"}})
+        png = base64.b64decode(shot["data"])
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(png)
@@ -90,7 +96,7 @@ class Driver:
             "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
             "actions": actions}]})
 
-    def settle(self, frames=2, seconds=6):
+    def settle(self, frames=2, seconds=12):
         # Waits until the app has drawn `frames` more frames (at most `seconds`): at one or two
         # frames a second a pointer that just arrived is not yet known to the UI.
         def count():
@@ -281,8 +287,9 @@ def main():
                 panel = dict((n, r) for n, r in json.loads(d.data()["areas"])).get("panel")
                 r = find()
                 if r and panel and r[1] >= panel[1] + 4 and r[3] <= panel[3] - 4:
-                    # egui scrolls smoothly: the place once it has stopped moving.
-                    time.sleep(1)
+                    # egui scrolls smoothly, a step a frame: the place once it has not moved
+                    # over three more frames (a second or more on a busy host).
+                    d.settle(3, 10)
                     again = find()
                     if again == r:
                         return r
@@ -293,6 +300,7 @@ def main():
                         "type": "scroll", "x": int((panel[0] + panel[2]) / 2),
                         "y": int((panel[1] + panel[3]) / 2), "deltaX": 0, "deltaY": dy}]}]})
                 time.sleep(0.6)
+                d.settle(2, 10)
             raise RuntimeError(f"{what}: not scrolled into the panel")
 
         # A slider moved: separation weight dragged to the right along its rail.
@@ -316,7 +324,9 @@ def main():
                 break
             hr = into_view(lambda: section("Presets")[0], "the Presets section")
             d.click(hr[0] + 20, (hr[1] + hr[3]) / 2)
-            time.sleep(1.5)
+            # Up to 12 s for the click to show: a second click on a header already opened
+            # would close it again.
+            until(lambda: section("Presets")[1], 12)
         def click_widget(name, key, value):
             # Clicks the widget `name` (scrolled into the panel) until data[key] is value, giving
             # each click 12 s to show (a preset at ~1 frame a second here takes several frames;
@@ -330,6 +340,14 @@ def main():
                 if d.data().get(key) == value:
                     break
 
+        def runs_on(f0):
+            # The page's data once it has drawn frames past f0, or after 60 s (a frame of a few
+            # thousand boids takes seconds on a busy host's software adapter).
+            try:
+                return wait_for(lambda x: int(x.get("frames") or 0) > f0, 60, "more frames")
+            except RuntimeError:
+                return d.data()
+
         click_widget("preset:vicsek", "preset", "vicsek")
         chosen = wait_for(lambda x: x.get("preset") == "vicsek" and x.get("model") == "vicsek",
                           60, "the vicsek preset to load")
@@ -338,8 +356,7 @@ def main():
               f"preset {chosen.get('preset')!r}, model {chosen.get('model')!r}, "
               f"{chosen.get('boids')} boids")
         f0 = int(chosen["frames"])
-        time.sleep(3)
-        going = d.data()
+        going = runs_on(f0)
         check("the preset runs", int(going["frames"]) > f0 and not going.get("error"),
               f"frames {f0} -> {going['frames']}")
         d.screenshot(os.path.join(a.out, "preset.png"))
@@ -359,8 +376,7 @@ def main():
         lowered = wait_for(lambda x: 0 < int(x["boids"]) < int(switched["boids"]), 60,
                            "the boid count to be lowered")
         f1 = int(lowered["frames"])
-        time.sleep(3)
-        running = d.data()
+        running = runs_on(f1)
         result["steps"]["count"] = running
         check("the boid count lowers in the tab and the run goes on",
               int(running["frames"]) > f1 and not running.get("error")
