@@ -402,7 +402,8 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         discard: opts.discard,
         snapshots: Snapshots::new(
             opts.fluctuations.is_some() && opts.stats.is_some(),
-            u64::from((opts.steps - opts.discard) / opts.stats_every),
+            // The rows measured: the multiples of --stats-every past --discard, up to --steps.
+            u64::from(opts.steps / opts.stats_every - opts.discard / opts.stats_every),
         ),
     };
     let schedule = Schedule {

@@ -291,6 +291,41 @@ fn fluctuations_of_too_few_boids_are_refused_before_the_run() {
     assert!(o.status.success() && out.contains("2 box sizes"), "{out}");
 }
 
+/// `--fluctuations` takes at most its cap of 64 snapshots, evenly spread over the --stats rows:
+/// 130 steps measured every 2nd past a discard of 1 are 65 rows, so every 2nd row is taken
+/// (33 snapshots), not every row (65, when the rows were counted as (130 − 1) / 2 = 64).
+#[test]
+fn fluctuations_take_at_most_their_cap_of_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let (f, s) = (dir.path().join("f.csv"), dir.path().join("s.csv"));
+    let o = boids()
+        .args([
+            "headless",
+            "--backend",
+            "cpu",
+            "--boids",
+            "100",
+            "--steps",
+            "130",
+        ])
+        .args(["--discard", "1", "--stats-every", "2", "--stats"])
+        .arg(&s)
+        .arg("--fluctuations")
+        .arg(&f)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rows = std::fs::read_to_string(&s).unwrap();
+    let rows = rows.lines().filter(|l| !l.starts_with('#')).count() - 1;
+    assert_eq!(rows, 65, "the --stats rows");
+    assert!(out.contains("over 33 snapshots"), "{out}");
+}
+
 /// The world line says where the world's size came from: a few boids get the smallest world,
 /// not "the default density" it does not have; a huge world's density keeps its digits.
 #[test]
