@@ -54,6 +54,7 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 ///   "FILE.gsd" (its last frame) or "FILE.gsd:FRAME" (from 0): the boids, the step index and the
 ///   predators, the world having to be the frame's box.
 /// - keep_world (bool): keep a scene's fixed world when `boids` differs from its count.
+///   Without a scene: ValueError.
 /// - any other keyword: a parameter of the parameter table (docs/model.md §3.1), as
 ///   `--set KEY=VALUE`: `vicsek_eta=2.0`, `boundary="walls"`, `model="fish"`; applied last, in
 ///   order, each checked against its range and the model.

@@ -24,6 +24,10 @@ def test_bad_arguments_are_value_errors():
         boids.Simulation(boids=10).step(-1)
     with pytest.raises(ValueError, match=r"seed = -1: allowed 0 \.\.= 4294967295"):
         boids.Simulation(seed=-1)
+    # keep_world keeps a scene's fixed world: without a scene it is refused, not ignored.
+    for make in (boids.Simulation, lambda **k: boids.Ensemble(2, **k)):
+        with pytest.raises(ValueError, match="keep_world .*no scene was given"):
+            make(boids=10, keep_world=True)
 
 
 def test_files_that_cannot_be_read_are_os_errors(tmp_path):

@@ -163,13 +163,22 @@ pub struct RunSpec {
 /// # Errors
 /// [`RunError`]: a `--boids` that disagrees with a state file's count, a `--set` that cannot be
 /// applied (with the nearest known keys, or the model's parameters), a parameter or count out of
-/// range, a scene point outside the world, a state file that does not fit the world.
+/// range, a scene point outside the world, a state file that does not fit the world, `keep_world`
+/// without a scene.
 pub fn resolve(inputs: &Inputs, o: &Overrides<'_>, d: &Defaults) -> Result<RunSpec, RunError> {
     let scene = inputs.scene.as_ref();
     let file = inputs.state.as_ref();
     let meta = file.and_then(|f| f.meta.as_ref());
     let frame = file.and_then(|f| f.frame.as_ref());
     let mut warnings = Vec::new();
+    if o.keep_world && scene.is_none() {
+        // The command line refuses it through clap; Python's keep_world=True comes here.
+        return Err(RunError::Conflict(
+            "keep_world (--keep-world) keeps a scene's fixed world, and no scene was given: \
+             give a scene, or leave keep_world out"
+                .into(),
+        ));
+    }
     let scene_name = || {
         scene
             .and_then(|s| s.origin.as_ref())

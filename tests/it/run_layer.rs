@@ -175,6 +175,20 @@ fn a_scene_that_fixes_its_world_keeps_its_density_at_another_count_unless_keep_w
     );
     assert_eq!(r.setup.actors.obstacles, vec![[50.0, 25.0]]);
     assert!((density(&r) - 0.08).abs() < 1e-9);
+    // keep_world without a scene (Python's keep_world=True; the command line refuses it
+    // first): refused, not ignored.
+    let e = resolve(
+        &Inputs::load(None, None).unwrap(),
+        &Overrides {
+            boids: Some(400),
+            keep_world: true,
+            ..Overrides::default()
+        },
+        &d,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("keep_world") && e.contains("no scene"), "{e}");
     // A --set of the world's size wins over the scaling.
     let s = sets(&["world_width=300"]);
     let r = resolve(
