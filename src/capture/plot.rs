@@ -90,6 +90,9 @@ pub struct ScalingPlot {
     pub title: String,
     /// Second title line (machine, adapter, commit).
     pub subtitle: String,
+    /// What the points are, the y axis's label: "median step time", or a frame's for a capture
+    /// of rendered frames.
+    pub quantity: String,
     /// One line per backend, in legend order.
     pub lines: Vec<ScalingLine>,
 }
@@ -230,7 +233,7 @@ where
     chart
         .configure_mesh()
         .x_desc("boids")
-        .y_desc("median step time")
+        .y_desc(p.quantity.as_str())
         .x_label_formatter(&|v| format_count(*v))
         .y_label_formatter(&|v| format_ms(*v))
         .label_style(text_style(15.0))
@@ -574,6 +577,7 @@ mod tests {
         let mut text = String::from(
             "Step time against boid count (median of 100 steps, log-log) Frame time over the \
              capture (one line per run, labelled with its boid count) median step time boids \
+             median frame time (step + render) \
              frame (capture order) no runs measured gpu cpu cpu-naive · —",
         );
         for k in -8..6 {

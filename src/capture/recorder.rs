@@ -521,7 +521,8 @@ fn device_line(s: &Summary) -> String {
     parts.join("  ·  ")
 }
 
-/// The data of `scaling.svg`/`.png`: each backend's median step time per count.
+/// The data of `scaling.svg`/`.png`: each backend's median step time per count (a frame's, the
+/// step then its render, for `bench --render`).
 fn scaling_plot(s: &Summary) -> ScalingPlot {
     let mut lines: Vec<ScalingLine> = Vec::new();
     for r in &s.runs {
@@ -535,12 +536,23 @@ fn scaling_plot(s: &Summary) -> ScalingPlot {
         }
     }
     let steps = s.parameters.get("steps").and_then(|v| v.as_u64());
+    let rendered = s.parameters.get("render").is_some_and(|v| v.is_string());
+    let (what, quantity) = match rendered {
+        true => ("Frame", "median frame time (step + render)"),
+        false => ("Step", "median step time"),
+    };
     ScalingPlot {
-        title: match steps {
-            Some(n) => format!("Step time against boid count (median of {n} steps, log-log)"),
-            None => "Step time against boid count (median, log-log)".into(),
+        title: match (steps, rendered) {
+            (Some(n), true) => {
+                format!("{what} time against boid count (median of {n} frames, log-log)")
+            }
+            (Some(n), false) => {
+                format!("{what} time against boid count (median of {n} steps, log-log)")
+            }
+            (None, _) => format!("{what} time against boid count (median, log-log)"),
         },
         subtitle: device_line(s),
+        quantity: quantity.into(),
         lines,
     }
 }

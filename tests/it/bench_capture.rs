@@ -325,6 +325,14 @@ fn render_option_times_an_offscreen_frame_per_step() {
             && !printed.contains("median step time"),
         "{printed}"
     );
+    // So does its scaling plot, title and axis.
+    let svg = std::fs::read_to_string(out.join("scaling.svg")).unwrap();
+    assert!(
+        svg.contains("median frame time (step + render)")
+            && svg.contains("Frame time against boid count (median of 3 frames")
+            && !svg.contains("step time"),
+        "scaling.svg of rendered frames"
+    );
 }
 
 /// Equal JSON, numbers within 1e-12 relative (serde_json's float parsing may differ from the
