@@ -537,19 +537,14 @@ fn scaling_plot(s: &Summary) -> ScalingPlot {
     }
     let steps = s.parameters.get("steps").and_then(|v| v.as_u64());
     let rendered = s.parameters.get("render").is_some_and(|v| v.is_string());
-    let (what, quantity) = match rendered {
-        true => ("Frame", "median frame time (step + render)"),
-        false => ("Step", "median step time"),
+    let (what, unit, quantity) = match rendered {
+        true => ("Frame", "frames", "median frame time (step + render)"),
+        false => ("Step", "steps", "median step time"),
     };
     ScalingPlot {
-        title: match (steps, rendered) {
-            (Some(n), true) => {
-                format!("{what} time against boid count (median of {n} frames, log-log)")
-            }
-            (Some(n), false) => {
-                format!("{what} time against boid count (median of {n} steps, log-log)")
-            }
-            (None, _) => format!("{what} time against boid count (median, log-log)"),
+        title: match steps {
+            Some(n) => format!("{what} time against boid count (median of {n} {unit}, log-log)"),
+            None => format!("{what} time against boid count (median, log-log)"),
         },
         subtitle: device_line(s),
         quantity: quantity.into(),

@@ -309,7 +309,9 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
             opts.discard
         )));
     }
-    if opts.stats.is_some() && opts.steps / opts.stats_every == opts.discard / opts.stats_every {
+    // The rows --stats measures: the multiples of --stats-every past --discard, up to --steps.
+    let stats_rows = opts.steps / opts.stats_every - opts.discard / opts.stats_every;
+    if opts.stats.is_some() && stats_rows == 0 {
         return Err(RunError::Conflict(format!(
             "--stats-every {} with --steps {} and --discard {} writes no row to --stats (a row \
              is each step that is a multiple of {0} after the first {2}): give a smaller \
@@ -402,8 +404,7 @@ pub fn run(opts: &HeadlessArgs, stop: &Stop) -> Result<HeadlessReport, RunError>
         discard: opts.discard,
         snapshots: Snapshots::new(
             opts.fluctuations.is_some() && opts.stats.is_some(),
-            // The rows measured: the multiples of --stats-every past --discard, up to --steps.
-            u64::from(opts.steps / opts.stats_every - opts.discard / opts.stats_every),
+            u64::from(stats_rows),
         ),
     };
     let schedule = Schedule {
