@@ -4,8 +4,8 @@
 // each candidate, in a block of the grid's cells grown from the boid's own cell (topological.wgsl's
 // frames) one cell wider on each side the cell may still reach past, until no boid outside the
 // block can cut it. Mirrors `voronoi_cell` in src/stages/twins/voronoi.rs and the cell of
-// src/model/voronoi.rs. Shared by `rules` (the plain search, the cell in the invocation's own
-// arrays, at most VORONOI_PLAIN_EDGES edges, bounded by VORONOI_BUDGET) and `rules_heavy`
+// src/model/voronoi.rs. Shared by `rules` (the plain search, the cell in the invocation's
+// registers, at most VORONOI_PLAIN_EDGES edges, bounded by VORONOI_BUDGET) and `rules_heavy`
 // (`rules_heavy_voronoi`, voronoi_heavy.wgsl). Needs: common.wgsl, grid.wgsl, rules_common.wgsl,
 // topological.wgsl, gather.wgsl, and from the stage: `params`, `cells`, `sorted_pos_vel`,
 // `sorted_hue`, `sorted_id`, `neighbors`.
@@ -62,13 +62,30 @@ fn voronoi_crossing(a: vec2<f32>, b: vec2<f32>, fa: f32, fb: f32) -> vec2<f32> {
     return vec2<f32>(max(a.x, u) + min(a.x, u), max(a.y, w) + min(a.y, w));
 }
 
-// The cell of the plain search: vertices counter-clockwise at v[base .. base + n] (base 0 or
-// VORONOI_PLAIN_EDGES: a cut writes the other half), the owner of the edge leaving each at the
-// same index, and the largest squared distance of a vertex.
+// The cell of the plain search, held in registers: up to VORONOI_PLAIN_EDGES vertices
+// counter-clockwise in sixteen slots, four to a quad (vertex k at component k % 4 of quad k / 4:
+// x0 … x3, y0 … y3), the owner of the edge leaving each in the same slot (o0 … o3), n of them in
+// use; and the largest squared distance of a vertex. Every access names its quad and component
+// and no cut indexes an array: a GPU keeps the cell in registers, and a software adapter, which
+// runs an access at an index that differs per invocation as a loop over its lanes (a gather or a
+// scatter per lane and component), runs a cut as a few hundred vector operations for all lanes.
+struct VPoly {
+    x0: vec4<f32>,
+    x1: vec4<f32>,
+    x2: vec4<f32>,
+    x3: vec4<f32>,
+    y0: vec4<f32>,
+    y1: vec4<f32>,
+    y2: vec4<f32>,
+    y3: vec4<f32>,
+    o0: vec4<u32>,
+    o1: vec4<u32>,
+    o2: vec4<u32>,
+    o3: vec4<u32>,
+}
+
 struct VCell {
-    v: array<vec2<f32>, 32>,
-    o: array<u32, 32>,
-    base: u32,
+    p: VPoly,
     n: u32,
     r2: f32,
     // The cell's support along ±x, ±y, max(±v.x), max(±v.y), and along the diagonals,
@@ -81,6 +98,174 @@ struct VCell {
     full: bool,
 }
 
+// The slot numbers of the four quads.
+const VSLOT0: vec4<u32> = vec4<u32>(0u, 1u, 2u, 3u);
+const VSLOT1: vec4<u32> = vec4<u32>(4u, 5u, 6u, 7u);
+const VSLOT2: vec4<u32> = vec4<u32>(8u, 9u, 10u, 11u);
+const VSLOT3: vec4<u32> = vec4<u32>(12u, 13u, 14u, 15u);
+
+// Slot k ← slot k + 1 of the quads a, b (b the quad after a).
+fn vq_next_f(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(a.yzw, b.x);
+}
+
+fn vq_next_u(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(a.yzw, b.x);
+}
+
+fn vq_next2_f(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(a.zw, b.xy);
+}
+
+fn vq_next2_u(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(a.zw, b.xy);
+}
+
+// Slot k ← slot k − 1 of the quads a, b (a the quad before b).
+fn vq_prev_f(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(a.w, b.xyz);
+}
+
+fn vq_prev_u(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(a.w, b.xyz);
+}
+
+// The polygon's slots moved one place towards slot 0 (slot k ← slot k + 1; the last slots keep
+// copies that no one reads).
+fn vpoly_next1(p: VPoly) -> VPoly {
+    return VPoly(vq_next_f(p.x0, p.x1), vq_next_f(p.x1, p.x2), vq_next_f(p.x2, p.x3),
+                 vq_next_f(p.x3, p.x3), vq_next_f(p.y0, p.y1), vq_next_f(p.y1, p.y2),
+                 vq_next_f(p.y2, p.y3), vq_next_f(p.y3, p.y3), vq_next_u(p.o0, p.o1),
+                 vq_next_u(p.o1, p.o2), vq_next_u(p.o2, p.o3), vq_next_u(p.o3, p.o3));
+}
+
+fn vpoly_next2(p: VPoly) -> VPoly {
+    return VPoly(vq_next2_f(p.x0, p.x1), vq_next2_f(p.x1, p.x2), vq_next2_f(p.x2, p.x3),
+                 vq_next2_f(p.x3, p.x3), vq_next2_f(p.y0, p.y1), vq_next2_f(p.y1, p.y2),
+                 vq_next2_f(p.y2, p.y3), vq_next2_f(p.y3, p.y3), vq_next2_u(p.o0, p.o1),
+                 vq_next2_u(p.o1, p.o2), vq_next2_u(p.o2, p.o3), vq_next2_u(p.o3, p.o3));
+}
+
+fn vpoly_next4(p: VPoly) -> VPoly {
+    return VPoly(p.x1, p.x2, p.x3, p.x3, p.y1, p.y2, p.y3, p.y3, p.o1, p.o2, p.o3, p.o3);
+}
+
+fn vpoly_next8(p: VPoly) -> VPoly {
+    return VPoly(p.x2, p.x3, p.x3, p.x3, p.y2, p.y3, p.y3, p.y3, p.o2, p.o3, p.o3, p.o3);
+}
+
+// Slot k ← slot k − 1 (slot 0 keeps a copy that no one reads).
+fn vpoly_prev1(p: VPoly) -> VPoly {
+    return VPoly(vq_prev_f(p.x0, p.x0), vq_prev_f(p.x0, p.x1), vq_prev_f(p.x1, p.x2),
+                 vq_prev_f(p.x2, p.x3), vq_prev_f(p.y0, p.y0), vq_prev_f(p.y0, p.y1),
+                 vq_prev_f(p.y1, p.y2), vq_prev_f(p.y2, p.y3), vq_prev_u(p.o0, p.o0),
+                 vq_prev_u(p.o0, p.o1), vq_prev_u(p.o1, p.o2), vq_prev_u(p.o2, p.o3));
+}
+
+// t where c, else f, for the whole polygon.
+fn vpoly_pick(f: VPoly, t: VPoly, c: bool) -> VPoly {
+    return VPoly(select(f.x0, t.x0, c), select(f.x1, t.x1, c), select(f.x2, t.x2, c),
+                 select(f.x3, t.x3, c), select(f.y0, t.y0, c), select(f.y1, t.y1, c),
+                 select(f.y2, t.y2, c), select(f.y3, t.y3, c), select(f.o0, t.o0, c),
+                 select(f.o1, t.o1, c), select(f.o2, t.o2, c), select(f.o3, t.o3, c));
+}
+
+// t in the slots of quads where c0 … c3 hold, else f.
+fn vpoly_pick_slots(f: VPoly, t: VPoly, c0: vec4<bool>, c1: vec4<bool>, c2: vec4<bool>,
+                    c3: vec4<bool>) -> VPoly {
+    return VPoly(select(f.x0, t.x0, c0), select(f.x1, t.x1, c1), select(f.x2, t.x2, c2),
+                 select(f.x3, t.x3, c3), select(f.y0, t.y0, c0), select(f.y1, t.y1, c1),
+                 select(f.y2, t.y2, c2), select(f.y3, t.y3, c3), select(f.o0, t.o0, c0),
+                 select(f.o1, t.o1, c1), select(f.o2, t.o2, c2), select(f.o3, t.o3, c3));
+}
+
+// The polygon's slots moved s places towards slot 0, s in 0 ..= 15 (slot k ← slot k + s).
+fn vpoly_shift_down(p: VPoly, s: u32) -> VPoly {
+    var q = vpoly_pick(p, vpoly_next1(p), (s & 1u) != 0u);
+    q = vpoly_pick(q, vpoly_next2(q), (s & 2u) != 0u);
+    q = vpoly_pick(q, vpoly_next4(q), (s & 4u) != 0u);
+    return vpoly_pick(q, vpoly_next8(q), (s & 8u) != 0u);
+}
+
+// The side values of a quad's vertices against the bisector of offset d (as voronoi_side).
+fn vq_side(x: vec4<f32>, y: vec4<f32>, d: vec2<f32>, c: f32) -> vec4<f32> {
+    let a = x * d.x;
+    let b = y * d.y;
+    return (max(a, b) + min(a, b)) - vec4<f32>(c);
+}
+
+// The squared distances of a quad's vertices (as topo_d2).
+fn vq_d2(x: vec4<f32>, y: vec4<f32>) -> vec4<f32> {
+    let xx = x * x;
+    let yy = y * y;
+    return max(xx, yy) + min(xx, yy);
+}
+
+// The largest component.
+fn vq_max(v: vec4<f32>) -> f32 {
+    return max(max(v.x, v.y), max(v.z, v.w));
+}
+
+// The sum of the components (each 0 or small).
+fn vq_sum(v: vec4<u32>) -> u32 {
+    return v.x + v.y + v.z + v.w;
+}
+
+// The exclusive prefix sums of a quad's counts after `carry`.
+fn vq_exclusive(c: vec4<u32>, carry: u32) -> vec4<u32> {
+    return vec4<u32>(carry, carry + c.x, carry + c.x + c.y, carry + c.x + c.y + c.z);
+}
+
+// The last component of v where m holds, else acc (in slot order: a later slot replaces an
+// earlier one).
+fn vq_last_f(acc: f32, v: vec4<f32>, m: vec4<bool>) -> f32 {
+    var a = select(acc, v.x, m.x);
+    a = select(a, v.y, m.y);
+    a = select(a, v.z, m.z);
+    return select(a, v.w, m.w);
+}
+
+fn vq_last_i(acc: i32, v: vec4<i32>, m: vec4<bool>) -> i32 {
+    var a = select(acc, v.x, m.x);
+    a = select(a, v.y, m.y);
+    a = select(a, v.z, m.z);
+    return select(a, v.w, m.w);
+}
+
+// One quad of a cut: for each vertex at (x, y) with side f, the next vertex along the polygon at
+// (nx, ny) with side nf, what the edge between them gives (as `cut_reached`'s cases): first `a`
+// itself when inside (owned by the new edge when the cell leaves the half-plane at a), or the
+// crossing where the cell comes back (e1, at (p1x, p1y), owner o1); second the crossing where the
+// cell leaves the half-plane (e2, at (x2, y2), owned by the new edge).
+struct VQuadCut {
+    e1: vec4<bool>,
+    e2: vec4<bool>,
+    p1x: vec4<f32>,
+    p1y: vec4<f32>,
+    o1: vec4<u32>,
+    x2: vec4<f32>,
+    y2: vec4<f32>,
+    count: vec4<u32>,
+}
+
+fn vq_cut(x: vec4<f32>, y: vec4<f32>, o: vec4<u32>, f: vec4<f32>, nx: vec4<f32>,
+          ny: vec4<f32>, nf: vec4<f32>, live: vec4<bool>, owner: u32) -> VQuadCut {
+    // The crossing of each edge (as voronoi_crossing; each sum max + min, so that no compiler
+    // fuses the product into a multiply-add).
+    let t = f / (f - nf);
+    let u = t * (nx - x);
+    let w = t * (ny - y);
+    let cx = max(x, u) + min(x, u);
+    let cy = max(y, w) + min(y, w);
+    let zero = vec4<f32>(0.0);
+    let inside = f <= zero;
+    let e1 = live & (inside | nf < zero);
+    let e2 = live & (f < zero) & (nf > zero);
+    let o1 = select(o, vec4<u32>(owner), (f == zero) & (nf > zero));
+    let count = select(vec4<u32>(0u), vec4<u32>(1u), e1) + select(vec4<u32>(0u), vec4<u32>(1u), e2);
+    return VQuadCut(e1, e2, select(cx, x, inside), select(cy, y, inside), o1, cx, cy, count);
+}
+
 // The support values of a vertex at p (as VCell's hx and hd).
 fn support_x(p: vec2<f32>) -> vec4<f32> {
     return vec4<f32>(p.x, -p.x, p.y, -p.y);
@@ -88,6 +273,37 @@ fn support_x(p: vec2<f32>) -> vec4<f32> {
 
 fn support_d(p: vec2<f32>) -> vec4<f32> {
     return vec4<f32>(p.x + p.y, p.x - p.y, -p.x + p.y, -p.x - p.y);
+}
+
+// A quad's share of the largest squared distance and of the supports (slots not in `live` give
+// 0, the start of each maximum).
+struct VQuadBounds {
+    r2: f32,
+    hx: vec4<f32>,
+    hd: vec4<f32>,
+}
+
+fn vq_bounds(x: vec4<f32>, y: vec4<f32>, live: vec4<bool>) -> VQuadBounds {
+    let zero = vec4<f32>(0.0);
+    let r2 = vq_max(select(zero, vq_d2(x, y), live));
+    let hx = vec4<f32>(vq_max(select(zero, x, live)), vq_max(select(zero, -x, live)),
+                       vq_max(select(zero, y, live)), vq_max(select(zero, -y, live)));
+    let hd = vec4<f32>(vq_max(select(zero, x + y, live)), vq_max(select(zero, x - y, live)),
+                       vq_max(select(zero, -x + y, live)), vq_max(select(zero, -x - y, live)));
+    return VQuadBounds(r2, hx, hd);
+}
+
+// Sets the cell's largest squared distance and supports from its n vertices.
+fn vcell_bounds(c: ptr<function, VCell>) {
+    let n = vec4<u32>((*c).n);
+    let p = (*c).p;
+    let b0 = vq_bounds(p.x0, p.y0, VSLOT0 < n);
+    let b1 = vq_bounds(p.x1, p.y1, VSLOT1 < n);
+    let b2 = vq_bounds(p.x2, p.y2, VSLOT2 < n);
+    let b3 = vq_bounds(p.x3, p.y3, VSLOT3 < n);
+    (*c).r2 = max(max(b0.r2, b1.r2), max(b2.r2, b3.r2));
+    (*c).hx = max(max(b0.hx, b1.hx), max(b2.hx, b3.hx));
+    (*c).hd = max(max(b0.hd, b1.hd), max(b2.hd, b3.hd));
 }
 
 // Whether the bisector of offset d (d2 = |d|², reached: d2 < 4r²) may cut the cell: false only
@@ -115,28 +331,13 @@ fn vcell_may_cut(c: ptr<function, VCell>, d: vec2<f32>, d2: f32) -> bool {
 }
 
 fn vcell_reset(c: ptr<function, VCell>, r: vec4<f32>) {
-    (*c).base = 0u;
+    let none = vec4<u32>(NO_OWNER);
+    let z = vec4<f32>(0.0);
+    (*c).p = VPoly(vec4<f32>(r.x, r.z, r.z, r.x), z, z, z, vec4<f32>(r.y, r.y, r.w, r.w), z, z, z,
+                   none, none, none, none);
     (*c).n = 4u;
     (*c).full = false;
-    (*c).v[0] = r.xy;
-    (*c).v[1] = vec2<f32>(r.z, r.y);
-    (*c).v[2] = r.zw;
-    (*c).v[3] = vec2<f32>(r.x, r.w);
-    for (var i = 0u; i < 4u; i++) {
-        (*c).o[i] = NO_OWNER;
-    }
-    var r2 = 0.0;
-    var hx = vec4<f32>(0.0);
-    var hd = vec4<f32>(0.0);
-    for (var i = 0u; i < 4u; i++) {
-        let v = (*c).v[i];
-        r2 = max(r2, topo_d2(v));
-        hx = max(hx, support_x(v));
-        hd = max(hd, support_d(v));
-    }
-    (*c).r2 = r2;
-    (*c).hx = hx;
-    (*c).hd = hd;
+    vcell_bounds(c);
 }
 
 // Whether every boid farther than sqrt(bound2) leaves the cell as it is.
@@ -220,21 +421,44 @@ fn gblock_grow(c: vec2<u32>, b: GBlock, grow: vec4<bool>) -> GBlock {
     return out;
 }
 
+// A quad's share of the side reach (slots not in `live` give 0, the start of each maximum).
+fn vq_reach(x: vec4<f32>, y: vec4<f32>, live: vec4<bool>) -> vec4<f32> {
+    let zero = vec4<f32>(0.0);
+    let r = sqrt(vq_d2(x, y));
+    return vec4<f32>(vq_max(select(zero, r - x, live)), vq_max(select(zero, r + x, live)),
+                     vq_max(select(zero, r - y, live)), vq_max(select(zero, r + y, live)));
+}
+
 // How far past the boid, towards −x, +x, −y and +y, a boid may lie and still cut the cell, with
 // the margin of 2⁻¹⁴ of the farthest vertex's distance; mirrors `VoronoiCell::side_reach`.
 fn vcell_side_reach(c: ptr<function, VCell>) -> vec4<f32> {
-    var reach = vec4<f32>(0.0);
-    let b = (*c).base;
-    for (var i = 0u; i < (*c).n; i++) {
-        let v = (*c).v[b + i];
-        let r = sqrt(topo_d2(v));
-        reach = max(reach, vec4<f32>(r - v.x, r + v.x, r - v.y, r + v.y));
-    }
+    let n = vec4<u32>((*c).n);
+    let p = (*c).p;
+    let reach = max(max(vq_reach(p.x0, p.y0, VSLOT0 < n), vq_reach(p.x1, p.y1, VSLOT1 < n)),
+                    max(vq_reach(p.x2, p.y2, VSLOT2 < n), vq_reach(p.x3, p.y3, VSLOT3 < n)));
     return reach + vec4<f32>(sqrt((*c).r2) * (1.0 / 16384.0));
 }
 
+fn vq_max_u(v: vec4<u32>) -> u32 {
+    return max(max(v.x, v.y), max(v.z, v.w));
+}
+
+fn vq_ones(m: vec4<bool>) -> vec4<u32> {
+    return select(vec4<u32>(0u), vec4<u32>(1u), m);
+}
+
 // Cuts the cell by the bisector of candidate `owner` at offset d; mirrors `VoronoiCell::cut`.
-// Adds its loop iterations to `work`.
+// Adds its work to `work` (three for each vertex, as the twin counts it).
+//
+// The new polygon is the old one's edges in order, each giving what `cut_reached`'s cases give
+// (vq_cut), packed: each vertex's first item moves by its place among the items less its slot.
+// For a convex polygon the items before the first vertex outside (or before the crossing where
+// the cell leaves the half-plane) stay, and every later one moves by the same count, at most one
+// place up (one vertex outside: its two crossings take its slot and one more) or any number down;
+// the crossing where the cell leaves goes after the vertex it leaves from. So the cut is a shift
+// of all slots by that count and a choice per slot. Sides with signs no convex polygon has (from
+// rounding, for vertices nearly on the bisector) give items that move otherwise: the boid is
+// deferred to the workgroup search, which gives the same cell.
 fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<function, u32>) {
     let d2 = topo_d2(d);
     if (d2 == 0.0 || !(d2 < 4.0 * (*c).r2 * REACH_MARGIN)) {
@@ -245,103 +469,133 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     }
     let h = 0.5 * d2;
     let n = (*c).n;
-    let b = (*c).base;
     *work += 3u * n;
-    // The edges a → b in order, each vertex read once (a carried from the edge before, the first
-    // vertex kept for the last edge), and what each edge gives written at one place in the loop
-    // (the crossing where the cell leaves the half-plane after it): the same polygon as
-    // `cut_reached`'s cases, with fewer accesses to the arrays (each a gather or a scatter, per
-    // lane and component, on a software adapter).
-    let nb = VORONOI_PLAIN_EDGES - b;
-    var m = 0u;
-    var r2 = 0.0;
-    var hx = vec4<f32>(0.0);
-    var hd = vec4<f32>(0.0);
-    let v0 = (*c).v[b];
-    var x_leave = vec2<f32>(0.0);
-    var at_leave = 0u;
-    var leaves = 0u;
-    var va = v0;
-    var fa = voronoi_side(v0, d, h);
-    let f0 = fa;
-    for (var i = 0u; i < n; i++) {
-        let last = i + 1u == n;
-        var vb = v0;
-        var fb = f0;
-        if (!last) {
-            vb = (*c).v[b + i + 1u];
-            fb = voronoi_side(vb, d, h);
-        }
-        let x = voronoi_crossing(va, vb, fa, fb);
-        // First: a itself when inside (owned by the new edge when the cell leaves the half-plane
-        // at a), or the crossing where the cell comes back.
-        if (fa <= 0.0 || fb < 0.0) {
-            let p1 = select(x, va, fa <= 0.0);
-            let o1 = select((*c).o[b + i], owner, fa == 0.0 && fb > 0.0);
-            if (m < VORONOI_PLAIN_EDGES) {
-                (*c).v[nb + m] = p1;
-                (*c).o[nb + m] = o1;
-                r2 = max(r2, topo_d2(p1));
-                hx = max(hx, support_x(p1));
-                hd = max(hd, support_d(p1));
-            }
-            m += 1u;
-        }
-        // Second: the crossing where the cell leaves the half-plane, the new edge's start, its
-        // place kept and written after the loop (one write site in the loop: each write to the
-        // array is a store per lane and component on a software adapter, taken or not).
-        if (fa < 0.0 && fb > 0.0) {
-            x_leave = x;
-            at_leave = m;
-            leaves += 1u;
-            r2 = max(r2, topo_d2(x));
-            hx = max(hx, support_x(x));
-            hd = max(hd, support_d(x));
-            m += 1u;
-        }
-        va = vb;
-        fa = fb;
+    let p = (*c).p;
+    let nv = vec4<u32>(n);
+    let l0 = VSLOT0 < nv;
+    let l1 = VSLOT1 < nv;
+    let l2 = VSLOT2 < nv;
+    let l3 = VSLOT3 < nv;
+    let f0 = vq_side(p.x0, p.y0, d, h);
+    let f1 = vq_side(p.x1, p.y1, d, h);
+    let f2 = vq_side(p.x2, p.y2, d, h);
+    let f3 = vq_side(p.x3, p.y3, d, h);
+    let zero = vec4<f32>(0.0);
+    // No vertex outside: the same polygon, the same owners.
+    if (!any((l0 & (f0 > zero)) | (l1 & (f1 > zero)) | (l2 & (f2 > zero)) | (l3 & (f3 > zero)))) {
+        return;
     }
-    // More than one edge leaving the half-plane (signs no convex polygon has: rounding, for
-    // vertices nearly on the bisector): the boid is deferred to the workgroup search, which writes
-    // every crossing in its place (a loop of one round here for the held crossing's write cost
-    // 3.5 ms of 30 at 20 000 boids on lavapipe).
+    // Each vertex's next along the polygon: slot k + 1, and slot 0 after slot n − 1.
+    let pn = vpoly_next1(p);
+    let lastv = vec4<u32>(n - 1u);
+    let w0 = VSLOT0 == lastv;
+    let w1 = VSLOT1 == lastv;
+    let w2 = VSLOT2 == lastv;
+    let w3 = VSLOT3 == lastv;
+    let fx = vec4<f32>(p.x0.x);
+    let fy = vec4<f32>(p.y0.x);
+    let ff = vec4<f32>(f0.x);
+    let q0 = vq_cut(p.x0, p.y0, p.o0, f0, select(pn.x0, fx, w0), select(pn.y0, fy, w0),
+                    select(vq_next_f(f0, f1), ff, w0), l0, owner);
+    let q1 = vq_cut(p.x1, p.y1, p.o1, f1, select(pn.x1, fx, w1), select(pn.y1, fy, w1),
+                    select(vq_next_f(f1, f2), ff, w1), l1, owner);
+    let q2 = vq_cut(p.x2, p.y2, p.o2, f2, select(pn.x2, fx, w2), select(pn.y2, fy, w2),
+                    select(vq_next_f(f2, f3), ff, w2), l2, owner);
+    let q3 = vq_cut(p.x3, p.y3, p.o3, f3, select(pn.x3, fx, w3), select(pn.y3, fy, w3),
+                    select(vq_next_f(f3, f3), ff, w3), l3, owner);
+    let t0 = vq_sum(q0.count);
+    let t1 = vq_sum(q1.count);
+    let t2 = vq_sum(q2.count);
+    let t3 = vq_sum(q3.count);
+    let m = t0 + t1 + t2 + t3;
+    let leaves = vq_sum(vq_ones(q0.e2) + vq_ones(q1.e2) + vq_ones(q2.e2) + vq_ones(q3.e2));
     if (m > VORONOI_PLAIN_EDGES || leaves > 1u) {
         (*c).full = true;
         return;
     }
-    if (leaves == 1u) {
-        (*c).v[nb + at_leave] = x_leave;
-        (*c).o[nb + at_leave] = owner;
+    // Each item's place, and its move (place less slot).
+    let pos0 = vq_exclusive(q0.count, 0u);
+    let pos1 = vq_exclusive(q1.count, t0);
+    let pos2 = vq_exclusive(q2.count, t0 + t1);
+    let pos3 = vq_exclusive(q3.count, t0 + t1 + t2);
+    let mv0 = vec4<i32>(pos0) - vec4<i32>(VSLOT0);
+    let mv1 = vec4<i32>(pos1) - vec4<i32>(VSLOT1);
+    let mv2 = vec4<i32>(pos2) - vec4<i32>(VSLOT2);
+    let mv3 = vec4<i32>(pos3) - vec4<i32>(VSLOT3);
+    // The last item's move; the slots from `first` on all move by it, those before by nothing.
+    var mv = vq_last_i(0, mv0, q0.e1);
+    mv = vq_last_i(mv, mv1, q1.e1);
+    mv = vq_last_i(mv, mv2, q2.e1);
+    mv = vq_last_i(mv, mv3, q3.e1);
+    let mvv = vec4<i32>(mv);
+    let first = max(max(vq_max_u(select(vec4<u32>(0u), VSLOT0 + 1u, q0.e1 & (mv0 != mvv))),
+                        vq_max_u(select(vec4<u32>(0u), VSLOT1 + 1u, q1.e1 & (mv1 != mvv)))),
+                    max(vq_max_u(select(vec4<u32>(0u), VSLOT2 + 1u, q2.e1 & (mv2 != mvv))),
+                        vq_max_u(select(vec4<u32>(0u), VSLOT3 + 1u, q3.e1 & (mv3 != mvv)))));
+    let fv = vec4<u32>(first);
+    let iz = vec4<i32>(0);
+    if (any((q0.e1 & (VSLOT0 < fv) & (mv0 != iz)) | (q1.e1 & (VSLOT1 < fv) & (mv1 != iz)) |
+            (q2.e1 & (VSLOT2 < fv) & (mv2 != iz)) | (q3.e1 & (VSLOT3 < fv) & (mv3 != iz))) ||
+        mv > 1) {
+        (*c).full = true;
+        return;
     }
-    (*c).base = nb;
+    // Where the moved items start: the items (and the leaving crossing) of the slots before.
+    let uz = vec4<u32>(0u);
+    let split = vq_sum(select(uz, q0.count, VSLOT0 < fv) + select(uz, q1.count, VSLOT1 < fv) +
+                       select(uz, q2.count, VSLOT2 < fv) + select(uz, q3.count, VSLOT3 < fv));
+    // The crossing where the cell leaves the half-plane, after the vertex it leaves from.
+    var lx = vq_last_f(0.0, q0.x2, q0.e2);
+    lx = vq_last_f(lx, q1.x2, q1.e2);
+    lx = vq_last_f(lx, q2.x2, q2.e2);
+    lx = vq_last_f(lx, q3.x2, q3.e2);
+    var ly = vq_last_f(0.0, q0.y2, q0.e2);
+    ly = vq_last_f(ly, q1.y2, q1.e2);
+    ly = vq_last_f(ly, q2.y2, q2.e2);
+    ly = vq_last_f(ly, q3.y2, q3.e2);
+    let at = vq_sum(select(uz, pos0 + 1u, q0.e2) + select(uz, pos1 + 1u, q1.e2) +
+                    select(uz, pos2 + 1u, q2.e2) + select(uz, pos3 + 1u, q3.e2));
+    let items = VPoly(q0.p1x, q1.p1x, q2.p1x, q3.p1x, q0.p1y, q1.p1y, q2.p1y, q3.p1y, q0.o1,
+                      q1.o1, q2.o1, q3.o1);
+    let moved = vpoly_pick(vpoly_shift_down(items, u32(max(-mv, 0))), vpoly_prev1(items),
+                           mv == 1);
+    let sv = vec4<u32>(split);
+    var out = vpoly_pick_slots(moved, items, VSLOT0 < sv, VSLOT1 < sv, VSLOT2 < sv, VSLOT3 < sv);
+    let av = vec4<u32>(at);
+    let has = vec4<bool>(leaves == 1u);
+    let lxv = vec4<f32>(lx);
+    let lyv = vec4<f32>(ly);
+    let ov = vec4<u32>(owner);
+    out = vpoly_pick_slots(out, VPoly(lxv, lxv, lxv, lxv, lyv, lyv, lyv, lyv, ov, ov, ov, ov),
+                           has & (VSLOT0 == av), has & (VSLOT1 == av), has & (VSLOT2 == av),
+                           has & (VSLOT3 == av));
+    (*c).p = out;
     (*c).n = m;
-    (*c).r2 = r2;
-    (*c).hx = hx;
-    (*c).hd = hd;
+    vcell_bounds(c);
 }
 
-// Whether edge i's owner is also the owner of an earlier edge (a boid met at two of its images,
-// or an edge split by rounding).
-fn vcell_repeat(c: ptr<function, VCell>, i: u32) -> bool {
-    let o = (*c).o[(*c).base + i];
-    for (var t = 0u; t < i; t++) {
-        if ((*c).o[(*c).base + t] == o) {
-            return true;
-        }
-    }
-    return false;
+// The owners of the cell's edges, slot by slot.
+fn vcell_owners(c: ptr<function, VCell>) -> array<u32, 16> {
+    let p = (*c).p;
+    return array<u32, 16>(p.o0.x, p.o0.y, p.o0.z, p.o0.w, p.o1.x, p.o1.y, p.o1.z, p.o1.w,
+                          p.o2.x, p.o2.y, p.o2.z, p.o2.w, p.o3.x, p.o3.y, p.o3.z, p.o3.w);
 }
 
-// The sums over the cell's neighbours in the field of view (each once, in edge order), and their
-// ids recorded ascending when sorted item s is among those asked for; mirrors `voronoi_sums` and
-// `record_voronoi_ids`.
+// The sums over the cell's neighbours in the field of view (each once, in edge order: an owner
+// also met at an earlier edge, a boid met at two of its images or an edge split by rounding, is
+// skipped), and their ids recorded ascending when sorted item s is among those asked for;
+// mirrors `voronoi_sums` and `record_voronoi_ids`.
 fn vcell_sums(s: u32, p: vec2<f32>, c: ptr<function, VCell>) -> NeighborSums {
+    var os = vcell_owners(c);
     var sums = empty_sums();
     let n = (*c).n;
     for (var i = 0u; i < n; i++) {
-        let j = (*c).o[(*c).base + i];
-        if (j == NO_OWNER || vcell_repeat(c, i)) {
+        let j = os[i];
+        var repeat = false;
+        for (var t = 0u; t < i; t++) {
+            repeat = repeat || os[t] == j;
+        }
+        if (j == NO_OWNER || repeat) {
             continue;
         }
         let off = min_image(sorted_pos_vel[j].xy - p);
@@ -356,7 +610,7 @@ fn vcell_sums(s: u32, p: vec2<f32>, c: ptr<function, VCell>) -> NeighborSums {
         for (var t = 0u; t < VORONOI_EDGES_MAX; t++) {
             var best = NO_OWNER;
             for (var i = 0u; i < n; i++) {
-                let j = (*c).o[(*c).base + i];
+                let j = os[i];
                 if (j == NO_OWNER || !in_view(min_image(sorted_pos_vel[j].xy - p))) {
                     continue;
                 }

@@ -18,10 +18,9 @@ pub const NO_OWNER: u32 = u32::MAX;
 pub const VORONOI_EDGES_MAX: usize = 32;
 
 /// Most edges of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a boid,
-/// the polygon in its own arrays, kept small: a GPU holds private arrays in registers or spills
-/// them; on lavapipe the plain search measured no slower with arrays of 48 than of 32). A cell with more is the GPU's heavy search's (a workgroup a
-/// boid, the polygon in shared memory); in a uniform flock a cell has 6 edges on average, and 16
-/// or more in well under one in 10⁴.
+/// the polygon in sixteen slots, four to a vector, held in registers: no cut indexes an array). A
+/// cell with more is the GPU's heavy search's (a workgroup a boid, the polygon in shared memory);
+/// in a uniform flock a cell has 6 edges on average, and 16 or more in well under one in 10⁴.
 pub const VORONOI_PLAIN_EDGES: usize = 16;
 
 /// Relative margin on the squared reach of a cell (`4·r²`, r its farthest vertex): rounding of

@@ -406,7 +406,14 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
                 p.models.vicsek.speed = 2.0;
             }
             let boids = support::test_state(s as u32 + 70, 3000, &p, false);
-            gpu_against_cpu(&ctx, &p, &boids, &format!("{} {boundary:?}", m.name()));
+            let label = format!("{} {boundary:?}", m.name());
+            // The plain search holds every cell of a uniform flock (one in 10⁴ has 16 edges or
+            // more); a search that deferred more would be right but slow.
+            let deferred = gpu_against_cpu(&ctx, &p, &boids, &label);
+            assert!(
+                deferred <= 3,
+                "{label}: {deferred} boids of 3000 deferred to the workgroup search"
+            );
         }
     }
     // Few boids in a wrapping world (their cells reach other images) and a field of view.
@@ -419,6 +426,31 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
         ..world(300.0, 300.0, Boundary::Wrap)
     };
     gpu_against_cpu(&ctx, &p, &initial_state(72, 900, &p), "field of view");
+}
+
+#[test]
+fn cocircular_and_collinear_boids_are_cut_like_on_the_cpu() {
+    // Boids at whole coordinates: their cells' vertices lie exactly on later bisectors (sides of
+    // 0, the cases of a cut that keep a vertex on the line or hand its edge to the new owner).
+    let Some(ctx) = support::gpu() else { return };
+    let p = world(200.0, 200.0, Boundary::Wrap);
+    let mut lattice = initial_state(34, 400, &p);
+    for (k, b) in lattice.iter_mut().enumerate() {
+        b.position = [(k % 20) as f32 * 10.0 + 5.0, (k / 20) as f32 * 10.0 + 5.0];
+    }
+    let deferred = gpu_against_cpu(&ctx, &p, &lattice, "a square lattice");
+    // A triangular lattice's rows offset by half a spacing, and a line among random boids.
+    let mut tri = initial_state(35, 400, &p);
+    for (k, b) in tri.iter_mut().enumerate() {
+        let row = (k / 20) as f32;
+        b.position = [(k % 20) as f32 * 10.0 + 5.0 * (row % 2.0), row * 10.0];
+    }
+    let deferred = gpu_against_cpu(&ctx, &p, &tri, "rows offset by half a spacing");
+    let mut crowd = initial_state(33, 330, &p);
+    for (k, b) in crowd.iter_mut().take(30).enumerate() {
+        b.position = [k as f32 * 8.0, 60.0];
+    }
+    let deferred = gpu_against_cpu(&ctx, &p, &crowd, "a line in a crowd");
 }
 
 #[test]
