@@ -12,10 +12,9 @@
 
 // Neighbour ids recorded a boid; mirrors `VORONOI_EDGES_MAX`.
 const VORONOI_EDGES_MAX: u32 = 32u;
-// Most edges of a cell in the plain search (a boid's own arrays, kept small for a GPU's registers);
-// a cell with more is deferred.
-// Mirrors `VORONOI_PLAIN_EDGES`.
-const VORONOI_PLAIN_EDGES: u32 = 16u;
+// Most edges of a cell in the plain search (the cell's slots in registers, VPoly); a cell with
+// more is deferred. Mirrors `VORONOI_PLAIN_EDGES`.
+const VORONOI_PLAIN_EDGES: u32 = 12u;
 // The owner of an edge of the starting rectangle; mirrors `NO_OWNER`.
 const NO_OWNER: u32 = 0xffffffffu;
 // 1 + 2⁻¹⁶; mirrors `REACH_MARGIN`.
@@ -63,8 +62,8 @@ fn voronoi_crossing(a: vec2<f32>, b: vec2<f32>, fa: f32, fb: f32) -> vec2<f32> {
 }
 
 // The cell of the plain search, held in registers: up to VORONOI_PLAIN_EDGES vertices
-// counter-clockwise in sixteen slots, four to a quad (vertex k at component k % 4 of quad k / 4:
-// x0 … x3, y0 … y3), the owner of the edge leaving each in the same slot (o0 … o3), n of them in
+// counter-clockwise in twelve slots, four to a quad (vertex k at component k % 4 of quad k / 4:
+// x0 … x2, y0 … y2), the owner of the edge leaving each in the same slot (o0 … o2), n of them in
 // use; and the largest squared distance of a vertex. Every access names its quad and component
 // and no cut indexes an array: a GPU keeps the cell in registers, and a software adapter, which
 // runs an access at an index that differs per invocation as a loop over its lanes (a gather or a
@@ -73,26 +72,18 @@ struct VPoly {
     x0: vec4<f32>,
     x1: vec4<f32>,
     x2: vec4<f32>,
-    x3: vec4<f32>,
     y0: vec4<f32>,
     y1: vec4<f32>,
     y2: vec4<f32>,
-    y3: vec4<f32>,
     o0: vec4<u32>,
     o1: vec4<u32>,
     o2: vec4<u32>,
-    o3: vec4<u32>,
 }
 
 struct VCell {
     p: VPoly,
     n: u32,
     r2: f32,
-    // The cell's support along ±x, ±y, max(±v.x), max(±v.y), and along the diagonals,
-    // max(v.x + v.y), max(v.x − v.y), max(−v.x + v.y), max(−v.x − v.y): a bound of v·d for every
-    // vertex v, without reading the vertices (vcell_may_cut).
-    hx: vec4<f32>,
-    hd: vec4<f32>,
     // A cut would have passed VORONOI_PLAIN_EDGES edges, or met vertices whose sides have signs no
     // convex polygon has (vcell_cut).
     full: bool,
@@ -102,7 +93,6 @@ struct VCell {
 const VSLOT0: vec4<u32> = vec4<u32>(0u, 1u, 2u, 3u);
 const VSLOT1: vec4<u32> = vec4<u32>(4u, 5u, 6u, 7u);
 const VSLOT2: vec4<u32> = vec4<u32>(8u, 9u, 10u, 11u);
-const VSLOT3: vec4<u32> = vec4<u32>(12u, 13u, 14u, 15u);
 
 // Slot k ← slot k + 1 of the quads a, b (b the quad after a).
 fn vq_next_f(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
@@ -133,53 +123,47 @@ fn vq_prev_u(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
 // The polygon's slots moved one place towards slot 0 (slot k ← slot k + 1; the last slots keep
 // copies that no one reads).
 fn vpoly_next1(p: VPoly) -> VPoly {
-    return VPoly(vq_next_f(p.x0, p.x1), vq_next_f(p.x1, p.x2), vq_next_f(p.x2, p.x3),
-                 vq_next_f(p.x3, p.x3), vq_next_f(p.y0, p.y1), vq_next_f(p.y1, p.y2),
-                 vq_next_f(p.y2, p.y3), vq_next_f(p.y3, p.y3), vq_next_u(p.o0, p.o1),
-                 vq_next_u(p.o1, p.o2), vq_next_u(p.o2, p.o3), vq_next_u(p.o3, p.o3));
+    return VPoly(vq_next_f(p.x0, p.x1), vq_next_f(p.x1, p.x2), vq_next_f(p.x2, p.x2),
+                 vq_next_f(p.y0, p.y1), vq_next_f(p.y1, p.y2), vq_next_f(p.y2, p.y2),
+                 vq_next_u(p.o0, p.o1), vq_next_u(p.o1, p.o2), vq_next_u(p.o2, p.o2));
 }
 
 fn vpoly_next2(p: VPoly) -> VPoly {
-    return VPoly(vq_next2_f(p.x0, p.x1), vq_next2_f(p.x1, p.x2), vq_next2_f(p.x2, p.x3),
-                 vq_next2_f(p.x3, p.x3), vq_next2_f(p.y0, p.y1), vq_next2_f(p.y1, p.y2),
-                 vq_next2_f(p.y2, p.y3), vq_next2_f(p.y3, p.y3), vq_next2_u(p.o0, p.o1),
-                 vq_next2_u(p.o1, p.o2), vq_next2_u(p.o2, p.o3), vq_next2_u(p.o3, p.o3));
+    return VPoly(vq_next2_f(p.x0, p.x1), vq_next2_f(p.x1, p.x2), vq_next2_f(p.x2, p.x2),
+                 vq_next2_f(p.y0, p.y1), vq_next2_f(p.y1, p.y2), vq_next2_f(p.y2, p.y2),
+                 vq_next2_u(p.o0, p.o1), vq_next2_u(p.o1, p.o2), vq_next2_u(p.o2, p.o2));
 }
 
 fn vpoly_next4(p: VPoly) -> VPoly {
-    return VPoly(p.x1, p.x2, p.x3, p.x3, p.y1, p.y2, p.y3, p.y3, p.o1, p.o2, p.o3, p.o3);
+    return VPoly(p.x1, p.x2, p.x2, p.y1, p.y2, p.y2, p.o1, p.o2, p.o2);
 }
 
 fn vpoly_next8(p: VPoly) -> VPoly {
-    return VPoly(p.x2, p.x3, p.x3, p.x3, p.y2, p.y3, p.y3, p.y3, p.o2, p.o3, p.o3, p.o3);
+    return VPoly(p.x2, p.x2, p.x2, p.y2, p.y2, p.y2, p.o2, p.o2, p.o2);
 }
 
 // Slot k ← slot k − 1 (slot 0 keeps a copy that no one reads).
 fn vpoly_prev1(p: VPoly) -> VPoly {
     return VPoly(vq_prev_f(p.x0, p.x0), vq_prev_f(p.x0, p.x1), vq_prev_f(p.x1, p.x2),
-                 vq_prev_f(p.x2, p.x3), vq_prev_f(p.y0, p.y0), vq_prev_f(p.y0, p.y1),
-                 vq_prev_f(p.y1, p.y2), vq_prev_f(p.y2, p.y3), vq_prev_u(p.o0, p.o0),
-                 vq_prev_u(p.o0, p.o1), vq_prev_u(p.o1, p.o2), vq_prev_u(p.o2, p.o3));
+                 vq_prev_f(p.y0, p.y0), vq_prev_f(p.y0, p.y1), vq_prev_f(p.y1, p.y2),
+                 vq_prev_u(p.o0, p.o0), vq_prev_u(p.o0, p.o1), vq_prev_u(p.o1, p.o2));
 }
 
 // t where c, else f, for the whole polygon.
 fn vpoly_pick(f: VPoly, t: VPoly, c: bool) -> VPoly {
     return VPoly(select(f.x0, t.x0, c), select(f.x1, t.x1, c), select(f.x2, t.x2, c),
-                 select(f.x3, t.x3, c), select(f.y0, t.y0, c), select(f.y1, t.y1, c),
-                 select(f.y2, t.y2, c), select(f.y3, t.y3, c), select(f.o0, t.o0, c),
-                 select(f.o1, t.o1, c), select(f.o2, t.o2, c), select(f.o3, t.o3, c));
+                 select(f.y0, t.y0, c), select(f.y1, t.y1, c), select(f.y2, t.y2, c),
+                 select(f.o0, t.o0, c), select(f.o1, t.o1, c), select(f.o2, t.o2, c));
 }
 
-// t in the slots of quads where c0 … c3 hold, else f.
-fn vpoly_pick_slots(f: VPoly, t: VPoly, c0: vec4<bool>, c1: vec4<bool>, c2: vec4<bool>,
-                    c3: vec4<bool>) -> VPoly {
+// t in the slots of quads where c0 … c2 hold, else f.
+fn vpoly_pick_slots(f: VPoly, t: VPoly, c0: vec4<bool>, c1: vec4<bool>, c2: vec4<bool>) -> VPoly {
     return VPoly(select(f.x0, t.x0, c0), select(f.x1, t.x1, c1), select(f.x2, t.x2, c2),
-                 select(f.x3, t.x3, c3), select(f.y0, t.y0, c0), select(f.y1, t.y1, c1),
-                 select(f.y2, t.y2, c2), select(f.y3, t.y3, c3), select(f.o0, t.o0, c0),
-                 select(f.o1, t.o1, c1), select(f.o2, t.o2, c2), select(f.o3, t.o3, c3));
+                 select(f.y0, t.y0, c0), select(f.y1, t.y1, c1), select(f.y2, t.y2, c2),
+                 select(f.o0, t.o0, c0), select(f.o1, t.o1, c1), select(f.o2, t.o2, c2));
 }
 
-// The polygon's slots moved s places towards slot 0, s in 0 ..= 15 (slot k ← slot k + s).
+// The polygon's slots moved s places towards slot 0, s in 0 ..= 11 (slot k ← slot k + s).
 fn vpoly_shift_down(p: VPoly, s: u32) -> VPoly {
     var q = vpoly_pick(p, vpoly_next1(p), (s & 1u) != 0u);
     q = vpoly_pick(q, vpoly_next2(q), (s & 2u) != 0u);
@@ -266,75 +250,24 @@ fn vq_cut(x: vec4<f32>, y: vec4<f32>, o: vec4<u32>, f: vec4<f32>, nx: vec4<f32>,
     return VQuadCut(e1, e2, select(cx, x, inside), select(cy, y, inside), o1, cx, cy, count);
 }
 
-// The support values of a vertex at p (as VCell's hx and hd).
-fn support_x(p: vec2<f32>) -> vec4<f32> {
-    return vec4<f32>(p.x, -p.x, p.y, -p.y);
+// The largest squared distance of a quad's vertices in `live` (0 when none).
+fn vq_farthest2(x: vec4<f32>, y: vec4<f32>, live: vec4<bool>) -> f32 {
+    return vq_max(select(vec4<f32>(0.0), vq_d2(x, y), live));
 }
 
-fn support_d(p: vec2<f32>) -> vec4<f32> {
-    return vec4<f32>(p.x + p.y, p.x - p.y, -p.x + p.y, -p.x - p.y);
-}
-
-// A quad's share of the largest squared distance and of the supports (slots not in `live` give
-// 0, the start of each maximum).
-struct VQuadBounds {
-    r2: f32,
-    hx: vec4<f32>,
-    hd: vec4<f32>,
-}
-
-fn vq_bounds(x: vec4<f32>, y: vec4<f32>, live: vec4<bool>) -> VQuadBounds {
-    let zero = vec4<f32>(0.0);
-    let r2 = vq_max(select(zero, vq_d2(x, y), live));
-    let hx = vec4<f32>(vq_max(select(zero, x, live)), vq_max(select(zero, -x, live)),
-                       vq_max(select(zero, y, live)), vq_max(select(zero, -y, live)));
-    let hd = vec4<f32>(vq_max(select(zero, x + y, live)), vq_max(select(zero, x - y, live)),
-                       vq_max(select(zero, -x + y, live)), vq_max(select(zero, -x - y, live)));
-    return VQuadBounds(r2, hx, hd);
-}
-
-// Sets the cell's largest squared distance and supports from its n vertices.
+// Sets the cell's largest squared distance of a vertex from its n vertices.
 fn vcell_bounds(c: ptr<function, VCell>) {
     let n = vec4<u32>((*c).n);
     let p = (*c).p;
-    let b0 = vq_bounds(p.x0, p.y0, VSLOT0 < n);
-    let b1 = vq_bounds(p.x1, p.y1, VSLOT1 < n);
-    let b2 = vq_bounds(p.x2, p.y2, VSLOT2 < n);
-    let b3 = vq_bounds(p.x3, p.y3, VSLOT3 < n);
-    (*c).r2 = max(max(b0.r2, b1.r2), max(b2.r2, b3.r2));
-    (*c).hx = max(max(b0.hx, b1.hx), max(b2.hx, b3.hx));
-    (*c).hd = max(max(b0.hd, b1.hd), max(b2.hd, b3.hd));
-}
-
-// Whether the bisector of offset d (d2 = |d|², reached: d2 < 4r²) may cut the cell: false only
-// when every vertex v has v·d < |d|²/2 for certain. With a = |d.x| ≥ b = |d.y| and s the signs,
-// v·d = (a − b)·(s_x v.x) + b·(s_x v.x + s_y v.y) ≤ (a − b)·max(s_x v.x) + b·max(s_x v.x + s_y v.y)
-// (likewise with the axes swapped), with a margin of 2⁻¹⁸·r·|d| for the rounding of the
-// supports, of the bound and of the twin's own test: a candidate it turns away leaves the cell
-// as it is in the twin too. The plain search cuts by every candidate it lets through, without a
-// test of the vertices first (a cut by a bisector every vertex is inside of gives the same
-// polygon back).
-fn vcell_may_cut(c: ptr<function, VCell>, d: vec2<f32>, d2: f32) -> bool {
-    let a = abs(d.x);
-    let b = abs(d.y);
-    let px = d.x >= 0.0;
-    let py = d.y >= 0.0;
-    let g = select(select((*c).hd.w, (*c).hd.z, py), select((*c).hd.y, (*c).hd.x, py), px);
-    var bound = 0.0;
-    if (a >= b) {
-        bound = (a - b) * select((*c).hx.y, (*c).hx.x, px) + b * g;
-    } else {
-        bound = (b - a) * select((*c).hx.w, (*c).hx.z, py) + a * g;
-    }
-    let slack = sqrt((*c).r2) * sqrt(d2) * (1.0 / 262144.0);
-    return !(bound + slack < 0.5 * d2);
+    (*c).r2 = max(max(vq_farthest2(p.x0, p.y0, VSLOT0 < n), vq_farthest2(p.x1, p.y1, VSLOT1 < n)),
+                  vq_farthest2(p.x2, p.y2, VSLOT2 < n));
 }
 
 fn vcell_reset(c: ptr<function, VCell>, r: vec4<f32>) {
     let none = vec4<u32>(NO_OWNER);
     let z = vec4<f32>(0.0);
-    (*c).p = VPoly(vec4<f32>(r.x, r.z, r.z, r.x), z, z, z, vec4<f32>(r.y, r.y, r.w, r.w), z, z, z,
-                   none, none, none, none);
+    (*c).p = VPoly(vec4<f32>(r.x, r.z, r.z, r.x), z, z, vec4<f32>(r.y, r.y, r.w, r.w), z, z, none,
+                   none, none);
     (*c).n = 4u;
     (*c).full = false;
     vcell_bounds(c);
@@ -435,7 +368,7 @@ fn vcell_side_reach(c: ptr<function, VCell>) -> vec4<f32> {
     let n = vec4<u32>((*c).n);
     let p = (*c).p;
     let reach = max(max(vq_reach(p.x0, p.y0, VSLOT0 < n), vq_reach(p.x1, p.y1, VSLOT1 < n)),
-                    max(vq_reach(p.x2, p.y2, VSLOT2 < n), vq_reach(p.x3, p.y3, VSLOT3 < n)));
+                    vq_reach(p.x2, p.y2, VSLOT2 < n));
     return reach + vec4<f32>(sqrt((*c).r2) * (1.0 / 16384.0));
 }
 
@@ -464,34 +397,28 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     if (d2 == 0.0 || !(d2 < 4.0 * (*c).r2 * REACH_MARGIN)) {
         return;
     }
-    if (!vcell_may_cut(c, d, d2)) {
-        return;
-    }
     let h = 0.5 * d2;
     let n = (*c).n;
-    *work += 3u * n;
     let p = (*c).p;
     let nv = vec4<u32>(n);
     let l0 = VSLOT0 < nv;
     let l1 = VSLOT1 < nv;
     let l2 = VSLOT2 < nv;
-    let l3 = VSLOT3 < nv;
     let f0 = vq_side(p.x0, p.y0, d, h);
     let f1 = vq_side(p.x1, p.y1, d, h);
     let f2 = vq_side(p.x2, p.y2, d, h);
-    let f3 = vq_side(p.x3, p.y3, d, h);
     let zero = vec4<f32>(0.0);
     // No vertex outside: the same polygon, the same owners.
-    if (!any((l0 & (f0 > zero)) | (l1 & (f1 > zero)) | (l2 & (f2 > zero)) | (l3 & (f3 > zero)))) {
+    if (!any((l0 & (f0 > zero)) | (l1 & (f1 > zero)) | (l2 & (f2 > zero)))) {
         return;
     }
+    *work += 3u * n;
     // Each vertex's next along the polygon: slot k + 1, and slot 0 after slot n − 1.
     let pn = vpoly_next1(p);
     let lastv = vec4<u32>(n - 1u);
     let w0 = VSLOT0 == lastv;
     let w1 = VSLOT1 == lastv;
     let w2 = VSLOT2 == lastv;
-    let w3 = VSLOT3 == lastv;
     let fx = vec4<f32>(p.x0.x);
     let fy = vec4<f32>(p.y0.x);
     let ff = vec4<f32>(f0.x);
@@ -500,15 +427,12 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     let q1 = vq_cut(p.x1, p.y1, p.o1, f1, select(pn.x1, fx, w1), select(pn.y1, fy, w1),
                     select(vq_next_f(f1, f2), ff, w1), l1, owner);
     let q2 = vq_cut(p.x2, p.y2, p.o2, f2, select(pn.x2, fx, w2), select(pn.y2, fy, w2),
-                    select(vq_next_f(f2, f3), ff, w2), l2, owner);
-    let q3 = vq_cut(p.x3, p.y3, p.o3, f3, select(pn.x3, fx, w3), select(pn.y3, fy, w3),
-                    select(vq_next_f(f3, f3), ff, w3), l3, owner);
+                    select(vq_next_f(f2, f2), ff, w2), l2, owner);
     let t0 = vq_sum(q0.count);
     let t1 = vq_sum(q1.count);
     let t2 = vq_sum(q2.count);
-    let t3 = vq_sum(q3.count);
-    let m = t0 + t1 + t2 + t3;
-    let leaves = vq_sum(vq_ones(q0.e2) + vq_ones(q1.e2) + vq_ones(q2.e2) + vq_ones(q3.e2));
+    let m = t0 + t1 + t2;
+    let leaves = vq_sum(vq_ones(q0.e2) + vq_ones(q1.e2) + vq_ones(q2.e2));
     if (m > VORONOI_PLAIN_EDGES || leaves > 1u) {
         (*c).full = true;
         return;
@@ -517,25 +441,21 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     let pos0 = vq_exclusive(q0.count, 0u);
     let pos1 = vq_exclusive(q1.count, t0);
     let pos2 = vq_exclusive(q2.count, t0 + t1);
-    let pos3 = vq_exclusive(q3.count, t0 + t1 + t2);
     let mv0 = vec4<i32>(pos0) - vec4<i32>(VSLOT0);
     let mv1 = vec4<i32>(pos1) - vec4<i32>(VSLOT1);
     let mv2 = vec4<i32>(pos2) - vec4<i32>(VSLOT2);
-    let mv3 = vec4<i32>(pos3) - vec4<i32>(VSLOT3);
     // The last item's move; the slots from `first` on all move by it, those before by nothing.
     var mv = vq_last_i(0, mv0, q0.e1);
     mv = vq_last_i(mv, mv1, q1.e1);
     mv = vq_last_i(mv, mv2, q2.e1);
-    mv = vq_last_i(mv, mv3, q3.e1);
     let mvv = vec4<i32>(mv);
     let first = max(max(vq_max_u(select(vec4<u32>(0u), VSLOT0 + 1u, q0.e1 & (mv0 != mvv))),
                         vq_max_u(select(vec4<u32>(0u), VSLOT1 + 1u, q1.e1 & (mv1 != mvv)))),
-                    max(vq_max_u(select(vec4<u32>(0u), VSLOT2 + 1u, q2.e1 & (mv2 != mvv))),
-                        vq_max_u(select(vec4<u32>(0u), VSLOT3 + 1u, q3.e1 & (mv3 != mvv)))));
+                    vq_max_u(select(vec4<u32>(0u), VSLOT2 + 1u, q2.e1 & (mv2 != mvv))));
     let fv = vec4<u32>(first);
     let iz = vec4<i32>(0);
     if (any((q0.e1 & (VSLOT0 < fv) & (mv0 != iz)) | (q1.e1 & (VSLOT1 < fv) & (mv1 != iz)) |
-            (q2.e1 & (VSLOT2 < fv) & (mv2 != iz)) | (q3.e1 & (VSLOT3 < fv) & (mv3 != iz))) ||
+            (q2.e1 & (VSLOT2 < fv) & (mv2 != iz))) ||
         mv > 1) {
         (*c).full = true;
         return;
@@ -543,42 +463,38 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     // Where the moved items start: the items (and the leaving crossing) of the slots before.
     let uz = vec4<u32>(0u);
     let split = vq_sum(select(uz, q0.count, VSLOT0 < fv) + select(uz, q1.count, VSLOT1 < fv) +
-                       select(uz, q2.count, VSLOT2 < fv) + select(uz, q3.count, VSLOT3 < fv));
+                       select(uz, q2.count, VSLOT2 < fv));
     // The crossing where the cell leaves the half-plane, after the vertex it leaves from.
     var lx = vq_last_f(0.0, q0.x2, q0.e2);
     lx = vq_last_f(lx, q1.x2, q1.e2);
     lx = vq_last_f(lx, q2.x2, q2.e2);
-    lx = vq_last_f(lx, q3.x2, q3.e2);
     var ly = vq_last_f(0.0, q0.y2, q0.e2);
     ly = vq_last_f(ly, q1.y2, q1.e2);
     ly = vq_last_f(ly, q2.y2, q2.e2);
-    ly = vq_last_f(ly, q3.y2, q3.e2);
     let at = vq_sum(select(uz, pos0 + 1u, q0.e2) + select(uz, pos1 + 1u, q1.e2) +
-                    select(uz, pos2 + 1u, q2.e2) + select(uz, pos3 + 1u, q3.e2));
-    let items = VPoly(q0.p1x, q1.p1x, q2.p1x, q3.p1x, q0.p1y, q1.p1y, q2.p1y, q3.p1y, q0.o1,
-                      q1.o1, q2.o1, q3.o1);
+                    select(uz, pos2 + 1u, q2.e2));
+    let items = VPoly(q0.p1x, q1.p1x, q2.p1x, q0.p1y, q1.p1y, q2.p1y, q0.o1, q1.o1, q2.o1);
     let moved = vpoly_pick(vpoly_shift_down(items, u32(max(-mv, 0))), vpoly_prev1(items),
                            mv == 1);
     let sv = vec4<u32>(split);
-    var out = vpoly_pick_slots(moved, items, VSLOT0 < sv, VSLOT1 < sv, VSLOT2 < sv, VSLOT3 < sv);
+    var out = vpoly_pick_slots(moved, items, VSLOT0 < sv, VSLOT1 < sv, VSLOT2 < sv);
     let av = vec4<u32>(at);
     let has = vec4<bool>(leaves == 1u);
     let lxv = vec4<f32>(lx);
     let lyv = vec4<f32>(ly);
     let ov = vec4<u32>(owner);
-    out = vpoly_pick_slots(out, VPoly(lxv, lxv, lxv, lxv, lyv, lyv, lyv, lyv, ov, ov, ov, ov),
-                           has & (VSLOT0 == av), has & (VSLOT1 == av), has & (VSLOT2 == av),
-                           has & (VSLOT3 == av));
+    out = vpoly_pick_slots(out, VPoly(lxv, lxv, lxv, lyv, lyv, lyv, ov, ov, ov),
+                           has & (VSLOT0 == av), has & (VSLOT1 == av), has & (VSLOT2 == av));
     (*c).p = out;
     (*c).n = m;
     vcell_bounds(c);
 }
 
 // The owners of the cell's edges, slot by slot.
-fn vcell_owners(c: ptr<function, VCell>) -> array<u32, 16> {
+fn vcell_owners(c: ptr<function, VCell>) -> array<u32, 12> {
     let p = (*c).p;
-    return array<u32, 16>(p.o0.x, p.o0.y, p.o0.z, p.o0.w, p.o1.x, p.o1.y, p.o1.z, p.o1.w,
-                          p.o2.x, p.o2.y, p.o2.z, p.o2.w, p.o3.x, p.o3.y, p.o3.z, p.o3.w);
+    return array<u32, 12>(p.o0.x, p.o0.y, p.o0.z, p.o0.w, p.o1.x, p.o1.y, p.o1.z, p.o1.w,
+                          p.o2.x, p.o2.y, p.o2.z, p.o2.w);
 }
 
 // The sums over the cell's neighbours in the field of view (each once, in edge order: an owner

@@ -438,19 +438,19 @@ fn cocircular_and_collinear_boids_are_cut_like_on_the_cpu() {
     for (k, b) in lattice.iter_mut().enumerate() {
         b.position = [(k % 20) as f32 * 10.0 + 5.0, (k / 20) as f32 * 10.0 + 5.0];
     }
-    let deferred = gpu_against_cpu(&ctx, &p, &lattice, "a square lattice");
+    gpu_against_cpu(&ctx, &p, &lattice, "a square lattice");
     // A triangular lattice's rows offset by half a spacing, and a line among random boids.
     let mut tri = initial_state(35, 400, &p);
     for (k, b) in tri.iter_mut().enumerate() {
         let row = (k / 20) as f32;
         b.position = [(k % 20) as f32 * 10.0 + 5.0 * (row % 2.0), row * 10.0];
     }
-    let deferred = gpu_against_cpu(&ctx, &p, &tri, "rows offset by half a spacing");
+    gpu_against_cpu(&ctx, &p, &tri, "rows offset by half a spacing");
     let mut crowd = initial_state(33, 330, &p);
     for (k, b) in crowd.iter_mut().take(30).enumerate() {
         b.position = [k as f32 * 8.0, 60.0];
     }
-    let deferred = gpu_against_cpu(&ctx, &p, &crowd, "a line in a crowd");
+    gpu_against_cpu(&ctx, &p, &crowd, "a line in a crowd");
 }
 
 #[test]
