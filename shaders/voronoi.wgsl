@@ -243,7 +243,7 @@ fn vq_cut(x: vec4<f32>, y: vec4<f32>, o: vec4<u32>, f: vec4<f32>, nx: vec4<f32>,
     let cy = max(y, w) + min(y, w);
     let zero = vec4<f32>(0.0);
     let inside = f <= zero;
-    let e1 = live & (inside | nf < zero);
+    let e1 = live & (inside | (nf < zero));
     let e2 = live & (f < zero) & (nf > zero);
     let o1 = select(o, vec4<u32>(owner), (f == zero) & (nf > zero));
     let count = select(vec4<u32>(0u), vec4<u32>(1u), e1) + select(vec4<u32>(0u), vec4<u32>(1u), e2);
