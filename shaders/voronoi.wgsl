@@ -89,7 +89,7 @@ struct VCell {
     full: bool,
 }
 
-// The slot numbers of the four quads.
+// The slot numbers of the three quads.
 const VSLOT0: vec4<u32> = vec4<u32>(0u, 1u, 2u, 3u);
 const VSLOT1: vec4<u32> = vec4<u32>(4u, 5u, 6u, 7u);
 const VSLOT2: vec4<u32> = vec4<u32>(8u, 9u, 10u, 11u);
@@ -163,7 +163,8 @@ fn vpoly_pick_slots(f: VPoly, t: VPoly, c0: vec4<bool>, c1: vec4<bool>, c2: vec4
                  select(f.o0, t.o0, c0), select(f.o1, t.o1, c1), select(f.o2, t.o2, c2));
 }
 
-// The polygon's slots moved s places towards slot 0, s in 0 ..= 11 (slot k ← slot k + s).
+// The polygon's slots moved s places towards slot 0, s in 0 ..= 11 (slot k ← slot k + s; the
+// last s slots keep copies that no one reads).
 fn vpoly_shift_down(p: VPoly, s: u32) -> VPoly {
     var q = vpoly_pick(p, vpoly_next1(p), (s & 1u) != 0u);
     q = vpoly_pick(q, vpoly_next2(q), (s & 2u) != 0u);
@@ -381,7 +382,7 @@ fn vq_ones(m: vec4<bool>) -> vec4<u32> {
 }
 
 // Cuts the cell by the bisector of candidate `owner` at offset d; mirrors `VoronoiCell::cut`.
-// Adds its work to `work` (three for each vertex, as the twin counts it).
+// Adds three for each vertex of a cell it changes to `work`.
 //
 // The new polygon is the old one's edges in order, each giving what `cut_reached`'s cases give
 // (vq_cut), packed: each vertex's first item moves by its place among the items less its slot.
