@@ -391,8 +391,8 @@ fn vq_ones(m: vec4<bool>) -> vec4<u32> {
 // place up (one vertex outside: its two crossings take its slot and one more) or any number down;
 // the crossing where the cell leaves goes after the vertex it leaves from. So the cut is a shift
 // of all slots by that count and a choice per slot. Sides with signs no convex polygon has (from
-// rounding, for vertices nearly on the bisector) give items that move otherwise: the boid is
-// deferred to the workgroup search, which gives the same cell.
+// rounding, for vertices nearly on the bisector) may give items that do not move as one run:
+// the boid is then deferred to the workgroup search (the same cell, to rounding).
 fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<function, u32>) {
     let d2 = topo_d2(d);
     if (d2 == 0.0 || !(d2 < 4.0 * (*c).r2 * REACH_MARGIN)) {

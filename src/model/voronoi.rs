@@ -19,10 +19,10 @@ pub const VORONOI_EDGES_MAX: usize = 32;
 
 /// Most edges of a cell in the GPU's plain search (`shaders/voronoi.wgsl`, one invocation a boid,
 /// the polygon in twelve slots, four to a vector, held in registers: no cut indexes an array; on
-/// lavapipe its step took 35–40 % less time with twelve slots than with sixteen). A cell with more
-/// is the GPU's heavy search's (a workgroup a boid, the polygon in shared memory); in a uniform
-/// flock a cell has 6 edges on average, and 13 or more in well under one in 10⁴ for boids at
-/// random.
+/// lavapipe its step took 27–31 % less time with twelve slots than with sixteen, 35–48 % less
+/// CPU time, docs/performance.md). A cell with more is the GPU's heavy search's (a workgroup a
+/// boid, the polygon in shared memory); in a uniform flock a cell has 6 edges on average, and 13
+/// or more a few times in 10⁵ for boids at random.
 pub const VORONOI_PLAIN_EDGES: usize = 12;
 
 /// Relative margin on the squared reach of a cell (`4·r²`, r its farthest vertex): rounding of

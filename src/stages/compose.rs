@@ -27,8 +27,8 @@ pub enum Search {
     TopologicalSmall,
     /// The topological neighbourhood with any k: the k nearest in a heap.
     Topological,
-    /// The Voronoi neighbourhood: the boid's Voronoi cell cut out ring by ring
-    /// (`gather_voronoi` in `shaders/voronoi.wgsl`).
+    /// The Voronoi neighbourhood: the boid's Voronoi cell cut out in a block of cells grown side
+    /// by side (`gather_voronoi` in `shaders/voronoi.wgsl`).
     Voronoi,
 }
 
