@@ -453,11 +453,11 @@ fn vcell_cut(c: ptr<function, VCell>, d: vec2<f32>, owner: u32, work: ptr<functi
     let first = max(max(vq_max_u(select(vec4<u32>(0u), VSLOT0 + 1u, q0.e1 & (mv0 != mvv))),
                         vq_max_u(select(vec4<u32>(0u), VSLOT1 + 1u, q1.e1 & (mv1 != mvv)))),
                     vq_max_u(select(vec4<u32>(0u), VSLOT2 + 1u, q2.e1 & (mv2 != mvv))));
+    // (No move exceeds one place up: only the one leaving crossing, leaves ≤ 1, adds a place.)
     let fv = vec4<u32>(first);
     let iz = vec4<i32>(0);
     if (any((q0.e1 & (VSLOT0 < fv) & (mv0 != iz)) | (q1.e1 & (VSLOT1 < fv) & (mv1 != iz)) |
-            (q2.e1 & (VSLOT2 < fv) & (mv2 != iz))) ||
-        mv > 1) {
+            (q2.e1 & (VSLOT2 < fv) & (mv2 != iz)))) {
         (*c).full = true;
         return;
     }
