@@ -104,8 +104,8 @@ impl VoronoiCell {
     /// Cuts the cell by the bisector of the candidate `owner` at offset `d`: keeps the points `x`
     /// with `x·d − |d|²/2 ≤ 0`. A candidate at the boid's own position (`d = 0`, no bisector) or
     /// that keeps every vertex changes nothing. Returns whether the cell changed. Each vertex's
-    /// side is computed once (kept in `sides`), and the new farthest vertex found as the new
-    /// polygon is written.
+    /// side is computed once (kept in `sides`), and the new farthest vertex found from the new
+    /// polygon.
     #[inline(always)]
     pub fn cut(&mut self, d: Vec2, owner: u32) -> bool {
         let d2 = cell_d2(d);
@@ -121,21 +121,46 @@ impl VoronoiCell {
     fn cut_reached(&mut self, d: Vec2, d2: f32, owner: u32) -> bool {
         let c = 0.5 * d2;
         let n = self.vertices.len();
+        let (outside, on_line) = self.compute_sides(d, c);
+        if outside == 0 && (n <= 64 || !self.sides[64..n].iter().any(|&f| f > 0.0)) {
+            return false;
+        }
+        if n <= 64 && on_line == 0 && self.cut_one_run(outside, owner) {
+            return true;
+        }
+        self.cut_general(owner);
+        true
+    }
+
+    /// Each vertex's side of the bisector at `x·d − c` (`c = |d|²/2`) into `sides`, and which
+    /// vertices lie outside the half-plane (`f > 0`) and which on its line (`f = 0`) as bits (the
+    /// vertices past the 64th in neither: such a cell takes [`VoronoiCell::cut_general`]).
+    #[inline(always)]
+    fn compute_sides(&mut self, d: Vec2, c: f32) -> (u64, u64) {
+        let n = self.vertices.len();
         if self.sides.len() < n {
             self.sides.resize(n, 0.0);
         }
-        let mut out = false;
-        for (f, &v) in self.sides[..n].iter_mut().zip(&self.vertices) {
+        let (mut outside, mut on_line) = (0u64, 0u64);
+        for (i, (f, &v)) in self.sides[..n].iter_mut().zip(&self.vertices).enumerate() {
             *f = v.x * d.x + v.y * d.y - c;
-            out |= *f > 0.0;
+            let bit = 1u64.wrapping_shl(i as u32) * u64::from(i < 64);
+            outside |= bit * u64::from(*f > 0.0);
+            on_line |= bit * u64::from(*f == 0.0);
         }
-        if !out {
-            return false;
-        }
+        (outside, on_line)
+    }
+
+    /// The rebuild of [`VoronoiCell::cut_reached`] for any signs of `sides` (of which one at least
+    /// is positive): edge by edge, as docs/model.md §19.5 gives it. Not inlined: the run of
+    /// [`VoronoiCell::cut_one_run`] takes nearly every cut.
+    #[inline(never)]
+    fn cut_general(&mut self, owner: u32) {
         // Each edge gives at most two vertices (a convex polygon cut by a line keeps at most one
         // vertex more than it had, but rounding can give the sides of vertices nearly on the
         // bisector signs no convex polygon has): the new polygon is pushed into scratch emptied
         // but keeping its capacity (not zero-filled each cut), then swapped in.
+        let n = self.vertices.len();
         self.next_vertices.clear();
         self.next_owners.clear();
         self.next_vertices.reserve(2 * n);
@@ -171,6 +196,72 @@ impl VoronoiCell {
         std::mem::swap(&mut self.vertices, &mut self.next_vertices);
         std::mem::swap(&mut self.owners, &mut self.next_owners);
         self.r2 = r2;
+    }
+
+    /// The rebuild of [`VoronoiCell::cut_reached`] where no vertex lies on the bisector and the
+    /// vertices outside it (the bits of `outside`, of `n ≤ 64` vertices) are one run, as in every
+    /// cut of a convex polygon away from rounding: the run is replaced in place by the two
+    /// crossings, and the result is [`VoronoiCell::cut_general`]'s (the same vertices in the same
+    /// order with the same owners, each crossing computed from the same values) with no branch
+    /// on each vertex's side and no copy of the polygon. Returns `false`, changing nothing, for
+    /// any other pattern.
+    #[inline(always)]
+    fn cut_one_run(&mut self, outside: u64, owner: u32) -> bool {
+        let n = self.vertices.len();
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // The run that does not hold vertex 0: outside when vertex 0 is inside, else inside.
+        let run = if outside & 1 == 0 {
+            outside
+        } else {
+            !outside & all
+        };
+        if run == 0 {
+            return false;
+        }
+        let first = run.trailing_zeros() as usize;
+        if (run >> first) & ((run >> first) + 1) != 0 {
+            return false;
+        }
+        let last = first + run.count_ones() as usize - 1;
+        let (verts, sides) = (&self.vertices[..n], &self.sides[..n]);
+        let edge = |i: usize| {
+            let j = if i + 1 == n { 0 } else { i + 1 };
+            crossing(verts[i], verts[j], sides[i], sides[j])
+        };
+        // Where edge first − 1 and edge last cross the bisector.
+        let (at_first, at_last) = (edge(first - 1), edge(last));
+        let (v, o) = (&mut self.vertices, &mut self.owners);
+        if outside & 1 == 0 {
+            // Vertices 0 ..= first − 1 stay, the bisector's edge runs from where edge first − 1
+            // leaves to where edge last comes back (keeping edge last's owner), and vertices
+            // last + 1 .. n stay: the run of outside vertices becomes the two crossings.
+            if first == last {
+                v.insert(first, at_first);
+                o.insert(first, owner);
+                v[first + 1] = at_last;
+            } else {
+                v[first] = at_first;
+                o[first] = owner;
+                v[first + 1] = at_last;
+                o[first + 1] = o[last];
+                v.drain(first + 2..=last);
+                o.drain(first + 2..=last);
+            }
+        } else {
+            // Edge first − 1 comes back (keeping its owner), vertices first ..= last stay, and
+            // the bisector's edge starts where edge last leaves.
+            let back = o[first - 1];
+            let kept = last - first + 1;
+            v.copy_within(first..=last, 1);
+            o.copy_within(first..=last, 1);
+            v.truncate(kept + 1);
+            o.truncate(kept + 1);
+            v[0] = at_first;
+            o[0] = back;
+            v.push(at_last);
+            o.push(owner);
+        }
+        self.r2 = self.vertices.iter().map(|v| cell_d2(*v)).fold(0.0, larger);
         true
     }
 
@@ -211,4 +302,87 @@ fn larger(a: f32, b: f32) -> f32 {
 fn crossing(a: Vec2, b: Vec2, fa: f32, fb: f32) -> Vec2 {
     let t = fa / (fa - fb);
     Vec2::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rng::uniform01;
+
+    /// The cell after `cuts` random candidates within ±30 wu (of a boid in a ±100 wu square), and
+    /// the next candidate.
+    fn random_cell(seed: u32, cuts: u32) -> (VoronoiCell, Vec2) {
+        let mut cell = VoronoiCell::new();
+        cell.reset(Vec2::splat(-100.0), Vec2::splat(100.0));
+        let at = |k: u32| {
+            let r = |s: u32| 60.0 * uniform01(seed, k, 0, s) - 30.0;
+            Vec2::new(r(0), r(1))
+        };
+        for k in 0..cuts {
+            cell.cut(at(k), k);
+        }
+        (cell, at(cuts))
+    }
+
+    #[test]
+    fn the_run_rebuild_gives_the_general_rebuilds_polygon() {
+        // Every cut that takes the run rebuild, made again by the general rebuild from the same
+        // sides: the same vertices (bit for bit), owners and farthest distance. Counted: runs
+        // with vertex 0 inside and outside, of one vertex and of several.
+        let (mut runs, mut zero_outside, mut single, mut several) = (0, 0, 0, 0);
+        for seed in 1..400u32 {
+            for cuts in [0, 1, 2, 4, 8, 16, 30] {
+                let (cell, d) = random_cell(seed, cuts);
+                let d2 = cell_d2(d);
+                let (mut fast, mut general) = (cell.clone(), cell.clone());
+                let (outside, on_line) = fast.compute_sides(d, 0.5 * d2);
+                general.compute_sides(d, 0.5 * d2);
+                if outside == 0 || on_line != 0 || !fast.cut_one_run(outside, 9999) {
+                    continue;
+                }
+                general.cut_general(9999);
+                let bits = |c: &VoronoiCell| {
+                    c.vertices
+                        .iter()
+                        .map(|v| (v.x.to_bits(), v.y.to_bits()))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(bits(&fast), bits(&general), "seed {seed}, {cuts} cuts");
+                assert_eq!(fast.owners, general.owners, "seed {seed}, {cuts} cuts");
+                assert_eq!(fast.r2.to_bits(), general.r2.to_bits());
+                runs += 1;
+                zero_outside += (outside & 1) as usize;
+                let out = outside.count_ones();
+                single += usize::from(out == 1);
+                several += usize::from(out > 1 && out + 1 < cell.vertices.len() as u32);
+            }
+        }
+        assert!(runs > 800, "only {runs} cuts took the run rebuild");
+        assert!(
+            zero_outside > 50 && runs - zero_outside > 50,
+            "{zero_outside} of {runs}"
+        );
+        assert!(
+            single > 50 && several > 50,
+            "runs of one {single}, of several {several}"
+        );
+    }
+
+    #[test]
+    fn the_run_rebuild_refuses_what_is_not_one_run() {
+        // Two runs outside (0b0101 of a square), and every vertex outside: no change.
+        let mut cell = VoronoiCell::new();
+        cell.reset(Vec2::splat(-1.0), Vec2::splat(1.0));
+        let before = cell.vertices.clone();
+        assert!(!cell.cut_one_run(0b0101, 7));
+        assert!(!cell.cut_one_run(0b1111, 7));
+        assert_eq!(cell.vertices, before);
+        // One run (vertices 1 and 2, beyond x = 0.75): the square's right side cut off.
+        let (outside, on_line) = cell.compute_sides(Vec2::new(1.5, 0.0), 0.5 * 2.25);
+        assert_eq!((outside, on_line), (0b0110, 0));
+        assert!(cell.cut_one_run(outside, 7));
+        let xy = [(-1.0, -1.0), (0.75, -1.0), (0.75, 1.0), (-1.0, 1.0)];
+        assert_eq!(cell.vertices, xy.map(|(x, y)| Vec2::new(x, y)));
+        assert_eq!(cell.owners, [NO_OWNER, 7, NO_OWNER, NO_OWNER]);
+    }
 }
