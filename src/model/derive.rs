@@ -199,13 +199,15 @@ pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
 }
 
 /// The Voronoi neighbourhood's grid radius in mean spacings a = √(W·H/N) ([`grid_radius`];
-/// docs/model.md §19.5): cells of side a. The search's block grows from the boid's own cell, one
-/// cell wider on each side the cell may still reach past: in a uniform flock 17.5 candidates a
-/// boid. Of 1.0, 1.3 and 2.0 the fastest on the CPU backend when the block grew by whole rings
-/// (20 000 boids of the Vicsek model at the default density: 11.9, 10.8–11.5 and 10.2 ms a
-/// step); with the block grown side by side 1.6 (cells of 0.8a) against 2.0: 9.13 against 9.08
-/// ms on the CPU, 45.3 against 41.6 ms on lavapipe.
-pub const VORONOI_GRID_SCALE: f64 = 2.0;
+/// docs/model.md §19.5): cells of side 1.25a. The search's block grows from the boid's own cell,
+/// one cell wider on each side the cell may still reach past: in a uniform flock 19.9 candidates
+/// a boid. A speed choice, one for both backends (they share the grid, so the twin's order of
+/// cuts is the GPU's): on lavapipe the step fell with larger cells up to 3.5–4.0 (fewer rounds,
+/// each a loop the 8 lanes of a group run in lock step), on the CPU it rose past 2.5 (more
+/// candidates); 2.5 against 2.0 was 28 against 32 ms on lavapipe and 8.5 against 8.1–8.6 ms on
+/// the CPU (20 000 boids at the default density, docs/performance.md). Earlier, when the block
+/// grew by whole rings, 1.0, 1.3 and 2.0 gave 11.9, 10.8–11.5 and 10.2 ms on the CPU.
+pub const VORONOI_GRID_SCALE: f64 = 2.5;
 
 /// The typical distance of the k-th nearest boid in the topological neighbourhood (wu): the
 /// radius of the disc holding k = `topological_k` boids at the mean density ρ = N/(W·H),

@@ -291,15 +291,15 @@ fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_neare
 
 #[test]
 fn a_voronoi_search_through_empty_rings_past_its_budget_is_deferred_and_cut_like_on_the_cpu() {
-    // The Voronoi neighbourhood: 9 999 boids spread over the 200 × 200 wu corner of a
-    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has cells of the
-    // mean spacing (10 wu, 100 × 100); the lone boid's nearest are some 80 rings of cells away, so
+    // The Voronoi neighbourhood: 15 624 boids spread over the 200 × 200 wu corner of a
+    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has cells of 1.25
+    // mean spacings (10 wu, 100 × 100); the lone boid's nearest are some 80 rings of cells away, so
     // its plain search crosses more loop iterations of empty rows than 8 invocations in lock step
     // may together (65 536) before it meets one: stopped at its budget (empty rings counted) and
     // deferred. It and the boids on the crowd's rim, whose cells reach into the empty world,
     // search the whole grid, each cut by a workgroup in `rules_heavy`.
     let Some(ctx) = support::gpu() else { return };
-    let n = 10_000;
+    let n = 15_625;
     let p = SimParams {
         world_width: 1000.0,
         world_height: 1000.0,
