@@ -202,9 +202,9 @@ impl VoronoiCell {
     /// vertices outside it (the bits of `outside`, of `n ≤ 64` vertices) are one run, as in every
     /// cut of a convex polygon away from rounding: the run is replaced in place by the two
     /// crossings, and the result is [`VoronoiCell::cut_general`]'s (the same vertices in the same
-    /// order with the same owners, each crossing computed from the same values) with no branch
-    /// on each vertex's side and no copy of the polygon. Returns `false`, changing nothing, for
-    /// any other pattern.
+    /// order with the same owners, each crossing computed from the same values) without a branch
+    /// on each vertex's side or a rebuild in scratch (one insertion, or one move of kept
+    /// vertices). Returns `false`, changing nothing, for any other pattern.
     #[inline(always)]
     fn cut_one_run(&mut self, outside: u64, owner: u32) -> bool {
         let n = self.vertices.len();
