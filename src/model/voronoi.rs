@@ -330,6 +330,9 @@ mod tests {
         // sides: the same vertices (bit for bit), owners and farthest distance. Counted: runs
         // with vertex 0 inside and outside, of one vertex and of several.
         let (mut runs, mut zero_outside, mut single, mut several) = (0, 0, 0, 0);
+        // Runs of one vertex: outside with vertex 0 inside (an insertion), inside with vertex 0
+        // outside (a triangle).
+        let (mut one_out, mut one_in) = (0, 0);
         for seed in 1..400u32 {
             for cuts in [0, 1, 2, 4, 8, 16, 30] {
                 let (cell, d) = random_cell(seed, cuts);
@@ -352,9 +355,11 @@ mod tests {
                 assert_eq!(fast.r2.to_bits(), general.r2.to_bits());
                 runs += 1;
                 zero_outside += (outside & 1) as usize;
-                let out = outside.count_ones();
+                let (out, n) = (outside.count_ones(), cell.vertices.len() as u32);
                 single += usize::from(out == 1);
-                several += usize::from(out > 1 && out + 1 < cell.vertices.len() as u32);
+                several += usize::from(out > 1 && out + 1 < n);
+                one_out += usize::from(outside & 1 == 0 && out == 1);
+                one_in += usize::from(outside & 1 == 1 && out + 1 == n);
             }
         }
         assert!(runs > 800, "only {runs} cuts took the run rebuild");
@@ -366,6 +371,59 @@ mod tests {
             single > 50 && several > 50,
             "runs of one {single}, of several {several}"
         );
+        assert!(
+            one_out > 20 && one_in > 20,
+            "one outside {one_out}, one inside {one_in}"
+        );
+    }
+
+    /// A regular `n`-gon on the unit circle, vertex k at angle 2π(k + `turn`)/n, owner k.
+    fn regular(n: usize, turn: f64) -> VoronoiCell {
+        let mut cell = VoronoiCell::new();
+        for k in 0..n {
+            let a = std::f64::consts::TAU * (k as f64 + turn) / n as f64;
+            cell.vertices
+                .push(Vec2::new(a.cos() as f32, a.sin() as f32));
+            cell.owners.push(k as u32);
+        }
+        cell.r2 = cell.farthest2();
+        cell
+    }
+
+    /// `cell` cut by the candidate at `d` through [`VoronoiCell::cut`], and through the general
+    /// rebuild from the same sides.
+    fn both_ways(cell: &VoronoiCell, d: Vec2) -> (VoronoiCell, VoronoiCell) {
+        let (mut cut, mut general) = (cell.clone(), cell.clone());
+        assert!(cut.cut(d, 9999), "the candidate at {d} cuts");
+        general.compute_sides(d, 0.5 * cell_d2(d));
+        general.cut_general(9999);
+        (cut, general)
+    }
+
+    #[test]
+    fn cells_of_64_vertices_take_the_run_and_of_65_the_general_rebuild() {
+        // 64 vertices: every bit of the masks in use, the run wrapping past vertex 0 (outside
+        // x = 0.75) or not (outside x = −0.75), the same polygon as the general rebuild.
+        let cell = regular(64, 0.0);
+        for d in [Vec2::new(1.5, 0.0), Vec2::new(-1.5, 0.0)] {
+            let (mut fast, general) = (cell.clone(), cell.clone());
+            let (outside, on_line) = fast.compute_sides(d, 0.5 * cell_d2(d));
+            assert_eq!((outside.count_ones(), on_line), (15, 0), "{d}");
+            assert!(fast.cut_one_run(outside, 9999));
+            let (cut, general) = both_ways(&general, d);
+            assert_eq!(fast.vertices, general.vertices);
+            assert_eq!(fast.owners, general.owners);
+            assert_eq!(cut.vertices, general.vertices);
+            assert_eq!(fast.vertices.len(), 64 - 15 + 2);
+        }
+        // 65 vertices, only the 65th outside (beyond the masks): cut, by the general rebuild.
+        let cell = regular(65, 1.0);
+        let d = Vec2::new(2.0 * 0.998, 0.0);
+        let (cut, general) = both_ways(&cell, d);
+        assert_eq!(cut.vertices, general.vertices);
+        assert_eq!(cut.owners, general.owners);
+        assert_eq!(cut.vertices.len(), 66);
+        assert_eq!(cut.owners[64..], [9999, 64]);
     }
 
     #[test]
