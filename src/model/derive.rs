@@ -205,8 +205,9 @@ pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
 /// cuts is the GPU's): on lavapipe the step fell with larger cells up to 3.5–4.0 (fewer rounds,
 /// each a loop the 8 lanes of a group run in lock step), on the CPU it rose past 2.0 (more
 /// candidates); 2.5 against 2.0 was 28 against 32 ms on lavapipe and 8.4–8.6 against 8.1–8.5 ms
-/// (boids model) on the CPU (20 000 boids at the default density, docs/performance.md). Earlier, when the block
-/// grew by whole rings, 1.0, 1.3 and 2.0 gave 11.9, 10.8–11.5 and 10.2 ms on the CPU.
+/// (boids model) on the CPU (20 000 boids at the default density, docs/performance.md).
+/// Earlier, when the block grew by whole rings, 1.0, 1.3 and 2.0 gave 11.9, 10.8–11.5 and
+/// 10.2 ms on the CPU.
 pub const VORONOI_GRID_SCALE: f64 = 2.5;
 
 /// The typical distance of the k-th nearest boid in the topological neighbourhood (wu): the

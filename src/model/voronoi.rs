@@ -261,7 +261,7 @@ impl VoronoiCell {
             v.push(at_last);
             o.push(owner);
         }
-        self.r2 = self.vertices.iter().map(|v| cell_d2(*v)).fold(0.0, larger);
+        self.r2 = self.farthest2();
         true
     }
 
