@@ -31,8 +31,8 @@ use crate::cpu::gather_simd::GatherPath;
 use crate::cpu::step::{FastStep, FAST_STAGES};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, validate_boid_count, Boid, FlockMeasures, Interaction, ObstacleGrid, Predator,
-    SimParams, StepUniforms,
+    initial_state, validate_boid_count, Boid, FlockMeasures, GridFor, Interaction, ObstacleGrid,
+    Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{validate_predators, BackendKind, SimError, Simulation, StateSlices};
 use crate::stages::twins::CpuStep;
@@ -55,6 +55,8 @@ pub struct CpuBackend {
     stage_ms: Vec<(&'static str, f64)>,
     /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
+    /// Whose grid the step bins on ([`CpuBackend::use_grid_of`]).
+    grid_for: GridFor,
 }
 
 impl CpuBackend {
@@ -98,6 +100,7 @@ impl CpuBackend {
             naive_out: Vec::new(),
             stage_ms: Vec::with_capacity(stages::STAGES.len()),
             record_neighbors: false,
+            grid_for: GridFor::Cpu,
         })
     }
 
@@ -111,14 +114,23 @@ impl CpuBackend {
         );
     }
 
+    /// Makes the grid steps bin on backend `on`'s ([`GridFor::Cpu`] unless set): on the GPU's,
+    /// the Voronoi search offers each cell its candidates in the GPU's order, so that its
+    /// neighbour lists equal the GPU's even where cocircular boids make them depend on that order
+    /// (results otherwise change only by rounding; the tests of such boids use it).
+    pub fn use_grid_of(&mut self, on: GridFor) {
+        self.grid_for = on;
+    }
+
     /// The uniforms of the next step.
     pub fn uniforms(&self) -> StepUniforms {
-        StepUniforms::new(
+        StepUniforms::new_for(
             &self.params,
             self.buffers.bufs.len() as u32,
             self.step,
             self.seed,
             &self.interaction,
+            self.grid_for,
         )
         .with_obstacles(&self.buffers.bufs.obstacles)
         .with_predators(self.buffers.bufs.predators.len())

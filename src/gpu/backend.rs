@@ -27,8 +27,8 @@ use crate::gpu::readback::{read_vec, PendingRead};
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, Interaction,
-    ObstacleGrid, Predator, SimParams, StepUniforms,
+    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, GridFor,
+    Interaction, ObstacleGrid, Predator, SimParams, StepUniforms,
 };
 use crate::simulation::{
     validate_predators, BackendKind, Costs, PendingMeasures, PendingState, SimError, Simulation,
@@ -235,12 +235,13 @@ impl GpuBackend {
 
     /// The uniform block of the next step.
     pub fn uniforms(&self) -> StepUniforms {
-        let mut u = StepUniforms::new(
+        let mut u = StepUniforms::new_for(
             &self.params,
             self.count,
             self.step,
             self.seed,
             &self.interaction,
+            GridFor::Gpu,
         )
         .with_obstacles(&self.obstacles)
         .with_predators(self.predators as usize)
@@ -296,9 +297,9 @@ impl GpuBackend {
         }
     }
 
-    /// The uniform grid of the current parameters and count.
+    /// The uniform grid of the current parameters and count (the GPU's, [`GridFor::Gpu`]).
     pub fn grid(&self) -> Grid {
-        Grid::new(&self.params, self.count as usize)
+        Grid::new_for(&self.params, self.count as usize, GridFor::Gpu)
     }
 
     /// Makes the pipelines those of the run's parameters and obstacles (compiled on first use).

@@ -6,7 +6,7 @@ use crate::gpu::context::GpuContext;
 use crate::gpu::dispatch;
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scan::ScanLevels;
-use crate::model::{split_state, Boid, Grid, ObstacleGrid, SimParams};
+use crate::model::{split_state, Boid, Grid, GridFor, ObstacleGrid, SimParams};
 use crate::simulation::{GpuError, StorageRange};
 use crate::stages::{At, BufferDesc, Len, Run, BUFFERS, STAGES, SWAPPED};
 
@@ -418,7 +418,7 @@ pub fn capacity_for(
     Capacity {
         boids: n,
         items: n * if wrap { 2 } else { 1 },
-        cells: Grid::new(params, n as usize).cells(),
+        cells: Grid::new_for(params, n as usize, GridFor::Gpu).cells(),
         // The budget of a grid of few points, so that one never grows the buffers.
         obstacle_cells: og
             .cells()

@@ -2,14 +2,15 @@
 //! [`Grid::new`] and [`ObstacleGrid::new`]. Here, not beside their types, because deriving them
 //! needs the parameters and the model table (the radii of a model's sums, its spawn speeds), which build on those types.
 
-use crate::model::grid::{Grid, ObstacleGrid};
+use crate::model::grid::{Grid, GridFor, ObstacleGrid};
 use crate::model::models::{Band, Radii};
 use crate::model::params::{Boundary, Neighborhood, SimParams};
 use crate::model::uniforms::{Interaction, StepUniforms};
 
 impl StepUniforms {
     /// Derives the block for `params`, `boid_count` boids, step `step`, seed `seed`, the pointer
-    /// and obstacle settings of `ia`, and no obstacle points (see [`StepUniforms::with_obstacles`]).
+    /// and obstacle settings of `ia`, and no obstacle points (see [`StepUniforms::with_obstacles`]),
+    /// on the CPU's grid ([`StepUniforms::new_for`] with [`GridFor::Cpu`]).
     pub fn new(
         params: &SimParams,
         boid_count: u32,
@@ -17,7 +18,19 @@ impl StepUniforms {
         seed: u32,
         ia: &Interaction,
     ) -> Self {
-        let grid = Grid::new(params, boid_count as usize);
+        Self::new_for(params, boid_count, step, seed, ia, GridFor::Cpu)
+    }
+
+    /// [`StepUniforms::new`] on the grid of backend `on` ([`Grid::new_for`]).
+    pub fn new_for(
+        params: &SimParams,
+        boid_count: u32,
+        step: u32,
+        seed: u32,
+        ia: &Interaction,
+        on: GridFor,
+    ) -> Self {
+        let grid = Grid::new_for(params, boid_count as usize, on);
         // The radii of the model's neighbour sums, its own parameters, its spawn speeds.
         let radii = match params.model.desc().radii {
             Radii::PerRule => [
@@ -161,14 +174,19 @@ impl StepUniforms {
 }
 
 impl Grid {
-    /// The grid for `params` and `boids` boids ([`Grid::for_world`] of its world and
-    /// [`grid_radius`]).
+    /// The CPU's grid for `params` and `boids` boids ([`Grid::new_for`] with [`GridFor::Cpu`]).
     pub fn new(params: &SimParams, boids: usize) -> Grid {
+        Grid::new_for(params, boids, GridFor::Cpu)
+    }
+
+    /// The grid of backend `on` for `params` and `boids` boids ([`Grid::for_world`] of its world
+    /// and [`grid_radius`]).
+    pub fn new_for(params: &SimParams, boids: usize, on: GridFor) -> Grid {
         Grid::for_world(
             params.world_width,
             params.world_height,
             params.boundary == Boundary::Wrap,
-            grid_radius(params, boids),
+            grid_radius(params, boids, on),
             boids,
         )
     }
@@ -182,33 +200,50 @@ impl Grid {
 /// fastest of 1.0 … 2.0 on both backends (docs/performance.md, "Extremes and neighbourhoods").
 pub const TOPOLOGICAL_GRID_SCALE: f64 = 1.3;
 
-/// The radius the grid's cells are made for (wu; docs/model.md §4.3, §19.2): the perception
-/// radius in the metric neighbourhood; in the topological one, whose neighbours may be at any
-/// distance, [`TOPOLOGICAL_GRID_SCALE`] × [`kth_nearest_radius`] (at most half the world's
-/// smaller side), so that the block of cells around a boid holds its k nearest nearly always.
-pub fn grid_radius(params: &SimParams, boids: usize) -> f32 {
+/// The radius the grid's cells are made for on backend `on` (wu; docs/model.md §4.3, §19.2):
+/// the perception radius in the metric neighbourhood; in the topological one, whose neighbours
+/// may be at any distance, [`TOPOLOGICAL_GRID_SCALE`] × [`kth_nearest_radius`], so that the block
+/// of cells around a boid holds its k nearest nearly always; in the Voronoi one
+/// [`voronoi_grid_scale`] mean spacings, the one radius that differs between the backends. At
+/// most half the world's smaller side.
+pub fn grid_radius(params: &SimParams, boids: usize, on: GridFor) -> f32 {
     let (w, h) = (params.world_width as f64, params.world_height as f64);
     let r = match params.neighborhood {
         Neighborhood::Metric => return params.perception_radius,
         Neighborhood::Topological => {
             TOPOLOGICAL_GRID_SCALE * kth_nearest_radius(params, boids) as f64
         }
-        Neighborhood::Voronoi => VORONOI_GRID_SCALE * (w * h / boids.max(1) as f64).sqrt(),
+        Neighborhood::Voronoi => voronoi_grid_scale(on) * (w * h / boids.max(1) as f64).sqrt(),
     };
     r.min(0.5 * w.min(h)) as f32
 }
 
-/// The Voronoi neighbourhood's grid radius in mean spacings a = √(W·H/N) ([`grid_radius`];
-/// docs/model.md §19.5): cells of side 1.25a. The search's block grows from the boid's own cell,
-/// one cell wider on each side the cell may still reach past: in a uniform flock 19.9 candidates
-/// a boid. A speed choice, one for both backends (they share the grid, so the twin's order of
-/// cuts is the GPU's): on lavapipe the step fell with larger cells up to 3.5–4.0 (fewer rounds,
-/// each a loop the 8 lanes of a group run in lock step), on the CPU it rose past 2.0 (more
-/// candidates); 2.5 against 2.0 was 28 against 32 ms on lavapipe and 8.4–8.6 against 8.1–8.5 ms
-/// (boids model) on the CPU (20 000 boids at the default density, docs/performance.md).
-/// Earlier, when the block grew by whole rings, 1.0, 1.3 and 2.0 gave 11.9, 10.8–11.5 and
-/// 10.2 ms on the CPU.
-pub const VORONOI_GRID_SCALE: f64 = 2.5;
+/// The Voronoi neighbourhood's grid radius on backend `on`, in mean spacings a = √(W·H/N)
+/// ([`grid_radius`]; docs/model.md §19.5; cells of half of it):
+/// [`VORONOI_GRID_SCALE_CPU`] or [`VORONOI_GRID_SCALE_GPU`].
+pub fn voronoi_grid_scale(on: GridFor) -> f64 {
+    match on {
+        GridFor::Cpu => VORONOI_GRID_SCALE_CPU,
+        GridFor::Gpu => VORONOI_GRID_SCALE_GPU,
+    }
+}
+
+/// The CPU's Voronoi grid radius in mean spacings ([`voronoi_grid_scale`]): cells of side a. The
+/// search's block grows from the boid's own cell, one cell wider on each side the cell may still
+/// reach past, and the CPU pays per candidate offered: its step rose with larger cells past 2.0
+/// (20 000 boids at the default density: 8.1–8.5 ms at 2.0, 8.4–8.6 at 2.5, 9.9 at 3.5, boids
+/// model; docs/performance.md). Earlier, when the block grew by whole rings, 1.0, 1.3 and 2.0
+/// gave 11.9, 10.8–11.5 and 10.2 ms.
+pub const VORONOI_GRID_SCALE_CPU: f64 = 2.0;
+
+/// The GPU's Voronoi grid radius in mean spacings ([`voronoi_grid_scale`]): cells of side 2a.
+/// On lavapipe the step fell with larger cells up to 3.5–4.0 (fewer rounds of growth, each a loop
+/// that the 8 lanes of a group run in lock step, every lane waiting for the group's longest):
+/// 32 ms at 2.0, 28 at 2.5, 25 at 3.5–4.0 (the same flock). A speed choice: the backends' cells
+/// then differ, and so does the order in which candidates cut a cell, which changes results
+/// only by rounding (a CPU backend may take the GPU's grid to cut in its order, as the tests of
+/// cocircular boids do).
+pub const VORONOI_GRID_SCALE_GPU: f64 = 4.0;
 
 /// The typical distance of the k-th nearest boid in the topological neighbourhood (wu): the
 /// radius of the disc holding k = `topological_k` boids at the mean density ρ = N/(W·H),

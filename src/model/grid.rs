@@ -35,6 +35,19 @@ pub const MAX_CELLS: u32 = 1 << 24;
 /// Fewest cells the O(N) rule leaves a grid (small flocks in small worlds keep fine cells).
 pub const MIN_CELL_BUDGET: u64 = 4096;
 
+/// The backend a grid is made for. Every grid is the same on both but the Voronoi
+/// neighbourhood's, whose cell size is a speed choice each backend makes for itself
+/// (`VORONOI_GRID_SCALE_CPU`, `VORONOI_GRID_SCALE_GPU` in `crate::model::derive`): the results
+/// differ only by rounding, through the order in which candidates cut a cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GridFor {
+    /// The CPU backend and the stages' CPU twins.
+    #[default]
+    Cpu,
+    /// The GPU backend.
+    Gpu,
+}
+
 /// Uniform grid of `cols × rows` cells over `[0, W) × [0, H)`, each row padded with `pad` ghost
 /// cells at both ends in a wrapping world. Cell `(cx, cy)` has index `cy · cols + cx`; the padding
 /// cells follow all of them (see the module documentation).

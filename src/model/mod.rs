@@ -31,7 +31,7 @@ pub use census::{flock_census, FlockCensus, FLOCK_MIN_BOIDS};
 pub use error::ParamError;
 pub use error::SetupError;
 pub use flock_measures::{flock_measures, flock_measures_at_speed, FlockMeasures};
-pub use grid::{Grid, ObstacleGrid};
+pub use grid::{Grid, GridFor, ObstacleGrid};
 pub use models::vicsek::{VicsekNoise, VicsekUpdate};
 pub use models::{Model, ModelParams, MODELS};
 pub use params::{

@@ -292,11 +292,10 @@ fn a_boid_whose_topological_search_crosses_more_than_65536_cells_finds_its_neare
 #[test]
 fn a_voronoi_search_through_empty_rings_past_its_budget_is_deferred_and_cut_like_on_the_cpu() {
     // The Voronoi neighbourhood: 15 624 boids spread over the 200 × 200 wu corner of a
-    // 1000 × 1000 walled world, and one boid in the opposite corner. The grid has cells of 1.25
-    // mean spacings (10 wu, 100 × 100); the lone boid's nearest are some 80 rings of cells away, so
-    // its plain search crosses more loop iterations of empty rows than 8 invocations in lock step
-    // may together (65 536) before it meets one: stopped at its budget (empty rings counted) and
-    // deferred. It and the boids on the crowd's rim, whose cells reach into the empty world,
+    // 1000 × 1000 walled world, and one boid in the opposite corner. The GPU's grid has cells of
+    // 2 mean spacings (16 wu, 62 × 62); the lone boid's nearest are some 48 rings of cells away,
+    // so its plain search passes its budget of loop iterations (`VORONOI_BUDGET`, 6144, empty
+    // rows counted) before it meets one: stopped there and deferred. It and the boids on the crowd's rim, whose cells reach into the empty world,
     // search the whole grid, each cut by a workgroup in `rules_heavy`.
     let Some(ctx) = support::gpu() else { return };
     let n = 15_625;
@@ -307,9 +306,9 @@ fn a_voronoi_search_through_empty_rings_past_its_budget_is_deferred_and_cut_like
         neighborhood: boids::model::Neighborhood::Voronoi,
         ..SimParams::default()
     };
-    let grid = boids::model::Grid::new(&p, n);
-    // The plain search's rows up to the crowd: Σ 5·(2r + 1) over 80 rings, for 8 invocations.
-    assert!(grid.cols >= 100, "{grid:?}");
+    let grid = boids::model::Grid::new_for(&p, n, boids::model::GridFor::Gpu);
+    // The plain search's rows up to the crowd, 7 each: 7·Σ(r + 1) over 48 rings, 8568.
+    assert!(grid.cols >= 62, "{grid:?}");
     let mut boids = boids::model::initial_state(13, n, &p);
     for b in &mut boids[1..] {
         b.position = [b.position[0] % 200.0, b.position[1] % 200.0];

@@ -7,7 +7,8 @@
 //! force exactly; the backends record those lists; on a torus the mean number of neighbours is
 //! exactly 6 (Euler) and the graph is symmetric; the GPU's lists (plain search, and the workgroup
 //! search of the boids it defers) equal the CPU's and its steps the CPU's within the one-step
-//! tolerance.
+//! tolerance — random flocks with each backend on its own grid, and cocircular boids and cells cut
+//! by far candidates with the CPU on the GPU's grid (the same order of cuts).
 
 use crate::support;
 use boids::backend::{BackendKind, Simulation};
@@ -15,7 +16,9 @@ use boids::cpu::naive::voronoi_naive;
 use boids::cpu::CpuBackend;
 use boids::gpu::GpuBackend;
 use boids::model::voronoi::{VoronoiCell, NO_OWNER};
-use boids::model::{initial_state, Boid, Boundary, Model, Neighborhood, SimParams, StepUniforms};
+use boids::model::{
+    initial_state, Boid, Boundary, GridFor, Model, Neighborhood, SimParams, StepUniforms,
+};
 use boids::stages::twins::voronoi::voronoi_cell;
 use boids::stages::twins::{CpuStep, SortedRef};
 use spade::{DelaunayTriangulation, Point2, Triangulation};
@@ -350,19 +353,24 @@ fn recording(kind: BackendKind, p: &SimParams, boids: &[Boid]) -> CpuBackend {
     sim
 }
 
-/// One recorded step of the GPU and of the CPU backend from `boids`: the GPU's lists equal the
-/// CPU's exactly and its state the CPU's within the one-step tolerance. Returns the number of
-/// boids the GPU deferred to its workgroup search.
+/// One recorded step of the GPU and of the CPU backend from `boids`, the CPU's on the grid of
+/// `on`: the GPU's lists equal the CPU's exactly and its state the CPU's within the one-step
+/// tolerance. On the GPU's grid the CPU offers each cell its candidates in the GPU's order, so
+/// that the lists are equal even where cocircular boids make them depend on the order; on its
+/// own they are equal wherever no Voronoi edge is near length 0. Returns the number of boids the
+/// GPU deferred to its workgroup search.
 fn gpu_against_cpu(
     ctx: &boids::gpu::GpuContext,
     p: &SimParams,
     boids: &[Boid],
     label: &str,
+    on: GridFor,
 ) -> u32 {
     support::checked(ctx, || {
         let mut g = GpuBackend::from_state(ctx, p, boids, 9).unwrap();
         g.record_neighbor_ids(true).unwrap();
         let mut c = recording(BackendKind::Cpu, p, boids);
+        c.use_grid_of(on);
         g.step().unwrap();
         c.step().unwrap();
         let deferred: Vec<u32> =
@@ -410,7 +418,7 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
             // The plain search holds nearly every cell of a uniform flock (13 edges or more: a
             // few in 10⁵ for boids at random); a search that deferred more would be right but
             // slow.
-            let deferred = gpu_against_cpu(&ctx, &p, &boids, &label);
+            let deferred = gpu_against_cpu(&ctx, &p, &boids, &label, GridFor::Cpu);
             assert!(
                 deferred <= 3,
                 "{label}: {deferred} boids of 3000 deferred to the workgroup search"
@@ -420,13 +428,15 @@ fn the_gpu_lists_and_steps_equal_the_cpus() {
     // Few boids in a wrapping world (their cells reach other images) and a field of view.
     for n in [3usize, 5, 12] {
         let p = world(100.0, 60.0, Boundary::Wrap);
-        gpu_against_cpu(&ctx, &p, &initial_state(71, n, &p), &format!("{n} boids"));
+        let label = format!("{n} boids");
+        gpu_against_cpu(&ctx, &p, &initial_state(71, n, &p), &label, GridFor::Cpu);
     }
     let p = SimParams {
         view_angle: 270.0,
         ..world(300.0, 300.0, Boundary::Wrap)
     };
-    gpu_against_cpu(&ctx, &p, &initial_state(72, 900, &p), "field of view");
+    let boids = initial_state(72, 900, &p);
+    gpu_against_cpu(&ctx, &p, &boids, "field of view", GridFor::Cpu);
 }
 
 #[test]
@@ -441,7 +451,7 @@ fn cocircular_and_collinear_boids_are_cut_like_on_the_cpu() {
     }
     // Each compared and cut by the plain search (a deferred boid's cell is the workgroup's).
     let plain = |boids: &[Boid], what: &str| {
-        let deferred = gpu_against_cpu(&ctx, &p, boids, what);
+        let deferred = gpu_against_cpu(&ctx, &p, boids, what, GridFor::Gpu);
         assert!(deferred <= 4, "{what}: {deferred} boids deferred");
     };
     plain(&lattice, "a square lattice");
@@ -463,7 +473,9 @@ fn cocircular_and_collinear_boids_are_cut_like_on_the_cpu() {
 fn boids_alone_far_from_a_crowd_are_searched_by_a_workgroup_like_on_the_cpu() {
     // 4990 boids in an 80 × 80 square in the middle of a 1000 × 1000 world, and ten alone at the
     // corners and on the seams: their cells reach halfway to the crowd, so their plain search
-    // passes its budget, and a workgroup cuts them.
+    // passes its budget, and a workgroup cuts them. The CPU cuts on the GPU's grid: in a crowd
+    // this dense one boid's cell has an edge near length 0, whose owner depends on the order of
+    // cuts.
     let Some(ctx) = support::gpu() else { return };
     for boundary in [Boundary::Wrap, Boundary::Walls] {
         let p = world(1000.0, 1000.0, boundary);
@@ -487,7 +499,7 @@ fn boids_alone_far_from_a_crowd_are_searched_by_a_workgroup_like_on_the_cpu() {
             b.position = at;
         }
         let label = format!("alone, {boundary:?}");
-        let deferred = gpu_against_cpu(&ctx, &p, &boids, &label);
+        let deferred = gpu_against_cpu(&ctx, &p, &boids, &label, GridFor::Gpu);
         assert!(
             deferred >= 4,
             "{label}: the lone boids were deferred ({deferred})"
@@ -520,7 +532,7 @@ fn a_boid_ringed_by_many_has_a_cell_of_many_edges_like_on_the_cpu() {
         100,
         "the ringed boid has 100 neighbours"
     );
-    let deferred = gpu_against_cpu(&ctx, &p, &boids, "ringed");
+    let deferred = gpu_against_cpu(&ctx, &p, &boids, "ringed", GridFor::Gpu);
     assert!(deferred >= 1, "the ringed boid was deferred");
 }
 

@@ -20,7 +20,7 @@ use crate::gpu::readback::read_vec;
 use crate::model::measures::{MeasureContext, MeasureSums};
 use crate::model::predators::place_inside;
 use crate::model::{
-    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, Predator,
+    initial_state, join_state, validate_boid_count, Boid, FlockMeasures, Grid, GridFor, Predator,
     ReplicaPlace, SetupError, SimParams, StepUniforms, STEP_UNIFORMS_BYTES,
 };
 use crate::simulation::{validate_predators, SimError, Simulation};
@@ -198,7 +198,7 @@ impl GpuBackend {
         }
         let grids: Vec<Grid> = replicas
             .iter()
-            .map(|r| Grid::new(&r.params, r.boids.len()))
+            .map(|r| Grid::new_for(&r.params, r.boids.len(), GridFor::Gpu))
             .collect();
         let real: u32 = grids.iter().map(Grid::real_cells).sum();
         let total_cells: u32 = grids.iter().map(Grid::cells).sum();
@@ -289,12 +289,13 @@ impl GpuBackend {
 
     /// Replica `r`'s uniform block of the next step.
     fn replica_uniforms(&self, slot: &Slot) -> StepUniforms {
-        let mut u = StepUniforms::new(
+        let mut u = StepUniforms::new_for(
             &slot.params,
             slot.count,
             self.step,
             slot.seed,
             &self.interaction,
+            GridFor::Gpu,
         )
         .with_obstacles(&self.obstacles)
         .with_predators(slot.predators as usize)
