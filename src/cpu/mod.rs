@@ -115,9 +115,10 @@ impl CpuBackend {
     }
 
     /// Makes the grid steps bin on backend `on`'s ([`GridFor::Cpu`] unless set): on the GPU's,
-    /// the Voronoi search offers each cell its candidates in the GPU's order, so that its
-    /// neighbour lists equal the GPU's even where cocircular boids make them depend on that order
-    /// (results otherwise change only by rounding; the tests of such boids use it).
+    /// the Voronoi search offers each cell its candidates in the order of the GPU's plain search,
+    /// so that its neighbour lists equal the GPU's even where cocircular boids make them depend on
+    /// that order (results otherwise change only by rounding; the tests of such boids use it).
+    /// The GPU's workgroup search, for the boids it defers, cuts in an order of its own.
     pub fn use_grid_of(&mut self, on: GridFor) {
         self.grid_for = on;
     }

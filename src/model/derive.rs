@@ -204,8 +204,8 @@ pub const TOPOLOGICAL_GRID_SCALE: f64 = 1.3;
 /// the perception radius in the metric neighbourhood; in the topological one, whose neighbours
 /// may be at any distance, [`TOPOLOGICAL_GRID_SCALE`] × [`kth_nearest_radius`], so that the block
 /// of cells around a boid holds its k nearest nearly always; in the Voronoi one
-/// [`voronoi_grid_scale`] mean spacings, the one radius that differs between the backends. At
-/// most half the world's smaller side.
+/// [`voronoi_grid_scale`] mean spacings, the one radius that differs between the backends. The
+/// topological and Voronoi radii are at most half the world's smaller side.
 pub fn grid_radius(params: &SimParams, boids: usize, on: GridFor) -> f32 {
     let (w, h) = (params.world_width as f64, params.world_height as f64);
     let r = match params.neighborhood {

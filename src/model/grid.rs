@@ -38,7 +38,9 @@ pub const MIN_CELL_BUDGET: u64 = 4096;
 /// The backend a grid is made for. Every grid is the same on both but the Voronoi
 /// neighbourhood's, whose cell size is a speed choice each backend makes for itself
 /// (`VORONOI_GRID_SCALE_CPU`, `VORONOI_GRID_SCALE_GPU` in `crate::model::derive`): the results
-/// differ only by rounding, through the order in which candidates cut a cell.
+/// differ only by rounding, through the order in which candidates cut a cell (and, where
+/// cocircular boids make the Voronoi graph not unique, in which of them shares an edge of length
+/// 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GridFor {
     /// The CPU backend and the stages' CPU twins.

@@ -8,7 +8,7 @@
 //! exactly 6 (Euler) and the graph is symmetric; the GPU's lists (plain search, and the workgroup
 //! search of the boids it defers) equal the CPU's and its steps the CPU's within the one-step
 //! tolerance — random flocks with each backend on its own grid, and cocircular boids and cells cut
-//! by far candidates with the CPU on the GPU's grid (the same order of cuts).
+//! by far candidates with the CPU on the GPU's grid (the order of cuts of the GPU's plain search).
 
 use crate::support;
 use boids::backend::{BackendKind, Simulation};
@@ -355,9 +355,10 @@ fn recording(kind: BackendKind, p: &SimParams, boids: &[Boid]) -> CpuBackend {
 
 /// One recorded step of the GPU and of the CPU backend from `boids`, the CPU's on the grid of
 /// `on`: the GPU's lists equal the CPU's exactly and its state the CPU's within the one-step
-/// tolerance. On the GPU's grid the CPU offers each cell its candidates in the GPU's order, so
-/// that the lists are equal even where cocircular boids make them depend on the order; on its
-/// own they are equal wherever no Voronoi edge is near length 0. Returns the number of boids the
+/// tolerance. On the GPU's grid the CPU offers each cell its candidates in the order of the GPU's
+/// plain search, so that the lists are equal even where cocircular boids make them depend on the
+/// order (the cells of deferred boids, cut by the GPU's workgroup in its own order, are the same
+/// to rounding); on its own grid they are equal wherever no Voronoi edge is near length 0. Returns the number of boids the
 /// GPU deferred to its workgroup search.
 fn gpu_against_cpu(
     ctx: &boids::gpu::GpuContext,
