@@ -500,11 +500,12 @@ measure_table! {
         sweep_plot: SweepPlot::No,
         doc: "§12.6",
     };
-    /// Boids in the largest component.
+    /// Boids in the largest component, a flock or not (1 when every boid is alone: the title
+    /// says cluster, so that "flocks: 0" beside it reads right; the column keeps its name).
     LARGEST_FLOCK => Measure {
         name: "largest_flock",
         symbol: "",
-        title: "largest flock",
+        title: "largest cluster",
         unit: Unit::Count,
         range: None,
         finish: Finish::Census(|c| c.largest as f64),

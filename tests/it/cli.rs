@@ -149,7 +149,7 @@ fn headless_stats_every_and_flocks_add_rows_and_columns() {
     );
     assert!(
         text.contains("flocks:         2\n")
-            && text.contains("largest flock:  12\n")
+            && text.contains("largest cluster: 12\n")
             && text.contains("fraction in flocks: 1.0000\n")
             && text.contains("hue coherence:  1.0000"),
         "{text}"
