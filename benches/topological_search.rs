@@ -15,7 +15,7 @@
 //! `cargo bench --bench topological_search [-- --steps N --model vicsek]`. Prints SKIPPED where
 //! the CPU lacks AVX2 (no fast search there).
 
-use std::time::Instant;
+mod common;
 
 use boids::backend::{BackendKind, Simulation};
 use boids::cpu::gather_simd::{GatherPath, SortedLanes};
@@ -25,7 +25,7 @@ use boids::cpu::topological::{
 };
 use boids::cpu::CpuBackend;
 use boids::model::{initial_state, SimParams, StepUniforms, DEFAULT_DENSITY};
-use boids::stages::twins::{CpuStep, SortedRef};
+use boids::stages::twins::CpuStep;
 
 /// Boids.
 const N: usize = 20_000;
@@ -35,25 +35,13 @@ const K: u32 = 7;
 const PASSES: usize = 20;
 
 /// The fastest of [`PASSES`] runs of `f` over the flock, in ns a boid.
-fn fastest(mut f: impl FnMut()) -> f64 {
-    (0..PASSES)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e9 / N as f64
-        })
-        .fold(f64::MAX, f64::min)
+fn fastest(f: impl FnMut()) -> f64 {
+    common::fastest(PASSES, N, f)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
-    let steps: usize = arg("--steps").map_or(200, |s| s.parse().expect("--steps N"));
-    let model = arg("--model").unwrap_or_else(|| "boids".into());
+    let steps: usize = common::arg("--steps").map_or(200, |s| s.parse().expect("--steps N"));
+    let model = common::arg("--model").unwrap_or_else(|| "boids".into());
     if !fast_search_available() {
         println!("SKIPPED: this CPU lacks AVX2, so the CPU backend has no fast topological search");
         return;
@@ -105,12 +93,7 @@ fn main() {
             let mut lanes = SortedLanes::default();
             lanes.fill(&c.sorted_pos_vel[..total], &c.sorted_hue[..total]);
             let grid = u.grid();
-            let sorted = SortedRef {
-                pos_vel: &c.sorted_pos_vel,
-                hue: &c.sorted_hue,
-                id: &c.sorted_id,
-                image: &c.sorted_image,
-            };
+            let sorted = c.sorted();
             // Something of every result is kept, so that no pass is optimised away.
             let mut sink = 0.0f32;
             if name == "metric" {

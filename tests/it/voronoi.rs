@@ -20,7 +20,7 @@ use boids::model::{
     initial_state, Boid, Boundary, GridFor, Model, Neighborhood, SimParams, StepUniforms,
 };
 use boids::stages::twins::voronoi::voronoi_cell;
-use boids::stages::twins::{CpuStep, SortedRef};
+use boids::stages::twins::CpuStep;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 use std::collections::BTreeMap;
 
@@ -116,12 +116,7 @@ fn binned(boids: &[Boid], p: &SimParams) -> (StepUniforms, CpuStep) {
 fn twin_edges(boids: &[Boid], p: &SimParams) -> Edges {
     let (u, c) = binned(boids, p);
     let grid = u.grid();
-    let sorted = SortedRef {
-        pos_vel: &c.sorted_pos_vel,
-        hue: &c.sorted_hue,
-        id: &c.sorted_id,
-        image: &c.sorted_image,
-    };
+    let sorted = c.sorted();
     let mut cell = VoronoiCell::new();
     (0..boids.len())
         .map(|s| {

@@ -107,6 +107,16 @@ pub struct CpuStep {
 }
 
 impl CpuStep {
+    /// The sorted items (`scatter`'s output), read-only.
+    pub fn sorted(&self) -> SortedRef<'_> {
+        SortedRef {
+            pos_vel: &self.sorted_pos_vel,
+            hue: &self.sorted_hue,
+            id: &self.sorted_id,
+            image: &self.sorted_image,
+        }
+    }
+
     /// Buffers holding `boids`, sized for them and for the grid of `params`.
     pub fn new(boids: &[Boid], params: &SimParams) -> CpuStep {
         let mut s = CpuStep {
