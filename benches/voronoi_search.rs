@@ -8,8 +8,9 @@
 //! - **search**: `voronoi_cell` for every boid in the sorted order;
 //! - **search + sums**: it and `voronoi_sums` boid by boid, as `rules` runs them;
 //!
-//! each the fastest of 25 passes over the flock, in ns a boid (steady to 2–3 % on a busy 2-core
-//! host, where the whole step's time varies far more). Run:
+//! each the fastest of 25 passes over the flock, in ns a boid (steady to 2–3 % in a quiet sitting
+//! of a 2-core host, where the whole step's time varies far more; when the host is busy its runs
+//! differ by a quarter too: compare builds interleaved). Run:
 //! `cargo bench --bench voronoi_search [-- --steps N --model boids]`.
 
 mod common;
