@@ -34,7 +34,7 @@
 //!    widens over the whole grid), and **crowded**, 2 000 boids in a square of 1 wu inside one
 //!    cell (every boid a candidate of every other in both). The Voronoi neighbourhood
 //!    (`neighborhood = "voronoi"`: the boids whose Voronoi cells share an edge with the boid's,
-//!    its cell cut out ring by ring, docs/model.md §19.5) steps the same flocks beside them (the
+//!    its cell cut out of a block of grid cells grown side by side, docs/model.md §19.5) steps the same flocks beside them (the
 //!    target: within 3× of the topological step). The table gives the three steps, the ratios
 //!    topological / metric and Voronoi / topological, and the mean neighbours of each after the
 //!    last CPU step.

@@ -16,7 +16,7 @@ use boids::cpu::rules::{gather_with, Candidates, Gather, STEPS};
 use boids::cpu::CpuBackend;
 use boids::model::rules::{accumulate_parts, min_image, NeighborSums};
 use boids::model::{Boid, Boundary, Model, SimParams, StepUniforms};
-use boids::stages::twins::{gather, CpuStep, SortedRef};
+use boids::stages::twins::{gather, CpuStep};
 
 /// Bins `boids` with the CPU twins (clear → … → scatter).
 fn bin(boids: &[Boid], p: &SimParams, u: &StepUniforms) -> CpuStep {
@@ -117,12 +117,7 @@ fn check_state(boids: &[Boid], p: &SimParams, what: &str) -> usize {
     let total = c.cells[c.cells.len() - 1] as usize;
     let mut lanes = SortedLanes::default();
     lanes.fill(&c.sorted_pos_vel[..total], &c.sorted_hue[..total]);
-    let sorted = SortedRef {
-        pos_vel: &c.sorted_pos_vel,
-        hue: &c.sorted_hue,
-        id: &c.sorted_id,
-        image: &c.sorted_image,
-    };
+    let sorted = c.sorted();
     let grid = u.grid();
     // The oracle's input in id order (ids are 0 .. n).
     let mut by_id = boids.to_vec();

@@ -19,7 +19,7 @@ use boids::gpu::GpuBackend;
 use boids::model::rules::{min_image, topo_d2};
 use boids::model::rules::{NeighborSums, TopoNearest};
 use boids::model::{initial_state, Boid, Boundary, Model, Neighborhood, SimParams, StepUniforms};
-use boids::stages::twins::{topological_nearest, topological_sums, CpuStep, SortedRef};
+use boids::stages::twins::{topological_nearest, topological_sums, CpuStep};
 
 /// A boid's neighbour list: its id and its neighbours' ids, nearest first.
 type Lists = Vec<(u32, Vec<u32>)>;
@@ -56,15 +56,6 @@ fn binned(boids: &[Boid], p: &SimParams) -> (StepUniforms, CpuStep) {
     (u, c)
 }
 
-fn sorted(c: &CpuStep) -> SortedRef<'_> {
-    SortedRef {
-        pos_vel: &c.sorted_pos_vel,
-        hue: &c.sorted_hue,
-        id: &c.sorted_id,
-        image: &c.sorted_image,
-    }
-}
-
 /// The reference twin's lists: the boids binned by the twins, then `topological_nearest` for
 /// every boid (the first N sorted items).
 fn twin(boids: &[Boid], p: &SimParams) -> Lists {
@@ -73,7 +64,7 @@ fn twin(boids: &[Boid], p: &SimParams) -> Lists {
     let mut near = TopoNearest::new(p.topological_k as usize);
     let mut out: Lists = (0..boids.len())
         .map(|s| {
-            topological_nearest(s, sorted(&c), &c.cells, &grid, &u, &mut near);
+            topological_nearest(s, c.sorted(), &c.cells, &grid, &u, &mut near);
             (c.sorted_id[s], near.selected().map(|x| x.1).collect())
         })
         .collect();
@@ -363,8 +354,8 @@ fn the_fast_sums_are_the_twins_bit_for_bit() {
                 let mut block = Block::new();
                 let mut near = TopoNearest::new(k as usize);
                 for s in 0..boids.len() {
-                    topological_nearest(s, sorted(&c), &c.cells, &grid, &u, &mut near);
-                    let want = topological_sums(s, &near, sorted(&c), &u);
+                    topological_nearest(s, c.sorted(), &c.cells, &grid, &u, &mut near);
+                    let want = topological_sums(s, &near, c.sorted(), &u);
                     let found = topological_nearest_small(
                         s,
                         &mut block,
@@ -374,7 +365,7 @@ fn the_fast_sums_are_the_twins_bit_for_bit() {
                         &grid,
                         &u,
                     );
-                    let got = topological_sums_small(s, &found, sorted(&c), &u);
+                    let got = topological_sums_small(s, &found, c.sorted(), &u);
                     assert_eq!(
                         sums_bits(&got),
                         sums_bits(&want),
