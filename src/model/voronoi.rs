@@ -289,8 +289,8 @@ impl VoronoiCell {
 /// of every x86-64 CPU), with their bits of the outside and on-line masks as
 /// [`VoronoiCell::compute_sides`] makes them: the same operations in the same order, so the same
 /// bits. Returns the masks and how many vertices were done (the rest are the caller's). On the
-/// CPU's grid it took the search 8–9 % less time than the loop alone (`cargo bench --bench
-/// voronoi_search`).
+/// CPU's grid it took the search about 8 % less time than the loop alone (`cargo bench --bench
+/// voronoi_search`; docs/performance.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sides_by_four(verts: &[Vec2], sides: &mut [f32], d: Vec2, c: f32) -> (u64, u64, usize) {
