@@ -6,7 +6,10 @@
 // so the real sorted items of every replica come before every ghost), its measures workgroups
 // from group_base, its predators from predator_base, and its catch counters at catches[2·replica]. An invocation finds its replica and copies its block into `params`
 // (enter_replica) before it reads any of it; what every block holds alike (replica_count,
-// total_boids, total_cells) is read from replicas[0]. Needs: `replicas` declared by the stage.
+// total_boids, total_cells) is read from replicas[0]. A lone run's pipelines are compiled with
+// ENSEMBLE false (src/stages/compose.rs, `source_variant`): its replica is then the constant 0,
+// so a software adapter copies the block with one load a field rather than one per invocation.
+// Needs: `replicas` declared by the stage, and the composed constant ENSEMBLE.
 
 const MAX_REPLICAS: u32 = 64u;
 
@@ -41,6 +44,9 @@ fn replica_first(r: u32, kind: u32) -> u32 {
 // iteration for a lone run). A replica of no predators shares its first predator index with the
 // next one, which holds them.
 fn replica_holding(i: u32, kind: u32) -> u32 {
+    if (!ENSEMBLE) {
+        return 0u;
+    }
     var lo = 0u;
     var hi = replicas[0].replica_count;
     while (hi - lo > 1u) {

@@ -113,12 +113,29 @@ impl GpuBackend {
         boids: &[Boid],
         seed: u32,
     ) -> Result<Self, SimError> {
+        Self::from_state_for(ctx, params, boids, seed, false)
+    }
+
+    /// [`GpuBackend::from_state`] with the pipelines of an ensemble (`ensemble`: what
+    /// [`GpuBackend::ensemble`] makes next) or of a lone run, so that neither compiles the
+    /// other's.
+    pub(super) fn from_state_for(
+        ctx: &GpuContext,
+        params: &SimParams,
+        boids: &[Boid],
+        seed: u32,
+        ensemble: bool,
+    ) -> Result<Self, SimError> {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(ctx, boids.len() as u64)?;
         let mut costs = Costs::default();
         let before = ctx.pipeline_stats();
-        let pipelines = Pipelines::new(ctx, Variant::of(params, false));
+        let variant = Variant {
+            ensemble,
+            ..Variant::of(params, false)
+        };
+        let pipelines = Pipelines::new(ctx, variant);
         add_compiles(&mut costs, &before, &ctx.pipeline_stats());
         // No obstacles, binned as `set_obstacles(&[])` bins them, so that call fits the buffers.
         let interaction = Interaction::with_obstacle_defaults();
@@ -170,6 +187,18 @@ impl GpuBackend {
     /// # Errors
     /// As [`GpuBackend::from_state`]; the backend then holds no boids until the next reset.
     pub fn reset(&mut self, params: &SimParams, boids: &[Boid], seed: u32) -> Result<(), SimError> {
+        self.reset_for(params, boids, seed, false)
+    }
+
+    /// [`GpuBackend::reset`] with the pipelines of an ensemble (`ensemble`: what
+    /// [`GpuBackend::reset_ensemble`] makes next) or of a lone run.
+    pub(super) fn reset_for(
+        &mut self,
+        params: &SimParams,
+        boids: &[Boid],
+        seed: u32,
+        ensemble: bool,
+    ) -> Result<(), SimError> {
         params.validate()?;
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
@@ -182,7 +211,7 @@ impl GpuBackend {
         self.record_neighbors = false;
         self.params = params.clone();
         let before = self.ctx.pipeline_stats();
-        self.set_variant();
+        self.set_variant_for(ensemble);
         add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
         self.seed = seed;
         self.step = 0;
@@ -302,9 +331,18 @@ impl GpuBackend {
         Grid::new_for(&self.params, self.count as usize, GridFor::Gpu)
     }
 
-    /// Makes the pipelines those of the run's parameters and obstacles (compiled on first use).
+    /// Makes the pipelines those of the run's parameters and obstacles, and of a lone run or an
+    /// ensemble (compiled on first use).
     fn set_variant(&mut self) {
-        let v = Variant::of(&self.params, !self.obstacle_points.is_empty());
+        self.set_variant_for(!self.replicas.is_empty());
+    }
+
+    /// [`GpuBackend::set_variant`] for an ensemble (`ensemble`) or a lone run.
+    fn set_variant_for(&mut self, ensemble: bool) {
+        let v = Variant {
+            ensemble,
+            ..Variant::of(&self.params, !self.obstacle_points.is_empty())
+        };
         self.pipelines.set_variant(&self.ctx, v);
     }
 

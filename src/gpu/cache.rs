@@ -17,7 +17,9 @@ pub type EntryPipelines = Vec<(&'static str, wgpu::ComputePipeline)>;
 
 /// What a stage holding the model's rule is compiled for: the model, the neighbour search (the
 /// other searches are compiled out) and the optional parts of the rule the run uses
-/// ([`RuleParts`]: the field of view, the neighbour cap, obstacles; each compiled out when unused).
+/// ([`RuleParts`]: the field of view, the neighbour cap, obstacles; each compiled out when unused);
+/// and what every stage that finds its invocations' replicas is compiled for: an ensemble or a
+/// lone run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The model.
@@ -26,15 +28,19 @@ pub struct Variant {
     pub search: Search,
     /// The optional parts compiled in.
     pub parts: RuleParts,
+    /// Whether the pipelines serve an ensemble of replicas (`false`: a lone run's, in which
+    /// every invocation's replica is the constant 0; [`crate::stages::Wgsl::source_variant`]).
+    pub ensemble: bool,
 }
 
 impl Variant {
-    /// The variant of a run with `params`, with or without obstacle points.
+    /// The variant of a lone run with `params`, with or without obstacle points.
     pub fn of(params: &SimParams, obstacles: bool) -> Variant {
         Variant {
             model: params.model,
             search: Search::of(params),
             parts: RuleParts::of(params, obstacles),
+            ensemble: false,
         }
     }
 
@@ -64,14 +70,16 @@ pub struct PipelineCache {
     /// ([`RuleParts::shared`]): the device's [`crate::gpu::Gather`].
     shared_gather: bool,
     layouts: HashMap<&'static str, wgpu::BindGroupLayout>,
-    /// By stage name and variant slot (None: a stage without the model's rule).
-    pipelines: HashMap<(&'static str, Option<usize>), EntryPipelines>,
+    /// By stage name, variant slot (None: a stage without the model's rule) and whether for an
+    /// ensemble (always false for a stage that does not find replicas).
+    pipelines: HashMap<(&'static str, Option<usize>, bool), EntryPipelines>,
     stats: CacheStats,
 }
 
 impl PipelineCache {
-    /// The bind group layout of `stage` and its pipelines for `variant` (which a stage without
-    /// the model's rule ignores), compiled on first use.
+    /// The bind group layout of `stage` and its pipelines for `variant` (of which a stage without
+    /// the model's rule reads only `ensemble`, and one that does not find replicas nothing),
+    /// compiled on first use.
     pub fn get(
         &mut self,
         device: &wgpu::Device,
@@ -83,6 +91,7 @@ impl PipelineCache {
                 shared: self.shared_gather,
                 ..variant.parts
             },
+            ensemble: variant.ensemble && stage.wgsl.uses_replicas(),
             ..variant
         };
         let bgl = self
@@ -90,7 +99,11 @@ impl PipelineCache {
             .entry(stage.name)
             .or_insert_with(|| shaders::layout(device, stage.name, stage.bindings))
             .clone();
-        let key = (stage.name, stage.wgsl.per_model().then(|| variant.slot()));
+        let key = (
+            stage.name,
+            stage.wgsl.per_model().then(|| variant.slot()),
+            variant.ensemble,
+        );
         if let Some(p) = self.pipelines.get(&key) {
             self.stats.reused += 1;
             return (bgl, p.clone());
@@ -129,20 +142,26 @@ fn compile(
     bgl: &wgpu::BindGroupLayout,
     variant: Variant,
 ) -> EntryPipelines {
+    let ensemble = if variant.ensemble { ", ensemble" } else { "" };
     let label = if stage.wgsl.per_model() {
         format!(
-            "{} ({}, {}{})",
+            "{} ({}, {}{}{ensemble})",
             stage.name,
             variant.model.name(),
             variant.search.name(),
             variant.parts.describe()
         )
+    } else if variant.ensemble {
+        format!("{} (ensemble)", stage.name)
     } else {
         stage.name.to_string()
     };
-    let source = stage
-        .wgsl
-        .source_variant(variant.model, variant.search, variant.parts);
+    let source = stage.wgsl.source_variant(
+        variant.model,
+        variant.search,
+        variant.parts,
+        variant.ensemble,
+    );
     let module = shaders::module(device, &label, &source);
     stage
         .entry_points()

@@ -1,8 +1,9 @@
 //! The compute pipelines of every stage of [`crate::stages::STAGES`]: for each, one bind group
 //! layout made from its binding slots and one pipeline per entry point, all labelled with the
 //! stage's name. A stage that holds the model's rule (`rules`, `rules_heavy`) is compiled for the
-//! model and the neighbourhood of the run alone ([`Variant`]); switching either takes the new
-//! one's pipelines, with the same bind group layout, so the bind groups stay valid. Layouts and
+//! model and the neighbourhood of the run alone ([`Variant`]), and every stage for a lone run or
+//! an ensemble; switching takes the new variant's pipelines, with the same bind group layout, so
+//! the bind groups stay valid. Layouts and
 //! pipelines come from the device's [`crate::gpu::cache::PipelineCache`]: each is compiled once
 //! per device, whatever the number of backends made on it.
 
@@ -36,9 +37,10 @@ impl StagePipelines {
     }
 
     /// Makes the pipelines those of `to` (`from` is the current variant); nothing to do for a
-    /// stage without the model's rule.
+    /// stage without the model's rule unless `to` switches between a lone run and an ensemble.
     fn set_variant(&mut self, ctx: &GpuContext, from: Variant, to: Variant) {
-        if !self.stage.wgsl.per_model() || from == to {
+        let per_model = self.stage.wgsl.per_model();
+        if from == to || (!per_model && from.ensemble == to.ensemble) {
             return;
         }
         self.pipelines = ctx

@@ -17,14 +17,18 @@ pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
 /// model's rule once per model of the table, neighbourhood and combination of optional parts,
 /// named `stage/model/neighbourhood[/field of view][/neighbour cap][/obstacles][/shared gather]`),
-/// then `render`, `splat` and `ui_layer`.
+/// each compiled for an ensemble; then a lone run's (`…/lone`) of every stage that finds
+/// replicas, the one with the rule without optional parts (the lone sources differ from the
+/// ensemble's only in `shaders/replicas.wgsl`'s constant); then `render`, `splat` and
+/// `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
+    use crate::stages::{RuleParts, Search};
     let mut out = Vec::new();
     for s in &STAGES {
         if s.wgsl.per_model() {
             for m in crate::model::Model::all() {
-                for search in crate::stages::Search::ALL {
-                    for parts in crate::stages::RuleParts::ALL {
+                for search in Search::ALL {
+                    for parts in RuleParts::ALL {
                         out.push((
                             format!(
                                 "{}/{}/{}{}",
@@ -33,13 +37,29 @@ pub fn all_sources() -> Vec<(String, String)> {
                                 search.name(),
                                 parts.describe().replace(", ", "/")
                             ),
-                            s.wgsl.source_variant(m, search, parts),
+                            s.wgsl.source_variant(m, search, parts, true),
+                        ));
+                    }
+                    if s.wgsl.uses_replicas() {
+                        out.push((
+                            format!("{}/{}/{}/lone", s.name, m.name(), search.name()),
+                            s.wgsl
+                                .source_variant(m, search, RuleParts::default(), false),
                         ));
                     }
                 }
             }
         } else {
             out.push((s.name.to_string(), s.wgsl.text()));
+            if s.wgsl.uses_replicas() {
+                let lone = s.wgsl.source_variant(
+                    crate::model::Model::default(),
+                    Search::Metric,
+                    RuleParts::default(),
+                    false,
+                );
+                out.push((format!("{}/lone", s.name), lone));
+            }
         }
     }
     out.push(("render".to_string(), RENDER.text()));

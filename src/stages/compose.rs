@@ -1,7 +1,8 @@
 //! The composition of a stage's WGSL source ([`Wgsl`]): the files of `shaders/` it is made of, and
 //! for a stage holding the model's rule, what its pipelines are compiled for — the model's rule
 //! file, the neighbour search ([`Search`]), the optional parts of the rule ([`RuleParts`]) and the
-//! device's gather ([`SHARED_GATHER`]) — each compiled out where not used.
+//! device's gather ([`SHARED_GATHER`]) — each compiled out where not used; and for every stage,
+//! whether it serves an ensemble of replicas or a lone run (`ENSEMBLE`, `shaders/replicas.wgsl`).
 
 use crate::model::Model;
 
@@ -207,14 +208,31 @@ impl Wgsl {
     /// uniform branch had cost the metric `rules` pass 1.6× on lavapipe). The model and the
     /// search are not used when the source has no rule.
     pub fn source_for(&self, model: Model, search: Search) -> String {
-        self.source_variant(model, search, RuleParts::default())
+        self.source_variant(model, search, RuleParts::default(), true)
+    }
+
+    /// Whether the source includes `shaders/replicas.wgsl` (its stage finds each invocation's
+    /// replica, and so compiles apart for a lone run: [`Wgsl::source_variant`]'s `ensemble`).
+    pub fn uses_replicas(&self) -> bool {
+        self.files.iter().any(|(name, _)| *name == "replicas.wgsl")
     }
 
     /// [`Wgsl::source_for`] with the optional parts `parts` compiled in: the lines `const VIEW:
     /// bool = …;`, `const CAPPED: bool = …;`, `const OBSTACLES: bool = …;` and `const SHARED: bool
     /// = …;` ([`RuleParts`]), and the gather's shared side ([`SHARED_GATHER`]) for `shared`.
-    pub fn source_variant(&self, model: Model, search: Search, parts: RuleParts) -> String {
-        let mut out = String::new();
+    /// Every source, with or without the rule, starts with `const ENSEMBLE: bool = …;`: `false`
+    /// compiles a lone run's pipelines, in which every invocation's replica is replica 0, a
+    /// constant (`replica_holding` in `shaders/replicas.wgsl`; a software adapter loads a
+    /// parameter block whose index it cannot prove the same in every invocation one lane at a
+    /// time, field by field: docs/performance.md §4).
+    pub fn source_variant(
+        &self,
+        model: Model,
+        search: Search,
+        parts: RuleParts,
+        ensemble: bool,
+    ) -> String {
+        let mut out = format!("const ENSEMBLE: bool = {ensemble};\n");
         if self.per_model() {
             let topological = matches!(search, Search::Topological | Search::TopologicalSmall);
             let small = search == Search::TopologicalSmall;

@@ -164,6 +164,36 @@ fn every_replica_equals_its_lone_run_for_every_model_and_neighbourhood() {
     );
 }
 
+/// A lone run's pipelines find no replica (each invocation's is the constant 0), an ensemble's
+/// find each invocation's: every backend holds its own kind, switches with a reset, and making
+/// one compiles none of the other's.
+#[test]
+fn a_lone_run_and_an_ensemble_each_compile_their_own_pipelines() {
+    let Some(ctx) = support::gpu() else { return };
+    let reps = replicas(&SimParams::default());
+    let compiled = || ctx.pipeline_stats().compiled;
+    let mut ens = GpuBackend::ensemble(&ctx, &reps).unwrap();
+    assert!(ens.pipelines().variant().ensemble);
+    let for_ensemble = compiled();
+    let mut lone = GpuBackend::new(&ctx, &reps[0].params, 300, 1).unwrap();
+    assert!(!lone.pipelines().variant().ensemble);
+    let for_lone = compiled() - for_ensemble;
+    // Every stage but the scan finds replicas: the lone run compiled those, not the scan.
+    assert!(
+        for_lone > 0 && for_lone < for_ensemble,
+        "{for_lone} pipelines compiled for the lone run after {for_ensemble} for the ensemble"
+    );
+    lone.reset_ensemble(&reps).unwrap();
+    ens.reset(&reps[0].params, &reps[0].boids, 1).unwrap();
+    assert!(lone.pipelines().variant().ensemble);
+    assert!(!ens.pipelines().variant().ensemble);
+    assert_eq!(
+        compiled(),
+        for_ensemble + for_lone,
+        "a reset compiled again"
+    );
+}
+
 #[test]
 fn the_comparison_fails_when_a_replica_is_not_its_lone_run() {
     let Some(ctx) = support::gpu() else { return };

@@ -169,6 +169,7 @@ fn gpu_scan(ctx: &GpuContext, data: &[u32], max_dim: u32) -> Vec<u32> {
         model: Model::BOIDS,
         search: boids::stages::Search::Metric,
         parts: boids::stages::RuleParts::default(),
+        ensemble: false,
     };
     let scan = StagePipelines::new(ctx, boids::stages::stage("scan"), metric);
     let levels = ScanLevels::new(&ctx.device, &scan, &buf, data.len() as u32);

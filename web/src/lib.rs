@@ -181,6 +181,7 @@ pub async fn probe() -> Result<(String, GpuContext), String> {
                             model,
                             search,
                             parts,
+                            ensemble: false,
                         })
                     })
                 })
@@ -210,7 +211,9 @@ pub async fn probe() -> Result<(String, GpuContext), String> {
                 shared: ctx.gather() == Gather::Subgroup,
                 ..v.parts
             };
-            let source = stage.wgsl.source_variant(v.model, v.search, parts);
+            let source = stage
+                .wgsl
+                .source_variant(v.model, v.search, parts, v.ensemble);
             let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
             let _module = boids::gpu::shaders::module(&ctx.device, &what, &source);
             if let Some(e) = scope.pop().await {

@@ -143,7 +143,7 @@ impl GpuBackend {
     pub fn ensemble(ctx: &GpuContext, replicas: &[Replica]) -> Result<Self, SimError> {
         check_ensemble(replicas)?;
         let first = &replicas[0];
-        let mut b = GpuBackend::from_state(ctx, &first.params, &first.boids, first.seed)?;
+        let mut b = GpuBackend::from_state_for(ctx, &first.params, &first.boids, first.seed, true)?;
         b.set_ensemble(replicas)?;
         Ok(b)
     }
@@ -156,7 +156,7 @@ impl GpuBackend {
     pub fn reset_ensemble(&mut self, replicas: &[Replica]) -> Result<(), SimError> {
         check_ensemble(replicas)?;
         let first = &replicas[0];
-        self.reset(&first.params, &first.boids, first.seed)?;
+        self.reset_for(&first.params, &first.boids, first.seed, true)?;
         self.set_ensemble(replicas)
     }
 
