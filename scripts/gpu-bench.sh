@@ -21,11 +21,17 @@
 #                          docs/performance.md §8 (16 Vicsek points of 400 boids, 300 steps) on
 #                          each backend, its wall time in OUT/sweep-small.txt and where a GPU
 #                          point's time went (`costs`) in its summary.json.
+# 7. OUT/ensembles/, OUT/lone-pipelines/ — `boids bench --replicas`: ensembles of 1, 16 and 64
+#                          replicas of 400 and 10k boids against the same replicas run one after
+#                          another (docs/sweeps.md, "Ensembles"), then one replica of 100k and 1M
+#                          boids: a lone run's pipelines against an ensemble's of one replica
+#                          (docs/performance.md §4) (BOIDS_GPU_BENCH_REPLICAS; empty to skip).
 #
 # Builds the release binaries first unless BOIDS_BIN and COST_MODEL_BIN name prebuilt ones.
 # Environment: BOIDS_BENCH_STEPS (measured steps per run, default 50), BOIDS_GPU_BENCH_SIZES
 # (default 1k,10k,100k,1M,4M,16M), BOIDS_GPU_BENCH_LARGE (default 32M,64M,100M; empty to skip),
-# BOIDS_GPU_BENCH_DRAW (default 20k,100k,1M,4M; empty to skip).
+# BOIDS_GPU_BENCH_DRAW (default 20k,100k,1M,4M; empty to skip), BOIDS_GPU_BENCH_REPLICAS
+# (default 1,16,64; empty to skip).
 # Needs a Vulkan (or Metal/DX12) adapter; on a machine without a GPU it measures lavapipe.
 set -euo pipefail
 
@@ -35,6 +41,7 @@ steps=${BOIDS_BENCH_STEPS:-50}
 sizes=${BOIDS_GPU_BENCH_SIZES:-1k,10k,100k,1M,4M,16M}
 large=${BOIDS_GPU_BENCH_LARGE-32M,64M,100M}
 draw=${BOIDS_GPU_BENCH_DRAW-20k,100k,1M,4M}
+replicas=${BOIDS_GPU_BENCH_REPLICAS-1,16,64}
 
 if [ -z "${BOIDS_BIN:-}" ] || [ -z "${COST_MODEL_BIN:-}" ]; then
     cargo build --release --bin boids --example cost_model
@@ -74,4 +81,12 @@ for b in gpu cpu; do
         2>&1 | tee -a "$out/sweep-small.txt" || true
     echo "wall $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$out/sweep-small.txt"
 done
+if [ -n "$replicas" ]; then
+    echo "== ensembles of $replicas replicas (gpu)"
+    "$boids" bench --replicas "$replicas" --boids 400,10k --steps "$steps" --warmup 5 --quiet \
+        --out "$out/ensembles" 2>&1 | tee "$out/ensembles.txt" || true
+    echo "== a lone run's pipelines against an ensemble's of one replica (gpu)"
+    "$boids" bench --replicas 1 --boids 100k,1M --steps 20 --warmup 3 --quiet \
+        --out "$out/lone-pipelines" 2>&1 | tee "$out/lone-pipelines.txt" || true
+fi
 echo "written: $out"
