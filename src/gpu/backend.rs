@@ -180,8 +180,9 @@ impl GpuBackend {
     /// Makes this backend hold `boids` with `params` and `seed`, as [`GpuBackend::from_state`]
     /// would make a new one (step 0, no predators, no obstacles, the default interaction, no
     /// catches, no recorded neighbour ids), keeping its pipelines and buffers: the buffers grow
-    /// only when the new state needs more, the rules pass is switched to the new variant
-    /// (compiled once per device), and the state is uploaded. A sweep's points reuse one
+    /// only when the new state needs more, the rules pass is switched to the new variant and
+    /// every stage that finds replicas to a lone run's (each compiled once per device), and the
+    /// state is uploaded. A sweep's points reuse one
     /// backend this way. Timer queries stay as they were.
     ///
     /// # Errors

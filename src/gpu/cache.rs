@@ -71,7 +71,9 @@ pub struct PipelineCache {
     shared_gather: bool,
     layouts: HashMap<&'static str, wgpu::BindGroupLayout>,
     /// By stage name, variant slot (None: a stage without the model's rule) and whether for an
-    /// ensemble (always false for a stage that does not find replicas).
+    /// ensemble (always false for a stage whose source does not include `replicas.wgsl`: the
+    /// scan; `clear` and `slots` include it but read replica 0's block alone, so their two kinds
+    /// are the same code, compiled twice).
     pipelines: HashMap<(&'static str, Option<usize>, bool), EntryPipelines>,
     stats: CacheStats,
 }

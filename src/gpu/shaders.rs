@@ -17,10 +17,10 @@ pub const UI_LAYER: crate::stages::Wgsl = crate::wgsl!("ui_layer.wgsl");
 /// Every composed WGSL source with its name: each stage of [`STAGES`] (a stage holding the
 /// model's rule once per model of the table, neighbourhood and combination of optional parts,
 /// named `stage/model/neighbourhood[/field of view][/neighbour cap][/obstacles][/shared gather]`),
-/// each compiled for an ensemble; then a lone run's (`…/lone`) of every stage that finds
-/// replicas, the one with the rule without optional parts (the lone sources differ from the
-/// ensemble's only in `shaders/replicas.wgsl`'s constant); then `render`, `splat` and
-/// `ui_layer`.
+/// each compiled for an ensemble, and after each stage (and each model and neighbourhood of a
+/// stage with the rule, without optional parts) a lone run's, `…/lone`, where the stage includes
+/// `shaders/replicas.wgsl` (the two differ only in its constant `ENSEMBLE`); then `render`,
+/// `splat` and `ui_layer`.
 pub fn all_sources() -> Vec<(String, String)> {
     use crate::stages::{RuleParts, Search};
     let mut out = Vec::new();

@@ -178,12 +178,15 @@ fn a_lone_run_and_an_ensemble_each_compile_their_own_pipelines() {
     let mut lone = GpuBackend::new(&ctx, &reps[0].params, 300, 1).unwrap();
     assert!(!lone.pipelines().variant().ensemble);
     let for_lone = compiled() - for_ensemble;
-    // Every stage but the scan finds replicas: the lone run compiled those, not the scan.
+    // Every stage but the scan includes replicas.wgsl: the lone run compiled those, not the scan.
     assert!(
         for_lone > 0 && for_lone < for_ensemble,
         "{for_lone} pipelines compiled for the lone run after {for_ensemble} for the ensemble"
     );
-    lone.reset_ensemble(&reps).unwrap();
+    // The lone backend made an ensemble steps every replica as its lone run: each stage took
+    // an ensemble's pipelines (a stage left with a lone run's would give every replica
+    // replica 0's parameters).
+    check(&ctx, &mut lone, &reps, &reps, 3).unwrap();
     ens.reset(&reps[0].params, &reps[0].boids, 1).unwrap();
     assert!(lone.pipelines().variant().ensemble);
     assert!(!ens.pipelines().variant().ensemble);

@@ -148,8 +148,9 @@ impl GpuBackend {
         Ok(b)
     }
 
-    /// Makes this backend hold the ensemble `replicas`, keeping its pipelines and buffers (they
-    /// grow only when the ensemble needs more), as [`GpuBackend::reset`] does for one system.
+    /// Makes this backend hold the ensemble `replicas`, keeping its buffers (they grow only when
+    /// the ensemble needs more) and switching to an ensemble's pipelines (compiled once per
+    /// device), as [`GpuBackend::reset`] does for one system.
     ///
     /// # Errors
     /// As [`GpuBackend::ensemble`]; the backend then holds no ensemble.
