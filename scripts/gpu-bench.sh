@@ -22,7 +22,8 @@
 #                          each backend, its wall time in OUT/sweep-small.txt and where a GPU
 #                          point's time went (`costs`) in its summary.json.
 # 7. OUT/ensembles/, OUT/lone-pipelines/ — `boids bench --replicas`: ensembles of 1, 16 and 64
-#                          replicas of 400 and 10k boids against the same replicas run one after
+#                          replicas of 400 and 10k boids (scenes/vicsek.toml, as docs/sweeps.md's
+#                          table) against the same replicas run one after
 #                          another (docs/sweeps.md, "Ensembles"), then one replica of 100k and 1M
 #                          boids: a lone run's pipelines against an ensemble's of one replica
 #                          (docs/performance.md §4) (BOIDS_GPU_BENCH_REPLICAS; empty to skip).
@@ -83,8 +84,8 @@ for b in gpu cpu; do
 done
 if [ -n "$replicas" ]; then
     echo "== ensembles of $replicas replicas (gpu)"
-    "$boids" bench --replicas "$replicas" --boids 400,10k --steps "$steps" --warmup 5 --quiet \
-        --out "$out/ensembles" 2>&1 | tee "$out/ensembles.txt" || true
+    "$boids" bench --replicas "$replicas" --scene scenes/vicsek.toml --boids 400,10k \
+        --steps "$steps" --warmup 5 --quiet --out "$out/ensembles" 2>&1 | tee "$out/ensembles.txt" || true
     echo "== a lone run's pipelines against an ensemble's of one replica (gpu)"
     "$boids" bench --replicas 1 --boids 100k,1M --steps 20 --warmup 3 --quiet \
         --out "$out/lone-pipelines" 2>&1 | tee "$out/lone-pipelines.txt" || true

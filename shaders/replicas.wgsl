@@ -1,6 +1,6 @@
 // The replicas of an ensemble (docs/sweeps.md, "Ensembles"): up to MAX_REPLICAS independent
 // systems stepped by the same dispatches, each with its own parameter block (`replicas[r]`, binding
-// 0 of every stage that includes this file). A lone run is an ensemble of one. Replica r holds the
+// 0 of every stage that includes this file). A lone run is laid out as an ensemble of one. Replica r holds the
 // state indices boid_base .. boid_base + boid_count (its boids' ids are 0 .. boid_count), its real
 // cells from cell_base and its padding cells from pad_base (all replicas' real cells come first,
 // so the real sorted items of every replica come before every ghost), its measures workgroups

@@ -11,7 +11,7 @@
 //!   in it, as each lone run has its own), timed the same way: its
 //!   step is the ensemble's work with one system's launches (and a lone run's pipelines, which
 //!   do not search for each invocation's replica, so the ratio of the measured speed-up to the
-//!   predicted one also holds the ensemble's search: a few per cent on a software adapter). With the lone step t(N) = L + b·N
+//!   predicted one also holds the cost of the ensemble's search: docs/performance.md §4). With the lone step t(N) = L + b·N
 //!   and the big one t(RN) = L + b·R·N (L: the launch term, b: the per-boid one, both measured
 //!   here), the cost model predicts the ensemble's speed-up R·t(N) / t(RN); the table gives the
 //!   measured speed-up, the predicted one and their ratio (L and b need R ≥ 2: a dash for R = 1).

@@ -910,8 +910,12 @@ impl Simulation for GpuBackend {
     }
 
     fn set_state(&mut self, boids: &[Boid]) -> Result<(), SimError> {
-        // A lone run again.
-        self.replicas.clear();
+        // A lone run again, with a lone run's pipelines when it held an ensemble (a reset has
+        // chosen its pipelines before it comes here, with no replicas held).
+        if !self.replicas.is_empty() {
+            self.replicas.clear();
+            self.set_variant();
+        }
         self.recorded_k = 0;
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;

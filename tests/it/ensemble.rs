@@ -190,6 +190,10 @@ fn a_lone_run_and_an_ensemble_each_compile_their_own_pipelines() {
     ens.reset(&reps[0].params, &reps[0].boids, 1).unwrap();
     assert!(lone.pipelines().variant().ensemble);
     assert!(!ens.pipelines().variant().ensemble);
+    // A state set on a backend holding an ensemble makes it a lone run, with a lone run's
+    // pipelines.
+    lone.set_state(&reps[0].boids).unwrap();
+    assert!(!lone.pipelines().variant().ensemble);
     assert_eq!(
         compiled(),
         for_ensemble + for_lone,
