@@ -327,7 +327,9 @@ struct PerBoid {
 fn per_boid(f: &FlockCounts) -> PerBoid {
     let g = 1.0 + f.ghost_fraction;
     let c = f.cells_per_boid;
-    // clear: 4 B per cell written; count: pos_vel 16 + atomic 4+4 + rank 4 + cell 4 per item;
+    // clear: 4 B per cell written; count: the cell word 4 (the previous step's `rules` wrote it:
+    // the steady state; the first step after a change of grid or state reads the position, 16,
+    // and writes the word) + atomic 4+4 + rank 4 per item;
     // scan: 4 B read per cell (the block sums), then 4 B read and written (each cell's start:
     // its block's exclusive sum plus the block's offset); slots: cell 4,
     // rank 4, cell start 4, slot id 4 per item and the id 4 per boid; scatter: pos_vel, hue and
@@ -335,24 +337,25 @@ fn per_boid(f: &FlockCounts) -> PerBoid {
     // none), the cell's 8 and its slot ids (one per item at this density) per item; rules: own
     // 36 read (pos_vel, hue, id), 36 written (pos_vel, hue, neighbour count: the id and image
     // counts stay in the sorted buffer, which becomes the state's, and an image count changes
-    // there only for a boid that crosses an edge, a few in a thousand a step, not counted), ~10
-    // cell starts, candidates from cache (36 B per item); measures: 16 + 4.
+    // there only for a boid that crosses an edge, a few in a thousand a step, not counted), the
+    // cell words for the next `count` (4 per item: the boid's, and its ghost's), ~10 cell
+    // starts, candidates from cache (36 B per item); measures: 16 + 4.
     let bytes = 4.0 * c
-        + 32.0 * g
+        + 16.0 * g
         + 12.0 * c
         + (16.0 * g + 4.0)
         + (84.0 * g + 16.0)
-        + (36.0 + 36.0 + 40.0 + 36.0 * g)
+        + (36.0 + 36.0 + 4.0 * g + 40.0 + 36.0 * g)
         + 20.0;
     // From DRAM: scatter reads each cell start (4 B a cell) and slot id (4 B an item) once, and
     // rules each sorted item once (pos_vel, hue and id, 36 B; the pos_vel and hue of a ghost,
-    // 32 B) and each cell start once, besides its 36 B of writes.
+    // 32 B) and each cell start once, besides its 36 B of writes and the cell words.
     let dram_bytes = 4.0 * c
-        + 32.0 * g
+        + 16.0 * g
         + 12.0 * c
         + (16.0 * g + 4.0)
         + (72.0 * g + 16.0 + 4.0 * c + 4.0 * g)
-        + (36.0 + 32.0 * (g - 1.0) + 4.0 * c + 36.0)
+        + (36.0 + 32.0 * (g - 1.0) + 4.0 * c + 36.0 + 4.0 * g)
         + 20.0;
     // 46 vector operations per candidate (counted in shaders/gather.wgsl's gather_range: offset 2,
     // dot 2, six compares and five ands, separation 7, alignment 5, cohesion 5, hue 9, count 3),

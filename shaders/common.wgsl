@@ -17,6 +17,12 @@ const DEFER_LIST: u32 = 136u;
 // ghost (a rank in a cell is below 2^31); `RANK_HAS_GHOST` in src/stages/twins/count.rs.
 const RANK_HAS_GHOST: u32 = 0x80000000u;
 
+// The bit of a boid's cell word (the region `item_cell` of `rank`: `count` or the previous step's
+// `rules` writes it, `count` and `slots` read it) that says the boid has a ghost, whose cell is
+// the word of item total_boids + i (a cell index is below 2^31); `CELL_HAS_GHOST` in
+// src/stages/twins/count.rs.
+const CELL_HAS_GHOST: u32 = 0x80000000u;
+
 struct Params {
     world_width: f32,
     world_height: f32,
@@ -93,8 +99,10 @@ struct Params {
     total_cells: u32,
     predator_base: u32,
     // The first word of the predators in `cells` (the region `predators`, predators_common.wgsl).
-    // Sized so that the block is a whole number of 16 bytes (a uniform array's stride).
-    @size(8) predators_at: u32,
+    predators_at: u32,
+    // 1 when `rank`'s plane `item_cell` holds each boid's cell from the previous step's `rules`
+    // (count.wgsl).
+    cells_known: u32,
 }
 
 struct Boid {

@@ -251,7 +251,9 @@ fn gather_capped(s: u32, p: vec2<f32>, budget: u32) -> Gathered {
 // (regions.wgsl). The boid's id and image counts stay where `scatter` put them, in `sorted_id`,
 // whose role becomes the state's `id` after the step (src/stages/mod.rs, `SWAPPED`): the image
 // counts change there, in place, only when the move crosses the world's edge (`image_step`,
-// docs/model.md §2.4), so a step neither copies the ids nor rewrites the image counts.
+// docs/model.md §2.4), so a step neither copies the ids nor rewrites the image counts. It also
+// writes the boid's cell words into `rank`'s plane `item_cell`, which the next step's `count`
+// reads instead of the position when the grid is unchanged (`cells_known`, count.wgsl).
 fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: ObstacleSums,
                caught: bool) {
     let b = boid_from(me, h, sorted_id[s]);
@@ -267,6 +269,14 @@ fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: Obst
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     pos_vel[hue_at(s)] = vec4<f32>(next.hue, next.hue_velocity);
     neighbors[s] = sums.neighbors;
+    // The boid's cell words for the next step's `count` (count.wgsl), from the position written.
+    let c = cell_xy(next.position);
+    let ghost = ghost_of(c);
+    let cell_at = arrayLength(&rank) / 2u;
+    rank[cell_at + s] = cell_index(c) | select(0u, CELL_HAS_GHOST, ghost.exists);
+    for (var g = ghost.exists; g; g = false) {
+        rank[cell_at + params.total_boids + s] = ghost.cell;
+    }
     // A loop of at most one round, not a branch: a software adapter runs a branch's body for
     // every invocation (masked) but leaves a loop that no invocation is in.
     for (var wrapped = any(crossed != vec2<i32>(0)); wrapped; wrapped = false) {

@@ -20,6 +20,8 @@
 @group(0) @binding(7) var<storage, read> deferred: array<u32>;
 // The model's own uniforms of each replica (its `ModelUniforms`, declared in its rule's file).
 @group(0) @binding(8) var<uniform> replica_models: array<ModelSlot, MAX_REPLICAS>;
+// Each boid's cell words for the next step's `count` (finish_boid, gather.wgsl).
+@group(0) @binding(9) var<storage, read_write> rank: array<u32>;
 
 const HEAVY_GROUP: u32 = 256u;
 

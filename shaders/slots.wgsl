@@ -1,6 +1,7 @@
 // Stage `slots`: each item writes its boid's id at its counted place, slot_ids[start(cell) + rank], so
 // every cell's range of `slots` lists the ids of its items. The item's cell and rank are what
-// `count` wrote (`rank` and its plane `item_cell`, count.wgsl).
+// `count` wrote (`rank` and its plane `item_cell`, less the cell word's CELL_HAS_GHOST bit;
+// count.wgsl).
 
 @group(0) @binding(0) var<uniform> replicas: array<Params, MAX_REPLICAS>;
 @group(0) @binding(1) var<storage, read> id: array<u32>;
@@ -18,7 +19,7 @@ fn slots(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     }
     let cell_at = arrayLength(&rank) / 2u;
     let r = rank[i];
-    slot_ids[cells[rank[cell_at + i]] + (r & ~RANK_HAS_GHOST)] = id[i];
+    slot_ids[cells[rank[cell_at + i] & ~CELL_HAS_GHOST] + (r & ~RANK_HAS_GHOST)] = id[i];
     if ((r & RANK_HAS_GHOST) != 0u) {
         let k = n + i;
         slot_ids[cells[rank[cell_at + k]] + rank[k]] = id[i];

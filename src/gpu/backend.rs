@@ -67,6 +67,11 @@ pub struct GpuBackend {
     recorded_k: u32,
     /// Where the wall time went since the last [`GpuBackend::take_costs`].
     costs: Costs,
+    /// The binning ([`StepUniforms::binning`], every replica's) of the step whose `rules` wrote
+    /// each boid's cell words (`rank`'s plane `item_cell`), while the state is that step's: the
+    /// next step's `count` reads them when its binning is the same (`cells_known`). `None` after
+    /// anything that writes the state or makes the buffers anew.
+    pub(super) cells_from: Option<Vec<[u32; 12]>>,
     /// The replicas of an ensemble ([`GpuBackend::ensemble`]); empty for a lone run. `params`,
     /// `seed` then are replica 0's, `count` and `predators` every replica's (so `read_state`
     /// gives every replica's boids, replica after replica).
@@ -171,6 +176,7 @@ impl GpuBackend {
             record_neighbors: false,
             recorded_k: 0,
             costs,
+            cells_from: None,
             replicas: Vec::new(),
         };
         ctx.take_error()?;
@@ -282,7 +288,24 @@ impl GpuBackend {
         });
         u.max_groups_per_dim = self.max_per_dim;
         u.predators_at = crate::stages::cells_end(self.buffers.capacity.cells);
+        u.cells_known = self.cells_known(&[u.binning()]);
         u
+    }
+
+    /// `cells_known` of the next step's uniforms, whose binnings (every replica's) are `now`:
+    /// 1 when the last step's `rules` wrote every boid's cell words under the same binnings and
+    /// nothing has written the state since.
+    pub(super) fn cells_known(&self, now: &[[u32; 12]]) -> u32 {
+        u32::from(self.cells_from.as_deref() == Some(now))
+    }
+
+    /// The binnings of the step about to be recorded (every replica's).
+    fn binnings(&self) -> Vec<[u32; 12]> {
+        if self.replicas.is_empty() {
+            vec![self.uniforms().binning()]
+        } else {
+            self.replica_binnings()
+        }
     }
 
     /// Writes the uniform block for the next step (laid out by encase) and the model's typed
@@ -539,6 +562,8 @@ impl GpuBackend {
     /// stage with [`GpuBackend::record_stages`] (benches), once its `rules` is submitted.
     pub fn end_step_roles(&mut self) {
         self.buffers.swap_after_step();
+        // `rules` wrote every boid's cell words under this step's binning.
+        self.cells_from = Some(self.binnings());
     }
 
     /// Resolves the profiler's queries into `enc`, submits it and closes the profiler frame.
@@ -584,6 +609,8 @@ impl GpuBackend {
     /// Re-allocates the buffers with new capacities (the scan over `grid_cells`), keeping the first `self.count` boids and the
     /// obstacles (GPU copies; bind groups rebuilt).
     fn reallocate(&mut self, capacity: Capacity, grid_cells: u32) -> Result<(), SimError> {
+        // The new `rank` holds no cell words.
+        self.cells_from = None;
         let t = web_time::Instant::now();
         let new = SimBuffers::new(&self.ctx, &self.pipelines, capacity, grid_cells)?;
         self.costs.buffers_ms += ms_since(t);
@@ -920,6 +947,7 @@ impl Simulation for GpuBackend {
         validate_boid_count(boids.len())?;
         check_boids(&self.ctx, boids.len() as u64)?;
         self.count = 0;
+        self.cells_from = None;
         self.fit(boids.len() as u32)?;
         let t = web_time::Instant::now();
         write_state(&self.ctx, &self.buffers, 0, boids);
@@ -944,6 +972,7 @@ impl Simulation for GpuBackend {
         let n = self.count as usize + boids.len();
         validate_boid_count(n)?;
         check_boids(&self.ctx, n as u64)?;
+        self.cells_from = None;
         self.fit((n as u64).min(max_boids(&self.ctx)) as u32)?;
         write_state(&self.ctx, &self.buffers, self.count as u64, boids);
         let zeros = vec![0u32; boids.len()];

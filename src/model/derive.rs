@@ -169,6 +169,7 @@ impl StepUniforms {
             total_cells: grid.cells(),
             predator_base: 0,
             predators_at: 0,
+            cells_known: 0,
         }
     }
 }

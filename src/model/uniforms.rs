@@ -183,10 +183,16 @@ pub struct StepUniforms {
     pub predator_base: u32,
     /// The first word of the predators in the GPU buffer that holds them (the region
     /// `predators` of `cells`: [`crate::stages::cells_end`] of the buffers' capacity; set by the
-    /// GPU backend, unused by the CPU's). Sized 8 bytes, so that the block is a whole number
-    /// of 16 bytes (the stride of a uniform array's elements).
-    #[shader(size(8))]
+    /// GPU backend, unused by the CPU's).
     pub predators_at: u32,
+    /// 1 when each boid's cell is already in the `rank` buffer's plane `item_cell`, written by
+    /// the previous step's `rules` from the position it wrote, under the same grid and state
+    /// layout: `count` then reads that word (4 bytes) instead of the boid's position (16) and
+    /// writes no cell. 0 (the default, and the CPU backends' value) = `count` finds each cell
+    /// from the position. Set by the GPU backend (`cells_known` of its step); the same in every
+    /// replica's block.
+    #[serde(default)]
+    pub cells_known: u32,
 }
 
 /// Where one replica lies in an ensemble's buffers ([`StepUniforms::in_ensemble`]).
@@ -294,6 +300,27 @@ impl StepUniforms {
         self.total_cells = place.total_cells;
         self.predator_base = place.predator_base;
         self
+    }
+
+    /// What decides each item's cell words and where `count` and `rules` keep them (the grid,
+    /// the boundary, and the replica's place among the boids and cells): uniforms with equal
+    /// binnings give every position the same words, so cells a step's `rules` wrote under one
+    /// are the next `count`'s under the other (`cells_known`).
+    pub fn binning(&self) -> [u32; 12] {
+        [
+            self.boundary,
+            self.grid_cols,
+            self.grid_rows,
+            self.grid_pad,
+            self.cell_count,
+            self.inv_cell_x.to_bits(),
+            self.inv_cell_y.to_bits(),
+            self.boid_base,
+            self.boid_count,
+            self.cell_base,
+            self.pad_base,
+            self.total_boids,
+        ]
     }
 
     /// The grid these uniforms describe.

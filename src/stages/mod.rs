@@ -298,6 +298,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbors", ReadWrite),
             b("deferred", ReadWrite),
             b("replica_models", Uniform),
+            b("rank", ReadWrite),
         ],
         run: Run::Dispatches(&[("rules", Items::Boids)]),
         when: When::Step,
@@ -333,6 +334,7 @@ pub static STAGES: [Stage; STAGE_COUNT] = [
             b("neighbors", ReadWrite),
             b("deferred", Read),
             b("replica_models", Uniform),
+            b("rank", ReadWrite),
         ],
         // The deferred boids of the run's neighbourhood (each entry point also returns at once
         // in the other neighbourhoods).
@@ -599,7 +601,8 @@ pub static REGIONS: [Region; 8] = [
         host: "cells",
         at: At::AfterCells,
     },
-    // Each item's cell (`count` writes it, `slots` reads it).
+    // Each item's cell word (`count` writes it, or the previous step's `rules` for a `count` with
+    // `cells_known`; `count` and `slots` read it).
     Region {
         name: "item_cell",
         host: "rank",

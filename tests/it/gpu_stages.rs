@@ -51,6 +51,68 @@ fn per_cell(cells: &[u32], data: &[u32]) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// `count` with `cells_known` set, on the GPU and in the twin: both bin each boid by the cell
+/// words already in `item_cell` — here those of another state's positions (seeded by `seed`), so
+/// that a count that found the cells from the positions would give other counts.
+fn count_from_known_cells(ctx: &GpuContext, gpu: &GpuBackend, boids: &[Boid], seed: u32) {
+    use boids::stages::twins::count::cell_words;
+    let n = boids.len();
+    let p = gpu.params().clone();
+    let u = StepUniforms {
+        cells_known: 1,
+        ..gpu.uniforms()
+    };
+    let items = n * if u.boundary == 0 { 2 } else { 1 };
+    let other = support::test_state(seed, n, &p, true);
+    let pos_vel: Vec<[f32; 4]> = other
+        .iter()
+        .map(|b| [b.position[0], b.position[1], b.velocity[0], b.velocity[1]])
+        .collect();
+    let mut words = vec![0u32; items];
+    cell_words(&pos_vel, &u.grid(), &mut words);
+    let b = gpu.buffers();
+    let (host, at) = b.region("item_cell", 4 * items as u64);
+    ctx.queue
+        .write_buffer(host, at, bytemuck::cast_slice(&words));
+    ctx.queue.write_buffer(b.get("replicas"), 0, &u.to_bytes());
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    gpu.record_stages(&mut enc, &["clear", "count"]);
+    ctx.queue.submit([enc.finish()]);
+    let mut c = CpuStep::new(boids, &p);
+    c.prepare(u);
+    c.item_cell.copy_from_slice(&words);
+    cpu::clear_step(&mut c);
+    cpu::count_step(&mut c);
+    let cells = u.cell_count as usize + 1;
+    let g_counts: Vec<u32> = read_vec(ctx, b.get("cells"), cells).unwrap();
+    assert_eq!(
+        g_counts, c.cells,
+        "count from known cells: items per cell (n={n})"
+    );
+    let g_rank: Vec<u32> = read_vec(ctx, b.get("rank"), items).unwrap();
+    let flags = |r: &[u32]| -> Vec<u32> { r[..n].iter().map(|w| w & RANK_HAS_GHOST).collect() };
+    assert_eq!(
+        flags(&g_rank),
+        flags(&c.rank),
+        "count from known cells: ghost bits"
+    );
+    // The words were read, not written.
+    let g_cell: Vec<u32> = b.read_region(ctx, "item_cell", items).unwrap();
+    assert_eq!(
+        g_cell[..n],
+        words[..n],
+        "count from known cells: the words kept"
+    );
+    if n > 1 {
+        support::run_stages(ctx, gpu, &["clear", "count"]);
+        let own: Vec<u32> = read_vec(ctx, b.get("cells"), cells).unwrap();
+        assert_ne!(
+            own, g_counts,
+            "the other state's cells are not these boids' own"
+        );
+    }
+}
+
 #[test]
 fn binning_stages_match_their_cpu_twins() {
     let Some(ctx) = support::gpu() else { return };
@@ -114,6 +176,9 @@ fn binning_stages_match_their_cpu_twins() {
                     "count: ranks of cell {cell}"
                 );
             }
+            count_from_known_cells(&ctx, &gpu, &boids, k as u32 + 50);
+            // Back to the cells of the positions for the stages after.
+            support::run_stages(&ctx, &gpu, &["clear", "count"]);
             support::run_stages(&ctx, &gpu, &["scan"]);
             let c = cpu_until(&boids, &p, u, "scan");
             let g_starts: Vec<u32> = read_vec(&ctx, b.get("cells"), cells).unwrap();

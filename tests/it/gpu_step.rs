@@ -344,3 +344,118 @@ fn a_flock_moved_between_backends_keeps_its_noise_stream() {
     support::compare_states(&carried, &cpu.boids(), &p, support::ONE_STEP).unwrap();
     assert!(support::compare_states(&restarted, &cpu.boids(), &p, support::ONE_STEP).is_err());
 }
+
+/// The cell words the last step's `rules` left in the `rank` buffer's plane `item_cell`, against
+/// the twin's words of the state read back (boids first, then each flagged boid's ghost).
+fn cell_words_match_the_state(gpu: &mut GpuBackend) -> Result<(), String> {
+    use boids::stages::twins::count::{cell_words, CELL_HAS_GHOST};
+    let ctx = gpu.context().clone();
+    let state = gpu.read_state().unwrap();
+    let n = state.len();
+    let pos_vel: Vec<[f32; 4]> = state
+        .iter()
+        .map(|b| [b.position[0], b.position[1], b.velocity[0], b.velocity[1]])
+        .collect();
+    let mut want = vec![u32::MAX; 2 * n];
+    cell_words(&pos_vel, &gpu.uniforms().grid(), &mut want);
+    let got: Vec<u32> = gpu.buffers().read_region(&ctx, "item_cell", 2 * n).unwrap();
+    for i in 0..n {
+        if got[i] != want[i] {
+            return Err(format!("boid {i}: cell word {} != {}", got[i], want[i]));
+        }
+        if want[i] & CELL_HAS_GHOST != 0 && got[n + i] != want[n + i] {
+            return Err(format!(
+                "ghost of {i}: cell {} != {}",
+                got[n + i],
+                want[n + i]
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn count_reads_the_cells_rules_wrote_only_while_the_state_and_grid_are_that_steps() {
+    let Some(ctx) = support::gpu() else { return };
+    // No noise: a CPU backend made from a GPU state steps it the same whatever its step counter.
+    let p = SimParams {
+        rotational_diffusion: 0.0,
+        ..SimParams::default()
+    }
+    .with_world_for(3000, 0.02);
+    let boids = support::test_state(21, 3000, &p, true);
+    let other = support::test_state(22, 3000, &p, true);
+    let regrid = SimParams {
+        perception_radius: 35.0,
+        cohesion_radius: 35.0,
+        ..p.clone()
+    };
+    let reweigh = SimParams {
+        hue_cohesion_weight: p.hue_cohesion_weight * 1.5,
+        ..p.clone()
+    };
+    assert_ne!(
+        boids::model::Grid::new(&p, 3000).cells(),
+        boids::model::Grid::new(&regrid, 3000).cells()
+    );
+    support::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 4).unwrap();
+        assert_eq!(
+            gpu.uniforms().cells_known,
+            0,
+            "a new backend finds its cells"
+        );
+        gpu.step().unwrap();
+        assert_eq!(
+            gpu.uniforms().cells_known,
+            1,
+            "after a step, rules wrote them"
+        );
+        cell_words_match_the_state(&mut gpu).unwrap();
+        // Each case: what is done between two steps, whether the next count may read the cells,
+        // and the parameters of the step.
+        type Between = fn(&mut GpuBackend, &[Boid], &SimParams, &SimParams);
+        let cases: [(&str, Between, u32, &SimParams); 5] = [
+            ("nothing", |_, _, _, _| {}, 1, &p),
+            (
+                "a weight changed",
+                |g, _, _, q| g.set_params(q).unwrap(),
+                1,
+                &reweigh,
+            ),
+            (
+                "the grid changed",
+                |g, _, _, q| g.set_params(q).unwrap(),
+                0,
+                &regrid,
+            ),
+            (
+                "another state",
+                |g, o, _, _| g.set_state(o).unwrap(),
+                0,
+                &regrid,
+            ),
+            (
+                "boids added",
+                |g, _, p, _| {
+                    let extra: Vec<Boid> = (5000..5100)
+                        .map(|id| boids::model::spawn_boid(7, id, p))
+                        .collect();
+                    g.add_boids(&extra).unwrap();
+                },
+                0,
+                &regrid,
+            ),
+        ];
+        for (what, between, known, q) in cases {
+            between(&mut gpu, &other, &p, q);
+            let before = gpu.read_state().unwrap();
+            assert_eq!(gpu.uniforms().cells_known, known, "{what}");
+            gpu.step().unwrap();
+            let after = gpu.read_state().unwrap();
+            support::compare_states(&after, &cpu_step(q, &before, 4), q, support::ONE_STEP)
+                .unwrap_or_else(|e| panic!("after {what}: {e}"));
+            cell_words_match_the_state(&mut gpu).unwrap_or_else(|e| panic!("after {what}: {e}"));
+        }
+    });
+}

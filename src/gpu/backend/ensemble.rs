@@ -239,6 +239,7 @@ impl GpuBackend {
         need.cells = total_cells;
         need.predators = predator_base;
         self.count = 0;
+        self.cells_from = None;
         self.predators = predator_base;
         self.fit_to(need)?;
         let t = web_time::Instant::now();
@@ -320,10 +321,23 @@ impl GpuBackend {
             return;
         };
         let block = STEP_UNIFORMS_BYTES as usize;
+        let known = self.cells_known(&self.replica_binnings());
         for (r, slot) in self.replicas.iter().enumerate() {
+            let u = StepUniforms {
+                cells_known: known,
+                ..self.replica_uniforms(slot)
+            };
             view.slice(r * block..(r + 1) * block)
-                .copy_from_slice(&self.replica_uniforms(slot).to_bytes());
+                .copy_from_slice(&u.to_bytes());
         }
+    }
+
+    /// Every replica's binning of the next step ([`StepUniforms::binning`]).
+    pub(super) fn replica_binnings(&self) -> Vec<[u32; 12]> {
+        self.replicas
+            .iter()
+            .map(|slot| self.replica_uniforms(slot).binning())
+            .collect()
     }
 
     /// Invocations of a dispatch over `items` for the ensemble.

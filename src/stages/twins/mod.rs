@@ -79,8 +79,9 @@ pub struct CpuStep {
     /// [`crate::stages::RANK_HAS_GHOST`] when it has a ghost, from the twin `count`: the CPU
     /// backend's own count writes plain ranks, `crate::cpu::binning::count`).
     pub rank: Vec<u32>,
-    /// Cell of each item (as `rank`; written by the twin `count` for the twin `slots`; the CPU
-    /// backend's stages neither write nor read it).
+    /// Cell word of each item (as `rank`; a boid's with [`count::CELL_HAS_GHOST`] when it has a
+    /// ghost; written by the twin `count`, or by the twin `rules` for the next step's `count`,
+    /// and read by the twin `slots`; the CPU backend's stages neither write nor read it).
     pub item_cell: Vec<u32>,
     /// Ids of each cell's items.
     pub slot_ids: Vec<u32>,
@@ -219,6 +220,7 @@ pub fn count_step(s: &mut CpuStep) {
     count(
         &s.pos_vel,
         &grid,
+        s.params.cells_known != 0,
         &mut s.cells,
         &mut s.rank,
         &mut s.item_cell,
@@ -300,6 +302,9 @@ pub fn rules_step(s: &mut CpuStep) {
     );
     s.count_catches(caught);
     s.neighbors_counted = true;
+    // Each boid's cell words from the position just written, for the next step's `count`.
+    let grid = s.params.grid();
+    count::cell_words(&s.pos_vel, &grid, &mut s.item_cell);
 }
 
 /// `rules_heavy` on a [`CpuStep`]: nothing, the twin `rules` steps every boid itself (so the
