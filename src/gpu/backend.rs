@@ -217,9 +217,7 @@ impl GpuBackend {
         self.replicas.clear();
         self.record_neighbors = false;
         self.params = params.clone();
-        let before = self.ctx.pipeline_stats();
         self.set_variant_for(ensemble);
-        add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
         self.seed = seed;
         self.step = 0;
         self.set_state(boids)?;
@@ -361,13 +359,17 @@ impl GpuBackend {
         self.set_variant_for(!self.replicas.is_empty());
     }
 
-    /// [`GpuBackend::set_variant`] for an ensemble (`ensemble`) or a lone run.
+    /// [`GpuBackend::set_variant`] for an ensemble (`ensemble`) or a lone run; the pipelines it
+    /// compiles, if any, are counted in the costs (a reset's, a new model's or neighbourhood's,
+    /// the first obstacles', a state set after an ensemble).
     fn set_variant_for(&mut self, ensemble: bool) {
         let v = Variant {
             ensemble,
             ..Variant::of(&self.params, !self.obstacle_points.is_empty())
         };
+        let before = self.ctx.pipeline_stats();
         self.pipelines.set_variant(&self.ctx, v);
+        add_compiles(&mut self.costs, &before, &self.ctx.pipeline_stats());
     }
 
     /// Re-bins the obstacle points (when they, their radii or the world change) and uploads them.
