@@ -294,7 +294,15 @@ impl GpuBackend {
     /// 1 when the last step's `rules` wrote every boid's cell words under the same binnings and
     /// nothing has written the state since.
     pub(super) fn cells_known(&self, now: &[[u32; 12]]) -> u32 {
-        u32::from(self.cells_from.as_deref() == Some(now))
+        u32::from(self.ctx.cell_words_exact() && self.cells_from.as_deref() == Some(now))
+    }
+
+    /// Whether the next step's `count` bins the boids by the cell words the last step's `rules`
+    /// wrote (`cells_known` of its uniforms, every replica's): only on an adapter where the
+    /// words are exact ([`GpuContext::cell_words_exact`]) and while the state and the binning
+    /// ([`StepUniforms::binning`]) are that step's.
+    pub fn counts_from_cell_words(&self) -> bool {
+        self.cells_known(&self.binnings()) == 1
     }
 
     /// The binnings of the step about to be recorded (every replica's).

@@ -178,7 +178,8 @@ impl SimBuffers {
         grid_cells: u32,
     ) -> Result<Self, GpuError> {
         // Whole blocks of boids and of items, so that a buffer is never padded to its minimum
-        // size and a shader finds a plane from its `arrayLength` (regions.wgsl, count.wgsl).
+        // size and a shader finds a plane from its `arrayLength` (regions.wgsl, count.wgsl, slots.wgsl,
+        // gather.wgsl's `finish_boid`).
         let capacity = Capacity {
             boids: allocated_boids(capacity.boids as u64) as u32,
             items: allocated_boids(capacity.items as u64) as u32,

@@ -295,6 +295,17 @@ impl GpuContext {
         self.with_pipeline_cache(|c| c.stats())
     }
 
+    /// Whether `count` may bin the boids by the cell words the previous step's `rules` wrote
+    /// (`cells_known`): the word comes from the position in `rules`' registers, while `scatter`
+    /// finds the same cell again from the position it loads, and the two agree bit for bit only
+    /// where the shader compiler may not reassociate floating-point arithmetic. Vulkan's SPIR-V
+    /// allows the contraction of a·b + c alone (the cell is a product and a floor), so the words
+    /// are used there; on Metal (fast math on), DX12, GL and a browser's WebGPU `count` finds
+    /// every cell from the position, as before the words.
+    pub fn cell_words_exact(&self) -> bool {
+        self.adapter.get_info().backend == wgpu::Backend::Vulkan
+    }
+
     /// Whether the device records timestamp queries (per-pass GPU times).
     pub fn has_timestamps(&self) -> bool {
         self.device

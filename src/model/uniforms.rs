@@ -189,7 +189,8 @@ pub struct StepUniforms {
     /// the previous step's `rules` from the position it wrote, under the same grid and state
     /// layout: `count` then reads that word (4 bytes) instead of the boid's position (16) and
     /// writes no cell. 0 (the default, and the CPU backends' value) = `count` finds each cell
-    /// from the position. Set by the GPU backend (`cells_known` of its step); the same in every
+    /// from the position. Set by the GPU backend on adapters where the words are exact
+    /// (`GpuContext::cell_words_exact`: Vulkan); the same in every
     /// replica's block.
     #[serde(default)]
     pub cells_known: u32,

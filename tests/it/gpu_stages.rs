@@ -385,6 +385,18 @@ fn rules_match_the_cpu_twin() {
                 );
                 let g_image: Vec<[i32; 2]> = b.read_region(&ctx, "sorted_image", n).unwrap();
                 assert_eq!(g_image, c.image, "rules: image counts ({boundary:?})");
+                // The cell words for the next step's `count`: each boid's, and each ghost's.
+                let g_words: Vec<u32> =
+                    b.read_region(&ctx, "item_cell", c.item_cell.len()).unwrap();
+                for i in 0..n {
+                    assert_eq!(
+                        g_words[i], c.item_cell[i],
+                        "rules: cell word {i} ({boundary:?})"
+                    );
+                    if c.item_cell[i] & boids::stages::twins::count::CELL_HAS_GHOST != 0 {
+                        assert_eq!(g_words[n + i], c.item_cell[n + i], "rules: ghost cell {i}");
+                    }
+                }
                 // Boids at the edges cross them: some image counts changed (in place on the GPU).
                 assert_eq!(
                     boundary == Boundary::Wrap,

@@ -398,6 +398,7 @@ fn count_reads_the_cells_rules_wrote_only_while_the_state_and_grid_are_that_step
         boids::model::Grid::new(&p, 3000).cells(),
         boids::model::Grid::new(&regrid, 3000).cells()
     );
+    let exact = ctx.cell_words_exact();
     support::checked(&ctx, || {
         let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 4).unwrap();
         assert_eq!(
@@ -450,12 +451,80 @@ fn count_reads_the_cells_rules_wrote_only_while_the_state_and_grid_are_that_step
         for (what, between, known, q) in cases {
             between(&mut gpu, &other, &p, q);
             let before = gpu.read_state().unwrap();
-            assert_eq!(gpu.uniforms().cells_known, known, "{what}");
+            assert_eq!(
+                gpu.uniforms().cells_known,
+                known * u32::from(exact),
+                "{what}"
+            );
             gpu.step().unwrap();
             let after = gpu.read_state().unwrap();
             support::compare_states(&after, &cpu_step(q, &before, 4), q, support::ONE_STEP)
                 .unwrap_or_else(|e| panic!("after {what}: {e}"));
             cell_words_match_the_state(&mut gpu).unwrap_or_else(|e| panic!("after {what}: {e}"));
+        }
+    });
+}
+
+#[test]
+fn buffers_made_anew_and_ensembles_keep_the_cell_words_right() {
+    let Some(ctx) = support::gpu() else { return };
+    let exact = ctx.cell_words_exact();
+    // Buffers grown with the binning unchanged: recording the topological neighbour ids makes
+    // room for them, and the new `rank` holds no words.
+    let p = SimParams {
+        rotational_diffusion: 0.0,
+        neighborhood: Neighborhood::Topological,
+        topological_k: 7,
+        ..SimParams::default()
+    }
+    .with_world_for(2000, 0.02);
+    let boids = support::test_state(31, 2000, &p, true);
+    support::checked(&ctx, || {
+        let mut gpu = GpuBackend::from_state(&ctx, &p, &boids, 2).unwrap();
+        gpu.step().unwrap();
+        assert_eq!(gpu.counts_from_cell_words(), exact);
+        let capacity = gpu.buffers().capacity;
+        let binning = gpu.uniforms().binning();
+        gpu.record_neighbor_ids(true).unwrap();
+        assert_ne!(
+            gpu.buffers().capacity,
+            capacity,
+            "the buffers were made anew"
+        );
+        assert_eq!(gpu.uniforms().binning(), binning, "with the same binning");
+        assert!(!gpu.counts_from_cell_words(), "the new rank holds no words");
+        let before = gpu.read_state().unwrap();
+        gpu.step().unwrap();
+        let after = gpu.read_state().unwrap();
+        support::compare_states(&after, &cpu_step(&p, &before, 2), &p, support::ONE_STEP).unwrap();
+        cell_words_match_the_state(&mut gpu).unwrap();
+    });
+    // An ensemble's steps bin by the words too, and each replica stays its lone run.
+    let q = SimParams {
+        rotational_diffusion: 0.0,
+        ..SimParams::default()
+    }
+    .with_world_for(1500, 0.02);
+    let replicas: Vec<boids::gpu::Replica> = (0..3)
+        .map(|r| boids::gpu::Replica::new(&q, 1500, 10 + r).unwrap())
+        .collect();
+    support::checked(&ctx, || {
+        let mut ens = GpuBackend::ensemble(&ctx, &replicas).unwrap();
+        assert!(!ens.counts_from_cell_words());
+        for _ in 0..3 {
+            ens.step().unwrap();
+            assert_eq!(ens.counts_from_cell_words(), exact);
+        }
+        for (r, rep) in replicas.iter().enumerate() {
+            let mut lone = GpuBackend::from_state(&ctx, &q, &rep.boids, rep.seed).unwrap();
+            for _ in 0..3 {
+                lone.step().unwrap();
+            }
+            assert_eq!(
+                ens.replica_state(r).unwrap(),
+                lone.read_state().unwrap(),
+                "replica {r}"
+            );
         }
     });
 }
