@@ -303,7 +303,7 @@ impl GpuContext {
     /// are used there; on Metal (fast math on), DX12, GL and a browser's WebGPU `count` finds
     /// every cell from the position, as before the words.
     pub fn cell_words_exact(&self) -> bool {
-        self.adapter.get_info().backend == wgpu::Backend::Vulkan
+        self.info.backend == wgpu::Backend::Vulkan
     }
 
     /// Whether the device records timestamp queries (per-pass GPU times).

@@ -64,10 +64,7 @@ fn count_from_known_cells(ctx: &GpuContext, gpu: &GpuBackend, boids: &[Boid], se
     };
     let items = n * if u.boundary == 0 { 2 } else { 1 };
     let other = support::test_state(seed, n, &p, true);
-    let pos_vel: Vec<[f32; 4]> = other
-        .iter()
-        .map(|b| [b.position[0], b.position[1], b.velocity[0], b.velocity[1]])
-        .collect();
+    let pos_vel = boids::model::split_state(&other).pos_vel;
     let mut words = vec![0u32; items];
     cell_words(&pos_vel, &u.grid(), &mut words);
     let b = gpu.buffers();

@@ -352,10 +352,7 @@ fn cell_words_match_the_state(gpu: &mut GpuBackend) -> Result<(), String> {
     let ctx = gpu.context().clone();
     let state = gpu.read_state().unwrap();
     let n = state.len();
-    let pos_vel: Vec<[f32; 4]> = state
-        .iter()
-        .map(|b| [b.position[0], b.position[1], b.velocity[0], b.velocity[1]])
-        .collect();
+    let pos_vel = boids::model::split_state(&state).pos_vel;
     let mut want = vec![u32::MAX; 2 * n];
     cell_words(&pos_vel, &gpu.uniforms().grid(), &mut want);
     let got: Vec<u32> = gpu.buffers().read_region(&ctx, "item_cell", 2 * n).unwrap();
