@@ -103,6 +103,9 @@ struct Params {
     // 1 when `rank`'s plane `item_cell` holds each boid's cell from the previous step's `rules`
     // (count.wgsl).
     cells_known: u32,
+    // 1 when `rules` stores no neighbour count (gather.wgsl, `finish_boid`). Padded: a uniform
+    // array's stride is a multiple of 16 bytes.
+    @size(16) skip_neighbor_counts: u32,
 }
 
 struct Boid {

@@ -268,7 +268,10 @@ fn finish_boid(s: u32, me: vec4<f32>, h: vec4<f32>, sums: NeighborSums, ob: Obst
     }
     pos_vel[s] = vec4<f32>(next.position, next.velocity);
     pos_vel[hue_at(s)] = vec4<f32>(next.hue, next.hue_velocity);
-    neighbors[s] = sums.neighbors;
+    // The neighbour count, unless nothing will read this step's (`skip_neighbor_counts`).
+    for (var store = params.skip_neighbor_counts == 0u; store; store = false) {
+        neighbors[s] = sums.neighbors;
+    }
     // The boid's cell words for the next step's `count` (count.wgsl), from the position written.
     let c = cell_xy(next.position);
     let ghost = ghost_of(c);

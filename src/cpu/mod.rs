@@ -55,6 +55,8 @@ pub struct CpuBackend {
     stage_ms: Vec<(&'static str, f64)>,
     /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
+    /// Whether steps store each boid's neighbour count ([`Simulation::store_neighbor_counts`]).
+    store_neighbor_counts: bool,
     /// Whose grid the step bins on ([`CpuBackend::use_grid_of`]).
     grid_for: GridFor,
 }
@@ -100,6 +102,7 @@ impl CpuBackend {
             naive_out: Vec::new(),
             stage_ms: Vec::with_capacity(stages::STAGES.len()),
             record_neighbors: false,
+            store_neighbor_counts: true,
             grid_for: GridFor::Cpu,
         })
     }
@@ -140,6 +143,7 @@ impl CpuBackend {
         } else {
             0
         })
+        .with_neighbor_counts(self.store_neighbor_counts)
     }
 
     /// The current state (a copy, in state order).
@@ -267,7 +271,8 @@ impl Simulation for CpuBackend {
                 &mut b.neighbor_ids,
             );
             b.count_catches(caught);
-            b.neighbors_counted = true;
+            // The naive rules store every count; whether they are the state's is the flag's.
+            b.neighbors_counted = u.skip_neighbor_counts == 0;
             for (k, o) in self.naive_out.iter().enumerate() {
                 b.pos_vel[k] = o.pos_vel();
                 b.hue[k] = o.hue_parts();
@@ -336,6 +341,10 @@ impl Simulation for CpuBackend {
     fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError> {
         self.record_neighbors = on;
         Ok(())
+    }
+
+    fn store_neighbor_counts(&mut self, on: bool) {
+        self.store_neighbor_counts = on;
     }
     fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError> {
         let b = &self.buffers.bufs;

@@ -212,5 +212,5 @@ fn rules(s: &mut FastStep) {
         },
     );
     b.count_catches(caught);
-    b.neighbors_counted = true;
+    b.neighbors_counted = b.params.skip_neighbor_counts == 0;
 }

@@ -63,6 +63,8 @@ pub struct GpuBackend {
     neighbors_counted: bool,
     /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
+    /// Whether steps store each boid's neighbour count ([`Simulation::store_neighbor_counts`]).
+    store_neighbor_counts: bool,
     /// The `topological_k` of the ids the last step recorded (0: none).
     recorded_k: u32,
     /// Where the wall time went since the last [`GpuBackend::take_costs`].
@@ -174,6 +176,7 @@ impl GpuBackend {
             history: None,
             neighbors_counted: false,
             record_neighbors: false,
+            store_neighbor_counts: true,
             recorded_k: 0,
             costs,
             cells_from: None,
@@ -283,7 +286,8 @@ impl GpuBackend {
             self.count as usize
         } else {
             0
-        });
+        })
+        .with_neighbor_counts(self.store_neighbor_counts);
         u.max_groups_per_dim = self.max_per_dim;
         u.predators_at = crate::stages::cells_end(self.buffers.capacity.cells);
         u.cells_known = self.cells_known(&[u.binning()]);
@@ -915,7 +919,7 @@ impl Simulation for GpuBackend {
         self.submit(enc);
         self.collect_timings();
         self.step = self.step.wrapping_add(1);
-        self.neighbors_counted = true;
+        self.neighbors_counted = self.store_neighbor_counts;
         let u = self.uniforms();
         self.recorded_k = if u.record_neighbors > 0 {
             u.recorded_width()
@@ -1070,6 +1074,10 @@ impl Simulation for GpuBackend {
             return Err(e);
         }
         Ok(())
+    }
+
+    fn store_neighbor_counts(&mut self, on: bool) {
+        self.store_neighbor_counts = on;
     }
 
     fn neighbor_ids(&mut self) -> Result<Vec<(u32, Vec<u32>)>, SimError> {

@@ -170,6 +170,7 @@ impl StepUniforms {
             predator_base: 0,
             predators_at: 0,
             cells_known: 0,
+            skip_neighbor_counts: 0,
         }
     }
 }

@@ -194,6 +194,15 @@ pub struct StepUniforms {
     /// replica's block.
     #[serde(default)]
     pub cells_known: u32,
+    /// 1 when `rules` stores no neighbour count (the `neighbors` buffer keeps what it held: the
+    /// counts are then not those of the state, and the measures give no mean neighbour count),
+    /// for steps whose counts nothing reads — a warm-up's — 4 bytes a boid less written.
+    /// 0 (the default) = every step stores each boid's count. Set by the backends from
+    /// `Simulation::store_neighbor_counts`; the same in every replica's block.
+    /// (Padded to 16 bytes: a uniform array's stride is a multiple of 16.)
+    #[serde(default)]
+    #[shader(size(16))]
+    pub skip_neighbor_counts: u32,
 }
 
 /// Where one replica lies in an ensemble's buffers ([`StepUniforms::in_ensemble`]).
@@ -257,6 +266,12 @@ impl StepUniforms {
         } else {
             0
         };
+        self
+    }
+
+    /// Whether `rules` stores each boid's neighbour count (`skip_neighbor_counts` is 0).
+    pub fn with_neighbor_counts(mut self, store: bool) -> Self {
+        self.skip_neighbor_counts = u32::from(!store);
         self
     }
 

@@ -186,7 +186,9 @@ pub enum Ended {
 }
 
 /// Runs `s` on `sim`: the warm-up, then the steps, each reported to `obs`, `tick` called once per
-/// step (warm-up included: a progress bar's `inc(1)`), checking `stop` after every step.
+/// step (warm-up included: a progress bar's `inc(1)`), checking `stop` after every step. The
+/// warm-up's steps but its last store no neighbour counts
+/// ([`Simulation::store_neighbor_counts`]); it leaves them stored on return.
 ///
 /// # Errors
 /// The backend's error, or the observer's.
@@ -197,14 +199,19 @@ pub fn run_steps(
     tick: &mut dyn FnMut(),
     obs: &mut dyn Observer,
 ) -> Result<Ended, RunError> {
+    // Nothing reads a warm-up step's neighbour counts but the last one's (the state it hands
+    // on), so the others store none.
     for k in 0..s.warmup {
         if stop.is_set() {
+            sim.store_neighbor_counts(true);
             sim.finish()?;
             return Ok(Ended::Interrupted(k));
         }
+        sim.store_neighbor_counts(k + 1 == s.warmup);
         sim.step()?;
         tick();
     }
+    sim.store_neighbor_counts(true);
     sim.finish()?;
     if s.measure_every == 1 && !s.timed {
         // Batches of measured steps, read back together; the stop flag is checked between them.

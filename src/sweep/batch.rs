@@ -227,13 +227,16 @@ fn run_ensemble(
     use crate::backend::Simulation;
     sim.set_step_index(step);
     let (steps, discard) = (reqs[0].steps, reqs[0].discard.min(reqs[0].steps));
-    for _ in 0..discard {
+    // The discarded steps store no neighbour counts but the last (run_steps' warm-up does the same).
+    for k in 0..discard {
         if stop.is_set() {
             return Ok(None);
         }
+        sim.store_neighbor_counts(k + 1 == discard);
         sim.step()?;
         on_step();
     }
+    sim.store_neighbor_counts(true);
     sim.finish()?;
     // The measured steps in groups that end where the analyses take a state (as a lone run's):
     // at the end of the discarded steps and after every whole `--analyse-every` steps.

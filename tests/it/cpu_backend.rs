@@ -311,3 +311,42 @@ fn the_comparison_rejects_a_planted_difference() {
     listed.neighbor_ids[9] ^= 1;
     assert!(compare(&listed, &want, &topo, false).is_err());
 }
+
+#[test]
+fn a_warm_up_stores_neighbour_counts_only_on_its_last_step() {
+    use boids::model::measures::MeasureId;
+    use boids::run::steps::{run_steps, Ended, Nothing, Schedule, Stop};
+    let p = SimParams::default().with_world_for(800, 0.02);
+    let boids = support::test_state(3, 800, &p, false);
+    let schedule = Schedule {
+        warmup: 3,
+        steps: 0,
+        measure_every: 0,
+        timed: false,
+    };
+    let mean = |sim: &mut CpuBackend| sim.measures().unwrap().get(MeasureId::MEAN_NEIGHBORS);
+    // Whole, it hands on a state with its counts.
+    let mut sim = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 1).unwrap();
+    let ended = run_steps(
+        &mut sim,
+        &schedule,
+        &Stop::default(),
+        &mut || {},
+        &mut Nothing,
+    );
+    assert_eq!(ended.unwrap(), Ended::Done);
+    assert!(mean(&mut sim).is_some_and(|m| m > 1.0));
+    // Stopped after its first step, which stored none; the steps after store them again.
+    let mut sim = CpuBackend::from_state(BackendKind::Cpu, &p, boids, 1).unwrap();
+    let stop = Stop::default();
+    let asks = stop.clone();
+    let ended = run_steps(&mut sim, &schedule, &stop, &mut || asks.set(), &mut Nothing);
+    assert_eq!(ended.unwrap(), Ended::Interrupted(1));
+    assert_eq!(
+        mean(&mut sim),
+        None,
+        "the first warm-up step stored no counts"
+    );
+    sim.step().unwrap();
+    assert!(mean(&mut sim).is_some_and(|m| m > 1.0));
+}

@@ -405,6 +405,30 @@ fn rules_match_the_cpu_twin() {
                 support::compare_states(&g_out, &c_out, &p, support::ONE_STEP).unwrap_or_else(
                     |e| panic!("rules ({boundary:?}, D_r {d_r}, cap {cap}, k {topo}): {e}"),
                 );
+                // Again on the same input, storing no neighbour counts: both leave the planted
+                // ones, and the GPU's state is the same bit for bit.
+                gpu.store_neighbor_counts(false);
+                support::upload_sorted(&ctx, &gpu, &c, total);
+                let planted: Vec<u32> = (0..n as u32).map(|i| 7 + i).collect();
+                ctx.queue.write_buffer(
+                    gpu.buffers().get("neighbors"),
+                    0,
+                    bytemuck::cast_slice(&planted),
+                );
+                support::run_stages(&ctx, &gpu, &["rules"]);
+                c.params = gpu.uniforms();
+                assert_eq!(c.params.skip_neighbor_counts, 1);
+                c.neighbors = planted.clone();
+                boids::stages::twins::rules_step(&mut c);
+                assert_eq!(c.neighbors, planted, "twin rules stored counts");
+                let g_neigh: Vec<u32> = read_vec(&ctx, gpu.buffers().get("neighbors"), n).unwrap();
+                assert_eq!(g_neigh, planted, "rules stored counts ({boundary:?})");
+                assert!(!c.neighbors_counted);
+                let again: Vec<[f32; 4]> = read_vec(&ctx, gpu.buffers().get("pos_vel"), n).unwrap();
+                assert_eq!(
+                    bytemuck::cast_slice::<_, u32>(&again),
+                    bytemuck::cast_slice::<_, u32>(&g_pv)
+                );
             });
         }
     }

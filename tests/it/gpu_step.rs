@@ -525,3 +525,95 @@ fn buffers_made_anew_and_ensembles_keep_the_cell_words_right() {
         }
     });
 }
+
+/// The neighbour counts in the GPU `neighbors` buffer (the first `n` words).
+fn gpu_counts(ctx: &boids::gpu::GpuContext, gpu: &GpuBackend, n: usize) -> Vec<u32> {
+    boids::gpu::readback::read_vec(ctx, gpu.buffers().get("neighbors"), n).unwrap()
+}
+
+#[test]
+fn steps_that_store_no_neighbour_counts_move_the_flock_the_same_and_measure_none() {
+    use boids::model::measures::MeasureId;
+    let Some(ctx) = support::gpu() else { return };
+    let n = 2500;
+    let p = SimParams::default().with_world_for(n, 0.02);
+    let boids = support::test_state(41, n, &p, true);
+    support::checked(&ctx, || {
+        let mut on = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
+        let mut off = GpuBackend::from_state(&ctx, &p, &boids, 5).unwrap();
+        let mut cpu = CpuBackend::from_state(BackendKind::Cpu, &p, boids.clone(), 5).unwrap();
+        let mut naive =
+            CpuBackend::from_state(BackendKind::CpuNaive, &p, boids.clone(), 5).unwrap();
+        off.store_neighbor_counts(false);
+        cpu.store_neighbor_counts(false);
+        naive.store_neighbor_counts(false);
+        // Counts planted in the buffer: a step that stores none leaves them.
+        let planted: Vec<u32> = (0..n as u32).map(|i| 1000 + i).collect();
+        ctx.queue.write_buffer(
+            off.buffers().get("neighbors"),
+            0,
+            bytemuck::cast_slice(&planted),
+        );
+        for k in 1..=2 {
+            on.step().unwrap();
+            off.step().unwrap();
+            cpu.step().unwrap();
+            naive.step().unwrap();
+            assert_eq!(off.uniforms().skip_neighbor_counts, 1);
+            assert_eq!(
+                support::states::bits_by_id(&off.read_state().unwrap()),
+                support::states::bits_by_id(&on.read_state().unwrap()),
+                "step {k}: the state is the same bit for bit"
+            );
+            assert_eq!(gpu_counts(&ctx, &off, n), planted, "step {k} stored counts");
+            let m = off.measures().unwrap();
+            assert_eq!(m.get(MeasureId::MEAN_NEIGHBORS), None, "step {k}");
+            assert!(m.get(MeasureId::POLARIZATION).is_some());
+            assert_eq!(cpu.measures().unwrap().get(MeasureId::MEAN_NEIGHBORS), None);
+            assert_eq!(
+                naive.measures().unwrap().get(MeasureId::MEAN_NEIGHBORS),
+                None
+            );
+            assert!(on.measures().unwrap().mean_neighbors() > 1.0);
+        }
+        // Stored again: the counts are the step's, as the run that always stored them.
+        off.store_neighbor_counts(true);
+        cpu.store_neighbor_counts(true);
+        naive.store_neighbor_counts(true);
+        on.step().unwrap();
+        off.step().unwrap();
+        cpu.step().unwrap();
+        naive.step().unwrap();
+        assert!(naive.measures().unwrap().mean_neighbors() > 1.0);
+        assert_eq!(off.uniforms().skip_neighbor_counts, 0);
+        assert_eq!(gpu_counts(&ctx, &off, n), gpu_counts(&ctx, &on, n));
+        let mean = on.measures().unwrap().mean_neighbors();
+        assert_eq!(off.measures().unwrap().mean_neighbors(), mean);
+        let cpu_mean = cpu.measures().unwrap().mean_neighbors();
+        assert!((cpu_mean - mean).abs() < 1e-3 * mean, "{cpu_mean} {mean}");
+    });
+    // An ensemble's replicas store none either, and step the same.
+    let replicas: Vec<boids::gpu::Replica> = (0..2)
+        .map(|r| boids::gpu::Replica::new(&p, 1200, 20 + r).unwrap())
+        .collect();
+    support::checked(&ctx, || {
+        let mut ens = GpuBackend::ensemble(&ctx, &replicas).unwrap();
+        let mut stored = GpuBackend::ensemble(&ctx, &replicas).unwrap();
+        ens.store_neighbor_counts(false);
+        let zeros = gpu_counts(&ctx, &ens, 2400);
+        ens.step().unwrap();
+        stored.step().unwrap();
+        assert_eq!(
+            gpu_counts(&ctx, &ens, 2400),
+            zeros,
+            "no replica stored counts"
+        );
+        assert_ne!(gpu_counts(&ctx, &stored, 2400), zeros);
+        for r in 0..2 {
+            assert_eq!(
+                ens.replica_state(r).unwrap(),
+                stored.replica_state(r).unwrap()
+            );
+        }
+    });
+}

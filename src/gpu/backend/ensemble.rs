@@ -301,6 +301,7 @@ impl GpuBackend {
         )
         .with_obstacles(&self.obstacles)
         .with_predators(slot.predators as usize)
+        .with_neighbor_counts(self.store_neighbor_counts)
         .in_ensemble(&slot.place);
         u.max_groups_per_dim = self.max_per_dim;
         u.predators_at = crate::stages::cells_end(self.buffers.capacity.cells);

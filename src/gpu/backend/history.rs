@@ -87,7 +87,7 @@ impl GpuBackend {
                 self.submit(enc);
                 self.collect_timings();
                 self.step = self.step.wrapping_add(1);
-                self.neighbors_counted = true;
+                self.neighbors_counted = self.store_neighbor_counts;
                 on_step();
             }
             self.costs.steps_ms += ms_since(t);

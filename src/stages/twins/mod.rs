@@ -301,7 +301,7 @@ pub fn rules_step(s: &mut CpuStep) {
         out,
     );
     s.count_catches(caught);
-    s.neighbors_counted = true;
+    s.neighbors_counted = s.params.skip_neighbor_counts == 0;
     // Each boid's cell words from the position just written, for the next step's `count`.
     let grid = s.params.grid();
     count::cell_words(&s.pos_vel, &grid, &mut s.item_cell);

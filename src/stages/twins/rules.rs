@@ -207,7 +207,7 @@ pub struct StateMut<'a> {
     pub id: &'a mut [u32],
     /// Image counts per boid.
     pub image: &'a mut [[i32; 2]],
-    /// Neighbour count per boid.
+    /// Neighbour count per boid (left as it is under `skip_neighbor_counts`).
     pub neighbors: &'a mut [u32],
     /// The recorded topological neighbour ids: `topological_k` per boid for the first
     /// `record_neighbors` boids of these arrays (empty when none are recorded).
@@ -260,7 +260,9 @@ pub fn rules(
         out.hue[s] = next.hue_parts();
         out.id[s] = boid.id;
         out.image[s] = next.image;
-        out.neighbors[s] = sums.neighbors;
+        if u.skip_neighbor_counts == 0 {
+            out.neighbors[s] = sums.neighbors;
+        }
     }
     caught
 }
