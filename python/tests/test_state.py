@@ -120,6 +120,18 @@ def test_set_state_refuses_bad_states_and_keeps_the_old_one(sim, kwargs, message
         np.testing.assert_array_equal(before[k], after[k])
 
 
+def test_steps_in_one_call_are_the_same_steps_one_at_a_time():
+    # step(n) stores the neighbour counts of its last step only: the same state and measures.
+    a = boids.Simulation(boids=600, seed=9)
+    b = boids.Simulation(boids=600, seed=9)
+    a.step(4)
+    for _ in range(4):
+        b.step()
+    np.testing.assert_array_equal(a.positions, b.positions)
+    assert a.measures()["mean_neighbors"] > 0
+    assert a.measures() == b.measures()
+
+
 def test_measures_are_every_measure_of_the_table(sim):
     m = sim.measures()
     assert list(m) == [

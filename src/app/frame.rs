@@ -224,6 +224,8 @@ fn run_steps(g: &mut Gfx) -> Result<u32, AppError> {
         g.st.run.clock.plan(frame_s, dt, cost)
     };
     for i in 0..n {
+        // Only the frame's last step's neighbour counts are drawn or sampled.
+        g.st.run.sim.store_neighbor_counts(i + 1 == n);
         // Without trusted timestamps the GPU step is timed by the wall clock, with a queue
         // drain, on one frame in 30; with them it is never waited for.
         let measure = i == 0

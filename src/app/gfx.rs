@@ -191,7 +191,9 @@ impl Gfx {
             None => crate::backend::BackendKind::Gpu,
         };
         let mut sim = crate::render::Sim::new(&ctx, kind, &setup)?;
-        for _ in 0..args.warmup {
+        // A warm-up's neighbour counts are stored only by its last step, whose state is drawn.
+        for k in 0..args.warmup {
+            sim.store_neighbor_counts(k + 1 == args.warmup);
             sim.step().map_err(AppError::Step)?;
         }
         sim.finish()?;

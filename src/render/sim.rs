@@ -279,6 +279,12 @@ impl Sim {
         Ok(())
     }
 
+    /// Whether the following steps store each boid's neighbour count
+    /// ([`Simulation::store_neighbor_counts`]; a backend switched to stores them).
+    pub fn store_neighbor_counts(&mut self, on: bool) {
+        self.sim_mut().store_neighbor_counts(on);
+    }
+
     /// The boid state as GPU storage buffers holding [`Sim::len`] boids: the GPU backend's own
     /// state buffers, or (CPU backend) a mirror refreshed here when the state changed.
     pub fn state_buffers(&mut self) -> StateBuffers {

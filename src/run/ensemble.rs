@@ -74,22 +74,27 @@ impl Ensemble {
         self.len() == 0
     }
 
-    /// Runs `n` steps of every replica.
+    /// Runs `n` steps of every replica. Only the last stores the neighbour counts
+    /// ([`Simulation::store_neighbor_counts`]): nothing reads the others'.
     ///
     /// # Errors
     /// The backend's.
     pub fn step(&mut self, n: u32) -> Result<(), SimError> {
         match self {
             Ensemble::Gpu(b) => {
-                for _ in 0..n {
+                for k in 0..n {
+                    b.store_neighbor_counts(k + 1 == n);
                     b.step()?;
                 }
+                b.store_neighbor_counts(true);
                 b.finish()
             }
             Ensemble::Cpu(sims) => sims.par_iter_mut().try_for_each(|s| {
-                for _ in 0..n {
+                for k in 0..n {
+                    s.store_neighbor_counts(k + 1 == n);
                     s.step()?;
                 }
+                s.store_neighbor_counts(true);
                 Ok(())
             }),
         }

@@ -345,3 +345,50 @@ fn the_ensemble_bench_writes_its_table_and_refuses_a_bad_count() {
     assert!(json["rows"][1]["speedup"].as_f64().is_some(), "{json}");
     assert!(json["rows"][0]["launch_ms"].is_null(), "{json}");
 }
+
+#[test]
+fn steps_of_an_ensemble_store_the_last_ones_neighbour_counts_and_equal_lone_steps() {
+    use boids::backend::BackendKind;
+    use boids::run::ensemble::Ensemble;
+    let p = SimParams::default().with_world_for(700, 0.02);
+    let reps: Vec<Replica> = (0..2)
+        .map(|r| Replica::new(&p, 700, 40 + r).unwrap())
+        .collect();
+    let ctx = support::gpu();
+    let mut kinds = vec![BackendKind::Cpu];
+    if ctx.is_some() {
+        kinds.push(BackendKind::Gpu);
+    }
+    for kind in kinds {
+        let mut ens = Ensemble::new(kind, &reps, ctx.as_ref()).unwrap();
+        ens.step(3).unwrap();
+        let got = ens.measures().unwrap();
+        for (r, rep) in reps.iter().enumerate() {
+            let mut sim: Box<dyn Simulation> = match (kind, ctx.as_ref()) {
+                (BackendKind::Gpu, Some(c)) => {
+                    Box::new(GpuBackend::from_state(c, &rep.params, &rep.boids, rep.seed).unwrap())
+                }
+                _ => Box::new(
+                    boids::cpu::CpuBackend::from_state(
+                        kind,
+                        &rep.params,
+                        rep.boids.clone(),
+                        rep.seed,
+                    )
+                    .unwrap(),
+                ),
+            };
+            for _ in 0..3 {
+                sim.step().unwrap();
+            }
+            assert_eq!(
+                ens.state(r).unwrap(),
+                sim.read_state().unwrap(),
+                "{kind:?} {r}"
+            );
+            let m = sim.measures().unwrap();
+            assert!(got[r].mean_neighbors() > 1.0, "{kind:?} replica {r}");
+            assert_eq!(got[r].mean_neighbors(), m.mean_neighbors(), "{kind:?} {r}");
+        }
+    }
+}
