@@ -343,13 +343,27 @@ pub trait Simulation: wgpu::WasmNotSend {
     /// # Errors
     /// The backend's error when the buffer cannot be allocated.
     fn record_neighbor_ids(&mut self, on: bool) -> Result<(), SimError>;
-    /// Whether the following steps store each boid's neighbour count (on by default). Off, a
-    /// step writes none — on the GPU, 4 bytes a boid less written by `rules` — and its counts
-    /// are not the state's: the measures of that state give no mean neighbour count
+    /// Whether the following steps store each boid's neighbour count (on by default). Off, the
+    /// GPU backend's `rules` writes none (4 bytes a boid less; the CPU backends, whose counts
+    /// cost nothing to keep, still write theirs), and on either backend the counts are not the
+    /// state's: the measures of that state give no mean neighbour count
     /// ([`crate::model::FlockMeasures::get`] is `None`), and the view's colour by neighbours
-    /// shows older counts. For steps whose counts nothing reads, such as a warm-up's; the
-    /// positions, velocities and hues are the same either way, bit for bit.
+    /// is not this state's (on the GPU, a count left at a sorted place by an older step). For
+    /// steps whose counts nothing reads, such as a warm-up's; the positions, velocities and
+    /// hues are the same either way, bit for bit.
     fn store_neighbor_counts(&mut self, on: bool);
+    /// One [`Simulation::step`] that stores the neighbour counts only when `store`, the counts
+    /// stored again after it whatever it returns ([`Simulation::store_neighbor_counts`]): what
+    /// a loop of steps whose counts only its last hands on calls with `k + 1 == n`.
+    ///
+    /// # Errors
+    /// As [`Simulation::step`].
+    fn step_storing_counts(&mut self, store: bool) -> Result<(), SimError> {
+        self.store_neighbor_counts(store);
+        let stepped = self.step();
+        self.store_neighbor_counts(true);
+        stepped
+    }
     /// The neighbours the last recorded step selected: for each boid, by ascending id, its id
     /// and its neighbours' ids — topological: nearest first (fewer than `topological_k` when
     /// there are fewer other boids); Voronoi: ascending, those in the field of view, at most 32

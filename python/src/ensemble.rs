@@ -360,8 +360,9 @@ impl Ensemble {
     /// step(n=1)
     ///
     /// Runs n steps (n ≥ 0) of every replica with the interpreter's lock released; Ctrl-C stops
-    /// it between steps (every 16), the steps done kept. Of each 16, only the last stores the
-    /// neighbour counts, so the state's are always its last step's.
+    /// it between steps (every 16), the steps done kept. Of each group of 16 (and of the
+    /// last, shorter one), only the last step stores the neighbour counts, so the state between
+    /// groups always has its own.
     #[pyo3(signature = (n=1))]
     fn step(&self, py: Python<'_>, n: i128) -> PyResult<()> {
         let n = convert::steps(n)?;

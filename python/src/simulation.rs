@@ -174,9 +174,8 @@ impl Simulation {
     /// step(n=1)
     ///
     /// Runs n steps (n ≥ 0) with the interpreter's lock released, so other Python threads run
-    /// meanwhile. Ctrl-C (KeyboardInterrupt) stops it between steps, the steps done kept. Only
-    /// the last step stores the neighbour counts (the mean neighbour count of measures() is
-    /// that step's; after a stop, measures() gives none).
+    /// meanwhile. Ctrl-C (KeyboardInterrupt) stops it between steps, the steps done kept. Every
+    /// step stores its neighbour counts (another thread's measures() may come between any two).
     /// Raises ValueError for a negative n, RuntimeError when the backend fails.
     #[pyo3(signature = (n=1))]
     fn step(&self, py: Python<'_>, n: i128) -> PyResult<()> {
@@ -188,11 +187,7 @@ impl Simulation {
                     let start = Instant::now();
                     let mut k = 0;
                     while done + k < n && (k == 0 || start.elapsed() < SIGNAL_CHECK) {
-                        // Only the last step's neighbour counts can be read.
-                        inner.sim.store_neighbor_counts(done + k + 1 == n);
-                        let stepped = inner.sim.step().map_err(sim_error);
-                        inner.sim.store_neighbor_counts(true);
-                        stepped?;
+                        inner.sim.step().map_err(sim_error)?;
                         k += 1;
                     }
                     inner.sim.finish().map_err(sim_error)?;

@@ -121,7 +121,7 @@ def test_set_state_refuses_bad_states_and_keeps_the_old_one(sim, kwargs, message
 
 
 def test_steps_in_one_call_are_the_same_steps_one_at_a_time():
-    # step(n) stores the neighbour counts of its last step only: the same state and measures.
+    # The same state and measures, the mean neighbour count included.
     a = boids.Simulation(boids=600, seed=9)
     b = boids.Simulation(boids=600, seed=9)
     a.step(4)

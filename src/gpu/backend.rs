@@ -59,7 +59,8 @@ pub struct GpuBackend {
     finished: std::collections::VecDeque<GpuTimerQueryResult>,
     /// Rows of measures of consecutive steps ([`Simulation::run_measured`]), made on first use.
     history: Option<wgpu::Buffer>,
-    /// Whether the neighbour counts were written by a step of the current state.
+    /// Whether the neighbour counts were written by the last step of the current state (not
+    /// after a step that stored none).
     neighbors_counted: bool,
     /// Whether steps record the neighbour ids ([`Simulation::record_neighbor_ids`]).
     record_neighbors: bool,
@@ -219,6 +220,7 @@ impl GpuBackend {
         self.predators = 0;
         self.replicas.clear();
         self.record_neighbors = false;
+        self.store_neighbor_counts = true;
         self.params = params.clone();
         self.set_variant_for(ensemble);
         self.seed = seed;

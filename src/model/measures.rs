@@ -117,7 +117,7 @@ pub struct MeasureContext {
     /// The model's constant speed v0 (the Vicsek model), or `None`: v_a then divides by Σ |v|.
     pub v0: Option<f32>,
     /// Whether the neighbour counts are those of a step (`false` before the first step of a
-    /// state: the mean neighbour count is then not computed).
+    /// state, or after a step that stored none: the mean neighbour count is then not computed).
     pub neighbors_counted: bool,
 }
 

@@ -194,8 +194,9 @@ pub struct StepUniforms {
     /// replica's block.
     #[serde(default)]
     pub cells_known: u32,
-    /// 1 when `rules` stores no neighbour count (the `neighbors` buffer keeps what it held: the
-    /// counts are then not those of the state, and the measures give no mean neighbour count),
+    /// 1 when `rules` stores no neighbour count (the GPU's `neighbors` buffer and the twin's keep
+    /// what they held; the CPU backend's fast rules still write theirs: the counts are then not
+    /// those of the state either way, and the measures give no mean neighbour count),
     /// for steps whose counts nothing reads — a warm-up's — 4 bytes a boid less written.
     /// 0 (the default) = every step stores each boid's count. Set by the backends from
     /// `Simulation::store_neighbor_counts`; the same in every replica's block.

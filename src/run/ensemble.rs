@@ -75,7 +75,7 @@ impl Ensemble {
     }
 
     /// Runs `n` steps of every replica. Only the last stores the neighbour counts
-    /// ([`Simulation::store_neighbor_counts`]): nothing reads the others'.
+    /// ([`Simulation::step_storing_counts`]): nothing reads the others'.
     ///
     /// # Errors
     /// The backend's.
@@ -83,18 +83,14 @@ impl Ensemble {
         match self {
             Ensemble::Gpu(b) => {
                 for k in 0..n {
-                    b.store_neighbor_counts(k + 1 == n);
-                    b.step()?;
+                    b.step_storing_counts(k + 1 == n)?;
                 }
-                b.store_neighbor_counts(true);
                 b.finish()
             }
             Ensemble::Cpu(sims) => sims.par_iter_mut().try_for_each(|s| {
                 for k in 0..n {
-                    s.store_neighbor_counts(k + 1 == n);
-                    s.step()?;
+                    s.step_storing_counts(k + 1 == n)?;
                 }
-                s.store_neighbor_counts(true);
                 Ok(())
             }),
         }

@@ -188,7 +188,7 @@ pub enum Ended {
 /// Runs `s` on `sim`: the warm-up, then the steps, each reported to `obs`, `tick` called once per
 /// step (warm-up included: a progress bar's `inc(1)`), checking `stop` after every step. The
 /// warm-up's steps but its last store no neighbour counts
-/// ([`Simulation::store_neighbor_counts`]); it leaves them stored on return.
+/// ([`Simulation::step_storing_counts`]).
 ///
 /// # Errors
 /// The backend's error, or the observer's.
@@ -203,15 +203,12 @@ pub fn run_steps(
     // on), so the others store none.
     for k in 0..s.warmup {
         if stop.is_set() {
-            sim.store_neighbor_counts(true);
             sim.finish()?;
             return Ok(Ended::Interrupted(k));
         }
-        sim.store_neighbor_counts(k + 1 == s.warmup);
-        sim.step()?;
+        sim.step_storing_counts(k + 1 == s.warmup)?;
         tick();
     }
-    sim.store_neighbor_counts(true);
     sim.finish()?;
     if s.measure_every == 1 && !s.timed {
         // Batches of measured steps, read back together; the stop flag is checked between them.

@@ -447,7 +447,7 @@ const fn buf(name: &'static str, elem_bytes: u64, len: Len) -> BufferDesc {
 }
 
 /// Most replicas one ensemble holds (`MAX_REPLICAS` in `shaders/replicas.wgsl`): the length of
-/// the uniform arrays of their parameter blocks (`replicas`, `replica_models`; 17 KiB and 4 KiB
+/// the uniform arrays of their parameter blocks (`replicas`, `replica_models`; 20 KiB and 4 KiB
 /// of the 64 KiB a uniform binding may hold) and of the `result` rows. A sweep splits larger
 /// groups into ensembles of at most this many.
 pub const MAX_REPLICAS: u32 = 64;

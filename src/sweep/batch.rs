@@ -232,11 +232,9 @@ fn run_ensemble(
         if stop.is_set() {
             return Ok(None);
         }
-        sim.store_neighbor_counts(k + 1 == discard);
-        sim.step()?;
+        sim.step_storing_counts(k + 1 == discard)?;
         on_step();
     }
-    sim.store_neighbor_counts(true);
     sim.finish()?;
     // The measured steps in groups that end where the analyses take a state (as a lone run's):
     // at the end of the discarded steps and after every whole `--analyse-every` steps.

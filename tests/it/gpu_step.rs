@@ -591,6 +591,14 @@ fn steps_that_store_no_neighbour_counts_move_the_flock_the_same_and_measure_none
         assert_eq!(off.measures().unwrap().mean_neighbors(), mean);
         let cpu_mean = cpu.measures().unwrap().mean_neighbors();
         assert!((cpu_mean - mean).abs() < 1e-3 * mean, "{cpu_mean} {mean}");
+        // A reset makes the backend anew: it stores them again.
+        off.store_neighbor_counts(false);
+        off.reset(&p, &boids, 5).unwrap();
+        off.step().unwrap();
+        assert!(
+            off.measures().unwrap().mean_neighbors() > 1.0,
+            "after a reset"
+        );
     });
     // An ensemble's replicas store none either, and step the same.
     let replicas: Vec<boids::gpu::Replica> = (0..2)

@@ -101,7 +101,7 @@ pub struct CpuStep {
     /// The `topological_k` of the recorded ids (0 when none are).
     pub recorded_k: usize,
     /// Whether `neighbors` were counted by a step of the current state (not since
-    /// [`CpuStep::set_state`]).
+    /// [`CpuStep::set_state`], nor after a step under `skip_neighbor_counts`).
     pub neighbors_counted: bool,
     /// The result of `measures`.
     pub measures: FlockMeasures,
